@@ -1,0 +1,170 @@
+# Standalone build of the testbed module on an installed ns-3: the PyPI wheel `ns3` (3.44).
+#
+# The wheel ships headers (ns3/include), libraries (ns3/lib64/libns3.44-*.so) and a CMake package
+# whose imported targets carry include directories from the wheel's build machine (/usr/include/
+# gtk-3.0, /opt/python/...) that do not exist here; CMake refuses such targets. So this file does
+# not use that package: it defines one imported target ns3::<module> per library found in the
+# wheel, with the wheel's own include directory, and the ${lib<module>} variables that ns-3's
+# build_lib() users expect. It then provides build_lib() and build_lib_example() with ns-3's
+# signatures, so the module's CMakeLists.txt files are the same in both builds.
+
+set(TESTBED_STANDALONE ON)
+set(CMAKE_CXX_STANDARD 20)
+set(CMAKE_CXX_STANDARD_REQUIRED ON)
+set(CMAKE_CXX_EXTENSIONS OFF)
+set(CMAKE_POSITION_INDEPENDENT_CODE ON)
+set(CMAKE_EXPORT_COMPILE_COMMANDS ON)
+if(NOT CMAKE_BUILD_TYPE)
+  set(CMAKE_BUILD_TYPE Release CACHE STRING "Build type" FORCE)
+endif()
+
+# --- locate the wheel ------------------------------------------------------------------------
+set(NS3_WHEEL_DIR "" CACHE PATH "Directory of the installed ns3 wheel (site-packages/ns3)")
+if(NOT NS3_WHEEL_DIR)
+  find_package(Python3 COMPONENTS Interpreter REQUIRED)
+  execute_process(
+    COMMAND ${Python3_EXECUTABLE} -c
+            "import importlib.util as u; s = u.find_spec('ns3'); print(list(s.submodule_search_locations)[0])"
+    OUTPUT_VARIABLE _wheel
+    OUTPUT_STRIP_TRAILING_WHITESPACE
+    RESULT_VARIABLE _rc
+    ERROR_QUIET)
+  if(NOT _rc EQUAL 0 OR NOT _wheel)
+    message(FATAL_ERROR
+      "testbed: the ns3 Python wheel was not found by ${Python3_EXECUTABLE}.\n"
+      "Run ./testbed setup (it installs ns3==3.44.* into .venv), or pass -DNS3_WHEEL_DIR=<site-packages/ns3>, "
+      "or build this module in-tree as contrib/testbed of an ns-3 >= 3.37 source tree.")
+  endif()
+  set(NS3_WHEEL_DIR "${_wheel}" CACHE PATH "Directory of the installed ns3 wheel" FORCE)
+endif()
+
+set(NS3_INCLUDE_DIR "${NS3_WHEEL_DIR}/include")
+set(NS3_LIB_DIR "${NS3_WHEEL_DIR}/lib64")
+if(NOT EXISTS "${NS3_LIB_DIR}")
+  set(NS3_LIB_DIR "${NS3_WHEEL_DIR}/lib")
+endif()
+file(GLOB _ns3_libs "${NS3_LIB_DIR}/libns3*-core*.so")
+if(NOT _ns3_libs OR NOT EXISTS "${NS3_INCLUDE_DIR}/ns3/core-module.h")
+  message(FATAL_ERROR "testbed: ${NS3_WHEEL_DIR} does not look like an ns-3 installation "
+                      "(no lib*/libns3*-core*.so or include/ns3/core-module.h).")
+endif()
+list(GET _ns3_libs 0 _core)
+get_filename_component(_core "${_core}" NAME)
+string(REGEX MATCH "^libns([0-9.]+)-" _m "${_core}")
+set(NS3_VER "${CMAKE_MATCH_1}")
+if(NS3_VER VERSION_LESS 3.37)
+  message(FATAL_ERROR "testbed needs ns-3 >= 3.37 (CMake build, cppyy bindings); found ${NS3_VER}")
+endif()
+message(STATUS "testbed: ns-3 ${NS3_VER} from ${NS3_WHEEL_DIR}")
+
+# --- imported targets ns3::<module> ----------------------------------------------------------
+# The wheel was built with logging and asserts enabled (NS3_LOG_ENABLE, NS3_ASSERT_ENABLE); the
+# module's own NS_LOG/NS_ASSERT must be compiled the same way.
+file(GLOB _ns3_all "${NS3_LIB_DIR}/libns${NS3_VER}-*.so")
+foreach(_lib ${_ns3_all})
+  get_filename_component(_name "${_lib}" NAME)
+  string(REGEX REPLACE "^libns${NS3_VER}-(.*)\\.so$" "\\1" _mod "${_name}")
+  if(NOT TARGET ns3::${_mod})
+    add_library(ns3::${_mod} SHARED IMPORTED GLOBAL)
+    set_target_properties(ns3::${_mod} PROPERTIES
+      IMPORTED_LOCATION "${_lib}"
+      INTERFACE_INCLUDE_DIRECTORIES "${NS3_INCLUDE_DIR}"
+      INTERFACE_COMPILE_DEFINITIONS "NS3_LOG_ENABLE;NS3_ASSERT_ENABLE")
+    set(lib${_mod} ns3::${_mod})
+  endif()
+endforeach()
+
+# Run-time search path: the wheel's libraries (they find their bundled gsl/sqlite/xml2 through
+# their own $ORIGIN rpath) and our own library directory.
+set(CMAKE_LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
+set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+set(CMAKE_HEADER_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/include/ns3)
+set(CMAKE_BUILD_RPATH "${CMAKE_BINARY_DIR}/lib;${NS3_LIB_DIR}")
+add_link_options("-Wl,-rpath-link,${NS3_LIB_DIR}")
+add_compile_options(-Wall -Wextra -Wno-unused-parameter)
+
+enable_testing()
+
+# --- build_lib() stand-in --------------------------------------------------------------------
+# Builds lib<LIBNAME>.so (named without ns-3's "libns3.xx-" prefix on purpose: the wheel's Python
+# loader scans for "libns3*" files and would mistake ours for a second build of ns-3), stages the
+# headers as build/include/ns3/<name>.h plus <LIBNAME>-module.h, builds a test runner on
+# ns3::TestRunner with one ctest entry per TestSuite, and adds examples/.
+function(build_lib)
+  cmake_parse_arguments(BLIB "IGNORE_PCH;GENERATE_EXPORT_HEADER" "LIBNAME"
+                        "SOURCE_FILES;HEADER_FILES;LIBRARIES_TO_LINK;TEST_SOURCES;DEPRECATED_HEADER_FILES;MODULE_ENABLED_FEATURES;PRIVATE_HEADER_FILES"
+                        ${ARGN})
+  set(_name ${BLIB_LIBNAME})
+  add_library(${_name} SHARED ${BLIB_SOURCE_FILES})
+  add_library(ns3::${_name} ALIAS ${_name})
+  # The imported targets carry no dependency information: core and network, which every module
+  # uses directly, are linked explicitly.
+  target_link_libraries(${_name} PUBLIC ${BLIB_LIBRARIES_TO_LINK} ns3::network ns3::core)
+  target_compile_definitions(${_name} PRIVATE NS3_MODULE_COMPILATION)
+  target_include_directories(${_name} PUBLIC ${CMAKE_BINARY_DIR}/include)
+  set(lib${_name} ${_name} PARENT_SCOPE)
+  set(lib${_name} ${_name})
+
+  # Stage headers: build/include/ns3/<file>.h -> a stub including the real header (as ns-3 does).
+  file(MAKE_DIRECTORY ${CMAKE_HEADER_OUTPUT_DIRECTORY})
+  set(_module_header "// Generated by cmake/standalone.cmake: includes every header of ${_name}.\n")
+  string(APPEND _module_header "#ifdef NS3_MODULE_COMPILATION\n#error \"Do not include ns3 module aggregator headers from other modules.\"\n#endif\n")
+  string(APPEND _module_header "#ifndef NS3_MODULE_TESTBED\n#define NS3_MODULE_TESTBED\n")
+  foreach(_h ${BLIB_HEADER_FILES})
+    get_filename_component(_hn ${_h} NAME)
+    get_filename_component(_abs ${CMAKE_CURRENT_SOURCE_DIR}/${_h} ABSOLUTE)
+    set(_stub "#include \"${_abs}\"\n")
+    if(EXISTS ${CMAKE_HEADER_OUTPUT_DIRECTORY}/${_hn})
+      file(READ ${CMAKE_HEADER_OUTPUT_DIRECTORY}/${_hn} _old)
+    else()
+      set(_old "")
+    endif()
+    if(NOT _old STREQUAL _stub)
+      file(WRITE ${CMAKE_HEADER_OUTPUT_DIRECTORY}/${_hn} "${_stub}")
+    endif()
+    string(APPEND _module_header "#include \"ns3/${_hn}\"\n")
+  endforeach()
+  string(APPEND _module_header "#endif\n")
+  file(CONFIGURE OUTPUT ${CMAKE_HEADER_OUTPUT_DIRECTORY}/${_name}-module.h CONTENT "${_module_header}")
+
+  # Tests: one runner executable; ctest entries are discovered from `runner --list` after each
+  # build, so adding a TestSuite needs no CMake change.
+  if(BLIB_TEST_SOURCES)
+    add_executable(${_name}-test-runner ${CMAKE_CURRENT_SOURCE_DIR}/test/runner/test-runner.cc
+                                        ${BLIB_TEST_SOURCES})
+    target_link_libraries(${_name}-test-runner PRIVATE ${_name})
+    set(_list ${CMAKE_BINARY_DIR}/${_name}-test-suites.txt)
+    add_custom_command(TARGET ${_name}-test-runner POST_BUILD
+      COMMAND $<TARGET_FILE:${_name}-test-runner> --print-test-name-list > ${_list}
+      COMMENT "Listing the ${_name} test suites for ctest")
+    set(_include ${CMAKE_BINARY_DIR}/${_name}-ctest.cmake)
+    file(WRITE ${_include}.in
+      "if(EXISTS \"${_list}\")\n"
+      "  file(STRINGS \"${_list}\" _suites)\n"
+      "  foreach(_s \${_suites})\n"
+      "    add_test(\"\${_s}\" \"$<TARGET_FILE:${_name}-test-runner>\" \"--suite=\${_s}\")\n"
+      "  endforeach()\n"
+      "else()\n"
+      "  add_test(${_name}-test-suites-not-listed \"${CMAKE_COMMAND}\" -E false)\n"
+      "endif()\n")
+    file(GENERATE OUTPUT ${_include} INPUT ${_include}.in)
+    set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY TEST_INCLUDE_FILES ${_include})
+  endif()
+
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/examples/CMakeLists.txt)
+    add_subdirectory(examples)
+  endif()
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/bench/CMakeLists.txt)
+    add_subdirectory(bench)
+  endif()
+endfunction()
+
+# --- build_lib_example() stand-in: build/examples/<NAME> -------------------------------------
+function(build_lib_example)
+  cmake_parse_arguments(BLIB_EXAMPLE "IGNORE_PCH" "NAME" "SOURCE_FILES;HEADER_FILES;LIBRARIES_TO_LINK"
+                        ${ARGN})
+  add_executable(${BLIB_EXAMPLE_NAME} ${BLIB_EXAMPLE_SOURCE_FILES})
+  target_link_libraries(${BLIB_EXAMPLE_NAME} PRIVATE ${libtestbed} ${BLIB_EXAMPLE_LIBRARIES_TO_LINK})
+  set_target_properties(${BLIB_EXAMPLE_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
+                                                        ${CMAKE_BINARY_DIR}/examples)
+endfunction()

@@ -1,0 +1,137 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Timer models against hand-computed firing times.
+ */
+
+#include "ns3/double.h"
+#include "ns3/pointer.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+#include "ns3/timer-model.h"
+#include "ns3/uinteger.h"
+
+using namespace ns3;
+
+/**
+ * @ingroup testbed-tests
+ * A tick timer fires on the first tick at or after the expiry (+ extra ticks).
+ */
+class TickTimerTestCase : public TestCase
+{
+  public:
+    TickTimerTestCase()
+        : TestCase("TickTimer: firing on 1 kHz and 8192 Hz ticks")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<TickTimer> t = CreateObject<TickTimer>();
+        t->SetAttribute("Frequency", DoubleValue(1000));
+        // Armed at 0.3 ms for 2 ms: expiry 2.3 ms -> tick 3 ms.
+        NS_TEST_ASSERT_MSG_EQ(t->GetFireTime(MicroSeconds(300), MilliSeconds(2)),
+                              MilliSeconds(3),
+                              "first tick at or after 2.3 ms");
+        // Expiry exactly on a tick fires on that tick.
+        NS_TEST_ASSERT_MSG_EQ(t->GetFireTime(MilliSeconds(1), MilliSeconds(2)),
+                              MilliSeconds(3),
+                              "expiry on a tick");
+        // Zero delay between ticks waits for the next tick.
+        NS_TEST_ASSERT_MSG_EQ(t->GetFireTime(MicroSeconds(1), Seconds(0)),
+                              MilliSeconds(1),
+                              "zero delay waits for the next tick");
+        // Linux 2.6 jiffy sleep: one extra tick.
+        t->SetAttribute("ExtraTicks", UintegerValue(1));
+        NS_TEST_ASSERT_MSG_EQ(t->GetFireTime(MicroSeconds(300), MilliSeconds(2)),
+                              MilliSeconds(4),
+                              "one extra jiffy");
+
+        // RTC at 8192 Hz: period 122.0703125 us; a 10 us request from a tick takes a whole period,
+        // a 130 us request two periods.
+        Ptr<TickTimer> rtc = CreateObject<TickTimer>();
+        rtc->SetAttribute("Frequency", DoubleValue(8192));
+        Time period = rtc->GetPeriod();
+        NS_TEST_ASSERT_MSG_EQ_TOL(period.GetSeconds(), 1.0 / 8192, 1e-9, "RTC period");
+        // Tick 8192 is at exactly 1 s: no drift from the period's nanosecond rounding.
+        NS_TEST_ASSERT_MSG_EQ(rtc->GetFireTime(Seconds(1) - MicroSeconds(50), MicroSeconds(10)),
+                              Seconds(1),
+                              "tick 8192 at 1 s");
+        NS_TEST_ASSERT_MSG_EQ(rtc->GetFireTime(Seconds(0), MicroSeconds(10)),
+                              period,
+                              "short request takes one period");
+        NS_TEST_ASSERT_MSG_EQ(rtc->GetFireTime(Seconds(0), MicroSeconds(130)),
+                              NanoSeconds(244141),
+                              "130 us takes two periods");
+
+        // A 1% slow clock stretches the period.
+        rtc->SetAttribute("ClockError", DoubleValue(0.01));
+        NS_TEST_ASSERT_MSG_EQ_TOL(rtc->GetPeriod().GetSeconds(),
+                                  1.01 / 8192,
+                                  1e-9,
+                                  "slow clock period");
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * An oversleep timer fires after delay + oversleep, rounded up to its resolution.
+ */
+class OversleepTimerTestCase : public TestCase
+{
+  public:
+    OversleepTimerTestCase()
+        : TestCase("OversleepTimer: constant and random oversleep")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<OversleepTimer> t = CreateObject<OversleepTimer>();
+        t->SetAttribute("Oversleep", StringValue("ns3::ConstantRandomVariable[Constant=60e-6]"));
+        NS_TEST_ASSERT_MSG_EQ(t->GetFireTime(MilliSeconds(1), MicroSeconds(100)),
+                              MicroSeconds(1160),
+                              "100 us + 60 us oversleep");
+        t->SetAttribute("Resolution", TimeValue(MicroSeconds(50)));
+        NS_TEST_ASSERT_MSG_EQ(t->GetFireTime(MilliSeconds(1), MicroSeconds(100)),
+                              MicroSeconds(1200),
+                              "rounded up to 50 us");
+
+        // Random oversleep never fires early; its mean matches the distribution's mean.
+        Ptr<OversleepTimer> r = CreateObject<OversleepTimer>();
+        r->SetAttribute("Oversleep",
+                        StringValue("ns3::ExponentialRandomVariable[Mean=60e-6|Bound=0]"));
+        r->AssignStreams(7);
+        const int n = 20000;
+        double sum = 0;
+        bool early = false;
+        for (int i = 0; i < n; ++i)
+        {
+            Time f = r->GetFireTime(Seconds(0), MicroSeconds(10));
+            early = early || f < MicroSeconds(10);
+            sum += (f - MicroSeconds(10)).GetSeconds();
+        }
+        NS_TEST_ASSERT_MSG_EQ(early, false, "never early");
+        // Mean of n exponentials: standard error 60us/sqrt(n) = 0.42 us; allow 5 sigma.
+        NS_TEST_ASSERT_MSG_EQ_TOL(sum / n, 60e-6, 2.2e-6, "mean oversleep");
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * The timer-model suite.
+ */
+class TimerModelTestSuite : public TestSuite
+{
+  public:
+    TimerModelTestSuite()
+        : TestSuite("testbed-timer-model", Type::UNIT)
+    {
+        AddTestCase(new TickTimerTestCase, Duration::QUICK);
+        AddTestCase(new OversleepTimerTestCase, Duration::QUICK);
+    }
+};
+
+static TimerModelTestSuite g_timerModelTestSuite; //!< static instance
