@@ -55,33 +55,33 @@ IdealTimer::GetFireTime(Time now, Time delay)
 TypeId
 TickTimer::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::TickTimer")
-            .SetParent<TimerModel>()
-            .SetGroupName("Testbed")
-            .AddConstructor<TickTimer>()
-            .AddAttribute("Frequency",
-                          "Nominal tick rate of the periodic clock interrupt (Hz).",
-                          DoubleValue(1000.0),
-                          MakeDoubleAccessor(&TickTimer::m_frequency),
-                          MakeDoubleChecker<double>(1.0, 1e9))
-            .AddAttribute("Phase",
-                          "Time of tick number 0 (ticks are at Phase + k * period).",
-                          TimeValue(Seconds(0)),
-                          MakeTimeAccessor(&TickTimer::m_phase),
-                          MakeTimeChecker(Seconds(0)))
-            .AddAttribute("ExtraTicks",
-                          "Ticks added after the first tick at or after the expiry "
-                          "(1 for a jiffy-based Linux 2.6 sleep).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&TickTimer::m_extraTicks),
-                          MakeUintegerChecker<uint32_t>(0, 1000))
-            .AddAttribute("ClockError",
-                          "Relative rate error of the clock: real period = nominal period * "
-                          "(1 + ClockError). Positive = slow clock.",
-                          DoubleValue(0.0),
-                          MakeDoubleAccessor(&TickTimer::m_clockError),
-                          MakeDoubleChecker<double>(-0.5, 0.5));
+    static TypeId tid
+        = TypeId("ns3::TickTimer")
+              .SetParent<TimerModel>()
+              .SetGroupName("Testbed")
+              .AddConstructor<TickTimer>()
+              .AddAttribute("Frequency",
+                            "Nominal tick rate of the periodic clock interrupt (Hz).",
+                            DoubleValue(1000.0),
+                            MakeDoubleAccessor(&TickTimer::m_frequency),
+                            MakeDoubleChecker<double>(1.0, 1e9))
+              .AddAttribute("Phase",
+                            "Time of tick number 0 (ticks are at Phase + k * period).",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&TickTimer::m_phase),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute("ExtraTicks",
+                            "Ticks added after the first tick at or after the expiry "
+                            "(1 for a jiffy-based Linux 2.6 sleep).",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&TickTimer::m_extraTicks),
+                            MakeUintegerChecker<uint32_t>(0, 1000))
+              .AddAttribute("ClockError",
+                            "Relative rate error of the clock: real period = nominal period * "
+                            "(1 + ClockError). Positive = slow clock.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&TickTimer::m_clockError),
+                            MakeDoubleChecker<double>(-0.5, 0.5));
     return tid;
 }
 
@@ -97,11 +97,16 @@ TickTimer::GetFireTime(Time now, Time delay)
     NS_ASSERT_MSG(!delay.IsStrictlyNegative(), "negative timer delay " << delay);
     // Tick k is at Phase + round(k * period), computed from the exact (non-truncated) period so
     // that no rounding drift accumulates (1/8192 s is not a whole number of nanoseconds).
-    const long double perSteps = static_cast<long double>(Seconds(1).GetTimeStep()) *
-                                 (1.0L + m_clockError) / static_cast<long double>(m_frequency);
+    const long double perSteps = static_cast<long double>(Seconds(1).GetTimeStep())
+                                 * (1.0L + m_clockError) / static_cast<long double>(m_frequency);
     NS_ABORT_MSG_IF(perSteps < 1.0L, "TickTimer period below the simulator's time resolution");
-    auto tick = [perSteps](int64_t k) { return std::llround(static_cast<long double>(k) * perSteps); };
-    const int64_t rel = (now + delay - m_phase).GetTimeStep();
+    auto tick = [perSteps](int64_t k) {
+        return std::llround(static_cast<long double>(k) * perSteps);
+    };
+    // The timer counts its own (error-stretched) periods, so the requested delay is stretched too.
+    const int64_t rel
+        = (now - m_phase).GetTimeStep()
+          + std::llround(static_cast<long double>(delay.GetTimeStep()) * (1.0L + m_clockError));
     int64_t k = rel <= 0 ? 0 : static_cast<int64_t>(std::floor(rel / perSteps));
     while (tick(k) < rel)
     {
@@ -120,22 +125,22 @@ TickTimer::GetFireTime(Time now, Time delay)
 TypeId
 OversleepTimer::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::OversleepTimer")
-            .SetParent<TimerModel>()
-            .SetGroupName("Testbed")
-            .AddConstructor<OversleepTimer>()
-            .AddAttribute("Oversleep",
-                          "Random oversleep added to every firing, in seconds.",
-                          StringValue("ns3::ConstantRandomVariable[Constant=0.0]"),
-                          MakePointerAccessor(&OversleepTimer::m_oversleep),
-                          MakePointerChecker<RandomVariableStream>())
-            .AddAttribute("Resolution",
-                          "Granularity of the clock the firing time is rounded up to "
-                          "(0 = continuous).",
-                          TimeValue(Seconds(0)),
-                          MakeTimeAccessor(&OversleepTimer::m_resolution),
-                          MakeTimeChecker(Seconds(0)));
+    static TypeId tid
+        = TypeId("ns3::OversleepTimer")
+              .SetParent<TimerModel>()
+              .SetGroupName("Testbed")
+              .AddConstructor<OversleepTimer>()
+              .AddAttribute("Oversleep",
+                            "Random oversleep added to every firing, in seconds.",
+                            StringValue("ns3::ConstantRandomVariable[Constant=0.0]"),
+                            MakePointerAccessor(&OversleepTimer::m_oversleep),
+                            MakePointerChecker<RandomVariableStream>())
+              .AddAttribute("Resolution",
+                            "Granularity of the clock the firing time is rounded up to "
+                            "(0 = continuous).",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&OversleepTimer::m_resolution),
+                            MakeTimeChecker(Seconds(0)));
     return tid;
 }
 

@@ -89,8 +89,10 @@ class IdealTimer : public TimerModel
  * current jiffy is already partly over). Requests shorter than one period therefore take up to a
  * whole period, and intervals between firings are whole multiples of the period.
  *
- * A ClockError (relative rate error of the oscillator, e.g. 0.01 = 1% slow) stretches real
- * periods against the nominal ones.
+ * A ClockError (relative rate error of the oscillator, e.g. 0.01 = 1% slow) stretches the real
+ * periods against the nominal ones; since the timer measures a requested delay in its own ticks,
+ * every delay is stretched by the same factor (a timer armed for d fires on the first tick at or
+ * after now + d * (1 + ClockError)).
  */
 class TickTimer : public TimerModel
 {

@@ -1,0 +1,124 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "host-platform-helper.h"
+
+#include "ns3/host-profile.h"
+#include "ns3/ipv4-l3-protocol.h"
+#include "ns3/ipv6-l3-protocol.h"
+#include "ns3/log.h"
+#include "ns3/loopback-net-device.h"
+#include "ns3/string.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("HostPlatformHelper");
+
+HostPlatformHelper::HostPlatformHelper()
+    : m_installNics(true)
+{
+    m_platform.SetTypeId(HostPlatform::GetTypeId());
+    m_nic.SetTypeId(HostNic::GetTypeId());
+}
+
+HostPlatformHelper::HostPlatformHelper(const std::string& profile)
+    : HostPlatformHelper()
+{
+    SetProfile(profile);
+}
+
+void
+HostPlatformHelper::SetProfile(const std::string& profile)
+{
+    const HostProfile::Profile& p = HostProfile::Get(profile);
+    m_platform = ObjectFactory();
+    m_platform.SetTypeId(HostPlatform::GetTypeId());
+    m_nic = ObjectFactory();
+    m_nic.SetTypeId(HostNic::GetTypeId());
+    for (const auto& [name, value] : p.platform)
+    {
+        m_platform.Set(name, StringValue(value));
+    }
+    for (const auto& [name, value] : p.nic)
+    {
+        m_nic.Set(name, StringValue(value));
+    }
+    m_platform.Set("Profile", StringValue(profile));
+}
+
+void
+HostPlatformHelper::SetAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_platform.Set(name, value);
+}
+
+void
+HostPlatformHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_nic.Set(name, value);
+}
+
+void
+HostPlatformHelper::SetInstallNics(bool install)
+{
+    m_installNics = install;
+}
+
+Ptr<HostPlatform>
+HostPlatformHelper::Install(Ptr<Node> node) const
+{
+    NS_ABORT_MSG_IF(node->GetObject<HostPlatform>(),
+                    "HostPlatformHelper: node " << node->GetId() << " already has a platform");
+    Ptr<HostPlatform> platform = m_platform.Create<HostPlatform>();
+    node->AggregateObject(platform);
+    platform->SetNicFactory(m_nic);
+    if (m_installNics)
+    {
+        Ptr<Ipv4L3Protocol> ipv4 = node->GetObject<Ipv4L3Protocol>();
+        Ptr<Ipv6L3Protocol> ipv6 = node->GetObject<Ipv6L3Protocol>();
+        for (uint32_t i = 0; i < node->GetNDevices(); ++i)
+        {
+            Ptr<NetDevice> dev = node->GetDevice(i);
+            if (DynamicCast<LoopbackNetDevice>(dev))
+            {
+                continue;
+            }
+            bool hasL3 = (ipv4 && ipv4->GetInterfaceForDevice(dev) >= 0)
+                         || (ipv6 && ipv6->GetInterfaceForDevice(dev) >= 0);
+            NS_ABORT_MSG_IF(!hasL3,
+                            "HostPlatformHelper: device "
+                                << i << " of node " << node->GetId()
+                                << " has no IP interface; install the internet stack and "
+                                   "assign addresses before the host platforms (or "
+                                   "SetInstallNics(false))");
+            platform->InstallNic(dev);
+        }
+    }
+    return platform;
+}
+
+void
+HostPlatformHelper::Install(NodeContainer nodes) const
+{
+    for (auto it = nodes.Begin(); it != nodes.End(); ++it)
+    {
+        Install(*it);
+    }
+}
+
+int64_t
+HostPlatformHelper::AssignStreams(NodeContainer nodes, int64_t stream)
+{
+    int64_t used = 0;
+    for (auto it = nodes.Begin(); it != nodes.End(); ++it)
+    {
+        Ptr<HostPlatform> p = (*it)->GetObject<HostPlatform>();
+        NS_ABORT_MSG_IF(!p, "HostPlatformHelper::AssignStreams: node without platform");
+        used += p->AssignStreams(stream + used);
+    }
+    return used;
+}
+
+} // namespace ns3

@@ -1,0 +1,102 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TESTBED_HOST_PLATFORM_HELPER_H
+#define TESTBED_HOST_PLATFORM_HELPER_H
+
+#include "ns3/host-platform.h"
+#include "ns3/node-container.h"
+#include "ns3/object-factory.h"
+
+#include <string>
+
+/**
+ * @file
+ * @ingroup testbed-host
+ * Helper that installs host platforms on nodes.
+ */
+
+namespace ns3
+{
+
+/**
+ * @ingroup testbed-host
+ * @brief Installs a HostPlatform (and NIC models) on nodes, configured from a named profile.
+ *
+ * @code
+ * HostPlatformHelper hosts("pc2006-linux26");
+ * hosts.SetNicAttribute("InterruptDelay", TimeValue(MicroSeconds(50)));
+ * hosts.Install(nodes); // after InternetStackHelper and Ipv4AddressHelper::Assign
+ * @endcode
+ */
+class HostPlatformHelper
+{
+  public:
+    /** A helper with the model's bare defaults (no profile). */
+    HostPlatformHelper();
+
+    /**
+     * @brief A helper configured from a profile.
+     * @param profile profile name (HostProfile::List())
+     */
+    explicit HostPlatformHelper(const std::string& profile);
+
+    /**
+     * @brief Reset both factories to a profile's values.
+     * @param profile profile name
+     */
+    void SetProfile(const std::string& profile);
+
+    /**
+     * @brief Set an attribute of the HostPlatforms to create (after the profile's).
+     * @param name attribute name
+     * @param value value
+     */
+    void SetAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * @brief Set an attribute of the NIC models to create (after the profile's).
+     * @param name attribute name
+     * @param value value
+     */
+    void SetNicAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * @brief Whether Install() also puts NIC models on every IP device (default true).
+     * @param install true to install NIC models
+     */
+    void SetInstallNics(bool install);
+
+    /**
+     * @brief Aggregate a platform to a node and install NIC models on its IP devices.
+     *
+     * Call after the internet stack is installed and addresses are assigned.
+     * @param node the node
+     * @return the platform
+     */
+    Ptr<HostPlatform> Install(Ptr<Node> node) const;
+
+    /**
+     * @brief Install on every node of a container.
+     * @param nodes the nodes
+     */
+    void Install(NodeContainer nodes) const;
+
+    /**
+     * @brief Assign random streams to the platforms of the nodes.
+     * @param nodes nodes with platforms
+     * @param stream first stream index
+     * @return number of streams used
+     */
+    static int64_t AssignStreams(NodeContainer nodes, int64_t stream);
+
+  private:
+    ObjectFactory m_platform; //!< HostPlatform factory
+    ObjectFactory m_nic;      //!< HostNic factory
+    bool m_installNics;       //!< install NIC models
+};
+
+} // namespace ns3
+
+#endif /* TESTBED_HOST_PLATFORM_HELPER_H */

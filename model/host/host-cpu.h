@@ -1,0 +1,184 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TESTBED_HOST_CPU_H
+#define TESTBED_HOST_CPU_H
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <deque>
+#include <vector>
+
+/**
+ * @file
+ * @ingroup testbed-host
+ * The CPU of a host: cores and a run queue of work items with priorities.
+ */
+
+namespace ns3
+{
+
+/**
+ * @ingroup testbed-host
+ * @brief A multi-core CPU with a priority run queue of work items.
+ *
+ * Everything a host does (interrupt handlers, the kernel's packet processing, application and
+ * RTI work) is a work item with a service time. Items of three priority classes share the cores:
+ *
+ * - HARDIRQ: interrupt handlers; preempt anything of lower class;
+ * - SOFTIRQ: the kernel's deferred packet processing; preempts processes;
+ * - PROCESS: user processes; FIFO among themselves, not preempted by each other (their work
+ *   items are shorter than a scheduler time slice).
+ *
+ * A preempted item resumes, with its remaining service time, before the other queued items of
+ * its class. Within a class items are served first come, first served. When a core switches
+ * from one process to another it pays a context switch (Attribute ContextSwitchCost).
+ *
+ * Receive livelock emerges from this discipline: when interrupts and their packet processing
+ * need more than the whole CPU, processes never run.
+ */
+class HostCpu : public Object
+{
+  public:
+    /** Priority classes, highest first. */
+    enum Priority : uint8_t
+    {
+        HARDIRQ = 0, //!< interrupt handler
+        SOFTIRQ = 1, //!< kernel deferred work (NET_RX)
+        PROCESS = 2, //!< user process
+    };
+
+    /** Number of priority classes. */
+    static constexpr uint32_t N_PRIORITIES = 3;
+
+    /** Owner id of kernel (interrupt and softirq) work. */
+    static constexpr uint32_t KERNEL = 0;
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    HostCpu();
+    ~HostCpu() override;
+
+    /**
+     * @brief Submit a work item.
+     * @param priority its class
+     * @param service CPU time it needs (at this CPU's speed)
+     * @param owner who runs it: HostCpu::KERNEL or a process id (context switches are charged
+     *        when a core changes from one process owner to another)
+     * @param done called when the item has received its whole service time
+     */
+    void Submit(Priority priority, Time service, uint32_t owner, Callback<void> done);
+
+    /**
+     * @brief Convert CPU cycles to time at this CPU's frequency.
+     * @param cycles number of cycles
+     * @return the time
+     */
+    Time CyclesToTime(double cycles) const;
+
+    /**
+     * @brief The CPU frequency.
+     * @return frequency in Hz
+     */
+    double GetFrequency() const;
+
+    /**
+     * @brief Number of cores.
+     * @return the number of cores
+     */
+    uint32_t GetNCores() const;
+
+    /**
+     * @brief Total busy time of all cores for one class, up to now.
+     * @param priority the class
+     * @return the accumulated service time given to that class
+     */
+    Time GetBusyTime(Priority priority) const;
+
+    /**
+     * @brief Number of items waiting (not running) in a class.
+     * @param priority the class
+     * @return queue length
+     */
+    uint32_t GetQueueLength(Priority priority) const;
+
+    /**
+     * @brief Whether any core is idle right now.
+     * @return true if at least one core is idle
+     */
+    bool HasIdleCore() const;
+
+    /**
+     * TracedCallback signature for a work item's completion.
+     * @param [in] priority the item's class
+     * @param [in] owner the item's owner
+     * @param [in] waited time between submission and first start
+     * @param [in] service the item's service time
+     */
+    typedef void (*WorkTracedCallback)(uint8_t priority, uint32_t owner, Time waited, Time service);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** A work item. */
+    struct Task
+    {
+        Time remaining;      //!< service still needed
+        Time service;        //!< total service
+        Time submitted;      //!< submission time
+        Time firstStart;     //!< first time it ran (-1 = not yet)
+        Priority priority;   //!< class
+        uint32_t owner;      //!< owner id
+        Callback<void> done; //!< completion callback
+    };
+
+    /** A core. */
+    struct Core
+    {
+        bool busy{false};      //!< running a task
+        Task task;             //!< the task running
+        Time started;          //!< when the current run of the task started
+        EventId completion;    //!< completion event
+        uint32_t lastOwner{0}; //!< owner of the last process task on this core
+    };
+
+    /**
+     * Start a task on a core.
+     * @param c core index
+     * @param task the task
+     */
+    void Start(uint32_t c, Task task);
+    /**
+     * The task on a core has completed.
+     * @param c core index
+     */
+    void Complete(uint32_t c);
+    /**
+     * Start the highest-priority queued task on an idle core, if any.
+     * @param c core index
+     */
+    void Dispatch(uint32_t c);
+
+    double m_frequency;                                        //!< Hz
+    uint32_t m_nCores;                                         //!< cores
+    double m_contextSwitchCycles;                              //!< cycles per process switch
+    std::vector<Core> m_cores;                                 //!< the cores
+    std::array<std::deque<Task>, N_PRIORITIES> m_runq;         //!< queued tasks per class
+    std::array<Time, N_PRIORITIES> m_busy;                     //!< accumulated service per class
+    TracedCallback<uint8_t, uint32_t, Time, Time> m_workTrace; //!< completion trace
+};
+
+} // namespace ns3
+
+#endif /* TESTBED_HOST_CPU_H */

@@ -1,0 +1,329 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "host-nic.h"
+
+#include "host-cpu.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("HostNic");
+
+NS_OBJECT_ENSURE_REGISTERED(HostNic);
+
+TypeId
+HostNic::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::HostNic")
+              .SetParent<Object>()
+              .SetGroupName("Testbed")
+              .AddConstructor<HostNic>()
+              .AddAttribute("RxRingSize",
+                            "Receive descriptors: frames that find the ring full are dropped by "
+                            "the NIC.",
+                            UintegerValue(256),
+                            MakeUintegerAccessor(&HostNic::m_ringSize),
+                            MakeUintegerChecker<uint32_t>(1, 1 << 20))
+              .AddAttribute("MaxInterruptRate",
+                            "Interrupt moderation: at most this many interrupts per second "
+                            "(0 = unmoderated).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostNic::m_maxInterruptRate),
+                            MakeDoubleChecker<double>(0.0, 1e8))
+              .AddAttribute("InterruptDelay",
+                            "Receive interrupt delay: time from a frame's arrival to the "
+                            "interrupt it raises (coalescing timer).",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&HostNic::m_interruptDelay),
+                            MakeTimeChecker(Seconds(0), Seconds(1)))
+              .AddAttribute("InterruptCost",
+                            "CPU cycles per interrupt (entry, handler, exit), HARDIRQ class.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostNic::m_interruptCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("DriverCost",
+                            "CPU cycles per frame in the driver (descriptor, buffer).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostNic::m_driverCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("StackCost",
+                            "CPU cycles per frame in the kernel's protocol stack (softirq): "
+                            "link, IP, transport, socket queue or IP forwarding.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostNic::m_stackCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("StackCostPerByte",
+                            "CPU cycles per byte of frame in the protocol stack (checksum, copy).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostNic::m_stackCyclesPerByte),
+                            MakeDoubleChecker<double>(0.0, 1e6))
+              .AddAttribute("Napi",
+                            "true: NAPI polling driver; false: legacy interrupt-driven driver "
+                            "with a backlog queue.",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&HostNic::m_napi),
+                            MakeBooleanChecker())
+              .AddAttribute("MaxPacketsPerInterrupt",
+                            "Legacy driver: frames the interrupt handler takes from the ring per "
+                            "interrupt (0 = all).",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&HostNic::m_maxPerInterrupt),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("BacklogLimit",
+                            "Legacy driver: softirq input queue length (netdev_max_backlog).",
+                            UintegerValue(300),
+                            MakeUintegerAccessor(&HostNic::m_backlogLimit),
+                            MakeUintegerChecker<uint32_t>(1, 1 << 20))
+              .AddTraceSource("RxRingDrop",
+                              "A frame was dropped because the receive ring was full.",
+                              MakeTraceSourceAccessor(&HostNic::m_ringDropTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("BacklogDrop",
+                              "A frame was dropped because the backlog queue was full.",
+                              MakeTraceSourceAccessor(&HostNic::m_backlogDropTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource("Interrupt",
+                              "The NIC interrupted the CPU.",
+                              MakeTraceSourceAccessor(&HostNic::m_interruptTrace),
+                              "ns3::HostNic::InterruptTracedCallback")
+              .AddTraceSource("Deliver",
+                              "A frame was passed up the stack after its processing.",
+                              MakeTraceSourceAccessor(&HostNic::m_deliverTrace),
+                              "ns3::HostNic::DeliverTracedCallback");
+    return tid;
+}
+
+HostNic::HostNic()
+    : m_handlerFrames(0)
+    , m_irqPending(false)
+    , m_irqMasked(false)
+    , m_softirqBusy(false)
+    , m_lastInterrupt(Seconds(-1))
+    , m_received(0)
+    , m_ringDrops(0)
+    , m_backlogDrops(0)
+    , m_interrupts(0)
+    , m_delivered(0)
+{
+}
+
+HostNic::~HostNic()
+{
+}
+
+void
+HostNic::DoDispose()
+{
+    m_irqEvent.Cancel();
+    m_ring.clear();
+    m_backlog.clear();
+    m_cpu = nullptr;
+    m_device = nullptr;
+    m_deliver = DeliverCallback();
+    Object::DoDispose();
+}
+
+void
+HostNic::Setup(Ptr<HostCpu> cpu, Ptr<NetDevice> device, DeliverCallback deliver)
+{
+    m_cpu = cpu;
+    m_device = device;
+    m_deliver = deliver;
+}
+
+Ptr<NetDevice>
+HostNic::GetDevice() const
+{
+    return m_device;
+}
+
+uint64_t
+HostNic::GetRxRingDrops() const
+{
+    return m_ringDrops;
+}
+
+uint64_t
+HostNic::GetBacklogDrops() const
+{
+    return m_backlogDrops;
+}
+
+uint64_t
+HostNic::GetInterrupts() const
+{
+    return m_interrupts;
+}
+
+uint64_t
+HostNic::GetDelivered() const
+{
+    return m_delivered;
+}
+
+uint64_t
+HostNic::GetReceived() const
+{
+    return m_received;
+}
+
+void
+HostNic::Receive(Ptr<NetDevice> device,
+                 Ptr<const Packet> packet,
+                 uint16_t protocol,
+                 const Address& from,
+                 const Address& to,
+                 NetDevice::PacketType packetType)
+{
+    NS_LOG_FUNCTION(this << packet << protocol);
+    NS_ASSERT_MSG(m_cpu, "HostNic used before Setup()");
+    ++m_received;
+    if (m_ring.size() >= m_ringSize)
+    {
+        ++m_ringDrops;
+        m_ringDropTrace(packet);
+        return;
+    }
+    m_ring.push_back({device, packet, protocol, from, to, packetType, Simulator::Now()});
+    MaybeInterrupt();
+}
+
+void
+HostNic::MaybeInterrupt()
+{
+    if (m_irqPending || m_irqMasked || m_ring.size() <= m_handlerFrames)
+    {
+        return;
+    }
+    Time now = Simulator::Now();
+    // The coalescing timer runs from the oldest frame not yet taken by a handler.
+    Time at = m_ring[m_handlerFrames].arrival + m_interruptDelay;
+    if (m_maxInterruptRate > 0 && !m_lastInterrupt.IsStrictlyNegative())
+    {
+        at = Max(at, m_lastInterrupt + Seconds(1.0 / m_maxInterruptRate));
+    }
+    at = Max(at, now);
+    m_irqPending = true;
+    m_irqEvent = Simulator::Schedule(at - now, &HostNic::Interrupt, this);
+}
+
+void
+HostNic::Interrupt()
+{
+    NS_LOG_FUNCTION(this);
+    m_irqPending = false;
+    m_irqMasked = true;
+    m_lastInterrupt = Simulator::Now();
+    ++m_interrupts;
+    m_interruptTrace(m_ring.size());
+    if (m_napi)
+    {
+        // The handler masks the NIC's interrupts and schedules the poll.
+        m_cpu->Submit(HostCpu::HARDIRQ,
+                      m_cpu->CyclesToTime(m_interruptCycles),
+                      HostCpu::KERNEL,
+                      MakeCallback(&HostNic::MaybeSoftirq, this));
+        return;
+    }
+    uint32_t n = m_ring.size();
+    if (m_maxPerInterrupt > 0 && n > m_maxPerInterrupt)
+    {
+        n = m_maxPerInterrupt;
+    }
+    m_handlerFrames = n;
+    m_cpu->Submit(HostCpu::HARDIRQ,
+                  m_cpu->CyclesToTime(m_interruptCycles + n * m_driverCycles),
+                  HostCpu::KERNEL,
+                  MakeCallback(&HostNic::LegacyHandlerDone, this));
+}
+
+void
+HostNic::LegacyHandlerDone()
+{
+    NS_LOG_FUNCTION(this << m_handlerFrames);
+    for (uint32_t i = 0; i < m_handlerFrames; ++i)
+    {
+        if (m_backlog.size() >= m_backlogLimit)
+        {
+            ++m_backlogDrops;
+            m_backlogDropTrace(m_ring.front().packet);
+        }
+        else
+        {
+            m_backlog.push_back(m_ring.front());
+        }
+        m_ring.pop_front();
+    }
+    m_handlerFrames = 0;
+    m_irqMasked = false;
+    MaybeSoftirq();
+    MaybeInterrupt();
+}
+
+Time
+HostNic::StackTime(const Frame& frame) const
+{
+    double cycles = m_stackCycles + m_stackCyclesPerByte * frame.packet->GetSize();
+    if (m_napi)
+    {
+        cycles += m_driverCycles;
+    }
+    return m_cpu->CyclesToTime(cycles);
+}
+
+void
+HostNic::MaybeSoftirq()
+{
+    if (m_softirqBusy)
+    {
+        return;
+    }
+    const std::deque<Frame>& input = m_napi ? m_ring : m_backlog;
+    if (input.empty())
+    {
+        if (m_napi)
+        {
+            // Poll found the ring empty: unmask interrupts.
+            m_irqMasked = false;
+            MaybeInterrupt();
+        }
+        return;
+    }
+    m_softirqBusy = true;
+    m_cpu->Submit(HostCpu::SOFTIRQ,
+                  StackTime(input.front()),
+                  HostCpu::KERNEL,
+                  MakeCallback(&HostNic::SoftirqDone, this));
+}
+
+void
+HostNic::SoftirqDone()
+{
+    std::deque<Frame>& input = m_napi ? m_ring : m_backlog;
+    NS_ASSERT(!input.empty());
+    Frame frame = input.front();
+    input.pop_front();
+    m_softirqBusy = false;
+    Deliver(frame);
+    MaybeSoftirq();
+}
+
+void
+HostNic::Deliver(const Frame& frame)
+{
+    ++m_delivered;
+    m_deliverTrace(frame.packet, Simulator::Now() - frame.arrival);
+    m_deliver(frame.device, frame.packet, frame.protocol, frame.from, frame.to, frame.packetType);
+}
+
+} // namespace ns3

@@ -1,0 +1,273 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "host-platform.h"
+
+#include "ns3/double.h"
+#include "ns3/ipv4-l3-protocol.h"
+#include "ns3/ipv6-l3-protocol.h"
+#include "ns3/log.h"
+#include "ns3/loopback-net-device.h"
+#include "ns3/pointer.h"
+#include "ns3/string.h"
+#include "ns3/traffic-control-layer.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("HostPlatform");
+
+NS_OBJECT_ENSURE_REGISTERED(HostPlatform);
+
+TypeId
+HostPlatform::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::HostPlatform")
+              .SetParent<Object>()
+              .SetGroupName("Testbed")
+              .AddConstructor<HostPlatform>()
+              .AddAttribute("Cpu",
+                            "The CPU model, e.g. \"ns3::HostCpu[Frequency=1e9|Cores=1]\".",
+                            StringValue("ns3::HostCpu"),
+                            MakePointerAccessor(&HostPlatform::m_cpu),
+                            MakePointerChecker<HostCpu>())
+              .AddAttribute("Timer",
+                            "The OS timer processes sleep on (e.g. jiffies of a Linux 2.6 kernel).",
+                            StringValue("ns3::IdealTimer"),
+                            MakePointerAccessor(&HostPlatform::m_timer),
+                            MakePointerChecker<TimerModel>())
+              .AddAttribute("SchedulingLatency",
+                            "OS latency from a wake-up event (timer expiry, packet for a blocked "
+                            "reader) to the process being runnable, in seconds (negative draws "
+                            "count as 0). CPU contention comes on top, from the run queue.",
+                            StringValue("ns3::ConstantRandomVariable[Constant=0.0]"),
+                            MakePointerAccessor(&HostPlatform::m_schedLatency),
+                            MakePointerChecker<RandomVariableStream>())
+              .AddAttribute("SendCost",
+                            "CPU cycles for a process to send one message (system call, "
+                            "transport, IP, driver transmit).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostPlatform::m_sendCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("SendCostPerByte",
+                            "CPU cycles per byte sent (copy and checksum).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostPlatform::m_sendCyclesPerByte),
+                            MakeDoubleChecker<double>(0.0, 1e6))
+              .AddAttribute("RecvCost",
+                            "CPU cycles for a process to read one message (system call).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostPlatform::m_recvCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("RecvCostPerByte",
+                            "CPU cycles per byte read (copy to user space).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostPlatform::m_recvCyclesPerByte),
+                            MakeDoubleChecker<double>(0.0, 1e6))
+              .AddAttribute("Profile",
+                            "Name of the profile the platform was configured from (information).",
+                            StringValue(""),
+                            MakeStringAccessor(&HostPlatform::m_profile),
+                            MakeStringChecker());
+    return tid;
+}
+
+HostPlatform::HostPlatform()
+    : m_sendCycles(0)
+    , m_sendCyclesPerByte(0)
+    , m_recvCycles(0)
+    , m_recvCyclesPerByte(0)
+    , m_nextPid(1)
+{
+    m_nicFactory.SetTypeId(HostNic::GetTypeId());
+}
+
+HostPlatform::~HostPlatform()
+{
+}
+
+void
+HostPlatform::DoDispose()
+{
+    for (auto& p : m_processes)
+    {
+        p->Dispose();
+    }
+    m_processes.clear();
+    for (auto& [dev, nic] : m_nics)
+    {
+        nic->Dispose();
+    }
+    m_nics.clear();
+    if (m_cpu)
+    {
+        m_cpu->Dispose();
+    }
+    m_cpu = nullptr;
+    m_timer = nullptr;
+    m_schedLatency = nullptr;
+    m_node = nullptr;
+    Object::DoDispose();
+}
+
+void
+HostPlatform::NotifyNewAggregate()
+{
+    if (!m_node)
+    {
+        m_node = GetObject<Node>();
+    }
+    Object::NotifyNewAggregate();
+}
+
+Ptr<HostCpu>
+HostPlatform::GetCpu() const
+{
+    return m_cpu;
+}
+
+Ptr<TimerModel>
+HostPlatform::GetTimer() const
+{
+    return m_timer;
+}
+
+Time
+HostPlatform::DrawSchedulingLatency()
+{
+    return Seconds(std::max(0.0, m_schedLatency->GetValue()));
+}
+
+Ptr<HostProcess>
+HostPlatform::CreateProcess()
+{
+    Ptr<HostProcess> p = CreateObject<HostProcess>();
+    p->Setup(this, m_nextPid++);
+    m_processes.push_back(p);
+    return p;
+}
+
+Time
+HostPlatform::GetSendCost(uint32_t bytes) const
+{
+    return m_cpu->CyclesToTime(m_sendCycles + m_sendCyclesPerByte * bytes);
+}
+
+Time
+HostPlatform::GetRecvCost(uint32_t bytes) const
+{
+    return m_cpu->CyclesToTime(m_recvCycles + m_recvCyclesPerByte * bytes);
+}
+
+void
+HostPlatform::SetNicFactory(const ObjectFactory& factory)
+{
+    NS_ABORT_MSG_IF(factory.GetTypeId() != HostNic::GetTypeId(),
+                    "HostPlatform::SetNicFactory: factory must create ns3::HostNic");
+    m_nicFactory = factory;
+}
+
+Ptr<HostNic>
+HostPlatform::GetNic(Ptr<NetDevice> device) const
+{
+    auto it = m_nics.find(device);
+    return it == m_nics.end() ? nullptr : it->second;
+}
+
+Ptr<HostNic>
+HostPlatform::InstallNic(Ptr<NetDevice> device)
+{
+    NS_LOG_FUNCTION(this << device);
+    NS_ABORT_MSG_IF(!m_node, "HostPlatform::InstallNic: the platform is not aggregated to a Node");
+    NS_ABORT_MSG_IF(device->GetNode() != m_node,
+                    "HostPlatform::InstallNic: device belongs to another node");
+    NS_ABORT_MSG_IF(DynamicCast<LoopbackNetDevice>(device),
+                    "HostPlatform::InstallNic: no NIC model on the loopback device");
+    Ptr<TrafficControlLayer> tc = m_node->GetObject<TrafficControlLayer>();
+    NS_ABORT_MSG_IF(!tc,
+                    "HostPlatform::InstallNic: node " << m_node->GetId()
+                                                      << " has no internet stack; install it "
+                                                         "and assign addresses first");
+    Ptr<Ipv4L3Protocol> ipv4 = m_node->GetObject<Ipv4L3Protocol>();
+    Ptr<Ipv6L3Protocol> ipv6 = m_node->GetObject<Ipv6L3Protocol>();
+    bool hasL3 = (ipv4 && ipv4->GetInterfaceForDevice(device) >= 0)
+                 || (ipv6 && ipv6->GetInterfaceForDevice(device) >= 0);
+    NS_ABORT_MSG_IF(!hasL3,
+                    "HostPlatform::InstallNic: device " << device->GetIfIndex() << " of node "
+                                                        << m_node->GetId()
+                                                        << " has no IP interface; assign "
+                                                           "addresses before installing hosts");
+    if (m_nics.count(device))
+    {
+        return m_nics[device];
+    }
+    Ptr<HostNic> nic = m_nicFactory.Create<HostNic>();
+    nic->Setup(m_cpu, device, MakeCallback(&TrafficControlLayer::Receive, tc));
+    m_nics[device] = nic;
+    Interpose();
+    return nic;
+}
+
+void
+HostPlatform::Interpose()
+{
+    // ns-3's internet stack registers TrafficControlLayer::Receive as the node's handler for
+    // IPv4 and ARP (and IPv6) on every device with an IP interface. Node offers no way to list
+    // or replace a single registration, so all of them are removed and registered again, with
+    // the NIC model's handler on devices that have one.
+    Ptr<TrafficControlLayer> tc = m_node->GetObject<TrafficControlLayer>();
+    Ptr<Ipv4L3Protocol> ipv4 = m_node->GetObject<Ipv4L3Protocol>();
+    Ptr<Ipv6L3Protocol> ipv6 = m_node->GetObject<Ipv6L3Protocol>();
+    auto tcHandler = MakeCallback(&TrafficControlLayer::Receive, tc);
+    m_node->UnregisterProtocolHandler(tcHandler);
+    for (auto& [dev, nic] : m_nics)
+    {
+        m_node->UnregisterProtocolHandler(MakeCallback(&HostNic::Receive, nic));
+    }
+    for (uint32_t i = 0; i < m_node->GetNDevices(); ++i)
+    {
+        Ptr<NetDevice> dev = m_node->GetDevice(i);
+        if (DynamicCast<LoopbackNetDevice>(dev))
+        {
+            continue; // the loopback's handler is Ipv4L3Protocol::Receive itself
+        }
+        std::vector<uint16_t> protocols;
+        if (ipv4 && ipv4->GetInterfaceForDevice(dev) >= 0)
+        {
+            protocols.push_back(Ipv4L3Protocol::PROT_NUMBER);
+            protocols.push_back(0x0806); // ARP
+        }
+        if (ipv6 && ipv6->GetInterfaceForDevice(dev) >= 0)
+        {
+            protocols.push_back(Ipv6L3Protocol::PROT_NUMBER);
+        }
+        auto it = m_nics.find(dev);
+        for (uint16_t proto : protocols)
+        {
+            if (it != m_nics.end())
+            {
+                m_node->RegisterProtocolHandler(MakeCallback(&HostNic::Receive, it->second),
+                                                proto,
+                                                dev);
+            }
+            else
+            {
+                m_node->RegisterProtocolHandler(tcHandler, proto, dev);
+            }
+        }
+    }
+}
+
+int64_t
+HostPlatform::AssignStreams(int64_t stream)
+{
+    int64_t used = 0;
+    m_schedLatency->SetStream(stream + used++);
+    used += m_timer->AssignStreams(stream + used);
+    return used;
+}
+
+} // namespace ns3

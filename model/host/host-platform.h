@@ -1,0 +1,151 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TESTBED_HOST_PLATFORM_H
+#define TESTBED_HOST_PLATFORM_H
+
+#include "host-cpu.h"
+#include "host-nic.h"
+#include "host-process.h"
+#include "timer-model.h"
+
+#include "ns3/net-device.h"
+#include "ns3/node.h"
+#include "ns3/object-factory.h"
+#include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
+
+#include <map>
+#include <vector>
+
+/**
+ * @file
+ * @ingroup testbed-host
+ * The host platform aggregated to a Node.
+ */
+
+namespace ns3
+{
+
+/**
+ * @ingroup testbed-host
+ * @brief The PC behind a Node: CPU, OS timer and scheduling latency, protocol-stack costs, NICs.
+ *
+ * Aggregated to a Node (node->GetObject<HostPlatform>()). Applications, RTI components and
+ * routers charge their work to it: they create HostProcess objects (CreateProcess) and execute
+ * their CPU costs there; the send path of a process costs GetSendCost(bytes), reading a received
+ * message GetRecvCost(bytes). The NICs (InstallNic) put the kernel's receive processing between
+ * the NetDevices and the stack.
+ *
+ * Parameters are physical (cycles per operation, timer rates, latencies) and come in named
+ * profiles (HostProfile) applied by HostPlatformHelper.
+ */
+class HostPlatform : public Object
+{
+  public:
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    HostPlatform();
+    ~HostPlatform() override;
+
+    /**
+     * @brief The CPU.
+     * @return the CPU
+     */
+    Ptr<HostCpu> GetCpu() const;
+
+    /**
+     * @brief The OS timer that processes sleep on by default.
+     * @return the timer model
+     */
+    Ptr<TimerModel> GetTimer() const;
+
+    /**
+     * @brief Draw one OS scheduling latency (wake-up event to runnable), >= 0.
+     * @return the latency
+     */
+    Time DrawSchedulingLatency();
+
+    /**
+     * @brief Create a process on this host.
+     * @return the process (pids are 1, 2, ... in creation order)
+     */
+    Ptr<HostProcess> CreateProcess();
+
+    /**
+     * @brief CPU time for a process to send one message of a given size (syscall, transport,
+     * IP, driver transmit).
+     * @param bytes message size handed to the socket
+     * @return service time
+     */
+    Time GetSendCost(uint32_t bytes) const;
+
+    /**
+     * @brief CPU time for a process to receive one message (syscall and copy to user space).
+     * @param bytes message size read from the socket
+     * @return service time
+     */
+    Time GetRecvCost(uint32_t bytes) const;
+
+    /**
+     * @brief Put a NIC receive-path model between a device of this node and its stack.
+     *
+     * Must be called after the device's IP interface exists (after Ipv4AddressHelper::Assign):
+     * the model takes the place of the node's protocol handlers that ns-3's internet stack
+     * registered for the device.
+     * @param device a device of this node
+     * @return the NIC model (already configured from this platform's NIC factory)
+     */
+    Ptr<HostNic> InstallNic(Ptr<NetDevice> device);
+
+    /**
+     * @brief The NIC model of a device.
+     * @param device the device
+     * @return the NIC model, or null if none is installed
+     */
+    Ptr<HostNic> GetNic(Ptr<NetDevice> device) const;
+
+    /**
+     * @brief Set the factory that configures new NIC models (done by the helper).
+     * @param factory an ObjectFactory for ns3::HostNic
+     */
+    void SetNicFactory(const ObjectFactory& factory);
+
+    /**
+     * @brief Assign fixed random variable stream numbers.
+     * @param stream first stream index
+     * @return number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  protected:
+    void DoDispose() override;
+    void NotifyNewAggregate() override;
+
+  private:
+    /** Re-register the node's protocol handlers with NIC models in front where installed. */
+    void Interpose();
+
+    Ptr<Node> m_node;                              //!< our node
+    Ptr<HostCpu> m_cpu;                            //!< the CPU
+    Ptr<TimerModel> m_timer;                       //!< default process timer
+    Ptr<RandomVariableStream> m_schedLatency;      //!< seconds
+    double m_sendCycles;                           //!< SendCost
+    double m_sendCyclesPerByte;                    //!< SendCostPerByte
+    double m_recvCycles;                           //!< RecvCost
+    double m_recvCyclesPerByte;                    //!< RecvCostPerByte
+    std::string m_profile;                         //!< profile name (information)
+    uint32_t m_nextPid;                            //!< next process id
+    std::vector<Ptr<HostProcess>> m_processes;     //!< processes (for disposal)
+    std::map<Ptr<NetDevice>, Ptr<HostNic>> m_nics; //!< NIC models
+    ObjectFactory m_nicFactory;                    //!< configures NIC models
+};
+
+} // namespace ns3
+
+#endif /* TESTBED_HOST_PLATFORM_H */

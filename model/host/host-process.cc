@@ -1,0 +1,208 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "host-process.h"
+
+#include "host-cpu.h"
+#include "host-platform.h"
+#include "timer-model.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("HostProcess");
+
+NS_OBJECT_ENSURE_REGISTERED(HostProcess);
+
+TypeId
+HostProcess::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::HostProcess")
+              .SetParent<Object>()
+              .SetGroupName("Testbed")
+              .AddConstructor<HostProcess>()
+              .AddTraceSource("Wakeup",
+                              "The process got the CPU again after a sleep or a wake-up event.",
+                              MakeTraceSourceAccessor(&HostProcess::m_wakeupTrace),
+                              "ns3::HostProcess::WakeupTracedCallback");
+    return tid;
+}
+
+HostProcess::HostProcess()
+    : m_pid(0)
+    , m_running(false)
+{
+}
+
+HostProcess::~HostProcess()
+{
+}
+
+void
+HostProcess::DoDispose()
+{
+    m_steps.clear();
+    m_platform = nullptr;
+    m_timer = nullptr;
+    Object::DoDispose();
+}
+
+void
+HostProcess::Setup(Ptr<HostPlatform> platform, uint32_t pid)
+{
+    NS_ABORT_MSG_IF(pid == HostCpu::KERNEL, "HostProcess: pid 0 is reserved for the kernel");
+    m_platform = platform;
+    m_pid = pid;
+}
+
+uint32_t
+HostProcess::GetPid() const
+{
+    return m_pid;
+}
+
+Ptr<HostPlatform>
+HostProcess::GetPlatform() const
+{
+    return m_platform;
+}
+
+void
+HostProcess::SetTimer(Ptr<TimerModel> timer)
+{
+    m_timer = timer;
+}
+
+bool
+HostProcess::IsIdle() const
+{
+    return !m_running && m_steps.empty();
+}
+
+void
+HostProcess::Execute(Time cost, Callback<void> done)
+{
+    NS_ABORT_MSG_IF(cost.IsStrictlyNegative(), "HostProcess::Execute: negative cost " << cost);
+    Push({EXEC, cost, done, false});
+}
+
+void
+HostProcess::ExecuteCycles(double cycles, Callback<void> done)
+{
+    NS_ABORT_MSG_IF(!m_platform, "HostProcess not attached to a HostPlatform");
+    Execute(m_platform->GetCpu()->CyclesToTime(cycles), done);
+}
+
+void
+HostProcess::Sleep(Time delay, Callback<void> done)
+{
+    NS_ABORT_MSG_IF(delay.IsStrictlyNegative(), "HostProcess::Sleep: negative delay " << delay);
+    Push({SLEEP, delay, done, false});
+}
+
+void
+HostProcess::SleepUntil(Time t, Callback<void> done)
+{
+    Push({SLEEP_UNTIL, t, done, false});
+}
+
+void
+HostProcess::Wake(Callback<void> done)
+{
+    Push({WAKE, Simulator::Now(), done, false});
+}
+
+void
+HostProcess::Push(Step step)
+{
+    NS_ABORT_MSG_IF(!m_platform, "HostProcess not attached to a HostPlatform");
+    bool blocked = IsIdle();
+    step.fromBlocked = blocked;
+    m_steps.push_back(step);
+    if (blocked)
+    {
+        Next();
+    }
+}
+
+void
+HostProcess::Next()
+{
+    if (m_steps.empty())
+    {
+        m_running = false;
+        return;
+    }
+    m_running = true;
+    Step& step = m_steps.front();
+    Ptr<HostCpu> cpu = m_platform->GetCpu();
+    switch (step.kind)
+    {
+        case EXEC:
+            cpu->Submit(HostCpu::PROCESS,
+                        step.amount,
+                        m_pid,
+                        MakeCallback(&HostProcess::StepDone, this, Time(-1)));
+            break;
+        case SLEEP:
+        case SLEEP_UNTIL: {
+            Time now = Simulator::Now();
+            Time delay = step.kind == SLEEP ? step.amount : Max(Seconds(0), step.amount - now);
+            Ptr<TimerModel> timer = m_timer ? m_timer : m_platform->GetTimer();
+            Time fire = timer->GetFireTime(now, delay);
+            Time latency = m_platform->DrawSchedulingLatency();
+            Simulator::Schedule(fire - now + latency, &HostProcess::Runnable, this, now + delay);
+            break;
+        }
+        case WAKE:
+            // The process was blocked when this wake-up came (otherwise it would have been queued
+            // behind the running step and is handled now, in process context, at no extra cost).
+            if (step.fromBlocked)
+            {
+                Simulator::Schedule(m_platform->DrawSchedulingLatency(),
+                                    &HostProcess::Runnable,
+                                    this,
+                                    step.amount);
+            }
+            else
+            {
+                StepDone(Time(-1));
+            }
+            break;
+    }
+}
+
+void
+HostProcess::Runnable(Time requested)
+{
+    // Zero service: the item only waits for a core (the context switch is charged by the CPU).
+    m_platform->GetCpu()->Submit(HostCpu::PROCESS,
+                                 Seconds(0),
+                                 m_pid,
+                                 MakeCallback(&HostProcess::StepDone, this, requested));
+}
+
+void
+HostProcess::StepDone(Time requested)
+{
+    NS_ASSERT(!m_steps.empty());
+    Callback<void> done = m_steps.front().done;
+    m_steps.pop_front();
+    if (!requested.IsStrictlyNegative())
+    {
+        m_wakeupTrace(requested, Simulator::Now());
+    }
+    if (!done.IsNull())
+    {
+        done();
+    }
+    Next();
+}
+
+} // namespace ns3

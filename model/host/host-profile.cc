@@ -1,0 +1,238 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "host-profile.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("HostProfile");
+
+namespace
+{
+
+/**
+ * The built-in profiles, in the text format that HostProfile::LoadText reads. Every number is a
+ * physical parameter; the sources and the calibrations are given next to it and in
+ * doc/host.rst.
+ */
+const char* const g_builtinProfiles = R"(
+# ---------------------------------------------------------------------------------------------
+# A 2006 desktop PC: Pentium 4 class, 3 GHz, Linux 2.6 (HZ=1000, no high-resolution timers),
+# 100BASE-TX NIC with a legacy (non-NAPI) driver. The federate PCs of [JAXA06].
+[profile pc2006-linux26]
+description = 2006 desktop PC (Pentium 4 class, 3 GHz), Linux 2.6, 100BASE-TX; JAXA06 federate PCs
+# Context switch of a few microseconds (lmbench lat_ctx on P4-class CPUs: 2-5 us).
+HostPlatform.Cpu = ns3::HostCpu[Frequency=3e9|Cores=1|ContextSwitchCost=6000]
+# Jiffy-based sleeps: first tick after the expiry plus one (Linux 2.6 before hrtimers).
+HostPlatform.Timer = ns3::TickTimer[Frequency=1000|ExtraTicks=1]
+# Wake-up of a blocked process on an idle machine: tens of microseconds at most.
+HostPlatform.SchedulingLatency = ns3::ExponentialRandomVariable[Mean=5e-6|Bound=1e-4]
+# Socket send: system call, UDP/TCP, IP and driver transmit; copy and checksum per byte.
+HostPlatform.SendCost = 15000
+HostPlatform.SendCostPerByte = 2
+# Socket read: system call and copy to user space.
+HostPlatform.RecvCost = 9000
+HostPlatform.RecvCostPerByte = 2
+HostNic.RxRingSize = 256
+# Receive interrupt coalescing delay (NIC/driver), calibrated on [JAXA06] Table 2: ping RTT
+# 0.6 ms through the NIST Net PC at delay 0 (see doc/host.rst).
+HostNic.InterruptDelay = 100us
+HostNic.InterruptCost = 9000
+HostNic.DriverCost = 3000
+HostNic.StackCost = 15000
+HostNic.StackCostPerByte = 1
+HostNic.Napi = false
+
+# ---------------------------------------------------------------------------------------------
+# The NIST Net emulator PC of [JAXA06]: a Linux 2.4 router PC (NIST Net is a 2.4 kernel module)
+# of the same generation, two 100BASE-TX NICs; it forwards in the kernel, no process involved.
+[profile nistnet-linux24]
+description = NIST Net emulator PC (Pentium 4 class, 3 GHz), Linux 2.4 router, two 100BASE-TX NICs
+HostPlatform.Cpu = ns3::HostCpu[Frequency=3e9|Cores=1|ContextSwitchCost=6000]
+HostPlatform.Timer = ns3::TickTimer[Frequency=100|ExtraTicks=1]
+HostNic.RxRingSize = 256
+HostNic.InterruptDelay = 100us
+HostNic.InterruptCost = 9000
+HostNic.DriverCost = 3000
+HostNic.StackCost = 15000
+HostNic.StackCostPerByte = 1
+HostNic.Napi = false
+
+# ---------------------------------------------------------------------------------------------
+# StarBED Group A/B PC of [MEGA06]: Pentium III 1 GHz, 512 MB, Linux 2.6.13 (HZ=250 default,
+# no high-resolution timers), e1000-class NIC (1000BASE-T on Group A, 100BASE-T on Group B).
+[profile starbed-p3-linux2613]
+description = StarBED PC (Pentium III 1 GHz, 512 MB), Linux 2.6.13, e1000-class NIC; MEGA06 Groups A and B
+HostPlatform.Cpu = ns3::HostCpu[Frequency=1e9|Cores=1|ContextSwitchCost=3000]
+HostPlatform.Timer = ns3::TickTimer[Frequency=250|ExtraTicks=1]
+HostPlatform.SchedulingLatency = ns3::ExponentialRandomVariable[Mean=10e-6|Bound=1e-3]
+HostPlatform.SendCost = 10000
+HostPlatform.SendCostPerByte = 2
+HostPlatform.RecvCost = 6000
+HostPlatform.RecvCostPerByte = 2
+HostNic.RxRingSize = 256
+HostNic.InterruptDelay = 0us
+HostNic.InterruptCost = 5000
+HostNic.DriverCost = 1500
+HostNic.StackCost = 6000
+HostNic.StackCostPerByte = 1
+HostNic.Napi = false
+)";
+
+/** @return the registry, filled with the built-in profiles on first use */
+std::map<std::string, HostProfile::Profile>&
+Registry()
+{
+    static std::map<std::string, HostProfile::Profile> registry;
+    static bool loaded = false;
+    if (!loaded)
+    {
+        loaded = true;
+        HostProfile::LoadText(g_builtinProfiles, "built-in profiles");
+    }
+    return registry;
+}
+
+/**
+ * Trim blanks.
+ * @param s string
+ * @return trimmed string
+ */
+std::string
+Trim(const std::string& s)
+{
+    auto b = s.find_first_not_of(" \t\r");
+    if (b == std::string::npos)
+    {
+        return "";
+    }
+    auto e = s.find_last_not_of(" \t\r");
+    return s.substr(b, e - b + 1);
+}
+
+} // namespace
+
+void
+HostProfile::Register(const Profile& profile)
+{
+    NS_ABORT_MSG_IF(profile.name.empty(), "HostProfile::Register: empty profile name");
+    Registry()[profile.name] = profile;
+}
+
+bool
+HostProfile::Exists(const std::string& name)
+{
+    return Registry().count(name) > 0;
+}
+
+const HostProfile::Profile&
+HostProfile::Get(const std::string& name)
+{
+    auto& reg = Registry();
+    auto it = reg.find(name);
+    if (it == reg.end())
+    {
+        std::ostringstream known;
+        for (const auto& [n, p] : reg)
+        {
+            known << " " << n;
+        }
+        NS_FATAL_ERROR("HostProfile: unknown profile '" << name << "'; known:" << known.str());
+    }
+    return it->second;
+}
+
+std::vector<std::string>
+HostProfile::List()
+{
+    std::vector<std::string> names;
+    for (const auto& [n, p] : Registry())
+    {
+        names.push_back(n);
+    }
+    return names;
+}
+
+uint32_t
+HostProfile::LoadFile(const std::string& path)
+{
+    std::ifstream in(path);
+    NS_ABORT_MSG_IF(!in, "HostProfile::LoadFile: cannot read '" << path << "'");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return LoadText(ss.str(), path);
+}
+
+uint32_t
+HostProfile::LoadText(const std::string& text, const std::string& origin)
+{
+    std::istringstream in(text);
+    std::string line;
+    uint32_t lineNo = 0;
+    uint32_t count = 0;
+    Profile* current = nullptr;
+    std::vector<Profile> read;
+    while (std::getline(in, line))
+    {
+        ++lineNo;
+        line = Trim(line);
+        if (line.empty() || line[0] == '#')
+        {
+            continue;
+        }
+        if (line.front() == '[')
+        {
+            NS_ABORT_MSG_IF(line.back() != ']' || line.compare(0, 9, "[profile ") != 0,
+                            origin << ":" << lineNo << ": expected '[profile NAME]', got '" << line
+                                   << "'");
+            std::string name = Trim(line.substr(9, line.size() - 10));
+            NS_ABORT_MSG_IF(name.empty(), origin << ":" << lineNo << ": empty profile name");
+            read.push_back(Profile{name, "", {}, {}});
+            current = &read.back();
+            continue;
+        }
+        auto eq = line.find('=');
+        NS_ABORT_MSG_IF(eq == std::string::npos,
+                        origin << ":" << lineNo << ": expected 'key = value', got '" << line
+                               << "'");
+        NS_ABORT_MSG_IF(!current,
+                        origin << ":" << lineNo << ": setting outside a [profile ...] section");
+        std::string key = Trim(line.substr(0, eq));
+        std::string value = Trim(line.substr(eq + 1));
+        if (key == "description")
+        {
+            current->description = value;
+        }
+        else if (key.compare(0, 13, "HostPlatform.") == 0)
+        {
+            current->platform.emplace_back(key.substr(13), value);
+        }
+        else if (key.compare(0, 8, "HostNic.") == 0)
+        {
+            current->nic.emplace_back(key.substr(8), value);
+        }
+        else
+        {
+            NS_FATAL_ERROR(origin << ":" << lineNo << ": unknown key '" << key
+                                  << "' (expected description, HostPlatform.<attribute> or "
+                                     "HostNic.<attribute>)");
+        }
+    }
+    for (const auto& p : read)
+    {
+        Registry()[p.name] = p;
+        ++count;
+    }
+    return count;
+}
+
+} // namespace ns3
