@@ -181,6 +181,28 @@ class HostCpuTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(At("2"), MicroSeconds(21), "switch to process 2 costs 1 us");
         NS_TEST_ASSERT_MSG_EQ(At("2b"), MicroSeconds(31), "same process, no switch");
         Simulator::Destroy();
+        // Deep idle: entry after 1 ms idle, exit 100 us. Items (10 us) at 5 ms (idle since 0:
+        // pays), 5.5 ms (idle 0.39 ms: does not), 10 ms (idle 4.49 ms: pays).
+        m_done.clear();
+        Ptr<HostCpu> cpu5 = MakePlatform(1e9, 1)->GetCpu();
+        cpu5->SetAttribute("IdleEntryTime", TimeValue(MilliSeconds(1)));
+        cpu5->SetAttribute("IdleExitLatency", TimeValue(MicroSeconds(100)));
+        for (auto [at, label] :
+             {std::make_pair(5000, "a"), std::make_pair(5500, "b"), std::make_pair(10000, "c")})
+        {
+            std::string l = label;
+            Simulator::Schedule(MicroSeconds(at), [this, cpu5, l]() {
+                cpu5->Submit(HostCpu::PROCESS,
+                             MicroSeconds(10),
+                             1,
+                             MakeCallback(&HostCpuTestCase::Done, this, l));
+            });
+        }
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(At("a"), MicroSeconds(5110), "wake from deep idle");
+        NS_TEST_ASSERT_MSG_EQ(At("b"), MicroSeconds(5510), "short idle: no exit latency");
+        NS_TEST_ASSERT_MSG_EQ(At("c"), MicroSeconds(10110), "deep idle again");
+        Simulator::Destroy();
     }
 };
 

@@ -40,6 +40,18 @@ HostCpu::GetTypeId()
                             DoubleValue(0.0),
                             MakeDoubleAccessor(&HostCpu::m_contextSwitchCycles),
                             MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("IdleEntryTime",
+                            "A core idle for at least this long is in a deep idle state "
+                            "(0 = no deep idle state).",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&HostCpu::m_idleEntry),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute("IdleExitLatency",
+                            "Extra time the first item after a deep idle period needs (idle-state "
+                            "exit and cold caches).",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&HostCpu::m_idleExit),
+                            MakeTimeChecker(Seconds(0), Seconds(1)))
               .AddTraceSource("WorkDone",
                               "A work item received its whole service time.",
                               MakeTraceSourceAccessor(&HostCpu::m_workTrace),
@@ -177,6 +189,7 @@ HostCpu::Submit(Priority priority, Time service, uint32_t owner, Callback<void> 
         m_busy[preempted.priority] += served;
         core.completion.Cancel();
         core.busy = false;
+        core.idleSince = Simulator::Now(); // not idle at all: the new item starts at once
         NS_LOG_LOGIC("core " << victim << " preempts owner " << preempted.owner << " class "
                              << +preempted.priority << " remaining " << preempted.remaining);
         // The preempted item resumes before the others of its class.
@@ -195,6 +208,12 @@ HostCpu::Start(uint32_t c, Task task)
     if (task.firstStart.IsStrictlyNegative())
     {
         task.firstStart = Simulator::Now();
+        // A core leaving a deep idle state needs the exit latency first.
+        if (m_idleEntry.IsStrictlyPositive() && Simulator::Now() - core.idleSince >= m_idleEntry)
+        {
+            task.remaining += m_idleExit;
+            task.service += m_idleExit;
+        }
         // A process task on a core that last ran another process pays a context switch.
         if (task.priority == PROCESS && task.owner != core.lastOwner && core.lastOwner != KERNEL)
         {
@@ -221,6 +240,7 @@ HostCpu::Complete(uint32_t c)
     Task task = core.task;
     m_busy[task.priority] += Simulator::Now() - core.started;
     core.busy = false;
+    core.idleSince = Simulator::Now();
     core.task.done = Callback<void>();
     NS_LOG_LOGIC("core " << c << " completed owner " << task.owner << " class " << +task.priority
                          << " service " << task.service);

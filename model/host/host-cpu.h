@@ -42,6 +42,11 @@ namespace ns3
  *
  * Receive livelock emerges from this discipline: when interrupts and their packet processing
  * need more than the whole CPU, processes never run.
+ *
+ * Idle states: a core that has been idle for at least IdleEntryTime is in a deep idle state
+ * (ACPI C-state, caches gone cold); the first item it runs afterwards needs IdleExitLatency
+ * more (wake-up from the idle state and cache refill). Sporadic traffic (a ping a second) pays
+ * it on every packet, back-to-back traffic never.
  */
 class HostCpu : public Object
 {
@@ -151,6 +156,7 @@ class HostCpu : public Object
         Time started;          //!< when the current run of the task started
         EventId completion;    //!< completion event
         uint32_t lastOwner{0}; //!< owner of the last process task on this core
+        Time idleSince;        //!< when the core last became idle
     };
 
     /**
