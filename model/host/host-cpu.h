@@ -179,6 +179,8 @@ class HostCpu : public Object
     double m_frequency;                                        //!< Hz
     uint32_t m_nCores;                                         //!< cores
     double m_contextSwitchCycles;                              //!< cycles per process switch
+    Time m_idleEntry;                                          //!< idle time before the deep state
+    Time m_idleExit;                                           //!< extra time to leave deep idle
     std::vector<Core> m_cores;                                 //!< the cores
     std::array<std::deque<Task>, N_PRIORITIES> m_runq;         //!< queued tasks per class
     std::array<Time, N_PRIORITIES> m_busy;                     //!< accumulated service per class
