@@ -1,0 +1,75 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rti-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RtiHelper");
+
+RtiHelper::RtiHelper()
+{
+    m_settingsFactory.SetTypeId(RtiSettings::GetTypeId());
+    m_fom = CreateObject<RtiFom>();
+}
+
+void
+RtiHelper::SetSettingsAttribute(const std::string& name, const AttributeValue& value)
+{
+    if (m_settings)
+    {
+        m_settings->SetAttribute(name, value);
+    }
+    else
+    {
+        m_settingsFactory.Set(name, value);
+    }
+}
+
+Ptr<RtiSettings>
+RtiHelper::GetSettings()
+{
+    if (!m_settings)
+    {
+        m_settings = m_settingsFactory.Create<RtiSettings>();
+    }
+    return m_settings;
+}
+
+Ptr<RtiFom>
+RtiHelper::GetFom()
+{
+    return m_fom;
+}
+
+Ptr<RtiCentralComponent>
+RtiHelper::InstallCrc(Ptr<Node> node)
+{
+    NS_ABORT_MSG_IF(m_crc, "RtiHelper: the federation already has a CRC");
+    m_crc = CreateObject<RtiCentralComponent>();
+    m_crc->Install(node, GetSettings(), m_fom);
+    return m_crc;
+}
+
+Ptr<RtiAmbassador>
+RtiHelper::InstallFederate(Ptr<Node> node, FederateAmbassador* fa)
+{
+    NS_ABORT_MSG_IF(!m_crc, "RtiHelper: InstallCrc before InstallFederate");
+    Ptr<RtiAmbassador> amb = CreateObject<RtiAmbassador>();
+    amb->Install(node, m_crc);
+    amb->SetFederateAmbassador(fa);
+    return amb;
+}
+
+Ptr<RtiCentralComponent>
+RtiHelper::GetCrc() const
+{
+    return m_crc;
+}
+
+} // namespace ns3

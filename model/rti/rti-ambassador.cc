@@ -1,0 +1,972 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rti-ambassador.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/tcp-socket-factory.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RtiAmbassador");
+
+NS_OBJECT_ENSURE_REGISTERED(RtiAmbassador);
+
+// ---------------------------------------------------------------------------------------------
+// FederateAmbassador: every callback does nothing unless overridden.
+
+FederateAmbassador::~FederateAmbassador()
+{
+}
+
+void
+FederateAmbassador::FederationJoined(FederateHandle)
+{
+}
+
+void
+FederateAmbassador::AnnounceSynchronizationPoint(const std::string&, const UserTag&)
+{
+}
+
+void
+FederateAmbassador::FederationSynchronized(const std::string&)
+{
+}
+
+void
+FederateAmbassador::DiscoverObjectInstance(ObjectInstanceHandle,
+                                           ObjectClassHandle,
+                                           const std::string&)
+{
+}
+
+void
+FederateAmbassador::ReflectAttributeValues(ObjectInstanceHandle,
+                                           const HandleValueMap&,
+                                           const UserTag&,
+                                           OrderType,
+                                           TransportationType,
+                                           LogicalTime,
+                                           OrderType,
+                                           FederateHandle)
+{
+}
+
+void
+FederateAmbassador::ReceiveInteraction(InteractionClassHandle,
+                                       const HandleValueMap&,
+                                       const UserTag&,
+                                       OrderType,
+                                       TransportationType,
+                                       LogicalTime,
+                                       OrderType,
+                                       FederateHandle)
+{
+}
+
+void
+FederateAmbassador::TimeRegulationEnabled(LogicalTime)
+{
+}
+
+void
+FederateAmbassador::TimeConstrainedEnabled(LogicalTime)
+{
+}
+
+void
+FederateAmbassador::TimeAdvanceGrant(LogicalTime)
+{
+}
+
+// ---------------------------------------------------------------------------------------------
+// RtiAmbassador
+
+TypeId
+RtiAmbassador::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::RtiAmbassador")
+              .SetParent<RtiComponent>()
+              .SetGroupName("Testbed")
+              .AddConstructor<RtiAmbassador>()
+              .AddTraceSource("Deliver",
+                              "A reflect or interaction was delivered to the federate.",
+                              MakeTraceSourceAccessor(&RtiAmbassador::m_deliverTrace),
+                              "ns3::RtiAmbassador::DeliverTracedCallback")
+              .AddTraceSource("Grant",
+                              "A time advance grant was delivered to the federate.",
+                              MakeTraceSourceAccessor(&RtiAmbassador::m_grantTrace),
+                              "ns3::RtiAmbassador::GrantTracedCallback");
+    return tid;
+}
+
+RtiAmbassador::RtiAmbassador()
+    : m_fa(nullptr)
+    , m_handle(0)
+    , m_joinSent(false)
+    , m_serial(0)
+    , m_nextObject(0)
+    , m_asyncDelivery(false)
+    , m_constrainedRequested(false)
+    , m_boundSent(false)
+    , m_nTso(0)
+    , m_nRo(0)
+    , m_nGrants(0)
+    , m_nNull(0)
+    , m_nLate(0)
+{
+}
+
+RtiAmbassador::~RtiAmbassador()
+{
+}
+
+void
+RtiAmbassador::DoDispose()
+{
+    if (m_conn)
+    {
+        m_conn->Dispose();
+    }
+    if (m_udp)
+    {
+        m_udp->Dispose();
+    }
+    m_conn = nullptr;
+    m_udp = nullptr;
+    m_fom = nullptr;
+    m_fa = nullptr;
+    m_tsoQueue.clear();
+    m_heldRo.clear();
+    RtiComponent::DoDispose();
+}
+
+void
+RtiAmbassador::Install(Ptr<Node> node, Ptr<RtiCentralComponent> crc)
+{
+    NS_LOG_FUNCTION(this << node);
+    NS_ABORT_MSG_IF(m_conn, "RtiAmbassador::Install called twice");
+    Attach(node, crc->GetSettings());
+    m_fom = crc->GetFom();
+    if (crc->GetNode() == node)
+    {
+        m_conn = crc->ConnectLocal();
+    }
+    else
+    {
+        Ptr<Socket> s = Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
+        s->SetAttribute("TcpNoDelay", BooleanValue(m_settings->GetTcpNoDelay()));
+        s->SetAttribute("SegmentSize", UintegerValue(m_settings->GetTcpSegmentSize()));
+        s->Bind();
+        // Connect once the simulation runs (the node's stack is initialized at time 0).
+        InetSocketAddress to(crc->GetAddress(), m_settings->GetPort());
+        Simulator::ScheduleWithContext(node->GetId(), Seconds(0), [s, to]() { s->Connect(to); });
+        Ptr<RtiTcpConnection> tcp = CreateObject<RtiTcpConnection>();
+        tcp->SetSocket(s);
+        m_conn = tcp;
+        Ptr<Socket> u = Socket::CreateSocket(node, UdpSocketFactory::GetTypeId());
+        u->Bind();
+        Ptr<RtiUdpConnection> udp = CreateObject<RtiUdpConnection>();
+        udp->SetSocket(u, InetSocketAddress(crc->GetAddress(), m_settings->GetUdpPort()), true);
+        m_udp = udp;
+        Watch(m_udp);
+    }
+    Watch(m_conn);
+}
+
+void
+RtiAmbassador::SetFederateAmbassador(FederateAmbassador* fa)
+{
+    m_fa = fa;
+}
+
+RtiMessage
+RtiAmbassador::Make(RtiMessage::Type type) const
+{
+    RtiMessage m = m_settings->NewMessage(type);
+    m.SetSource(m_handle);
+    return m;
+}
+
+void
+RtiAmbassador::Call(const RtiMessage& msg, bool bestEffort)
+{
+    NS_ABORT_MSG_IF(!m_conn, "RtiAmbassador: not installed on a node");
+    Charge(m_settings->CallCycles());
+    RtiMessage m = msg;
+    m.SetSerial(++m_serial);
+    Transmit((bestEffort && m_udp) ? m_udp : m_conn, m);
+}
+
+void
+RtiAmbassador::CheckJoined(const char* what) const
+{
+    NS_ABORT_MSG_IF(m_handle == 0,
+                    "RtiAmbassador::" << what << ": the federate has not joined yet (wait for "
+                                      << "FederationJoined)");
+}
+
+// --- Federation management ---------------------------------------------------------------------
+
+void
+RtiAmbassador::JoinFederationExecution(const std::string& federateName,
+                                       const std::string& federateType,
+                                       const std::string& federationName)
+{
+    NS_LOG_FUNCTION(this << federateName << federateType << federationName);
+    NS_ABORT_MSG_IF(m_joinSent, "RtiAmbassador: already joined");
+    m_joinSent = true;
+    RtiMessage m = Make(RtiMessage::JOIN);
+    m.name = federationName;
+    m.name2 = federateType;
+    m.name3 = federateName;
+    // The local UDP port tells the CRC where best-effort messages go (0: none, loopback).
+    m.handle = m_udp ? DynamicCast<RtiUdpConnection>(m_udp)->GetLocalPort() : 0;
+    Call(m);
+}
+
+void
+RtiAmbassador::ResignFederationExecution()
+{
+    NS_LOG_FUNCTION(this);
+    CheckJoined("ResignFederationExecution");
+    Call(Make(RtiMessage::RESIGN));
+}
+
+void
+RtiAmbassador::RegisterFederationSynchronizationPoint(const std::string& label, const UserTag& tag)
+{
+    NS_LOG_FUNCTION(this << label);
+    RtiMessage m = Make(RtiMessage::REGISTER_SYNC_POINT);
+    m.name = label;
+    m.tag = tag;
+    Call(m);
+}
+
+void
+RtiAmbassador::SynchronizationPointAchieved(const std::string& label)
+{
+    NS_LOG_FUNCTION(this << label);
+    RtiMessage m = Make(RtiMessage::SYNC_POINT_ACHIEVED);
+    m.name = label;
+    Call(m);
+}
+
+// --- Declaration management --------------------------------------------------------------------
+
+void
+RtiAmbassador::PublishObjectClassAttributes(ObjectClassHandle cls,
+                                            const AttributeHandleSet& attributes)
+{
+    NS_ABORT_MSG_IF(!m_fom->IsObjectClass(cls), "RtiAmbassador: unknown object class " << cls);
+    RtiMessage m = Make(RtiMessage::PUBLISH_OBJECT_CLASS);
+    m.handle = cls;
+    m.handles.assign(attributes.begin(), attributes.end());
+    Call(m);
+}
+
+void
+RtiAmbassador::UnpublishObjectClass(ObjectClassHandle cls)
+{
+    RtiMessage m = Make(RtiMessage::UNPUBLISH_OBJECT_CLASS);
+    m.handle = cls;
+    Call(m);
+}
+
+void
+RtiAmbassador::SubscribeObjectClassAttributes(ObjectClassHandle cls,
+                                              const AttributeHandleSet& attributes)
+{
+    NS_ABORT_MSG_IF(!m_fom->IsObjectClass(cls), "RtiAmbassador: unknown object class " << cls);
+    RtiMessage m = Make(RtiMessage::SUBSCRIBE_OBJECT_CLASS);
+    m.handle = cls;
+    m.handles.assign(attributes.begin(), attributes.end());
+    Call(m);
+}
+
+void
+RtiAmbassador::UnsubscribeObjectClass(ObjectClassHandle cls)
+{
+    RtiMessage m = Make(RtiMessage::UNSUBSCRIBE_OBJECT_CLASS);
+    m.handle = cls;
+    Call(m);
+}
+
+void
+RtiAmbassador::PublishInteractionClass(InteractionClassHandle cls)
+{
+    NS_ABORT_MSG_IF(!m_fom->IsInteractionClass(cls),
+                    "RtiAmbassador: unknown interaction class " << cls);
+    RtiMessage m = Make(RtiMessage::PUBLISH_INTERACTION);
+    m.handle = cls;
+    Call(m);
+}
+
+void
+RtiAmbassador::UnpublishInteractionClass(InteractionClassHandle cls)
+{
+    RtiMessage m = Make(RtiMessage::UNPUBLISH_INTERACTION);
+    m.handle = cls;
+    Call(m);
+}
+
+void
+RtiAmbassador::SubscribeInteractionClass(InteractionClassHandle cls)
+{
+    NS_ABORT_MSG_IF(!m_fom->IsInteractionClass(cls),
+                    "RtiAmbassador: unknown interaction class " << cls);
+    RtiMessage m = Make(RtiMessage::SUBSCRIBE_INTERACTION);
+    m.handle = cls;
+    Call(m);
+}
+
+void
+RtiAmbassador::UnsubscribeInteractionClass(InteractionClassHandle cls)
+{
+    RtiMessage m = Make(RtiMessage::UNSUBSCRIBE_INTERACTION);
+    m.handle = cls;
+    Call(m);
+}
+
+// --- Object management -------------------------------------------------------------------------
+
+ObjectInstanceHandle
+RtiAmbassador::RegisterObjectInstance(ObjectClassHandle cls, const std::string& name)
+{
+    CheckJoined("RegisterObjectInstance");
+    NS_ABORT_MSG_IF(!m_fom->IsObjectClass(cls), "RtiAmbassador: unknown object class " << cls);
+    ObjectInstanceHandle obj = (m_handle << 20) | ++m_nextObject;
+    m_objects[obj] = {OrderType::TIMESTAMP, TransportationType::RELIABLE};
+    RtiMessage m = Make(RtiMessage::REGISTER_OBJECT);
+    m.handle = cls;
+    m.handle2 = obj;
+    m.name = name.empty() ? "HLAobject_" + std::to_string(obj) : name;
+    Call(m);
+    return obj;
+}
+
+void
+RtiAmbassador::UpdateAttributeValues(ObjectInstanceHandle object,
+                                     const HandleValueMap& values,
+                                     const UserTag& tag)
+{
+    CheckJoined("UpdateAttributeValues");
+    auto it = m_objects.find(object);
+    NS_ABORT_MSG_IF(it == m_objects.end(),
+                    "RtiAmbassador::UpdateAttributeValues: instance " << object << " not owned");
+    RtiMessage m = Make(RtiMessage::UPDATE_ATTRIBUTES);
+    m.handle = object;
+    m.values = values;
+    m.tag = tag;
+    bool bestEffort = it->second.second == TransportationType::BEST_EFFORT;
+    if (bestEffort)
+    {
+        m.SetFlags(m.GetFlags() | RtiMessage::FLAG_BEST_EFFORT);
+    }
+    Call(m, bestEffort);
+}
+
+void
+RtiAmbassador::UpdateAttributeValues(ObjectInstanceHandle object,
+                                     const HandleValueMap& values,
+                                     const UserTag& tag,
+                                     LogicalTime time)
+{
+    CheckJoined("UpdateAttributeValues");
+    auto it = m_objects.find(object);
+    NS_ABORT_MSG_IF(it == m_objects.end(),
+                    "RtiAmbassador::UpdateAttributeValues: instance " << object << " not owned");
+    if (!m_state.regulating || it->second.first == OrderType::RECEIVE)
+    {
+        UpdateAttributeValues(object, values, tag);
+        return;
+    }
+    TimeBound bound = RtiTimeManager::OutputBound(m_state, LocalGalt());
+    NS_ABORT_MSG_IF(!bound.Allows(time),
+                    "RtiAmbassador::UpdateAttributeValues: timestamp "
+                        << time << " below the federate's bound " << bound
+                        << " (logical time + lookahead)");
+    RtiMessage m = Make(RtiMessage::UPDATE_ATTRIBUTES);
+    m.SetFlags(RtiMessage::FLAG_TSO);
+    m.handle = object;
+    m.time = time;
+    m.values = values;
+    m.tag = tag;
+    Call(m);
+}
+
+void
+RtiAmbassador::SendInteraction(InteractionClassHandle cls,
+                               const HandleValueMap& parameters,
+                               const UserTag& tag)
+{
+    CheckJoined("SendInteraction");
+    RtiMessage m = Make(RtiMessage::SEND_INTERACTION);
+    m.handle = cls;
+    m.values = parameters;
+    m.tag = tag;
+    Call(m);
+}
+
+void
+RtiAmbassador::SendInteraction(InteractionClassHandle cls,
+                               const HandleValueMap& parameters,
+                               const UserTag& tag,
+                               LogicalTime time)
+{
+    CheckJoined("SendInteraction");
+    if (!m_state.regulating)
+    {
+        SendInteraction(cls, parameters, tag);
+        return;
+    }
+    TimeBound bound = RtiTimeManager::OutputBound(m_state, LocalGalt());
+    NS_ABORT_MSG_IF(!bound.Allows(time),
+                    "RtiAmbassador::SendInteraction: timestamp " << time << " below the bound "
+                                                                 << bound);
+    RtiMessage m = Make(RtiMessage::SEND_INTERACTION);
+    m.SetFlags(RtiMessage::FLAG_TSO);
+    m.handle = cls;
+    m.time = time;
+    m.values = parameters;
+    m.tag = tag;
+    Call(m);
+}
+
+void
+RtiAmbassador::ChangeAttributeOrderType(ObjectInstanceHandle object, OrderType order)
+{
+    auto it = m_objects.find(object);
+    NS_ABORT_MSG_IF(it == m_objects.end(),
+                    "RtiAmbassador::ChangeAttributeOrderType: instance " << object << " not owned");
+    it->second.first = order;
+    Charge(m_settings->CallCycles());
+    Flush();
+}
+
+void
+RtiAmbassador::ChangeAttributeTransportationType(ObjectInstanceHandle object,
+                                                 TransportationType transport)
+{
+    auto it = m_objects.find(object);
+    NS_ABORT_MSG_IF(it == m_objects.end(),
+                    "RtiAmbassador::ChangeAttributeTransportationType: instance " << object
+                                                                                  << " not owned");
+    it->second.second = transport;
+    Charge(m_settings->CallCycles());
+    Flush();
+}
+
+// --- Time management ---------------------------------------------------------------------------
+
+void
+RtiAmbassador::EnableTimeRegulation(LogicalTime lookahead)
+{
+    NS_LOG_FUNCTION(this << lookahead);
+    NS_ABORT_MSG_IF(lookahead < 0, "RtiAmbassador: negative lookahead " << lookahead);
+    NS_ABORT_MSG_IF(m_state.regulating, "RtiAmbassador: already regulating");
+    m_state.lookahead = lookahead;
+    RtiMessage m = Make(RtiMessage::ENABLE_TIME_REGULATION);
+    m.time = lookahead;
+    Call(m);
+}
+
+void
+RtiAmbassador::DisableTimeRegulation()
+{
+    NS_LOG_FUNCTION(this);
+    m_state.regulating = false;
+    if (m_settings->GetGaltMode() == RtiSettings::NULL_MESSAGES)
+    {
+        SendNull(TimeBound(), false);
+    }
+    Call(Make(RtiMessage::DISABLE_TIME_REGULATION));
+}
+
+void
+RtiAmbassador::EnableTimeConstrained()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(m_state.constrained || m_constrainedRequested,
+                    "RtiAmbassador: already constrained");
+    m_constrainedRequested = true;
+    Call(Make(RtiMessage::ENABLE_TIME_CONSTRAINED));
+}
+
+void
+RtiAmbassador::DisableTimeConstrained()
+{
+    NS_LOG_FUNCTION(this);
+    m_state.constrained = false;
+    // Queued TSO messages are now delivered in receive order.
+    for (auto& [t, msg] : m_tsoQueue)
+    {
+        Deliver(msg, OrderType::RECEIVE);
+    }
+    m_tsoQueue.clear();
+    m_state.pendingTso.clear();
+    Call(Make(RtiMessage::DISABLE_TIME_CONSTRAINED));
+}
+
+void
+RtiAmbassador::EnableAsynchronousDelivery()
+{
+    m_asyncDelivery = true;
+    Charge(m_settings->CallCycles());
+    ReleaseHeldRo();
+    Flush();
+}
+
+void
+RtiAmbassador::DisableAsynchronousDelivery()
+{
+    m_asyncDelivery = false;
+    Charge(m_settings->CallCycles());
+    Flush();
+}
+
+void
+RtiAmbassador::TimeAdvanceRequest(LogicalTime time)
+{
+    Advance(AdvanceKind::TAR, time);
+}
+
+void
+RtiAmbassador::TimeAdvanceRequestAvailable(LogicalTime time)
+{
+    Advance(AdvanceKind::TARA, time);
+}
+
+void
+RtiAmbassador::NextMessageRequest(LogicalTime time)
+{
+    Advance(AdvanceKind::NER, time);
+}
+
+void
+RtiAmbassador::NextMessageRequestAvailable(LogicalTime time)
+{
+    Advance(AdvanceKind::NERA, time);
+}
+
+void
+RtiAmbassador::Advance(AdvanceKind kind, LogicalTime time)
+{
+    NS_LOG_FUNCTION(this << static_cast<int>(kind) << time);
+    CheckJoined("time advance");
+    NS_ABORT_MSG_IF(m_state.advancing, "RtiAmbassador: a time advance is already pending");
+    NS_ABORT_MSG_IF(time < m_state.time,
+                    "RtiAmbassador: requested time " << time << " < logical time " << m_state.time);
+    m_state.advancing = true;
+    m_state.kind = kind;
+    m_state.requested = time;
+    ReleaseHeldRo();
+    if (m_settings->GetGaltMode() == RtiSettings::CENTRAL)
+    {
+        RtiMessage m = Make(RtiMessage::TIME_ADVANCE_REQUEST);
+        m.SetAdvanceKind(kind);
+        m.time = time;
+        Call(m);
+    }
+    else
+    {
+        Charge(m_settings->CallCycles());
+        EvaluateLocal();
+        Flush();
+    }
+}
+
+void
+RtiAmbassador::ModifyLookahead(LogicalTime lookahead)
+{
+    NS_ABORT_MSG_IF(lookahead < 0, "RtiAmbassador: negative lookahead " << lookahead);
+    m_state.lookahead = lookahead;
+    if (m_settings->GetGaltMode() == RtiSettings::CENTRAL)
+    {
+        RtiMessage m = Make(RtiMessage::MODIFY_LOOKAHEAD);
+        m.time = lookahead;
+        Call(m);
+    }
+    else
+    {
+        Charge(m_settings->CallCycles());
+        EvaluateLocal();
+        Flush();
+    }
+}
+
+LogicalTime
+RtiAmbassador::QueryLogicalTime() const
+{
+    return m_state.time;
+}
+
+LogicalTime
+RtiAmbassador::QueryLookahead() const
+{
+    return m_state.lookahead;
+}
+
+TimeBound
+RtiAmbassador::QueryGalt() const
+{
+    return LocalGalt();
+}
+
+bool
+RtiAmbassador::IsAdvancing() const
+{
+    return m_state.advancing;
+}
+
+bool
+RtiAmbassador::IsRegulating() const
+{
+    return m_state.regulating;
+}
+
+bool
+RtiAmbassador::IsConstrained() const
+{
+    return m_state.constrained;
+}
+
+TimeBound
+RtiAmbassador::LocalGalt() const
+{
+    TimeBound g;
+    for (const auto& [f, b] : m_others)
+    {
+        if (b < g)
+        {
+            g = b;
+        }
+    }
+    return g;
+}
+
+void
+RtiAmbassador::SendNull(const TimeBound& bound, bool regulating)
+{
+    RtiMessage m = Make(RtiMessage::NULL_MESSAGE);
+    uint8_t flags = regulating ? RtiMessage::FLAG_REGULATING : 0;
+    if (bound.open)
+    {
+        flags |= RtiMessage::FLAG_OPEN;
+    }
+    m.SetFlags(flags);
+    m.time = bound.IsInfinite() ? 0 : bound.t;
+    m_lastBound = bound;
+    m_boundSent = regulating;
+    ++m_nNull;
+    Call(m);
+}
+
+void
+RtiAmbassador::EvaluateLocal()
+{
+    Charge(m_settings->TimeManagementCycles(m_others.size() + 1));
+    TimeBound galt = LocalGalt();
+    LogicalTime t;
+    if (m_state.advancing && RtiTimeManager::CanGrant(m_state, galt, &t))
+    {
+        Grant(t);
+    }
+    if (m_state.regulating)
+    {
+        TimeBound b = RtiTimeManager::OutputBound(m_state, galt);
+        if (!m_boundSent || !(b == m_lastBound))
+        {
+            SendNull(b, true);
+        }
+    }
+}
+
+// --- Receiving ---------------------------------------------------------------------------------
+
+void
+RtiAmbassador::Deliver(const RtiMessage& msg, OrderType receivedOrder)
+{
+    Charge(m_settings->CallbackCycles());
+    if (receivedOrder == OrderType::TIMESTAMP)
+    {
+        ++m_nTso;
+    }
+    else
+    {
+        ++m_nRo;
+    }
+    m_deliverTrace(msg.IsTso() ? msg.time : 0.0, static_cast<uint8_t>(receivedOrder));
+    FederateAmbassador* fa = m_fa;
+    if (!fa)
+    {
+        return;
+    }
+    Do([fa, msg, receivedOrder]() {
+        OrderType sent = msg.IsTso() ? OrderType::TIMESTAMP : OrderType::RECEIVE;
+        TransportationType tr = (msg.GetFlags() & RtiMessage::FLAG_BEST_EFFORT)
+                                    ? TransportationType::BEST_EFFORT
+                                    : TransportationType::RELIABLE;
+        LogicalTime t = msg.IsTso() ? msg.time : 0.0;
+        if (msg.GetType() == RtiMessage::REFLECT_ATTRIBUTES)
+        {
+            fa->ReflectAttributeValues(msg.handle,
+                                       msg.values,
+                                       msg.tag,
+                                       sent,
+                                       tr,
+                                       t,
+                                       receivedOrder,
+                                       msg.GetSource());
+        }
+        else
+        {
+            fa->ReceiveInteraction(msg.handle,
+                                   msg.values,
+                                   msg.tag,
+                                   sent,
+                                   tr,
+                                   t,
+                                   receivedOrder,
+                                   msg.GetSource());
+        }
+    });
+}
+
+void
+RtiAmbassador::ReleaseHeldRo()
+{
+    while (!m_heldRo.empty())
+    {
+        RtiMessage m = m_heldRo.front();
+        m_heldRo.pop_front();
+        Deliver(m, OrderType::RECEIVE);
+    }
+}
+
+void
+RtiAmbassador::Grant(LogicalTime t)
+{
+    NS_LOG_LOGIC("federate " << m_handle << " granted " << t << " at "
+                             << Simulator::Now().As(Time::US));
+    RtiTimeManager::ApplyGrant(m_state, t);
+    while (!m_tsoQueue.empty() && m_tsoQueue.begin()->first <= t)
+    {
+        RtiMessage m = m_tsoQueue.begin()->second;
+        m_tsoQueue.erase(m_tsoQueue.begin());
+        Deliver(m, OrderType::TIMESTAMP);
+    }
+    ++m_nGrants;
+    m_grantTrace(t);
+    Charge(m_settings->CallbackCycles());
+    FederateAmbassador* fa = m_fa;
+    if (fa)
+    {
+        Do([fa, t]() { fa->TimeAdvanceGrant(t); });
+    }
+}
+
+void
+RtiAmbassador::HandleMessage(Ptr<RtiConnection> conn, const RtiMessage& msg)
+{
+    FederateAmbassador* fa = m_fa;
+    switch (msg.GetType())
+    {
+        case RtiMessage::JOIN_RESPONSE: {
+            m_handle = msg.handle;
+            Charge(m_settings->CallbackCycles());
+            FederateHandle h = m_handle;
+            if (fa)
+            {
+                Do([fa, h]() { fa->FederationJoined(h); });
+            }
+            break;
+        }
+        case RtiMessage::ANNOUNCE_SYNC_POINT:
+            Charge(m_settings->CallbackCycles());
+            if (fa)
+            {
+                Do([fa, msg]() { fa->AnnounceSynchronizationPoint(msg.name, msg.tag); });
+            }
+            break;
+        case RtiMessage::FEDERATION_SYNCHRONIZED:
+            Charge(m_settings->CallbackCycles());
+            if (fa)
+            {
+                Do([fa, msg]() { fa->FederationSynchronized(msg.name); });
+            }
+            break;
+        case RtiMessage::DISCOVER_OBJECT:
+            Charge(m_settings->CallbackCycles());
+            if (fa)
+            {
+                Do([fa, msg]() { fa->DiscoverObjectInstance(msg.handle2, msg.handle, msg.name); });
+            }
+            break;
+        case RtiMessage::REFLECT_ATTRIBUTES:
+        case RtiMessage::RECEIVE_INTERACTION:
+            if (msg.IsTso() && m_state.constrained)
+            {
+                bool late = msg.time < m_state.time
+                            || (msg.time == m_state.time && !m_state.lastGrantAvailable);
+                if (late)
+                {
+                    ++m_nLate;
+                    NS_LOG_WARN("federate " << m_handle << ": TSO message at " << msg.time
+                                            << " after a grant to " << m_state.time);
+                    Deliver(msg, OrderType::RECEIVE);
+                    break;
+                }
+                m_tsoQueue.emplace(msg.time, msg);
+                m_state.pendingTso.insert(msg.time);
+                if (m_settings->GetGaltMode() == RtiSettings::NULL_MESSAGES)
+                {
+                    EvaluateLocal();
+                }
+            }
+            else if (!m_state.constrained || m_asyncDelivery || m_state.advancing)
+            {
+                Deliver(msg, OrderType::RECEIVE);
+            }
+            else
+            {
+                m_heldRo.push_back(msg);
+            }
+            break;
+        case RtiMessage::TIME_REGULATION_ENABLED: {
+            m_state.regulating = true;
+            m_state.time = msg.time;
+            Charge(m_settings->CallbackCycles());
+            LogicalTime t = msg.time;
+            if (fa)
+            {
+                Do([fa, t]() { fa->TimeRegulationEnabled(t); });
+            }
+            if (m_settings->GetGaltMode() == RtiSettings::NULL_MESSAGES)
+            {
+                EvaluateLocal();
+            }
+            break;
+        }
+        case RtiMessage::TIME_CONSTRAINED_ENABLED: {
+            m_state.constrained = true;
+            m_constrainedRequested = false;
+            Charge(m_settings->CallbackCycles());
+            LogicalTime t = m_state.time;
+            if (fa)
+            {
+                Do([fa, t]() { fa->TimeConstrainedEnabled(t); });
+            }
+            if (m_settings->GetGaltMode() == RtiSettings::NULL_MESSAGES)
+            {
+                EvaluateLocal();
+            }
+            break;
+        }
+        case RtiMessage::TIME_ADVANCE_GRANT:
+            NS_ABORT_MSG_IF(!m_state.advancing,
+                            "RtiAmbassador: grant to " << msg.time << " without a request");
+            Grant(msg.time);
+            break;
+        case RtiMessage::NULL_MESSAGE:
+            if (msg.GetSource() == m_handle)
+            {
+                break;
+            }
+            if (msg.GetFlags() & RtiMessage::FLAG_REGULATING)
+            {
+                m_others[msg.GetSource()]
+                    = TimeBound{msg.time, (msg.GetFlags() & RtiMessage::FLAG_OPEN) != 0};
+            }
+            else
+            {
+                m_others.erase(msg.GetSource());
+            }
+            EvaluateLocal();
+            break;
+        default:
+            NS_LOG_WARN("RtiAmbassador: unexpected " << msg);
+            break;
+    }
+}
+
+// --- Support -----------------------------------------------------------------------------------
+
+ObjectClassHandle
+RtiAmbassador::GetObjectClassHandle(const std::string& name) const
+{
+    return m_fom->GetObjectClassHandle(name);
+}
+
+AttributeHandle
+RtiAmbassador::GetAttributeHandle(ObjectClassHandle cls, const std::string& name) const
+{
+    return m_fom->GetAttributeHandle(cls, name);
+}
+
+InteractionClassHandle
+RtiAmbassador::GetInteractionClassHandle(const std::string& name) const
+{
+    return m_fom->GetInteractionClassHandle(name);
+}
+
+ParameterHandle
+RtiAmbassador::GetParameterHandle(InteractionClassHandle cls, const std::string& name) const
+{
+    return m_fom->GetParameterHandle(cls, name);
+}
+
+FederateHandle
+RtiAmbassador::GetFederateHandle() const
+{
+    return m_handle;
+}
+
+bool
+RtiAmbassador::IsLocal() const
+{
+    return m_conn && m_conn->IsLocal();
+}
+
+uint64_t
+RtiAmbassador::GetNTsoDelivered() const
+{
+    return m_nTso;
+}
+
+uint64_t
+RtiAmbassador::GetNRoDelivered() const
+{
+    return m_nRo;
+}
+
+uint64_t
+RtiAmbassador::GetNGrants() const
+{
+    return m_nGrants;
+}
+
+uint64_t
+RtiAmbassador::GetNNullSent() const
+{
+    return m_nNull;
+}
+
+uint64_t
+RtiAmbassador::GetNLateTso() const
+{
+    return m_nLate;
+}
+
+} // namespace ns3

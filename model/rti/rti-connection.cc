@@ -1,0 +1,486 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rti-connection.h"
+
+#include "ns3/inet-socket-address.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RtiConnection");
+
+NS_OBJECT_ENSURE_REGISTERED(RtiConnection);
+NS_OBJECT_ENSURE_REGISTERED(RtiTcpConnection);
+NS_OBJECT_ENSURE_REGISTERED(RtiLocalConnection);
+NS_OBJECT_ENSURE_REGISTERED(RtiUdpConnection);
+
+// ---------------------------------------------------------------------------------------------
+// RtiConnection
+
+TypeId
+RtiConnection::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RtiConnection")
+                            .SetParent<Object>()
+                            .SetGroupName("Testbed")
+                            .AddTraceSource("Tx",
+                                            "A message was handed to the transport.",
+                                            MakeTraceSourceAccessor(&RtiConnection::m_txTrace),
+                                            "ns3::RtiConnection::MessageTracedCallback")
+                            .AddTraceSource("Rx",
+                                            "A complete message was read.",
+                                            MakeTraceSourceAccessor(&RtiConnection::m_rxTrace),
+                                            "ns3::RtiConnection::MessageTracedCallback");
+    return tid;
+}
+
+RtiConnection::RtiConnection()
+    : m_peer(0)
+    , m_txMessages(0)
+    , m_txBytes(0)
+    , m_rxMessages(0)
+{
+}
+
+RtiConnection::~RtiConnection()
+{
+}
+
+void
+RtiConnection::DoDispose()
+{
+    m_data = DataCallback();
+    Object::DoDispose();
+}
+
+void
+RtiConnection::SetDataCallback(DataCallback cb)
+{
+    m_data = cb;
+}
+
+uint32_t
+RtiConnection::GetPeer() const
+{
+    return m_peer;
+}
+
+void
+RtiConnection::SetPeer(uint32_t peer)
+{
+    m_peer = peer;
+}
+
+uint64_t
+RtiConnection::GetTxMessages() const
+{
+    return m_txMessages;
+}
+
+uint64_t
+RtiConnection::GetTxBytes() const
+{
+    return m_txBytes;
+}
+
+uint64_t
+RtiConnection::GetRxMessages() const
+{
+    return m_rxMessages;
+}
+
+void
+RtiConnection::NotifyData()
+{
+    if (!m_data.IsNull())
+    {
+        m_data(this);
+    }
+}
+
+Ptr<Packet>
+RtiConnection::Encode(const RtiMessage& msg)
+{
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(msg);
+    ++m_txMessages;
+    m_txBytes += p->GetSize();
+    m_txTrace(msg);
+    NS_LOG_LOGIC(this << " tx " << msg);
+    return p;
+}
+
+void
+RtiConnection::CountRx(const RtiMessage& msg)
+{
+    ++m_rxMessages;
+    m_rxTrace(msg);
+    NS_LOG_LOGIC(this << " rx " << msg);
+}
+
+// ---------------------------------------------------------------------------------------------
+// RtiTcpConnection
+
+TypeId
+RtiTcpConnection::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RtiTcpConnection")
+                            .SetParent<RtiConnection>()
+                            .SetGroupName("Testbed")
+                            .AddConstructor<RtiTcpConnection>();
+    return tid;
+}
+
+RtiTcpConnection::RtiTcpConnection()
+    : m_rxBuffer(Create<Packet>())
+    , m_notified(false)
+{
+}
+
+RtiTcpConnection::~RtiTcpConnection()
+{
+}
+
+void
+RtiTcpConnection::DoDispose()
+{
+    if (m_socket)
+    {
+        m_socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
+        m_socket->SetSendCallback(MakeNullCallback<void, Ptr<Socket>, uint32_t>());
+    }
+    m_socket = nullptr;
+    m_txQueue.clear();
+    m_rxBuffer = nullptr;
+    RtiConnection::DoDispose();
+}
+
+void
+RtiTcpConnection::SetSocket(Ptr<Socket> socket)
+{
+    m_socket = socket;
+    m_socket->SetRecvCallback(MakeCallback(&RtiTcpConnection::HandleRead, this));
+    m_socket->SetSendCallback(MakeCallback(&RtiTcpConnection::HandleSend, this));
+}
+
+Ptr<Socket>
+RtiTcpConnection::GetSocket() const
+{
+    return m_socket;
+}
+
+bool
+RtiTcpConnection::IsLocal() const
+{
+    return false;
+}
+
+void
+RtiTcpConnection::Send(const RtiMessage& msg)
+{
+    NS_ABORT_MSG_IF(!m_socket, "RtiTcpConnection: no socket");
+    m_txQueue.push_back(Encode(msg));
+    Flush();
+}
+
+void
+RtiTcpConnection::Flush()
+{
+    // One write per message, as an RTI writes each message with its own send() call; a message
+    // that does not fit in the send buffer is written in parts as room appears.
+    while (!m_txQueue.empty())
+    {
+        uint32_t room = m_socket->GetTxAvailable();
+        if (room == 0)
+        {
+            return;
+        }
+        Ptr<Packet> p = m_txQueue.front();
+        if (p->GetSize() <= room)
+        {
+            int sent = m_socket->Send(p);
+            NS_ABORT_MSG_IF(sent < 0,
+                            "RtiTcpConnection: send failed, errno " << m_socket->GetErrno());
+            m_txQueue.pop_front();
+        }
+        else
+        {
+            Ptr<Packet> part = p->CreateFragment(0, room);
+            int sent = m_socket->Send(part);
+            NS_ABORT_MSG_IF(sent < 0,
+                            "RtiTcpConnection: send failed, errno " << m_socket->GetErrno());
+            p->RemoveAtStart(room);
+        }
+    }
+}
+
+void
+RtiTcpConnection::HandleSend(Ptr<Socket> socket, uint32_t available)
+{
+    Flush();
+}
+
+void
+RtiTcpConnection::HandleRead(Ptr<Socket> socket)
+{
+    if (!m_notified)
+    {
+        m_notified = true;
+        NotifyData();
+    }
+}
+
+bool
+RtiTcpConnection::HasData() const
+{
+    return m_socket && m_socket->GetRxAvailable() > 0;
+}
+
+RtiConnection::Chunk
+RtiTcpConnection::Receive()
+{
+    Chunk chunk;
+    m_notified = false;
+    Ptr<Packet> p;
+    while ((p = m_socket->Recv()))
+    {
+        if (p->GetSize() == 0)
+        {
+            break;
+        }
+        chunk.bytes += p->GetSize();
+        m_rxBuffer->AddAtEnd(p);
+    }
+    uint8_t len[4];
+    while (m_rxBuffer->GetSize() >= 4)
+    {
+        m_rxBuffer->CopyData(len, 4);
+        uint32_t n = RtiMessage::PeekLength(len);
+        NS_ABORT_MSG_IF(n < RtiMessage::CORE_HEADER_SIZE,
+                        "RtiTcpConnection: corrupt stream (message length " << n << ")");
+        if (m_rxBuffer->GetSize() < n)
+        {
+            break;
+        }
+        Ptr<Packet> m = m_rxBuffer->CreateFragment(0, n);
+        m_rxBuffer->RemoveAtStart(n);
+        RtiMessage msg;
+        m->RemoveHeader(msg);
+        CountRx(msg);
+        chunk.messages.push_back(std::move(msg));
+    }
+    return chunk;
+}
+
+// ---------------------------------------------------------------------------------------------
+// RtiLocalConnection
+
+TypeId
+RtiLocalConnection::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RtiLocalConnection")
+                            .SetParent<RtiConnection>()
+                            .SetGroupName("Testbed")
+                            .AddConstructor<RtiLocalConnection>();
+    return tid;
+}
+
+RtiLocalConnection::RtiLocalConnection()
+    : m_peer(nullptr)
+    , m_notified(false)
+{
+}
+
+RtiLocalConnection::~RtiLocalConnection()
+{
+}
+
+void
+RtiLocalConnection::DoDispose()
+{
+    if (m_peer)
+    {
+        m_peer->m_peer = nullptr;
+    }
+    m_peer = nullptr;
+    m_inbox.clear();
+    RtiConnection::DoDispose();
+}
+
+void
+RtiLocalConnection::Connect(Ptr<RtiLocalConnection> a, Ptr<RtiLocalConnection> b)
+{
+    a->m_peer = PeekPointer(b);
+    b->m_peer = PeekPointer(a);
+}
+
+bool
+RtiLocalConnection::IsLocal() const
+{
+    return true;
+}
+
+void
+RtiLocalConnection::Send(const RtiMessage& msg)
+{
+    NS_ABORT_MSG_IF(!m_peer, "RtiLocalConnection: not connected");
+    m_peer->Deliver(Encode(msg));
+}
+
+void
+RtiLocalConnection::Deliver(Ptr<Packet> p)
+{
+    m_inbox.push_back(p);
+    if (!m_notified)
+    {
+        m_notified = true;
+        NotifyData();
+    }
+}
+
+bool
+RtiLocalConnection::HasData() const
+{
+    return !m_inbox.empty();
+}
+
+RtiConnection::Chunk
+RtiLocalConnection::Receive()
+{
+    Chunk chunk;
+    m_notified = false;
+    while (!m_inbox.empty())
+    {
+        Ptr<Packet> p = m_inbox.front();
+        m_inbox.pop_front();
+        chunk.bytes += p->GetSize();
+        RtiMessage msg;
+        p->RemoveHeader(msg);
+        CountRx(msg);
+        chunk.messages.push_back(std::move(msg));
+    }
+    return chunk;
+}
+
+// ---------------------------------------------------------------------------------------------
+// RtiUdpConnection
+
+TypeId
+RtiUdpConnection::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RtiUdpConnection")
+                            .SetParent<RtiConnection>()
+                            .SetGroupName("Testbed")
+                            .AddConstructor<RtiUdpConnection>();
+    return tid;
+}
+
+RtiUdpConnection::RtiUdpConnection()
+    : m_notified(false)
+    , m_malformed(0)
+{
+}
+
+RtiUdpConnection::~RtiUdpConnection()
+{
+}
+
+void
+RtiUdpConnection::DoDispose()
+{
+    m_socket = nullptr;
+    RtiConnection::DoDispose();
+}
+
+void
+RtiUdpConnection::SetSocket(Ptr<Socket> socket, const Address& peer, bool receive)
+{
+    m_socket = socket;
+    m_peerAddress = peer;
+    if (receive)
+    {
+        m_socket->SetRecvCallback(MakeCallback(&RtiUdpConnection::HandleRead, this));
+    }
+}
+
+uint16_t
+RtiUdpConnection::GetLocalPort() const
+{
+    Address a;
+    m_socket->GetSockName(a);
+    return InetSocketAddress::ConvertFrom(a).GetPort();
+}
+
+uint64_t
+RtiUdpConnection::GetNMalformed() const
+{
+    return m_malformed;
+}
+
+bool
+RtiUdpConnection::IsLocal() const
+{
+    return false;
+}
+
+void
+RtiUdpConnection::Send(const RtiMessage& msg)
+{
+    NS_ABORT_MSG_IF(m_peerAddress.IsInvalid(), "RtiUdpConnection: receive-only endpoint");
+    m_socket->SendTo(Encode(msg), 0, m_peerAddress);
+}
+
+void
+RtiUdpConnection::HandleRead(Ptr<Socket> socket)
+{
+    if (!m_notified)
+    {
+        m_notified = true;
+        NotifyData();
+    }
+}
+
+bool
+RtiUdpConnection::HasData() const
+{
+    return m_socket && m_socket->GetRxAvailable() > 0;
+}
+
+RtiConnection::Chunk
+RtiUdpConnection::Receive()
+{
+    Chunk chunk;
+    m_notified = false;
+    Ptr<Packet> p;
+    while ((p = m_socket->Recv()))
+    {
+        chunk.bytes += p->GetSize();
+        uint8_t head[6];
+        bool ok = p->GetSize() >= RtiMessage::CORE_HEADER_SIZE;
+        if (ok)
+        {
+            p->CopyData(head, 6);
+            ok = RtiMessage::PeekLength(head) == p->GetSize() && head[4] == RtiMessage::VERSION
+                 && head[5] > RtiMessage::INVALID && head[5] < RtiMessage::TYPE_COUNT;
+        }
+        if (!ok)
+        {
+            ++m_malformed;
+            NS_LOG_WARN("RtiUdpConnection: dropped a malformed datagram of " << p->GetSize()
+                                                                             << " bytes");
+            continue;
+        }
+        RtiMessage msg;
+        p->RemoveHeader(msg);
+        CountRx(msg);
+        chunk.messages.push_back(std::move(msg));
+    }
+    return chunk;
+}
+
+} // namespace ns3

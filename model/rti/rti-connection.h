@@ -1,0 +1,296 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TESTBED_RTI_CONNECTION_H
+#define TESTBED_RTI_CONNECTION_H
+
+#include "rti-message.h"
+
+#include "ns3/address.h"
+#include "ns3/callback.h"
+#include "ns3/object.h"
+#include "ns3/packet.h"
+#include "ns3/socket.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <vector>
+
+/**
+ * @file
+ * @ingroup testbed-rti
+ * Message transports between RTI components: TCP, same-host (loopback) and UDP.
+ */
+
+namespace ns3
+{
+
+/**
+ * @ingroup testbed-rti
+ * @brief A message channel between two RTI components.
+ *
+ * Sending hands one serialized message to the transport (the sending process has already paid
+ * its CPU costs). Receiving is in two steps, as for a process reading a socket: the transport
+ * signals that data is available (DataCallback, in kernel context), and the owning process,
+ * once it runs, calls Receive() to take whatever has arrived: the byte count (for the read's
+ * system-call cost) and the complete messages.
+ */
+class RtiConnection : public Object
+{
+  public:
+    /** What one read returned. */
+    struct Chunk
+    {
+        uint32_t bytes{0};                //!< bytes taken from the transport
+        std::vector<RtiMessage> messages; //!< complete messages, in order
+    };
+
+    /** Signals that data is available. */
+    typedef Callback<void, Ptr<RtiConnection>> DataCallback;
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RtiConnection();
+    ~RtiConnection() override;
+
+    /**
+     * @brief Set the data-available callback.
+     * @param cb the callback
+     */
+    void SetDataCallback(DataCallback cb);
+
+    /**
+     * @brief Send one message.
+     * @param msg the message (serialized as it is)
+     */
+    virtual void Send(const RtiMessage& msg) = 0;
+
+    /**
+     * @brief Take everything that has arrived.
+     * @return the bytes and the complete messages
+     */
+    virtual Chunk Receive() = 0;
+
+    /**
+     * @brief Whether anything is waiting to be read.
+     * @return true if Receive() would return bytes
+     */
+    virtual bool HasData() const = 0;
+
+    /**
+     * @brief Whether both ends are on the same host.
+     * @return true for a same-host connection
+     */
+    virtual bool IsLocal() const = 0;
+
+    /** @return the federate at the other end (0 = the CRC or not yet known) */
+    uint32_t GetPeer() const;
+    /** @param peer the federate at the other end */
+    void SetPeer(uint32_t peer);
+
+    /** @return messages sent */
+    uint64_t GetTxMessages() const;
+    /** @return bytes of messages sent */
+    uint64_t GetTxBytes() const;
+    /** @return messages received */
+    uint64_t GetRxMessages() const;
+
+    /**
+     * TracedCallback signature for a message sent or received.
+     * @param [in] msg the message
+     */
+    typedef void (*MessageTracedCallback)(const RtiMessage& msg);
+
+  protected:
+    void DoDispose() override;
+
+    /** Call the data callback. */
+    void NotifyData();
+
+    /**
+     * Serialize a message into a packet and count it.
+     * @param msg the message
+     * @return the packet
+     */
+    Ptr<Packet> Encode(const RtiMessage& msg);
+
+    /**
+     * Count and trace a received message.
+     * @param msg the message
+     */
+    void CountRx(const RtiMessage& msg);
+
+  private:
+    DataCallback m_data;                         //!< data-available callback
+    uint32_t m_peer;                             //!< peer federate
+    uint64_t m_txMessages;                       //!< counter
+    uint64_t m_txBytes;                          //!< counter
+    uint64_t m_rxMessages;                       //!< counter
+    TracedCallback<const RtiMessage&> m_txTrace; //!< sent
+    TracedCallback<const RtiMessage&> m_rxTrace; //!< received
+};
+
+/**
+ * @ingroup testbed-rti
+ * @brief An RTI connection over an ns-3 TCP socket: messages are framed in the byte stream by
+ * their length field.
+ */
+class RtiTcpConnection : public RtiConnection
+{
+  public:
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RtiTcpConnection();
+    ~RtiTcpConnection() override;
+
+    /**
+     * @brief Use a (connected or connecting) TCP socket.
+     * @param socket the socket
+     */
+    void SetSocket(Ptr<Socket> socket);
+
+    /** @return the socket */
+    Ptr<Socket> GetSocket() const;
+
+    void Send(const RtiMessage& msg) override;
+    Chunk Receive() override;
+    bool HasData() const override;
+    bool IsLocal() const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /**
+     * Socket receive callback.
+     * @param socket the socket
+     */
+    void HandleRead(Ptr<Socket> socket);
+    /**
+     * Socket send-space callback.
+     * @param socket the socket
+     * @param available bytes of free send buffer
+     */
+    void HandleSend(Ptr<Socket> socket, uint32_t available);
+    /** Write pending messages while the send buffer has room. */
+    void Flush();
+
+    Ptr<Socket> m_socket;              //!< the socket
+    Ptr<Packet> m_rxBuffer;            //!< received bytes not yet framed
+    std::deque<Ptr<Packet>> m_txQueue; //!< messages (or their rest) not yet written
+    bool m_notified;                   //!< data callback called since the last Receive()
+};
+
+/**
+ * @ingroup testbed-rti
+ * @brief A connection between two components on the same host (TCP over the loopback).
+ *
+ * The kernel's loopback path runs inside the sender's send call (Linux: the receive softirq
+ * runs on the sending CPU), so its cost is the host's send cost, which the sending process
+ * pays; the message is then at once readable by the receiver. Create pairs with Connect().
+ */
+class RtiLocalConnection : public RtiConnection
+{
+  public:
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RtiLocalConnection();
+    ~RtiLocalConnection() override;
+
+    /**
+     * @brief Join two endpoints.
+     * @param a one end
+     * @param b the other end
+     */
+    static void Connect(Ptr<RtiLocalConnection> a, Ptr<RtiLocalConnection> b);
+
+    void Send(const RtiMessage& msg) override;
+    Chunk Receive() override;
+    bool HasData() const override;
+    bool IsLocal() const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /**
+     * A message arrives from the peer.
+     * @param p the serialized message
+     */
+    void Deliver(Ptr<Packet> p);
+
+    RtiLocalConnection* m_peer;      //!< the other end (not owned)
+    std::deque<Ptr<Packet>> m_inbox; //!< arrived, not yet read
+    bool m_notified;                 //!< data callback called since the last Receive()
+};
+
+/**
+ * @ingroup testbed-rti
+ * @brief The best-effort path: one RTI message per UDP datagram.
+ *
+ * Several connections may share one socket: only one of them (the receiving one, without a
+ * peer address) reads it; the others only send to their peer address.
+ */
+class RtiUdpConnection : public RtiConnection
+{
+  public:
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RtiUdpConnection();
+    ~RtiUdpConnection() override;
+
+    /**
+     * @brief Use a bound UDP socket.
+     * @param socket the socket
+     * @param peer where Send() sends (an InetSocketAddress); empty for a receive-only endpoint
+     * @param receive whether this connection reads the socket
+     */
+    void SetSocket(Ptr<Socket> socket, const Address& peer, bool receive);
+
+    /** @return the UDP port the socket is bound to */
+    uint16_t GetLocalPort() const;
+
+    /** @return datagrams dropped because they were not one whole message */
+    uint64_t GetNMalformed() const;
+
+    void Send(const RtiMessage& msg) override;
+    Chunk Receive() override;
+    bool HasData() const override;
+    bool IsLocal() const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /**
+     * Socket receive callback.
+     * @param socket the socket
+     */
+    void HandleRead(Ptr<Socket> socket);
+
+    Ptr<Socket> m_socket;  //!< the socket
+    Address m_peerAddress; //!< destination of Send()
+    bool m_notified;       //!< data callback called since the last Receive()
+    uint64_t m_malformed;  //!< datagrams that were not one whole message
+};
+
+} // namespace ns3
+
+#endif /* TESTBED_RTI_CONNECTION_H */

@@ -1,0 +1,216 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rti-settings.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RtiSettings");
+
+NS_OBJECT_ENSURE_REGISTERED(RtiSettings);
+
+TypeId
+RtiSettings::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::RtiSettings")
+              .SetParent<Object>()
+              .SetGroupName("Testbed")
+              .AddConstructor<RtiSettings>()
+              .AddAttribute(
+                  "EncodingHeaderSize",
+                  "Bytes of the encoding header of every RTI message (16 bytes of fixed "
+                  "fields plus opaque bytes; see RtiMessage). Calibrated, see doc/rti.rst.",
+                  UintegerValue(16),
+                  MakeUintegerAccessor(&RtiSettings::m_headerSize),
+                  MakeUintegerChecker<uint32_t>(RtiMessage::CORE_HEADER_SIZE, 255))
+              .AddAttribute("GaltMode",
+                            "GALT computed centrally by the CRC (Central) or by every local RTI "
+                            "component from null messages (NullMessages).",
+                            EnumValue(CENTRAL),
+                            MakeEnumAccessor<GaltMode>(&RtiSettings::m_galtMode),
+                            MakeEnumChecker(CENTRAL, "Central", NULL_MESSAGES, "NullMessages"))
+              .AddAttribute(
+                  "TcpNoDelay",
+                  "Disable the Nagle algorithm on the RTI's TCP connections (TCP_NODELAY, "
+                  "as real RTIs do).",
+                  BooleanValue(true),
+                  MakeBooleanAccessor(&RtiSettings::m_tcpNoDelay),
+                  MakeBooleanChecker())
+              .AddAttribute("TcpSegmentSize",
+                            "TCP maximum segment size of the RTI's connections in bytes (Ethernet "
+                            "MTU 1500 - 20 IP - 20 TCP - 12 timestamp option = 1448).",
+                            UintegerValue(1448),
+                            MakeUintegerAccessor(&RtiSettings::m_segmentSize),
+                            MakeUintegerChecker<uint32_t>(64, 65495))
+              .AddAttribute("Port",
+                            "TCP port of the CRC.",
+                            UintegerValue(8989),
+                            MakeUintegerAccessor(&RtiSettings::m_port),
+                            MakeUintegerChecker<uint16_t>(1, 65535))
+              .AddAttribute("UdpPort",
+                            "UDP port of the best-effort path (CRC and local components).",
+                            UintegerValue(8990),
+                            MakeUintegerAccessor(&RtiSettings::m_udpPort),
+                            MakeUintegerChecker<uint16_t>(1, 65535))
+              .AddAttribute("CallCost",
+                            "CPU cycles of one RTI ambassador call in the local RTI component "
+                            "(argument checks, state, bookkeeping), message encoding excluded.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RtiSettings::m_callCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("CallbackCost",
+                            "CPU cycles of one federate ambassador callback (dispatch into the "
+                            "federate's code).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RtiSettings::m_callbackCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("EncodeCost",
+                            "CPU cycles to encode one message.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RtiSettings::m_encodeCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("EncodeCostPerByte",
+                            "CPU cycles per byte of an encoded message.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RtiSettings::m_encodeCyclesPerByte),
+                            MakeDoubleChecker<double>(0.0, 1e6))
+              .AddAttribute("DecodeCost",
+                            "CPU cycles to decode one message.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RtiSettings::m_decodeCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("DecodeCostPerByte",
+                            "CPU cycles per byte of a decoded message.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RtiSettings::m_decodeCyclesPerByte),
+                            MakeDoubleChecker<double>(0.0, 1e6))
+              .AddAttribute("RouteCost",
+                            "CPU cycles of one CRC routing step: finding the receivers of one "
+                            "message (per message, not per receiver).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RtiSettings::m_routeCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("TimeManagementCost",
+                            "CPU cycles of one time-management evaluation (a GALT computation with "
+                            "the grant checks), fixed part.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RtiSettings::m_tmCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("TimeManagementCostPerFederate",
+                            "CPU cycles of one time-management evaluation per time-managed "
+                            "federate.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RtiSettings::m_tmCyclesPerFederate),
+                            MakeDoubleChecker<double>(0.0, 1e9));
+    return tid;
+}
+
+RtiSettings::RtiSettings()
+    : m_headerSize(RtiMessage::CORE_HEADER_SIZE)
+    , m_galtMode(CENTRAL)
+    , m_tcpNoDelay(true)
+    , m_segmentSize(1448)
+    , m_port(8989)
+    , m_udpPort(8990)
+    , m_callCycles(0)
+    , m_callbackCycles(0)
+    , m_encodeCycles(0)
+    , m_encodeCyclesPerByte(0)
+    , m_decodeCycles(0)
+    , m_decodeCyclesPerByte(0)
+    , m_routeCycles(0)
+    , m_tmCycles(0)
+    , m_tmCyclesPerFederate(0)
+{
+}
+
+RtiMessage
+RtiSettings::NewMessage(RtiMessage::Type type) const
+{
+    RtiMessage m(type);
+    m.SetHeaderSize(m_headerSize);
+    return m;
+}
+
+uint32_t
+RtiSettings::GetHeaderSize() const
+{
+    return m_headerSize;
+}
+
+RtiSettings::GaltMode
+RtiSettings::GetGaltMode() const
+{
+    return m_galtMode;
+}
+
+bool
+RtiSettings::GetTcpNoDelay() const
+{
+    return m_tcpNoDelay;
+}
+
+uint32_t
+RtiSettings::GetTcpSegmentSize() const
+{
+    return m_segmentSize;
+}
+
+uint16_t
+RtiSettings::GetPort() const
+{
+    return m_port;
+}
+
+uint16_t
+RtiSettings::GetUdpPort() const
+{
+    return m_udpPort;
+}
+
+double
+RtiSettings::EncodeCycles(uint32_t bytes) const
+{
+    return m_encodeCycles + m_encodeCyclesPerByte * bytes;
+}
+
+double
+RtiSettings::DecodeCycles(uint32_t bytes) const
+{
+    return m_decodeCycles + m_decodeCyclesPerByte * bytes;
+}
+
+double
+RtiSettings::CallCycles() const
+{
+    return m_callCycles;
+}
+
+double
+RtiSettings::CallbackCycles() const
+{
+    return m_callbackCycles;
+}
+
+double
+RtiSettings::RouteCycles() const
+{
+    return m_routeCycles;
+}
+
+double
+RtiSettings::TimeManagementCycles(uint32_t federates) const
+{
+    return m_tmCycles + m_tmCyclesPerFederate * federates;
+}
+
+} // namespace ns3

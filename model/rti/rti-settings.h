@@ -1,0 +1,117 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TESTBED_RTI_SETTINGS_H
+#define TESTBED_RTI_SETTINGS_H
+
+#include "rti-message.h"
+
+#include "ns3/object.h"
+
+/**
+ * @file
+ * @ingroup testbed-rti
+ * Federation-wide parameters of the simulated RTI: encoding, transport, algorithms and costs.
+ */
+
+namespace ns3
+{
+
+/**
+ * @ingroup testbed-rti
+ * @brief The parameters every component of one RTI federation shares.
+ *
+ * One object per federation (RtiHelper creates it); the CRC and every local RTI component refer
+ * to it, so the encoding and the algorithms are consistent across the federation.
+ *
+ * Processing costs are CPU cycles on the host of the component that does the work (converted
+ * with that host's CPU frequency, and queued on its CPU behind other work, see HostProcess).
+ * The operating system's own costs of socket calls (HostPlatform SendCost/RecvCost) and of
+ * packet reception (HostNic) come on top; they belong to the host model, not to the RTI.
+ * doc/rti.rst lists which of these parameters were calibrated on which [JAXA06] number.
+ */
+class RtiSettings : public Object
+{
+  public:
+    /** How GALT is computed. */
+    enum GaltMode
+    {
+        CENTRAL,      //!< by the CRC from every federate's requests (pRTI, Portico 2 style)
+        NULL_MESSAGES //!< by each local component from null messages (CERTI, OpenRTI style)
+    };
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RtiSettings();
+
+    /**
+     * @brief A new message of a type with this federation's encoding header size.
+     * @param type the type
+     * @return the message
+     */
+    RtiMessage NewMessage(RtiMessage::Type type) const;
+
+    /** @return the encoding header size in bytes */
+    uint32_t GetHeaderSize() const;
+    /** @return the GALT algorithm */
+    GaltMode GetGaltMode() const;
+    /** @return whether the RTI's TCP sockets disable Nagle (TCP_NODELAY) */
+    bool GetTcpNoDelay() const;
+    /** @return the TCP maximum segment size of the RTI's connections */
+    uint32_t GetTcpSegmentSize() const;
+    /** @return the CRC's TCP port */
+    uint16_t GetPort() const;
+    /** @return the UDP port of the best-effort path (CRC and local components) */
+    uint16_t GetUdpPort() const;
+
+    /**
+     * @brief Cycles to encode a message (build it and write its bytes).
+     * @param bytes message size
+     * @return cycles
+     */
+    double EncodeCycles(uint32_t bytes) const;
+    /**
+     * @brief Cycles to decode a message.
+     * @param bytes message size
+     * @return cycles
+     */
+    double DecodeCycles(uint32_t bytes) const;
+    /** @return cycles of one RTI ambassador call in the local component (checks, bookkeeping) */
+    double CallCycles() const;
+    /** @return cycles of one federate ambassador callback (dispatch into the federate) */
+    double CallbackCycles() const;
+    /** @return cycles of one CRC routing step (look up the receivers of one message) */
+    double RouteCycles() const;
+    /**
+     * @brief Cycles of one time-management evaluation (GALT and grant checks).
+     * @param federates number of time-managed federates involved
+     * @return cycles
+     */
+    double TimeManagementCycles(uint32_t federates) const;
+
+  private:
+    uint32_t m_headerSize;        //!< EncodingHeaderSize
+    GaltMode m_galtMode;          //!< GaltMode
+    bool m_tcpNoDelay;            //!< TcpNoDelay
+    uint32_t m_segmentSize;       //!< TcpSegmentSize
+    uint16_t m_port;              //!< Port
+    uint16_t m_udpPort;           //!< UdpPort
+    double m_callCycles;          //!< CallCost
+    double m_callbackCycles;      //!< CallbackCost
+    double m_encodeCycles;        //!< EncodeCost
+    double m_encodeCyclesPerByte; //!< EncodeCostPerByte
+    double m_decodeCycles;        //!< DecodeCost
+    double m_decodeCyclesPerByte; //!< DecodeCostPerByte
+    double m_routeCycles;         //!< RouteCost
+    double m_tmCycles;            //!< TimeManagementCost
+    double m_tmCyclesPerFederate; //!< TimeManagementCostPerFederate
+};
+
+} // namespace ns3
+
+#endif /* TESTBED_RTI_SETTINGS_H */

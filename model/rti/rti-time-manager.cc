@@ -1,0 +1,196 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rti-time-manager.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RtiTimeManager");
+
+TimeBound
+RtiTimeManager::OutputBound(const State& s, const TimeBound& galt)
+{
+    TimeBound b;
+    if (!s.advancing)
+    {
+        b.t = s.time + s.lookahead;
+        b.open = s.lookahead == 0 && !s.lastGrantAvailable;
+        return b;
+    }
+    if (!IsNextMessage(s.kind))
+    {
+        b.t = s.requested + s.lookahead;
+        b.open = s.lookahead == 0 && s.kind == AdvanceKind::TAR;
+        return b;
+    }
+    // NER/NERA: the earliest time it may be granted: its request, its earliest pending message,
+    // or a message yet to come (not before GALT; only if it waits for GALT at all).
+    TimeBound m{s.requested, false};
+    if (!s.pendingTso.empty() && *s.pendingTso.begin() < m.t)
+    {
+        m = TimeBound{*s.pendingTso.begin(), false};
+    }
+    if (s.constrained && galt < m)
+    {
+        m = galt;
+    }
+    b.t = m.t + s.lookahead;
+    b.open = m.open || (s.lookahead == 0 && s.kind == AdvanceKind::NER);
+    return b;
+}
+
+bool
+RtiTimeManager::CanGrant(const State& s, const TimeBound& galt, LogicalTime* grant)
+{
+    if (!s.advancing)
+    {
+        return false;
+    }
+    LogicalTime t = s.requested;
+    if (IsNextMessage(s.kind) && !s.pendingTso.empty())
+    {
+        t = std::min(t, *s.pendingTso.begin());
+    }
+    if (!s.constrained)
+    {
+        *grant = s.requested; // nothing is delivered in timestamp order to it
+        return true;
+    }
+    bool ok = IsAvailable(s.kind) ? galt.t >= t : !galt.Allows(t);
+    if (ok)
+    {
+        *grant = t;
+    }
+    return ok;
+}
+
+void
+RtiTimeManager::ApplyGrant(State& s, LogicalTime t)
+{
+    s.advancing = false;
+    s.time = t;
+    s.lastGrantAvailable = IsAvailable(s.kind);
+    s.pendingTso.erase(s.pendingTso.begin(), s.pendingTso.upper_bound(t));
+}
+
+RtiTimeManager::State&
+RtiTimeManager::Get(FederateHandle f)
+{
+    return m_states[f];
+}
+
+bool
+RtiTimeManager::Has(FederateHandle f) const
+{
+    return m_states.count(f) > 0;
+}
+
+void
+RtiTimeManager::Remove(FederateHandle f)
+{
+    m_states.erase(f);
+}
+
+uint32_t
+RtiTimeManager::GetNManaged() const
+{
+    uint32_t n = 0;
+    for (const auto& [f, s] : m_states)
+    {
+        n += (s.regulating || s.constrained) ? 1 : 0;
+    }
+    return n;
+}
+
+std::map<FederateHandle, TimeBound>
+RtiTimeManager::ComputeBounds() const
+{
+    std::map<FederateHandle, TimeBound> bounds;
+    const TimeBound inf;
+    for (const auto& [f, s] : m_states)
+    {
+        if (s.regulating)
+        {
+            bounds[f] = OutputBound(s, inf);
+        }
+    }
+    // Relax the NER bounds with GALT until nothing changes (at most N rounds: every bound is the
+    // least over chains of federates of a base bound plus their lookaheads).
+    for (uint32_t round = 0; round <= bounds.size(); ++round)
+    {
+        bool changed = false;
+        for (const auto& [f, s] : m_states)
+        {
+            if (!s.regulating || !s.advancing || !IsNextMessage(s.kind) || !s.constrained)
+            {
+                continue;
+            }
+            TimeBound b = OutputBound(s, Galt(f, bounds));
+            if (b < bounds[f])
+            {
+                bounds[f] = b;
+                changed = true;
+            }
+        }
+        if (!changed)
+        {
+            break;
+        }
+    }
+    return bounds;
+}
+
+TimeBound
+RtiTimeManager::Galt(FederateHandle f, const std::map<FederateHandle, TimeBound>& bounds)
+{
+    TimeBound g;
+    for (const auto& [r, b] : bounds)
+    {
+        if (r != f && b < g)
+        {
+            g = b;
+        }
+    }
+    return g;
+}
+
+std::vector<RtiTimeManager::Grant>
+RtiTimeManager::Grants()
+{
+    std::vector<Grant> grants;
+    // A grant never lowers its federate's bound (it is granted at the time its bound already
+    // assumed), so one pass over the federates finds every grant.
+    std::map<FederateHandle, TimeBound> bounds = ComputeBounds();
+    for (auto& [f, s] : m_states)
+    {
+        LogicalTime t;
+        if (CanGrant(s, Galt(f, bounds), &t))
+        {
+            ApplyGrant(s, t);
+            grants.emplace_back(f, t);
+        }
+    }
+    return grants;
+}
+
+LogicalTime
+RtiTimeManager::MaxConstrainedTime() const
+{
+    LogicalTime t = -std::numeric_limits<double>::infinity();
+    for (const auto& [f, s] : m_states)
+    {
+        if (s.constrained)
+        {
+            t = std::max(t, s.time);
+        }
+    }
+    return t;
+}
+
+} // namespace ns3

@@ -1,0 +1,832 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The simulated RTI end to end: grant rules in hand-worked scenarios (three federates with
+ * different lookaheads, TSO messages in flight, zero lookahead with TARA, NER), in both GALT
+ * modes; RO vs TSO delivery order; CRC routing counts; the cost model against a hand-summed
+ * timeline; the best-effort (UDP) path; the Nagle attribute.
+ */
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/host-platform-helper.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/node-container.h"
+#include "ns3/packet.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/rti-helper.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+
+#include <memory>
+#include <sstream>
+
+using namespace ns3;
+
+namespace
+{
+
+/** A federate driven by a script: records what the RTI delivers. */
+class ScriptFederate : public FederateAmbassador
+{
+  public:
+    /** What it declares once joined. */
+    struct Config
+    {
+        bool regulating{true};        //!< enable regulation
+        LogicalTime lookahead{1};     //!< lookahead
+        bool constrained{true};       //!< enable constrained
+        AttributeHandleSet publish;   //!< attributes of Data published (and an instance)
+        AttributeHandleSet subscribe; //!< attributes of Data subscribed
+        bool publishPing{false};      //!< publishes interaction Ping
+        bool subscribePing{false};    //!< subscribes interaction Ping
+    };
+
+    std::string name;                           //!< name
+    Config cfg;                                 //!< declarations
+    Ptr<RtiAmbassador> amb;                     //!< its RTI ambassador
+    ObjectInstanceHandle obj{0};                //!< its instance
+    std::vector<std::string> log;               //!< "R<t>" (TSO), "RO", "G<t>", "I"
+    std::vector<Time> logTimes;                 //!< simulation time of each log entry
+    std::vector<HandleValueMap> values;         //!< values of each reflect
+    std::vector<TransportationType> transports; //!< transport of each reflect
+
+    void FederationJoined(FederateHandle h) override
+    {
+        ObjectClassHandle data = amb->GetObjectClassHandle("Data");
+        InteractionClassHandle ping = amb->GetInteractionClassHandle("Ping");
+        if (!cfg.publish.empty())
+        {
+            amb->PublishObjectClassAttributes(data, cfg.publish);
+            obj = amb->RegisterObjectInstance(data, name);
+        }
+        if (!cfg.subscribe.empty())
+        {
+            amb->SubscribeObjectClassAttributes(data, cfg.subscribe);
+        }
+        if (cfg.publishPing)
+        {
+            amb->PublishInteractionClass(ping);
+        }
+        if (cfg.subscribePing)
+        {
+            amb->SubscribeInteractionClass(ping);
+        }
+        if (cfg.regulating)
+        {
+            amb->EnableTimeRegulation(cfg.lookahead);
+        }
+        if (cfg.constrained)
+        {
+            amb->EnableTimeConstrained();
+        }
+    }
+
+    void ReflectAttributeValues(ObjectInstanceHandle object,
+                                const HandleValueMap& v,
+                                const UserTag& tag,
+                                OrderType sentOrder,
+                                TransportationType transport,
+                                LogicalTime time,
+                                OrderType receivedOrder,
+                                FederateHandle producer) override
+    {
+        std::ostringstream s;
+        if (receivedOrder == OrderType::TIMESTAMP)
+        {
+            s << "R" << time;
+        }
+        else
+        {
+            s << "RO";
+        }
+        Add(s.str());
+        values.push_back(v);
+        transports.push_back(transport);
+    }
+
+    void ReceiveInteraction(InteractionClassHandle cls,
+                            const HandleValueMap& p,
+                            const UserTag& tag,
+                            OrderType sentOrder,
+                            TransportationType transport,
+                            LogicalTime time,
+                            OrderType receivedOrder,
+                            FederateHandle producer) override
+    {
+        Add("I");
+    }
+
+    void TimeAdvanceGrant(LogicalTime t) override
+    {
+        std::ostringstream s;
+        s << "G" << t;
+        Add(s.str());
+    }
+
+    /**
+     * Record an event.
+     * @param e the event
+     */
+    void Add(const std::string& e)
+    {
+        log.push_back(e);
+        logTimes.push_back(Simulator::Now());
+    }
+
+    /** @return the log as one string, entries separated by spaces */
+    std::string Log() const
+    {
+        std::string s;
+        for (const auto& e : log)
+        {
+            s += (s.empty() ? "" : " ") + e;
+        }
+        return s;
+    }
+
+    /**
+     * Time of the first log entry equal to e.
+     * @param e entry
+     * @return its time, or -1 s
+     */
+    Time When(const std::string& e) const
+    {
+        for (uint32_t i = 0; i < log.size(); ++i)
+        {
+            if (log[i] == e)
+            {
+                return logTimes[i];
+            }
+        }
+        return Seconds(-1);
+    }
+
+    /**
+     * TSO update of its instance.
+     * @param t timestamp
+     */
+    void UpdateTso(LogicalTime t)
+    {
+        HandleValueMap v;
+        v[*cfg.publish.begin()] = std::vector<uint8_t>(8, 1);
+        amb->UpdateAttributeValues(obj, v, UserTag(), t);
+    }
+
+    /**
+     * RO update of some attributes.
+     * @param attrs the attributes
+     */
+    void UpdateRo(const AttributeHandleSet& attrs)
+    {
+        HandleValueMap v;
+        for (AttributeHandle a : attrs)
+        {
+            v[a] = std::vector<uint8_t>(4, a);
+        }
+        amb->UpdateAttributeValues(obj, v, UserTag());
+    }
+};
+
+/** Two nodes joined by a point-to-point link, with host platforms, and an RTI federation. */
+class TestFederation
+{
+  public:
+    /**
+     * Build it.
+     * @param mode GALT mode
+     * @param linkDelay one-way link delay
+     * @param noDelay TCP_NODELAY
+     */
+    TestFederation(RtiSettings::GaltMode mode,
+                   Time linkDelay = MilliSeconds(10),
+                   bool noDelay = true)
+    {
+        nodes.Create(2);
+        PointToPointHelper p2p;
+        p2p.SetDeviceAttribute("DataRate", StringValue("100Mbps"));
+        p2p.SetChannelAttribute("Delay", TimeValue(linkDelay));
+        devices = p2p.Install(nodes);
+        InternetStackHelper stack;
+        stack.Install(nodes);
+        Ipv4AddressHelper addr("10.9.0.0", "255.255.255.0");
+        addr.Assign(devices);
+        HostPlatformHelper hosts;
+        hosts.SetInstallNics(false);
+        hosts.Install(nodes);
+        rti.SetSettingsAttribute("GaltMode", EnumValue(mode));
+        rti.SetSettingsAttribute("TcpNoDelay", BooleanValue(noDelay));
+        rti.GetFom()->AddObjectClass("Data", {"a", "b"});
+        rti.GetFom()->AddInteractionClass("Ping", {"x"});
+        crc = rti.InstallCrc(nodes.Get(0));
+    }
+
+    /**
+     * Add a federate; it joins at once.
+     * @param name name
+     * @param node node index
+     * @param cfg declarations
+     * @return the federate
+     */
+    ScriptFederate* Add(const std::string& name, uint32_t node, ScriptFederate::Config cfg)
+    {
+        feds.push_back(std::make_unique<ScriptFederate>());
+        ScriptFederate* f = feds.back().get();
+        f->name = name;
+        f->cfg = cfg;
+        f->amb = rti.InstallFederate(nodes.Get(node), f);
+        f->amb->JoinFederationExecution(name, "Test", "TestFederation");
+        return f;
+    }
+
+    NodeContainer nodes;                               //!< nodes
+    NetDeviceContainer devices;                        //!< devices
+    RtiHelper rti;                                     //!< the federation
+    Ptr<RtiCentralComponent> crc;                      //!< the CRC
+    std::vector<std::unique_ptr<ScriptFederate>> feds; //!< federates
+};
+
+/** Start of the scripted part (every join and declaration is done by then). */
+const Time T0 = Seconds(1);
+
+/**
+ * Time of script step k.
+ * @param k step
+ * @return T0 + k * 100 ms
+ */
+Time
+Step(int k)
+{
+    return T0 + MilliSeconds(100 * k);
+}
+
+/**
+ * Name of a GALT mode.
+ * @param mode the mode
+ * @return "central" or "null messages"
+ */
+std::string
+ModeName(RtiSettings::GaltMode mode)
+{
+    return mode == RtiSettings::CENTRAL ? "central" : "null messages";
+}
+
+} // namespace
+
+/**
+ * @ingroup testbed-tests
+ * Three federates with lookaheads 1, 2, 3 on the CRC's node (zero costs: everything happens at
+ * the script instants). The expected grants and deliveries are worked out by hand in the
+ * comments; both GALT modes must give them.
+ */
+class RtiThreeFederatesTestCase : public TestCase
+{
+  public:
+    /**
+     * @param mode GALT mode
+     */
+    RtiThreeFederatesTestCase(RtiSettings::GaltMode mode)
+        : TestCase("RTI grant rules: three federates, lookaheads 1, 2, 3, TSO order ("
+                   + ModeName(mode) + ")")
+        , m_mode(mode)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TestFederation fed(m_mode);
+        ScriptFederate::Config c;
+        c.publish = {1};
+        c.subscribe = {1};
+        c.lookahead = 1;
+        ScriptFederate* f1 = fed.Add("F1", 0, c);
+        c.lookahead = 2;
+        ScriptFederate* f2 = fed.Add("F2", 0, c);
+        c.lookahead = 3;
+        ScriptFederate* f3 = fed.Add("F3", 0, c);
+
+        // s0: F3 (granted 0, bound 0 + 3) sends TSO 3.5 and an RO update. F1 and F2 are
+        //     constrained and not advancing: the RO update waits for their next request.
+        Simulator::Schedule(Step(0), [=]() {
+            f3->UpdateTso(3.5);
+            f3->UpdateRo({1});
+        });
+        // s1: F1 TAR(5) (bound 6), F2 TAR(3) (bound 5). F3 bound 3: GALT_F2 = min(6, 3) = 3, not
+        //     > 3: F2 waits (a message at 3 is possible). Both get the held RO update now.
+        Simulator::Schedule(Step(1), [=]() {
+            f1->amb->TimeAdvanceRequest(5);
+            f2->amb->TimeAdvanceRequest(3);
+        });
+        // s2: F3 TAR(4) (bound 7): GALT_F2 = min(6, 7) = 6 > 3: F2 granted 3 (3.5 stays
+        //     queued); GALT_F3 = min(6, 5) = 5 > 4: F3 granted 4; GALT_F1 = min(5, 7) = 5, not
+        //     > 5: F1 waits.
+        Simulator::Schedule(Step(2), [=]() { f3->amb->TimeAdvanceRequest(4); });
+        // s3: F2 TAR(10) (bound 12): GALT_F1 = min(12, 7) = 7 > 5: F1 granted 5 after TSO 3.5.
+        //     GALT_F2 = min(6, 7) = 6: F2 waits.
+        Simulator::Schedule(Step(3), [=]() { f2->amb->TimeAdvanceRequest(10); });
+        // s4: F1 (granted 5, bound 6) sends TSO 8, then TSO 6.
+        Simulator::Schedule(Step(4), [=]() {
+            f1->UpdateTso(8);
+            f1->UpdateTso(6);
+        });
+        // s5: F1 TAR(20) (bound 21), F3 TAR(20) (bound 23): GALT_F2 = 21 > 10: F2 granted 10
+        //     after 3.5, 6, 8 in timestamp order. GALT_F1 = min(12, 23) = 12 and GALT_F3 =
+        //     min(21, 12) = 12: both wait.
+        Simulator::Schedule(Step(5), [=]() {
+            f1->amb->TimeAdvanceRequest(20);
+            f3->amb->TimeAdvanceRequest(20);
+        });
+        // s6: F2 TAR(30) (bound 32): GALT_F1 = min(32, 23) = 23 > 20 and GALT_F3 = min(21, 32)
+        //     = 21 > 20: both granted 20; F3 first gets F1's 6 and 8.
+        Simulator::Schedule(Step(6), [=]() { f2->amb->TimeAdvanceRequest(30); });
+        Simulator::Stop(Step(8));
+        Simulator::Run();
+
+        NS_TEST_EXPECT_MSG_EQ(f1->Log(), "RO R3.5 G5 G20", "F1 deliveries");
+        NS_TEST_EXPECT_MSG_EQ(f2->Log(), "RO G3 R3.5 R6 R8 G10", "F2 deliveries");
+        NS_TEST_EXPECT_MSG_EQ(f3->Log(), "G4 R6 R8 G20", "F3 deliveries");
+        NS_TEST_EXPECT_MSG_EQ(f1->When("RO"), Step(1), "RO held until F1 advances");
+        NS_TEST_EXPECT_MSG_EQ(f2->When("G3"), Step(2), "F2 granted 3 on F3's request");
+        NS_TEST_EXPECT_MSG_EQ(f1->When("G5"), Step(3), "F1 granted 5 on F2's request");
+        NS_TEST_EXPECT_MSG_EQ(f3->When("G4"), Step(2), "F3 granted 4 on its own request");
+        NS_TEST_EXPECT_MSG_EQ(f2->When("G10"), Step(5), "F2 granted 10 at step 5");
+        NS_TEST_EXPECT_MSG_EQ(f1->When("G20"), Step(6), "F1 granted 20 at step 6");
+        NS_TEST_EXPECT_MSG_EQ(f3->When("G20"), Step(6), "F3 granted 20 at step 6");
+        for (const auto& f : fed.feds)
+        {
+            NS_TEST_EXPECT_MSG_EQ(f->amb->GetNLateTso(), 0u, "no TSO message after its grant");
+        }
+        Simulator::Destroy();
+    }
+
+    RtiSettings::GaltMode m_mode; //!< GALT mode
+};
+
+/**
+ * @ingroup testbed-tests
+ * A TSO message in flight across a 10 ms link is delivered before the grant it precedes, and
+ * the grant times show the two GALT algorithms' critical paths: central = the far federate's
+ * request to the CRC and the grant back (two crossings); null messages = the two federates'
+ * null messages crossing at once (one crossing).
+ */
+class RtiInFlightTestCase : public TestCase
+{
+  public:
+    /**
+     * @param mode GALT mode
+     */
+    RtiInFlightTestCase(RtiSettings::GaltMode mode)
+        : TestCase("RTI: TSO message in flight before the grant, 10 ms link (" + ModeName(mode)
+                   + ")")
+        , m_mode(mode)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TestFederation fed(m_mode, MilliSeconds(10));
+        ScriptFederate::Config c;
+        c.publish = {1};
+        ScriptFederate* s = fed.Add("sender", 0, c); // with the CRC
+        c.publish.clear();
+        c.subscribe = {1};
+        ScriptFederate* r = fed.Add("receiver", 1, c); // across the link
+        Simulator::Schedule(T0, [=]() {
+            s->UpdateTso(1);
+            s->amb->TimeAdvanceRequest(1);
+            r->amb->TimeAdvanceRequest(1);
+        });
+        Simulator::Stop(T0 + Seconds(1));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(r->Log(), "R1 G1", "the update precedes the grant");
+        NS_TEST_EXPECT_MSG_EQ(r->When("R1"), r->When("G1"), "delivered with the grant");
+        // Small segments at 100 Mb/s take microseconds: allow 0.2 ms on top of the delays.
+        Time tol = MicroSeconds(200);
+        Time sg = s->When("G1") - T0;
+        Time rg = r->When("G1") - T0;
+        if (m_mode == RtiSettings::CENTRAL)
+        {
+            // The receiver's TAR reaches the CRC after 10 ms: the sender (local) is granted;
+            // the receiver's grant crosses back: 20 ms.
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(sg, MilliSeconds(10), "sender grant");
+            NS_TEST_EXPECT_MSG_LT(sg, MilliSeconds(10) + tol, "sender grant");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(rg, MilliSeconds(20), "receiver grant");
+            NS_TEST_EXPECT_MSG_LT(rg, MilliSeconds(20) + tol, "receiver grant");
+        }
+        else
+        {
+            // Both null messages cross the link once, at the same time: both grants at 10 ms.
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(sg, MilliSeconds(10), "sender grant");
+            NS_TEST_EXPECT_MSG_LT(sg, MilliSeconds(10) + tol, "sender grant");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(rg, MilliSeconds(10), "receiver grant");
+            NS_TEST_EXPECT_MSG_LT(rg, MilliSeconds(10) + tol, "receiver grant");
+        }
+        Simulator::Destroy();
+    }
+
+    RtiSettings::GaltMode m_mode; //!< GALT mode
+};
+
+/**
+ * @ingroup testbed-tests
+ * Zero lookahead: TARA lets two federates advance together and exchange messages at the
+ * granted time; TAR with zero lookahead also advances (open bounds).
+ */
+class RtiZeroLookaheadTestCase : public TestCase
+{
+  public:
+    /**
+     * @param mode GALT mode
+     */
+    RtiZeroLookaheadTestCase(RtiSettings::GaltMode mode)
+        : TestCase("RTI: zero lookahead with TARA and TAR (" + ModeName(mode) + ")")
+        , m_mode(mode)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TestFederation fed(m_mode);
+        ScriptFederate::Config c;
+        c.lookahead = 0;
+        c.publish = {1};
+        c.subscribe = {1};
+        ScriptFederate* f1 = fed.Add("F1", 0, c);
+        ScriptFederate* f2 = fed.Add("F2", 0, c);
+        // s1: both TARA(1): bounds (1, closed); GALT >= 1: both granted 1.
+        Simulator::Schedule(Step(1), [=]() {
+            f1->amb->TimeAdvanceRequestAvailable(1);
+            f2->amb->TimeAdvanceRequestAvailable(1);
+        });
+        // s2: after a TARA grant with L = 0, F1 may send at its own time 1.
+        Simulator::Schedule(Step(2), [=]() { f1->UpdateTso(1); });
+        // s3: F2 TARA(2): F1's bound is 1 (closed): GALT 1 < 2: waits.
+        Simulator::Schedule(Step(3), [=]() { f2->amb->TimeAdvanceRequestAvailable(2); });
+        // s4: F1 TARA(2): bounds 2: both granted 2, F2 gets the message at 1 first.
+        Simulator::Schedule(Step(4), [=]() { f1->amb->TimeAdvanceRequestAvailable(2); });
+        // s5: both TAR(3) with L = 0: bounds (3, open): GALT 3+ > 3: granted 3.
+        Simulator::Schedule(Step(5), [=]() {
+            f1->amb->TimeAdvanceRequest(3);
+            f2->amb->TimeAdvanceRequest(3);
+        });
+        Simulator::Stop(Step(7));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(f1->Log(), "G1 G2 G3", "F1");
+        NS_TEST_EXPECT_MSG_EQ(f2->Log(), "G1 R1 G2 G3", "F2");
+        NS_TEST_EXPECT_MSG_EQ(f1->When("G1"), Step(1), "TARA(1)");
+        NS_TEST_EXPECT_MSG_EQ(f2->When("G2"), Step(4), "F2 waits for F1's TARA(2)");
+        NS_TEST_EXPECT_MSG_EQ(f2->When("G3"), Step(5), "TAR with zero lookahead");
+        NS_TEST_EXPECT_MSG_EQ(f2->amb->GetNLateTso(), 0u, "message at 1 not late after TARA");
+        // After a TAR grant at 3 with L = 0 the bound is open: a message at 3 is refused.
+        TimeBound b = RtiTimeManager::OutputBound(
+            RtiTimeManager::State{true, true, 3, 0, false, AdvanceKind::TAR, 3, false, {}},
+            TimeBound());
+        NS_TEST_EXPECT_MSG_EQ(b.Allows(3), false, "TAR, L = 0: no message at 3");
+        Simulator::Destroy();
+    }
+
+    RtiSettings::GaltMode m_mode; //!< GALT mode
+};
+
+/**
+ * @ingroup testbed-tests
+ * Next message requests do not deadlock: three federates NER(10) with no messages are all
+ * granted 10; with a message at 4 the receiver is granted 4 first; with zero lookahead (central
+ * mode) NER(10) is granted 10 too.
+ */
+class RtiNerTestCase : public TestCase
+{
+  public:
+    /**
+     * @param mode GALT mode
+     */
+    RtiNerTestCase(RtiSettings::GaltMode mode)
+        : TestCase("RTI: deadlock-free NER (" + ModeName(mode) + ")")
+        , m_mode(mode)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        {
+            TestFederation fed(m_mode);
+            ScriptFederate::Config c;
+            c.publish = {1};
+            c.subscribe = {1};
+            ScriptFederate* f1 = fed.Add("F1", 0, c);
+            ScriptFederate* f2 = fed.Add("F2", 0, c);
+            c.subscribe.clear();
+            ScriptFederate* f3 = fed.Add("F3", 0, c);
+            // s0: F2 (bound 1) sends TSO 4 (to F1; F3 does not subscribe).
+            Simulator::Schedule(Step(0), [=]() { f2->UpdateTso(4); });
+            // s1: F1, F2 NER(10); F3 NER(10). F1 has the message at 4: b1 = 4 + 1 = 5,
+            //     b2 = min(10, 5, b3) + 1, b3 = min(10, 5, b2) + 1: b2 = b3 = 6. GALT_F1 = 6 > 4:
+            //     F1 granted 4 after the message; GALT_F2 = GALT_F3 = 5: they wait.
+            Simulator::Schedule(Step(1), [=]() {
+                f1->amb->NextMessageRequest(10);
+                f2->amb->NextMessageRequest(10);
+                f3->amb->NextMessageRequest(10);
+            });
+            // s2: F1 NER(10) again: b = 11, 11, 11: everyone granted 10.
+            Simulator::Schedule(Step(2), [=]() { f1->amb->NextMessageRequest(10); });
+            Simulator::Stop(Step(4));
+            Simulator::Run();
+            NS_TEST_EXPECT_MSG_EQ(f1->Log(), "R4 G4 G10", "F1");
+            NS_TEST_EXPECT_MSG_EQ(f2->Log(), "G10", "F2");
+            NS_TEST_EXPECT_MSG_EQ(f3->Log(), "G10", "F3");
+            NS_TEST_EXPECT_MSG_EQ(f1->When("G4"), Step(1), "granted at the message");
+            NS_TEST_EXPECT_MSG_EQ(f2->When("G10"), Step(2), "granted 10");
+            if (m_mode == RtiSettings::NULL_MESSAGES)
+            {
+                // Null messages climb by the lookahead: several per federate.
+                NS_TEST_EXPECT_MSG_GT(f2->amb->GetNNullSent(), 5u, "null message rounds");
+            }
+            Simulator::Destroy();
+        }
+        if (m_mode == RtiSettings::CENTRAL)
+        {
+            // Zero lookahead: the CRC's fixed point resolves the cycle.
+            TestFederation fed(m_mode);
+            ScriptFederate::Config c;
+            c.lookahead = 0;
+            ScriptFederate* f1 = fed.Add("F1", 0, c);
+            ScriptFederate* f2 = fed.Add("F2", 0, c);
+            Simulator::Schedule(Step(1), [=]() {
+                f1->amb->NextMessageRequest(10);
+                f2->amb->NextMessageRequest(10);
+            });
+            Simulator::Stop(Step(3));
+            Simulator::Run();
+            NS_TEST_EXPECT_MSG_EQ(f1->Log(), "G10", "F1, zero lookahead");
+            NS_TEST_EXPECT_MSG_EQ(f2->Log(), "G10", "F2, zero lookahead");
+            Simulator::Destroy();
+        }
+    }
+
+    RtiSettings::GaltMode m_mode; //!< GALT mode
+};
+
+/**
+ * @ingroup testbed-tests
+ * The CRC routes each update to the federates subscribed to at least one of its attributes
+ * (values filtered to the subscribed ones), interactions to their subscribers, and nobody else.
+ */
+class RtiRoutingTestCase : public TestCase
+{
+  public:
+    RtiRoutingTestCase()
+        : TestCase("RTI: CRC routing counts and attribute filtering")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TestFederation fed(RtiSettings::CENTRAL);
+        ScriptFederate::Config c;
+        c.regulating = c.constrained = false;
+        c.publish = {1, 2};
+        c.publishPing = true;
+        ScriptFederate* p = fed.Add("P", 0, c);
+        c.publish.clear();
+        c.publishPing = false;
+        c.subscribe = {1};
+        c.subscribePing = true;
+        ScriptFederate* s1 = fed.Add("S1", 0, c);
+        c.subscribe = {1, 2};
+        c.subscribePing = false;
+        ScriptFederate* s2 = fed.Add("S2", 1, c);
+        c.subscribe = {2};
+        ScriptFederate* s3 = fed.Add("S3", 1, c);
+        c.subscribe.clear();
+        c.subscribePing = true;
+        ScriptFederate* n = fed.Add("N", 0, c);
+        Simulator::Schedule(T0, [=]() {
+            p->UpdateRo({1});    // S1, S2
+            p->UpdateRo({2});    // S2, S3
+            p->UpdateRo({1, 2}); // S1, S2, S3
+            InteractionClassHandle ping = p->amb->GetInteractionClassHandle("Ping");
+            HandleValueMap v;
+            v[1] = {42};
+            p->amb->SendInteraction(ping, v, UserTag()); // S1, N
+        });
+        Simulator::Stop(T0 + Seconds(1));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(fed.crc->GetNReceived(RtiMessage::UPDATE_ATTRIBUTES), 3u, "updates");
+        NS_TEST_EXPECT_MSG_EQ(fed.crc->GetNSent(RtiMessage::REFLECT_ATTRIBUTES), 7u, "reflects");
+        NS_TEST_EXPECT_MSG_EQ(fed.crc->GetNSent(RtiMessage::RECEIVE_INTERACTION),
+                              2u,
+                              "interactions");
+        NS_TEST_EXPECT_MSG_EQ(fed.crc->GetNSent(RtiMessage::DISCOVER_OBJECT), 3u, "discovers");
+        NS_TEST_EXPECT_MSG_EQ(s1->Log(), "RO RO I", "S1");
+        NS_TEST_EXPECT_MSG_EQ(s2->Log(), "RO RO RO", "S2");
+        NS_TEST_EXPECT_MSG_EQ(s3->Log(), "RO RO", "S3");
+        NS_TEST_EXPECT_MSG_EQ(n->Log(), "I", "N: the interaction only");
+        NS_TEST_EXPECT_MSG_EQ(s1->values[1].size(), 1u, "S1 gets attribute a only");
+        NS_TEST_EXPECT_MSG_EQ(s1->values[1].count(1), 1u, "attribute a");
+        NS_TEST_EXPECT_MSG_EQ(s2->values[2].size(), 2u, "S2 gets a and b");
+        NS_TEST_EXPECT_MSG_EQ(p->log.size(), 0u, "nothing back to the sender");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * Processing costs: one RO update between two federates on the CRC's node (1 GHz, one core,
+ * no context-switch or wake-up latency), hand-summed: sender call 500 + encode 300 + send 2000
+ * cycles; CRC receive 1000 + decode 200 + route 700 + encode 300 + send 2000; receiver receive
+ * 1000 + decode 200 + callback 400: the reflect comes 2800 + 4200 + 1600 = 8600 ns after the
+ * call. On two cores the three processes run on whichever core is free: same sum (they are
+ * sequential).
+ */
+class RtiCostTestCase : public TestCase
+{
+  public:
+    RtiCostTestCase()
+        : TestCase("RTI: per-operation CPU costs add up on the host")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TestFederation fed(RtiSettings::CENTRAL);
+        Ptr<RtiSettings> st = fed.rti.GetSettings();
+        st->SetAttribute("CallCost", DoubleValue(500));
+        st->SetAttribute("EncodeCost", DoubleValue(300));
+        st->SetAttribute("DecodeCost", DoubleValue(200));
+        st->SetAttribute("RouteCost", DoubleValue(700));
+        st->SetAttribute("CallbackCost", DoubleValue(400));
+        Ptr<HostPlatform> host = fed.nodes.Get(0)->GetObject<HostPlatform>();
+        host->SetAttribute("SendCost", DoubleValue(2000));
+        host->SetAttribute("RecvCost", DoubleValue(1000));
+        ScriptFederate::Config c;
+        c.regulating = c.constrained = false;
+        c.publish = {1};
+        ScriptFederate* p = fed.Add("P", 0, c);
+        c.publish.clear();
+        c.subscribe = {1};
+        ScriptFederate* s = fed.Add("S", 0, c);
+        double p0 = 0;
+        double c0 = 0;
+        double s0 = 0;
+        Simulator::Schedule(T0, [&]() {
+            p0 = p->amb->GetCyclesCharged();
+            c0 = fed.crc->GetCyclesCharged();
+            s0 = s->amb->GetCyclesCharged();
+            p->UpdateRo({1});
+        });
+        Simulator::Stop(T0 + Seconds(1));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(s->When("RO"), T0 + NanoSeconds(8600), "reflect time");
+        NS_TEST_EXPECT_MSG_EQ_TOL(p->amb->GetCyclesCharged() - p0, 2800.0, 1e-6, "sender cycles");
+        NS_TEST_EXPECT_MSG_EQ_TOL(fed.crc->GetCyclesCharged() - c0, 4200.0, 1e-6, "CRC cycles");
+        NS_TEST_EXPECT_MSG_EQ_TOL(s->amb->GetCyclesCharged() - s0, 1600.0, 1e-6, "receiver cycles");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * Best-effort updates go over UDP to the CRC and to remote subscribers (the loopback to local
+ * ones) and are reported as best effort.
+ */
+class RtiBestEffortTestCase : public TestCase
+{
+  public:
+    RtiBestEffortTestCase()
+        : TestCase("RTI: best-effort (UDP) path")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TestFederation fed(RtiSettings::CENTRAL);
+        ScriptFederate::Config c;
+        c.regulating = c.constrained = false;
+        c.publish = {1};
+        ScriptFederate* p = fed.Add("P", 1, c);
+        c.publish.clear();
+        c.subscribe = {1};
+        ScriptFederate* local = fed.Add("local", 0, c);
+        ScriptFederate* remote = fed.Add("remote", 1, c);
+        Simulator::Schedule(T0, [=]() {
+            p->amb->ChangeAttributeTransportationType(p->obj, TransportationType::BEST_EFFORT);
+            p->UpdateRo({1});
+        });
+        Simulator::Stop(T0 + Seconds(1));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(local->Log(), "RO", "local subscriber");
+        NS_TEST_EXPECT_MSG_EQ(remote->Log(), "RO", "remote subscriber");
+        NS_TEST_EXPECT_MSG_EQ((local->transports.at(0) == TransportationType::BEST_EFFORT),
+                              true,
+                              "reported best effort");
+        NS_TEST_EXPECT_MSG_EQ((remote->transports.at(0) == TransportationType::BEST_EFFORT),
+                              true,
+                              "reported best effort");
+        // Over one 10 ms link each way: the remote subscriber gets it 20 ms after the update.
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(remote->When("RO"), T0 + MilliSeconds(20), "two crossings");
+        NS_TEST_EXPECT_MSG_LT(remote->When("RO"), T0 + MilliSeconds(21), "two crossings");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * The Nagle attribute: ten small updates written 1 us apart over a 10 ms link leave as ten
+ * segments with TCP_NODELAY, and as two with Nagle (the first alone, the other nine together
+ * once the first is acknowledged).
+ */
+class RtiNagleTestCase : public TestCase
+{
+  public:
+    RtiNagleTestCase()
+        : TestCase("RTI: TcpNoDelay attribute (Nagle off and on)")
+    {
+    }
+
+  private:
+    uint32_t m_dataSegments{0}; //!< data-carrying packets sent by the federate's node
+
+    /**
+     * Device transmit trace.
+     * @param p the packet
+     */
+    void Tx(Ptr<const Packet> p)
+    {
+        // PPP 2 + IP 20 + TCP 32 (timestamps) = 54 bytes without payload.
+        if (p->GetSize() > 54)
+        {
+            ++m_dataSegments;
+        }
+    }
+
+    void DoRun() override
+    {
+        for (bool noDelay : {true, false})
+        {
+            m_dataSegments = 0;
+            TestFederation fed(RtiSettings::CENTRAL, MilliSeconds(10), noDelay);
+            // 1 us per call: the writes are apart in time (ns-3's TCP coalesces writes made in
+            // the same instant, whatever TCP_NODELAY says).
+            fed.rti.GetSettings()->SetAttribute("CallCost", DoubleValue(1000));
+            ScriptFederate::Config c;
+            c.regulating = c.constrained = false;
+            c.publish = {1};
+            ScriptFederate* p = fed.Add("P", 1, c);
+            c.publish.clear();
+            c.subscribe = {1};
+            ScriptFederate* s = fed.Add("S", 0, c);
+            Simulator::Schedule(T0 - MilliSeconds(1), [&]() {
+                fed.devices.Get(1)->TraceConnectWithoutContext(
+                    "MacTx",
+                    MakeCallback(&RtiNagleTestCase::Tx, this));
+            });
+            Simulator::Schedule(T0, [=]() {
+                for (int i = 0; i < 10; ++i)
+                {
+                    p->UpdateRo({1});
+                }
+            });
+            Simulator::Stop(T0 + Seconds(1));
+            Simulator::Run();
+            NS_TEST_EXPECT_MSG_EQ(s->log.size(), 10u, "all delivered");
+            NS_TEST_EXPECT_MSG_EQ(m_dataSegments, (noDelay ? 10u : 2u), "data segments");
+            Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * The RTI suite.
+ */
+class RtiTestSuite : public TestSuite
+{
+  public:
+    RtiTestSuite()
+        : TestSuite("testbed-rti", Type::UNIT)
+    {
+        for (auto mode : {RtiSettings::CENTRAL, RtiSettings::NULL_MESSAGES})
+        {
+            AddTestCase(new RtiThreeFederatesTestCase(mode), Duration::QUICK);
+            AddTestCase(new RtiInFlightTestCase(mode), Duration::QUICK);
+            AddTestCase(new RtiZeroLookaheadTestCase(mode), Duration::QUICK);
+            AddTestCase(new RtiNerTestCase(mode), Duration::QUICK);
+        }
+        AddTestCase(new RtiRoutingTestCase, Duration::QUICK);
+        AddTestCase(new RtiCostTestCase, Duration::QUICK);
+        AddTestCase(new RtiBestEffortTestCase, Duration::QUICK);
+        AddTestCase(new RtiNagleTestCase, Duration::QUICK);
+    }
+};
+
+static RtiTestSuite g_rtiTestSuite; //!< static instance
