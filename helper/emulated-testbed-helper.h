@@ -84,6 +84,7 @@ struct EmulatedTestbed
 class EmulatedTestbedHelper
 {
   public:
+    /// Create a helper for 100BASE-TX full-duplex links and NistNet emulators.
     EmulatedTestbedHelper();
 
     /**

@@ -47,6 +47,7 @@ class LinkEmulatorHelper
         B_TO_A  //!< traffic from side B to side A (installed on the device toward A)
     };
 
+    /// Create a helper with no attribute set (LinkEmulatorQueueDisc defaults).
     LinkEmulatorHelper();
 
     /**

@@ -258,8 +258,8 @@ class TestbedDuplexTestCase : public TestCase
         // Full duplex: each direction as if alone, (n - 1) * 83040 + 2 * 82130 ns.
         NS_TEST_ASSERT_MSG_EQ(full, NanoSeconds((n - 1) * 83040 + 2 * 82130), "full duplex");
         // Half duplex: each segment carries 2n frames of 1018 B (81440 ns each) one after the
-        // other, so the last arrival is at least 2n * 81440 ns; deferring and backoff add at
-        // most a few frame times.
+        // other, so the last arrival is at least 2n * 81440 ns; deferring and backoff add
+        // some frame times.
         NS_TEST_ASSERT_MSG_GT_OR_EQ(half, NanoSeconds(2 * n * 81440), "half duplex shares");
         NS_TEST_ASSERT_MSG_LT(half, NanoSeconds((2 * n + 20) * 83040), "half duplex bounded");
     }

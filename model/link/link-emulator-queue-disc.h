@@ -31,26 +31,33 @@ class TimeOrderedQueue;
  * @brief A NIST Net / Linux netem link emulator, installed as the root queue disc on an egress
  * NetDevice of the emulator router.
  *
- * On enqueue at time a of a packet of s = IP size + PacketOverhead bytes:
+ * Why a queue disc: like tc/netem it sits on the egress of the emulator router, sees every
+ * forwarded packet (and nothing else), and uses ns-3's flow control (device queue stop/wake),
+ * statistics and drop traces.
  *
- * 1. loss (Random with optional correlation, or Gilbert-Elliott): dropped before enqueue with
- *    reason LOSS_DROP ("Emulated loss");
- * 2. duplication: a copy is enqueued after the original and goes through the same stages
- *    independently (it is not duplicated again);
- * 3. queue limit: beyond MaxSize, dropped with reason LIMIT_EXCEEDED_DROP ("Queue limit
- *    exceeded");
- * 4. delay sample d = Delay + Jitter * q(u), u the (correlated) uniform, q the standardised
- *    quantile function of DelayDistribution; d is clipped at 0;
- * 5. reorder: with probability ReorderProbability the packet is released at once (release = a),
- *    bypassing the delay and the rate stage;
- * 6. otherwise, if Rate > 0: txEnd = max(a, lastTxEnd) + s * 8 / Rate, lastTxEnd = txEnd; and
- *    release = (Rate > 0 ? txEnd : a) + d (Netem) or max(Rate > 0 ? txEnd : a, a + d) (NistNet).
+ * On enqueue at time a of a packet of s = IP size + PacketOverhead bytes (clipped at 0):
  *
- * A packet whose release time is <= a goes to the released stage at once. Other packets wait,
- * ordered by release time (FIFO among equal times), for the emulator's timer: it is armed for
- * the earliest waiting release r at Timer->GetFireTime(now, r - now); when it fires, every
- * waiting packet whose release time has come is released (burst), the timer is re-armed for the
- * new earliest, and the queue disc runs. Dequeue returns released packets in release order.
+ * 1. Loss (LossModel Random: u < LossProbability, u the correlated uniform; or Gilbert-Elliott):
+ *    dropped before enqueue with reason LOSS_DROP ("Emulated loss").
+ * 2. Duplication (u < DuplicateProbability): a copy is enqueued after the original and goes
+ *    through the stages 1 and 3-7 independently (it is not duplicated again).
+ * 3. Delay sample d = Delay + Jitter * q(u), q the standardised quantile function of
+ *    DelayDistribution, clipped at 0.
+ * 4. Rate stage, if Rate > 0: txEnd = max(a, lastTxEnd) + s * 8 / Rate; lastTxEnd = txEnd.
+ * 5. Release: Netem: (Rate > 0 ? txEnd : a) + d; NistNet: max(Rate > 0 ? txEnd : a, a + d).
+ * 6. Reorder (u < ReorderProbability): release = a, bypassing delay and rate stage (stage 4 is
+ *    skipped for this packet, as in netem).
+ * 7. Queue limit: a packet beyond MaxSize is dropped with reason LIMIT_EXCEEDED_DROP ("Queue
+ *    limit exceeded"); the limit is checked before stage 3, so such a packet draws no delay and
+ *    takes no time of the rate stage.
+ *
+ * A packet whose release time is <= a is released at once. Others wait, ordered by release time
+ * (FIFO among equal times), for the emulator's timer: it is armed for the earliest waiting
+ * release r at Timer->GetFireTime(now, r - now); when it fires, every waiting packet whose
+ * release time has come (or which the firing was armed for) is released in one burst, the timer
+ * is re-armed for the new earliest, and the queue disc runs. Dequeue returns released packets
+ * in release order.
+ *
  * See doc/link.rst for the exact semantics and their sources.
  */
 class LinkEmulatorQueueDisc : public QueueDisc
@@ -62,6 +69,7 @@ class LinkEmulatorQueueDisc : public QueueDisc
      */
     static TypeId GetTypeId();
 
+    /// Create an emulator that does nothing until configured (no delay, rate, loss...).
     LinkEmulatorQueueDisc();
     ~LinkEmulatorQueueDisc() override;
 

@@ -62,6 +62,7 @@ class TimeOrderedQueue : public Queue<QueueDiscItem>
      */
     static TypeId GetTypeId();
 
+    /// Create an empty queue.
     TimeOrderedQueue();
     ~TimeOrderedQueue() override;
 
