@@ -473,6 +473,7 @@ LinkEmulatorQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 {
     NS_LOG_FUNCTION(this << item);
     const Time now = Simulator::Now();
+    m_runDequeues = 0; // the traffic-control layer runs the queue disc after every enqueue
 
     // A firing due at this very instant is handled first, so that packets enqueued at the same
     // time as a release queue up behind the released ones whatever the event order.
@@ -575,13 +576,29 @@ LinkEmulatorQueueDisc::DoDequeue()
 {
     NS_LOG_FUNCTION(this);
     Ptr<QueueDiscItem> item = m_store->Dequeue();
-    if (item && m_store->GetNReleased() > 0 && !m_kick.IsPending())
+    if (!item)
     {
-        // QueueDisc::Run stops after Quota packets; make sure a burst larger than that is not
-        // left behind (a run with nothing to send costs one event).
-        m_kick = Simulator::ScheduleNow(&QueueDisc::Run, this);
+        m_runDequeues = 0; // the run ends here
+        return nullptr;
+    }
+    // QueueDisc::Run stops after Quota packets and nothing would run it again while released
+    // packets remain: schedule one more run. The count is reset where a run starts that this
+    // class sees (enqueue, timer, kick); a run started by the device's wake callback is
+    // counted on top of the previous one, which can only bring the kick forward, and a run
+    // that starts with a requeued packet (not seen here) is covered by the margin of one.
+    if (++m_runDequeues + 1 >= GetQuota() && m_store->GetNReleased() > 0 && !m_kick.IsPending())
+    {
+        m_kick = Simulator::ScheduleNow(&LinkEmulatorQueueDisc::Kick, this);
     }
     return item;
+}
+
+void
+LinkEmulatorQueueDisc::Kick()
+{
+    NS_LOG_FUNCTION(this);
+    m_runDequeues = 0;
+    Run();
 }
 
 void
@@ -624,6 +641,7 @@ LinkEmulatorQueueDisc::TimerExpired()
 {
     NS_LOG_FUNCTION(this);
     ReleaseDue();
+    m_runDequeues = 0;
     Run();
 }
 

@@ -209,6 +209,9 @@ class LinkEmulatorQueueDisc : public QueueDisc
     /// The timer's event: ReleaseDue(), then run the queue disc.
     void TimerExpired();
 
+    /// Run the queue disc again (released packets remain after a run hit its quota).
+    void Kick();
+
     // Attributes
     Time m_delay;                     //!< constant delay
     Time m_jitter;                    //!< jitter spread
@@ -250,6 +253,7 @@ class LinkEmulatorQueueDisc : public QueueDisc
     Time m_armedRelease;                //!< release time the pending firing was armed for
     Time m_armedFire;                   //!< time of the pending firing
     EventId m_kick;                     //!< pending re-run when released packets remain
+    uint32_t m_runDequeues;             //!< dequeues since a run started (an upper bound)
     uint64_t m_nLost;                   //!< packets lost
     uint64_t m_nDuplicated;             //!< duplicates made
     uint64_t m_nReordered;              //!< packets reordered
