@@ -167,7 +167,11 @@ EmulatedTestbedHelper::EnablePcap(const std::string& prefix)
 EmulatedTestbed
 EmulatedTestbedHelper::Install() const
 {
-    return Install(CreateObject<Node>(), CreateObject<Node>(), CreateObject<Node>());
+    // One after the other: node ids in the order host A, emulator, host B.
+    Ptr<Node> hostA = CreateObject<Node>();
+    Ptr<Node> emulator = CreateObject<Node>();
+    Ptr<Node> hostB = CreateObject<Node>();
+    return Install(hostA, emulator, hostB);
 }
 
 EmulatedTestbed

@@ -307,6 +307,7 @@ class TestbedTimerBurstTestCase : public TestCase
         }
         Simulator::Destroy();
         // pcap of host B's device (node 2, device 0): global header + 300 records.
+        NS_TEST_ASSERT_MSG_EQ(t.hostB->GetId(), 2, "node ids in the order A, emulator, B");
         std::ifstream f(pcap + "-2-0.pcap", std::ios::binary | std::ios::ate);
         NS_TEST_ASSERT_MSG_EQ(f.good(), true, "pcap written");
         NS_TEST_ASSERT_MSG_GT(static_cast<int64_t>(f.tellg()), 300 * 100, "pcap holds the packets");
