@@ -28,64 +28,64 @@ NS_OBJECT_ENSURE_REGISTERED(HostPing);
 TypeId
 HostPing::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::HostPing")
-            .SetParent<Application>()
-            .SetGroupName("Testbed")
-            .AddConstructor<HostPing>()
-            .AddAttribute("Remote",
-                          "Address to ping.",
-                          Ipv4AddressValue(),
-                          MakeIpv4AddressAccessor(&HostPing::m_remote),
-                          MakeIpv4AddressChecker())
-            .AddAttribute("Size",
-                          "ICMP data bytes (ping -s; 56 gives 84-byte IP packets).",
-                          UintegerValue(56),
-                          MakeUintegerAccessor(&HostPing::m_size),
-                          MakeUintegerChecker<uint32_t>(8, 65507))
-            .AddAttribute("Count",
-                          "Requests to send (ping -c; 0 = until the application stops).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&HostPing::m_count),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("Interval",
-                          "Time between requests (ping -i).",
-                          TimeValue(Seconds(1)),
-                          MakeTimeAccessor(&HostPing::m_interval),
-                          MakeTimeChecker(MicroSeconds(1)))
-            .AddAttribute("Preload",
-                          "Requests sent back to back at the start (ping -l).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&HostPing::m_preload),
-                          MakeUintegerChecker<uint32_t>(0, 65535))
-            .AddAttribute("Identifier",
-                          "ICMP echo identifier.",
-                          UintegerValue(0x4242),
-                          MakeUintegerAccessor(&HostPing::m_id),
-                          MakeUintegerChecker<uint16_t>())
-            .AddTraceSource("Rtt",
-                            "An echo reply arrived: its round-trip time.",
-                            MakeTraceSourceAccessor(&HostPing::m_rttTrace),
-                            "ns3::HostPing::RttTracedCallback")
-            .AddTraceSource("Tx",
-                            "An echo request was sent (user-space send time).",
-                            MakeTraceSourceAccessor(&HostPing::m_txTrace),
-                            "ns3::HostPing::SeqTimeTracedCallback")
-            .AddTraceSource("Rx",
-                            "An echo reply arrived (kernel receive time).",
-                            MakeTraceSourceAccessor(&HostPing::m_rxTrace),
-                            "ns3::HostPing::SeqTimeTracedCallback");
+    static TypeId tid
+        = TypeId("ns3::HostPing")
+              .SetParent<Application>()
+              .SetGroupName("Testbed")
+              .AddConstructor<HostPing>()
+              .AddAttribute("Remote",
+                            "Address to ping.",
+                            Ipv4AddressValue(),
+                            MakeIpv4AddressAccessor(&HostPing::m_remote),
+                            MakeIpv4AddressChecker())
+              .AddAttribute("Size",
+                            "ICMP data bytes (ping -s; 56 gives 84-byte IP packets).",
+                            UintegerValue(56),
+                            MakeUintegerAccessor(&HostPing::m_size),
+                            MakeUintegerChecker<uint32_t>(8, 65507))
+              .AddAttribute("Count",
+                            "Requests to send (ping -c; 0 = until the application stops).",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&HostPing::m_count),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("Interval",
+                            "Time between requests (ping -i).",
+                            TimeValue(Seconds(1)),
+                            MakeTimeAccessor(&HostPing::m_interval),
+                            MakeTimeChecker(MicroSeconds(1)))
+              .AddAttribute("Preload",
+                            "Requests sent back to back at the start (ping -l).",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&HostPing::m_preload),
+                            MakeUintegerChecker<uint32_t>(0, 65535))
+              .AddAttribute("Identifier",
+                            "ICMP echo identifier.",
+                            UintegerValue(0x4242),
+                            MakeUintegerAccessor(&HostPing::m_id),
+                            MakeUintegerChecker<uint16_t>())
+              .AddTraceSource("Rtt",
+                              "An echo reply arrived: its round-trip time.",
+                              MakeTraceSourceAccessor(&HostPing::m_rttTrace),
+                              "ns3::HostPing::RttTracedCallback")
+              .AddTraceSource("Tx",
+                              "An echo request was sent (user-space send time).",
+                              MakeTraceSourceAccessor(&HostPing::m_txTrace),
+                              "ns3::HostPing::SeqTimeTracedCallback")
+              .AddTraceSource("Rx",
+                              "An echo reply arrived (kernel receive time).",
+                              MakeTraceSourceAccessor(&HostPing::m_rxTrace),
+                              "ns3::HostPing::SeqTimeTracedCallback");
     return tid;
 }
 
 HostPing::HostPing()
-    : m_size(56),
-      m_count(0),
-      m_preload(0),
-      m_id(0x4242),
-      m_seq(0),
-      m_received(0),
-      m_running(false)
+    : m_size(56)
+    , m_count(0)
+    , m_preload(0)
+    , m_id(0x4242)
+    , m_seq(0)
+    , m_received(0)
+    , m_running(false)
 {
 }
 

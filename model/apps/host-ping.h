@@ -100,17 +100,17 @@ class HostPing : public Application
      */
     void Receive(Ptr<Socket> socket);
 
-    Ipv4Address m_remote;               //!< destination
-    uint32_t m_size;                    //!< ICMP data bytes
-    uint32_t m_count;                   //!< requests to send (0 = until stopped)
-    Time m_interval;                    //!< interval
-    uint32_t m_preload;                 //!< back-to-back requests at start
-    uint16_t m_id;                      //!< ICMP identifier
-    uint16_t m_seq;                     //!< next sequence number
-    uint32_t m_received;                //!< replies
-    bool m_running;                     //!< started and not stopped
-    Ptr<Socket> m_socket;               //!< raw ICMP socket
-    Ptr<HostProcess> m_process;         //!< the ping process
+    Ipv4Address m_remote;                //!< destination
+    uint32_t m_size;                     //!< ICMP data bytes
+    uint32_t m_count;                    //!< requests to send (0 = until stopped)
+    Time m_interval;                     //!< interval
+    uint32_t m_preload;                  //!< back-to-back requests at start
+    uint16_t m_id;                       //!< ICMP identifier
+    uint16_t m_seq;                      //!< next sequence number
+    uint32_t m_received;                 //!< replies
+    bool m_running;                      //!< started and not stopped
+    Ptr<Socket> m_socket;                //!< raw ICMP socket
+    Ptr<HostProcess> m_process;          //!< the ping process
     std::map<uint16_t, Time> m_sendTime; //!< user-space send time per sequence number
 
     TracedCallback<uint16_t, Time> m_rttTrace; //!< RTT samples
