@@ -13,6 +13,7 @@
 #include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-global-routing-helper.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -527,6 +528,86 @@ class HostReceivePathTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * A router with two NICs: a forwarded datagram passes each NIC model exactly once (no copy
+ * slips past the model) and its arrival includes the router's receive processing.
+ */
+class HostRouterPathTestCase : public TestCase
+{
+  public:
+    HostRouterPathTestCase()
+        : TestCase("HostPlatform: forwarding node with two NIC models")
+    {
+    }
+
+  private:
+    std::vector<Time> m_rx; //!< socket receive times
+
+    /**
+     * Socket receive callback.
+     * @param s socket
+     */
+    void Rx(Ptr<Socket> s)
+    {
+        while (s->Recv())
+        {
+            m_rx.push_back(Simulator::Now());
+        }
+    }
+
+    void DoRun() override
+    {
+        NodeContainer nodes(3); // A, router, B
+        PointToPointHelper p2p;
+        p2p.SetDeviceAttribute("DataRate", StringValue("100Mbps"));
+        p2p.SetChannelAttribute("Delay", TimeValue(Seconds(0)));
+        NetDeviceContainer ab = p2p.Install(nodes.Get(0), nodes.Get(1));
+        NetDeviceContainer rb = p2p.Install(nodes.Get(1), nodes.Get(2));
+        InternetStackHelper stack;
+        stack.Install(nodes);
+        Ipv4AddressHelper addr("10.0.1.0", "255.255.255.0");
+        addr.Assign(ab);
+        addr.SetBase("10.0.2.0", "255.255.255.0");
+        Ipv4InterfaceContainer ifs = addr.Assign(rb);
+        Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+
+        HostPlatformHelper hosts;
+        hosts.SetAttribute("Cpu", StringValue("ns3::HostCpu[Frequency=1e9]"));
+        hosts.SetNicAttribute("InterruptDelay", TimeValue(MicroSeconds(50)));
+        hosts.SetNicAttribute("StackCost", DoubleValue(2000));
+        hosts.Install(nodes);
+
+        Ptr<Socket> rx = Socket::CreateSocket(nodes.Get(2), UdpSocketFactory::GetTypeId());
+        rx->Bind(InetSocketAddress(Ipv4Address::GetAny(), 9));
+        rx->SetRecvCallback(MakeCallback(&HostRouterPathTestCase::Rx, this));
+        Ptr<Socket> tx = Socket::CreateSocket(nodes.Get(0), UdpSocketFactory::GetTypeId());
+        tx->Connect(InetSocketAddress(ifs.GetAddress(1), 9));
+        Simulator::Schedule(Seconds(1), [&]() { tx->Send(Create<Packet>(100)); });
+        Simulator::Schedule(Seconds(2), [&]() { tx->Send(Create<Packet>(100)); });
+        // And one the other way, B -> A (enters the router by its second device).
+        Ptr<Socket> rxA = Socket::CreateSocket(nodes.Get(0), UdpSocketFactory::GetTypeId());
+        rxA->Bind(InetSocketAddress(Ipv4Address::GetAny(), 9));
+        rxA->SetRecvCallback(MakeCallback(&HostRouterPathTestCase::Rx, this));
+        Ptr<Socket> txB = Socket::CreateSocket(nodes.Get(2), UdpSocketFactory::GetTypeId());
+        txB->Connect(InetSocketAddress(Ipv4Address("10.0.1.1"), 9));
+        Simulator::Schedule(Seconds(3), [&]() { txB->Send(Create<Packet>(100)); });
+        Simulator::Run();
+        // Two hops of 130 B at 100 Mb/s (10.4 us each), two NIC models (50 us + 2 us each).
+        NS_TEST_ASSERT_MSG_EQ(m_rx.size(), 3u, "each datagram arrives exactly once");
+        NS_TEST_ASSERT_MSG_EQ(m_rx[0],
+                              Seconds(1) + NanoSeconds(2 * 10400) + MicroSeconds(2 * 52),
+                              "arrival through the router's NIC model");
+        Ptr<HostPlatform> router = nodes.Get(1)->GetObject<HostPlatform>();
+        NS_TEST_ASSERT_MSG_EQ(router->GetNic(ab.Get(1))->GetDelivered(), 2u, "router NIC in");
+        NS_TEST_ASSERT_MSG_EQ(router->GetNic(rb.Get(0))->GetDelivered(), 1u, "router NIC in (B)");
+        NS_TEST_ASSERT_MSG_EQ(m_rx[2],
+                              Seconds(3) + NanoSeconds(2 * 10400) + MicroSeconds(2 * 52),
+                              "arrival B -> A through the router's NIC model");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * Profiles: built-ins exist, text parsing, a helper applies a profile to attributes.
  */
 class HostProfileTestCase : public TestCase
@@ -577,6 +658,7 @@ class HostPlatformTestSuite : public TestSuite
         AddTestCase(new HostProcessTestCase, Duration::QUICK);
         AddTestCase(new HostNicTestCase, Duration::QUICK);
         AddTestCase(new HostReceivePathTestCase, Duration::QUICK);
+        AddTestCase(new HostRouterPathTestCase, Duration::QUICK);
         AddTestCase(new HostProfileTestCase, Duration::QUICK);
     }
 };

@@ -222,10 +222,17 @@ HostPlatform::Interpose()
     Ptr<Ipv4L3Protocol> ipv4 = m_node->GetObject<Ipv4L3Protocol>();
     Ptr<Ipv6L3Protocol> ipv6 = m_node->GetObject<Ipv6L3Protocol>();
     auto tcHandler = MakeCallback(&TrafficControlLayer::Receive, tc);
-    m_node->UnregisterProtocolHandler(tcHandler);
-    for (auto& [dev, nic] : m_nics)
+    // Node::UnregisterProtocolHandler removes only the first matching entry, and each handler is
+    // registered once per (device, protocol): at most three protocols per device (IPv4, ARP,
+    // IPv6). Removing more often than there are entries is harmless.
+    const uint32_t maxEntries = 3 * m_node->GetNDevices();
+    for (uint32_t k = 0; k < maxEntries; ++k)
     {
-        m_node->UnregisterProtocolHandler(MakeCallback(&HostNic::Receive, nic));
+        m_node->UnregisterProtocolHandler(tcHandler);
+        for (auto& [dev, nic] : m_nics)
+        {
+            m_node->UnregisterProtocolHandler(MakeCallback(&HostNic::Receive, nic));
+        }
     }
     for (uint32_t i = 0; i < m_node->GetNDevices(); ++i)
     {

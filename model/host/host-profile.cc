@@ -31,7 +31,10 @@ const char* const g_builtinProfiles = R"(
 [profile pc2006-linux26]
 description = 2006 desktop PC (Pentium 4 class, 3 GHz), Linux 2.6, 100BASE-TX; JAXA06 federate PCs
 # Context switch of a few microseconds (lmbench lat_ctx on P4-class CPUs: 2-5 us).
-HostPlatform.Cpu = ns3::HostCpu[Frequency=3e9|Cores=1|ContextSwitchCost=6000]
+# Deep idle (ACPI C3): entered after 100 us of idleness; the exit latency (C-state exit and
+# cold caches) is calibrated on [JAXA06] Table 2: ping RTT 0.6 ms at delay 0, where each of the
+# four receptions (NIST Net PC twice, host B, host A) finds its CPU idle (doc/host.rst).
+HostPlatform.Cpu = ns3::HostCpu[Frequency=3e9|Cores=1|ContextSwitchCost=6000|IdleEntryTime=100us|IdleExitLatency=131us]
 # Jiffy-based sleeps: first tick after the expiry plus one (Linux 2.6 before hrtimers).
 HostPlatform.Timer = ns3::TickTimer[Frequency=1000|ExtraTicks=1]
 # Wake-up of a blocked process on an idle machine: tens of microseconds at most.
@@ -43,9 +46,8 @@ HostPlatform.SendCostPerByte = 2
 HostPlatform.RecvCost = 9000
 HostPlatform.RecvCostPerByte = 2
 HostNic.RxRingSize = 256
-# Receive interrupt coalescing delay (NIC/driver), calibrated on [JAXA06] Table 2: ping RTT
-# 0.6 ms through the NIST Net PC at delay 0 (see doc/host.rst).
-HostNic.InterruptDelay = 100us
+# No receive interrupt coalescing at these packet rates (an idle NIC interrupts at once).
+HostNic.InterruptDelay = 0us
 HostNic.InterruptCost = 9000
 HostNic.DriverCost = 3000
 HostNic.StackCost = 15000
@@ -57,10 +59,11 @@ HostNic.Napi = false
 # of the same generation, two 100BASE-TX NICs; it forwards in the kernel, no process involved.
 [profile nistnet-linux24]
 description = NIST Net emulator PC (Pentium 4 class, 3 GHz), Linux 2.4 router, two 100BASE-TX NICs
-HostPlatform.Cpu = ns3::HostCpu[Frequency=3e9|Cores=1|ContextSwitchCost=6000]
+# Same CPU generation and idle states as the federate PCs (calibration: see pc2006-linux26).
+HostPlatform.Cpu = ns3::HostCpu[Frequency=3e9|Cores=1|ContextSwitchCost=6000|IdleEntryTime=100us|IdleExitLatency=131us]
 HostPlatform.Timer = ns3::TickTimer[Frequency=100|ExtraTicks=1]
 HostNic.RxRingSize = 256
-HostNic.InterruptDelay = 100us
+HostNic.InterruptDelay = 0us
 HostNic.InterruptCost = 9000
 HostNic.DriverCost = 3000
 HostNic.StackCost = 15000

@@ -1,0 +1,49 @@
+"""System checks of the JAXA06 testbed programs against hand-derived expectations."""
+
+import json
+import subprocess
+
+import pytest
+
+from testbed import EXAMPLES_DIR
+
+RTC_TICK_MS = 1000.0 / 8192
+
+
+def _run(program, tmp_path, **params):
+    out = tmp_path / f"{program}.json"
+    args = [str(EXAMPLES_DIR / program)] + [f"--{k}={v}" for k, v in params.items()]
+    subprocess.run(args + [f"--output={out}"], check=True, capture_output=True, text=True)
+    return json.loads(out.read_text())
+
+
+def test_ping_delay_adds_twice_the_setting_plus_rtc_quantisation(tmp_path):
+    """RTT(d) - RTT(0) lies in [2d, 2d + 2 RTC ticks]: NIST Net delays each direction by d and
+    releases a delayed packet on the first tick of its 8192 Hz clock after that."""
+    base = _run("jaxa-table2", tmp_path, delay="0ms", count=5)["rtt_mean_ms"]
+    for d in (5, 50):
+        rtts = _run("jaxa-table2", tmp_path, delay=f"{d}ms", count=20, RngRun=3)["rtt_ms"]
+        for rtt in rtts:
+            assert 2 * d <= rtt - base <= 2 * d + 2 * RTC_TICK_MS + 1e-6
+
+
+def test_ftp_rate_is_bounded_by_tcp_payload_share_of_the_ip_rate(tmp_path):
+    """NIST Net limits IP bytes; TCP carries 1448 payload bytes per 1500-byte packet (MSS with
+    timestamps), so the ftp rate cannot exceed 1448/1500 of the setting, and a long transfer
+    comes within 1% of it."""
+    r = _run("jaxa-table1", tmp_path, bandwidth="1Mbps", fileBytes=1_500_000)
+    share = 1448 / 1500
+    assert r["ftp_rate_bps"] <= 1e6 * share * 1.0001
+    assert r["ftp_rate_bps"] >= 1e6 * share * 0.99
+
+
+def test_bad_arguments_are_refused(tmp_path):
+    proc = subprocess.run([str(EXAMPLES_DIR / "jaxa-table2"), "--count=0"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "--count" in proc.stderr
+    proc = subprocess.run([str(EXAMPLES_DIR / "jaxa-table1"), "--bandwidth=fast"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "not a data rate" in proc.stderr
+    proc = subprocess.run([str(EXAMPLES_DIR / "jaxa-table1"), "--nonsense=1"],
+                          capture_output=True, text=True)
+    assert proc.returncode not in (0,) and proc.returncode > 0

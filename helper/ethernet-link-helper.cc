@@ -1,0 +1,158 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ethernet-link-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/csma-helper.h"
+#include "ns3/csma-net-device.h"
+#include "ns3/log.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/point-to-point-net-device.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("EthernetLinkHelper");
+
+namespace
+{
+/// PPP header bytes that ns-3's PointToPointNetDevice puts on the wire.
+constexpr uint32_t PPP_HEADER = 2;
+/// Ethernet header + FCS, added by ns-3's CsmaNetDevice.
+constexpr uint32_t ETH_HEADER_FCS = 14 + 4;
+/// Preamble and start-of-frame delimiter.
+constexpr uint32_t PREAMBLE_SFD = 8;
+} // namespace
+
+EthernetLinkHelper::EthernetLinkHelper()
+    : m_duplex(FULL_DUPLEX)
+    , m_rate(DataRate("100Mbps"))
+    , m_cableDelay(NanoSeconds(50))
+{
+}
+
+void
+EthernetLinkHelper::SetDuplex(Duplex duplex)
+{
+    m_duplex = duplex;
+}
+
+EthernetLinkHelper::Duplex
+EthernetLinkHelper::GetDuplex() const
+{
+    return m_duplex;
+}
+
+void
+EthernetLinkHelper::SetDataRate(DataRate rate)
+{
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "EthernetLinkHelper: DataRate must be > 0");
+    m_rate = rate;
+}
+
+DataRate
+EthernetLinkHelper::GetDataRate() const
+{
+    return m_rate;
+}
+
+void
+EthernetLinkHelper::SetCableDelay(Time delay)
+{
+    NS_ABORT_MSG_IF(delay.IsStrictlyNegative(),
+                    "EthernetLinkHelper: cable delay must be >= 0, got " << delay);
+    m_cableDelay = delay;
+}
+
+Time
+EthernetLinkHelper::GetCableDelay() const
+{
+    return m_cableDelay;
+}
+
+Time
+EthernetLinkHelper::GetWireTime(uint32_t ipBytes) const
+{
+    return m_rate.CalculateBytesTxTime(ipBytes + WIRE_OVERHEAD_BYTES);
+}
+
+NetDeviceContainer
+EthernetLinkHelper::Install(Ptr<Node> a, Ptr<Node> b) const
+{
+    NS_LOG_FUNCTION(this << a << b);
+    NS_ABORT_MSG_IF(!a || !b, "EthernetLinkHelper::Install: null node");
+    if (m_duplex == FULL_DUPLEX)
+    {
+        // Occupancy: (IP + 2) byte-times of transmission + 36 byte-times of gap = IP + 38.
+        // Arrival of the last bit: (IP + 2) + 24 byte-times = IP + preamble + header + FCS.
+        PointToPointHelper p2p;
+        p2p.SetDeviceAttribute("DataRate", DataRateValue(m_rate));
+        p2p.SetDeviceAttribute(
+            "InterframeGap",
+            TimeValue(m_rate.CalculateBytesTxTime(WIRE_OVERHEAD_BYTES - PPP_HEADER)));
+        p2p.SetChannelAttribute(
+            "Delay",
+            TimeValue(m_cableDelay
+                      + m_rate.CalculateBytesTxTime(PREAMBLE_SFD + ETH_HEADER_FCS - PPP_HEADER)));
+        return p2p.Install(a, b);
+    }
+    CsmaHelper csma;
+    csma.SetChannelAttribute("DataRate", DataRateValue(m_rate));
+    csma.SetChannelAttribute("Delay",
+                             TimeValue(m_cableDelay + m_rate.CalculateBytesTxTime(PREAMBLE_SFD)));
+    NodeContainer nodes(a, b);
+    NetDeviceContainer devices = csma.Install(nodes);
+    // CsmaNetDevice::Attach() sets the gap to 12 byte-times; the preamble/SFD is added here.
+    Time gap = m_rate.CalculateBytesTxTime(WIRE_OVERHEAD_BYTES - ETH_HEADER_FCS);
+    for (uint32_t i = 0; i < devices.GetN(); ++i)
+    {
+        DynamicCast<CsmaNetDevice>(devices.Get(i))->SetInterframeGap(gap);
+    }
+    return devices;
+}
+
+void
+EthernetLinkHelper::EnablePcap(const std::string& prefix,
+                               const NetDeviceContainer& devices,
+                               bool promiscuous) const
+{
+    NS_LOG_FUNCTION(this << prefix);
+    PointToPointHelper p2p;
+    CsmaHelper csma;
+    for (uint32_t i = 0; i < devices.GetN(); ++i)
+    {
+        Ptr<NetDevice> d = devices.Get(i);
+        if (DynamicCast<PointToPointNetDevice>(d))
+        {
+            p2p.EnablePcap(prefix, d, false);
+        }
+        else if (DynamicCast<CsmaNetDevice>(d))
+        {
+            csma.EnablePcap(prefix, d, promiscuous);
+        }
+        else
+        {
+            NS_ABORT_MSG("EthernetLinkHelper::EnablePcap: device " << d->GetInstanceTypeId()
+                                                                   << " was not made by "
+                                                                      "EthernetLinkHelper");
+        }
+    }
+}
+
+int64_t
+EthernetLinkHelper::AssignStreams(const NetDeviceContainer& devices, int64_t stream) const
+{
+    int64_t current = stream;
+    for (uint32_t i = 0; i < devices.GetN(); ++i)
+    {
+        if (auto csma = DynamicCast<CsmaNetDevice>(devices.Get(i)))
+        {
+            current += csma->AssignStreams(current);
+        }
+    }
+    return current - stream;
+}
+
+} // namespace ns3

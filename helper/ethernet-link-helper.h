@@ -1,0 +1,140 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TESTBED_ETHERNET_LINK_HELPER_H
+#define TESTBED_ETHERNET_LINK_HELPER_H
+
+#include "ns3/data-rate.h"
+#include "ns3/net-device-container.h"
+#include "ns3/node.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <string>
+
+/**
+ * @file
+ * @ingroup testbed-link
+ * Ethernet (100BASE-TX) links with exact wire occupancy, full or half duplex.
+ */
+
+namespace ns3
+{
+
+/**
+ * @ingroup testbed-link
+ * @brief Builds an Ethernet link (100BASE-TX by default) between two nodes.
+ *
+ * - Full duplex: a PointToPoint link at the Ethernet rate. PPP's 2-byte header is on the wire
+ *   in ns-3; Ethernet adds header 14 + FCS 4 + preamble/SFD 8 + inter-frame gap 12 = 38 bytes
+ *   per IP packet. The device's InterframeGap carries the missing 36 byte-times, so that a frame
+ *   occupies the wire for exactly (IP size + 38) byte-times; and the channel delay is the cable
+ *   delay + 24 byte-times (preamble/SFD + header + FCS - PPP header), so that the frame's last
+ *   bit arrives (IP size + 26) byte-times + cable delay after its first bit was sent, as on
+ *   Ethernet.
+ * - Half duplex: a CsmaChannel (one shared medium for both directions). ns-3's CsmaNetDevice
+ *   adds the 14 + 4 bytes of Ethernet header and FCS itself (and pads frames to the 64-byte
+ *   minimum); its InterframeGap is set to the 20 byte-times of preamble/SFD + inter-frame gap
+ *   (occupancy again IP size + 38 byte-times), and the channel delay to the cable delay + 8
+ *   byte-times (preamble/SFD).
+ *
+ * Not modelled: minimum-frame padding of tiny frames on the full-duplex link, collisions
+ * (ns-3's CSMA defers and backs off, it never collides), autonegotiation.
+ */
+class EthernetLinkHelper
+{
+  public:
+    /// Duplex mode of the link.
+    enum Duplex
+    {
+        FULL_DUPLEX, //!< PointToPoint: each direction has its own wire
+        HALF_DUPLEX  //!< CSMA: both directions share one medium
+    };
+
+    /// Bytes on the wire per IP packet beyond the IP packet: header, FCS, preamble/SFD, IFG.
+    static constexpr uint32_t WIRE_OVERHEAD_BYTES = 38;
+
+    /**
+     * @brief Create a helper for 100 Mbit/s full-duplex links with a 50 ns (10 m) cable.
+     */
+    EthernetLinkHelper();
+
+    /**
+     * @brief Set the duplex mode.
+     * @param duplex FULL_DUPLEX or HALF_DUPLEX
+     */
+    void SetDuplex(Duplex duplex);
+
+    /**
+     * @brief Get the duplex mode.
+     * @return the duplex mode
+     */
+    Duplex GetDuplex() const;
+
+    /**
+     * @brief Set the line rate (100 Mbit/s for 100BASE-TX).
+     * @param rate the rate (> 0)
+     */
+    void SetDataRate(DataRate rate);
+
+    /**
+     * @brief Get the line rate.
+     * @return the rate
+     */
+    DataRate GetDataRate() const;
+
+    /**
+     * @brief Set the propagation delay of the cable (about 5 ns per metre).
+     * @param delay the delay (>= 0)
+     */
+    void SetCableDelay(Time delay);
+
+    /**
+     * @brief Get the propagation delay of the cable.
+     * @return the delay
+     */
+    Time GetCableDelay() const;
+
+    /**
+     * @brief Connect two nodes with a new link.
+     * @param a first node
+     * @param b second node
+     * @return the two devices, a's first
+     */
+    NetDeviceContainer Install(Ptr<Node> a, Ptr<Node> b) const;
+
+    /**
+     * @brief Enable pcap output on devices made by this helper (PPP or Ethernet link type).
+     * @param prefix file name prefix
+     * @param devices the devices
+     * @param promiscuous whether to capture in promiscuous mode (half duplex only)
+     */
+    void EnablePcap(const std::string& prefix,
+                    const NetDeviceContainer& devices,
+                    bool promiscuous = false) const;
+
+    /**
+     * @brief Assign fixed random variable streams (the CSMA backoff of half-duplex devices).
+     * @param devices the devices
+     * @param stream first stream index to use
+     * @return the number of stream indices assigned
+     */
+    int64_t AssignStreams(const NetDeviceContainer& devices, int64_t stream) const;
+
+    /**
+     * @brief Wire occupancy of one frame carrying an IP packet: (ipBytes + 38) byte-times.
+     * @param ipBytes the IP packet size
+     * @return the time the frame keeps the wire (or medium) busy
+     */
+    Time GetWireTime(uint32_t ipBytes) const;
+
+  private:
+    Duplex m_duplex;   //!< duplex mode
+    DataRate m_rate;   //!< line rate
+    Time m_cableDelay; //!< cable propagation delay
+};
+
+} // namespace ns3
+
+#endif /* TESTBED_ETHERNET_LINK_HELPER_H */
