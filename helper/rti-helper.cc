@@ -6,6 +6,8 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/rti-profile.h"
+#include "ns3/string.h"
 
 namespace ns3
 {
@@ -16,6 +18,15 @@ RtiHelper::RtiHelper()
 {
     m_settingsFactory.SetTypeId(RtiSettings::GetTypeId());
     m_fom = CreateObject<RtiFom>();
+}
+
+void
+RtiHelper::SetProfile(const std::string& profile)
+{
+    for (const auto& [name, value] : RtiProfile::Get(profile))
+    {
+        SetSettingsAttribute(name, StringValue(value));
+    }
 }
 
 void

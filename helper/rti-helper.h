@@ -42,6 +42,12 @@ class RtiHelper
     RtiHelper();
 
     /**
+     * @brief Set the settings' attributes from a named RtiProfile (before other attributes).
+     * @param profile the profile name (e.g. "prti1516")
+     */
+    void SetProfile(const std::string& profile);
+
+    /**
      * @brief Set an attribute of the federation's RtiSettings (before InstallCrc).
      * @param name attribute name
      * @param value value

@@ -129,6 +129,9 @@ class Experiment:
     points: Callable[[str], list[dict]]
     analyse: Callable[[list[Record]], Analysis]
     timeout_s: float | None = None  # per point
+    # Experiments with the same engine (programs that give the same record for the same
+    # parameters) share points: a parameter set is computed once and copied to the others.
+    engine: str | None = None
 
 
 _REGISTRY: dict[str, Experiment] = {}
@@ -282,6 +285,22 @@ def _load_point(path: Path, params: dict) -> Record | None:
     return Record(params=data["params"], result=data["result"])
 
 
+def _engine(exp: Experiment) -> str:
+    return exp.engine or exp.program
+
+
+def _shared_point(exp: Experiment, params: dict, out: Path, scale: str) -> Path | None:
+    """A stored record of another experiment with the same engine and parameters, if any."""
+    key = point_key(params)
+    for other in _REGISTRY.values():
+        if other.id == exp.id or _engine(other) != _engine(exp):
+            continue
+        cand = out / other.id / "points" / f"{key}.json"
+        if cand.exists() and _load_point(cand, params) is not None:
+            return cand
+    return None
+
+
 def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,
                  log=print) -> dict[str, list[Record] | Exception]:
     """Compute every missing point of the experiments (in parallel across all of them).
@@ -305,10 +324,31 @@ def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,
             continue
         pdir = out / exp.id / "points"
         plan[exp.id] = [(p, pdir / f"{point_key(p)}.json") for p in pts]
-        missing = [(exp, p, d) for p, d in plan[exp.id] if _load_point(d, p) is None]
+        missing = []
+        for p, d in plan[exp.id]:
+            if _load_point(d, p) is not None:
+                continue
+            shared = _shared_point(exp, p, out, scale)
+            if shared is not None:
+                _atomic_write_json(d, json.loads(shared.read_text()))
+                continue
+            missing.append((exp, p, d))
         cached = len(pts) - len(missing)
         log(f"{exp.id}: {len(pts)} points ({cached} already done)")
         todo.extend(missing)
+
+    # Identical points of experiments with the same engine run once; the others get a copy.
+    first: dict[tuple, tuple] = {}
+    copies: list[tuple] = []
+    unique = []
+    for exp, p, d in todo:
+        k = (_engine(exp), point_key(p))
+        if k in first:
+            copies.append((first[k], exp, d))
+        else:
+            first[k] = (exp, p, d)
+            unique.append((exp, p, d))
+    todo = unique
 
     runner = _Runner(jobs)
     t0 = time.monotonic()
@@ -337,6 +377,13 @@ def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,
                 f.cancel()
             log("interrupted: finished points are kept; run again to continue")
             raise
+
+    for (src_exp, src_p, src_d), exp, d in copies:
+        if src_d.exists():
+            _atomic_write_json(d, json.loads(src_d.read_text()))
+        elif exp.id not in failed:
+            failed[exp.id] = CampaignError(f"{exp.id}: shared point {src_p} of {src_exp.id} "
+                                           "failed")
 
     results: dict[str, list[Record] | Exception] = dict(failed)
     for exp_id, pts in plan.items():

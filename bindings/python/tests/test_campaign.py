@@ -97,3 +97,24 @@ def test_missing_program_is_a_clear_error(tmp_path, monkeypatch):
 def test_unknown_scale_rejected(tmp_path):
     with pytest.raises(campaign.CampaignError):
         campaign.run_campaign([_exp()], "huge", 1, tmp_path, log=lambda m: None)
+
+
+def test_shared_points_run_once(tmp_path, fake_program):
+    """Experiments with the same engine and identical points compute them once."""
+    out = tmp_path / "results"
+    a = _exp()
+    b = _exp()
+    a.id, b.id = "sq-a", "sq-b"
+    a.engine = b.engine = "square-engine"
+    campaign._REGISTRY.update({"sq-a": a, "sq-b": b})
+    try:
+        res = campaign.run_campaign([a, b], "quick", 2, out, log=lambda m: None)
+        assert [r.result["y"] for r in res["sq-b"]] == [0.0, 1.0, 4.0]
+        assert len(fake_program.read_text().split()) == 3  # not 6
+        # A later run of one of them alone reuses the other's stored points.
+        (out / "sq-a").rename(out / "sq-a-old")
+        campaign.run_campaign([a], "quick", 1, out, log=lambda m: None)
+        assert len(fake_program.read_text().split()) == 3
+    finally:
+        campaign._REGISTRY.pop("sq-a", None)
+        campaign._REGISTRY.pop("sq-b", None)

@@ -1,0 +1,461 @@
+"""[JAXA06] HLA/RTI benchmark over the NIST Net testbed: Figs. 4-8 and the three predictions.
+
+Every experiment runs the benchmark programs (examples/jaxa-*.cc, one configuration per point,
+its repetitions in one process) on the engine ``jaxa-benchmark``: points with the same parameters
+are computed once and shared (the one-way points of the bidirectional and half-duplex studies
+are Fig. 4 points, Fig. 5 is Fig. 4's data against bandwidth).
+
+The calibration numbers (alpha, beta, rate fraction) are read from validation/jaxa06-rti.csv;
+the C++ model never sees them.
+"""
+
+from itertools import combinations
+from statistics import mean
+
+from .. import validation
+from ..campaign import Analysis, Experiment, Figure, Series, Validation, register
+
+ENGINE = "jaxa-benchmark"
+
+# NIST Net bandwidth settings: metric label -> (ns-3 DataRate string, bit/s).
+BW = {"128k": ("128kbps", 128e3), "512k": ("512kbps", 512e3), "1M": ("1Mbps", 1e6),
+      "10M": ("10Mbps", 10e6), "20M": ("20Mbps", 20e6)}
+FIG4_BW = ["128k", "512k", "1M", "10M", "20M"]
+CROSSING_BW = ["128k", "512k", "1M", "10M"]  # 20 Mbps excluded, as in [JAXA06]
+SIZES = [64, 1024, 4096]
+FIG6_BW = ["128k", "1M"]
+FIG6_DELAYS_MS = [0, 50, 100, 200]
+FIG8_BW = ["128k", "20M"]
+BIDIR_BW = ["128k", "1M", "20M"]
+
+
+def _scale(scale):
+    """(repetitions, exchanges) per point."""
+    return (2, 200) if scale == "quick" else (10, 1000)
+
+
+def _fig8_grid(scale):
+    return [0, 6] if scale == "quick" else [0, 3, 6]
+
+
+def _pt(scale, mode, bw, size, **extra):
+    """A point; parameters at their defaults are left out so equal points compare equal."""
+    reps, n = _scale(scale)
+    p = {"mode": mode, "bandwidth": BW[bw][0], "dataSize": size, "reps": reps,
+         "exchanges": n, "RngRun": 1}
+    p.update({k: v for k, v in extra.items() if v is not None})
+    return p
+
+
+def _bw_label(params):
+    return next(k for k, v in BW.items() if v[0] == params["bandwidth"])
+
+
+def _t(rec):
+    return rec.result["time_per_exchange_ms"]
+
+
+def _calibration():
+    return {r["quantity"]: r["value"] for r in validation.load("jaxa06-rti.csv")}
+
+
+# --- analysis helpers ------------------------------------------------------------------------
+
+
+def fit_line(xs, ys):
+    """Least-squares line y = slope * x + intercept."""
+    mx, my = mean(xs), mean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+    return slope, my - slope * mx
+
+
+def crossing_method(lines, labels):
+    """[JAXA06]'s crossing-point method: the lines t = s * d + b of the bandwidths cross near
+    (-alpha, beta); alpha and beta are the means over every pair of lines."""
+    cross = []
+    for a, b in combinations(labels, 2):
+        (s1, b1), (s2, b2) = lines[a], lines[b]
+        x = (b2 - b1) / (s1 - s2)
+        cross.append((a, b, -x, s1 * x + b1))
+    return mean(c[2] for c in cross), mean(c[3] for c in cross), cross
+
+
+def rate_fraction(slope_ms_per_byte, bps):
+    """Effective rate / setting from a line's slope (ms per data byte)."""
+    return (8e3 / bps) / slope_ms_per_byte
+
+
+def eq1(size, bps, alpha, beta, fraction, delay_ms=0.0):
+    """[JAXA06] equation 1: (data + alpha) / bandwidth + delay + beta (ms)."""
+    return (size + alpha) * 8e3 / (fraction * bps) + delay_ms + beta
+
+
+def eq2(size, bps, alpha, beta, fraction, delay_ms):
+    """[JAXA06] equation 2 (NIST Net): max(data sending time, delay) + beta (ms)."""
+    return max((size + alpha) * 8e3 / (fraction * bps), delay_ms) + beta
+
+
+def _lines(records, labels, mode):
+    """Per bandwidth: sizes, times and the fitted line."""
+    data = {k: {} for k in labels}
+    for r in records:
+        if r.params["mode"] != mode:
+            continue
+        k = _bw_label(r.params)
+        if k in data:
+            data[k][r.params["dataSize"]] = _t(r)
+    fits = {}
+    for k, pts in data.items():
+        xs = sorted(pts)
+        fits[k] = fit_line(xs, [pts[x] for x in xs])
+    return data, fits
+
+
+def _rows(records, **extra):
+    rows = []
+    for r in records:
+        res = r.result
+        row = {"mode": res["mode"], "bandwidth_bps": res["bandwidth_bps"],
+               "data_size": res["data_size"]}
+        row.update(extra)
+        for k in ("delay_ms", "delay_direction", "semantics", "half_duplex", "tso_data",
+                  "extra_crc", "extra_other"):
+            row[k] = res[k]
+        row.update({"time_per_exchange_ms": res["time_per_exchange_ms"],
+                    "time_per_exchange_sd_ms": res["time_per_exchange_sd_ms"],
+                    "reps": res["reps"], "exchanges": res["exchanges"],
+                    "cpu_busy_crc_pc": res["cpu_busy_crc_pc"],
+                    "cpu_busy_other_pc": res["cpu_busy_other_pc"],
+                    "late_tso_messages": res["late_tso_messages"],
+                    "wall_seconds": res["wall_seconds"]})
+        rows.append(row)
+    return rows
+
+
+def _size_figure(name, title, data, fits):
+    series = []
+    for k, pts in data.items():
+        xs = sorted(pts)
+        series.append(Series(f"{k}bps", xs, [pts[x] for x in xs], style="points"))
+        s, b = fits[k]
+        series.append(Series(f"{k}bps fit", [0, max(SIZES)], [b, b + s * max(SIZES)],
+                             style="lines"))
+    return Figure(name=name, title=title, xlabel="data size (bytes)",
+                  ylabel="time per exchange (ms)", series=series, logy=True)
+
+
+# --- Fig. 4 / Fig. 7: lines against data size, crossing method --------------------------------
+
+
+def fig4_points(scale):
+    return [_pt(scale, "sync", bw, s) for bw in FIG4_BW for s in SIZES]
+
+
+def _crossing_analysis(records, mode, prefix, cal_alpha, cal_beta, tol, rate_check):
+    cal = _calibration()
+    data, fits = _lines(records, FIG4_BW, mode)
+    alpha, beta, cross = crossing_method(fits, CROSSING_BW)
+    metrics = {f"{prefix}_alpha_bytes": alpha, f"{prefix}_beta_ms": beta}
+    fractions = {k: rate_fraction(fits[k][0], BW[k][1]) for k in FIG4_BW}
+    metrics[f"{prefix}_rate_fraction"] = mean(fractions[k] for k in CROSSING_BW)
+    for k in FIG4_BW:
+        metrics[f"{prefix}_rate_fraction_{k}"] = fractions[k]
+        metrics[f"{prefix}_slope_ms_per_byte_{k}"] = fits[k][0]
+        metrics[f"{prefix}_intercept_ms_{k}"] = fits[k][1]
+    for a, b, x, y in cross:
+        metrics[f"{prefix}_crossing_{a}_{b}_alpha_bytes"] = x
+        metrics[f"{prefix}_crossing_{a}_{b}_beta_ms"] = y
+    checks = [Validation(f"{prefix} alpha (bytes)", cal[cal_alpha], alpha, tol),
+              Validation(f"{prefix} beta (ms)", cal[cal_beta], beta, tol)]
+    if rate_check:
+        # "96% (2 points)": within 2 percentage points.
+        checks.append(Validation(f"{prefix} effective rate / setting",
+                                 cal["sync_rate_fraction"], metrics[f"{prefix}_rate_fraction"],
+                                 2.0 / cal["sync_rate_fraction"]))
+    return data, fits, metrics, checks
+
+
+def fig4_analyse(records):
+    data, fits, metrics, checks = _crossing_analysis(
+        records, "sync", "sync", "sync_alpha_bytes", "sync_beta_ms", 15.0, True)
+    fig = _size_figure("fig4", "JAXA06 Fig. 4: synchronised benchmark, delay 0", data, fits)
+    notes = ["Synchronised benchmark (TSO update and TAR per step, lookahead one step) between "
+             "a sender on host A and a receiver on host B, the CRC on host B, through the NIST "
+             "Net PC at delay 0. alpha and beta come from the crossing points of the lines of "
+             "128 kbit/s, 512 kbit/s, 1 and 10 Mbit/s (20 Mbit/s excluded, as in the paper)."]
+    return Analysis(rows=_rows(records), metrics=metrics, validation=checks, figures=[fig],
+                    notes=notes)
+
+
+def fig7_points(scale):
+    return [_pt(scale, "async", bw, s) for bw in FIG4_BW for s in SIZES]
+
+
+def fig7_analyse(records):
+    data, fits, metrics, checks = _crossing_analysis(
+        records, "async", "async", "async_alpha_bytes", "async_beta_ms", 20.0, False)
+    fig = _size_figure("fig7", "JAXA06 Fig. 7: asynchronous benchmark, delay 0", data, fits)
+    notes = ["Asynchronous benchmark: the sender calls updateAttributeValues (receive order) "
+             "1000 times in a row, the receiver counts the reflects; no time management. The "
+             "time runs from the start to the last reflect."]
+    return Analysis(rows=_rows(records), metrics=metrics, validation=checks, figures=[fig],
+                    notes=notes)
+
+
+# --- Fig. 5: time per exchange against bandwidth, equation 1 ----------------------------------
+
+
+def fig5_analyse(records):
+    cal = _calibration()
+    a, b, f = cal["sync_alpha_bytes"], cal["sync_beta_ms"], cal["sync_rate_fraction"]
+    rows, checks, metrics = [], [], {}
+    for r in records:
+        k = _bw_label(r.params)
+        s = r.params["dataSize"]
+        pred = eq1(s, BW[k][1], a, b, f)
+        rows.append({"bandwidth_bps": BW[k][1], "data_size": s, "simulated_ms": _t(r),
+                     "equation1_ms": pred, "error_pct": 100 * (_t(r) - pred) / pred})
+        checks.append(Validation(f"{k}bps {s} B (ms)", pred, _t(r), 5.0))
+    metrics["fig5_max_abs_error_pct"] = max(abs(r["error_pct"]) for r in rows)
+    metrics["fig5_mean_abs_error_pct"] = mean(abs(r["error_pct"]) for r in rows)
+    series = []
+    xs = [BW[k][1] for k in FIG4_BW]
+    for s in SIZES:
+        sim = {r["bandwidth_bps"]: r["simulated_ms"] for r in rows if r["data_size"] == s}
+        series.append(Series(f"{s} B simulated", xs, [sim[x] for x in xs], style="points"))
+        fine = [xs[0] * (xs[-1] / xs[0]) ** (i / 40) for i in range(41)]
+        series.append(Series(f"{s} B equation 1", fine, [eq1(s, x, a, b, f) for x in fine],
+                             style="lines"))
+    fig = Figure(name="fig5", title="JAXA06 Fig. 5: time per exchange against bandwidth",
+                 xlabel="NIST Net bandwidth (bit/s)", ylabel="time per exchange (ms)",
+                 series=series, logx=True, logy=True)
+    notes = [f"Equation 1 with alpha = {a:g} bytes, beta = {b:g} ms and {100 * f:g} % of the "
+             "setting (the paper's values, from validation/jaxa06-rti.csv) against the "
+             "simulated Fig. 4 points."]
+    return Analysis(rows=rows, metrics=metrics, validation=checks, figures=[fig], notes=notes)
+
+
+# --- Fig. 6: delay, NIST Net vs netem ---------------------------------------------------------
+
+
+def fig6_points(scale):
+    pts = []
+    for bw in FIG6_BW:
+        for d in FIG6_DELAYS_MS:
+            if d == 0:
+                pts.append(_pt(scale, "sync", bw, 64))
+                continue
+            for netem in (False, True):
+                pts.append(_pt(scale, "sync", bw, 64, delay=f"{d}ms", delayDirection="a-to-b",
+                               netem=netem if netem else None))
+    return pts
+
+
+def _delay(params):
+    return int(params.get("delay", "0ms").removesuffix("ms"))
+
+
+def fig6_analyse(records):
+    cal = _calibration()
+    a, b, f = cal["sync_alpha_bytes"], cal["sync_beta_ms"], cal["sync_rate_fraction"]
+    metrics, checks, rows = {}, [], []
+    sim = {}
+    for r in records:
+        k = _bw_label(r.params)
+        d = _delay(r.params)
+        sems = ["nistnet", "netem"] if d == 0 else (["netem"] if r.params.get("netem")
+                                                    else ["nistnet"])
+        for sem in sems:
+            sim[(sem, k, d)] = _t(r)
+            pred = (eq2 if sem == "nistnet" else eq1)(64, BW[k][1], a, b, f, d)
+            metrics[f"fig6_{sem}_{k}_{d}ms_ms"] = _t(r)
+            rows.append({"semantics": sem, "bandwidth_bps": BW[k][1], "delay_ms": d,
+                         "data_size": 64, "simulated_ms": _t(r),
+                         "equation": "2" if sem == "nistnet" else "1", "equation_ms": pred,
+                         "error_pct": 100 * (_t(r) - pred) / pred,
+                         "time_per_exchange_sd_ms": r.result["time_per_exchange_sd_ms"]})
+            checks.append(Validation(f"{sem} {k}bps delay {d} ms vs equation "
+                                     f"{'2' if sem == 'nistnet' else '1'} (ms)", pred, _t(r),
+                                     10.0))
+    series = []
+    for k in FIG6_BW:
+        for sem in ("nistnet", "netem"):
+            series.append(Series(f"{k}bps {sem}", FIG6_DELAYS_MS,
+                                 [sim[(sem, k, d)] for d in FIG6_DELAYS_MS], style="points"))
+        fine = list(range(0, max(FIG6_DELAYS_MS) + 1, 2))
+        series.append(Series(f"{k}bps equation 2", fine,
+                             [eq2(64, BW[k][1], a, b, f, d) for d in fine], style="lines"))
+        series.append(Series(f"{k}bps equation 1", fine,
+                             [eq1(64, BW[k][1], a, b, f, d) for d in fine], style="lines"))
+    fig = Figure(name="fig6", title="JAXA06 Fig. 6: 64-byte data with delay and bandwidth",
+                 xlabel="emulator delay (ms)", ylabel="time per exchange (ms)", series=series)
+    notes = ["64-byte synchronised benchmark with an emulator delay on the sender-to-receiver "
+             "direction (one NIST Net rule; the grant cycle crosses the link twice per step, "
+             "and the paper's equations add one delay per exchange). NIST Net mode releases a "
+             "packet at max(transmission end, arrival + delay) and is compared with equation 2, "
+             "netem mode adds them and is compared with equation 1."]
+    return Analysis(rows=rows, metrics=metrics, validation=checks, figures=[fig], notes=notes)
+
+
+# --- Fig. 8: time-only federates on either PC (prediction) ------------------------------------
+
+
+def fig8_points(scale):
+    g = _fig8_grid(scale)
+    return [_pt(scale, "sync", bw, 64, extraCrc=c or None, extraOther=o or None)
+            for bw in FIG8_BW for c in g for o in g]
+
+
+def fig8_analyse(records):
+    rows, metrics, series = [], {}, []
+    for k in FIG8_BW:
+        pts = [r for r in records if _bw_label(r.params) == k]
+        grid = {(r.params.get("extraCrc", 0), r.params.get("extraOther", 0)): _t(r)
+                for r in pts}
+        # Marginal slopes: T = t0 + s_crc * n_crc + s_other * n_other (least squares).
+        keys = sorted(grid)
+        n = len(keys)
+        xs1 = [c for c, o in keys]
+        xs2 = [o for c, o in keys]
+        ys = [grid[c] for c in keys]
+        m1, m2, my = mean(xs1), mean(xs2), mean(ys)
+        s11 = sum((x - m1) ** 2 for x in xs1)
+        s22 = sum((x - m2) ** 2 for x in xs2)
+        s12 = sum((x - m1) * (z - m2) for x, z in zip(xs1, xs2))
+        s1y = sum((x - m1) * (y - my) for x, y in zip(xs1, ys))
+        s2y = sum((x - m2) * (y - my) for x, y in zip(xs2, ys))
+        det = s11 * s22 - s12 * s12
+        b1 = (s1y * s22 - s2y * s12) / det
+        b2 = (s2y * s11 - s1y * s12) / det
+        metrics[f"federates_{k}_slope_crc_ms"] = b1
+        metrics[f"federates_{k}_slope_other_ms"] = b2
+        metrics[f"federates_{k}_base_ms"] = grid[(0, 0)]
+        if abs(b1 - b2) <= 0.2 * max(abs(b1), abs(b2)):
+            dom = "equal"
+        else:
+            dom = "crc" if b1 > b2 else "non-crc"
+        metrics[f"federates_{k}_dominant"] = dom
+        for (c, o), t in sorted(grid.items()):
+            rows.append({"bandwidth_bps": BW[k][1], "extra_crc_pc": c, "extra_other_pc": o,
+                         "time_per_exchange_ms": t})
+            metrics[f"federates_{k}_crc{c}_other{o}_ms"] = t
+        axis = sorted({c for c, o in keys})
+        series.append(Series(f"{k}bps, on the CRC's PC", axis, [grid[(c, 0)] for c in axis]))
+        series.append(Series(f"{k}bps, on the other PC", axis, [grid[(0, o)] for o in axis]))
+        del n
+    fig = Figure(name="fig8", title="JAXA06 Fig. 8: extra time-only federates",
+                 xlabel="extra time-only federates", ylabel="time per exchange (ms)",
+                 series=series, logy=True)
+    notes = ["Prediction. 64-byte synchronised benchmark plus time-only federates (regulating "
+             "and constrained, one TAR per step) on the CRC's PC (host B) and on the other PC "
+             "(host A). 'dominant' compares the marginal slopes of a two-factor linear fit "
+             "(equal: within 20 % of each other)."]
+    return Analysis(rows=rows, metrics=metrics, figures=[fig], notes=notes)
+
+
+# --- Order type (prediction) ------------------------------------------------------------------
+
+
+def order_points(scale):
+    return [_pt(scale, "sync", "128k", 1024),
+            _pt(scale, "sync", "128k", 1024, tsoData=False)]
+
+
+def order_analyse(records):
+    tso = next(_t(r) for r in records if r.params.get("tsoData", True))
+    ro = next(_t(r) for r in records if r.params.get("tsoData", True) is False)
+    metrics = {"order_ro_vs_tso_ratio_128k_1024B": ro / tso, "order_tso_ms_128k_1024B": tso,
+               "order_ro_ms_128k_1024B": ro}
+    fig = Figure(name="order", title="JAXA06 order type: 128 kbit/s, 1024 bytes",
+                 xlabel="order type (1 = TSO, 2 = RO)", ylabel="time per exchange (ms)",
+                 series=[Series("time per exchange", [1, 2], [tso, ro], style="impulses")],
+                 xrange=(0, 3), yrange=(0, None))
+    notes = ["Prediction. Synchronised benchmark at 128 kbit/s with 1024-byte data sent in "
+             "timestamp order or in receive order (changeAttributeOrderType); both federates "
+             "still advance with TAR."]
+    return Analysis(rows=_rows(records), metrics=metrics, figures=[fig], notes=notes)
+
+
+# --- Bidirectional (prediction) ---------------------------------------------------------------
+
+
+def bidir_points(scale):
+    return [_pt(scale, mode, bw, s) for mode in ("sync", "bidir") for bw in BIDIR_BW
+            for s in SIZES]
+
+
+def bidir_analyse(records):
+    metrics, series = {}, []
+    one = {(_bw_label(r.params), r.params["dataSize"]): _t(r) for r in records
+           if r.params["mode"] == "sync"}
+    two = {(_bw_label(r.params), r.params["dataSize"]): _t(r) for r in records
+           if r.params["mode"] == "bidir"}
+    for k in BIDIR_BW:
+        ratios = [two[(k, s)] / one[(k, s)] for s in SIZES]
+        metrics[f"bidir_ratio_{k}"] = max(ratios)
+        for s, q in zip(SIZES, ratios):
+            metrics[f"bidir_ratio_{k}_{s}B"] = q
+        series.append(Series(f"{k}bps one-way", SIZES, [one[(k, s)] for s in SIZES]))
+        series.append(Series(f"{k}bps bidirectional", SIZES, [two[(k, s)] for s in SIZES]))
+    fits = {k: fit_line(SIZES, [two[(k, s)] for s in SIZES]) for k in ("128k", "1M")}
+    alpha, beta, _ = crossing_method(fits, ["128k", "1M"])
+    metrics["bidir_beta_ms"] = beta
+    metrics["bidir_alpha_bytes"] = alpha
+    fig = Figure(name="bidir", title="JAXA06 bidirectional vs one-way exchange",
+                 xlabel="data size (bytes)", ylabel="time per exchange (ms)", series=series,
+                 logy=True)
+    notes = ["Prediction. Both federates run the same program (update, TAR, reflect the other's "
+             "update before the grant), full duplex. Ratio = bidirectional / one-way time, "
+             "largest over the data sizes; beta from the crossing of the 128 kbit/s and "
+             "1 Mbit/s bidirectional lines."]
+    return Analysis(rows=_rows(records), metrics=metrics, figures=[fig], notes=notes)
+
+
+# --- Half duplex (prediction) -----------------------------------------------------------------
+
+
+def duplex_points(scale):
+    return [_pt(scale, mode, "1M", 1024, halfDuplex=hd or None)
+            for mode in ("sync", "bidir") for hd in (False, True)]
+
+
+def duplex_analyse(records):
+    metrics = {}
+    for r in records:
+        way = "oneway" if r.params["mode"] == "sync" else "twoway"
+        dup = "hd" if r.params.get("halfDuplex") else "fd"
+        metrics[f"halfduplex_{way}_{dup}_ms"] = _t(r)
+    xs = [1, 2]
+    fig = Figure(name="duplex", title="JAXA06 half duplex: 1 Mbit/s, 1024 bytes",
+                 xlabel="1 = full duplex, 2 = half duplex", ylabel="time per exchange (ms)",
+                 series=[Series("one-way", xs, [metrics["halfduplex_oneway_fd_ms"],
+                                                metrics["halfduplex_oneway_hd_ms"]]),
+                         Series("two-way", xs, [metrics["halfduplex_twoway_fd_ms"],
+                                                metrics["halfduplex_twoway_hd_ms"]])],
+                 xrange=(0.5, 2.5))
+    notes = ["Prediction. The NICs of the three PCs at half duplex (one shared medium per "
+             "cable, CSMA), 1 Mbit/s, 1024 bytes, one-way and bidirectional."]
+    return Analysis(rows=_rows(records), metrics=metrics, figures=[fig], notes=notes)
+
+
+for _id, _title, _program, _points, _analyse in [
+    ("jaxa-fig4", "Synchronised RTI benchmark: time vs data size per bandwidth (Fig. 4)",
+     "jaxa-fig4", fig4_points, fig4_analyse),
+    ("jaxa-fig5", "Synchronised RTI benchmark vs equation 1 against bandwidth (Fig. 5)",
+     "jaxa-fig5", fig4_points, fig5_analyse),
+    ("jaxa-fig6", "Delay with bandwidth: NIST Net (equation 2) vs netem (equation 1) (Fig. 6)",
+     "jaxa-fig6", fig6_points, fig6_analyse),
+    ("jaxa-fig7", "Asynchronous RTI benchmark: time vs data size per bandwidth (Fig. 7)",
+     "jaxa-fig7", fig7_points, fig7_analyse),
+    ("jaxa-fig8", "Time-only federates on the CRC's PC and the other PC (prediction)",
+     "jaxa-fig8", fig8_points, fig8_analyse),
+    ("jaxa-order", "TimeStamp vs Receive order data, 128 kbit/s, 1024 B (prediction)",
+     "jaxa-order", order_points, order_analyse),
+    ("jaxa-bidir", "Bidirectional vs one-way exchange (prediction)",
+     "jaxa-bidir", bidir_points, bidir_analyse),
+    ("jaxa-duplex", "Half vs full duplex NICs, one-way and two-way (prediction)",
+     "jaxa-duplex", duplex_points, duplex_analyse),
+]:
+    register(Experiment(id=_id, study="JAXA06", title=_title, program=_program, points=_points,
+                        analyse=_analyse, engine=ENGINE))

@@ -1,0 +1,335 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "jaxa-benchmark.h"
+
+#include "ns3/boolean.h"
+#include "ns3/command-line.h"
+#include "ns3/enum.h"
+#include "ns3/experiment-args.h"
+#include "ns3/host-platform.h"
+#include "ns3/host-profile.h"
+#include "ns3/jaxa-benchmark-federate.h"
+#include "ns3/jaxa06-testbed.h"
+#include "ns3/log.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/rti-helper.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("JaxaBenchmark");
+
+namespace
+{
+
+/** When the master registers the start synchronization point (every join is done by then). */
+const Time READY_AT = Seconds(1);
+
+/**
+ * Total CPU busy time of a host, all classes.
+ * @param node the node
+ * @return busy time
+ */
+Time
+Busy(Ptr<Node> node)
+{
+    Ptr<HostCpu> cpu = node->GetObject<HostPlatform>()->GetCpu();
+    return cpu->GetBusyTime(HostCpu::HARDIRQ) + cpu->GetBusyTime(HostCpu::SOFTIRQ)
+           + cpu->GetBusyTime(HostCpu::PROCESS);
+}
+
+/** Book-keeping of one repetition. */
+struct RunState
+{
+    std::vector<Ptr<JaxaBenchmarkFederate>> data; //!< sender/receiver/bidirectional federates
+    uint32_t started{0};                          //!< data federates started
+    uint32_t done{0};                             //!< data federates done
+    Ptr<Node> crcPc;                              //!< the CRC's PC
+    Ptr<Node> otherPc;                            //!< the other PC
+    Time busyCrc0;                                //!< CRC PC busy at the start
+    Time busyOther0;                              //!< other PC busy at the start
+    Time busyCrc1;                                //!< CRC PC busy at the end
+    Time busyOther1;                              //!< other PC busy at the end
+};
+
+} // namespace
+
+void
+JaxaBenchmark::AddOptions(CommandLine& cmd, JaxaBenchmarkConfig& c)
+{
+    cmd.AddValue("mode", "sync (time-stepped), async (receive order) or bidir", c.mode);
+    cmd.AddValue("tsoData",
+                 "synchronised data in timestamp order (false: receive order)",
+                 c.tsoData);
+    cmd.AddValue("dataSize", "payload bytes per update", c.dataSize);
+    cmd.AddValue("bandwidth", "NIST Net bandwidth, each direction (0bps: none)", c.bandwidth);
+    cmd.AddValue("delay", "NIST Net delay (e.g. 50ms)", c.delay);
+    cmd.AddValue("delayDirection",
+                 "where the delay applies: both, a-to-b or b-to-a",
+                 c.delayDirection);
+    cmd.AddValue("netem", "netem semantics (rate and delay add) instead of NIST Net", c.netem);
+    cmd.AddValue("halfDuplex", "NICs at half duplex", c.halfDuplex);
+    cmd.AddValue("extraCrc", "time-only federates on the CRC's PC", c.extraCrc);
+    cmd.AddValue("extraOther", "time-only federates on the other PC", c.extraOther);
+    cmd.AddValue("exchanges", "exchanges per repetition", c.exchanges);
+    cmd.AddValue("reps", "repetitions (run numbers RngRun, RngRun+1, ...)", c.reps);
+    cmd.AddValue("crcHost", "PC of the CRC: receiver (host B) or sender (host A)", c.crcHost);
+    cmd.AddValue("rtiProfile", "RtiProfile of the RTI", c.rtiProfile);
+    cmd.AddValue("galt", "GALT algorithm: central or null (empty: the profile's)", c.galt);
+    cmd.AddValue("nagle",
+                 "Nagle on the RTI's TCP connections: on or off (empty: profile's)",
+                 c.nagle);
+    cmd.AddValue("hostProfile", "HostProfile of the federate PCs", c.hostProfile);
+    cmd.AddValue("emulatorProfile", "HostProfile of the NIST Net PC", c.emulatorProfile);
+    cmd.AddValue("profileFile", "file of extra HostProfile definitions", c.profileFile);
+}
+
+void
+JaxaBenchmark::Check(const JaxaBenchmarkConfig& c)
+{
+    ExperimentArgs::Require(c.mode == "sync" || c.mode == "async" || c.mode == "bidir",
+                            "--mode must be sync, async or bidir, not '" + c.mode + "'");
+    ExperimentArgs::Require(c.dataSize >= 1, "--dataSize must be >= 1");
+    ExperimentArgs::Require(c.exchanges >= 1, "--exchanges must be >= 1");
+    ExperimentArgs::Require(c.reps >= 1, "--reps must be >= 1");
+    ExperimentArgs::Require(!c.delay.IsStrictlyNegative(), "--delay must be >= 0");
+    ExperimentArgs::Require(c.delayDirection == "both" || c.delayDirection == "a-to-b"
+                                || c.delayDirection == "b-to-a",
+                            "--delayDirection must be both, a-to-b or b-to-a");
+    ExperimentArgs::Require(c.crcHost == "receiver" || c.crcHost == "sender",
+                            "--crcHost must be receiver or sender");
+    ExperimentArgs::Require(c.galt.empty() || c.galt == "central" || c.galt == "null",
+                            "--galt must be central or null");
+    ExperimentArgs::Require(c.nagle.empty() || c.nagle == "on" || c.nagle == "off",
+                            "--nagle must be on or off");
+    ExperimentArgs::Require(c.mode != "async" || (c.extraCrc == 0 && c.extraOther == 0),
+                            "--extraCrc/--extraOther need a synchronised mode");
+    ExperimentArgs::ParseDataRate("bandwidth", c.bandwidth, true);
+}
+
+JaxaBenchmarkRun
+JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
+{
+    RngSeedManager::SetRun(run);
+    Jaxa06TestbedConfig tc;
+    tc.bandwidth = ExperimentArgs::ParseDataRate("bandwidth", c.bandwidth, true);
+    tc.delay = c.delayDirection == "both" ? c.delay : Seconds(0);
+    tc.halfDuplex = c.halfDuplex;
+    tc.netem = c.netem;
+    tc.hostProfile = c.hostProfile;
+    tc.emulatorProfile = c.emulatorProfile;
+    EmulatedTestbed tb = Jaxa06Testbed::Build(tc);
+    if (c.delayDirection == "a-to-b")
+    {
+        tb.aToB->SetAttribute("Delay", TimeValue(c.delay));
+    }
+    else if (c.delayDirection == "b-to-a")
+    {
+        tb.bToA->SetAttribute("Delay", TimeValue(c.delay));
+    }
+
+    RtiHelper rti;
+    rti.SetProfile(c.rtiProfile);
+    if (!c.galt.empty())
+    {
+        rti.SetSettingsAttribute("GaltMode",
+                                 StringValue(c.galt == "null" ? "NullMessages" : "Central"));
+    }
+    if (!c.nagle.empty())
+    {
+        rti.SetSettingsAttribute("TcpNoDelay", BooleanValue(c.nagle == "off"));
+    }
+    rti.GetFom()->AddObjectClass("Data", {"payload"});
+    RunState st;
+    st.crcPc = c.crcHost == "receiver" ? tb.hostB : tb.hostA;
+    st.otherPc = c.crcHost == "receiver" ? tb.hostA : tb.hostB;
+    Ptr<RtiCentralComponent> crc = rti.InstallCrc(st.crcPc);
+
+    bool sync = c.mode != "async";
+    std::vector<Ptr<JaxaBenchmarkFederate>> all;
+    std::vector<Ptr<RtiAmbassador>> ambs;
+    auto add = [&](Ptr<Node> node, JaxaBenchmarkFederate::Role role, const std::string& name) {
+        Ptr<JaxaBenchmarkFederate> f = CreateObject<JaxaBenchmarkFederate>();
+        f->SetAttribute("Role", EnumValue(role));
+        f->SetAttribute("Synchronised", BooleanValue(sync));
+        f->SetAttribute("TsoData", BooleanValue(c.tsoData));
+        f->SetAttribute("DataSize", UintegerValue(c.dataSize));
+        f->SetAttribute("Exchanges", UintegerValue(c.exchanges));
+        Ptr<RtiAmbassador> amb = rti.InstallFederate(node);
+        f->Start(amb, name, all.empty(), READY_AT);
+        all.push_back(f);
+        ambs.push_back(amb);
+        if (role != JaxaBenchmarkFederate::TIME_ONLY)
+        {
+            st.data.push_back(f);
+        }
+    };
+    if (c.mode == "bidir")
+    {
+        add(tb.hostB, JaxaBenchmarkFederate::BIDIRECTIONAL, "peer-b");
+        add(tb.hostA, JaxaBenchmarkFederate::BIDIRECTIONAL, "peer-a");
+    }
+    else
+    {
+        add(tb.hostB, JaxaBenchmarkFederate::RECEIVER, "receiver");
+        add(tb.hostA, JaxaBenchmarkFederate::SENDER, "sender");
+    }
+    for (uint32_t i = 0; i < c.extraCrc; ++i)
+    {
+        add(st.crcPc, JaxaBenchmarkFederate::TIME_ONLY, "time-crc-" + std::to_string(i));
+    }
+    for (uint32_t i = 0; i < c.extraOther; ++i)
+    {
+        add(st.otherPc, JaxaBenchmarkFederate::TIME_ONLY, "time-other-" + std::to_string(i));
+    }
+    for (auto& f : st.data)
+    {
+        f->TraceConnectWithoutContext("Start", Callback<void, Time>([&st](Time) {
+                                          if (st.started++ == 0)
+                                          {
+                                              st.busyCrc0 = Busy(st.crcPc);
+                                              st.busyOther0 = Busy(st.otherPc);
+                                          }
+                                      }));
+        f->TraceConnectWithoutContext("Done", Callback<void, Time, Time>([&st](Time, Time) {
+                                          if (++st.done == st.data.size())
+                                          {
+                                              st.busyCrc1 = Busy(st.crcPc);
+                                              st.busyOther1 = Busy(st.otherPc);
+                                              Simulator::Stop();
+                                          }
+                                      }));
+    }
+    // A guard against a configuration that never finishes (seconds of simulated time).
+    Simulator::Stop(Seconds(1e6));
+    Simulator::Run();
+
+    JaxaBenchmarkRun r;
+    NS_ABORT_MSG_IF(st.done != st.data.size(),
+                    "JaxaBenchmark: the benchmark did not finish ("
+                        << st.done << " of " << st.data.size() << " federates)");
+    Time start = st.data[0]->GetStartTime();
+    Time end = st.data[0]->GetEndTime();
+    for (const auto& f : st.data)
+    {
+        start = Min(start, f->GetStartTime());
+        end = Max(end, f->GetEndTime());
+    }
+    r.totalSeconds = (end - start).GetSeconds();
+    r.perExchangeMs = r.totalSeconds * 1e3 / c.exchanges;
+    for (uint8_t t = 1; t < RtiMessage::TYPE_COUNT; ++t)
+    {
+        r.crcMessagesIn += crc->GetNReceived(static_cast<RtiMessage::Type>(t));
+        r.crcMessagesOut += crc->GetNSent(static_cast<RtiMessage::Type>(t));
+    }
+    for (const auto& a : ambs)
+    {
+        r.lateTso += a->GetNLateTso();
+    }
+    double span = (end - start).GetSeconds();
+    r.cpuBusyCrcPc = (st.busyCrc1 - st.busyCrc0).GetSeconds() / span;
+    r.cpuBusyOtherPc = (st.busyOther1 - st.busyOther0).GetSeconds() / span;
+    r.events = Simulator::GetEventCount();
+    for (auto& f : all)
+    {
+        f->Dispose();
+    }
+    for (auto& a : ambs)
+    {
+        a->Dispose();
+    }
+    crc->Dispose();
+    Simulator::Destroy();
+    return r;
+}
+
+void
+JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRecord& rec)
+{
+    auto wall0 = std::chrono::steady_clock::now();
+    std::vector<double> perExchange;
+    std::vector<double> busyCrc;
+    std::vector<double> busyOther;
+    uint64_t late = 0;
+    uint64_t events = 0;
+    JaxaBenchmarkRun last;
+    for (uint32_t i = 0; i < c.reps; ++i)
+    {
+        last = RunOnce(c, firstRun + i);
+        perExchange.push_back(last.perExchangeMs);
+        busyCrc.push_back(last.cpuBusyCrcPc);
+        busyOther.push_back(last.cpuBusyOtherPc);
+        late += last.lateTso;
+        events += last.events;
+    }
+    double mean = std::accumulate(perExchange.begin(), perExchange.end(), 0.0) / c.reps;
+    double var = 0;
+    for (double x : perExchange)
+    {
+        var += (x - mean) * (x - mean);
+    }
+    double sd = c.reps > 1 ? std::sqrt(var / (c.reps - 1)) : 0.0;
+    rec.SetString("mode", c.mode);
+    rec.SetBool("tso_data", c.tsoData);
+    rec.SetInt("data_size", c.dataSize);
+    rec.Set("bandwidth_bps",
+            ExperimentArgs::ParseDataRate("bandwidth", c.bandwidth, true).GetBitRate());
+    rec.Set("delay_ms", c.delay.GetSeconds() * 1e3);
+    rec.SetString("delay_direction", c.delayDirection);
+    rec.SetString("semantics", c.netem ? "netem" : "nistnet");
+    rec.SetBool("half_duplex", c.halfDuplex);
+    rec.SetInt("extra_crc", c.extraCrc);
+    rec.SetInt("extra_other", c.extraOther);
+    rec.SetInt("exchanges", c.exchanges);
+    rec.SetInt("reps", c.reps);
+    rec.SetString("crc_host", c.crcHost);
+    rec.SetString("rti_profile", c.rtiProfile);
+    rec.SetInt("first_run", firstRun);
+    rec.Set("time_per_exchange_ms", mean);
+    rec.Set("time_per_exchange_sd_ms", sd);
+    rec.SetSeries("time_per_exchange_ms_runs", perExchange);
+    rec.Set("cpu_busy_crc_pc",
+            std::accumulate(busyCrc.begin(), busyCrc.end(), 0.0) / busyCrc.size());
+    rec.Set("cpu_busy_other_pc",
+            std::accumulate(busyOther.begin(), busyOther.end(), 0.0) / busyOther.size());
+    rec.SetInt("crc_messages_in_last_run", last.crcMessagesIn);
+    rec.SetInt("crc_messages_out_last_run", last.crcMessagesOut);
+    rec.SetInt("late_tso_messages", late);
+    rec.SetInt("events", events);
+    rec.Set("wall_seconds",
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count());
+}
+
+int
+JaxaBenchmark::Main(int argc,
+                    char* argv[],
+                    const std::string& experiment,
+                    JaxaBenchmarkConfig config)
+{
+    std::string output;
+    CommandLine cmd(experiment);
+    AddOptions(cmd, config);
+    cmd.AddValue("output", "JSON result file (- = stdout)", output);
+    cmd.Parse(argc, argv);
+    Check(config);
+    if (!config.profileFile.empty())
+    {
+        HostProfile::LoadFile(config.profileFile);
+    }
+    ResultRecord rec;
+    rec.SetString("experiment", experiment);
+    RunAll(config, RngSeedManager::GetRun(), rec);
+    rec.Write(output);
+    return 0;
+}
+
+} // namespace ns3

@@ -1,0 +1,123 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TESTBED_JAXA_BENCHMARK_H
+#define TESTBED_JAXA_BENCHMARK_H
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+#include "ns3/result-record.h"
+
+#include <string>
+#include <vector>
+
+/**
+ * @file
+ * @ingroup testbed-rti
+ * The [JAXA06] RTI benchmark on the [JAXA06] testbed: one configuration, several repetitions.
+ */
+
+namespace ns3
+{
+
+class CommandLine;
+
+/**
+ * @ingroup testbed-rti
+ * @brief One configuration of the [JAXA06] RTI benchmark.
+ */
+struct JaxaBenchmarkConfig
+{
+    std::string mode{"sync"};           //!< sync | async | bidir (synchronised, both send)
+    bool tsoData{true};                 //!< synchronised data in timestamp order (else RO)
+    uint32_t dataSize{64};              //!< payload bytes per update
+    std::string bandwidth{"0bps"};      //!< NIST Net bandwidth, each direction (0 = none)
+    Time delay{0};                      //!< NIST Net delay
+    std::string delayDirection{"both"}; //!< both | a-to-b | b-to-a: where the delay applies
+    bool netem{false};                  //!< netem semantics (rate and delay add up)
+    bool halfDuplex{false};             //!< NICs at half duplex
+    uint32_t extraCrc{0};               //!< time-only federates on the CRC's PC
+    uint32_t extraOther{0};             //!< time-only federates on the other PC
+    uint32_t exchanges{1000};           //!< exchanges per repetition
+    uint32_t reps{10};                  //!< repetitions (run numbers RngRun, RngRun + 1, ...)
+    std::string crcHost{"receiver"};    //!< receiver | sender: the PC that runs the CRC
+    std::string rtiProfile{"prti1516"}; //!< RtiProfile
+    std::string galt;                   //!< "" (profile's) | central | null
+    std::string nagle;                  //!< "" (profile's) | on | off
+    std::string hostProfile{"pc2006-linux26"};      //!< HostProfile of the federate PCs
+    std::string emulatorProfile{"nistnet-linux24"}; //!< HostProfile of the NIST Net PC
+    std::string profileFile; //!< extra HostProfile definitions to load ("" = none)
+};
+
+/**
+ * @ingroup testbed-rti
+ * @brief The outcome of one repetition.
+ */
+struct JaxaBenchmarkRun
+{
+    double totalSeconds{0};     //!< start of the first federate to the end of the last
+    double perExchangeMs{0};    //!< total / exchanges, in ms
+    uint64_t crcMessagesIn{0};  //!< messages the CRC received
+    uint64_t crcMessagesOut{0}; //!< messages the CRC sent
+    uint64_t lateTso{0};        //!< TSO messages after their grant (must be 0)
+    double cpuBusyCrcPc{0};     //!< CPU busy fraction of the CRC's PC during the loop
+    double cpuBusyOtherPc{0};   //!< CPU busy fraction of the other PC during the loop
+    uint64_t events{0};         //!< simulator events executed (the whole run)
+};
+
+/**
+ * @ingroup testbed-rti
+ * @brief Runs the [JAXA06] benchmark: the testbed (Jaxa06Testbed), an RTI federation with its
+ * CRC on one of the two federate PCs, the sender on host A and the receiver on host B (or two
+ * bidirectional federates), plus time-only federates on either PC.
+ */
+class JaxaBenchmark
+{
+  public:
+    /**
+     * @brief Run one repetition (a fresh simulation).
+     * @param config the configuration
+     * @param run the run number (RngRun)
+     * @return the outcome
+     */
+    static JaxaBenchmarkRun RunOnce(const JaxaBenchmarkConfig& config, uint32_t run);
+
+    /**
+     * @brief Add the configuration's options to a command line.
+     * @param cmd the command line
+     * @param config the configuration (defaults, filled by Parse)
+     */
+    static void AddOptions(CommandLine& cmd, JaxaBenchmarkConfig& config);
+
+    /**
+     * @brief Check a parsed configuration (exit status 2 with a message if bad).
+     * @param config the configuration
+     */
+    static void Check(const JaxaBenchmarkConfig& config);
+
+    /**
+     * @brief Run all repetitions and put the parameters and outcomes in a record.
+     * @param config the configuration
+     * @param firstRun the first run number
+     * @param record the record to fill
+     */
+    static void RunAll(const JaxaBenchmarkConfig& config, uint32_t firstRun, ResultRecord& record);
+
+    /**
+     * @brief The whole program of an experiment: parse, run the repetitions, write the record.
+     * @param argc argument count
+     * @param argv arguments
+     * @param experiment the experiment id (in the record)
+     * @param defaults the experiment's default configuration
+     * @return the exit status
+     */
+    static int Main(int argc,
+                    char* argv[],
+                    const std::string& experiment,
+                    JaxaBenchmarkConfig defaults);
+};
+
+} // namespace ns3
+
+#endif /* TESTBED_JAXA_BENCHMARK_H */

@@ -1,0 +1,341 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "jaxa-benchmark-federate.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("JaxaBenchmarkFederate");
+
+NS_OBJECT_ENSURE_REGISTERED(JaxaBenchmarkFederate);
+
+namespace
+{
+const char* const READY = "ready"; //!< the start synchronization point
+} // namespace
+
+TypeId
+JaxaBenchmarkFederate::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::JaxaBenchmarkFederate")
+              .SetParent<Object>()
+              .SetGroupName("Testbed")
+              .AddConstructor<JaxaBenchmarkFederate>()
+              .AddAttribute("Role",
+                            "Sender, Receiver, Bidirectional (sends and receives) or TimeOnly.",
+                            EnumValue(SENDER),
+                            MakeEnumAccessor<Role>(&JaxaBenchmarkFederate::m_role),
+                            MakeEnumChecker(SENDER,
+                                            "Sender",
+                                            RECEIVER,
+                                            "Receiver",
+                                            BIDIRECTIONAL,
+                                            "Bidirectional",
+                                            TIME_ONLY,
+                                            "TimeOnly"))
+              .AddAttribute("Synchronised",
+                            "Time-stepped (regulating, constrained, TAR per step) or asynchronous "
+                            "(receive order, no time management).",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&JaxaBenchmarkFederate::m_sync),
+                            MakeBooleanChecker())
+              .AddAttribute("TsoData",
+                            "Synchronised mode: send the data in timestamp order (else receive "
+                            "order).",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&JaxaBenchmarkFederate::m_tsoData),
+                            MakeBooleanChecker())
+              .AddAttribute("DataSize",
+                            "Bytes of the payload attribute per update.",
+                            UintegerValue(64),
+                            MakeUintegerAccessor(&JaxaBenchmarkFederate::m_dataSize),
+                            MakeUintegerChecker<uint32_t>(1, 1 << 24))
+              .AddAttribute("Exchanges",
+                            "Number of exchanges (steps or updates).",
+                            UintegerValue(1000),
+                            MakeUintegerAccessor(&JaxaBenchmarkFederate::m_exchanges),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("Lookahead",
+                            "Lookahead in logical time (one step is 1).",
+                            DoubleValue(1.0),
+                            MakeDoubleAccessor(&JaxaBenchmarkFederate::m_lookahead),
+                            MakeDoubleChecker<double>(0.0))
+              .AddTraceSource("Done",
+                              "The loop is over.",
+                              MakeTraceSourceAccessor(&JaxaBenchmarkFederate::m_doneTrace),
+                              "ns3::JaxaBenchmarkFederate::DoneTracedCallback")
+              .AddTraceSource("Start",
+                              "The loop starts.",
+                              MakeTraceSourceAccessor(&JaxaBenchmarkFederate::m_startTrace),
+                              "ns3::JaxaBenchmarkFederate::StartTracedCallback");
+    return tid;
+}
+
+JaxaBenchmarkFederate::JaxaBenchmarkFederate()
+    : m_role(SENDER)
+    , m_sync(true)
+    , m_tsoData(true)
+    , m_dataSize(64)
+    , m_exchanges(1000)
+    , m_lookahead(1.0)
+    , m_master(false)
+    , m_class(0)
+    , m_payload(0)
+    , m_obj(0)
+    , m_regulating(false)
+    , m_constrained(false)
+    , m_announced(false)
+    , m_achieved(false)
+    , m_running(false)
+    , m_done(false)
+    , m_completed(0)
+    , m_reflects(0)
+{
+}
+
+JaxaBenchmarkFederate::~JaxaBenchmarkFederate()
+{
+}
+
+void
+JaxaBenchmarkFederate::DoDispose()
+{
+    if (m_amb)
+    {
+        m_amb->SetFederateAmbassador(nullptr);
+    }
+    m_amb = nullptr;
+    Object::DoDispose();
+}
+
+void
+JaxaBenchmarkFederate::Start(Ptr<RtiAmbassador> amb,
+                             const std::string& name,
+                             bool master,
+                             Time readyAt)
+{
+    NS_LOG_FUNCTION(this << name << master);
+    NS_ABORT_MSG_IF(m_role == TIME_ONLY && !m_sync,
+                    "JaxaBenchmarkFederate: a time-only federate needs Synchronised=true");
+    m_amb = amb;
+    m_master = master;
+    m_amb->SetFederateAmbassador(this);
+    m_amb->JoinFederationExecution(name, "JaxaBenchmark", "JAXA06");
+    if (master)
+    {
+        Simulator::Schedule(readyAt,
+                            [this]() { m_amb->RegisterFederationSynchronizationPoint(READY); });
+    }
+}
+
+void
+JaxaBenchmarkFederate::FederationJoined(FederateHandle federate)
+{
+    m_class = m_amb->GetObjectClassHandle("Data");
+    m_payload = m_amb->GetAttributeHandle(m_class, "payload");
+    if (m_role == SENDER || m_role == BIDIRECTIONAL)
+    {
+        m_amb->PublishObjectClassAttributes(m_class, {m_payload});
+        m_obj = m_amb->RegisterObjectInstance(m_class);
+        if (m_sync && !m_tsoData)
+        {
+            m_amb->ChangeAttributeOrderType(m_obj, OrderType::RECEIVE);
+        }
+        m_values[m_payload] = std::vector<uint8_t>(m_dataSize, 0x5a);
+    }
+    if (m_role == RECEIVER || m_role == BIDIRECTIONAL)
+    {
+        m_amb->SubscribeObjectClassAttributes(m_class, {m_payload});
+    }
+    if (m_sync)
+    {
+        m_amb->EnableTimeRegulation(m_lookahead);
+        m_amb->EnableTimeConstrained();
+    }
+    MaybeReady();
+}
+
+void
+JaxaBenchmarkFederate::TimeRegulationEnabled(LogicalTime time)
+{
+    m_regulating = true;
+    MaybeReady();
+}
+
+void
+JaxaBenchmarkFederate::TimeConstrainedEnabled(LogicalTime time)
+{
+    m_constrained = true;
+    MaybeReady();
+}
+
+void
+JaxaBenchmarkFederate::AnnounceSynchronizationPoint(const std::string& label, const UserTag& tag)
+{
+    if (label == READY)
+    {
+        m_announced = true;
+        MaybeReady();
+    }
+}
+
+void
+JaxaBenchmarkFederate::MaybeReady()
+{
+    bool setUp = m_class != 0 && (!m_sync || (m_regulating && m_constrained));
+    if (setUp && m_announced && !m_achieved)
+    {
+        m_achieved = true;
+        m_amb->SynchronizationPointAchieved(READY);
+    }
+}
+
+void
+JaxaBenchmarkFederate::FederationSynchronized(const std::string& label)
+{
+    if (label != READY || m_running)
+    {
+        return;
+    }
+    m_running = true;
+    m_start = Simulator::Now();
+    m_startTrace(m_start);
+    NS_LOG_LOGIC("federate " << m_amb->GetFederateHandle() << " starts at "
+                             << m_start.As(Time::MS));
+    if (m_sync)
+    {
+        Step();
+    }
+    else if (m_role == SENDER || m_role == BIDIRECTIONAL)
+    {
+        for (uint32_t i = 0; i < m_exchanges; ++i)
+        {
+            Send();
+        }
+        if (m_role == SENDER)
+        {
+            m_completed = m_exchanges; // the calls are queued in the process; "done" = issued
+            Finish();
+        }
+    }
+}
+
+void
+JaxaBenchmarkFederate::Send()
+{
+    if (m_sync && m_tsoData)
+    {
+        m_amb->UpdateAttributeValues(m_obj,
+                                     m_values,
+                                     UserTag(),
+                                     m_amb->QueryLogicalTime() + m_lookahead);
+    }
+    else
+    {
+        m_amb->UpdateAttributeValues(m_obj, m_values, UserTag());
+    }
+}
+
+void
+JaxaBenchmarkFederate::Step()
+{
+    if (m_role == SENDER || m_role == BIDIRECTIONAL)
+    {
+        Send();
+    }
+    m_amb->TimeAdvanceRequest(m_amb->QueryLogicalTime() + 1.0);
+}
+
+void
+JaxaBenchmarkFederate::ReflectAttributeValues(ObjectInstanceHandle object,
+                                              const HandleValueMap& values,
+                                              const UserTag& tag,
+                                              OrderType sentOrder,
+                                              TransportationType transport,
+                                              LogicalTime time,
+                                              OrderType receivedOrder,
+                                              FederateHandle producer)
+{
+    ++m_reflects;
+    if (!m_sync && m_running && !m_done && (m_role == RECEIVER || m_role == BIDIRECTIONAL))
+    {
+        ++m_completed;
+        if (m_completed == m_exchanges)
+        {
+            Finish();
+        }
+    }
+}
+
+void
+JaxaBenchmarkFederate::TimeAdvanceGrant(LogicalTime time)
+{
+    if (!m_running || m_done)
+    {
+        return;
+    }
+    ++m_completed;
+    if (m_completed == m_exchanges)
+    {
+        Finish();
+        return;
+    }
+    Step();
+}
+
+void
+JaxaBenchmarkFederate::Finish()
+{
+    m_done = true;
+    m_end = Simulator::Now();
+    m_doneTrace(m_start, m_end);
+}
+
+bool
+JaxaBenchmarkFederate::IsDone() const
+{
+    return m_done;
+}
+
+Time
+JaxaBenchmarkFederate::GetStartTime() const
+{
+    return m_start;
+}
+
+Time
+JaxaBenchmarkFederate::GetEndTime() const
+{
+    return m_end;
+}
+
+uint32_t
+JaxaBenchmarkFederate::GetCompleted() const
+{
+    return m_completed;
+}
+
+uint32_t
+JaxaBenchmarkFederate::GetReflects() const
+{
+    return m_reflects;
+}
+
+JaxaBenchmarkFederate::Role
+JaxaBenchmarkFederate::GetRole() const
+{
+    return m_role;
+}
+
+} // namespace ns3

@@ -1,0 +1,161 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TESTBED_JAXA_BENCHMARK_FEDERATE_H
+#define TESTBED_JAXA_BENCHMARK_FEDERATE_H
+
+#include "ns3/object.h"
+#include "ns3/rti-ambassador.h"
+#include "ns3/traced-callback.h"
+
+#include <string>
+
+/**
+ * @file
+ * @ingroup testbed-apps
+ * The [JAXA06] RTI benchmark federates.
+ */
+
+namespace ns3
+{
+
+/**
+ * @ingroup testbed-apps
+ * @brief One federate of the [JAXA06] benchmark: sender, receiver, both (bidirectional) or
+ * time-only.
+ *
+ * Set-up: join; the sender publishes the object class Data (attribute payload) and registers an
+ * instance, the receiver subscribes to it (a bidirectional federate does both); in synchronised
+ * mode every federate enables time regulation (lookahead = one step) and time constrained. Then
+ * it achieves the synchronization point "ready" (registered by the master federate once every
+ * federate is expected to have joined) and starts when the federation is synchronized.
+ *
+ * Loop, Exchanges times:
+ *
+ * - synchronised: a sender updates payload (DataSize bytes) with timestamp t + lookahead (or
+ *   receive order, DataOrder = RO) and requests TAR(t + 1); a receiver or time-only federate
+ *   requests TAR(t + 1); the next step starts at the grant. A receiver counts the reflects.
+ * - asynchronous: the sender calls updateAttributeValues (receive order) Exchanges times in a
+ *   row; the receiver counts reflects; there is no time management.
+ *
+ * The start time is the federationSynchronized callback; the end time the last grant
+ * (synchronised) or the last reflect (asynchronous receiver) or the last update call
+ * (asynchronous sender).
+ */
+class JaxaBenchmarkFederate
+    : public Object
+    , public FederateAmbassador
+{
+  public:
+    /** Role. */
+    enum Role
+    {
+        SENDER,        //!< sends, advances
+        RECEIVER,      //!< receives, advances
+        BIDIRECTIONAL, //!< sends and receives, advances
+        TIME_ONLY      //!< only advances time (synchronised mode)
+    };
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    JaxaBenchmarkFederate();
+    ~JaxaBenchmarkFederate() override;
+
+    /**
+     * @brief Attach to its RTI ambassador and join.
+     * @param amb the RTI ambassador (installed on the federate's node)
+     * @param name the federate name
+     * @param master whether this federate registers the synchronization point
+     * @param readyAt when the master registers it (every join is done by then)
+     */
+    void Start(Ptr<RtiAmbassador> amb, const std::string& name, bool master, Time readyAt);
+
+    /** @return whether the loop is over */
+    bool IsDone() const;
+    /** @return when the loop started (federationSynchronized) */
+    Time GetStartTime() const;
+    /** @return when the loop ended */
+    Time GetEndTime() const;
+    /** @return exchanges completed (grants in synchronised mode, reflects or updates else) */
+    uint32_t GetCompleted() const;
+    /** @return reflects received */
+    uint32_t GetReflects() const;
+    /** @return the federate's role */
+    Role GetRole() const;
+
+    /**
+     * TracedCallback signature for the end of the loop.
+     * @param [in] start when it started
+     * @param [in] end when it ended
+     */
+    typedef void (*DoneTracedCallback)(Time start, Time end);
+
+    /**
+     * TracedCallback signature for the start of the loop.
+     * @param [in] start when it started
+     */
+    typedef void (*StartTracedCallback)(Time start);
+
+    // FederateAmbassador
+    void FederationJoined(FederateHandle federate) override;
+    void AnnounceSynchronizationPoint(const std::string& label, const UserTag& tag) override;
+    void FederationSynchronized(const std::string& label) override;
+    void ReflectAttributeValues(ObjectInstanceHandle object,
+                                const HandleValueMap& values,
+                                const UserTag& tag,
+                                OrderType sentOrder,
+                                TransportationType transport,
+                                LogicalTime time,
+                                OrderType receivedOrder,
+                                FederateHandle producer) override;
+    void TimeRegulationEnabled(LogicalTime time) override;
+    void TimeConstrainedEnabled(LogicalTime time) override;
+    void TimeAdvanceGrant(LogicalTime time) override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** Achieve "ready" once the set-up is complete and the point is announced. */
+    void MaybeReady();
+    /** One step of the synchronised loop. */
+    void Step();
+    /** Send one update. */
+    void Send();
+    /** The loop is over. */
+    void Finish();
+
+    Ptr<RtiAmbassador> m_amb;               //!< RTI ambassador
+    Role m_role;                            //!< Role
+    bool m_sync;                            //!< Synchronised
+    bool m_tsoData;                         //!< DataOrder = TSO
+    uint32_t m_dataSize;                    //!< DataSize
+    uint32_t m_exchanges;                   //!< Exchanges
+    double m_lookahead;                     //!< Lookahead
+    bool m_master;                          //!< registers the sync point
+    ObjectClassHandle m_class;              //!< Data
+    AttributeHandle m_payload;              //!< Data.payload
+    ObjectInstanceHandle m_obj;             //!< our instance
+    HandleValueMap m_values;                //!< the update's values
+    bool m_regulating;                      //!< regulation enabled
+    bool m_constrained;                     //!< constrained enabled
+    bool m_announced;                       //!< "ready" announced
+    bool m_achieved;                        //!< "ready" achieved
+    bool m_running;                         //!< loop running
+    bool m_done;                            //!< loop over
+    uint32_t m_completed;                   //!< exchanges completed
+    uint32_t m_reflects;                    //!< reflects received
+    Time m_start;                           //!< loop start
+    Time m_end;                             //!< loop end
+    TracedCallback<Time, Time> m_doneTrace; //!< end of the loop
+    TracedCallback<Time> m_startTrace;      //!< start of the loop
+};
+
+} // namespace ns3
+
+#endif /* TESTBED_JAXA_BENCHMARK_FEDERATE_H */
