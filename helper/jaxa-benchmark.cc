@@ -31,6 +31,83 @@ NS_LOG_COMPONENT_DEFINE("JaxaBenchmark");
 namespace
 {
 
+/**
+ * Split "k=v;k=v" into pairs.
+ * @param text the text
+ * @param option option name (for the error message)
+ * @return the pairs
+ */
+std::vector<std::pair<std::string, std::string>>
+SplitSettings(const std::string& text, const std::string& option)
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    std::string::size_type start = 0;
+    while (start < text.size())
+    {
+        auto end = text.find(';', start);
+        std::string item = text.substr(start, end == std::string::npos ? end : end - start);
+        if (!item.empty())
+        {
+            auto eq = item.find('=');
+            ExperimentArgs::Require(eq != std::string::npos && eq > 0,
+                                    "--" + option + ": expected Name=Value, got '" + item + "'");
+            out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+        }
+        if (end == std::string::npos)
+        {
+            break;
+        }
+        start = end + 1;
+    }
+    return out;
+}
+
+/**
+ * A copy of a host profile with some parameters changed, registered under a new name.
+ * @param base the profile
+ * @param changes Key=Value pairs (profile keys or attributes inside object values)
+ * @return the new profile's name
+ */
+std::string
+ChangedProfile(const std::string& base,
+               const std::vector<std::pair<std::string, std::string>>& changes)
+{
+    HostProfile::Profile p = HostProfile::Get(base);
+    p.name = base + "+changed";
+    for (const auto& [key, value] : changes)
+    {
+        bool done = false;
+        for (auto* list : {&p.platform, &p.nic})
+        {
+            std::string prefix = list == &p.platform ? "HostPlatform." : "HostNic.";
+            for (auto& [name, val] : *list)
+            {
+                if (prefix + name == key)
+                {
+                    val = value;
+                    done = true;
+                }
+                // An attribute inside an object value: "...[A=1|Key=old|B=2]".
+                for (char sep : {'[', '|'})
+                {
+                    auto at = val.find(std::string(1, sep) + key + "=");
+                    if (at != std::string::npos)
+                    {
+                        auto from = at + 1 + key.size() + 1;
+                        auto to = val.find_first_of("|]", from);
+                        val.replace(from, to - from, value);
+                        done = true;
+                    }
+                }
+            }
+        }
+        ExperimentArgs::Require(done,
+                                "--hostSet: '" + key + "' is not a parameter of profile " + base);
+    }
+    HostProfile::Register(p);
+    return p.name;
+}
+
 /** When the master registers the start synchronization point (every join is done by then). */
 const Time READY_AT = Seconds(1);
 
@@ -91,6 +168,12 @@ JaxaBenchmark::AddOptions(CommandLine& cmd, JaxaBenchmarkConfig& c)
     cmd.AddValue("hostProfile", "HostProfile of the federate PCs", c.hostProfile);
     cmd.AddValue("emulatorProfile", "HostProfile of the NIST Net PC", c.emulatorProfile);
     cmd.AddValue("profileFile", "file of extra HostProfile definitions", c.profileFile);
+    cmd.AddValue("rtiSet", "RtiSettings attributes after the profile: Name=Value;...", c.rtiSet);
+    cmd.AddValue("hostSet",
+                 "host parameters changed (sensitivity studies): Key=Value;... with Key a "
+                 "profile key (HostPlatform.SendCost) or an attribute inside an object value "
+                 "(IdleEntryTime)",
+                 c.hostSet);
 }
 
 void
@@ -127,6 +210,12 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
     tc.netem = c.netem;
     tc.hostProfile = c.hostProfile;
     tc.emulatorProfile = c.emulatorProfile;
+    if (!c.hostSet.empty())
+    {
+        auto changes = SplitSettings(c.hostSet, "hostSet");
+        tc.hostProfile = ChangedProfile(c.hostProfile, changes);
+        tc.emulatorProfile = ChangedProfile(c.emulatorProfile, changes);
+    }
     EmulatedTestbed tb = Jaxa06Testbed::Build(tc);
     if (c.delayDirection == "a-to-b")
     {
@@ -147,6 +236,10 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
     if (!c.nagle.empty())
     {
         rti.SetSettingsAttribute("TcpNoDelay", BooleanValue(c.nagle == "off"));
+    }
+    for (const auto& [name, value] : SplitSettings(c.rtiSet, "rtiSet"))
+    {
+        rti.SetSettingsAttribute(name, StringValue(value));
     }
     rti.GetFom()->AddObjectClass("Data", {"payload"});
     RunState st;
@@ -293,6 +386,8 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
     rec.SetInt("reps", c.reps);
     rec.SetString("crc_host", c.crcHost);
     rec.SetString("rti_profile", c.rtiProfile);
+    rec.SetString("rti_set", c.rtiSet);
+    rec.SetString("host_set", c.hostSet);
     rec.SetInt("first_run", firstRun);
     rec.Set("time_per_exchange_ms", mean);
     rec.Set("time_per_exchange_sd_ms", sd);

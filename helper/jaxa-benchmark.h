@@ -48,6 +48,14 @@ struct JaxaBenchmarkConfig
     std::string hostProfile{"pc2006-linux26"};      //!< HostProfile of the federate PCs
     std::string emulatorProfile{"nistnet-linux24"}; //!< HostProfile of the NIST Net PC
     std::string profileFile; //!< extra HostProfile definitions to load ("" = none)
+    /** RtiSettings attributes set after the profile: "Name=Value;Name=Value" ("" = none). */
+    std::string rtiSet;
+    /**
+     * Host parameters changed for a sensitivity or calibration study: "Key=Value;..." where Key
+     * is a profile key (HostPlatform.SendCost) or an attribute inside an object value
+     * (IdleEntryTime); applied to the federate PCs' and the emulator's profiles ("" = none).
+     */
+    std::string hostSet;
 };
 
 /**

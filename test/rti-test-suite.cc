@@ -807,6 +807,79 @@ class RtiNagleTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * WriteBatching: ten updates made in one turn of the sender's process (1 us of call cost each)
+ * leave in one write: one data segment, and the host's send cost (2000 cycles) is paid once:
+ * 10 x 1000 + 2000 = 12000 cycles, against 10 segments and 10 x (1000 + 2000) = 30000 cycles
+ * without it.
+ */
+class RtiWriteBatchingTestCase : public TestCase
+{
+  public:
+    RtiWriteBatchingTestCase()
+        : TestCase("RTI: WriteBatching (one write per turn)")
+    {
+    }
+
+  private:
+    uint32_t m_dataSegments{0}; //!< data-carrying packets sent by the federate's node
+
+    /**
+     * Device transmit trace.
+     * @param p the packet
+     */
+    void Tx(Ptr<const Packet> p)
+    {
+        if (p->GetSize() > 54)
+        {
+            ++m_dataSegments;
+        }
+    }
+
+    void DoRun() override
+    {
+        for (bool batching : {false, true})
+        {
+            m_dataSegments = 0;
+            TestFederation fed(RtiSettings::CENTRAL);
+            fed.rti.GetSettings()->SetAttribute("CallCost", DoubleValue(1000));
+            fed.rti.GetSettings()->SetAttribute("WriteBatching", BooleanValue(batching));
+            fed.nodes.Get(1)->GetObject<HostPlatform>()->SetAttribute("SendCost",
+                                                                      DoubleValue(2000));
+            ScriptFederate::Config c;
+            c.regulating = c.constrained = false;
+            c.publish = {1};
+            ScriptFederate* p = fed.Add("P", 1, c);
+            c.publish.clear();
+            c.subscribe = {1};
+            ScriptFederate* s = fed.Add("S", 0, c);
+            double p0 = 0;
+            Simulator::Schedule(T0 - MilliSeconds(1), [&]() {
+                fed.devices.Get(1)->TraceConnectWithoutContext(
+                    "MacTx",
+                    MakeCallback(&RtiWriteBatchingTestCase::Tx, this));
+            });
+            Simulator::Schedule(T0, [&, p]() {
+                p0 = p->amb->GetCyclesCharged();
+                for (int i = 0; i < 10; ++i)
+                {
+                    p->UpdateRo({1});
+                }
+            });
+            Simulator::Stop(T0 + Seconds(1));
+            Simulator::Run();
+            NS_TEST_EXPECT_MSG_EQ(s->log.size(), 10u, "all delivered");
+            NS_TEST_EXPECT_MSG_EQ(m_dataSegments, (batching ? 1u : 10u), "data segments");
+            NS_TEST_EXPECT_MSG_EQ_TOL(p->amb->GetCyclesCharged() - p0,
+                                      (batching ? 12000.0 : 30000.0),
+                                      1e-6,
+                                      "sender cycles");
+            Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * The RTI suite.
  */
 class RtiTestSuite : public TestSuite
@@ -826,6 +899,7 @@ class RtiTestSuite : public TestSuite
         AddTestCase(new RtiCostTestCase, Duration::QUICK);
         AddTestCase(new RtiBestEffortTestCase, Duration::QUICK);
         AddTestCase(new RtiNagleTestCase, Duration::QUICK);
+        AddTestCase(new RtiWriteBatchingTestCase, Duration::QUICK);
     }
 };
 

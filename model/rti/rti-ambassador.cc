@@ -696,6 +696,17 @@ RtiAmbassador::EvaluateLocal()
 // --- Receiving ---------------------------------------------------------------------------------
 
 void
+RtiAmbassador::Callback(std::function<void()> invoke)
+{
+    // The callback is a turn of the federate's thread: what it sends is written at its end.
+    Do([this, invoke]() {
+        BeginTurn();
+        invoke();
+        EndTurn();
+    });
+}
+
+void
 RtiAmbassador::Deliver(const RtiMessage& msg, OrderType receivedOrder)
 {
     Charge(m_settings->CallbackCycles());
@@ -713,7 +724,7 @@ RtiAmbassador::Deliver(const RtiMessage& msg, OrderType receivedOrder)
     {
         return;
     }
-    Do([fa, msg, receivedOrder]() {
+    Callback([fa, msg, receivedOrder]() {
         OrderType sent = msg.IsTso() ? OrderType::TIMESTAMP : OrderType::RECEIVE;
         TransportationType tr = (msg.GetFlags() & RtiMessage::FLAG_BEST_EFFORT)
                                     ? TransportationType::BEST_EFFORT
@@ -773,7 +784,7 @@ RtiAmbassador::Grant(LogicalTime t)
     FederateAmbassador* fa = m_fa;
     if (fa)
     {
-        Do([fa, t]() { fa->TimeAdvanceGrant(t); });
+        Callback([fa, t]() { fa->TimeAdvanceGrant(t); });
     }
 }
 
@@ -789,7 +800,7 @@ RtiAmbassador::HandleMessage(Ptr<RtiConnection> conn, const RtiMessage& msg)
             FederateHandle h = m_handle;
             if (fa)
             {
-                Do([fa, h]() { fa->FederationJoined(h); });
+                Callback([fa, h]() { fa->FederationJoined(h); });
             }
             break;
         }
@@ -797,21 +808,22 @@ RtiAmbassador::HandleMessage(Ptr<RtiConnection> conn, const RtiMessage& msg)
             Charge(m_settings->CallbackCycles());
             if (fa)
             {
-                Do([fa, msg]() { fa->AnnounceSynchronizationPoint(msg.name, msg.tag); });
+                Callback([fa, msg]() { fa->AnnounceSynchronizationPoint(msg.name, msg.tag); });
             }
             break;
         case RtiMessage::FEDERATION_SYNCHRONIZED:
             Charge(m_settings->CallbackCycles());
             if (fa)
             {
-                Do([fa, msg]() { fa->FederationSynchronized(msg.name); });
+                Callback([fa, msg]() { fa->FederationSynchronized(msg.name); });
             }
             break;
         case RtiMessage::DISCOVER_OBJECT:
             Charge(m_settings->CallbackCycles());
             if (fa)
             {
-                Do([fa, msg]() { fa->DiscoverObjectInstance(msg.handle2, msg.handle, msg.name); });
+                Callback(
+                    [fa, msg]() { fa->DiscoverObjectInstance(msg.handle2, msg.handle, msg.name); });
             }
             break;
         case RtiMessage::REFLECT_ATTRIBUTES:
@@ -851,7 +863,7 @@ RtiAmbassador::HandleMessage(Ptr<RtiConnection> conn, const RtiMessage& msg)
             LogicalTime t = msg.time;
             if (fa)
             {
-                Do([fa, t]() { fa->TimeRegulationEnabled(t); });
+                Callback([fa, t]() { fa->TimeRegulationEnabled(t); });
             }
             if (m_settings->GetGaltMode() == RtiSettings::NULL_MESSAGES)
             {
@@ -866,7 +878,7 @@ RtiAmbassador::HandleMessage(Ptr<RtiConnection> conn, const RtiMessage& msg)
             LogicalTime t = m_state.time;
             if (fa)
             {
-                Do([fa, t]() { fa->TimeConstrainedEnabled(t); });
+                Callback([fa, t]() { fa->TimeConstrainedEnabled(t); });
             }
             if (m_settings->GetGaltMode() == RtiSettings::NULL_MESSAGES)
             {

@@ -448,6 +448,11 @@ class RtiAmbassador : public RtiComponent
      */
     void Advance(AdvanceKind kind, LogicalTime time);
     /**
+     * Invoke a federate ambassador callback after the work charged so far, as a turn.
+     * @param invoke the invocation
+     */
+    void Callback(std::function<void()> invoke);
+    /**
      * Deliver a reflect or interaction now (callback cost + callback).
      * @param msg the message
      * @param receivedOrder the order it is delivered in

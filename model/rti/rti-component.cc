@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/simulator.h"
 
 #include <algorithm>
 
@@ -27,6 +28,8 @@ RtiComponent::RtiComponent()
     : m_pending(0)
     , m_charged(0)
     , m_readScheduled(false)
+    , m_turnDepth(0)
+    , m_externalTurn(false)
 {
 }
 
@@ -38,6 +41,7 @@ void
 RtiComponent::DoDispose()
 {
     m_ready.clear();
+    m_output.clear();
     m_process = nullptr;
     m_platform = nullptr;
     m_node = nullptr;
@@ -117,8 +121,82 @@ void
 RtiComponent::Transmit(Ptr<RtiConnection> conn, const RtiMessage& msg)
 {
     uint32_t bytes = msg.GetSerializedSize();
+    if (m_settings->GetWriteBatching() && !DynamicCast<RtiUdpConnection>(conn))
+    {
+        Charge(m_settings->EncodeCycles(bytes));
+        auto it = std::find_if(m_output.begin(), m_output.end(), [&conn](const auto& e) {
+            return e.first == conn;
+        });
+        if (it == m_output.end())
+        {
+            m_output.emplace_back(conn, std::vector<RtiMessage>{msg});
+        }
+        else
+        {
+            it->second.push_back(msg);
+        }
+        if (m_turnDepth == 0)
+        {
+            CallTurn(); // a send outside any turn: written at the end of this event
+        }
+        return;
+    }
     Charge(m_settings->EncodeCycles(bytes) + ToCycles(m_platform->GetSendCost(bytes)));
     Do([conn, msg]() { conn->Send(msg); });
+}
+
+void
+RtiComponent::BeginTurn()
+{
+    ++m_turnDepth;
+}
+
+void
+RtiComponent::EndTurn()
+{
+    NS_ASSERT(m_turnDepth > 0);
+    if (--m_turnDepth > 0)
+    {
+        return;
+    }
+    // The I/O thread: one write per connection, in the order the connections were used.
+    auto output = std::move(m_output);
+    m_output.clear();
+    for (auto& [conn, msgs] : output)
+    {
+        uint32_t bytes = 0;
+        for (const auto& m : msgs)
+        {
+            bytes += m.GetSerializedSize();
+        }
+        Charge(ToCycles(m_platform->GetSendCost(bytes)));
+        Ptr<RtiConnection> c = conn;
+        std::vector<RtiMessage> batch = std::move(msgs);
+        Do([c, batch]() { c->SendBatch(batch); });
+    }
+    Flush();
+}
+
+void
+RtiComponent::CallTurn()
+{
+    if (m_turnDepth > 0 && !m_externalTurn)
+    {
+        return; // inside a read or a callback: part of that turn
+    }
+    if (!m_externalTurn)
+    {
+        m_externalTurn = true;
+        BeginTurn();
+        Simulator::ScheduleNow(&RtiComponent::EndExternalTurn, this);
+    }
+}
+
+void
+RtiComponent::EndExternalTurn()
+{
+    m_externalTurn = false;
+    EndTurn();
 }
 
 void
@@ -153,6 +231,7 @@ RtiComponent::ReadNext()
     {
         return;
     }
+    BeginTurn();
     Ptr<RtiConnection> conn = m_ready.front();
     m_ready.pop_front();
     RtiConnection::Chunk chunk = conn->Receive();
@@ -165,7 +244,7 @@ RtiComponent::ReadNext()
         Charge(m_settings->DecodeCycles(msg.GetSerializedSize()));
         HandleMessage(conn, msg);
     }
-    Flush();
+    EndTurn();
     if (conn->HasData() && std::find(m_ready.begin(), m_ready.end(), conn) == m_ready.end())
     {
         m_ready.push_back(conn);

@@ -33,6 +33,13 @@ namespace ns3
  * work (Charge), sending (the RTI's encode cost and the host's send cost, then the message goes
  * to the transport) and actions such as callbacks (Do). Work charged with Charge() is executed
  * before the next action, as one CPU work item.
+ *
+ * The component works in turns: reading one connection, one callback into the federate, or
+ * the service calls made in one simulation event from outside the process. With
+ * RtiSettings::WriteBatching the messages a turn sends are queued, and at the end of the turn
+ * the output is written with one system call per connection (an I/O thread that runs when the
+ * RTI's or the federate's thread blocks, on a uniprocessor); otherwise each message is written
+ * with its own call as soon as it is encoded.
  */
 class RtiComponent : public Object
 {
@@ -83,8 +90,22 @@ class RtiComponent : public Object
     /** Execute work charged but not followed by an action. */
     void Flush();
 
+    /** A turn begins (nested turns end with the outermost). */
+    void BeginTurn();
+
+    /** A turn ends: write the queued output (WriteBatching) or execute what is charged. */
+    void EndTurn();
+
     /**
-     * Send a message: encode cost and the host's send cost, then hand it to the connection.
+     * A turn around a service call: inside a turn it joins it; from outside the process it
+     * joins the turn of the current simulation event (which ends once the event is over).
+     */
+    void CallTurn();
+
+    /**
+     * Send a message: encode cost and the host's send cost, then hand it to the connection
+     * (with WriteBatching: encode cost, then into the output queue, written with the others
+     * queued in the same turn by one system call).
      * @param conn the connection
      * @param msg the message
      */
@@ -113,6 +134,8 @@ class RtiComponent : public Object
     void DataAvailable(Ptr<RtiConnection> conn);
     /** Read the next ready connection (a process step). */
     void ReadNext();
+    /** The turn of the service calls of one simulation event ends. */
+    void EndExternalTurn();
     /**
      * Host-CPU cycles of a time value.
      * @param t time
@@ -127,6 +150,10 @@ class RtiComponent : public Object
     double m_charged;                       //!< total cycles charged
     std::deque<Ptr<RtiConnection>> m_ready; //!< connections with data, in arrival order
     bool m_readScheduled;                   //!< a read step is queued
+    /** Output queue per connection, in the order the connections were first used. */
+    std::vector<std::pair<Ptr<RtiConnection>, std::vector<RtiMessage>>> m_output;
+    uint32_t m_turnDepth; //!< nesting of turns
+    bool m_externalTurn;  //!< a turn of outside calls is open
 };
 
 } // namespace ns3

@@ -95,6 +95,15 @@ RtiConnection::GetRxMessages() const
 }
 
 void
+RtiConnection::SendBatch(const std::vector<RtiMessage>& msgs)
+{
+    for (const auto& m : msgs)
+    {
+        Send(m);
+    }
+}
+
+void
 RtiConnection::NotifyData()
 {
     if (!m_data.IsNull())
@@ -185,6 +194,19 @@ RtiTcpConnection::Send(const RtiMessage& msg)
 {
     NS_ABORT_MSG_IF(!m_socket, "RtiTcpConnection: no socket");
     m_txQueue.push_back(Encode(msg));
+    Flush();
+}
+
+void
+RtiTcpConnection::SendBatch(const std::vector<RtiMessage>& msgs)
+{
+    NS_ABORT_MSG_IF(!m_socket, "RtiTcpConnection: no socket");
+    Ptr<Packet> all = Create<Packet>();
+    for (const auto& m : msgs)
+    {
+        all->AddAtEnd(Encode(m));
+    }
+    m_txQueue.push_back(all);
     Flush();
 }
 

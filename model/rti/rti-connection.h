@@ -71,6 +71,12 @@ class RtiConnection : public Object
     virtual void Send(const RtiMessage& msg) = 0;
 
     /**
+     * @brief Send messages with one write (a datagram transport sends one each).
+     * @param msgs the messages, in order
+     */
+    virtual void SendBatch(const std::vector<RtiMessage>& msgs);
+
+    /**
      * @brief Take everything that has arrived.
      * @return the bytes and the complete messages
      */
@@ -162,6 +168,7 @@ class RtiTcpConnection : public RtiConnection
     Ptr<Socket> GetSocket() const;
 
     void Send(const RtiMessage& msg) override;
+    void SendBatch(const std::vector<RtiMessage>& msgs) override;
     Chunk Receive() override;
     bool HasData() const override;
     bool IsLocal() const override;

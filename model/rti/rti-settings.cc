@@ -45,6 +45,15 @@ RtiSettings::GetTypeId()
                   BooleanValue(true),
                   MakeBooleanAccessor(&RtiSettings::m_tcpNoDelay),
                   MakeBooleanChecker())
+              .AddAttribute("WriteBatching",
+                            "Messages are written by an I/O thread: what the process queued while "
+                            "it ran goes out in one system call (per connection) once the process "
+                            "has done its queued work (on a uniprocessor the I/O thread runs when "
+                            "the RTI's or federate's thread blocks). False: every message is "
+                            "written by its own call as soon as it is encoded.",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&RtiSettings::m_writeBatching),
+                            MakeBooleanChecker())
               .AddAttribute("TcpSegmentSize",
                             "TCP maximum segment size of the RTI's connections in bytes (Ethernet "
                             "MTU 1500 - 20 IP - 20 TCP - 12 timestamp option = 1448).",
@@ -118,6 +127,7 @@ RtiSettings::RtiSettings()
     : m_headerSize(RtiMessage::CORE_HEADER_SIZE)
     , m_galtMode(CENTRAL)
     , m_tcpNoDelay(true)
+    , m_writeBatching(false)
     , m_segmentSize(1448)
     , m_port(8989)
     , m_udpPort(8990)
@@ -157,6 +167,12 @@ bool
 RtiSettings::GetTcpNoDelay() const
 {
     return m_tcpNoDelay;
+}
+
+bool
+RtiSettings::GetWriteBatching() const
+{
+    return m_writeBatching;
 }
 
 uint32_t

@@ -62,6 +62,8 @@ class RtiSettings : public Object
     GaltMode GetGaltMode() const;
     /** @return whether the RTI's TCP sockets disable Nagle (TCP_NODELAY) */
     bool GetTcpNoDelay() const;
+    /** @return whether queued output is written in one system call when the process yields */
+    bool GetWriteBatching() const;
     /** @return the TCP maximum segment size of the RTI's connections */
     uint32_t GetTcpSegmentSize() const;
     /** @return the CRC's TCP port */
@@ -98,6 +100,7 @@ class RtiSettings : public Object
     uint32_t m_headerSize;        //!< EncodingHeaderSize
     GaltMode m_galtMode;          //!< GaltMode
     bool m_tcpNoDelay;            //!< TcpNoDelay
+    bool m_writeBatching;         //!< WriteBatching
     uint32_t m_segmentSize;       //!< TcpSegmentSize
     uint16_t m_port;              //!< Port
     uint16_t m_udpPort;           //!< UdpPort

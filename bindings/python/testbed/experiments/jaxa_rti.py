@@ -9,6 +9,7 @@ The calibration numbers (alpha, beta, rate fraction) are read from validation/ja
 the C++ model never sees them.
 """
 
+import os
 from itertools import combinations
 from statistics import mean
 
@@ -16,6 +17,10 @@ from .. import validation
 from ..campaign import Analysis, Experiment, Figure, Series, Validation, register
 
 ENGINE = "jaxa-benchmark"
+
+#: Host parameter changes applied to every point (the programs' --hostSet), for trying a
+#: proposed host calibration campaign-wide; empty in normal use (main's host profiles).
+HOST_SET = os.environ.get("TESTBED_JAXA_HOSTSET", "")
 
 # NIST Net bandwidth settings: metric label -> (ns-3 DataRate string, bit/s).
 BW = {"128k": ("128kbps", 128e3), "512k": ("512kbps", 512e3), "1M": ("1Mbps", 1e6),
@@ -44,6 +49,8 @@ def _pt(scale, mode, bw, size, **extra):
     p = {"mode": mode, "bandwidth": BW[bw][0], "dataSize": size, "reps": reps,
          "exchanges": n, "RngRun": 1}
     p.update({k: v for k, v in extra.items() if v is not None})
+    if HOST_SET:
+        p["hostSet"] = HOST_SET
     return p
 
 
