@@ -1,0 +1,707 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * IGMP wire format and RFC 2236 / RFC 3376 state transitions, each asserted from the RFC text.
+ */
+
+#include "ns3/boolean.h"
+#include "ns3/csma-helper.h"
+#include "ns3/csma-net-device.h"
+#include "ns3/igmp-header.h"
+#include "ns3/igmp-l4-protocol.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4-l3-protocol.h"
+#include "ns3/multicast-helper.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+using namespace ns3;
+
+namespace
+{
+
+const Ipv4Address G1("239.1.1.1");
+const Ipv4Address G2("239.1.1.2");
+
+/// One IGMP message seen on a node.
+struct Seen
+{
+    Time t;           //!< time
+    uint32_t node;    //!< node index in the LAN
+    IgmpHeader msg;   //!< message
+    Ipv4Address peer; //!< destination (tx) / source (rx)
+};
+
+/// A shared Ethernet segment of n nodes with IPv4 10.0.0.(i+1) and IGMP; node 0 may be router.
+struct Lan
+{
+    NodeContainer nodes;
+    NetDeviceContainer devs;
+    std::vector<Ptr<IgmpL4Protocol>> igmp;
+    std::vector<Seen> tx;
+    std::vector<Seen> rx;
+    std::vector<Ptr<Socket>> sockets;
+
+    Lan(uint32_t n, IgmpHelper helper = IgmpHelper())
+    {
+        nodes.Create(n);
+        CsmaHelper csma;
+        csma.SetChannelAttribute("DataRate", StringValue("100Mbps"));
+        devs = csma.Install(nodes);
+        InternetStackHelper stack;
+        stack.Install(nodes);
+        Ipv4AddressHelper addr("10.0.0.0", "255.255.255.0");
+        addr.Assign(devs);
+        helper.Install(nodes);
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            igmp.push_back(nodes.Get(i)->GetObject<IgmpL4Protocol>());
+            igmp[i]->TraceConnectWithoutContext("Tx", MakeBoundCallback(&Lan::OnTx, this, i));
+            igmp[i]->TraceConnectWithoutContext("Rx", MakeBoundCallback(&Lan::OnRx, this, i));
+            sockets.push_back(Socket::CreateSocket(nodes.Get(i), UdpSocketFactory::GetTypeId()));
+        }
+        IgmpHelper::AssignStreams(nodes, 100);
+    }
+
+    static void OnTx(Lan* lan, uint32_t i, const IgmpHeader& m, uint32_t ifIndex, Ipv4Address d)
+    {
+        lan->tx.push_back({Simulator::Now(), i, m, d});
+    }
+
+    static void OnRx(Lan* lan, uint32_t i, const IgmpHeader& m, uint32_t ifIndex, Ipv4Address s)
+    {
+        lan->rx.push_back({Simulator::Now(), i, m, s});
+    }
+
+    void Join(Time at, uint32_t i, Ipv4Address g)
+    {
+        IgmpHelper::ScheduleJoin(at, sockets[i], g);
+    }
+
+    void Leave(Time at, uint32_t i, Ipv4Address g)
+    {
+        IgmpHelper::ScheduleLeave(at, sockets[i], g);
+    }
+
+    /// Messages sent by node i (or any node if i < 0) of a type.
+    std::vector<Seen> Sent(int i, uint8_t type) const
+    {
+        std::vector<Seen> r;
+        for (const auto& s : tx)
+        {
+            if ((i < 0 || s.node == static_cast<uint32_t>(i)) && s.msg.GetType() == type)
+            {
+                r.push_back(s);
+            }
+        }
+        return r;
+    }
+};
+
+} // namespace
+
+/**
+ * @ingroup testbed-tests
+ * Wire format: encodings, checksums and malformed messages.
+ */
+class IgmpWireFormatTestCase : public TestCase
+{
+  public:
+    IgmpWireFormatTestCase()
+        : TestCase("IGMP wire format: codes, checksums, Router Alert header, malformed input")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // RFC 3376 4.1.1: codes < 128 are literal; 1|exp|mant = (mant|0x10) << (exp+3).
+        NS_TEST_ASSERT_MSG_EQ(+IgmpHeader::EncodeCode(100), 100, "literal code");
+        NS_TEST_ASSERT_MSG_EQ(IgmpHeader::DecodeCode(0x80), 128u, "0x80 = 16 << 3");
+        NS_TEST_ASSERT_MSG_EQ(IgmpHeader::DecodeCode(0xff), 31744u, "largest code");
+        NS_TEST_ASSERT_MSG_EQ(IgmpHeader::DecodeCode(IgmpHeader::EncodeCode(1250)),
+                              1216u,
+                              "1250 rounds down to 19 << 6 = 1216");
+
+        // IGMPv2 query of 8 octets: type, max resp (1/10 s), checksum, group.
+        IgmpHeader q = IgmpHeader::MakeV2Query(Ipv4Address::GetAny(), Seconds(10));
+        Ptr<Packet> p = Create<Packet>();
+        p->AddHeader(q);
+        NS_TEST_ASSERT_MSG_EQ(p->GetSize(), 8u, "v2 query is 8 octets");
+        uint8_t b[64];
+        p->CopyData(b, 8);
+        NS_TEST_ASSERT_MSG_EQ(+b[0], 0x11, "type 0x11");
+        NS_TEST_ASSERT_MSG_EQ(+b[1], 100, "max resp 100 x 0.1 s");
+        // Checksum of 11 64 00 00 00 00 00 00: ~(0x1164) = 0xee9b.
+        NS_TEST_ASSERT_MSG_EQ((b[2] << 8 | b[3]), 0xee9b, "hand-computed checksum");
+        IgmpHeader back;
+        NS_TEST_ASSERT_MSG_EQ(+back.Parse(b, 8), +IgmpHeader::PARSE_OK, "parses");
+        NS_TEST_ASSERT_MSG_EQ(+back.GetQueryVersion(), 2, "8 octets, code != 0: v2 query");
+        b[1] = 0;
+        NS_TEST_ASSERT_MSG_EQ(+back.Parse(b, 8), +IgmpHeader::PARSE_BAD_CHECKSUM, "bad checksum");
+        b[2] = 0xef; // fix checksum for code 0: ~0x1100 = 0xeeff
+        b[2] = 0xee;
+        b[3] = 0xff;
+        NS_TEST_ASSERT_MSG_EQ(+back.Parse(b, 8), +IgmpHeader::PARSE_OK, "v1 query");
+        NS_TEST_ASSERT_MSG_EQ(+back.GetQueryVersion(), 1, "8 octets, code 0: v1 query");
+        NS_TEST_ASSERT_MSG_EQ(+back.Parse(b, 7), +IgmpHeader::PARSE_TOO_SHORT, "7 octets");
+
+        // IGMPv3 report round trip.
+        IgmpGroupRecord r1{IgmpGroupRecord::CHANGE_TO_EXCLUDE_MODE, G1, {}, 0};
+        IgmpGroupRecord r2{IgmpGroupRecord::ALLOW_NEW_SOURCES,
+                           G2,
+                           {Ipv4Address("10.0.0.9"), Ipv4Address("10.0.0.10")},
+                           0};
+        IgmpHeader rep = IgmpHeader::MakeV3Report({r1, r2});
+        Ptr<Packet> pr = Create<Packet>();
+        pr->AddHeader(rep);
+        NS_TEST_ASSERT_MSG_EQ(pr->GetSize(), 8u + 8u + 16u, "8 + 8 + (8 + 2 x 4) octets");
+        IgmpHeader rb;
+        pr->RemoveHeader(rb);
+        NS_TEST_ASSERT_MSG_EQ(+rb.GetParseResult(), +IgmpHeader::PARSE_OK, "v3 report parses");
+        NS_TEST_ASSERT_MSG_EQ(rb.GetRecords().size(), 2u, "two records");
+        NS_TEST_ASSERT_MSG_EQ((rb.GetRecords()[1] == r2), true, "record round trip");
+
+        // Truncated v3 report: record count says more than there is.
+        uint8_t t[16];
+        Ptr<Packet> pt = Create<Packet>();
+        pt->AddHeader(rep);
+        pt->CopyData(t, 16);
+        NS_TEST_ASSERT_MSG_EQ(+rb.Parse(t, 16),
+                              +IgmpHeader::PARSE_BAD_CHECKSUM,
+                              "truncation breaks the checksum first");
+
+        // v3 query of 9..11 octets is ignored (RFC 3376 7.1).
+        uint8_t odd[10] = {0x11, 10, 0, 0, 0, 0, 0, 0, 0, 0};
+        uint16_t cs = ~static_cast<uint16_t>(0x110a);
+        odd[2] = cs >> 8;
+        odd[3] = cs & 0xff;
+        NS_TEST_ASSERT_MSG_EQ(+rb.Parse(odd, 10), +IgmpHeader::PARSE_BAD_LENGTH, "10 octets");
+
+        // Router Alert IPv4 header: 24 octets, IHL 6, option 94 04 00 00, valid checksum.
+        Ipv4RouterAlertHeader ip;
+        ip.source = Ipv4Address("10.0.0.1");
+        ip.destination = Ipv4Address("224.0.0.22");
+        ip.payloadSize = 16;
+        Ptr<Packet> pi = Create<Packet>();
+        pi->AddHeader(ip);
+        uint8_t h[24];
+        pi->CopyData(h, 24);
+        NS_TEST_ASSERT_MSG_EQ(+h[0], 0x46, "version 4, IHL 6");
+        NS_TEST_ASSERT_MSG_EQ((h[2] << 8 | h[3]), 40, "total length");
+        NS_TEST_ASSERT_MSG_EQ(+h[8], 1, "TTL 1");
+        NS_TEST_ASSERT_MSG_EQ(+h[9], 2, "protocol 2");
+        NS_TEST_ASSERT_MSG_EQ(+h[20], 0x94, "Router Alert type");
+        NS_TEST_ASSERT_MSG_EQ(+h[21], 4, "Router Alert length");
+        uint32_t sum = 0;
+        for (int i = 0; i < 24; i += 2)
+        {
+            sum += (h[i] << 8) | h[i + 1];
+        }
+        while (sum >> 16)
+        {
+            sum = (sum & 0xffff) + (sum >> 16);
+        }
+        NS_TEST_ASSERT_MSG_EQ(sum, 0xffffu, "IPv4 header checksum verifies");
+        // ns-3's own Ipv4Header skips the option when it reads the header.
+        Ipv4Header nsip;
+        pi->RemoveHeader(nsip);
+        NS_TEST_ASSERT_MSG_EQ(nsip.GetSerializedSize(), 24u, "Ipv4Header honours IHL 6");
+        NS_TEST_ASSERT_MSG_EQ(nsip.GetDestination(), Ipv4Address("224.0.0.22"), "dst");
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * RFC 2236: join, robustness repeat, destination; the frame on the wire has TTL 1 and RA.
+ */
+class IgmpV2JoinTestCase : public TestCase
+{
+  public:
+    IgmpV2JoinTestCase()
+        : TestCase("IGMPv2 join: unsolicited report + Robustness-1 repeats within the URI")
+    {
+    }
+
+  private:
+    std::vector<std::vector<uint8_t>> m_frames;
+
+    void Sniff(Ptr<const Packet> p)
+    {
+        std::vector<uint8_t> b(p->GetSize());
+        p->CopyData(b.data(), b.size());
+        m_frames.push_back(b);
+    }
+
+    void DoRun() override
+    {
+        IgmpHelper h;
+        h.SetAttribute("Version", UintegerValue(2));
+        h.SetAttribute("Robustness", UintegerValue(3));
+        Lan lan(2, h);
+        lan.devs.Get(1)->TraceConnectWithoutContext("MacRx",
+                                                    MakeCallback(&IgmpV2JoinTestCase::Sniff, this));
+        lan.Join(Seconds(1), 0, G1);
+        Simulator::Stop(Seconds(40));
+        Simulator::Run();
+        auto reps = lan.Sent(0, IgmpHeader::V2_MEMBERSHIP_REPORT);
+        // RFC 2236 3: report at once, repeated "once or twice" (Robustness - 1 = 2 times) after
+        // random delays of at most the Unsolicited Report Interval (10 s) each.
+        NS_TEST_ASSERT_MSG_EQ(reps.size(), 3u, "three reports with Robustness 3");
+        NS_TEST_ASSERT_MSG_EQ(reps[0].t, Seconds(1), "first report at the join");
+        for (size_t i = 1; i < reps.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(reps[i].t - reps[i - 1].t, Seconds(10), "within URI");
+        }
+        for (const auto& r : reps)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.peer, G1, "v2 reports go to the group address");
+            NS_TEST_ASSERT_MSG_EQ(r.msg.GetGroup(), G1, "group field");
+        }
+        NS_TEST_ASSERT_MSG_EQ(lan.igmp[0]->GetHostState(1, G1),
+                              IgmpL4Protocol::IDLE_MEMBER,
+                              "Idle Member after the repeats");
+        NS_TEST_ASSERT_MSG_EQ(m_frames.size(), 3u, "three frames on the wire");
+        const auto& f = m_frames.front();
+        NS_TEST_ASSERT_MSG_EQ((f[12] << 8 | f[13]), 0x0800, "EtherType IPv4");
+        NS_TEST_ASSERT_MSG_EQ(+f[14], 0x46, "IHL 6 (Router Alert)");
+        NS_TEST_ASSERT_MSG_EQ(+f[22], 1, "TTL 1");
+        NS_TEST_ASSERT_MSG_EQ(+f[23], 2, "protocol IGMP");
+        NS_TEST_ASSERT_MSG_EQ(+f[34], 0x94, "RA option");
+        NS_TEST_ASSERT_MSG_EQ(+f[0], 0x01, "multicast MAC 01:00:5e...");
+        NS_TEST_ASSERT_MSG_EQ(+f[5], 0x01, "low 23 bits of 239.1.1.1");
+        NS_TEST_ASSERT_MSG_EQ(+f[38], 0x16, "IGMPv2 report");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * RFC 2236 6: a Delaying Member that hears another member's report stops its timer and clears
+ * its flag; only the flag holder sends a Leave.
+ */
+class IgmpV2SuppressionTestCase : public TestCase
+{
+  public:
+    IgmpV2SuppressionTestCase()
+        : TestCase("IGMPv2 report suppression and leave by the last reporter only")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        IgmpHelper h;
+        h.SetAttribute("Version", UintegerValue(2));
+        h.SetAttribute("Robustness", UintegerValue(1)); // no unsolicited repeats
+        Lan lan(3, h);
+        // Node 0 is the querier (lowest address 10.0.0.1); nodes 1 and 2 join at 1 s.
+        IgmpHelper::EnableQuerier(lan.nodes.Get(0), 1, Seconds(5));
+        lan.Join(Seconds(1), 1, G1);
+        lan.Join(Seconds(1), 2, G1);
+        Simulator::Stop(Seconds(17));
+        Simulator::Run();
+        // Query at 5 s (Max Resp 10 s): exactly one of the two answers before 15 s.
+        size_t answers = 0;
+        for (const auto& s : lan.Sent(-1, IgmpHeader::V2_MEMBERSHIP_REPORT))
+        {
+            if (s.t > Seconds(5))
+            {
+                ++answers;
+                NS_TEST_ASSERT_MSG_LT_OR_EQ(s.t, Seconds(15), "within Max Resp Time");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(answers, 1u, "the second report is suppressed");
+        NS_TEST_ASSERT_MSG_EQ(lan.igmp[1]->GetStats().suppressed
+                                  + lan.igmp[2]->GetStats().suppressed,
+                              1u,
+                              "one host suppressed its report");
+        // The suppressed host has its flag cleared: its leave sends nothing.
+        const uint32_t quiet = lan.igmp[1]->GetStats().suppressed == 1 ? 1 : 2;
+        const uint32_t reporter = 3 - quiet;
+        const uint64_t before = lan.igmp[quiet]->GetStats().txLeaves;
+        IgmpL4Protocol::LeaveGroup(lan.sockets[quiet], G1);
+        NS_TEST_ASSERT_MSG_EQ(lan.igmp[quiet]->GetStats().txLeaves, before, "flag clear: no leave");
+        IgmpL4Protocol::LeaveGroup(lan.sockets[reporter], G1);
+        NS_TEST_ASSERT_MSG_EQ(lan.igmp[reporter]->GetStats().txLeaves, 1u, "flag set: leave");
+        NS_TEST_ASSERT_MSG_EQ(lan.Sent(reporter, IgmpHeader::V2_LEAVE_GROUP).back().peer,
+                              Ipv4Address("224.0.0.2"),
+                              "leave to all-routers");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * RFC 2236 3 / 7: a leave from the last member makes the querier send [LMQC] group-specific
+ * queries [LMQI] apart and remove the group after LMQC x LMQI; another member keeps it.
+ */
+class IgmpV2LeaveTestCase : public TestCase
+{
+  public:
+    IgmpV2LeaveTestCase()
+        : TestCase("IGMPv2 leave: group-specific queries, removal after LMQC x LMQI")
+    {
+    }
+
+  private:
+    std::vector<std::pair<Time, bool>> m_changes;
+
+    void Group(uint32_t ifIndex, Ipv4Address g, uint8_t present)
+    {
+        m_changes.emplace_back(Simulator::Now(), present != 0);
+    }
+
+    void DoRun() override
+    {
+        IgmpHelper h;
+        h.SetAttribute("Version", UintegerValue(2));
+        h.SetAttribute("LastMemberQueryCount", UintegerValue(3));
+        h.SetAttribute("LastMemberQueryInterval", TimeValue(MilliSeconds(700)));
+        Lan lan(3, h);
+        IgmpHelper::EnableQuerier(lan.nodes.Get(0), 1);
+        lan.igmp[0]->TraceConnectWithoutContext("RouterGroup",
+                                                MakeCallback(&IgmpV2LeaveTestCase::Group, this));
+        lan.Join(Seconds(1), 1, G1);
+        lan.Join(Seconds(1), 2, G2);
+        lan.Leave(Seconds(30), 1, G1);
+        Simulator::Stop(Seconds(40));
+        Simulator::Run();
+        // Group-specific queries for G1 at 30, 30.7, 31.4 s, to the group, Max Resp = LMQI.
+        std::vector<Time> gsq;
+        for (const auto& s : lan.Sent(0, IgmpHeader::MEMBERSHIP_QUERY))
+        {
+            if (s.msg.GetGroup() == G1)
+            {
+                gsq.push_back(s.t);
+                NS_TEST_ASSERT_MSG_EQ(s.peer, G1, "group-specific query to the group");
+                NS_TEST_ASSERT_MSG_EQ(s.msg.GetMaxRespTime(), MilliSeconds(700), "Max Resp");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(gsq.size(), 3u, "LMQC group-specific queries");
+        // The first goes out when the leave arrives (30 s + one frame time on the LAN).
+        NS_TEST_ASSERT_MSG_EQ_TOL(gsq[0], Seconds(30), MicroSeconds(100), "first at the leave");
+        NS_TEST_ASSERT_MSG_EQ(gsq[2] - gsq[0], MilliSeconds(1400), "LMQI apart");
+        // G1 appeared at 1 s and was removed at 30 + 3 x 0.7 s; G2 stays.
+        NS_TEST_ASSERT_MSG_EQ(m_changes.size(), 3u, "G1 on, G2 on, G1 off");
+        NS_TEST_ASSERT_MSG_EQ(m_changes.back().first,
+                              gsq[0] + MilliSeconds(2100),
+                              "removal after LMQC x LMQI");
+        NS_TEST_ASSERT_MSG_EQ(lan.igmp[0]->HasListeners(1, G1), false, "G1 gone");
+        NS_TEST_ASSERT_MSG_EQ(lan.igmp[0]->HasListeners(1, G2), true, "G2 kept");
+        Simulator::Destroy();
+
+        // Another member of G1 answers the group-specific query: the group stays.
+        m_changes.clear();
+        Lan lan2(3, h);
+        IgmpHelper::EnableQuerier(lan2.nodes.Get(0), 1);
+        lan2.Join(Seconds(1), 1, G1);
+        lan2.Join(Seconds(1), 2, G1);
+        lan2.Leave(Seconds(30), 1, G1);
+        Simulator::Stop(Seconds(40));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(lan2.igmp[0]->HasListeners(1, G1), true, "remaining member keeps G1");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * Group membership timeout, startup queries, querier election and Other Querier Present.
+ */
+class IgmpQuerierTestCase : public TestCase
+{
+  public:
+    IgmpQuerierTestCase()
+        : TestCase("Querier: startup queries, election, other-querier-present, GMI timeout")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        IgmpHelper h;
+        h.SetAttribute("Version", UintegerValue(2));
+        h.SetAttribute("QueryInterval", TimeValue(Seconds(20)));
+        h.SetAttribute("QueryResponseInterval", TimeValue(Seconds(4)));
+        Lan lan(3, h);
+        IgmpHelper::EnableQuerier(lan.nodes.Get(1), 1, Seconds(0)); // 10.0.0.2
+        IgmpHelper::EnableQuerier(lan.nodes.Get(0), 1, Seconds(2)); // 10.0.0.1 wins
+        lan.Join(Seconds(1), 2, G1);
+        // The host goes silent at 12 s: its membership must time out GMI after its last report.
+        Simulator::Schedule(Seconds(12), &IgmpL4Protocol::SetMuted, lan.igmp[2], true);
+        // The winning querier dies at 50 s.
+        Simulator::Schedule(Seconds(50), &IgmpL4Protocol::SetMuted, lan.igmp[0], true);
+        Simulator::Stop(Seconds(200));
+        Simulator::Run();
+        auto q0 = lan.Sent(0, IgmpHeader::MEMBERSHIP_QUERY);
+        auto q1 = lan.Sent(1, IgmpHeader::MEMBERSHIP_QUERY);
+        // Startup: [Startup Query Count] = Robustness = 2 queries QI/4 = 5 s apart, then QI.
+        NS_TEST_ASSERT_MSG_EQ(q0[0].t, Seconds(2), "first startup query");
+        NS_TEST_ASSERT_MSG_EQ(q0[1].t, Seconds(7), "second after Startup Query Interval");
+        NS_TEST_ASSERT_MSG_EQ(q0[2].t, Seconds(27), "then every Query Interval");
+        NS_TEST_ASSERT_MSG_EQ(q0[0].peer, Ipv4Address("224.0.0.1"), "general query to 224.0.0.1");
+        // Node 1 queried at 0 s, heard the lower 10.0.0.1 at 2 s and stopped.
+        NS_TEST_ASSERT_MSG_EQ(q1[0].t, Seconds(0), "node 1 starts as querier");
+        // Other Querier Present = 2 x 20 + 4 / 2 = 42 s after the last query heard (47 s).
+        const Time oqpi = lan.igmp[1]->GetOtherQuerierPresentInterval();
+        NS_TEST_ASSERT_MSG_EQ(oqpi, Seconds(42), "RFC formula");
+        NS_TEST_ASSERT_MSG_EQ((q1.size() >= 2), true, "node 1 takes over");
+        NS_TEST_ASSERT_MSG_EQ_TOL(q1[1].t,
+                                  Seconds(47) + oqpi,
+                                  MicroSeconds(100),
+                                  "takes over OQPI after the last query heard");
+        // Group membership interval = 2 x 20 + 4 = 44 s after the host's last report.
+        Time lastReport;
+        for (const auto& s : lan.Sent(2, IgmpHeader::V2_MEMBERSHIP_REPORT))
+        {
+            lastReport = s.t;
+        }
+        NS_TEST_ASSERT_MSG_EQ(lan.igmp[0]->GetGroupMembershipInterval(), Seconds(44), "GMI");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(lastReport, Seconds(12), "silent after 12 s");
+        NS_TEST_ASSERT_MSG_EQ(lan.igmp[1]->HasListeners(1, G1), false, "timed out on node 1");
+        Simulator::Destroy();
+
+        // Exactly at GMI: present just before, gone just after.
+        Lan lan2(2, h);
+        IgmpHelper::EnableQuerier(lan2.nodes.Get(0), 1, Seconds(100));
+        lan2.Join(Seconds(1), 1, G1);
+        Simulator::Schedule(Seconds(1) + NanoSeconds(1),
+                            &IgmpL4Protocol::SetMuted,
+                            lan2.igmp[1],
+                            true);
+        bool before = false;
+        bool after = true;
+        Simulator::Schedule(Seconds(45) - NanoSeconds(1),
+                            [&]() { before = lan2.igmp[0]->HasListeners(1, G1); });
+        // (the report needs a few microseconds on the 100 Mb/s LAN)
+        Simulator::Schedule(Seconds(45) + MicroSeconds(100),
+                            [&]() { after = lan2.igmp[0]->HasListeners(1, G1); });
+        Simulator::Stop(Seconds(50));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(before, true, "member until report + GMI");
+        NS_TEST_ASSERT_MSG_EQ(after, false, "removed at report + GMI");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * RFC 3376: state-change records, current-state responses without suppression, router
+ * filter-mode transitions, and v2 compatibility mode.
+ */
+class IgmpV3TestCase : public TestCase
+{
+  public:
+    IgmpV3TestCase()
+        : TestCase("IGMPv3: state-change records, query responses, router states, v2 compat")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        IgmpHelper h;
+        h.SetAttribute("QueryInterval", TimeValue(Seconds(20)));
+        h.SetAttribute("QueryResponseInterval", TimeValue(Seconds(4)));
+        Lan lan(3, h);
+        IgmpHelper::EnableQuerier(lan.nodes.Get(0), 1, Seconds(10));
+        lan.Join(Seconds(1), 1, G1);
+        lan.Join(Seconds(1), 2, G1);
+        // Node 2 restricts G1 to one source at 3 s: EXCLUDE -> INCLUDE is a filter-mode change.
+        Simulator::Schedule(Seconds(3), [&]() {
+            IgmpL4Protocol::SetSourceFilter(lan.sockets[2],
+                                            G1,
+                                            IgmpL4Protocol::INCLUDE,
+                                            {Ipv4Address("10.0.0.50")});
+        });
+        lan.Leave(Seconds(60), 1, G1);
+        Simulator::Stop(Seconds(70));
+        Simulator::Run();
+        auto reps1 = lan.Sent(1, IgmpHeader::V3_MEMBERSHIP_REPORT);
+        // Join: TO_EX({}) at once and Robustness - 1 = 1 retransmission within URI (1 s).
+        NS_TEST_ASSERT_MSG_EQ(reps1[0].t, Seconds(1), "state-change report at the join");
+        NS_TEST_ASSERT_MSG_EQ(reps1[0].peer, Ipv4Address("224.0.0.22"), "to 224.0.0.22");
+        NS_TEST_ASSERT_MSG_EQ(+reps1[0].msg.GetRecords()[0].type,
+                              +IgmpGroupRecord::CHANGE_TO_EXCLUDE_MODE,
+                              "TO_EX");
+        NS_TEST_ASSERT_MSG_EQ(+reps1[1].msg.GetRecords()[0].type,
+                              +IgmpGroupRecord::CHANGE_TO_EXCLUDE_MODE,
+                              "retransmitted TO_EX");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(reps1[1].t, Seconds(2), "within URI");
+        // The general query at 10 s (Max Resp 4 s) is answered by BOTH hosts (no suppression).
+        int answered1 = 0;
+        int answered2 = 0;
+        for (const auto& s : lan.Sent(-1, IgmpHeader::V3_MEMBERSHIP_REPORT))
+        {
+            if (s.t > Seconds(10) && s.t <= Seconds(14))
+            {
+                (s.node == 1 ? answered1 : answered2)++;
+                const auto& r = s.msg.GetRecords()[0];
+                if (s.node == 1)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(+r.type, +IgmpGroupRecord::MODE_IS_EXCLUDE, "IS_EX");
+                }
+                else
+                {
+                    NS_TEST_ASSERT_MSG_EQ(+r.type, +IgmpGroupRecord::MODE_IS_INCLUDE, "IS_IN");
+                    NS_TEST_ASSERT_MSG_EQ(r.sources.size(), 1u, "IS_IN({S})");
+                }
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(answered1, 1, "host 1 answers");
+        NS_TEST_ASSERT_MSG_EQ(answered2, 1, "host 2 answers too");
+        // Node 2's change: TO_IN({S}).
+        bool toIn = false;
+        for (const auto& s : lan.Sent(2, IgmpHeader::V3_MEMBERSHIP_REPORT))
+        {
+            toIn = toIn
+                   || (s.t == Seconds(3)
+                       && s.msg.GetRecords()[0].type == IgmpGroupRecord::CHANGE_TO_INCLUDE_MODE);
+        }
+        NS_TEST_ASSERT_MSG_EQ(toIn, true, "TO_IN on the filter-mode change");
+        // Host filter check (RFC 3376 3.2).
+        NS_TEST_ASSERT_MSG_EQ(lan.igmp[2]->IsMember(1, G1, Ipv4Address("10.0.0.50")), true, "S in");
+        NS_TEST_ASSERT_MSG_EQ(lan.igmp[2]->IsMember(1, G1, Ipv4Address("10.0.0.51")),
+                              false,
+                              "other sources out");
+        // Leave of the EXCLUDE member at 60 s: TO_IN({}) -> router sends Q(G) (group-specific
+        // v3 queries) and the group falls back to INCLUDE({S}) kept by host 2.
+        auto leave = lan.Sent(1, IgmpHeader::V3_MEMBERSHIP_REPORT);
+        bool sawToInEmpty = false;
+        for (const auto& s : leave)
+        {
+            sawToInEmpty
+                = sawToInEmpty
+                  || (s.t == Seconds(60)
+                      && s.msg.GetRecords()[0].type == IgmpGroupRecord::CHANGE_TO_INCLUDE_MODE
+                      && s.msg.GetRecords()[0].sources.empty());
+        }
+        NS_TEST_ASSERT_MSG_EQ(sawToInEmpty, true, "leave = TO_IN({})");
+        int gsq = 0;
+        for (const auto& s : lan.Sent(0, IgmpHeader::MEMBERSHIP_QUERY))
+        {
+            gsq += s.t >= Seconds(60) && s.msg.GetGroup() == G1 && s.msg.IsV3Query()
+                           && s.msg.GetSources().empty()
+                       ? 1
+                       : 0;
+        }
+        // RFC 3376 6.6.3.1: each TO_IN({}) (and its retransmission) sends Q(G) + LMQC-1 repeats.
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(gsq, 2, "at least LMQC = 2 group-specific queries");
+        NS_TEST_ASSERT_MSG_EQ(+lan.igmp[0]->GetRouterFilterMode(1, G1),
+                              +IgmpL4Protocol::INCLUDE,
+                              "EXCLUDE -> INCLUDE after the group timer");
+        NS_TEST_ASSERT_MSG_EQ(lan.igmp[0]->HasListeners(1, G1, Ipv4Address("10.0.0.50")),
+                              true,
+                              "S still wanted");
+        NS_TEST_ASSERT_MSG_EQ(lan.igmp[0]->HasListeners(1, G1, Ipv4Address("10.0.0.51")),
+                              false,
+                              "other sources not forwarded");
+        Simulator::Destroy();
+
+        // Host compatibility: a v2 query switches a v3 host to v2 reports for OVQPT.
+        IgmpHelper h2;
+        h2.SetAttribute("Version", UintegerValue(2));
+        Lan lan2(2, h2);
+        lan2.igmp[1]->SetAttribute("Version", UintegerValue(3));
+        IgmpHelper::EnableQuerier(lan2.nodes.Get(0), 1, Seconds(5));
+        lan2.Join(Seconds(1), 1, G1);
+        uint8_t modeAt6 = 0;
+        uint8_t modeLate = 0;
+        Simulator::Schedule(Seconds(6),
+                            [&]() { modeAt6 = lan2.igmp[1]->GetHostCompatibilityMode(1); });
+        Simulator::Stop(Seconds(20));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(+modeAt6, 2, "v2 Querier Present: compatibility mode 2");
+        bool v2answer = false;
+        for (const auto& s : lan2.Sent(1, IgmpHeader::V2_MEMBERSHIP_REPORT))
+        {
+            v2answer = v2answer || s.t > Seconds(5);
+        }
+        NS_TEST_ASSERT_MSG_EQ(v2answer, true, "answers the v2 query with a v2 report");
+        lan2.igmp[0]->DisableRouter(1);
+        Simulator::Stop(Seconds(300));
+        Simulator::Run();
+        modeLate = lan2.igmp[1]->GetHostCompatibilityMode(1);
+        NS_TEST_ASSERT_MSG_EQ(+modeLate, 3, "back to v3 after Older Version Querier Present");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * Malformed IGMP is counted, traced and dropped.
+ */
+class IgmpMalformedTestCase : public TestCase
+{
+  public:
+    IgmpMalformedTestCase()
+        : TestCase("Malformed IGMP: counted, traced, dropped")
+    {
+    }
+
+  private:
+    uint32_t m_traced{0};
+
+    void Malformed(Ptr<const Packet> p, uint32_t ifIndex, uint8_t reason)
+    {
+        ++m_traced;
+    }
+
+    void DoRun() override
+    {
+        Lan lan(2);
+        lan.igmp[1]->TraceConnectWithoutContext(
+            "Malformed",
+            MakeCallback(&IgmpMalformedTestCase::Malformed, this));
+        Ptr<Ipv4L3Protocol> ip0 = lan.nodes.Get(0)->GetObject<Ipv4L3Protocol>();
+        auto send = [&](std::vector<uint8_t> bytes) {
+            Ptr<Packet> p = Create<Packet>(bytes.data(), bytes.size());
+            Ipv4Header hdr;
+            hdr.SetSource(Ipv4Address("10.0.0.1"));
+            hdr.SetDestination(Ipv4Address("224.0.0.1"));
+            hdr.SetProtocol(2);
+            hdr.SetTtl(1);
+            hdr.SetPayloadSize(p->GetSize());
+            p->AddHeader(hdr);
+            lan.devs.Get(0)->Send(p, Mac48Address::GetMulticast(Ipv4Address("224.0.0.1")), 0x0800);
+        };
+        Simulator::Schedule(Seconds(1), [&]() { send({0x11, 100, 0x00, 0x00, 0, 0, 0, 0}); });
+        Simulator::Schedule(Seconds(2), [&]() { send({0x11, 100, 0xee}); });
+        Simulator::Schedule(Seconds(3), [&]() { send({0x42, 0, 0xbd, 0xff, 0, 0, 0, 0}); });
+        Simulator::Stop(Seconds(5));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(lan.igmp[1]->GetStats().rxMalformed, 3u, "three dropped");
+        NS_TEST_ASSERT_MSG_EQ(m_traced, 3u, "three traced");
+        NS_TEST_ASSERT_MSG_EQ(lan.igmp[1]->GetStats().rxQueries, 0u, "none processed");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * The IGMP suite.
+ */
+class IgmpTestSuite : public TestSuite
+{
+  public:
+    IgmpTestSuite()
+        : TestSuite("testbed-igmp", Type::UNIT)
+    {
+        AddTestCase(new IgmpWireFormatTestCase, Duration::QUICK);
+        AddTestCase(new IgmpV2JoinTestCase, Duration::QUICK);
+        AddTestCase(new IgmpV2SuppressionTestCase, Duration::QUICK);
+        AddTestCase(new IgmpV2LeaveTestCase, Duration::QUICK);
+        AddTestCase(new IgmpQuerierTestCase, Duration::QUICK);
+        AddTestCase(new IgmpV3TestCase, Duration::QUICK);
+        AddTestCase(new IgmpMalformedTestCase, Duration::QUICK);
+    }
+};
+
+static IgmpTestSuite g_igmpTestSuite; //!< static instance
