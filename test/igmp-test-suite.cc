@@ -686,6 +686,42 @@ class IgmpMalformedTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * The transmit hook lets a host-platform model delay or drop IGMP transmissions.
+ */
+class IgmpTransmitHookTestCase : public TestCase
+{
+  public:
+    IgmpTransmitHookTestCase()
+        : TestCase("Transmit hook: a busy querier sends late, an overloaded one not at all")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Lan lan(2);
+        // Every transmission of the querier runs 50 ms late (CPU busy), from 100 s on never.
+        lan.igmp[0]->SetTransmitHook([](std::function<void()> send) {
+            if (Simulator::Now() < Seconds(100))
+            {
+                Simulator::Schedule(MilliSeconds(50), send);
+            }
+        });
+        IgmpHelper::EnableQuerier(lan.nodes.Get(0), 1, Seconds(1));
+        Simulator::Stop(Seconds(400));
+        Simulator::Run();
+        auto q = lan.Sent(0, IgmpHeader::MEMBERSHIP_QUERY);
+        NS_TEST_ASSERT_MSG_EQ(q.size(), 2u, "startup queries at 1 s and 32.25 s only");
+        NS_TEST_ASSERT_MSG_EQ(q[0].t, Seconds(1) + MilliSeconds(50), "50 ms late");
+        NS_TEST_ASSERT_MSG_EQ(q[1].t, Seconds(32.25) + MilliSeconds(50), "QI / 4 later");
+        NS_TEST_ASSERT_MSG_EQ(lan.igmp[0]->GetStats().txQueries, 2u, "the rest never sent");
+        NS_TEST_ASSERT_MSG_EQ(lan.igmp[0]->IsQuerier(1), true, "still believes it is querier");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * The IGMP suite.
  */
 class IgmpTestSuite : public TestSuite
@@ -701,6 +737,7 @@ class IgmpTestSuite : public TestSuite
         AddTestCase(new IgmpQuerierTestCase, Duration::QUICK);
         AddTestCase(new IgmpV3TestCase, Duration::QUICK);
         AddTestCase(new IgmpMalformedTestCase, Duration::QUICK);
+        AddTestCase(new IgmpTransmitHookTestCase, Duration::QUICK);
     }
 };
 

@@ -238,6 +238,7 @@ IgmpL4Protocol::DoDispose()
         }
     }
     m_ifs.clear();
+    m_txHook = TransmitHook();
     m_node = nullptr;
     m_ipv4 = nullptr;
     m_downTarget = IpL4Protocol::DownTargetCallback();
@@ -392,7 +393,31 @@ IgmpL4Protocol::GetHostCompatibilityMode(uint32_t ifIndex) const
 // --- transmission ----------------------------------------------------------------------------
 
 void
+IgmpL4Protocol::SetTransmitHook(TransmitHook hook)
+{
+    NS_LOG_FUNCTION(this);
+    m_txHook = std::move(hook);
+}
+
+void
 IgmpL4Protocol::SendMessage(uint32_t ifIndex, Ipv4Address dst, const IgmpHeader& msg)
+{
+    if (m_txHook)
+    {
+        Ptr<IgmpL4Protocol> self(this);
+        m_txHook([self, ifIndex, dst, msg]() {
+            if (self->m_ipv4)
+            {
+                self->DoSendMessage(ifIndex, dst, msg);
+            }
+        });
+        return;
+    }
+    DoSendMessage(ifIndex, dst, msg);
+}
+
+void
+IgmpL4Protocol::DoSendMessage(uint32_t ifIndex, Ipv4Address dst, const IgmpHeader& msg)
 {
     NS_LOG_FUNCTION(this << ifIndex << dst << msg);
     if (m_muted)

@@ -14,6 +14,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
+#include <functional>
 #include <map>
 #include <set>
 #include <vector>
@@ -262,6 +263,20 @@ class IgmpL4Protocol : public IpL4Protocol
     const Stats& GetStats() const;
 
     /**
+     * A host-platform hook for transmissions: called with the work of sending one IGMP message
+     * (building it and handing it to the interface). The default (no hook) runs it at once. A
+     * host model (model/host/) can run it later as CPU work of the IGMP daemon / kernel, or
+     * never (an overloaded querier that fails to send queries, MEGA06). Timers keep running
+     * on simulated time either way.
+     */
+    typedef std::function<void(std::function<void()>)> TransmitHook;
+    /**
+     * @brief Install (or, with an empty function, remove) the transmit hook.
+     * @param hook the hook
+     */
+    void SetTransmitHook(TransmitHook hook);
+
+    /**
      * @brief Assign fixed random variable stream numbers.
      * @param stream first stream index
      * @return the number of streams used
@@ -370,6 +385,7 @@ class IgmpL4Protocol : public IpL4Protocol
 
     // transmission
     void SendMessage(uint32_t ifIndex, Ipv4Address dst, const IgmpHeader& msg);
+    void DoSendMessage(uint32_t ifIndex, Ipv4Address dst, const IgmpHeader& msg);
     void SendV3Records(uint32_t ifIndex, const std::vector<IgmpGroupRecord>& records);
 
     // host
@@ -412,6 +428,7 @@ class IgmpL4Protocol : public IpL4Protocol
     IpL4Protocol::DownTargetCallback6 m_downTarget6; //!< unused
     uint16_t m_ipId{0};                              //!< IPv4 identification counter
     bool m_muted{false};                             //!< emit nothing
+    TransmitHook m_txHook;                           //!< host-platform transmit hook
     Stats m_stats;                                   //!< counters
 
     uint8_t m_version;               //!< IGMP version (2 or 3)

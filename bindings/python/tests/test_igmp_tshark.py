@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from conftest import example
+from mcast_common import example
 
 FIELDS = [
     "frame.number",

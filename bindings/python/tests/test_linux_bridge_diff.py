@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from conftest import BUILD, REPO, example
+from mcast_common import BUILD, REPO, example
 
 
 def test_forwarding_sets_agree_with_linux_bridge(tmp_path):

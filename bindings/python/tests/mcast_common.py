@@ -1,4 +1,4 @@
-"""Shared fixtures of the testbed pytest suite: where the build and the repository are."""
+"""Paths shared by the multicast pytest files: the repository and the build directory."""
 
 import os
 import pathlib
@@ -7,16 +7,6 @@ import pytest
 
 REPO = pathlib.Path(os.environ.get("TESTBED_ROOT", pathlib.Path(__file__).resolve().parents[3]))
 BUILD = pathlib.Path(os.environ.get("TESTBED_BUILD_DIR", REPO / "build"))
-
-
-@pytest.fixture(scope="session")
-def repo_dir() -> pathlib.Path:
-    return REPO
-
-
-@pytest.fixture(scope="session")
-def build_dir() -> pathlib.Path:
-    return BUILD
 
 
 def example(name: str) -> pathlib.Path:
