@@ -9,6 +9,7 @@
 #include "ns3/boolean.h"
 #include "ns3/channel.h"
 #include "ns3/enum.h"
+#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
@@ -174,10 +175,14 @@ SnoopingBridgeNetDevice::AddSwitchPort(Ptr<NetDevice> port)
     {
         m_address = Mac48Address::ConvertFrom(port->GetAddress());
     }
-    m_node->RegisterProtocolHandler(MakeCallback(&SnoopingBridgeNetDevice::ReceiveFromDevice, this),
-                                    0,
-                                    port,
-                                    true);
+    NS_ABORT_MSG_IF(m_portIndex.count(PeekPointer(port)),
+                    "SnoopingBridgeNetDevice: device added twice as a port");
+    // The port hands every frame straight to the bridge (its promiscuous receive callback),
+    // not through Node's protocol-handler list, whose dispatch is linear in the number of
+    // handlers (one per port for ns-3's BridgeNetDevice).
+    port->SetPromiscReceiveCallback(
+        MakeCallback(&SnoopingBridgeNetDevice::ReceiveFromDevice, this));
+    m_portIndex[PeekPointer(port)] = static_cast<uint32_t>(m_ports.size());
     Port p;
     p.dev = port;
     m_ports.push_back(p);
@@ -201,14 +206,8 @@ SnoopingBridgeNetDevice::GetPort(uint32_t i) const
 int32_t
 SnoopingBridgeNetDevice::GetPortIndex(Ptr<const NetDevice> dev) const
 {
-    for (uint32_t i = 0; i < m_ports.size(); ++i)
-    {
-        if (m_ports[i].dev == dev)
-        {
-            return static_cast<int32_t>(i);
-        }
-    }
-    return -1;
+    auto it = m_portIndex.find(PeekPointer(dev));
+    return it == m_portIndex.end() ? -1 : static_cast<int32_t>(it->second);
 }
 
 void
@@ -306,7 +305,7 @@ SnoopingBridgeNetDevice::GetForwardingSet(Ipv4Address group, uint32_t inPort) co
 
 // --- data path -------------------------------------------------------------------------------
 
-void
+bool
 SnoopingBridgeNetDevice::ReceiveFromDevice(Ptr<NetDevice> device,
                                            Ptr<const Packet> packet,
                                            uint16_t protocol,
@@ -329,7 +328,7 @@ SnoopingBridgeNetDevice::ReceiveFromDevice(Ptr<NetDevice> device,
         if (packet->CopyData(tag, 4) < 4)
         {
             m_fabric->NotifyDrop(packet, f.inPort, SwitchFabric::FILTERED);
-            return;
+            return true;
         }
         f.protocol = static_cast<uint16_t>((tag[2] << 8) | tag[3]);
         f.packet = packet->CreateFragment(4, packet->GetSize() - 4);
@@ -339,6 +338,7 @@ SnoopingBridgeNetDevice::ReceiveFromDevice(Ptr<NetDevice> device,
         f.packet = packet->Copy();
     }
     m_fabric->Ingress(f);
+    return true;
 }
 
 void
@@ -720,6 +720,17 @@ void
 SnoopingBridgeNetDevice::DeliverLocal(const SwitchFabric::Frame& frame, PacketType type)
 {
     if (frame.inPort == kLocalPort)
+    {
+        return;
+    }
+    if (m_localUp < 0)
+    {
+        // Decided once, at the first frame (the stack is installed before the simulation runs):
+        // pass frames up only if the switch node has an IPv4 interface on the bridge.
+        Ptr<Ipv4> ipv4 = m_node->GetObject<Ipv4>();
+        m_localUp = ipv4 && ipv4->GetInterfaceForDevice(this) >= 0 ? 1 : 0;
+    }
+    if (m_localUp == 0)
     {
         return;
     }

@@ -208,7 +208,7 @@ class SnoopingBridgeNetDevice : public NetDevice
         Time timerAt;                //!< when it fires
     };
 
-    void ReceiveFromDevice(Ptr<NetDevice> device,
+    bool ReceiveFromDevice(Ptr<NetDevice> device,
                            Ptr<const Packet> packet,
                            uint16_t protocol,
                            const Address& source,
@@ -227,9 +227,11 @@ class SnoopingBridgeNetDevice : public NetDevice
     void LearnRouterPort(uint32_t port);
     void DeliverLocal(const SwitchFabric::Frame& frame, PacketType type);
 
-    Ptr<Node> m_node;                                      //!< the switch node
-    Ptr<SwitchFabric> m_fabric;                            //!< the fabric
-    std::vector<Port> m_ports;                             //!< ports
+    Ptr<Node> m_node;                                           //!< the switch node
+    Ptr<SwitchFabric> m_fabric;                                 //!< the fabric
+    std::vector<Port> m_ports;                                  //!< ports
+    std::unordered_map<const NetDevice*, uint32_t> m_portIndex; //!< device -> port index
+    int m_localUp{-1}; //!< pass frames up the bridge device: -1 not yet known, 0 no, 1 yes
     std::vector<uint32_t> m_routerCandidates;              //!< ports that are or were router ports
     std::unordered_map<uint32_t, Group> m_groups;          //!< group -> members
     std::vector<uint64_t> m_mark;                          //!< per-port stamp for de-duplication
