@@ -582,6 +582,119 @@ class TrunkQueueTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * MEGA06 Fig. 11 set-up: receivers behind a second switch that drops each frame copy with a
+ * constant probability lose a binomial share; receivers on the first switch lose nothing.
+ */
+class LossySwitchTestCase : public TestCase
+{
+  public:
+    LossySwitchTestCase()
+        : TestCase("Two switches on a trunk: per-copy random drop only behind the lossy one")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        SnoopingSwitchHelper sh;
+        SwitchLan lan(2, sh, ShortTimers(2)); // switch A: querier 0, hosts 1-2, sender 3
+        SnoopingSwitchHelper lossy;
+        const double p = 0.02;
+        lossy.SetFabricAttribute("DropProbability", DoubleValue(p));
+        Ptr<Node> swB = CreateObject<Node>();
+        Ptr<SnoopingBridgeNetDevice> brB = lossy.Install(swB);
+        lossy.ConnectTrunk(lan.br, brB, DataRate("1Gbps"), 10);
+        NodeContainer rb(4);
+        NetDeviceContainer rdev;
+        std::vector<uint32_t> got(4, 0);
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            rdev.Add(lossy.Connect(brB, rb.Get(i), DataRate("100Mbps")).Get(0));
+            rdev.Get(i)->TraceConnectWithoutContext("MacRx",
+                                                    MakeBoundCallback(
+                                                        +[](uint32_t* n, Ptr<const Packet> pk) {
+                                                            uint8_t b[34];
+                                                            pk->CopyData(b, 34);
+                                                            *n += b[23] == 17 ? 1 : 0;
+                                                        },
+                                                        &got[i]));
+        }
+        InternetStackHelper stack;
+        stack.Install(rb);
+        Ipv4AddressHelper addr("10.0.1.0", "255.255.255.0");
+        addr.Assign(rdev);
+        ShortTimers(2).Install(rb);
+        NodeContainer all(rb, NodeContainer(swB));
+        IgmpHelper::AssignStreams(all, 1000);
+        IgmpHelper::EnableQuerier(lan.nodes.Get(0), 1);
+        IgmpHelper::ScheduleJoin(Seconds(1), lan.sockets[1], G1);
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            IgmpHelper::ScheduleJoin(Seconds(1),
+                                     Socket::CreateSocket(rb.Get(i), UdpSocketFactory::GetTypeId()),
+                                     G1);
+        }
+        // IGMP frames cross switch B too and may be dropped there; data starts after the
+        // memberships are in place (report repeats within 10 s keep them alive).
+        const uint32_t n = 5000;
+        lan.SendEvery(Seconds(3), Seconds(3) + MilliSeconds(1) * n, MilliSeconds(1), G1);
+        Simulator::Stop(Seconds(10));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(lan.Got(1, G1), n, "receiver on the lossless switch gets all");
+        uint32_t total = 0;
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            total += got[i];
+        }
+        const double lost = 4.0 * n - total;
+        const double sd = std::sqrt(4.0 * n * p * (1 - p));
+        NS_TEST_ASSERT_MSG_EQ_TOL(lost, 4.0 * n * p, 5 * sd, "binomial loss behind switch B");
+        NS_TEST_ASSERT_MSG_GT(lost, 0.0, "some loss");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * Static router ports get registered-group data without queries; learned ones expire.
+ */
+class RouterPortTestCase : public TestCase
+{
+  public:
+    RouterPortTestCase()
+        : TestCase("Router ports: static configuration and learned-port timeout")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        SnoopingSwitchHelper sh;
+        sh.SetDeviceAttribute("RouterPortTimeout", TimeValue(Seconds(50)));
+        SwitchLan lan(3, sh, ShortTimers(2)); // querier 0, hosts 1-3, sender 4
+        lan.br->SetStaticRouterPort(3, true);
+        IgmpHelper::EnableQuerier(lan.nodes.Get(0), 1);
+        IgmpHelper::ScheduleJoin(Seconds(1), lan.sockets[1], G1);
+        // The querier stops querying at 30 s (its last startup/periodic query is at 25 s).
+        Simulator::Schedule(Seconds(30), &IgmpL4Protocol::SetMuted, lan.igmp[0], true);
+        lan.SendEvery(Seconds(5), Seconds(6), MilliSeconds(100), G1);
+        bool r0at74 = true;
+        bool r0at76 = true;
+        Simulator::Schedule(Seconds(74), [&]() { r0at74 = lan.br->IsRouterPort(0); });
+        Simulator::Schedule(Seconds(76), [&]() { r0at76 = lan.br->IsRouterPort(0); });
+        Simulator::Stop(Seconds(80));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(lan.Got(3, G1), 10u, "static router port gets G1");
+        NS_TEST_ASSERT_MSG_EQ(lan.Got(2, G1), 0u, "non-member, non-router port does not");
+        NS_TEST_ASSERT_MSG_EQ(r0at74, true, "learned router port alive 49 s after the last query");
+        NS_TEST_ASSERT_MSG_EQ(r0at76, false, "expired RouterPortTimeout after it");
+        NS_TEST_ASSERT_MSG_EQ(lan.br->IsRouterPort(3), true, "static port stays");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * The snooping suite.
  */
 class SnoopingBridgeTestSuite : public TestSuite
@@ -599,6 +712,8 @@ class SnoopingBridgeTestSuite : public TestSuite
         AddTestCase(new FabricCapacityTestCase, Duration::QUICK);
         AddTestCase(new FabricDropMacTestCase, Duration::QUICK);
         AddTestCase(new TrunkQueueTestCase, Duration::QUICK);
+        AddTestCase(new LossySwitchTestCase, Duration::QUICK);
+        AddTestCase(new RouterPortTestCase, Duration::QUICK);
     }
 };
 
