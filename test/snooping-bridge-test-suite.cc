@@ -10,13 +10,17 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/igmp-l4-protocol.h"
+#include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-header.h"
+#include "ns3/ipv4-packet-info-tag.h"
+#include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/multicast-helper.h"
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
@@ -695,6 +699,92 @@ class RouterPortTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * A UDP receiver joins through the socket call; datagrams arrive through the switch only after
+ * the join and stop after the leave; IsMember() tells joined from flooded groups.
+ */
+class UdpReceiverTestCase : public TestCase
+{
+  public:
+    UdpReceiverTestCase()
+        : TestCase("UDP receiver: socket-level join and leave through the snooping switch")
+    {
+    }
+
+  private:
+    std::vector<std::pair<Time, Ipv4Address>> m_rx;
+    Ptr<IgmpL4Protocol> m_igmp;
+    uint32_t m_accepted{0};
+
+    void Recv(Ptr<Socket> s)
+    {
+        Ptr<Packet> p;
+        while ((p = s->Recv()))
+        {
+            Ipv4PacketInfoTag tag;
+            NS_ASSERT(p->RemovePacketTag(tag));
+            m_rx.emplace_back(Simulator::Now(), tag.GetAddress());
+            m_accepted += m_igmp->IsMember(1, tag.GetAddress()) ? 1 : 0;
+        }
+    }
+
+    void DoRun() override
+    {
+        SnoopingSwitchHelper sh;
+        sh.SetDeviceAttribute("FastLeave", BooleanValue(true));
+        sh.SetDeviceAttribute("UnregisteredPolicy", StringValue("RouterPorts"));
+        SwitchLan lan(2, sh, ShortTimers(3)); // querier 0, hosts 1-2, sender 3
+        IgmpHelper::EnableQuerier(lan.nodes.Get(0), 1);
+        Ptr<Socket> rx = lan.sockets[1];
+        rx->Bind(InetSocketAddress(Ipv4Address::GetAny(), 9999));
+        rx->SetRecvPktInfo(true);
+        rx->SetRecvCallback(MakeCallback(&UdpReceiverTestCase::Recv, this));
+        m_igmp = lan.igmp[1];
+        IgmpHelper::ScheduleJoin(Seconds(2), rx, G1);
+        IgmpHelper::ScheduleLeave(Seconds(4), rx, G1);
+        Ptr<Node> snd = lan.nodes.Get(lan.Sender());
+        Ipv4StaticRoutingHelper routing;
+        routing.GetStaticRouting(snd->GetObject<Ipv4>())
+            ->AddNetworkRouteTo(Ipv4Address("224.0.0.0"), Ipv4Mask("240.0.0.0"), 1);
+        Ptr<Socket> tx = Socket::CreateSocket(snd, UdpSocketFactory::GetTypeId());
+        tx->BindToNetDevice(lan.devs[lan.Sender()]);
+        for (int k = 0; k < 50; ++k)
+        {
+            for (Ipv4Address g : {G1, Ipv4Address("224.0.0.251")})
+            {
+                Simulator::Schedule(Seconds(1) + MilliSeconds(100) * k, [tx, g]() {
+                    tx->SendTo(Create<Packet>(20), 0, InetSocketAddress(g, 9999));
+                });
+            }
+        }
+        Simulator::Stop(Seconds(7));
+        Simulator::Run();
+        uint32_t g1 = 0;
+        uint32_t linkLocal = 0;
+        for (const auto& [t, g] : m_rx)
+        {
+            if (g == G1)
+            {
+                ++g1;
+                NS_TEST_ASSERT_MSG_GT(t,
+                                      Seconds(2),
+                                      "no G1 before the join (unregistered: flood?)");
+                NS_TEST_ASSERT_MSG_LT(t, Seconds(4) + MilliSeconds(1), "none after the leave");
+            }
+            else
+            {
+                ++linkLocal;
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(g1, 20u, "G1 datagrams between the join and the leave");
+        NS_TEST_ASSERT_MSG_EQ(linkLocal, 50u, "224.0.0.251 flooded to every port");
+        NS_TEST_ASSERT_MSG_EQ(m_accepted, 20u, "IsMember accepts only the joined group");
+        NS_TEST_ASSERT_MSG_EQ(lan.Got(2, G1), 0u, "the other host never gets G1");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * The snooping suite.
  */
 class SnoopingBridgeTestSuite : public TestSuite
@@ -714,6 +804,7 @@ class SnoopingBridgeTestSuite : public TestSuite
         AddTestCase(new TrunkQueueTestCase, Duration::QUICK);
         AddTestCase(new LossySwitchTestCase, Duration::QUICK);
         AddTestCase(new RouterPortTestCase, Duration::QUICK);
+        AddTestCase(new UdpReceiverTestCase, Duration::QUICK);
     }
 };
 
