@@ -722,6 +722,186 @@ class IgmpTransmitHookTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * RFC 3376 6.4.1 and 6.4.2: every (router state, report record) row, checked by the
+ * forwarding decision per source right after the report and after LMQT (when the
+ * group(-and-source)-specific queries the row sends have gone unanswered).
+ */
+class IgmpV3RouterTableTestCase : public TestCase
+{
+  public:
+    IgmpV3RouterTableTestCase()
+        : TestCase("IGMPv3 router table: the 12 rows of RFC 3376 6.4.1 and 6.4.2")
+    {
+    }
+
+  private:
+    /// One row: initial records, the record under test, then expectations.
+    struct Row
+    {
+        const char* name;
+        std::vector<IgmpGroupRecord> setup;
+        IgmpGroupRecord record;
+        IgmpL4Protocol::FilterMode modeAfter;
+        std::string listenersNow;   //!< sources (of a b c d) forwarded right after
+        std::string listenersLater; //!< ... and after LMQT
+        IgmpL4Protocol::FilterMode modeLater;
+    };
+
+    static void Inject(Ptr<NetDevice> dev, std::vector<IgmpGroupRecord> recs)
+    {
+        Ptr<Packet> p = Create<Packet>();
+        p->AddHeader(IgmpHeader::MakeV3Report(recs));
+        Ipv4RouterAlertHeader ip;
+        ip.source = Ipv4Address("10.0.0.2");
+        ip.destination = Ipv4Address("224.0.0.22");
+        ip.payloadSize = static_cast<uint16_t>(p->GetSize());
+        p->AddHeader(ip);
+        dev->Send(p, Mac48Address::GetMulticast(ip.destination), 0x0800);
+    }
+
+    void DoRun() override
+    {
+        const Ipv4Address a("10.9.0.1");
+        const Ipv4Address b("10.9.0.2");
+        const Ipv4Address c("10.9.0.3");
+        const Ipv4Address d("10.9.0.4");
+        using R = IgmpGroupRecord;
+        auto rec = [](uint8_t t, std::vector<Ipv4Address> s) {
+            return R{t, G1, s, 0};
+        };
+        const auto IN = IgmpL4Protocol::INCLUDE;
+        const auto EX = IgmpL4Protocol::EXCLUDE;
+        // INCLUDE(A = {a, b}) and EXCLUDE(X = {a}, Y = {b}) as starting states.
+        const std::vector<R> incAB{rec(R::ALLOW_NEW_SOURCES, {a, b})};
+        const std::vector<R> exXaYb{rec(R::MODE_IS_EXCLUDE, {b}), rec(R::ALLOW_NEW_SOURCES, {a})};
+        const std::vector<Row> rows{
+            {"INCLUDE(A) IS_IN(B) -> INCLUDE(A+B)",
+             incAB,
+             rec(R::MODE_IS_INCLUDE, {c}),
+             IN,
+             "abc",
+             "abc",
+             IN},
+            {"INCLUDE(A) IS_EX(B) -> EXCLUDE(A*B, B-A)",
+             incAB,
+             rec(R::MODE_IS_EXCLUDE, {b, c}),
+             EX,
+             "abd",
+             "abd",
+             EX},
+            {"INCLUDE(A) ALLOW(B) -> INCLUDE(A+B)",
+             incAB,
+             rec(R::ALLOW_NEW_SOURCES, {c}),
+             IN,
+             "abc",
+             "abc",
+             IN},
+            {"INCLUDE(A) BLOCK(B) -> INCLUDE(A), Q(G,A*B)",
+             incAB,
+             rec(R::BLOCK_OLD_SOURCES, {a}),
+             IN,
+             "ab",
+             "b",
+             IN},
+            {"INCLUDE(A) TO_EX(B) -> EXCLUDE(A*B, B-A), Q(G,A*B)",
+             incAB,
+             rec(R::CHANGE_TO_EXCLUDE_MODE, {b, c}),
+             EX,
+             "abd",
+             "ad",
+             EX},
+            {"INCLUDE(A) TO_IN(B) -> INCLUDE(A+B), Q(G,A-B)",
+             incAB,
+             rec(R::CHANGE_TO_INCLUDE_MODE, {c}),
+             IN,
+             "abc",
+             "c",
+             IN},
+            {"EXCLUDE(X,Y) IS_IN(A) -> EXCLUDE(X+A, Y-A)",
+             exXaYb,
+             rec(R::MODE_IS_INCLUDE, {b}),
+             EX,
+             "abcd",
+             "abcd",
+             EX},
+            {"EXCLUDE(X,Y) IS_EX(A) -> EXCLUDE(A-Y, Y*A)",
+             exXaYb,
+             rec(R::MODE_IS_EXCLUDE, {b, c}),
+             EX,
+             "acd",
+             "acd",
+             EX},
+            {"EXCLUDE(X,Y) ALLOW(A) -> EXCLUDE(X+A, Y-A)",
+             exXaYb,
+             rec(R::ALLOW_NEW_SOURCES, {b}),
+             EX,
+             "abcd",
+             "abcd",
+             EX},
+            {"EXCLUDE(X,Y) BLOCK(A) -> EXCLUDE(X+(A-Y), Y), Q(G,A-Y)",
+             exXaYb,
+             rec(R::BLOCK_OLD_SOURCES, {a, c}),
+             EX,
+             "acd",
+             "d",
+             EX},
+            {"EXCLUDE(X,Y) TO_EX(A) -> EXCLUDE(A-Y, Y*A), Q(G,A-Y)",
+             exXaYb,
+             rec(R::CHANGE_TO_EXCLUDE_MODE, {b, c}),
+             EX,
+             "acd",
+             "ad",
+             EX},
+            {"EXCLUDE(X,Y) TO_IN(A) -> EXCLUDE(X+A, Y-A), Q(G,X-A), Q(G)",
+             exXaYb,
+             rec(R::CHANGE_TO_INCLUDE_MODE, {b}),
+             EX,
+             "abcd",
+             "b",
+             IN},
+        };
+        const std::vector<std::pair<char, Ipv4Address>> all{{'a', a}, {'b', b}, {'c', c}, {'d', d}};
+        for (const auto& row : rows)
+        {
+            Lan lan(2);
+            Ptr<IgmpL4Protocol> router = lan.igmp[0];
+            IgmpHelper::EnableQuerier(lan.nodes.Get(0), 1); // 10.0.0.1: the querier
+            Ptr<NetDevice> dev = lan.devs.Get(1);
+            Simulator::Schedule(Seconds(1), &IgmpV3RouterTableTestCase::Inject, dev, row.setup);
+            Simulator::Schedule(Seconds(2),
+                                &IgmpV3RouterTableTestCase::Inject,
+                                dev,
+                                std::vector<R>{row.record});
+            std::string now;
+            std::string later;
+            IgmpL4Protocol::FilterMode modeNow = IN;
+            IgmpL4Protocol::FilterMode modeLater = IN;
+            auto snap = [&](std::string* out, IgmpL4Protocol::FilterMode* mode) {
+                for (const auto& [ch, src] : all)
+                {
+                    if (router->HasListeners(1, G1, src))
+                    {
+                        *out += ch;
+                    }
+                }
+                *mode = router->GetRouterFilterMode(1, G1);
+            };
+            Simulator::Schedule(Seconds(2.5), [&]() { snap(&now, &modeNow); });
+            // LMQT = 2 x 1 s after the queries at 2 s.
+            Simulator::Schedule(Seconds(4.5), [&]() { snap(&later, &modeLater); });
+            Simulator::Stop(Seconds(5));
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_EQ(+modeNow, +row.modeAfter, row.name << ": filter mode");
+            NS_TEST_ASSERT_MSG_EQ(now, row.listenersNow, row.name << ": forwarded sources");
+            NS_TEST_ASSERT_MSG_EQ(later, row.listenersLater, row.name << ": after LMQT");
+            NS_TEST_ASSERT_MSG_EQ(+modeLater, +row.modeLater, row.name << ": mode after LMQT");
+            Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * The IGMP suite.
  */
 class IgmpTestSuite : public TestSuite
@@ -736,6 +916,7 @@ class IgmpTestSuite : public TestSuite
         AddTestCase(new IgmpV2LeaveTestCase, Duration::QUICK);
         AddTestCase(new IgmpQuerierTestCase, Duration::QUICK);
         AddTestCase(new IgmpV3TestCase, Duration::QUICK);
+        AddTestCase(new IgmpV3RouterTableTestCase, Duration::QUICK);
         AddTestCase(new IgmpMalformedTestCase, Duration::QUICK);
         AddTestCase(new IgmpTransmitHookTestCase, Duration::QUICK);
     }
