@@ -283,6 +283,72 @@ class IgmpV2JoinTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * RFC 2236 6: "query received" in Delaying Member resets the timer only if Max Resp Time is
+ * below the time left; in Idle Member it starts the timer.
+ */
+class IgmpV2QueryTimerTestCase : public TestCase
+{
+  public:
+    IgmpV2QueryTimerTestCase()
+        : TestCase("IGMPv2 host: a query shortens a longer pending timer and starts an idle one")
+    {
+    }
+
+  private:
+    static void Query(Ptr<NetDevice> dev, Ipv4Address group, Time maxResp)
+    {
+        Ptr<Packet> p = Create<Packet>();
+        p->AddHeader(IgmpHeader::MakeV2Query(group, maxResp));
+        Ipv4RouterAlertHeader ip;
+        ip.source = Ipv4Address("10.0.0.1");
+        ip.destination = group == Ipv4Address::GetAny() ? Ipv4Address("224.0.0.1") : group;
+        ip.payloadSize = 8;
+        p->AddHeader(ip);
+        dev->Send(p, Mac48Address::GetMulticast(ip.destination), 0x0800);
+    }
+
+    void DoRun() override
+    {
+        IgmpHelper h;
+        h.SetAttribute("Version", UintegerValue(2));
+        h.SetAttribute("UnsolicitedReportIntervalV2", TimeValue(Seconds(1000)));
+        Lan lan(2, h);
+        lan.Join(Seconds(1), 1, G1); // Delaying, repeat timer somewhere in [1, 1001] s
+        // A query with Max Resp 0.1 s at 2 s: the timer is (almost surely) longer: reset.
+        Simulator::Schedule(Seconds(2),
+                            &IgmpV2QueryTimerTestCase::Query,
+                            lan.devs.Get(0),
+                            Ipv4Address::GetAny(),
+                            MilliSeconds(100));
+        // At 50 s the host is Idle; a group-specific query with Max Resp 2 s starts the timer.
+        Simulator::Schedule(Seconds(50),
+                            &IgmpV2QueryTimerTestCase::Query,
+                            lan.devs.Get(0),
+                            G1,
+                            Seconds(2));
+        // A group-specific query for another group does not concern G1.
+        Simulator::Schedule(Seconds(60),
+                            &IgmpV2QueryTimerTestCase::Query,
+                            lan.devs.Get(0),
+                            G2,
+                            Seconds(2));
+        IgmpL4Protocol::HostState at49 = IgmpL4Protocol::NON_MEMBER;
+        Simulator::Schedule(Seconds(49), [&]() { at49 = lan.igmp[1]->GetHostState(1, G1); });
+        Simulator::Stop(Seconds(70));
+        Simulator::Run();
+        auto reps = lan.Sent(1, IgmpHeader::V2_MEMBERSHIP_REPORT);
+        NS_TEST_ASSERT_MSG_EQ(reps.size(), 3u, "join report, shortened repeat, query answer");
+        NS_TEST_ASSERT_MSG_GT(reps[1].t, Seconds(2), "after the query");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(reps[1].t, Seconds(2) + MilliSeconds(101), "within 0.1 s");
+        NS_TEST_ASSERT_MSG_EQ(at49, IgmpL4Protocol::IDLE_MEMBER, "Idle after the report");
+        NS_TEST_ASSERT_MSG_GT(reps[2].t, Seconds(50), "answer after the group query");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(reps[2].t, Seconds(52) + MilliSeconds(1), "within 2 s");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * RFC 2236 6: a Delaying Member that hears another member's report stops its timer and clears
  * its flag; only the flag holder sends a Leave.
  */
@@ -912,6 +978,7 @@ class IgmpTestSuite : public TestSuite
     {
         AddTestCase(new IgmpWireFormatTestCase, Duration::QUICK);
         AddTestCase(new IgmpV2JoinTestCase, Duration::QUICK);
+        AddTestCase(new IgmpV2QueryTimerTestCase, Duration::QUICK);
         AddTestCase(new IgmpV2SuppressionTestCase, Duration::QUICK);
         AddTestCase(new IgmpV2LeaveTestCase, Duration::QUICK);
         AddTestCase(new IgmpQuerierTestCase, Duration::QUICK);
