@@ -50,7 +50,7 @@ END = 16.0
 SEND_START = 1.0
 # Linux treats its own querier as present only some seconds after the bridge comes up (and
 # floods all multicast until then); both sides therefore run WARMUP seconds before time 0.
-WARMUP = 10.0
+WARMUP = 12.0
 PERIOD = 0.1
 
 
