@@ -108,6 +108,7 @@ main(int argc, char* argv[])
     uint32_t packetSize = 43;
     Time delay = Seconds(0);
     std::string bandwidth = "0bps";
+    std::string linkRate = "100Mbps";
     std::string profile = "gine-i5-3337u-linux38";
     std::string output;
 
@@ -119,6 +120,7 @@ main(int argc, char* argv[])
     cmd.AddValue("packetSize", "TCTimer packet length on lo (octets)", packetSize);
     cmd.AddValue("delay", "GINE link delay, each direction", delay);
     cmd.AddValue("bandwidth", "GINE link bandwidth, each direction (0bps: none)", bandwidth);
+    cmd.AddValue("linkRate", "line rate of the virtual Ethernet links", linkRate);
     cmd.AddValue("profile", "HostProfile of the GINE PC (the virtual hosts run on it)", profile);
     cmd.AddValue("output", "JSON result file (- = stdout)", output);
     cmd.Parse(argc, argv);
@@ -132,10 +134,12 @@ main(int argc, char* argv[])
     ExperimentArgs::Require(!delay.IsStrictlyNegative(), "--delay must be >= 0");
     ExperimentArgs::Require(HostProfile::Exists(profile), "--profile='" + profile + "' unknown");
     DataRate rate = ExperimentArgs::ParseDataRate("bandwidth", bandwidth, true);
+    DataRate line = ExperimentArgs::ParseDataRate("linkRate", linkRate);
 
     // The GINE switch: a node forwarding between the two virtual links, GINE's queues on its
     // egress devices (per direction), handled only on timer events.
     EmulatedTestbedHelper helper;
+    helper.SetDataRate(line);
     helper.SetEmulatorAttribute("Semantics", EnumValue(LinkEmulatorQueueDisc::NETEM));
     helper.SetEmulatorAttribute("TimerGatesAll", BooleanValue(true));
     helper.SetEmulatorAttribute("Delay", TimeValue(delay));

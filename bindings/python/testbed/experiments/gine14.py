@@ -143,7 +143,10 @@ def burst_analyse(records):
         "GINE's queues on the switch handle packets only on timer events (TimerGatesAll). "
         "ping -l 15 on host A (GINE PC model: a request every 3.9 us of send path, 9.8 us on "
         "the wire). With the 8192 Hz RTC the requests wait for a tick and leave in bursts; "
-        "with the Boosted TCTimer (10 us) each leaves at the next packet of the stream."
+        "with the Boosted TCTimer (10 us) each leaves at the next packet of the stream.",
+        "The spacing depends on the virtual links' line rate, which [GINE14] does not give: on "
+        "1 Gbit/s links (--linkRate) the requests come every 3.9 us, faster than the TCTimer "
+        "fires, and the RTC's single burst is spread evenly by the wire (see doc/gine.rst).",
     ]
     return Analysis(rows=rows, metrics=metrics, figures=[fig, dfig], notes=notes)
 
