@@ -8,6 +8,8 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
+#include "ns3/host-platform-helper.h"
+#include "ns3/host-platform.h"
 #include "ns3/nanosleep-timer.h"
 #include "ns3/pointer.h"
 #include "ns3/rng-seed-manager.h"
@@ -436,6 +438,36 @@ class TcTimerDeterminismTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * The GINE PC profile: two 1.8 GHz cores, sleeps on clock_nanosleep with 50 us slack.
+ */
+class GineProfileTestCase : public TestCase
+{
+  public:
+    GineProfileTestCase()
+        : TestCase("HostProfile gine-i5-3337u-linux38: CPU and nanosleep timer")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<Node> pc = CreateObject<Node>();
+        HostPlatformHelper helper("gine-i5-3337u-linux38");
+        helper.SetInstallNics(false);
+        Ptr<HostPlatform> p = helper.Install(pc);
+        NS_TEST_ASSERT_MSG_EQ(p->GetCpu()->GetNCores(), 2, "two cores");
+        NS_TEST_ASSERT_MSG_EQ(p->GetCpu()->CyclesToTime(1800), MicroSeconds(1), "1.8 GHz");
+        Ptr<NanosleepTimer> t = DynamicCast<NanosleepTimer>(p->GetTimer());
+        NS_TEST_ASSERT_MSG_NE(t, nullptr, "sleeps on NanosleepTimer");
+        p->AssignStreams(1);
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(t->GetFireTime(Seconds(0), MicroSeconds(100)),
+                                    MicroSeconds(150),
+                                    "100 us + 50 us slack at least");
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * The GINE timer suite.
  */
 class GineTimersTestSuite : public TestSuite
@@ -450,6 +482,7 @@ class GineTimersTestSuite : public TestSuite
         AddTestCase(new TcTimerTestCase, Duration::QUICK);
         AddTestCase(new BoostedTcTimerTestCase, Duration::QUICK);
         AddTestCase(new TcTimerDeterminismTestCase, Duration::QUICK);
+        AddTestCase(new GineProfileTestCase, Duration::QUICK);
     }
 };
 
