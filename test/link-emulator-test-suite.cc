@@ -6,6 +6,7 @@
  * bounds with fixed seeds.
  */
 
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -18,10 +19,13 @@
 #include "ns3/pointer.h"
 #include "ns3/queue-size.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/rtc-timer.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/tc-timer.h"
 #include "ns3/test.h"
 #include "ns3/timer-model.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
@@ -466,6 +470,116 @@ class LinkEmulatorTimerTestCase : public TestCase
                                       "oversleep release of packet " << i);
             }
             Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * GINE: with TimerGatesAll even undelayed packets wait for the timer and leave in bursts.
+ */
+class LinkEmulatorTimerGatesAllTestCase : public TestCase
+{
+  public:
+    LinkEmulatorTimerGatesAllTestCase()
+        : TestCase("LinkEmulatorQueueDisc: TimerGatesAll holds undelayed packets for the timer")
+    {
+    }
+
+  private:
+    /**
+     * Send packets without delay through an emulator with a timer.
+     * @param timer the timer
+     * @param gatesAll TimerGatesAll
+     * @param arrivals enqueue times
+     * @param bursts filled with the number of packets of each firing
+     * @return the send times
+     */
+    static std::vector<Time> Run(Ptr<TimerModel> timer,
+                                 bool gatesAll,
+                                 const std::vector<Time>& arrivals,
+                                 std::vector<uint32_t>* bursts)
+    {
+        EmulatorHarness h;
+        h.qd->SetAttribute("Timer", PointerValue(timer));
+        h.qd->SetAttribute("TimerGatesAll", BooleanValue(gatesAll));
+        h.qd->TraceConnectWithoutContext(
+            "TimerFired",
+            MakeBoundCallback(static_cast<void (*)(std::vector<uint32_t>*, uint32_t)>(
+                                  [](std::vector<uint32_t>* b, uint32_t n) { b->push_back(n); }),
+                              bursts));
+        h.Start();
+        for (Time t : arrivals)
+        {
+            h.EnqueueAt(t, 100);
+        }
+        Simulator::Run();
+        Simulator::Destroy();
+        std::vector<Time> out;
+        for (const auto& s : h.sent)
+        {
+            out.push_back(s.time);
+        }
+        return out;
+    }
+
+    void DoRun() override
+    {
+        // RTC at 8192 Hz with phase 10 us: ticks at 10000, 132070, 254141 ns.
+        const std::vector<Time> arrivals = {MicroSeconds(0),
+                                            MicroSeconds(30),
+                                            MicroSeconds(60),
+                                            MicroSeconds(90),
+                                            MicroSeconds(130),
+                                            MicroSeconds(250)};
+        {
+            Ptr<RtcTimer> rtc = CreateObject<RtcTimer>();
+            rtc->SetAttribute("Phase", TimeValue(MicroSeconds(10)));
+            std::vector<uint32_t> bursts;
+            auto sent = Run(rtc, false, arrivals, &bursts);
+            NS_TEST_ASSERT_MSG_EQ((sent == arrivals), true, "default: NIST Net's bypass");
+            NS_TEST_ASSERT_MSG_EQ(bursts.size(), 0, "no firing");
+        }
+        {
+            Ptr<RtcTimer> rtc = CreateObject<RtcTimer>();
+            rtc->SetAttribute("Phase", TimeValue(MicroSeconds(10)));
+            std::vector<uint32_t> bursts;
+            auto sent = Run(rtc, true, arrivals, &bursts);
+            const std::vector<Time> expected = {NanoSeconds(10000),
+                                                NanoSeconds(132070),
+                                                NanoSeconds(132070),
+                                                NanoSeconds(132070),
+                                                NanoSeconds(132070),
+                                                NanoSeconds(254141)};
+            NS_TEST_ASSERT_MSG_EQ(sent.size(), expected.size(), "all sent");
+            for (std::size_t i = 0; i < expected.size(); ++i)
+            {
+                NS_TEST_ASSERT_MSG_EQ(sent[i], expected[i], "tick release of packet " << i);
+            }
+            NS_TEST_ASSERT_MSG_EQ((bursts == std::vector<uint32_t>{1, 4, 1}),
+                                  true,
+                                  "the four packets of one tick period leave together");
+        }
+        // A TCTimer of 43-octet packets at 34.4 Mbit/s without latencies fires every 11136 ns
+        // from 0: packets at 0, 5, 30 and 31 us leave at 0, 11136, 33408 and 33408 ns.
+        {
+            Ptr<TcTimer> tc = CreateObject<TcTimer>();
+            tc->SetAttribute("PacketSize", UintegerValue(43));
+            tc->SetAttribute("Rate", DataRateValue(DataRate("34.4Mbps")));
+            tc->SetAttribute("SenderPeriod", TimeValue(Seconds(0)));
+            tc->SetAttribute("WatchdogLatency",
+                             StringValue("ns3::ConstantRandomVariable[Constant=0]"));
+            tc->SetAttribute("DeliveryLatency",
+                             StringValue("ns3::ConstantRandomVariable[Constant=0]"));
+            std::vector<uint32_t> bursts;
+            auto sent = Run(tc,
+                            true,
+                            {MicroSeconds(0), MicroSeconds(5), MicroSeconds(30), MicroSeconds(31)},
+                            &bursts);
+            const std::vector<Time> expected
+                = {Seconds(0), NanoSeconds(11136), NanoSeconds(33408), NanoSeconds(33408)};
+            NS_TEST_ASSERT_MSG_EQ((sent == expected), true, "released on the stream's packets");
+            NS_TEST_ASSERT_MSG_EQ((bursts == std::vector<uint32_t>{1, 1, 2}), true, "bursts");
         }
     }
 };
@@ -932,6 +1046,7 @@ class LinkEmulatorTestSuite : public TestSuite
         AddTestCase(new LinkEmulatorSemanticsTestCase, Duration::QUICK);
         AddTestCase(new LinkEmulatorOrderTestCase, Duration::QUICK);
         AddTestCase(new LinkEmulatorTimerTestCase, Duration::QUICK);
+        AddTestCase(new LinkEmulatorTimerGatesAllTestCase, Duration::QUICK);
         AddTestCase(new LinkEmulatorFlowControlTestCase, Duration::QUICK);
         AddTestCase(new LinkEmulatorLimitTestCase, Duration::QUICK);
         AddTestCase(new LinkEmulatorRatesTestCase, Duration::QUICK);

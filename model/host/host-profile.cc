@@ -89,6 +89,26 @@ HostNic.DriverCost = 1500
 HostNic.StackCost = 6000
 HostNic.StackCostPerByte = 1
 HostNic.Napi = false
+
+# ---------------------------------------------------------------------------------------------
+# The GINE PC of [GINE14]: Core i5-3337U (Ivy Bridge, 1.8 GHz, 2 cores with hyper-threading),
+# Linux 3.8 with high-resolution timers. GINE's virtual hosts and its emulator thread all run on
+# it; the virtual interfaces have no NIC (install the platform without NIC models).
+[profile gine-i5-3337u-linux38]
+description = GINE PC (Core i5-3337U 1.8 GHz, 2 cores), Linux 3.8 with hrtimers; GINE14 emulator and virtual hosts
+# Two cores (the hyper-threads share them); a context switch of 1-2 us (lmbench lat_ctx on
+# Ivy Bridge class CPUs). Deep idle states are not modelled (see doc/gine.rst).
+HostPlatform.Cpu = ns3::HostCpu[Frequency=1.8e9|Cores=2|ContextSwitchCost=3000]
+# clock_nanosleep() with the default 50 us timer slack of a normal thread (hrtimers).
+HostPlatform.Timer = ns3::NanosleepTimer
+# Wake-up of a blocked thread on an idle machine: a few microseconds (same as pc2006-linux26).
+HostPlatform.SchedulingLatency = ns3::ExponentialRandomVariable[Mean=5e-6|Bound=1e-4]
+# System call, UDP/ICMP and IP output and the virtual interface's transmit: about half the
+# cycles of the 2006 Pentium 4 (faster system calls, higher IPC).
+HostPlatform.SendCost = 7000
+HostPlatform.SendCostPerByte = 1
+HostPlatform.RecvCost = 4000
+HostPlatform.RecvCostPerByte = 1
 )";
 
 /** @return the registry, filled with the built-in profiles on first use */

@@ -29,6 +29,14 @@ TimerModel::GetTypeId()
     return tid;
 }
 
+Time
+TimerModel::GetPeriodicFireTime(Time lastFire, Time now, Time interval)
+{
+    NS_ASSERT_MSG(now >= lastFire,
+                  "periodic re-arm at " << now << " before the last firing " << lastFire);
+    return GetFireTime(now, interval);
+}
+
 int64_t
 TimerModel::AssignStreams(int64_t stream)
 {
@@ -50,6 +58,13 @@ IdealTimer::GetFireTime(Time now, Time delay)
 {
     NS_ASSERT_MSG(!delay.IsStrictlyNegative(), "negative timer delay " << delay);
     return now + delay;
+}
+
+Time
+IdealTimer::GetPeriodicFireTime(Time lastFire, Time now, Time interval)
+{
+    NS_ASSERT_MSG(!interval.IsStrictlyNegative(), "negative timer interval " << interval);
+    return Max(now, lastFire + interval);
 }
 
 TypeId
@@ -94,19 +109,32 @@ TickTimer::GetPeriod() const
 Time
 TickTimer::GetFireTime(Time now, Time delay)
 {
+    Time fire = FirstTickAtOrAfter(m_phase, m_frequency, m_clockError, m_extraTicks, now, delay);
+    NS_LOG_LOGIC("armed " << now << " delay " << delay << " fires " << fire);
+    return fire;
+}
+
+Time
+TickTimer::FirstTickAtOrAfter(Time phase,
+                              double frequency,
+                              double clockError,
+                              uint32_t extraTicks,
+                              Time now,
+                              Time delay)
+{
     NS_ASSERT_MSG(!delay.IsStrictlyNegative(), "negative timer delay " << delay);
     // Tick k is at Phase + round(k * period), computed from the exact (non-truncated) period so
     // that no rounding drift accumulates (1/8192 s is not a whole number of nanoseconds).
     const long double perSteps = static_cast<long double>(Seconds(1).GetTimeStep())
-                                 * (1.0L + m_clockError) / static_cast<long double>(m_frequency);
+                                 * (1.0L + clockError) / static_cast<long double>(frequency);
     NS_ABORT_MSG_IF(perSteps < 1.0L, "TickTimer period below the simulator's time resolution");
     auto tick = [perSteps](int64_t k) {
         return std::llround(static_cast<long double>(k) * perSteps);
     };
     // The timer counts its own (error-stretched) periods, so the requested delay is stretched too.
     const int64_t rel
-        = (now - m_phase).GetTimeStep()
-          + std::llround(static_cast<long double>(delay.GetTimeStep()) * (1.0L + m_clockError));
+        = (now - phase).GetTimeStep()
+          + std::llround(static_cast<long double>(delay.GetTimeStep()) * (1.0L + clockError));
     int64_t k = rel <= 0 ? 0 : static_cast<int64_t>(std::floor(rel / perSteps));
     while (tick(k) < rel)
     {
@@ -116,10 +144,8 @@ TickTimer::GetFireTime(Time now, Time delay)
     {
         --k;
     }
-    k += m_extraTicks;
-    Time fire = m_phase + TimeStep(tick(k));
-    NS_LOG_LOGIC("armed " << now << " delay " << delay << " fires " << fire);
-    return fire;
+    k += extraTicks;
+    return phase + TimeStep(tick(k));
 }
 
 TypeId

@@ -57,6 +57,24 @@ class TimerModel : public Object
     virtual Time GetFireTime(Time now, Time delay) = 0;
 
     /**
+     * @brief Periodic use: when does a program loop's next firing come?
+     *
+     * A program that was woken by the firing at @p lastFire has done its work and, at @p now
+     * (>= lastFire), waits for one more @p interval. How the wait is measured is a property of
+     * the mechanism: a one-shot timer (nanosleep) is armed again at @p now, so the program's
+     * own processing adds to the interval (the default: GetFireTime(now, interval)); a periodic
+     * source (a clock interrupt, a packet stream) keeps running, so the interval counts from the
+     * last firing (IdealTimer, RtcTimer, TcTimer override this). The result is >= now; it is now
+     * itself if the firing has already happened (the program does not block).
+     *
+     * @param lastFire the firing that woke the program last
+     * @param now the time the program waits again (>= lastFire)
+     * @param interval the requested interval (>= 0)
+     * @return the absolute simulation time of the next firing
+     */
+    virtual Time GetPeriodicFireTime(Time lastFire, Time now, Time interval);
+
+    /**
      * @brief Assign fixed random variable stream numbers to the random variables used.
      * @param stream first stream index to use
      * @return the number of stream indices assigned
@@ -77,6 +95,15 @@ class IdealTimer : public TimerModel
      */
     static TypeId GetTypeId();
     Time GetFireTime(Time now, Time delay) override;
+
+    /**
+     * @brief An ideal periodic timer: the next firing is exactly one interval after the last.
+     * @param lastFire the last firing
+     * @param now the time the program waits again
+     * @param interval the interval
+     * @return max(now, lastFire + interval)
+     */
+    Time GetPeriodicFireTime(Time lastFire, Time now, Time interval) override;
 };
 
 /**
@@ -109,6 +136,29 @@ class TickTimer : public TimerModel
      * @return the period
      */
     Time GetPeriod() const;
+
+    /**
+     * @brief The first tick at or after an expiry, plus extra ticks, of a periodic clock (the
+     * computation of GetFireTime, shared with RtcTimer).
+     *
+     * Ticks are at phase + round(k * (1 + clockError) / frequency) (exact nanoseconds of the
+     * non-truncated period, so no rounding drift accumulates); the requested delay is
+     * stretched by (1 + clockError) since the clock counts its own periods.
+     *
+     * @param phase time of tick 0
+     * @param frequency nominal tick rate (Hz)
+     * @param clockError relative rate error (positive = slow)
+     * @param extraTicks ticks added after the first tick at or after the expiry
+     * @param now the time the timer is armed
+     * @param delay the requested timeout (>= 0)
+     * @return the firing time
+     */
+    static Time FirstTickAtOrAfter(Time phase,
+                                   double frequency,
+                                   double clockError,
+                                   uint32_t extraTicks,
+                                   Time now,
+                                   Time delay);
 
   private:
     double m_frequency;    //!< nominal tick frequency (Hz)

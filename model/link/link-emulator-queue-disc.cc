@@ -8,6 +8,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/arp-queue-disc-item.h"
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/integer.h"
@@ -259,6 +260,14 @@ LinkEmulatorQueueDisc::GetTypeId()
                             PointerValue(),
                             MakePointerAccessor(&LinkEmulatorQueueDisc::m_timer),
                             MakePointerChecker<TimerModel>())
+              .AddAttribute("TimerGatesAll",
+                            "If true, packets whose release time has already come (no delay, no "
+                            "rate limit, reordered) also wait for the timer's next firing, as in "
+                            "GINE, which handles its queues only on timer events; if false they "
+                            "are sent at once, as NIST Net does.",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&LinkEmulatorQueueDisc::m_timerGatesAll),
+                            MakeBooleanChecker())
               .AddTraceSource("PacketScheduled",
                               "A packet was accepted into the store with its release time.",
                               MakeTraceSourceAccessor(&LinkEmulatorQueueDisc::m_scheduledTrace),
@@ -284,6 +293,7 @@ LinkEmulatorQueueDisc::GetTypeId()
 
 LinkEmulatorQueueDisc::LinkEmulatorQueueDisc()
     : QueueDisc(QueueDiscSizePolicy::SINGLE_INTERNAL_QUEUE)
+    , m_timerGatesAll(false)
     , m_geBad(false)
     , m_lastTxEnd(Seconds(0))
     , m_enqueuingDuplicate(false)
@@ -542,18 +552,21 @@ LinkEmulatorQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
             release = m_semantics == NETEM ? start + d : std::max(start, now + d);
         }
 
-        if (release <= now)
+        // GINE: even a packet due now waits for the next firing of the timer.
+        const bool waits = release > now || m_timerGatesAll;
+        release = Max(release, now);
+        if (waits)
         {
-            accepted = m_store->Enqueue(item);
+            accepted = m_store->EnqueueAt(item, release);
         }
         else
         {
-            accepted = m_store->EnqueueAt(item, release);
+            accepted = m_store->Enqueue(item);
         }
         NS_ASSERT_MSG(accepted, "the internal queue refused a packet within the limit");
         NS_LOG_LOGIC("scheduled " << item << " for " << release);
         m_scheduledTrace(item, release);
-        if (release > now)
+        if (waits)
         {
             Arm();
         }

@@ -51,7 +51,10 @@ class TimeOrderedQueue;
  *    limit exceeded"); the limit is checked before stage 3, so such a packet draws no delay and
  *    takes no time of the rate stage.
  *
- * A packet whose release time is <= a is released at once. Others wait, ordered by release time
+ * A packet whose release time is <= a is released at once (NIST Net's bypass of its delay queue),
+ * unless TimerGatesAll is set: then it waits for the next firing like the others (GINE handles
+ * its queues only on timer events, also for packets without delay). Others wait, ordered by
+ * release time
  * (FIFO among equal times), for the emulator's timer: it is armed for the earliest waiting
  * release r at Timer->GetFireTime(now, r - now); when it fires, every waiting packet whose
  * release time has come (or which the firing was armed for) is released in one burst, the timer
@@ -232,6 +235,7 @@ class LinkEmulatorQueueDisc : public QueueDisc
     double m_reorderProbability;      //!< reorder probability
     double m_reorderCorrelation;      //!< reorder correlation
     Ptr<TimerModel> m_timer;          //!< the emulator's timer
+    bool m_timerGatesAll;             //!< packets due at once also wait for the timer
 
     // Random variables
     Ptr<UniformRandomVariable> m_lossRng;      //!< Random loss draws

@@ -1,0 +1,249 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * [GINE14] burst sending: hostA - GINE switch - hostB, all on the GINE PC. Host A pings host B
+ * with preload (ping -l 15: fifteen echo requests back to back); for each request the send time
+ * at A (ping's user-space timestamp) and the time it reaches B's IP layer are recorded. GINE's
+ * queues on the switch's links handle packets only when its timer fires (TimerGatesAll), also
+ * packets without delay, so the timer decides how the requests are spaced at B.
+ *
+ *   ./gine-burst --timer=rtc --RngRun=1 --output=r.json
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/icmpv4.h"
+#include "ns3/internet-module.h"
+#include "ns3/testbed-module.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("GineBurst");
+
+namespace
+{
+
+std::map<uint16_t, Time> g_sent;     //!< echo request send time at A, by sequence number
+std::map<uint16_t, Time> g_received; //!< echo request arrival at B's IP layer, by sequence
+
+/**
+ * ping's Tx trace.
+ * @param seq sequence number
+ * @param t user-space send time
+ */
+void
+Sent(uint16_t seq, Time t)
+{
+    g_sent.emplace(seq, t);
+}
+
+/**
+ * Ipv4L3Protocol Rx trace of host B: echo requests reaching its IP layer.
+ * @param packet the packet (with its IP header)
+ * @param ipv4 the protocol
+ * @param interface the interface
+ */
+void
+ReceivedAtB(Ptr<const Packet> packet, Ptr<Ipv4> ipv4, uint32_t interface)
+{
+    Ptr<Packet> p = packet->Copy();
+    Ipv4Header ip;
+    p->RemoveHeader(ip);
+    if (ip.GetProtocol() != Icmpv4L4Protocol::PROT_NUMBER)
+    {
+        return;
+    }
+    Icmpv4Header icmp;
+    p->RemoveHeader(icmp);
+    if (icmp.GetType() != Icmpv4Header::ICMPV4_ECHO)
+    {
+        return;
+    }
+    Icmpv4Echo echo;
+    p->RemoveHeader(echo);
+    g_received.emplace(echo.GetSequenceNumber(), Simulator::Now());
+}
+
+/**
+ * Mean of a sample.
+ * @param x the sample
+ * @return the mean
+ */
+double
+Mean(const std::vector<double>& x)
+{
+    return std::accumulate(x.begin(), x.end(), 0.0) / x.size();
+}
+
+/**
+ * Coefficient of variation (population standard deviation / mean).
+ * @param x the sample
+ * @return the CV
+ */
+double
+Cv(const std::vector<double>& x)
+{
+    double m = Mean(x);
+    double s = 0;
+    for (double v : x)
+    {
+        s += (v - m) * (v - m);
+    }
+    return std::sqrt(s / x.size()) / m;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    std::string timerName = "rtc";
+    uint32_t count = 15;
+    uint32_t size = 56;
+    Time tcInterval = MicroSeconds(10);
+    uint32_t packetSize = 43;
+    Time delay = Seconds(0);
+    std::string bandwidth = "0bps";
+    std::string linkRate = "100Mbps";
+    std::string profile = "gine-i5-3337u-linux38";
+    std::string output;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("timer", "GINE's timer: rtc | boosted | tctimer | nanosleep | ideal", timerName);
+    cmd.AddValue("count", "echo requests, all preloaded (ping -l COUNT -c COUNT)", count);
+    cmd.AddValue("size", "ICMP data bytes (ping -s)", size);
+    cmd.AddValue("tcInterval", "period asked of the (Boosted) TCTimer", tcInterval);
+    cmd.AddValue("packetSize", "TCTimer packet length on lo (octets)", packetSize);
+    cmd.AddValue("delay", "GINE link delay, each direction", delay);
+    cmd.AddValue("bandwidth", "GINE link bandwidth, each direction (0bps: none)", bandwidth);
+    cmd.AddValue("linkRate", "line rate of the virtual Ethernet links", linkRate);
+    cmd.AddValue("profile", "HostProfile of the GINE PC (the virtual hosts run on it)", profile);
+    cmd.AddValue("output", "JSON result file (- = stdout)", output);
+    cmd.Parse(argc, argv);
+    const std::vector<std::string> timers = {"ideal", "rtc", "nanosleep", "tctimer", "boosted"};
+    ExperimentArgs::Require(std::find(timers.begin(), timers.end(), timerName) != timers.end(),
+                            "--timer='" + timerName
+                                + "' is not one of rtc, boosted, tctimer, nanosleep, ideal");
+    ExperimentArgs::Require(count >= 2 && count <= 1000, "--count must be in [2, 1000]");
+    ExperimentArgs::Require(size >= 8 && size <= 1472, "--size must be in [8, 1472]");
+    ExperimentArgs::Require(tcInterval.IsStrictlyPositive(), "--tcInterval must be > 0");
+    ExperimentArgs::Require(!delay.IsStrictlyNegative(), "--delay must be >= 0");
+    ExperimentArgs::Require(HostProfile::Exists(profile), "--profile='" + profile + "' unknown");
+    DataRate rate = ExperimentArgs::ParseDataRate("bandwidth", bandwidth, true);
+    DataRate line = ExperimentArgs::ParseDataRate("linkRate", linkRate);
+
+    // The GINE switch: a node forwarding between the two virtual links, GINE's queues on its
+    // egress devices (per direction), handled only on timer events.
+    EmulatedTestbedHelper helper;
+    helper.SetDataRate(line);
+    helper.SetEmulatorAttribute("Semantics", EnumValue(LinkEmulatorQueueDisc::NETEM));
+    helper.SetEmulatorAttribute("TimerGatesAll", BooleanValue(true));
+    helper.SetEmulatorAttribute("Delay", TimeValue(delay));
+    helper.SetEmulatorAttribute("Rate", DataRateValue(rate));
+    EmulatedTestbed tb = helper.Install();
+
+    // One GINE process, one timer for every queue.
+    Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+    u->SetStream(2000);
+    Ptr<TimerModel> timer;
+    if (timerName == "ideal")
+    {
+        timer = CreateObject<IdealTimer>();
+    }
+    else if (timerName == "rtc")
+    {
+        timer = CreateObject<RtcTimer>();
+        timer->SetAttribute("Phase", TimeValue(Seconds(u->GetValue(0.0, 1.0 / 8192))));
+    }
+    else if (timerName == "nanosleep")
+    {
+        timer = CreateObject<NanosleepTimer>();
+    }
+    else
+    {
+        Ptr<TcTimer> tc = timerName == "boosted" ? Ptr<TcTimer>(CreateObject<BoostedTcTimer>())
+                                                 : CreateObject<TcTimer>();
+        tc->SetAttribute("PacketSize", UintegerValue(packetSize));
+        const double bps = 8.0 * packetSize / tcInterval.GetSeconds();
+        tc->SetAttribute("Rate", DataRateValue(DataRate(static_cast<uint64_t>(bps + 0.5))));
+        timer = tc;
+    }
+    tb.aToB->SetAttribute("Timer", PointerValue(timer));
+    tb.bToA->SetAttribute("Timer", PointerValue(timer));
+
+    HostPlatformHelper hosts(profile);
+    hosts.SetInstallNics(false);
+    hosts.Install(tb.hostA);
+    hosts.Install(tb.hostB);
+    int64_t stream = 2001;
+    stream += HostPlatformHelper::AssignStreams(NodeContainer(tb.hostA, tb.hostB), stream);
+    stream += helper.AssignStreams(tb, stream);
+    timer->AssignStreams(stream);
+
+    Ptr<HostPing> ping = CreateObject<HostPing>();
+    ping->SetAttribute("Remote", Ipv4AddressValue(tb.hostBAddress));
+    ping->SetAttribute("Count", UintegerValue(count));
+    ping->SetAttribute("Preload", UintegerValue(count));
+    ping->SetAttribute("Size", UintegerValue(size));
+    ping->TraceConnectWithoutContext("Tx", MakeCallback(&Sent));
+    tb.hostA->AddApplication(ping);
+    tb.hostB->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext("Rx",
+                                                                      MakeCallback(&ReceivedAtB));
+    // Start at an arbitrary moment (after a Boosted TCTimer's calibration).
+    Time start = Seconds(1) + Seconds(u->GetValue(0.0, 1e-3));
+    ping->SetStartTime(start);
+    ping->SetStopTime(start + Seconds(1) + delay * 4);
+    Simulator::Stop(start + Seconds(2) + delay * 4);
+    Simulator::Run();
+
+    NS_ABORT_MSG_IF(g_sent.size() != count || g_received.size() != count,
+                    "sent " << g_sent.size() << ", received at B " << g_received.size() << " of "
+                            << count);
+    const Time t0 = g_sent.begin()->second;
+    std::vector<double> sendUs;
+    std::vector<double> recvUs;
+    std::vector<double> delayUs;
+    for (const auto& [seq, t] : g_sent)
+    {
+        Time r = g_received.at(seq);
+        sendUs.push_back((t - t0).GetSeconds() * 1e6);
+        recvUs.push_back((r - t0).GetSeconds() * 1e6);
+        delayUs.push_back((r - t).GetSeconds() * 1e6);
+    }
+    std::vector<double> arrivals = recvUs;
+    std::sort(arrivals.begin(), arrivals.end());
+    std::vector<double> gaps;
+    for (std::size_t i = 1; i < arrivals.size(); ++i)
+    {
+        gaps.push_back(arrivals[i] - arrivals[i - 1]);
+    }
+    std::vector<double> sendGaps;
+    for (std::size_t i = 1; i < sendUs.size(); ++i)
+    {
+        sendGaps.push_back(sendUs[i] - sendUs[i - 1]);
+    }
+
+    ResultRecord rec;
+    rec.SetString("timer", timerName);
+    rec.SetInt("count", count);
+    rec.SetSeries("send_us", sendUs);
+    rec.SetSeries("recv_us", recvUs);
+    rec.SetSeries("delay_us", delayUs);
+    rec.Set("arrival_spacing_cv", Cv(gaps));
+    rec.Set("arrival_spacing_mean_us", Mean(gaps));
+    rec.Set("send_spacing_mean_us", Mean(sendGaps));
+    rec.Set("mean_delay_us", Mean(delayUs));
+    rec.Set("max_delay_us", *std::max_element(delayUs.begin(), delayUs.end()));
+    rec.SetInt("timer_firings_a_to_b", static_cast<int64_t>(tb.aToB->GetNTimerFirings()));
+    if (auto tc = DynamicCast<TcTimer>(timer))
+    {
+        rec.Set("tc_shaper_period_us", tc->GetShaperPeriod().GetSeconds() * 1e6);
+    }
+    rec.Write(output);
+    Simulator::Destroy();
+    return 0;
+}

@@ -1,0 +1,208 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * mcast-bridge-diff: the simulated half of the Linux-bridge differential check
+ * (tools/linux-bridge-diff.py runs the same scenario in network namespaces on a real bridge).
+ *
+ * One snooping switch; port 0: the IGMPv2 querier; ports 1..N: hosts h0..h(N-1); last port:
+ * a sender that sends one UDP datagram to every group each --period seconds from --sendStart.
+ * Host actions (--actions, ';'-separated "T:ACTION:HOST:GROUP"): join, leave (socket-level
+ * IP_ADD/DROP_MEMBERSHIP), silent (one report, then the host's IGMP is muted: it never answers
+ * a query, as a host that sent one report through a raw socket). Output (--out): CSV lines
+ * "time,host,group" for every data frame reaching a host's interface.
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/csma-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/testbed-module.h"
+
+#include <fstream>
+#include <sstream>
+
+using namespace ns3;
+
+namespace
+{
+
+std::ofstream g_out;
+
+void
+OnRx(uint32_t host, Ptr<const Packet> p)
+{
+    uint8_t b[14 + 20];
+    if (p->CopyData(b, sizeof(b)) < sizeof(b) || b[12] != 0x08 || b[13] != 0x00 || b[23] != 17)
+    {
+        return;
+    }
+    const uint8_t* d = b + 14 + 16;
+    if (d[0] < 224 || d[0] > 239)
+    {
+        return;
+    }
+    g_out << Simulator::Now().GetSeconds() << "," << host << "," << +d[0] << "." << +d[1] << "."
+          << +d[2] << "." << +d[3] << "\n";
+}
+
+void
+SendAll(Ptr<Socket> s, std::vector<Ipv4Address> groups)
+{
+    for (const auto& g : groups)
+    {
+        s->SendTo(Create<Packet>(64), 0, InetSocketAddress(g, 9999));
+    }
+}
+
+std::vector<std::string>
+Split(const std::string& s, char sep)
+{
+    std::vector<std::string> r;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, sep))
+    {
+        if (!item.empty())
+        {
+            r.push_back(item);
+        }
+    }
+    return r;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    uint32_t nHosts = 4;
+    std::string groupsArg = "239.1.1.1,239.1.1.2,239.1.1.3";
+    std::string actions;
+    std::string out = "mcast-bridge-diff.csv";
+    double period = 0.1;
+    double sendStart = 1.0;
+    double stop = 16.0;
+    double qi = 3;
+    double qri = 1;
+    double lmqi = 1;
+    uint32_t lmqc = 2;
+    uint32_t startupCount = 2;
+    double startupInterval = 0.75;
+    double membership = 8;
+    double routerTimeout = 7;
+    bool fastLeave = false;
+    std::string unregistered = "RouterPorts";
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("hosts", "number of hosts", nHosts);
+    cmd.AddValue("groups", "comma-separated groups the sender sends to", groupsArg);
+    cmd.AddValue("actions", "';'-separated T:ACTION:HOST:GROUP", actions);
+    cmd.AddValue("out", "CSV output file", out);
+    cmd.AddValue("period", "send period (s)", period);
+    cmd.AddValue("sendStart", "first send (s)", sendStart);
+    cmd.AddValue("stop", "end of the run (s)", stop);
+    cmd.AddValue("queryInterval", "Query Interval (s)", qi);
+    cmd.AddValue("queryResponseInterval", "Query Response Interval (s)", qri);
+    cmd.AddValue("lmqi", "Last Member Query Interval (s)", lmqi);
+    cmd.AddValue("lmqc", "Last Member Query Count", lmqc);
+    cmd.AddValue("startupCount", "Startup Query Count", startupCount);
+    cmd.AddValue("startupInterval", "Startup Query Interval (s)", startupInterval);
+    cmd.AddValue("membershipInterval", "switch port membership timeout (s)", membership);
+    cmd.AddValue("routerPortTimeout", "switch router-port timeout (s)", routerTimeout);
+    cmd.AddValue("fastLeave", "switch fast leave", fastLeave);
+    cmd.AddValue("unregistered", "switch UnregisteredPolicy: Flood or RouterPorts", unregistered);
+    cmd.Parse(argc, argv);
+
+    g_out.open(out);
+    NS_ABORT_MSG_IF(!g_out, "cannot write " << out);
+    std::vector<Ipv4Address> groups;
+    for (const auto& g : Split(groupsArg, ','))
+    {
+        groups.emplace_back(g.c_str());
+    }
+
+    Ptr<Node> sw = CreateObject<Node>();
+    SnoopingSwitchHelper sh;
+    sh.SetDeviceAttribute("MembershipInterval", TimeValue(Seconds(membership)));
+    sh.SetDeviceAttribute("RouterPortTimeout", TimeValue(Seconds(routerTimeout)));
+    sh.SetDeviceAttribute("LastMemberQueryInterval", TimeValue(Seconds(lmqi)));
+    sh.SetDeviceAttribute("LastMemberQueryCount", UintegerValue(lmqc));
+    sh.SetDeviceAttribute("FastLeave", BooleanValue(fastLeave));
+    sh.SetDeviceAttribute("UnregisteredPolicy", StringValue(unregistered));
+    Ptr<SnoopingBridgeNetDevice> br = sh.Install(sw);
+    NodeContainer querier(1);
+    NodeContainer hosts(nHosts);
+    NodeContainer sender(1);
+    NodeContainer all(querier, hosts, sender);
+    NetDeviceContainer devs;
+    for (uint32_t i = 0; i < all.GetN(); ++i)
+    {
+        devs.Add(sh.Connect(br, all.Get(i), DataRate("1Gbps")).Get(0));
+    }
+    InternetStackHelper stack;
+    stack.Install(all);
+    Ipv4AddressHelper addr("10.77.0.0", "255.255.255.0");
+    addr.Assign(devs);
+    IgmpHelper igmp;
+    igmp.SetAttribute("Version", UintegerValue(2));
+    igmp.SetAttribute("QueryInterval", TimeValue(Seconds(qi)));
+    igmp.SetAttribute("QueryResponseInterval", TimeValue(Seconds(qri)));
+    igmp.SetAttribute("LastMemberQueryInterval", TimeValue(Seconds(lmqi)));
+    igmp.SetAttribute("LastMemberQueryCount", UintegerValue(lmqc));
+    igmp.SetAttribute("StartupQueryCount", UintegerValue(startupCount));
+    igmp.SetAttribute("StartupQueryInterval", TimeValue(Seconds(startupInterval)));
+    igmp.Install(all);
+    NodeContainer withSwitch(all, NodeContainer(sw));
+    IgmpHelper::AssignStreams(withSwitch, 1);
+    IgmpHelper::EnableQuerier(querier.Get(0), 1);
+
+    std::vector<Ptr<Socket>> sockets;
+    for (uint32_t i = 0; i < nHosts; ++i)
+    {
+        sockets.push_back(Socket::CreateSocket(hosts.Get(i), UdpSocketFactory::GetTypeId()));
+        devs.Get(1 + i)->TraceConnectWithoutContext("MacRx", MakeBoundCallback(&OnRx, i));
+    }
+    for (const auto& a : Split(actions, ';'))
+    {
+        auto f = Split(a, ':');
+        NS_ABORT_MSG_IF(f.size() != 4, "bad action '" << a << "' (want T:ACTION:HOST:GROUP)");
+        const Time t = Seconds(std::stod(f[0]));
+        const uint32_t h = std::stoul(f[2]);
+        NS_ABORT_MSG_IF(h >= nHosts, "action '" << a << "': no host " << h);
+        const Ipv4Address g(f[3].c_str());
+        if (f[1] == "join")
+        {
+            IgmpHelper::ScheduleJoin(t, sockets[h], g);
+        }
+        else if (f[1] == "leave")
+        {
+            IgmpHelper::ScheduleLeave(t, sockets[h], g);
+        }
+        else if (f[1] == "silent")
+        {
+            IgmpHelper::ScheduleJoin(t, sockets[h], g);
+            Simulator::Schedule(t + MicroSeconds(1),
+                                &IgmpL4Protocol::SetMuted,
+                                hosts.Get(h)->GetObject<IgmpL4Protocol>(),
+                                true);
+        }
+        else
+        {
+            NS_FATAL_ERROR("unknown action '" << f[1] << "'");
+        }
+    }
+    // The sender: a UDP socket with a route for 224.0.0.0/4 on its interface.
+    Ipv4StaticRoutingHelper routing;
+    routing.GetStaticRouting(sender.Get(0)->GetObject<Ipv4>())
+        ->AddNetworkRouteTo(Ipv4Address("224.0.0.0"), Ipv4Mask("240.0.0.0"), 1);
+    Ptr<Socket> tx = Socket::CreateSocket(sender.Get(0), UdpSocketFactory::GetTypeId());
+    tx->SetIpTtl(1);
+    for (double t = sendStart; t < stop; t += period)
+    {
+        Simulator::Schedule(Seconds(t), &SendAll, tx, groups);
+    }
+    Simulator::Stop(Seconds(stop));
+    Simulator::Run();
+    Simulator::Destroy();
+    g_out.close();
+    return 0;
+}

@@ -1,0 +1,157 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TESTBED_MULTICAST_HELPER_H
+#define TESTBED_MULTICAST_HELPER_H
+
+#include "ns3/data-rate.h"
+#include "ns3/igmp-l4-protocol.h"
+#include "ns3/net-device-container.h"
+#include "ns3/node-container.h"
+#include "ns3/object-factory.h"
+#include "ns3/queue-size.h"
+#include "ns3/snooping-bridge-net-device.h"
+
+/**
+ * @file
+ * @ingroup testbed-multicast
+ * Helpers: IGMP on nodes, snooping switches and their links.
+ */
+
+namespace ns3
+{
+
+class Socket;
+
+/**
+ * @ingroup testbed-multicast
+ * @brief Installs IgmpL4Protocol on nodes that have an IPv4 stack, makes queriers, and
+ * schedules socket-level joins and leaves.
+ */
+class IgmpHelper
+{
+  public:
+    IgmpHelper();
+    /**
+     * @brief Set an attribute of the IgmpL4Protocol objects created by Install().
+     * @param name the attribute name
+     * @param value its value
+     */
+    void SetAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * @brief Aggregate IGMP to each node (which must already have Ipv4L3Protocol).
+     * @param nodes the nodes
+     */
+    void Install(NodeContainer nodes) const;
+    /**
+     * @brief Aggregate IGMP to a node.
+     * @param node the node
+     * @return the protocol
+     */
+    Ptr<IgmpL4Protocol> Install(Ptr<Node> node) const;
+    /**
+     * @brief Run the router part (querier election, group table) on an interface of a node.
+     * @param node a node with IGMP installed
+     * @param ifIndex the IPv4 interface
+     * @param start time of the first startup query
+     */
+    static void EnableQuerier(Ptr<Node> node, uint32_t ifIndex, Time start = Seconds(0));
+    /**
+     * @brief Schedule IP_ADD_MEMBERSHIP on a socket.
+     * @param at absolute simulation time
+     * @param socket the socket
+     * @param group the group
+     * @param ifIndex interface (-1: see IgmpL4Protocol::JoinGroup)
+     */
+    static void ScheduleJoin(Time at, Ptr<Socket> socket, Ipv4Address group, int32_t ifIndex = -1);
+    /**
+     * @brief Schedule IP_DROP_MEMBERSHIP on a socket.
+     * @param at absolute simulation time
+     * @param socket the socket
+     * @param group the group
+     * @param ifIndex interface (-1: see IgmpL4Protocol::JoinGroup)
+     */
+    static void ScheduleLeave(Time at, Ptr<Socket> socket, Ipv4Address group, int32_t ifIndex = -1);
+    /**
+     * @brief Assign random streams to the IGMP of each node.
+     * @param nodes the nodes
+     * @param stream the first stream
+     * @return the number of streams used
+     */
+    static int64_t AssignStreams(NodeContainer nodes, int64_t stream);
+
+  private:
+    ObjectFactory m_factory; //!< IgmpL4Protocol factory
+};
+
+/**
+ * @ingroup testbed-multicast
+ * @brief Builds snooping switches and their links: one CsmaChannel per link (its own data
+ * rate: 1000BASE-T senders, 100BASE-T receivers), per-port output queues of a given size, and
+ * 802.1Q trunks between switches.
+ */
+class SnoopingSwitchHelper
+{
+  public:
+    SnoopingSwitchHelper();
+    /**
+     * @brief Set an attribute of the SnoopingBridgeNetDevice created by Install().
+     * @param name the attribute name
+     * @param value its value
+     */
+    void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * @brief Set an attribute of the SwitchFabric created by Install().
+     * @param name the attribute name
+     * @param value its value
+     */
+    void SetFabricAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * @brief Output queue size of every port created afterwards (switch and host side).
+     * @param size e.g. QueueSize("100p")
+     */
+    void SetPortQueueSize(QueueSize size);
+    /**
+     * @brief Put a snooping bridge (no ports yet) on a switch node.
+     * @param switchNode the node
+     * @return the bridge
+     */
+    Ptr<SnoopingBridgeNetDevice> Install(Ptr<Node> switchNode) const;
+    /**
+     * @brief Link a host to a new switch port.
+     * @param bridge the switch
+     * @param host the host node
+     * @param rate link data rate (port speed)
+     * @param delay propagation delay
+     * @return {host device, switch port device}
+     */
+    NetDeviceContainer Connect(Ptr<SnoopingBridgeNetDevice> bridge,
+                               Ptr<Node> host,
+                               DataRate rate,
+                               Time delay = Seconds(0)) const;
+    /**
+     * @brief Link two switches with an 802.1Q tagged trunk.
+     * @param a one switch
+     * @param b the other
+     * @param rate link data rate
+     * @param vlan the VLAN id
+     * @param delay propagation delay
+     * @return {port of a, port of b}
+     */
+    NetDeviceContainer ConnectTrunk(Ptr<SnoopingBridgeNetDevice> a,
+                                    Ptr<SnoopingBridgeNetDevice> b,
+                                    DataRate rate,
+                                    uint16_t vlan = 1,
+                                    Time delay = Seconds(0)) const;
+
+  private:
+    NetDeviceContainer Link(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay) const;
+    ObjectFactory m_device; //!< bridge factory
+    ObjectFactory m_fabric; //!< fabric factory
+    QueueSize m_queueSize;  //!< port queue size
+};
+
+} // namespace ns3
+
+#endif /* TESTBED_MULTICAST_HELPER_H */

@@ -1,0 +1,287 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "switch-fabric.h"
+
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("SwitchFabric");
+
+NS_OBJECT_ENSURE_REGISTERED(SwitchFabric);
+
+namespace
+{
+uint64_t
+MacKey(Mac48Address a)
+{
+    uint8_t b[6];
+    a.CopyTo(b);
+    uint64_t k = 0;
+    for (uint8_t x : b)
+    {
+        k = (k << 8) | x;
+    }
+    return k;
+}
+} // namespace
+
+TypeId
+SwitchFabric::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::SwitchFabric")
+              .SetParent<Object>()
+              .SetGroupName("Testbed")
+              .AddConstructor<SwitchFabric>()
+              .AddAttribute("ForwardingCapacity",
+                            "Forwarding decisions per second of the switching engine (frames/s); "
+                            "0 = unlimited (no engine delay, no engine drops).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&SwitchFabric::m_capacity),
+                            MakeDoubleChecker<double>(0.0, 1e12))
+              .AddAttribute("EngineQueueLimit",
+                            "Frames that may wait for the switching engine; more are dropped "
+                            "(ENGINE_OVERFLOW).",
+                            UintegerValue(1000),
+                            MakeUintegerAccessor(&SwitchFabric::m_queueLimit),
+                            MakeUintegerChecker<uint32_t>(0, 100000000))
+              .AddAttribute("DropProbability",
+                            "Probability that a frame copy leaving through a port is dropped "
+                            "(independent per copy).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&SwitchFabric::m_dropProbability),
+                            MakeDoubleChecker<double>(0.0, 1.0))
+              .AddAttribute("MacTableCapacity",
+                            "Entries of the MAC address table (frames to unlearned addresses are "
+                            "flooded).",
+                            UintegerValue(16384),
+                            MakeUintegerAccessor(&SwitchFabric::m_macCapacity),
+                            MakeUintegerChecker<uint32_t>(1, 100000000))
+              .AddAttribute("MacAgingTime",
+                            "Time after which an address not seen again is forgotten.",
+                            TimeValue(Seconds(300)),
+                            MakeTimeAccessor(&SwitchFabric::m_macAging),
+                            MakeTimeChecker(MilliSeconds(1)))
+              .AddTraceSource("Drop",
+                              "A frame (copy) was dropped: packet, port, DropReason.",
+                              MakeTraceSourceAccessor(&SwitchFabric::m_dropTrace),
+                              "ns3::SwitchFabric::DropTracedCallback")
+              .AddTraceSource("MacLearnFailed",
+                              "A source address was not learned because the MAC table is full.",
+                              MakeTraceSourceAccessor(&SwitchFabric::m_macFailTrace),
+                              "ns3::SwitchFabric::MacTracedCallback");
+    return tid;
+}
+
+SwitchFabric::SwitchFabric()
+{
+    m_rng = CreateObject<UniformRandomVariable>();
+}
+
+SwitchFabric::~SwitchFabric()
+{
+}
+
+void
+SwitchFabric::DoDispose()
+{
+    m_serveEvent.Cancel();
+    m_queue.clear();
+    m_mac.clear();
+    m_forward = ForwardCallback();
+    Object::DoDispose();
+}
+
+void
+SwitchFabric::SetForwardCallback(ForwardCallback cb)
+{
+    m_forward = cb;
+}
+
+int64_t
+SwitchFabric::AssignStreams(int64_t stream)
+{
+    m_rng->SetStream(stream);
+    return 1;
+}
+
+void
+SwitchFabric::Ingress(const Frame& frame)
+{
+    if (m_capacity <= 0.0)
+    {
+        ++m_forwarded;
+        m_forward(frame);
+        return;
+    }
+    if (!m_busy)
+    {
+        m_busy = true;
+        m_queue.push_back(frame);
+        m_serveEvent = Simulator::Schedule(Seconds(1.0 / m_capacity), &SwitchFabric::Serve, this);
+        return;
+    }
+    // m_queue holds the frame in service at its head.
+    if (m_queue.size() > m_queueLimit)
+    {
+        NotifyDrop(frame.packet, frame.inPort, ENGINE_OVERFLOW);
+        return;
+    }
+    m_queue.push_back(frame);
+}
+
+void
+SwitchFabric::Serve()
+{
+    NS_ASSERT(!m_queue.empty());
+    Frame f = std::move(m_queue.front());
+    m_queue.pop_front();
+    if (!m_queue.empty())
+    {
+        m_serveEvent = Simulator::Schedule(Seconds(1.0 / m_capacity), &SwitchFabric::Serve, this);
+    }
+    else
+    {
+        m_busy = false;
+    }
+    ++m_forwarded;
+    m_forward(f);
+}
+
+uint32_t
+SwitchFabric::GetEngineQueueLength() const
+{
+    return m_busy ? static_cast<uint32_t>(m_queue.size() - 1) : 0;
+}
+
+bool
+SwitchFabric::RandomDrop(Ptr<const Packet> packet, uint32_t port)
+{
+    if (m_dropProbability <= 0.0)
+    {
+        return false;
+    }
+    if (m_rng->GetValue() < m_dropProbability)
+    {
+        NotifyDrop(packet, port, RANDOM_DROP);
+        return true;
+    }
+    return false;
+}
+
+void
+SwitchFabric::PurgeAged()
+{
+    const Time now = Simulator::Now();
+    for (auto it = m_mac.begin(); it != m_mac.end();)
+    {
+        it = it->second.expiry <= now ? m_mac.erase(it) : std::next(it);
+    }
+}
+
+bool
+SwitchFabric::Learn(Mac48Address addr, uint32_t port)
+{
+    const uint64_t k = MacKey(addr);
+    const Time expiry = Simulator::Now() + m_macAging;
+    auto it = m_mac.find(k);
+    if (it != m_mac.end())
+    {
+        it->second.port = port;
+        it->second.expiry = expiry;
+        return true;
+    }
+    if (m_mac.size() >= m_macCapacity)
+    {
+        PurgeAged();
+        if (m_mac.size() >= m_macCapacity)
+        {
+            m_macFailTrace(addr, port);
+            return false;
+        }
+    }
+    m_mac.emplace(k, MacEntry{port, expiry});
+    return true;
+}
+
+int64_t
+SwitchFabric::Lookup(Mac48Address addr)
+{
+    auto it = m_mac.find(MacKey(addr));
+    if (it == m_mac.end())
+    {
+        return -1;
+    }
+    if (it->second.expiry <= Simulator::Now())
+    {
+        m_mac.erase(it);
+        return -1;
+    }
+    return it->second.port;
+}
+
+uint32_t
+SwitchFabric::GetMacTableSize() const
+{
+    return static_cast<uint32_t>(m_mac.size());
+}
+
+void
+SwitchFabric::FlushMacTable()
+{
+    m_mac.clear();
+}
+
+void
+SwitchFabric::NotifyDrop(Ptr<const Packet> packet, uint32_t port, DropReason reason)
+{
+    NS_LOG_LOGIC("drop on port " << port << ": " << DropReasonName(reason));
+    ++m_drops[reason];
+    m_dropTrace(packet, port, reason);
+}
+
+uint64_t
+SwitchFabric::GetDropCount(DropReason reason) const
+{
+    NS_ABORT_MSG_IF(reason >= N_DROP_REASONS, "SwitchFabric: bad drop reason " << +reason);
+    return m_drops[reason];
+}
+
+uint64_t
+SwitchFabric::GetForwardedCount() const
+{
+    return m_forwarded;
+}
+
+const char*
+SwitchFabric::DropReasonName(DropReason r)
+{
+    switch (r)
+    {
+        case ENGINE_OVERFLOW:
+            return "engine-overflow";
+        case RANDOM_DROP:
+            return "random-drop";
+        case OUTPUT_QUEUE_FULL:
+            return "output-queue-full";
+        case FILTERED:
+            return "filtered";
+        case MALFORMED_IGMP:
+            return "malformed-igmp";
+        case PORT_DOWN:
+            return "port-down";
+        default:
+            return "?";
+    }
+}
+
+} // namespace ns3

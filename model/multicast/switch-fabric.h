@@ -1,0 +1,201 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TESTBED_SWITCH_FABRIC_H
+#define TESTBED_SWITCH_FABRIC_H
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/packet.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <deque>
+#include <unordered_map>
+
+/**
+ * @file
+ * @ingroup testbed-multicast
+ * The switching fabric of an Ethernet switch: forwarding engine, MAC table, random drops.
+ */
+
+namespace ns3
+{
+
+/**
+ * @ingroup testbed-multicast
+ * @brief The fabric of a store-and-forward Ethernet switch.
+ *
+ * - **Forwarding engine**: one server that makes one forwarding decision per frame in
+ *   1 / ForwardingCapacity seconds; frames wait in a FIFO of EngineQueueLimit frames and are
+ *   dropped (ENGINE_OVERFLOW) beyond it. ForwardingCapacity 0 = infinitely fast (no event).
+ * - **MAC table**: MacTableCapacity entries, each aged out MacAgingTime after the address was
+ *   last seen; when the table is full, new addresses are not learned (their frames are flooded
+ *   as unknown unicast) and MacLearnFailed fires.
+ * - **Random drop**: each frame copy leaving through a port is dropped with DropProbability
+ *   (the Catalyst 6009 of MEGA06 dropped a constant fraction independent of load).
+ *
+ * Per-output-port queues are the ports' device queues (CsmaNetDevice TxQueue, whose MaxSize
+ * the helper sets); their overflows are reported here as OUTPUT_QUEUE_FULL by the bridge.
+ */
+class SwitchFabric : public Object
+{
+  public:
+    /// Why a frame (or one copy of it) was dropped.
+    enum DropReason : uint8_t
+    {
+        ENGINE_OVERFLOW = 0,   //!< forwarding engine queue full
+        RANDOM_DROP = 1,       //!< per-copy random drop (DropProbability)
+        OUTPUT_QUEUE_FULL = 2, //!< output port device queue full
+        FILTERED = 3,          //!< destination is on the ingress port / no output port
+        MALFORMED_IGMP = 4,    //!< IGMP message that does not parse
+        PORT_DOWN = 5,         //!< output port link down
+        N_DROP_REASONS = 6,    //!< number of reasons
+    };
+
+    /// A frame inside the switch.
+    struct Frame
+    {
+        Ptr<Packet> packet; //!< payload (no Ethernet header, no VLAN tag)
+        uint32_t inPort;    //!< ingress port index (UINT32_MAX = from the switch itself)
+        uint16_t protocol;  //!< EtherType
+        Mac48Address src;   //!< source MAC
+        Mac48Address dst;   //!< destination MAC
+    };
+
+    /// Forwarding-decision callback (the bridge), called when the engine has served a frame.
+    typedef Callback<void, const Frame&> ForwardCallback;
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+    SwitchFabric();
+    ~SwitchFabric() override;
+
+    /**
+     * @brief Set the forwarding-decision callback.
+     * @param cb the callback
+     */
+    void SetForwardCallback(ForwardCallback cb);
+
+    /**
+     * @brief A frame enters the forwarding engine (or is dropped, ENGINE_OVERFLOW).
+     * @param frame the frame
+     */
+    void Ingress(const Frame& frame);
+
+    /**
+     * @brief Should this copy of a frame leaving through @p port be dropped at random?
+     * Counts and traces the drop.
+     * @param packet the copy
+     * @param port the output port
+     * @return true if dropped
+     */
+    bool RandomDrop(Ptr<const Packet> packet, uint32_t port);
+
+    /**
+     * @brief Learn (or refresh) a source address on a port.
+     * @param addr the address
+     * @param port the port
+     * @return false if the table is full and the address is new
+     */
+    bool Learn(Mac48Address addr, uint32_t port);
+    /**
+     * @brief The port of a learned, unexpired address.
+     * @param addr the address
+     * @return the port, or -1 if unknown
+     */
+    int64_t Lookup(Mac48Address addr);
+    /** @return the number of entries (including aged ones not yet purged) */
+    uint32_t GetMacTableSize() const;
+    /** Forget every learned address (e.g. after a topology change). */
+    void FlushMacTable();
+
+    /**
+     * @brief Count and trace a drop.
+     * @param packet the frame
+     * @param port the port concerned
+     * @param reason the reason
+     */
+    void NotifyDrop(Ptr<const Packet> packet, uint32_t port, DropReason reason);
+    /**
+     * @brief The number of drops for one reason.
+     * @param reason the reason
+     * @return the count
+     */
+    uint64_t GetDropCount(DropReason reason) const;
+    /** @return frames served by the forwarding engine */
+    uint64_t GetForwardedCount() const;
+    /** @return frames currently waiting for the engine */
+    uint32_t GetEngineQueueLength() const;
+    /**
+     * @brief Name of a drop reason.
+     * @param r the reason
+     * @return a static string
+     */
+    static const char* DropReasonName(DropReason r);
+
+    /**
+     * @brief Assign fixed random variable stream numbers.
+     * @param stream first stream index
+     * @return the number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /**
+     * TracedCallback signature for drops.
+     * @param [in] packet the frame
+     * @param [in] port the port concerned
+     * @param [in] reason a DropReason
+     */
+    typedef void (*DropTracedCallback)(Ptr<const Packet> packet, uint32_t port, uint8_t reason);
+    /**
+     * TracedCallback signature for MAC learning failures.
+     * @param [in] addr the address not learned
+     * @param [in] port the port it was seen on
+     */
+    typedef void (*MacTracedCallback)(Mac48Address addr, uint32_t port);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Serve the head of the engine queue.
+    void Serve();
+    /// Purge aged entries (when the table is full).
+    void PurgeAged();
+
+    /// A MAC table entry.
+    struct MacEntry
+    {
+        uint32_t port; //!< port
+        Time expiry;   //!< aging expiry
+    };
+
+    ForwardCallback m_forward;                      //!< bridge decision
+    double m_capacity;                              //!< frames/s (0 = unlimited)
+    uint32_t m_queueLimit;                          //!< engine queue limit (frames)
+    double m_dropProbability;                       //!< per-copy drop probability
+    uint32_t m_macCapacity;                         //!< MAC table capacity
+    Time m_macAging;                                //!< MAC aging time
+    Ptr<UniformRandomVariable> m_rng;               //!< random drops
+    std::deque<Frame> m_queue;                      //!< engine queue (waiting frames)
+    bool m_busy{false};                             //!< engine serving a frame
+    EventId m_serveEvent;                           //!< end of the current service
+    std::unordered_map<uint64_t, MacEntry> m_mac;   //!< MAC table
+    std::array<uint64_t, N_DROP_REASONS> m_drops{}; //!< drop counters
+    uint64_t m_forwarded{0};                        //!< served frames
+    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_dropTrace; //!< drops
+    TracedCallback<Mac48Address, uint32_t> m_macFailTrace;            //!< learning failures
+};
+
+} // namespace ns3
+
+#endif /* TESTBED_SWITCH_FABRIC_H */
