@@ -34,7 +34,13 @@ FederateAmbassador::FederationJoined(FederateHandle)
 }
 
 void
-FederateAmbassador::AnnounceSynchronizationPoint(const std::string&, const UserTag&)
+FederateAmbassador::AnnounceSynchronizationPoint(const std::string& label, const UserTag& tag)
+{
+    AnnounceSynchronizationPointPy(label, &tag);
+}
+
+void
+FederateAmbassador::AnnounceSynchronizationPointPy(const std::string&, const UserTag*)
 {
 }
 
@@ -51,26 +57,66 @@ FederateAmbassador::DiscoverObjectInstance(ObjectInstanceHandle,
 }
 
 void
-FederateAmbassador::ReflectAttributeValues(ObjectInstanceHandle,
-                                           const HandleValueMap&,
-                                           const UserTag&,
-                                           OrderType,
-                                           TransportationType,
-                                           LogicalTime,
-                                           OrderType,
-                                           FederateHandle)
+FederateAmbassador::ReflectAttributeValues(ObjectInstanceHandle object,
+                                           const HandleValueMap& values,
+                                           const UserTag& tag,
+                                           OrderType sentOrder,
+                                           TransportationType transport,
+                                           LogicalTime time,
+                                           OrderType receivedOrder,
+                                           FederateHandle producer)
+{
+    ReflectAttributeValuesPy(object,
+                             &values,
+                             &tag,
+                             sentOrder,
+                             transport,
+                             time,
+                             receivedOrder,
+                             producer);
+}
+
+void
+FederateAmbassador::ReflectAttributeValuesPy(ObjectInstanceHandle,
+                                             const HandleValueMap*,
+                                             const UserTag*,
+                                             OrderType,
+                                             TransportationType,
+                                             LogicalTime,
+                                             OrderType,
+                                             FederateHandle)
 {
 }
 
 void
-FederateAmbassador::ReceiveInteraction(InteractionClassHandle,
-                                       const HandleValueMap&,
-                                       const UserTag&,
-                                       OrderType,
-                                       TransportationType,
-                                       LogicalTime,
-                                       OrderType,
-                                       FederateHandle)
+FederateAmbassador::ReceiveInteraction(InteractionClassHandle cls,
+                                       const HandleValueMap& parameters,
+                                       const UserTag& tag,
+                                       OrderType sentOrder,
+                                       TransportationType transport,
+                                       LogicalTime time,
+                                       OrderType receivedOrder,
+                                       FederateHandle producer)
+{
+    ReceiveInteractionPy(cls,
+                         &parameters,
+                         &tag,
+                         sentOrder,
+                         transport,
+                         time,
+                         receivedOrder,
+                         producer);
+}
+
+void
+FederateAmbassador::ReceiveInteractionPy(InteractionClassHandle,
+                                         const HandleValueMap*,
+                                         const UserTag*,
+                                         OrderType,
+                                         TransportationType,
+                                         LogicalTime,
+                                         OrderType,
+                                         FederateHandle)
 {
 }
 

@@ -54,6 +54,13 @@ class FederateAmbassador
     virtual void AnnounceSynchronizationPoint(const std::string& label, const UserTag& tag);
 
     /**
+     * @brief announceSynchronizationPoint, pointer form (for Python).
+     * @param label the label
+     * @param tag the tag
+     */
+    virtual void AnnounceSynchronizationPointPy(const std::string& label, const UserTag* tag);
+
+    /**
      * @brief federationSynchronized.
      * @param label the label
      */
@@ -90,6 +97,26 @@ class FederateAmbassador
                                         FederateHandle producer);
 
     /**
+     * @brief reflectAttributeValues, pointer form (for Python); same arguments.
+     * @param object the instance
+     * @param values the attribute values
+     * @param tag the tag
+     * @param sentOrder the order it was sent in
+     * @param transport how it was transported
+     * @param time its timestamp (0 if sent RO)
+     * @param receivedOrder the order it is delivered in
+     * @param producer the federate that updated it
+     */
+    virtual void ReflectAttributeValuesPy(ObjectInstanceHandle object,
+                                          const HandleValueMap* values,
+                                          const UserTag* tag,
+                                          OrderType sentOrder,
+                                          TransportationType transport,
+                                          LogicalTime time,
+                                          OrderType receivedOrder,
+                                          FederateHandle producer);
+
+    /**
      * @brief receiveInteraction.
      * @param cls the interaction class
      * @param parameters the parameter values
@@ -108,6 +135,26 @@ class FederateAmbassador
                                     LogicalTime time,
                                     OrderType receivedOrder,
                                     FederateHandle producer);
+
+    /**
+     * @brief receiveInteraction, pointer form (for Python); same arguments.
+     * @param cls the interaction class
+     * @param parameters the parameter values
+     * @param tag the tag
+     * @param sentOrder the order it was sent in
+     * @param transport how it was transported
+     * @param time its timestamp (0 if sent RO)
+     * @param receivedOrder the order it is delivered in
+     * @param producer the federate that sent it
+     */
+    virtual void ReceiveInteractionPy(InteractionClassHandle cls,
+                                      const HandleValueMap* parameters,
+                                      const UserTag* tag,
+                                      OrderType sentOrder,
+                                      TransportationType transport,
+                                      LogicalTime time,
+                                      OrderType receivedOrder,
+                                      FederateHandle producer);
 
     /**
      * @brief timeRegulationEnabled.

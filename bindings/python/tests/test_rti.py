@@ -1,0 +1,142 @@
+"""The RTI: the analysis arithmetic of the [JAXA06] experiments against hand-worked lines, and the
+RTI services used from Python (a FederateAmbassador written in Python, through cppyy)."""
+
+import json
+import subprocess
+
+import pytest
+
+import testbed
+from testbed.experiments import jaxa_rti as J
+
+
+def test_crossing_method_recovers_alpha_beta():
+    # Lines t = (d + 300) * 8 / bw + 0.5 ms for 4 bandwidths cross exactly at (-300, 0.5).
+    bws = {"a": 128e3, "b": 512e3, "c": 1e6, "d": 10e6}
+    lines = {k: (8e3 / bw, 300 * 8e3 / bw + 0.5) for k, bw in bws.items()}
+    alpha, beta, cross = J.crossing_method(lines, list(bws))
+    assert len(cross) == 6
+    assert alpha == pytest.approx(300)
+    assert beta == pytest.approx(0.5)
+
+
+def test_fit_line_and_rate_fraction():
+    s, b = J.fit_line([64, 1024, 4096], [1 + 0.01 * x for x in (64, 1024, 4096)])
+    assert s == pytest.approx(0.01) and b == pytest.approx(1.0)
+    # 1 Mbit/s: 8 us per byte is 100 %; 8.333 us per byte is 96 %.
+    assert J.rate_fraction(8e-3 / 0.96, 1e6) == pytest.approx(0.96)
+
+
+def test_equations_1_and_2():
+    # 64 B, alpha 374 B, 96 % of 128 kbit/s: (438 * 8 / 122880) s = 28.515625 ms.
+    assert J.eq1(64, 128e3, 374, 0.45, 0.96) == pytest.approx(28.965625)
+    assert J.eq1(64, 128e3, 374, 0.45, 0.96, 100) == pytest.approx(128.965625)
+    assert J.eq2(64, 128e3, 374, 0.45, 0.96, 10) == pytest.approx(28.965625)
+    assert J.eq2(64, 128e3, 374, 0.45, 0.96, 100) == pytest.approx(100.45)
+
+
+def test_shared_points_between_experiments():
+    # The one-way bidirectional points and the delay-0 Fig. 6 points are Fig. 4 points.
+    f4 = {json.dumps(p, sort_keys=True) for p in J.fig4_points("quick")}
+    for p in J.bidir_points("quick") + J.fig6_points("quick") + J.order_points("quick"):
+        if p["mode"] == "sync" and "delay" not in p and "tsoData" not in p and \
+                p["bandwidth"] in ("128kbps", "1Mbps", "20Mbps"):
+            assert json.dumps(p, sort_keys=True) in f4
+
+
+def test_fig8_dominance_rule():
+    class R:
+        def __init__(self, bw, c, o, t):
+            self.params = {"bandwidth": bw, "dataSize": 64, "mode": "sync"}
+            if c:
+                self.params["extraCrc"] = c
+            if o:
+                self.params["extraOther"] = o
+            self.result = {"time_per_exchange_ms": t}
+
+    recs = []
+    for bw, sc, so in (("128kbps", 1.0, 3.0), ("20Mbps", 1.0, 1.15)):
+        for c in (0, 6):
+            for o in (0, 6):
+                recs.append(R(bw, c, o, 10 + sc * c + so * o))
+    m = J.fig8_analyse(recs).metrics
+    assert m["federates_128k_dominant"] == "non-crc"
+    assert m["federates_128k_slope_other_ms"] == pytest.approx(3.0)
+    assert m["federates_20M_dominant"] == "equal"  # 1.0 vs 1.15: within 20 %
+
+
+def test_benchmark_program_rejects_bad_arguments():
+    prog = testbed.EXAMPLES_DIR / "jaxa-fig4"
+    if not prog.exists():
+        pytest.skip("programs not built")
+    r = subprocess.run([str(prog), "--mode=sideways", "--output=-"], capture_output=True,
+                       text=True)
+    assert r.returncode == 2 and "--mode" in r.stderr + r.stdout
+
+
+@pytest.fixture(scope="module")
+def ns():
+    return testbed.ns
+
+
+def test_rti_services_from_python(ns):
+    """Two federates on one PC (zero costs): a Python FederateAmbassador gets the joins, the
+    TSO reflect before the grant, and the grants, in that order."""
+    import cppyy
+
+    class Fed(ns.FederateAmbassador):
+        def __init__(self, name):
+            super().__init__()
+            self.name, self.log, self.amb = name, [], None
+
+        def FederationJoined(self, handle):
+            self.log.append("joined")
+            cls = self.amb.GetObjectClassHandle("Data")
+            attrs = cppyy.gbl.std.set["unsigned int"]()
+            attrs.insert(self.amb.GetAttributeHandle(cls, "payload"))
+            if self.name == "sender":
+                self.amb.PublishObjectClassAttributes(cls, attrs)
+                self.obj = self.amb.RegisterObjectInstance(cls, "obj")
+            else:
+                self.amb.SubscribeObjectClassAttributes(cls, attrs)
+            self.amb.EnableTimeRegulation(1.0)
+            self.amb.EnableTimeConstrained()
+
+        # (the pointer form: cppyy passes container references wrongly to Python overrides)
+        def ReflectAttributeValuesPy(self, obj, values, tag, sent, transport, time, received,
+                                     producer):
+            self.log.append(f"reflect {time:g} {values.size()} {values[1].size()}")
+
+        def TimeAdvanceGrant(self, time):
+            self.log.append(f"grant {time:g}")
+
+    node = ns.CreateObject[ns.Node]()
+    ns.InternetStackHelper().Install(node)
+    hosts = ns.HostPlatformHelper()
+    hosts.SetInstallNics(False)
+    hosts.Install(node)
+    rti = ns.RtiHelper()
+    rti.GetFom().AddObjectClass("Data", cppyy.gbl.std.vector["std::string"](["payload"]))
+    rti.InstallCrc(node)
+    feds = {}
+    for name in ("receiver", "sender"):
+        f = Fed(name)
+        f.amb = rti.InstallFederate(node, f)
+        f.amb.JoinFederationExecution(name, "Test", "PyFederation")
+        feds[name] = f
+
+    def step():
+        s, r = feds["sender"], feds["receiver"]
+        values = cppyy.gbl.std.map["unsigned int", "std::vector<unsigned char>"]()
+        values[1] = cppyy.gbl.std.vector["unsigned char"](16, 7)
+        s.amb.UpdateAttributeValues(s.obj, values, cppyy.gbl.std.vector["unsigned char"](),
+                                    1.0)
+        s.amb.TimeAdvanceRequest(1.0)
+        r.amb.TimeAdvanceRequest(1.0)
+
+    ns.Simulator.Schedule(ns.Seconds(1), cppyy.gbl.std.function["void()"](step))
+    ns.Simulator.Stop(ns.Seconds(2))
+    ns.Simulator.Run()
+    assert feds["receiver"].log == ["joined", "reflect 1 1 16", "grant 1"]
+    assert feds["sender"].log == ["joined", "grant 1"]
+    ns.Simulator.Destroy()
