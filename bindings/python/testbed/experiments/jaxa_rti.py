@@ -148,7 +148,8 @@ def _size_figure(name, title, data, fits):
         xs = sorted(pts)
         series.append(Series(f"{k}bps", xs, [pts[x] for x in xs], style="points"))
         s, b = fits[k]
-        series.append(Series(f"{k}bps fit", [0, max(SIZES)], [b, b + s * max(SIZES)],
+        xs_fit = [max(SIZES) * i / 64 for i in range(65)]  # dense: straight lines on a log axis
+        series.append(Series(f"{k}bps fit", xs_fit, [b + s * x for x in xs_fit],
                              style="lines"))
     return Figure(name=name, title=title, xlabel="data size (bytes)",
                   ylabel="time per exchange (ms)", series=series, logy=True)
