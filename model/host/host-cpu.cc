@@ -159,14 +159,14 @@ HostCpu::Submit(Priority priority, Time service, uint32_t owner, Callback<void> 
         NS_ABORT_MSG_IF(!m_cores.empty(), "HostCpu: Cores changed after the first work item");
         m_cores.resize(m_nCores);
     }
-    Task task{service, service, Simulator::Now(), Time(-1), priority, owner, done};
+    Task task{service, service, Simulator::Now(), Time(-1), priority, owner, std::move(done)};
 
     // An idle core takes it at once (lowest index first: deterministic).
     for (uint32_t c = 0; c < m_cores.size(); ++c)
     {
         if (!m_cores[c].busy)
         {
-            Start(c, task);
+            Start(c, std::move(task));
             return;
         }
     }
@@ -183,7 +183,7 @@ HostCpu::Submit(Priority priority, Time service, uint32_t owner, Callback<void> 
     if (victim >= 0)
     {
         Core& core = m_cores[victim];
-        Task preempted = core.task;
+        Task preempted = std::move(core.task);
         Time served = Simulator::Now() - core.started;
         preempted.remaining -= served;
         m_busy[preempted.priority] += served;
@@ -193,15 +193,15 @@ HostCpu::Submit(Priority priority, Time service, uint32_t owner, Callback<void> 
         NS_LOG_LOGIC("core " << victim << " preempts owner " << preempted.owner << " class "
                              << +preempted.priority << " remaining " << preempted.remaining);
         // The preempted item resumes before the others of its class.
-        m_runq[preempted.priority].push_front(preempted);
-        Start(victim, task);
+        m_runq[preempted.priority].push_front(std::move(preempted));
+        Start(victim, std::move(task));
         return;
     }
-    m_runq[priority].push_back(task);
+    m_runq[priority].push_back(std::move(task));
 }
 
 void
-HostCpu::Start(uint32_t c, Task task)
+HostCpu::Start(uint32_t c, Task&& task)
 {
     Core& core = m_cores[c];
     NS_ASSERT(!core.busy);
@@ -228,7 +228,7 @@ HostCpu::Start(uint32_t c, Task task)
     }
     core.busy = true;
     core.started = Simulator::Now();
-    core.task = task;
+    core.task = std::move(task);
     core.completion = Simulator::Schedule(task.remaining, &HostCpu::Complete, this, c);
 }
 
@@ -237,7 +237,7 @@ HostCpu::Complete(uint32_t c)
 {
     Core& core = m_cores[c];
     NS_ASSERT(core.busy);
-    Task task = core.task;
+    Task task = std::move(core.task);
     m_busy[task.priority] += Simulator::Now() - core.started;
     core.busy = false;
     core.idleSince = Simulator::Now();
@@ -261,9 +261,9 @@ HostCpu::Dispatch(uint32_t c)
     {
         if (!q.empty())
         {
-            Task next = q.front();
+            Task next = std::move(q.front());
             q.pop_front();
-            Start(c, next);
+            Start(c, std::move(next));
             return;
         }
     }

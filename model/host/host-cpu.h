@@ -162,9 +162,9 @@ class HostCpu : public Object
     /**
      * Start a task on a core.
      * @param c core index
-     * @param task the task
+     * @param task the task (moved from)
      */
-    void Start(uint32_t c, Task task);
+    void Start(uint32_t c, Task&& task);
     /**
      * The task on a core has completed.
      * @param c core index

@@ -115,6 +115,9 @@ HostNic::HostNic()
     , m_interrupts(0)
     , m_delivered(0)
 {
+    m_legacyHandlerDoneCb = MakeCallback(&HostNic::LegacyHandlerDone, this);
+    m_pollCb = MakeCallback(&HostNic::MaybeSoftirq, this);
+    m_softirqDoneCb = MakeCallback(&HostNic::SoftirqDone, this);
 }
 
 HostNic::~HostNic()
@@ -130,6 +133,9 @@ HostNic::DoDispose()
     m_cpu = nullptr;
     m_device = nullptr;
     m_deliver = DeliverCallback();
+    m_legacyHandlerDoneCb = Callback<void>();
+    m_pollCb = Callback<void>();
+    m_softirqDoneCb = Callback<void>();
     Object::DoDispose();
 }
 
@@ -232,7 +238,7 @@ HostNic::Interrupt()
         m_cpu->Submit(HostCpu::HARDIRQ,
                       m_cpu->CyclesToTime(m_interruptCycles),
                       HostCpu::KERNEL,
-                      MakeCallback(&HostNic::MaybeSoftirq, this));
+                      m_pollCb);
         return;
     }
     uint32_t n = m_ring.size();
@@ -244,7 +250,7 @@ HostNic::Interrupt()
     m_cpu->Submit(HostCpu::HARDIRQ,
                   m_cpu->CyclesToTime(m_interruptCycles + n * m_driverCycles),
                   HostCpu::KERNEL,
-                  MakeCallback(&HostNic::LegacyHandlerDone, this));
+                  m_legacyHandlerDoneCb);
 }
 
 void
@@ -300,10 +306,7 @@ HostNic::MaybeSoftirq()
         return;
     }
     m_softirqBusy = true;
-    m_cpu->Submit(HostCpu::SOFTIRQ,
-                  StackTime(input.front()),
-                  HostCpu::KERNEL,
-                  MakeCallback(&HostNic::SoftirqDone, this));
+    m_cpu->Submit(HostCpu::SOFTIRQ, StackTime(input.front()), HostCpu::KERNEL, m_softirqDoneCb);
 }
 
 void
