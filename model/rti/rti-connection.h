@@ -126,6 +126,13 @@ class RtiConnection : public Object
     Ptr<Packet> Encode(const RtiMessage& msg);
 
     /**
+     * Serialize a message at the end of a byte array and count it.
+     * @param msg the message
+     * @param out the bytes
+     */
+    void Encode(const RtiMessage& msg, std::vector<uint8_t>& out);
+
+    /**
      * Count and trace a received message.
      * @param msg the message
      */
@@ -139,6 +146,7 @@ class RtiConnection : public Object
     uint64_t m_rxMessages;                       //!< counter
     TracedCallback<const RtiMessage&> m_txTrace; //!< sent
     TracedCallback<const RtiMessage&> m_rxTrace; //!< received
+    std::vector<uint8_t> m_encoded;              //!< scratch bytes of Encode
 };
 
 /**
@@ -192,7 +200,9 @@ class RtiTcpConnection : public RtiConnection
     void Flush();
 
     Ptr<Socket> m_socket;              //!< the socket
-    Ptr<Packet> m_rxBuffer;            //!< received bytes not yet framed
+    std::vector<uint8_t> m_rxBytes;    //!< received bytes (from m_rxOffset) not yet framed
+    std::size_t m_rxOffset;            //!< bytes of m_rxBytes already framed
+    std::vector<uint8_t> m_batch;      //!< scratch bytes of SendBatch
     std::deque<Ptr<Packet>> m_txQueue; //!< messages (or their rest) not yet written
     bool m_notified;                   //!< data callback called since the last Receive()
 };
@@ -235,13 +245,13 @@ class RtiLocalConnection : public RtiConnection
   private:
     /**
      * A message arrives from the peer.
-     * @param p the serialized message
+     * @param bytes the serialized message
      */
-    void Deliver(Ptr<Packet> p);
+    void Deliver(std::vector<uint8_t>&& bytes);
 
-    RtiLocalConnection* m_peer;      //!< the other end (not owned)
-    std::deque<Ptr<Packet>> m_inbox; //!< arrived, not yet read
-    bool m_notified;                 //!< data callback called since the last Receive()
+    RtiLocalConnection* m_peer;               //!< the other end (not owned)
+    std::deque<std::vector<uint8_t>> m_inbox; //!< serialized messages arrived, not yet read
+    bool m_notified;                          //!< data callback called since the last Receive()
 };
 
 /**
@@ -292,10 +302,11 @@ class RtiUdpConnection : public RtiConnection
      */
     void HandleRead(Ptr<Socket> socket);
 
-    Ptr<Socket> m_socket;  //!< the socket
-    Address m_peerAddress; //!< destination of Send()
-    bool m_notified;       //!< data callback called since the last Receive()
-    uint64_t m_malformed;  //!< datagrams that were not one whole message
+    Ptr<Socket> m_socket;            //!< the socket
+    Address m_peerAddress;           //!< destination of Send()
+    bool m_notified;                 //!< data callback called since the last Receive()
+    uint64_t m_malformed;            //!< datagrams that were not one whole message
+    std::vector<uint8_t> m_datagram; //!< scratch bytes of Receive
 };
 
 } // namespace ns3
