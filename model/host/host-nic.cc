@@ -220,7 +220,7 @@ HostNic::MaybeInterrupt()
     }
     at = Max(at, now);
     m_irqPending = true;
-    m_irqEvent = Simulator::Schedule(at - now, &HostNic::Interrupt, this);
+    m_irqEvent = Simulator::Schedule(at - now, [this]() { Interrupt(); });
 }
 
 void

@@ -158,7 +158,8 @@ HostProcess::Next()
             Ptr<TimerModel> timer = m_timer ? m_timer : m_platform->GetTimer();
             Time fire = timer->GetFireTime(now, delay);
             Time latency = m_platform->DrawSchedulingLatency();
-            Simulator::Schedule(fire - now + latency, &HostProcess::Runnable, this, now + delay);
+            Time requested = now + delay;
+            Simulator::Schedule(fire - now + latency, [this, requested]() { Runnable(requested); });
             break;
         }
         case WAKE:
@@ -166,10 +167,9 @@ HostProcess::Next()
             // behind the running step and is handled now, in process context, at no extra cost).
             if (step.fromBlocked)
             {
+                Time requested = step.amount;
                 Simulator::Schedule(m_platform->DrawSchedulingLatency(),
-                                    &HostProcess::Runnable,
-                                    this,
-                                    step.amount);
+                                    [this, requested]() { Runnable(requested); });
             }
             else
             {

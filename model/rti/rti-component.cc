@@ -231,7 +231,7 @@ RtiComponent::CallTurn()
     {
         m_externalTurn = true;
         BeginTurn();
-        Simulator::ScheduleNow(&RtiComponent::EndExternalTurn, this);
+        Simulator::ScheduleNow([this]() { EndExternalTurn(); });
     }
 }
 
