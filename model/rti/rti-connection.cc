@@ -113,7 +113,7 @@ RtiConnection::NotifyData()
 }
 
 void
-RtiConnection::Encode(const RtiMessage& msg, std::vector<uint8_t>& out)
+RtiConnection::Encode(const RtiMessage& msg, RtiBytes& out)
 {
     uint32_t size = msg.GetSerializedSize();
     std::size_t at = out.size();
@@ -369,13 +369,13 @@ void
 RtiLocalConnection::Send(const RtiMessage& msg)
 {
     NS_ABORT_MSG_IF(!m_peer, "RtiLocalConnection: not connected");
-    std::vector<uint8_t> bytes;
+    RtiBytes bytes;
     Encode(msg, bytes);
     m_peer->Deliver(std::move(bytes));
 }
 
 void
-RtiLocalConnection::Deliver(std::vector<uint8_t>&& bytes)
+RtiLocalConnection::Deliver(RtiBytes&& bytes)
 {
     m_inbox.push_back(std::move(bytes));
     if (!m_notified)
@@ -398,7 +398,7 @@ RtiLocalConnection::Receive()
     m_notified = false;
     while (!m_inbox.empty())
     {
-        const std::vector<uint8_t>& bytes = m_inbox.front();
+        const RtiBytes& bytes = m_inbox.front();
         chunk.bytes += bytes.size();
         RtiMessage& msg = chunk.messages.emplace_back();
         uint32_t read = msg.DeserializeFrom(bytes.data(), bytes.size());

@@ -15,6 +15,8 @@
 #include "ns3/traced-callback.h"
 
 #include <deque>
+#include <memory>
+#include <type_traits>
 #include <vector>
 
 /**
@@ -25,6 +27,46 @@
 
 namespace ns3
 {
+
+/**
+ * @ingroup testbed-rti
+ * @brief An allocator that leaves the elements that a resize adds uninitialized (byte buffers
+ * that are written at once: no zero fill first).
+ */
+template<class T>
+struct UninitializedAllocator : std::allocator<T>
+{
+    /** The same allocator for another type. */
+    template<class U>
+    struct rebind
+    {
+        typedef UninitializedAllocator<U> other; //!< the allocator
+    };
+
+    /**
+     * @brief Default-initialize (for bytes: leave as is).
+     * @param p where
+     */
+    template<class U>
+    void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>)
+    {
+        ::new (static_cast<void*>(p)) U;
+    }
+
+    /**
+     * @brief Construct from arguments.
+     * @param p where
+     * @param args the arguments
+     */
+    template<class U, class... Args>
+    void construct(U* p, Args&&... args)
+    {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+
+/** Serialized messages. */
+typedef std::vector<uint8_t, UninitializedAllocator<uint8_t>> RtiBytes;
 
 /**
  * @ingroup testbed-rti
@@ -130,7 +172,7 @@ class RtiConnection : public Object
      * @param msg the message
      * @param out the bytes
      */
-    void Encode(const RtiMessage& msg, std::vector<uint8_t>& out);
+    void Encode(const RtiMessage& msg, RtiBytes& out);
 
     /**
      * Count and trace a received message.
@@ -146,7 +188,7 @@ class RtiConnection : public Object
     uint64_t m_rxMessages;                       //!< counter
     TracedCallback<const RtiMessage&> m_txTrace; //!< sent
     TracedCallback<const RtiMessage&> m_rxTrace; //!< received
-    std::vector<uint8_t> m_encoded;              //!< scratch bytes of Encode
+    RtiBytes m_encoded;                          //!< scratch bytes of Encode
 };
 
 /**
@@ -200,9 +242,9 @@ class RtiTcpConnection : public RtiConnection
     void Flush();
 
     Ptr<Socket> m_socket;              //!< the socket
-    std::vector<uint8_t> m_rxBytes;    //!< received bytes (from m_rxOffset) not yet framed
+    RtiBytes m_rxBytes;                //!< received bytes (from m_rxOffset) not yet framed
     std::size_t m_rxOffset;            //!< bytes of m_rxBytes already framed
-    std::vector<uint8_t> m_batch;      //!< scratch bytes of SendBatch
+    RtiBytes m_batch;                  //!< scratch bytes of SendBatch
     std::deque<Ptr<Packet>> m_txQueue; //!< messages (or their rest) not yet written
     bool m_notified;                   //!< data callback called since the last Receive()
 };
@@ -247,11 +289,11 @@ class RtiLocalConnection : public RtiConnection
      * A message arrives from the peer.
      * @param bytes the serialized message
      */
-    void Deliver(std::vector<uint8_t>&& bytes);
+    void Deliver(RtiBytes&& bytes);
 
-    RtiLocalConnection* m_peer;               //!< the other end (not owned)
-    std::deque<std::vector<uint8_t>> m_inbox; //!< serialized messages arrived, not yet read
-    bool m_notified;                          //!< data callback called since the last Receive()
+    RtiLocalConnection* m_peer;   //!< the other end (not owned)
+    std::deque<RtiBytes> m_inbox; //!< serialized messages arrived, not yet read
+    bool m_notified;              //!< data callback called since the last Receive()
 };
 
 /**
@@ -302,11 +344,11 @@ class RtiUdpConnection : public RtiConnection
      */
     void HandleRead(Ptr<Socket> socket);
 
-    Ptr<Socket> m_socket;            //!< the socket
-    Address m_peerAddress;           //!< destination of Send()
-    bool m_notified;                 //!< data callback called since the last Receive()
-    uint64_t m_malformed;            //!< datagrams that were not one whole message
-    std::vector<uint8_t> m_datagram; //!< scratch bytes of Receive
+    Ptr<Socket> m_socket;  //!< the socket
+    Address m_peerAddress; //!< destination of Send()
+    bool m_notified;       //!< data callback called since the last Receive()
+    uint64_t m_malformed;  //!< datagrams that were not one whole message
+    RtiBytes m_datagram;   //!< scratch bytes of Receive
 };
 
 } // namespace ns3

@@ -201,12 +201,18 @@ class IteratorReader
     }
 
     /**
-     * @param b where to put the bytes
+     * Read bytes into a container (replacing its contents).
+     * @param c a string or byte vector
      * @param n number of bytes
      */
-    void Bytes(uint8_t* b, uint32_t n)
+    template<class C>
+    void Assign(C& c, uint32_t n)
     {
-        m_i.Read(b, n);
+        c.resize(n);
+        if (n > 0)
+        {
+            m_i.Read(reinterpret_cast<uint8_t*>(c.data()), n);
+        }
     }
 
     /** @return bytes read so far */
@@ -281,17 +287,17 @@ class FlatReader
     }
 
     /**
-     * @param b where to put the bytes
+     * Read bytes into a container (replacing its contents, without filling it first).
+     * @param c a string or byte vector
      * @param n number of bytes
      */
-    void Bytes(uint8_t* b, uint32_t n)
+    template<class C>
+    void Assign(C& c, uint32_t n)
     {
         Need(n);
-        if (n > 0)
-        {
-            std::memcpy(b, m_p, n);
-            m_p += n;
-        }
+        auto first = reinterpret_cast<const typename C::value_type*>(m_p);
+        c.assign(first, first + n);
+        m_p += n;
     }
 
     /** @return bytes read so far */
@@ -379,9 +385,8 @@ std::string
 ReadString(R& r)
 {
     uint16_t n = r.U16();
-    r.Expect(n);
-    std::string s(n, '\0');
-    r.Bytes(reinterpret_cast<uint8_t*>(s.data()), n);
+    std::string s;
+    r.Assign(s, n);
     return s;
 }
 
@@ -411,12 +416,7 @@ void
 ReadBytes(R& r, std::vector<uint8_t>& b)
 {
     uint32_t n = r.U32();
-    r.Expect(n);
-    b.resize(n);
-    if (n > 0)
-    {
-        r.Bytes(b.data(), n);
-    }
+    r.Assign(b, n);
 }
 
 /**
