@@ -10,6 +10,8 @@
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
+#include <cstring>
+
 namespace ns3
 {
 
@@ -93,7 +95,18 @@ Time
 HostCpu::CyclesToTime(double cycles) const
 {
     NS_ASSERT_MSG(cycles >= 0, "negative cycle count " << cycles);
-    return Seconds(cycles / m_frequency);
+    // The same few cycle counts recur (per-interrupt, per-frame and per-message costs): their
+    // times are remembered (the conversion goes through 128-bit fixed point).
+    uint64_t bits;
+    std::memcpy(&bits, &cycles, sizeof(bits));
+    CachedTime& e = m_timeCache[((bits * 0x9E3779B97F4A7C15ULL) >> 59) % m_timeCache.size()];
+    if (e.cycles != cycles || e.frequency != m_frequency)
+    {
+        e.cycles = cycles;
+        e.frequency = m_frequency;
+        e.time = Seconds(cycles / m_frequency);
+    }
+    return e.time;
 }
 
 double

@@ -266,7 +266,7 @@ HostNic::LegacyHandlerDone()
         }
         else
         {
-            m_backlog.push_back(m_ring.front());
+            m_backlog.push_back(std::move(m_ring.front()));
         }
         m_ring.pop_front();
     }
@@ -314,7 +314,7 @@ HostNic::SoftirqDone()
 {
     std::deque<Frame>& input = m_napi ? m_ring : m_backlog;
     NS_ASSERT(!input.empty());
-    Frame frame = input.front();
+    Frame frame = std::move(input.front());
     input.pop_front();
     m_softirqBusy = false;
     Deliver(frame);
