@@ -45,6 +45,7 @@ RtiComponent::DoDispose()
 {
     m_ready.clear();
     m_output.clear();
+    m_turnOutput.clear();
     m_actions.clear();
     m_actionDone = Callback<void>();
     m_readNext = Callback<void>();
@@ -166,7 +167,7 @@ void
 RtiComponent::Transmit(Ptr<RtiConnection> conn, RtiMessage msg)
 {
     uint32_t bytes = msg.GetSerializedSize();
-    if (m_settings->GetWriteBatching() && !DynamicCast<RtiUdpConnection>(conn))
+    if (m_settings->GetWriteBatching() && !conn->IsDatagram())
     {
         Charge(m_settings->EncodeCycles(bytes));
         auto it = std::find_if(m_output.begin(), m_output.end(), [&conn](const auto& e) {
@@ -205,9 +206,8 @@ RtiComponent::EndTurn()
         return;
     }
     // The I/O thread: one write per connection, in the order the connections were used.
-    auto output = std::move(m_output);
-    m_output.clear();
-    for (auto& [conn, msgs] : output)
+    std::swap(m_output, m_turnOutput); // (m_turnOutput is empty: its room is reused)
+    for (auto& [conn, msgs] : m_turnOutput)
     {
         uint32_t bytes = 0;
         for (const auto& m : msgs)
@@ -217,6 +217,7 @@ RtiComponent::EndTurn()
         Charge(ToCycles(m_platform->GetSendCost(bytes)));
         Enqueue({Action::SEND_BATCH, conn, std::move(msgs), nullptr});
     }
+    m_turnOutput.clear();
     Flush();
 }
 

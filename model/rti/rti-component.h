@@ -184,6 +184,8 @@ class RtiComponent : public Object
     bool m_readScheduled;                   //!< a read step is queued
     /** Output queue per connection, in the order the connections were first used. */
     std::vector<std::pair<Ptr<RtiConnection>, std::vector<RtiMessage>>> m_output;
+    /** The output of the turn being written (kept for its room). */
+    std::vector<std::pair<Ptr<RtiConnection>, std::vector<RtiMessage>>> m_turnOutput;
     uint32_t m_turnDepth;         //!< nesting of turns
     bool m_externalTurn;          //!< a turn of outside calls is open
     std::deque<Action> m_actions; //!< actions queued in the process, in order

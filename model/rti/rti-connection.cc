@@ -94,6 +94,12 @@ RtiConnection::GetRxMessages() const
     return m_rxMessages;
 }
 
+bool
+RtiConnection::IsDatagram() const
+{
+    return false;
+}
+
 void
 RtiConnection::SendBatch(const std::vector<RtiMessage>& msgs)
 {
@@ -470,6 +476,12 @@ bool
 RtiUdpConnection::IsLocal() const
 {
     return false;
+}
+
+bool
+RtiUdpConnection::IsDatagram() const
+{
+    return true;
 }
 
 void

@@ -136,6 +136,12 @@ class RtiConnection : public Object
      */
     virtual bool IsLocal() const = 0;
 
+    /**
+     * @brief Whether every message is a datagram of its own (never written in a batch).
+     * @return true for the best-effort (UDP) path
+     */
+    virtual bool IsDatagram() const;
+
     /** @return the federate at the other end (0 = the CRC or not yet known) */
     uint32_t GetPeer() const;
     /** @param peer the federate at the other end */
@@ -333,6 +339,7 @@ class RtiUdpConnection : public RtiConnection
     Chunk Receive() override;
     bool HasData() const override;
     bool IsLocal() const override;
+    bool IsDatagram() const override;
 
   protected:
     void DoDispose() override;
