@@ -10,6 +10,8 @@
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
+#include <cstring>
+
 namespace ns3
 {
 
@@ -93,7 +95,18 @@ Time
 HostCpu::CyclesToTime(double cycles) const
 {
     NS_ASSERT_MSG(cycles >= 0, "negative cycle count " << cycles);
-    return Seconds(cycles / m_frequency);
+    // The same few cycle counts recur (per-interrupt, per-frame and per-message costs): their
+    // times are remembered (the conversion goes through 128-bit fixed point).
+    uint64_t bits;
+    std::memcpy(&bits, &cycles, sizeof(bits));
+    CachedTime& e = m_timeCache[((bits * 0x9E3779B97F4A7C15ULL) >> 59) % m_timeCache.size()];
+    if (e.cycles != cycles || e.frequency != m_frequency)
+    {
+        e.cycles = cycles;
+        e.frequency = m_frequency;
+        e.time = Seconds(cycles / m_frequency);
+    }
+    return e.time;
 }
 
 double
@@ -159,14 +172,14 @@ HostCpu::Submit(Priority priority, Time service, uint32_t owner, Callback<void> 
         NS_ABORT_MSG_IF(!m_cores.empty(), "HostCpu: Cores changed after the first work item");
         m_cores.resize(m_nCores);
     }
-    Task task{service, service, Simulator::Now(), Time(-1), priority, owner, done};
+    Task task{service, service, Simulator::Now(), Time(-1), priority, owner, std::move(done)};
 
     // An idle core takes it at once (lowest index first: deterministic).
     for (uint32_t c = 0; c < m_cores.size(); ++c)
     {
         if (!m_cores[c].busy)
         {
-            Start(c, task);
+            Start(c, std::move(task));
             return;
         }
     }
@@ -183,7 +196,7 @@ HostCpu::Submit(Priority priority, Time service, uint32_t owner, Callback<void> 
     if (victim >= 0)
     {
         Core& core = m_cores[victim];
-        Task preempted = core.task;
+        Task preempted = std::move(core.task);
         Time served = Simulator::Now() - core.started;
         preempted.remaining -= served;
         m_busy[preempted.priority] += served;
@@ -193,15 +206,15 @@ HostCpu::Submit(Priority priority, Time service, uint32_t owner, Callback<void> 
         NS_LOG_LOGIC("core " << victim << " preempts owner " << preempted.owner << " class "
                              << +preempted.priority << " remaining " << preempted.remaining);
         // The preempted item resumes before the others of its class.
-        m_runq[preempted.priority].push_front(preempted);
-        Start(victim, task);
+        m_runq[preempted.priority].push_front(std::move(preempted));
+        Start(victim, std::move(task));
         return;
     }
-    m_runq[priority].push_back(task);
+    m_runq[priority].push_back(std::move(task));
 }
 
 void
-HostCpu::Start(uint32_t c, Task task)
+HostCpu::Start(uint32_t c, Task&& task)
 {
     Core& core = m_cores[c];
     NS_ASSERT(!core.busy);
@@ -228,8 +241,9 @@ HostCpu::Start(uint32_t c, Task task)
     }
     core.busy = true;
     core.started = Simulator::Now();
-    core.task = task;
-    core.completion = Simulator::Schedule(task.remaining, &HostCpu::Complete, this, c);
+    core.task = std::move(task);
+    // A lambda event: no std::bind/std::function behind it (one allocation per item, not two).
+    core.completion = Simulator::Schedule(task.remaining, [this, c]() { Complete(c); });
 }
 
 void
@@ -237,7 +251,7 @@ HostCpu::Complete(uint32_t c)
 {
     Core& core = m_cores[c];
     NS_ASSERT(core.busy);
-    Task task = core.task;
+    Task task = std::move(core.task);
     m_busy[task.priority] += Simulator::Now() - core.started;
     core.busy = false;
     core.idleSince = Simulator::Now();
@@ -261,9 +275,9 @@ HostCpu::Dispatch(uint32_t c)
     {
         if (!q.empty())
         {
-            Task next = q.front();
+            Task next = std::move(q.front());
             q.pop_front();
-            Start(c, next);
+            Start(c, std::move(next));
             return;
         }
     }

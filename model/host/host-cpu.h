@@ -162,9 +162,9 @@ class HostCpu : public Object
     /**
      * Start a task on a core.
      * @param c core index
-     * @param task the task
+     * @param task the task (moved from)
      */
-    void Start(uint32_t c, Task task);
+    void Start(uint32_t c, Task&& task);
     /**
      * The task on a core has completed.
      * @param c core index
@@ -176,6 +176,14 @@ class HostCpu : public Object
      */
     void Dispatch(uint32_t c);
 
+    /** A cycle count converted to time. */
+    struct CachedTime
+    {
+        double cycles{-1};   //!< the cycles (-1: empty)
+        double frequency{0}; //!< at this frequency
+        Time time;           //!< the time
+    };
+
     double m_frequency;                                        //!< Hz
     uint32_t m_nCores;                                         //!< cores
     double m_contextSwitchCycles;                              //!< cycles per process switch
@@ -185,6 +193,7 @@ class HostCpu : public Object
     std::array<std::deque<Task>, N_PRIORITIES> m_runq;         //!< queued tasks per class
     std::array<Time, N_PRIORITIES> m_busy;                     //!< accumulated service per class
     TracedCallback<uint8_t, uint32_t, Time, Time> m_workTrace; //!< completion trace
+    mutable std::array<CachedTime, 32> m_timeCache;            //!< recent CyclesToTime results
 };
 
 } // namespace ns3

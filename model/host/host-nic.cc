@@ -115,6 +115,9 @@ HostNic::HostNic()
     , m_interrupts(0)
     , m_delivered(0)
 {
+    m_legacyHandlerDoneCb = MakeCallback(&HostNic::LegacyHandlerDone, this);
+    m_pollCb = MakeCallback(&HostNic::MaybeSoftirq, this);
+    m_softirqDoneCb = MakeCallback(&HostNic::SoftirqDone, this);
 }
 
 HostNic::~HostNic()
@@ -130,6 +133,9 @@ HostNic::DoDispose()
     m_cpu = nullptr;
     m_device = nullptr;
     m_deliver = DeliverCallback();
+    m_legacyHandlerDoneCb = Callback<void>();
+    m_pollCb = Callback<void>();
+    m_softirqDoneCb = Callback<void>();
     Object::DoDispose();
 }
 
@@ -214,7 +220,7 @@ HostNic::MaybeInterrupt()
     }
     at = Max(at, now);
     m_irqPending = true;
-    m_irqEvent = Simulator::Schedule(at - now, &HostNic::Interrupt, this);
+    m_irqEvent = Simulator::Schedule(at - now, [this]() { Interrupt(); });
 }
 
 void
@@ -232,7 +238,7 @@ HostNic::Interrupt()
         m_cpu->Submit(HostCpu::HARDIRQ,
                       m_cpu->CyclesToTime(m_interruptCycles),
                       HostCpu::KERNEL,
-                      MakeCallback(&HostNic::MaybeSoftirq, this));
+                      m_pollCb);
         return;
     }
     uint32_t n = m_ring.size();
@@ -244,7 +250,7 @@ HostNic::Interrupt()
     m_cpu->Submit(HostCpu::HARDIRQ,
                   m_cpu->CyclesToTime(m_interruptCycles + n * m_driverCycles),
                   HostCpu::KERNEL,
-                  MakeCallback(&HostNic::LegacyHandlerDone, this));
+                  m_legacyHandlerDoneCb);
 }
 
 void
@@ -260,7 +266,7 @@ HostNic::LegacyHandlerDone()
         }
         else
         {
-            m_backlog.push_back(m_ring.front());
+            m_backlog.push_back(std::move(m_ring.front()));
         }
         m_ring.pop_front();
     }
@@ -300,10 +306,7 @@ HostNic::MaybeSoftirq()
         return;
     }
     m_softirqBusy = true;
-    m_cpu->Submit(HostCpu::SOFTIRQ,
-                  StackTime(input.front()),
-                  HostCpu::KERNEL,
-                  MakeCallback(&HostNic::SoftirqDone, this));
+    m_cpu->Submit(HostCpu::SOFTIRQ, StackTime(input.front()), HostCpu::KERNEL, m_softirqDoneCb);
 }
 
 void
@@ -311,7 +314,7 @@ HostNic::SoftirqDone()
 {
     std::deque<Frame>& input = m_napi ? m_ring : m_backlog;
     NS_ASSERT(!input.empty());
-    Frame frame = input.front();
+    Frame frame = std::move(input.front());
     input.pop_front();
     m_softirqBusy = false;
     Deliver(frame);

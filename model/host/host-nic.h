@@ -170,17 +170,20 @@ class HostNic : public Object
      */
     Time StackTime(const Frame& frame) const;
 
-    Ptr<HostCpu> m_cpu;          //!< CPU running the handlers
-    Ptr<NetDevice> m_device;     //!< our device
-    DeliverCallback m_deliver;   //!< upper layer
-    std::deque<Frame> m_ring;    //!< receive ring
-    std::deque<Frame> m_backlog; //!< legacy: softirq input queue
-    uint32_t m_handlerFrames;    //!< legacy: frames taken by the running handler
-    bool m_irqPending;           //!< an interrupt is scheduled
-    bool m_irqMasked;            //!< handler running or NAPI polling
-    bool m_softirqBusy;          //!< a softirq item is on the CPU
-    Time m_lastInterrupt;        //!< time of the last interrupt
-    EventId m_irqEvent;          //!< pending interrupt
+    Ptr<HostCpu> m_cpu;                   //!< CPU running the handlers
+    Ptr<NetDevice> m_device;              //!< our device
+    DeliverCallback m_deliver;            //!< upper layer
+    std::deque<Frame> m_ring;             //!< receive ring
+    std::deque<Frame> m_backlog;          //!< legacy: softirq input queue
+    uint32_t m_handlerFrames;             //!< legacy: frames taken by the running handler
+    bool m_irqPending;                    //!< an interrupt is scheduled
+    bool m_irqMasked;                     //!< handler running or NAPI polling
+    bool m_softirqBusy;                   //!< a softirq item is on the CPU
+    Time m_lastInterrupt;                 //!< time of the last interrupt
+    EventId m_irqEvent;                   //!< pending interrupt
+    Callback<void> m_legacyHandlerDoneCb; //!< LegacyHandlerDone, for the CPU
+    Callback<void> m_pollCb;              //!< MaybeSoftirq (NAPI handler done), for the CPU
+    Callback<void> m_softirqDoneCb;       //!< SoftirqDone, for the CPU
 
     uint32_t m_ringSize;         //!< RxRingSize
     double m_maxInterruptRate;   //!< MaxInterruptRate (0 = unlimited)

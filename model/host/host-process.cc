@@ -37,7 +37,10 @@ HostProcess::GetTypeId()
 HostProcess::HostProcess()
     : m_pid(0)
     , m_running(false)
+    , m_requested(-1)
 {
+    // One callback for every CPU item of the process (at most one is in flight at a time).
+    m_cpuDone = MakeCallback(&HostProcess::CpuDone, this);
 }
 
 HostProcess::~HostProcess()
@@ -47,6 +50,7 @@ HostProcess::~HostProcess()
 void
 HostProcess::DoDispose()
 {
+    m_cpuDone = Callback<void>();
     m_steps.clear();
     m_platform = nullptr;
     m_timer = nullptr;
@@ -89,7 +93,7 @@ void
 HostProcess::Execute(Time cost, Callback<void> done)
 {
     NS_ABORT_MSG_IF(cost.IsStrictlyNegative(), "HostProcess::Execute: negative cost " << cost);
-    Push({EXEC, cost, done, false});
+    Push({EXEC, cost, std::move(done), false});
 }
 
 void
@@ -103,19 +107,19 @@ void
 HostProcess::Sleep(Time delay, Callback<void> done)
 {
     NS_ABORT_MSG_IF(delay.IsStrictlyNegative(), "HostProcess::Sleep: negative delay " << delay);
-    Push({SLEEP, delay, done, false});
+    Push({SLEEP, delay, std::move(done), false});
 }
 
 void
 HostProcess::SleepUntil(Time t, Callback<void> done)
 {
-    Push({SLEEP_UNTIL, t, done, false});
+    Push({SLEEP_UNTIL, t, std::move(done), false});
 }
 
 void
 HostProcess::Wake(Callback<void> done)
 {
-    Push({WAKE, Simulator::Now(), done, false});
+    Push({WAKE, Simulator::Now(), std::move(done), false});
 }
 
 void
@@ -124,7 +128,7 @@ HostProcess::Push(Step step)
     NS_ABORT_MSG_IF(!m_platform, "HostProcess not attached to a HostPlatform");
     bool blocked = IsIdle();
     step.fromBlocked = blocked;
-    m_steps.push_back(step);
+    m_steps.push_back(std::move(step));
     if (blocked)
     {
         Next();
@@ -141,14 +145,11 @@ HostProcess::Next()
     }
     m_running = true;
     Step& step = m_steps.front();
-    Ptr<HostCpu> cpu = m_platform->GetCpu();
     switch (step.kind)
     {
         case EXEC:
-            cpu->Submit(HostCpu::PROCESS,
-                        step.amount,
-                        m_pid,
-                        MakeCallback(&HostProcess::StepDone, this, Time(-1)));
+            m_requested = Time(-1);
+            m_platform->GetCpu()->Submit(HostCpu::PROCESS, step.amount, m_pid, m_cpuDone);
             break;
         case SLEEP:
         case SLEEP_UNTIL: {
@@ -157,7 +158,8 @@ HostProcess::Next()
             Ptr<TimerModel> timer = m_timer ? m_timer : m_platform->GetTimer();
             Time fire = timer->GetFireTime(now, delay);
             Time latency = m_platform->DrawSchedulingLatency();
-            Simulator::Schedule(fire - now + latency, &HostProcess::Runnable, this, now + delay);
+            Time requested = now + delay;
+            Simulator::Schedule(fire - now + latency, [this, requested]() { Runnable(requested); });
             break;
         }
         case WAKE:
@@ -165,10 +167,9 @@ HostProcess::Next()
             // behind the running step and is handled now, in process context, at no extra cost).
             if (step.fromBlocked)
             {
+                Time requested = step.amount;
                 Simulator::Schedule(m_platform->DrawSchedulingLatency(),
-                                    &HostProcess::Runnable,
-                                    this,
-                                    step.amount);
+                                    [this, requested]() { Runnable(requested); });
             }
             else
             {
@@ -182,17 +183,21 @@ void
 HostProcess::Runnable(Time requested)
 {
     // Zero service: the item only waits for a core (the context switch is charged by the CPU).
-    m_platform->GetCpu()->Submit(HostCpu::PROCESS,
-                                 Seconds(0),
-                                 m_pid,
-                                 MakeCallback(&HostProcess::StepDone, this, requested));
+    m_requested = requested;
+    m_platform->GetCpu()->Submit(HostCpu::PROCESS, Seconds(0), m_pid, m_cpuDone);
+}
+
+void
+HostProcess::CpuDone()
+{
+    StepDone(m_requested);
 }
 
 void
 HostProcess::StepDone(Time requested)
 {
     NS_ASSERT(!m_steps.empty());
-    Callback<void> done = m_steps.front().done;
+    Callback<void> done = std::move(m_steps.front().done);
     m_steps.pop_front();
     if (!requested.IsStrictlyNegative())
     {

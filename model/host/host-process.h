@@ -167,12 +167,16 @@ class HostProcess : public Object
      * @param requested when the wake-up was asked for
      */
     void Runnable(Time requested);
+    /** The CPU item of the current step (execution or wake-up) is done. */
+    void CpuDone();
 
-    Ptr<HostPlatform> m_platform;             //!< the host
-    Ptr<TimerModel> m_timer;                  //!< timer for sleeps (null = platform's)
-    uint32_t m_pid;                           //!< process id
-    std::deque<Step> m_steps;                 //!< pending steps (front = current if running)
-    bool m_running;                           //!< a step is in progress
+    Ptr<HostPlatform> m_platform; //!< the host
+    Ptr<TimerModel> m_timer;      //!< timer for sleeps (null = platform's)
+    uint32_t m_pid;               //!< process id
+    std::deque<Step> m_steps;     //!< pending steps (front = current if running)
+    bool m_running;               //!< a step is in progress
+    Time m_requested;         //!< wake-up time asked for by the step on the CPU (-1: not a wake-up)
+    Callback<void> m_cpuDone; //!< CpuDone, given to the CPU with every item
     TracedCallback<Time, Time> m_wakeupTrace; //!< wake-up trace
 };
 

@@ -601,7 +601,7 @@ LinkEmulatorQueueDisc::DoDequeue()
     // that starts with a requeued packet (not seen here) is covered by the margin of one.
     if (++m_runDequeues + 1 >= GetQuota() && m_store->GetNReleased() > 0 && !m_kick.IsPending())
     {
-        m_kick = Simulator::ScheduleNow(&LinkEmulatorQueueDisc::Kick, this);
+        m_kick = Simulator::ScheduleNow([this]() { Kick(); });
     }
     return item;
 }
@@ -634,7 +634,7 @@ LinkEmulatorQueueDisc::Arm()
                         << fire << " < " << now << ")");
     m_armedRelease = r;
     m_armedFire = fire;
-    m_timerEvent = Simulator::Schedule(fire - now, &LinkEmulatorQueueDisc::TimerExpired, this);
+    m_timerEvent = Simulator::Schedule(fire - now, [this]() { TimerExpired(); });
     NS_LOG_LOGIC("timer armed for release " << r << ", fires " << fire);
 }
 

@@ -246,13 +246,12 @@ RtiAmbassador::Make(RtiMessage::Type type) const
 }
 
 void
-RtiAmbassador::Call(const RtiMessage& msg, bool bestEffort)
+RtiAmbassador::Call(RtiMessage msg, bool bestEffort)
 {
     NS_ABORT_MSG_IF(!m_conn, "RtiAmbassador: not installed on a node");
     Charge(m_settings->CallCycles());
-    RtiMessage m = msg;
-    m.SetSerial(++m_serial);
-    Transmit((bestEffort && m_udp) ? m_udp : m_conn, m);
+    msg.SetSerial(++m_serial);
+    Transmit((bestEffort && m_udp) ? m_udp : m_conn, std::move(msg));
 }
 
 void
@@ -279,7 +278,7 @@ RtiAmbassador::JoinFederationExecution(const std::string& federateName,
     m.name3 = federateName;
     // The local UDP port tells the CRC where best-effort messages go (0: none, loopback).
     m.handle = m_udp ? DynamicCast<RtiUdpConnection>(m_udp)->GetLocalPort() : 0;
-    Call(m);
+    Call(std::move(m));
 }
 
 void
@@ -297,7 +296,7 @@ RtiAmbassador::RegisterFederationSynchronizationPoint(const std::string& label, 
     RtiMessage m = Make(RtiMessage::REGISTER_SYNC_POINT);
     m.name = label;
     m.tag = tag;
-    Call(m);
+    Call(std::move(m));
 }
 
 void
@@ -306,7 +305,7 @@ RtiAmbassador::SynchronizationPointAchieved(const std::string& label)
     NS_LOG_FUNCTION(this << label);
     RtiMessage m = Make(RtiMessage::SYNC_POINT_ACHIEVED);
     m.name = label;
-    Call(m);
+    Call(std::move(m));
 }
 
 // --- Declaration management --------------------------------------------------------------------
@@ -319,7 +318,7 @@ RtiAmbassador::PublishObjectClassAttributes(ObjectClassHandle cls,
     RtiMessage m = Make(RtiMessage::PUBLISH_OBJECT_CLASS);
     m.handle = cls;
     m.handles.assign(attributes.begin(), attributes.end());
-    Call(m);
+    Call(std::move(m));
 }
 
 void
@@ -327,7 +326,7 @@ RtiAmbassador::UnpublishObjectClass(ObjectClassHandle cls)
 {
     RtiMessage m = Make(RtiMessage::UNPUBLISH_OBJECT_CLASS);
     m.handle = cls;
-    Call(m);
+    Call(std::move(m));
 }
 
 void
@@ -338,7 +337,7 @@ RtiAmbassador::SubscribeObjectClassAttributes(ObjectClassHandle cls,
     RtiMessage m = Make(RtiMessage::SUBSCRIBE_OBJECT_CLASS);
     m.handle = cls;
     m.handles.assign(attributes.begin(), attributes.end());
-    Call(m);
+    Call(std::move(m));
 }
 
 void
@@ -346,7 +345,7 @@ RtiAmbassador::UnsubscribeObjectClass(ObjectClassHandle cls)
 {
     RtiMessage m = Make(RtiMessage::UNSUBSCRIBE_OBJECT_CLASS);
     m.handle = cls;
-    Call(m);
+    Call(std::move(m));
 }
 
 void
@@ -356,7 +355,7 @@ RtiAmbassador::PublishInteractionClass(InteractionClassHandle cls)
                     "RtiAmbassador: unknown interaction class " << cls);
     RtiMessage m = Make(RtiMessage::PUBLISH_INTERACTION);
     m.handle = cls;
-    Call(m);
+    Call(std::move(m));
 }
 
 void
@@ -364,7 +363,7 @@ RtiAmbassador::UnpublishInteractionClass(InteractionClassHandle cls)
 {
     RtiMessage m = Make(RtiMessage::UNPUBLISH_INTERACTION);
     m.handle = cls;
-    Call(m);
+    Call(std::move(m));
 }
 
 void
@@ -374,7 +373,7 @@ RtiAmbassador::SubscribeInteractionClass(InteractionClassHandle cls)
                     "RtiAmbassador: unknown interaction class " << cls);
     RtiMessage m = Make(RtiMessage::SUBSCRIBE_INTERACTION);
     m.handle = cls;
-    Call(m);
+    Call(std::move(m));
 }
 
 void
@@ -382,7 +381,7 @@ RtiAmbassador::UnsubscribeInteractionClass(InteractionClassHandle cls)
 {
     RtiMessage m = Make(RtiMessage::UNSUBSCRIBE_INTERACTION);
     m.handle = cls;
-    Call(m);
+    Call(std::move(m));
 }
 
 // --- Object management -------------------------------------------------------------------------
@@ -398,7 +397,7 @@ RtiAmbassador::RegisterObjectInstance(ObjectClassHandle cls, const std::string& 
     m.handle = cls;
     m.handle2 = obj;
     m.name = name.empty() ? "HLAobject_" + std::to_string(obj) : name;
-    Call(m);
+    Call(std::move(m));
     return obj;
 }
 
@@ -420,7 +419,7 @@ RtiAmbassador::UpdateAttributeValues(ObjectInstanceHandle object,
     {
         m.SetFlags(m.GetFlags() | RtiMessage::FLAG_BEST_EFFORT);
     }
-    Call(m, bestEffort);
+    Call(std::move(m), bestEffort);
 }
 
 void
@@ -449,7 +448,7 @@ RtiAmbassador::UpdateAttributeValues(ObjectInstanceHandle object,
     m.time = time;
     m.values = values;
     m.tag = tag;
-    Call(m);
+    Call(std::move(m));
 }
 
 void
@@ -462,7 +461,7 @@ RtiAmbassador::SendInteraction(InteractionClassHandle cls,
     m.handle = cls;
     m.values = parameters;
     m.tag = tag;
-    Call(m);
+    Call(std::move(m));
 }
 
 void
@@ -487,7 +486,7 @@ RtiAmbassador::SendInteraction(InteractionClassHandle cls,
     m.time = time;
     m.values = parameters;
     m.tag = tag;
-    Call(m);
+    Call(std::move(m));
 }
 
 void
@@ -525,7 +524,7 @@ RtiAmbassador::EnableTimeRegulation(LogicalTime lookahead)
     m_state.lookahead = lookahead;
     RtiMessage m = Make(RtiMessage::ENABLE_TIME_REGULATION);
     m.time = lookahead;
-    Call(m);
+    Call(std::move(m));
 }
 
 void
@@ -558,7 +557,7 @@ RtiAmbassador::DisableTimeConstrained()
     // Queued TSO messages are now delivered in receive order.
     for (auto& [t, msg] : m_tsoQueue)
     {
-        Deliver(msg, OrderType::RECEIVE);
+        Deliver(std::move(msg), OrderType::RECEIVE);
     }
     m_tsoQueue.clear();
     m_state.pendingTso.clear();
@@ -623,7 +622,7 @@ RtiAmbassador::Advance(AdvanceKind kind, LogicalTime time)
         RtiMessage m = Make(RtiMessage::TIME_ADVANCE_REQUEST);
         m.SetAdvanceKind(kind);
         m.time = time;
-        Call(m);
+        Call(std::move(m));
     }
     else
     {
@@ -642,7 +641,7 @@ RtiAmbassador::ModifyLookahead(LogicalTime lookahead)
     {
         RtiMessage m = Make(RtiMessage::MODIFY_LOOKAHEAD);
         m.time = lookahead;
-        Call(m);
+        Call(std::move(m));
     }
     else
     {
@@ -716,7 +715,7 @@ RtiAmbassador::SendNull(const TimeBound& bound, bool regulating)
     m_lastBound = bound;
     m_boundSent = regulating;
     ++m_nNull;
-    Call(m);
+    Call(std::move(m));
 }
 
 void
@@ -745,15 +744,11 @@ void
 RtiAmbassador::Callback(std::function<void()> invoke)
 {
     // The callback is a turn of the federate's thread: what it sends is written at its end.
-    Do([this, invoke]() {
-        BeginTurn();
-        invoke();
-        EndTurn();
-    });
+    DoTurn(std::move(invoke));
 }
 
 void
-RtiAmbassador::Deliver(const RtiMessage& msg, OrderType receivedOrder)
+RtiAmbassador::Deliver(RtiMessage msg, OrderType receivedOrder)
 {
     Charge(m_settings->CallbackCycles());
     if (receivedOrder == OrderType::TIMESTAMP)
@@ -770,7 +765,7 @@ RtiAmbassador::Deliver(const RtiMessage& msg, OrderType receivedOrder)
     {
         return;
     }
-    Callback([fa, msg, receivedOrder]() {
+    Callback([fa, msg = std::move(msg), receivedOrder]() {
         OrderType sent = msg.IsTso() ? OrderType::TIMESTAMP : OrderType::RECEIVE;
         TransportationType tr = (msg.GetFlags() & RtiMessage::FLAG_BEST_EFFORT)
                                     ? TransportationType::BEST_EFFORT
@@ -806,9 +801,9 @@ RtiAmbassador::ReleaseHeldRo()
 {
     while (!m_heldRo.empty())
     {
-        RtiMessage m = m_heldRo.front();
+        RtiMessage m = std::move(m_heldRo.front());
         m_heldRo.pop_front();
-        Deliver(m, OrderType::RECEIVE);
+        Deliver(std::move(m), OrderType::RECEIVE);
     }
 }
 
@@ -820,9 +815,9 @@ RtiAmbassador::Grant(LogicalTime t)
     RtiTimeManager::ApplyGrant(m_state, t);
     while (!m_tsoQueue.empty() && m_tsoQueue.begin()->first <= t)
     {
-        RtiMessage m = m_tsoQueue.begin()->second;
+        RtiMessage m = std::move(m_tsoQueue.begin()->second);
         m_tsoQueue.erase(m_tsoQueue.begin());
-        Deliver(m, OrderType::TIMESTAMP);
+        Deliver(std::move(m), OrderType::TIMESTAMP);
     }
     ++m_nGrants;
     m_grantTrace(t);
@@ -835,7 +830,7 @@ RtiAmbassador::Grant(LogicalTime t)
 }
 
 void
-RtiAmbassador::HandleMessage(Ptr<RtiConnection> conn, const RtiMessage& msg)
+RtiAmbassador::HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg)
 {
     FederateAmbassador* fa = m_fa;
     switch (msg.GetType())
@@ -883,11 +878,12 @@ RtiAmbassador::HandleMessage(Ptr<RtiConnection> conn, const RtiMessage& msg)
                     ++m_nLate;
                     NS_LOG_WARN("federate " << m_handle << ": TSO message at " << msg.time
                                             << " after a grant to " << m_state.time);
-                    Deliver(msg, OrderType::RECEIVE);
+                    Deliver(std::move(msg), OrderType::RECEIVE);
                     break;
                 }
-                m_tsoQueue.emplace(msg.time, msg);
-                m_state.pendingTso.insert(msg.time);
+                LogicalTime ts = msg.time;
+                m_tsoQueue.emplace(ts, std::move(msg));
+                m_state.pendingTso.insert(ts);
                 if (m_settings->GetGaltMode() == RtiSettings::NULL_MESSAGES)
                 {
                     EvaluateLocal();
@@ -895,11 +891,11 @@ RtiAmbassador::HandleMessage(Ptr<RtiConnection> conn, const RtiMessage& msg)
             }
             else if (!m_state.constrained || m_asyncDelivery || m_state.advancing)
             {
-                Deliver(msg, OrderType::RECEIVE);
+                Deliver(std::move(msg), OrderType::RECEIVE);
             }
             else
             {
-                m_heldRo.push_back(msg);
+                m_heldRo.push_back(std::move(msg));
             }
             break;
         case RtiMessage::TIME_REGULATION_ENABLED: {

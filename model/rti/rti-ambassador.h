@@ -473,7 +473,7 @@ class RtiAmbassador : public RtiComponent
 
   protected:
     void DoDispose() override;
-    void HandleMessage(Ptr<RtiConnection> conn, const RtiMessage& msg) override;
+    void HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg) override;
 
   private:
     /**
@@ -487,7 +487,7 @@ class RtiAmbassador : public RtiComponent
      * @param msg the message
      * @param bestEffort over UDP (if remote)
      */
-    void Call(const RtiMessage& msg, bool bestEffort = false);
+    void Call(RtiMessage msg, bool bestEffort = false);
     /**
      * A time advance service.
      * @param kind the service
@@ -504,7 +504,7 @@ class RtiAmbassador : public RtiComponent
      * @param msg the message
      * @param receivedOrder the order it is delivered in
      */
-    void Deliver(const RtiMessage& msg, OrderType receivedOrder);
+    void Deliver(RtiMessage msg, OrderType receivedOrder);
     /**
      * A grant: deliver the covered TSO messages, then timeAdvanceGrant.
      * @param t the granted time

@@ -189,11 +189,11 @@ RtiCentralComponent::SendTo(FederateHandle f, RtiMessage msg, bool bestEffort)
     }
     Ptr<RtiConnection> conn = (bestEffort && it->second.udp) ? it->second.udp : it->second.conn;
     ++m_tx[msg.GetType()];
-    Transmit(conn, msg);
+    Transmit(conn, std::move(msg));
 }
 
 void
-RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, const RtiMessage& msg)
+RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg)
 {
     ++m_rx[msg.GetType()];
     FederateHandle f = conn->GetPeer();
@@ -227,7 +227,7 @@ RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, const RtiMessage& ms
             }
             RtiMessage r = Reply(RtiMessage::JOIN_RESPONSE);
             r.handle = h;
-            SendTo(h, r);
+            SendTo(h, std::move(r));
             if (m_settings->GetGaltMode() == RtiSettings::NULL_MESSAGES)
             {
                 for (const auto& [g, null] : m_nullCache)
@@ -242,7 +242,7 @@ RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, const RtiMessage& ms
                 RtiMessage a = Reply(RtiMessage::ANNOUNCE_SYNC_POINT);
                 a.name = label;
                 a.tag = sp.first;
-                SendTo(h, a);
+                SendTo(h, std::move(a));
             }
             break;
         }
@@ -286,7 +286,7 @@ RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, const RtiMessage& ms
                     d.handle = msg.handle;
                     d.handle2 = msg.handle2;
                     d.name = msg.name;
-                    SendTo(s, d);
+                    SendTo(s, std::move(d));
                 }
             }
             break;
@@ -307,7 +307,7 @@ RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, const RtiMessage& ms
             }
             RtiMessage r = Reply(RtiMessage::TIME_REGULATION_ENABLED);
             r.time = s.time;
-            SendTo(f, r);
+            SendTo(f, std::move(r));
             break;
         }
         case RtiMessage::DISABLE_TIME_REGULATION:
@@ -333,7 +333,7 @@ RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, const RtiMessage& ms
                 m_tm.Get(f).constrained = true;
                 RtiMessage r = Reply(RtiMessage::TIME_CONSTRAINED_ENABLED);
                 r.time = m_tm.Get(f).time;
-                SendTo(f, r);
+                SendTo(f, std::move(r));
             }
             break;
         case RtiMessage::DISABLE_TIME_CONSTRAINED:
@@ -393,7 +393,7 @@ RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, const RtiMessage& ms
                 RtiMessage a = Reply(RtiMessage::ANNOUNCE_SYNC_POINT);
                 a.name = msg.name;
                 a.tag = msg.tag;
-                SendTo(g, a);
+                SendTo(g, std::move(a));
             }
             break;
         }
@@ -413,7 +413,7 @@ RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, const RtiMessage& ms
 }
 
 void
-RtiCentralComponent::Route(FederateHandle from, const RtiMessage& msg)
+RtiCentralComponent::Route(FederateHandle from, RtiMessage& msg)
 {
     Charge(m_settings->RouteCycles());
     bool interaction = msg.GetType() == RtiMessage::SEND_INTERACTION;
@@ -429,7 +429,7 @@ RtiCentralComponent::Route(FederateHandle from, const RtiMessage& msg)
             }
             RtiMessage r = msg;
             r.SetType(RtiMessage::RECEIVE_INTERACTION);
-            out.emplace_back(s, r);
+            out.emplace_back(s, std::move(r));
         }
     }
     else
@@ -441,6 +441,10 @@ RtiCentralComponent::Route(FederateHandle from, const RtiMessage& msg)
             return;
         }
         ObjectClassHandle cls = std::get<0>(obj->second);
+        // Each reflect carries the subscribed part of the values: the values are set aside
+        // while the rest of the message is copied.
+        HandleValueMap values = std::move(msg.values);
+        msg.values.clear();
         for (const auto& [s, attrs] : m_objSubs[cls])
         {
             if (s == from)
@@ -449,8 +453,7 @@ RtiCentralComponent::Route(FederateHandle from, const RtiMessage& msg)
             }
             RtiMessage r = msg;
             r.SetType(RtiMessage::REFLECT_ATTRIBUTES);
-            r.values.clear();
-            for (const auto& [h, v] : msg.values)
+            for (const auto& [h, v] : values)
             {
                 if (attrs.count(h))
                 {
@@ -459,9 +462,10 @@ RtiCentralComponent::Route(FederateHandle from, const RtiMessage& msg)
             }
             if (!r.values.empty())
             {
-                out.emplace_back(s, r);
+                out.emplace_back(s, std::move(r));
             }
         }
+        msg.values = std::move(values);
     }
     m_routeTrace(msg, out.size());
     for (auto& [s, r] : out)
@@ -472,7 +476,7 @@ RtiCentralComponent::Route(FederateHandle from, const RtiMessage& msg)
         {
             m_tm.Get(s).pendingTso.insert(msg.time);
         }
-        SendTo(s, r, bestEffort);
+        SendTo(s, std::move(r), bestEffort);
     }
 }
 
@@ -485,7 +489,7 @@ RtiCentralComponent::EvaluateTime()
     {
         RtiMessage tag = Reply(RtiMessage::TIME_ADVANCE_GRANT);
         tag.time = t;
-        SendTo(g, tag);
+        SendTo(g, std::move(tag));
     }
     // enableTimeConstrained completes when no message can arrive in the federate's past.
     std::map<FederateHandle, TimeBound> bounds;
@@ -508,7 +512,7 @@ RtiCentralComponent::EvaluateTime()
             s.constrained = true;
             RtiMessage r = Reply(RtiMessage::TIME_CONSTRAINED_ENABLED);
             r.time = s.time;
-            SendTo(g, r);
+            SendTo(g, std::move(r));
         }
     }
 }
@@ -525,7 +529,7 @@ RtiCentralComponent::DiscoverExisting(FederateHandle f, ObjectClassHandle cls)
             d.handle = cls;
             d.handle2 = obj;
             d.name = std::get<2>(info);
-            SendTo(f, d);
+            SendTo(f, std::move(d));
         }
     }
 }
@@ -592,7 +596,7 @@ RtiCentralComponent::CheckSyncPoint(const std::string& label)
     {
         RtiMessage s = Reply(RtiMessage::FEDERATION_SYNCHRONIZED);
         s.name = label;
-        SendTo(g, s);
+        SendTo(g, std::move(s));
     }
 }
 

@@ -106,7 +106,7 @@ class RtiCentralComponent : public RtiComponent
 
   protected:
     void DoDispose() override;
-    void HandleMessage(Ptr<RtiConnection> conn, const RtiMessage& msg) override;
+    void HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg) override;
 
   private:
     /** A joined federate as the CRC sees it. */
@@ -155,9 +155,10 @@ class RtiCentralComponent : public RtiComponent
     /**
      * Route an update or interaction to its receivers.
      * @param from sender
-     * @param msg the message
+     * @param msg the message (its values are set aside while the reflects are made, then put
+     *        back)
      */
-    void Route(FederateHandle from, const RtiMessage& msg);
+    void Route(FederateHandle from, RtiMessage& msg);
 
     /**
      * Send discovers of existing instances to a new subscriber of a class.

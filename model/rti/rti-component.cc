@@ -9,6 +9,7 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace ns3
 {
@@ -31,6 +32,8 @@ RtiComponent::RtiComponent()
     , m_turnDepth(0)
     , m_externalTurn(false)
 {
+    m_actionDone = MakeCallback(&RtiComponent::RunAction, this);
+    m_readNext = MakeCallback(&RtiComponent::ReadNext, this);
 }
 
 RtiComponent::~RtiComponent()
@@ -42,6 +45,10 @@ RtiComponent::DoDispose()
 {
     m_ready.clear();
     m_output.clear();
+    m_turnOutput.clear();
+    m_actions.clear();
+    m_actionDone = Callback<void>();
+    m_readNext = Callback<void>();
     m_process = nullptr;
     m_platform = nullptr;
     m_node = nullptr;
@@ -101,9 +108,48 @@ RtiComponent::Charge(double cycles)
 void
 RtiComponent::Do(std::function<void()> action)
 {
+    Enqueue({Action::CALL, nullptr, {}, std::move(action)});
+}
+
+void
+RtiComponent::DoTurn(std::function<void()> action)
+{
+    Enqueue({Action::CALL_TURN, nullptr, {}, std::move(action)});
+}
+
+void
+RtiComponent::Enqueue(Action&& action)
+{
     Time cost = m_platform->GetCpu()->CyclesToTime(m_pending);
     m_pending = 0;
-    m_process->Execute(cost, Callback<void>(action));
+    // The process runs its steps in order, so the k-th RunAction runs the k-th queued action.
+    m_actions.push_back(std::move(action));
+    m_process->Execute(cost, m_actionDone);
+}
+
+void
+RtiComponent::RunAction()
+{
+    NS_ASSERT(!m_actions.empty());
+    Action a = std::move(m_actions.front());
+    m_actions.pop_front();
+    switch (a.kind)
+    {
+        case Action::SEND:
+            a.conn->Send(a.msgs.front());
+            break;
+        case Action::SEND_BATCH:
+            a.conn->SendBatch(a.msgs);
+            break;
+        case Action::CALL:
+            a.call();
+            break;
+        case Action::CALL_TURN:
+            BeginTurn();
+            a.call();
+            EndTurn();
+            break;
+    }
 }
 
 void
@@ -118,10 +164,10 @@ RtiComponent::Flush()
 }
 
 void
-RtiComponent::Transmit(Ptr<RtiConnection> conn, const RtiMessage& msg)
+RtiComponent::Transmit(Ptr<RtiConnection> conn, RtiMessage msg)
 {
     uint32_t bytes = msg.GetSerializedSize();
-    if (m_settings->GetWriteBatching() && !DynamicCast<RtiUdpConnection>(conn))
+    if (m_settings->GetWriteBatching() && !conn->IsDatagram())
     {
         Charge(m_settings->EncodeCycles(bytes));
         auto it = std::find_if(m_output.begin(), m_output.end(), [&conn](const auto& e) {
@@ -129,12 +175,10 @@ RtiComponent::Transmit(Ptr<RtiConnection> conn, const RtiMessage& msg)
         });
         if (it == m_output.end())
         {
-            m_output.emplace_back(conn, std::vector<RtiMessage>{msg});
+            m_output.emplace_back(conn, std::vector<RtiMessage>());
+            it = std::prev(m_output.end());
         }
-        else
-        {
-            it->second.push_back(msg);
-        }
+        it->second.push_back(std::move(msg));
         if (m_turnDepth == 0)
         {
             CallTurn(); // a send outside any turn: written at the end of this event
@@ -142,7 +186,9 @@ RtiComponent::Transmit(Ptr<RtiConnection> conn, const RtiMessage& msg)
         return;
     }
     Charge(m_settings->EncodeCycles(bytes) + ToCycles(m_platform->GetSendCost(bytes)));
-    Do([conn, msg]() { conn->Send(msg); });
+    Action send{Action::SEND, conn, {}, nullptr};
+    send.msgs.push_back(std::move(msg));
+    Enqueue(std::move(send));
 }
 
 void
@@ -160,9 +206,8 @@ RtiComponent::EndTurn()
         return;
     }
     // The I/O thread: one write per connection, in the order the connections were used.
-    auto output = std::move(m_output);
-    m_output.clear();
-    for (auto& [conn, msgs] : output)
+    std::swap(m_output, m_turnOutput); // (m_turnOutput is empty: its room is reused)
+    for (auto& [conn, msgs] : m_turnOutput)
     {
         uint32_t bytes = 0;
         for (const auto& m : msgs)
@@ -170,10 +215,9 @@ RtiComponent::EndTurn()
             bytes += m.GetSerializedSize();
         }
         Charge(ToCycles(m_platform->GetSendCost(bytes)));
-        Ptr<RtiConnection> c = conn;
-        std::vector<RtiMessage> batch = std::move(msgs);
-        Do([c, batch]() { c->SendBatch(batch); });
+        Enqueue({Action::SEND_BATCH, conn, std::move(msgs), nullptr});
     }
+    m_turnOutput.clear();
     Flush();
 }
 
@@ -188,7 +232,7 @@ RtiComponent::CallTurn()
     {
         m_externalTurn = true;
         BeginTurn();
-        Simulator::ScheduleNow(&RtiComponent::EndExternalTurn, this);
+        Simulator::ScheduleNow([this]() { EndExternalTurn(); });
     }
 }
 
@@ -219,7 +263,7 @@ RtiComponent::DataAvailable(Ptr<RtiConnection> conn)
     if (!m_readScheduled)
     {
         m_readScheduled = true;
-        m_process->Wake(MakeCallback(&RtiComponent::ReadNext, this));
+        m_process->Wake(m_readNext);
     }
 }
 
@@ -239,7 +283,7 @@ RtiComponent::ReadNext()
     {
         Charge(ToCycles(m_platform->GetRecvCost(chunk.bytes)));
     }
-    for (const auto& msg : chunk.messages)
+    for (auto& msg : chunk.messages)
     {
         Charge(m_settings->DecodeCycles(msg.GetSerializedSize()));
         HandleMessage(conn, msg);
@@ -252,7 +296,7 @@ RtiComponent::ReadNext()
     if (!m_ready.empty() && !m_readScheduled)
     {
         m_readScheduled = true;
-        m_process->Wake(MakeCallback(&RtiComponent::ReadNext, this));
+        m_process->Wake(m_readNext);
     }
 }
 

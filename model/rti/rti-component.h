@@ -87,6 +87,13 @@ class RtiComponent : public Object
      */
     void Do(std::function<void()> action);
 
+    /**
+     * An action after the work charged so far, as a turn of its own (BeginTurn, the action,
+     * EndTurn): what it sends is written at its end.
+     * @param action the action
+     */
+    void DoTurn(std::function<void()> action);
+
     /** Execute work charged but not followed by an action. */
     void Flush();
 
@@ -107,9 +114,9 @@ class RtiComponent : public Object
      * (with WriteBatching: encode cost, then into the output queue, written with the others
      * queued in the same turn by one system call).
      * @param conn the connection
-     * @param msg the message
+     * @param msg the message (moved into the output)
      */
-    void Transmit(Ptr<RtiConnection> conn, const RtiMessage& msg);
+    void Transmit(Ptr<RtiConnection> conn, RtiMessage msg);
 
     /**
      * Start reading a connection when it has data.
@@ -120,13 +127,38 @@ class RtiComponent : public Object
     /**
      * Handle one received message (in process context; its decode cost is charged already).
      * @param conn where it came from
-     * @param msg the message
+     * @param msg the message (the handler may move from it: it is not used afterwards)
      */
-    virtual void HandleMessage(Ptr<RtiConnection> conn, const RtiMessage& msg) = 0;
+    virtual void HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg) = 0;
 
     Ptr<RtiSettings> m_settings; //!< federation settings
 
   private:
+    /** What the process does at the end of a CPU work item (Do, DoTurn, Transmit, EndTurn). */
+    struct Action
+    {
+        /** Kinds of actions. */
+        enum Kind : uint8_t
+        {
+            SEND,       //!< conn->Send(msgs[0])
+            SEND_BATCH, //!< conn->SendBatch(msgs)
+            CALL,       //!< call()
+            CALL_TURN,  //!< call() as a turn
+        };
+
+        Kind kind;                    //!< what to do
+        Ptr<RtiConnection> conn;      //!< SEND, SEND_BATCH: the connection
+        std::vector<RtiMessage> msgs; //!< SEND, SEND_BATCH: the messages
+        std::function<void()> call;   //!< CALL, CALL_TURN: the function
+    };
+
+    /**
+     * Queue an action after the work charged so far (one CPU work item of the process).
+     * @param action the action
+     */
+    void Enqueue(Action&& action);
+    /** The work item of the oldest queued action is done: run the action. */
+    void RunAction();
     /**
      * Data became available on a connection.
      * @param conn the connection
@@ -152,8 +184,13 @@ class RtiComponent : public Object
     bool m_readScheduled;                   //!< a read step is queued
     /** Output queue per connection, in the order the connections were first used. */
     std::vector<std::pair<Ptr<RtiConnection>, std::vector<RtiMessage>>> m_output;
-    uint32_t m_turnDepth; //!< nesting of turns
-    bool m_externalTurn;  //!< a turn of outside calls is open
+    /** The output of the turn being written (kept for its room). */
+    std::vector<std::pair<Ptr<RtiConnection>, std::vector<RtiMessage>>> m_turnOutput;
+    uint32_t m_turnDepth;         //!< nesting of turns
+    bool m_externalTurn;          //!< a turn of outside calls is open
+    std::deque<Action> m_actions; //!< actions queued in the process, in order
+    Callback<void> m_actionDone;  //!< RunAction, the callback of every action's work item
+    Callback<void> m_readNext;    //!< ReadNext, the callback of every read's wake-up
 };
 
 } // namespace ns3

@@ -94,6 +94,12 @@ RtiConnection::GetRxMessages() const
     return m_rxMessages;
 }
 
+bool
+RtiConnection::IsDatagram() const
+{
+    return false;
+}
+
 void
 RtiConnection::SendBatch(const std::vector<RtiMessage>& msgs)
 {
@@ -112,16 +118,25 @@ RtiConnection::NotifyData()
     }
 }
 
+void
+RtiConnection::Encode(const RtiMessage& msg, RtiBytes& out)
+{
+    uint32_t size = msg.GetSerializedSize();
+    std::size_t at = out.size();
+    out.resize(at + size);
+    msg.SerializeTo(out.data() + at);
+    ++m_txMessages;
+    m_txBytes += size;
+    m_txTrace(msg);
+    NS_LOG_LOGIC(this << " tx " << msg);
+}
+
 Ptr<Packet>
 RtiConnection::Encode(const RtiMessage& msg)
 {
-    Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(msg);
-    ++m_txMessages;
-    m_txBytes += p->GetSize();
-    m_txTrace(msg);
-    NS_LOG_LOGIC(this << " tx " << msg);
-    return p;
+    m_encoded.clear();
+    Encode(msg, m_encoded);
+    return Create<Packet>(m_encoded.data(), m_encoded.size());
 }
 
 void
@@ -146,7 +161,7 @@ RtiTcpConnection::GetTypeId()
 }
 
 RtiTcpConnection::RtiTcpConnection()
-    : m_rxBuffer(Create<Packet>())
+    : m_rxOffset(0)
     , m_notified(false)
 {
 }
@@ -165,7 +180,8 @@ RtiTcpConnection::DoDispose()
     }
     m_socket = nullptr;
     m_txQueue.clear();
-    m_rxBuffer = nullptr;
+    m_rxBytes.clear();
+    m_rxOffset = 0;
     RtiConnection::DoDispose();
 }
 
@@ -201,12 +217,14 @@ void
 RtiTcpConnection::SendBatch(const std::vector<RtiMessage>& msgs)
 {
     NS_ABORT_MSG_IF(!m_socket, "RtiTcpConnection: no socket");
-    Ptr<Packet> all = Create<Packet>();
+    // The messages are serialized once, one after the other, into the bytes of one write.
+    m_batch.clear();
     for (const auto& m : msgs)
     {
-        all->AddAtEnd(Encode(m));
+        Encode(m, m_batch);
     }
-    m_txQueue.push_back(all);
+    m_txQueue.push_back(m_batch.empty() ? Create<Packet>()
+                                        : Create<Packet>(m_batch.data(), m_batch.size()));
     Flush();
 }
 
@@ -271,30 +289,36 @@ RtiTcpConnection::Receive()
     Ptr<Packet> p;
     while ((p = m_socket->Recv()))
     {
-        if (p->GetSize() == 0)
+        uint32_t n = p->GetSize();
+        if (n == 0)
         {
             break;
         }
-        chunk.bytes += p->GetSize();
-        m_rxBuffer->AddAtEnd(p);
+        chunk.bytes += n;
+        std::size_t at = m_rxBytes.size();
+        m_rxBytes.resize(at + n);
+        p->CopyData(m_rxBytes.data() + at, n);
     }
-    uint8_t len[4];
-    while (m_rxBuffer->GetSize() >= 4)
+    // Frame the stream by the messages' length fields; a partial message stays for later.
+    while (m_rxBytes.size() - m_rxOffset >= 4)
     {
-        m_rxBuffer->CopyData(len, 4);
-        uint32_t n = RtiMessage::PeekLength(len);
+        const uint8_t* head = m_rxBytes.data() + m_rxOffset;
+        uint32_t n = RtiMessage::PeekLength(head);
         NS_ABORT_MSG_IF(n < RtiMessage::CORE_HEADER_SIZE,
                         "RtiTcpConnection: corrupt stream (message length " << n << ")");
-        if (m_rxBuffer->GetSize() < n)
+        if (m_rxBytes.size() - m_rxOffset < n)
         {
             break;
         }
-        Ptr<Packet> m = m_rxBuffer->CreateFragment(0, n);
-        m_rxBuffer->RemoveAtStart(n);
-        RtiMessage msg;
-        m->RemoveHeader(msg);
+        RtiMessage& msg = chunk.messages.emplace_back();
+        msg.DeserializeFrom(head, n);
+        m_rxOffset += n;
         CountRx(msg);
-        chunk.messages.push_back(std::move(msg));
+    }
+    if (m_rxOffset > 0)
+    {
+        m_rxBytes.erase(m_rxBytes.begin(), m_rxBytes.begin() + m_rxOffset);
+        m_rxOffset = 0;
     }
     return chunk;
 }
@@ -351,13 +375,15 @@ void
 RtiLocalConnection::Send(const RtiMessage& msg)
 {
     NS_ABORT_MSG_IF(!m_peer, "RtiLocalConnection: not connected");
-    m_peer->Deliver(Encode(msg));
+    RtiBytes bytes;
+    Encode(msg, bytes);
+    m_peer->Deliver(std::move(bytes));
 }
 
 void
-RtiLocalConnection::Deliver(Ptr<Packet> p)
+RtiLocalConnection::Deliver(RtiBytes&& bytes)
 {
-    m_inbox.push_back(p);
+    m_inbox.push_back(std::move(bytes));
     if (!m_notified)
     {
         m_notified = true;
@@ -378,13 +404,15 @@ RtiLocalConnection::Receive()
     m_notified = false;
     while (!m_inbox.empty())
     {
-        Ptr<Packet> p = m_inbox.front();
+        const RtiBytes& bytes = m_inbox.front();
+        chunk.bytes += bytes.size();
+        RtiMessage& msg = chunk.messages.emplace_back();
+        uint32_t read = msg.DeserializeFrom(bytes.data(), bytes.size());
+        NS_ABORT_MSG_IF(read != bytes.size(),
+                        "RtiLocalConnection: " << bytes.size() << " bytes sent, " << read
+                                               << " decoded");
         m_inbox.pop_front();
-        chunk.bytes += p->GetSize();
-        RtiMessage msg;
-        p->RemoveHeader(msg);
         CountRx(msg);
-        chunk.messages.push_back(std::move(msg));
     }
     return chunk;
 }
@@ -450,6 +478,12 @@ RtiUdpConnection::IsLocal() const
     return false;
 }
 
+bool
+RtiUdpConnection::IsDatagram() const
+{
+    return true;
+}
+
 void
 RtiUdpConnection::Send(const RtiMessage& msg)
 {
@@ -481,26 +515,26 @@ RtiUdpConnection::Receive()
     Ptr<Packet> p;
     while ((p = m_socket->Recv()))
     {
-        chunk.bytes += p->GetSize();
-        uint8_t head[6];
-        bool ok = p->GetSize() >= RtiMessage::CORE_HEADER_SIZE;
-        if (ok)
+        uint32_t size = p->GetSize();
+        chunk.bytes += size;
+        m_datagram.resize(size);
+        if (size > 0)
         {
-            p->CopyData(head, 6);
-            ok = RtiMessage::PeekLength(head) == p->GetSize() && head[4] == RtiMessage::VERSION
-                 && head[5] > RtiMessage::INVALID && head[5] < RtiMessage::TYPE_COUNT;
+            p->CopyData(m_datagram.data(), size);
         }
+        const uint8_t* head = m_datagram.data();
+        bool ok = size >= RtiMessage::CORE_HEADER_SIZE && RtiMessage::PeekLength(head) == size
+                  && head[4] == RtiMessage::VERSION && head[5] > RtiMessage::INVALID
+                  && head[5] < RtiMessage::TYPE_COUNT;
         if (!ok)
         {
             ++m_malformed;
-            NS_LOG_WARN("RtiUdpConnection: dropped a malformed datagram of " << p->GetSize()
-                                                                             << " bytes");
+            NS_LOG_WARN("RtiUdpConnection: dropped a malformed datagram of " << size << " bytes");
             continue;
         }
-        RtiMessage msg;
-        p->RemoveHeader(msg);
+        RtiMessage& msg = chunk.messages.emplace_back();
+        msg.DeserializeFrom(head, size);
         CountRx(msg);
-        chunk.messages.push_back(std::move(msg));
     }
     return chunk;
 }

@@ -15,6 +15,8 @@
 #include "ns3/traced-callback.h"
 
 #include <deque>
+#include <memory>
+#include <type_traits>
 #include <vector>
 
 /**
@@ -25,6 +27,46 @@
 
 namespace ns3
 {
+
+/**
+ * @ingroup testbed-rti
+ * @brief An allocator that leaves the elements that a resize adds uninitialized (byte buffers
+ * that are written at once: no zero fill first).
+ */
+template<class T>
+struct UninitializedAllocator : std::allocator<T>
+{
+    /** The same allocator for another type. */
+    template<class U>
+    struct rebind
+    {
+        typedef UninitializedAllocator<U> other; //!< the allocator
+    };
+
+    /**
+     * @brief Default-initialize (for bytes: leave as is).
+     * @param p where
+     */
+    template<class U>
+    void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>)
+    {
+        ::new (static_cast<void*>(p)) U;
+    }
+
+    /**
+     * @brief Construct from arguments.
+     * @param p where
+     * @param args the arguments
+     */
+    template<class U, class... Args>
+    void construct(U* p, Args&&... args)
+    {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+
+/** Serialized messages. */
+typedef std::vector<uint8_t, UninitializedAllocator<uint8_t>> RtiBytes;
 
 /**
  * @ingroup testbed-rti
@@ -94,6 +136,12 @@ class RtiConnection : public Object
      */
     virtual bool IsLocal() const = 0;
 
+    /**
+     * @brief Whether every message is a datagram of its own (never written in a batch).
+     * @return true for the best-effort (UDP) path
+     */
+    virtual bool IsDatagram() const;
+
     /** @return the federate at the other end (0 = the CRC or not yet known) */
     uint32_t GetPeer() const;
     /** @param peer the federate at the other end */
@@ -126,6 +174,13 @@ class RtiConnection : public Object
     Ptr<Packet> Encode(const RtiMessage& msg);
 
     /**
+     * Serialize a message at the end of a byte array and count it.
+     * @param msg the message
+     * @param out the bytes
+     */
+    void Encode(const RtiMessage& msg, RtiBytes& out);
+
+    /**
      * Count and trace a received message.
      * @param msg the message
      */
@@ -139,6 +194,7 @@ class RtiConnection : public Object
     uint64_t m_rxMessages;                       //!< counter
     TracedCallback<const RtiMessage&> m_txTrace; //!< sent
     TracedCallback<const RtiMessage&> m_rxTrace; //!< received
+    RtiBytes m_encoded;                          //!< scratch bytes of Encode
 };
 
 /**
@@ -192,7 +248,9 @@ class RtiTcpConnection : public RtiConnection
     void Flush();
 
     Ptr<Socket> m_socket;              //!< the socket
-    Ptr<Packet> m_rxBuffer;            //!< received bytes not yet framed
+    RtiBytes m_rxBytes;                //!< received bytes (from m_rxOffset) not yet framed
+    std::size_t m_rxOffset;            //!< bytes of m_rxBytes already framed
+    RtiBytes m_batch;                  //!< scratch bytes of SendBatch
     std::deque<Ptr<Packet>> m_txQueue; //!< messages (or their rest) not yet written
     bool m_notified;                   //!< data callback called since the last Receive()
 };
@@ -235,13 +293,13 @@ class RtiLocalConnection : public RtiConnection
   private:
     /**
      * A message arrives from the peer.
-     * @param p the serialized message
+     * @param bytes the serialized message
      */
-    void Deliver(Ptr<Packet> p);
+    void Deliver(RtiBytes&& bytes);
 
-    RtiLocalConnection* m_peer;      //!< the other end (not owned)
-    std::deque<Ptr<Packet>> m_inbox; //!< arrived, not yet read
-    bool m_notified;                 //!< data callback called since the last Receive()
+    RtiLocalConnection* m_peer;   //!< the other end (not owned)
+    std::deque<RtiBytes> m_inbox; //!< serialized messages arrived, not yet read
+    bool m_notified;              //!< data callback called since the last Receive()
 };
 
 /**
@@ -281,6 +339,7 @@ class RtiUdpConnection : public RtiConnection
     Chunk Receive() override;
     bool HasData() const override;
     bool IsLocal() const override;
+    bool IsDatagram() const override;
 
   protected:
     void DoDispose() override;
@@ -296,6 +355,7 @@ class RtiUdpConnection : public RtiConnection
     Address m_peerAddress; //!< destination of Send()
     bool m_notified;       //!< data callback called since the last Receive()
     uint64_t m_malformed;  //!< datagrams that were not one whole message
+    RtiBytes m_datagram;   //!< scratch bytes of Receive
 };
 
 } // namespace ns3

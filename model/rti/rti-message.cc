@@ -20,27 +20,342 @@ namespace
 {
 
 /**
+ * Writes into an ns-3 buffer (Header::Serialize).
+ */
+class IteratorWriter
+{
+  public:
+    /**
+     * @param i where to write
+     */
+    explicit IteratorWriter(Buffer::Iterator i)
+        : m_i(i)
+    {
+    }
+
+    /** @param v value */
+    void U8(uint8_t v)
+    {
+        m_i.WriteU8(v);
+    }
+
+    /** @param v value */
+    void U16(uint16_t v)
+    {
+        m_i.WriteHtonU16(v);
+    }
+
+    /** @param v value */
+    void U32(uint32_t v)
+    {
+        m_i.WriteHtonU32(v);
+    }
+
+    /** @param v value */
+    void U64(uint64_t v)
+    {
+        m_i.WriteHtonU64(v);
+    }
+
+    /**
+     * @param n number of zero bytes
+     */
+    void Zeros(uint32_t n)
+    {
+        m_i.WriteU8(0, n);
+    }
+
+    /**
+     * @param b bytes
+     * @param n number of bytes
+     */
+    void Bytes(const uint8_t* b, uint32_t n)
+    {
+        m_i.Write(b, n);
+    }
+
+  private:
+    Buffer::Iterator m_i; //!< position
+};
+
+/**
+ * Writes into a flat byte array (big-endian), as IteratorWriter does into a buffer.
+ */
+class FlatWriter
+{
+  public:
+    /**
+     * @param out where to write (room for the whole message)
+     */
+    explicit FlatWriter(uint8_t* out)
+        : m_p(out)
+    {
+    }
+
+    /** @param v value */
+    void U8(uint8_t v)
+    {
+        *m_p++ = v;
+    }
+
+    /** @param v value */
+    void U16(uint16_t v)
+    {
+        U8(v >> 8);
+        U8(v & 0xff);
+    }
+
+    /** @param v value */
+    void U32(uint32_t v)
+    {
+        U16(v >> 16);
+        U16(v & 0xffff);
+    }
+
+    /** @param v value */
+    void U64(uint64_t v)
+    {
+        U32(v >> 32);
+        U32(v & 0xffffffff);
+    }
+
+    /**
+     * @param n number of zero bytes
+     */
+    void Zeros(uint32_t n)
+    {
+        std::memset(m_p, 0, n);
+        m_p += n;
+    }
+
+    /**
+     * @param b bytes
+     * @param n number of bytes
+     */
+    void Bytes(const uint8_t* b, uint32_t n)
+    {
+        if (n > 0)
+        {
+            std::memcpy(m_p, b, n);
+            m_p += n;
+        }
+    }
+
+  private:
+    uint8_t* m_p; //!< position
+};
+
+/**
+ * Reads from an ns-3 buffer (Header::Deserialize).
+ */
+class IteratorReader
+{
+  public:
+    /**
+     * @param i where to read
+     */
+    explicit IteratorReader(Buffer::Iterator i)
+        : m_start(i)
+        , m_i(i)
+    {
+    }
+
+    /** @return value */
+    uint8_t U8()
+    {
+        return m_i.ReadU8();
+    }
+
+    /** @return value */
+    uint16_t U16()
+    {
+        return m_i.ReadNtohU16();
+    }
+
+    /** @return value */
+    uint32_t U32()
+    {
+        return m_i.ReadNtohU32();
+    }
+
+    /** @return value */
+    uint64_t U64()
+    {
+        return m_i.ReadNtohU64();
+    }
+
+    /**
+     * @param n bytes to skip
+     */
+    void Skip(uint32_t n)
+    {
+        m_i.Next(n);
+    }
+
+    /**
+     * Nothing to check: the buffer's iterator checks every read itself.
+     * @param n number of bytes about to be read
+     */
+    void Expect(uint32_t n) const
+    {
+    }
+
+    /**
+     * Read bytes into a container (replacing its contents).
+     * @param c a string or byte vector
+     * @param n number of bytes
+     */
+    template<class C>
+    void Assign(C& c, uint32_t n)
+    {
+        c.resize(n);
+        if (n > 0)
+        {
+            m_i.Read(reinterpret_cast<uint8_t*>(c.data()), n);
+        }
+    }
+
+    /** @return bytes read so far */
+    uint32_t Read() const
+    {
+        return m_i.GetDistanceFrom(m_start);
+    }
+
+  private:
+    Buffer::Iterator m_start; //!< start
+    Buffer::Iterator m_i;     //!< position
+};
+
+/**
+ * Reads from a flat byte array, as IteratorReader does from a buffer; reading past its end is
+ * a fatal error (a corrupt message).
+ */
+class FlatReader
+{
+  public:
+    /**
+     * @param data the bytes
+     * @param size their number
+     */
+    FlatReader(const uint8_t* data, uint32_t size)
+        : m_start(data)
+        , m_p(data)
+        , m_end(data + size)
+    {
+    }
+
+    /** @return value */
+    uint8_t U8()
+    {
+        Need(1);
+        return *m_p++;
+    }
+
+    /** @return value */
+    uint16_t U16()
+    {
+        Need(2);
+        uint16_t v = (uint16_t(m_p[0]) << 8) | m_p[1];
+        m_p += 2;
+        return v;
+    }
+
+    /** @return value */
+    uint32_t U32()
+    {
+        Need(4);
+        uint32_t v = (uint32_t(m_p[0]) << 24) | (uint32_t(m_p[1]) << 16) | (uint32_t(m_p[2]) << 8)
+                     | m_p[3];
+        m_p += 4;
+        return v;
+    }
+
+    /** @return value */
+    uint64_t U64()
+    {
+        uint64_t hi = U32();
+        return (hi << 32) | U32();
+    }
+
+    /**
+     * @param n bytes to skip
+     */
+    void Skip(uint32_t n)
+    {
+        Need(n);
+        m_p += n;
+    }
+
+    /**
+     * Read bytes into a container (replacing its contents, without filling it first).
+     * @param c a string or byte vector
+     * @param n number of bytes
+     */
+    template<class C>
+    void Assign(C& c, uint32_t n)
+    {
+        Need(n);
+        auto first = reinterpret_cast<const typename C::value_type*>(m_p);
+        c.assign(first, first + n);
+        m_p += n;
+    }
+
+    /** @return bytes read so far */
+    uint32_t Read() const
+    {
+        return m_p - m_start;
+    }
+
+    /**
+     * Abort unless n more bytes are there (before allocating room for them).
+     * @param n number of bytes about to be read
+     */
+    void Expect(uint32_t n) const
+    {
+        Need(n);
+    }
+
+  private:
+    /**
+     * Abort unless n more bytes are there.
+     * @param n number of bytes
+     */
+    void Need(uint32_t n) const
+    {
+        NS_ABORT_MSG_IF(n > static_cast<uint64_t>(m_end - m_p),
+                        "RtiMessage: message truncated (" << n << " bytes needed, " << (m_end - m_p)
+                                                          << " left)");
+    }
+
+    const uint8_t* m_start; //!< first byte
+    const uint8_t* m_p;     //!< position
+    const uint8_t* m_end;   //!< past the last byte
+};
+
+/**
  * Write a double as its IEEE 754 bit pattern, big-endian.
- * @param i iterator
+ * @param w writer
  * @param v value
  */
+template<class W>
 void
-WriteDouble(Buffer::Iterator& i, double v)
+WriteDouble(W& w, double v)
 {
     uint64_t bits;
     std::memcpy(&bits, &v, sizeof(bits));
-    i.WriteHtonU64(bits);
+    w.U64(bits);
 }
 
 /**
  * Read a double written by WriteDouble.
- * @param i iterator
+ * @param r reader
  * @return the value
  */
+template<class R>
 double
-ReadDouble(Buffer::Iterator& i)
+ReadDouble(R& r)
 {
-    uint64_t bits = i.ReadNtohU64();
+    uint64_t bits = r.U64();
     double v;
     std::memcpy(&v, &bits, sizeof(v));
     return v;
@@ -48,61 +363,60 @@ ReadDouble(Buffer::Iterator& i)
 
 /**
  * Write a string: 2-byte length and the characters.
- * @param i iterator
+ * @param w writer
  * @param s string
  */
+template<class W>
 void
-WriteString(Buffer::Iterator& i, const std::string& s)
+WriteString(W& w, const std::string& s)
 {
     NS_ABORT_MSG_IF(s.size() > 0xffff, "RtiMessage: string longer than 65535 bytes");
-    i.WriteHtonU16(s.size());
-    i.Write(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+    w.U16(s.size());
+    w.Bytes(reinterpret_cast<const uint8_t*>(s.data()), s.size());
 }
 
 /**
  * Read a string written by WriteString.
- * @param i iterator
+ * @param r reader
  * @return the string
  */
+template<class R>
 std::string
-ReadString(Buffer::Iterator& i)
+ReadString(R& r)
 {
-    uint16_t n = i.ReadNtohU16();
-    std::string s(n, '\0');
-    i.Read(reinterpret_cast<uint8_t*>(s.data()), n);
+    uint16_t n = r.U16();
+    std::string s;
+    r.Assign(s, n);
     return s;
 }
 
 /**
  * Write bytes with a 4-byte length.
- * @param i iterator
+ * @param w writer
  * @param b bytes
  */
+template<class W>
 void
-WriteBytes(Buffer::Iterator& i, const std::vector<uint8_t>& b)
+WriteBytes(W& w, const std::vector<uint8_t>& b)
 {
-    i.WriteHtonU32(b.size());
+    w.U32(b.size());
     if (!b.empty())
     {
-        i.Write(b.data(), b.size());
+        w.Bytes(b.data(), b.size());
     }
 }
 
 /**
  * Read bytes written by WriteBytes.
- * @param i iterator
- * @return the bytes
+ * @param r reader
+ * @param b where to put them
  */
-std::vector<uint8_t>
-ReadBytes(Buffer::Iterator& i)
+template<class R>
+void
+ReadBytes(R& r, std::vector<uint8_t>& b)
 {
-    uint32_t n = i.ReadNtohU32();
-    std::vector<uint8_t> b(n);
-    if (n > 0)
-    {
-        i.Read(b.data(), n);
-    }
-    return b;
+    uint32_t n = r.U32();
+    r.Assign(b, n);
 }
 
 /**
@@ -339,64 +653,79 @@ RtiMessage::GetSerializedSize() const
 void
 RtiMessage::Serialize(Buffer::Iterator i) const
 {
-    i.WriteHtonU32(GetSerializedSize());
-    i.WriteU8(VERSION);
-    i.WriteU8(m_type);
-    i.WriteU8(m_flags);
-    i.WriteU8(m_headerSize);
-    i.WriteHtonU32(m_source);
-    i.WriteHtonU32(m_serial);
-    i.WriteU8(0, m_headerSize - CORE_HEADER_SIZE);
+    IteratorWriter w(i);
+    Write(w);
+}
+
+void
+RtiMessage::SerializeTo(uint8_t* out) const
+{
+    FlatWriter w(out);
+    Write(w);
+}
+
+template<class W>
+void
+RtiMessage::Write(W& w) const
+{
+    w.U32(GetSerializedSize());
+    w.U8(VERSION);
+    w.U8(m_type);
+    w.U8(m_flags);
+    w.U8(m_headerSize);
+    w.U32(m_source);
+    w.U32(m_serial);
+    w.Zeros(m_headerSize - CORE_HEADER_SIZE);
     switch (m_type)
     {
         case JOIN:
-            i.WriteHtonU32(handle);
-            WriteString(i, name);
-            WriteString(i, name2);
-            WriteString(i, name3);
+            w.U32(handle);
+            WriteString(w, name);
+            WriteString(w, name2);
+            WriteString(w, name3);
             break;
         case JOIN_RESPONSE:
-            i.WriteHtonU32(handle);
+            w.U32(handle);
             break;
         case PUBLISH_OBJECT_CLASS:
         case UNPUBLISH_OBJECT_CLASS:
         case SUBSCRIBE_OBJECT_CLASS:
         case UNSUBSCRIBE_OBJECT_CLASS:
-            i.WriteHtonU32(handle);
-            i.WriteHtonU32(handles.size());
+            w.U32(handle);
+            w.U32(handles.size());
             for (uint32_t h : handles)
             {
-                i.WriteHtonU32(h);
+                w.U32(h);
             }
             break;
         case PUBLISH_INTERACTION:
         case UNPUBLISH_INTERACTION:
         case SUBSCRIBE_INTERACTION:
         case UNSUBSCRIBE_INTERACTION:
-            i.WriteHtonU32(handle);
+            w.U32(handle);
             break;
         case REGISTER_OBJECT:
         case DISCOVER_OBJECT:
-            i.WriteHtonU32(handle);
-            i.WriteHtonU32(handle2);
-            WriteString(i, name);
+            w.U32(handle);
+            w.U32(handle2);
+            WriteString(w, name);
             break;
         case UPDATE_ATTRIBUTES:
         case REFLECT_ATTRIBUTES:
         case SEND_INTERACTION:
         case RECEIVE_INTERACTION:
-            i.WriteHtonU32(handle);
+            w.U32(handle);
             if (IsTso())
             {
-                WriteDouble(i, time);
+                WriteDouble(w, time);
             }
-            i.WriteHtonU32(values.size());
+            w.U32(values.size());
             for (const auto& [h, v] : values)
             {
-                i.WriteHtonU32(h);
-                WriteBytes(i, v);
+                w.U32(h);
+                WriteBytes(w, v);
             }
-            WriteBytes(i, tag);
+            WriteBytes(w, tag);
             break;
         case ENABLE_TIME_REGULATION:
         case MODIFY_LOOKAHEAD:
@@ -405,16 +734,16 @@ RtiMessage::Serialize(Buffer::Iterator i) const
         case TIME_ADVANCE_REQUEST:
         case TIME_ADVANCE_GRANT:
         case NULL_MESSAGE:
-            WriteDouble(i, time);
+            WriteDouble(w, time);
             break;
         case REGISTER_SYNC_POINT:
         case ANNOUNCE_SYNC_POINT:
-            WriteString(i, name);
-            WriteBytes(i, tag);
+            WriteString(w, name);
+            WriteBytes(w, tag);
             break;
         case SYNC_POINT_ACHIEVED:
         case FEDERATION_SYNCHRONIZED:
-            WriteString(i, name);
+            WriteString(w, name);
             break;
         default:
             break;
@@ -424,44 +753,59 @@ RtiMessage::Serialize(Buffer::Iterator i) const
 uint32_t
 RtiMessage::Deserialize(Buffer::Iterator start)
 {
-    Buffer::Iterator i = start;
-    uint32_t length = i.ReadNtohU32();
-    uint8_t version = i.ReadU8();
+    IteratorReader r(start);
+    return Read(r);
+}
+
+uint32_t
+RtiMessage::DeserializeFrom(const uint8_t* data, uint32_t size)
+{
+    FlatReader r(data, size);
+    return Read(r);
+}
+
+template<class R>
+uint32_t
+RtiMessage::Read(R& r)
+{
+    uint32_t length = r.U32();
+    uint8_t version = r.U8();
     NS_ABORT_MSG_IF(version != VERSION, "RtiMessage: unknown protocol version " << +version);
-    m_type = static_cast<Type>(i.ReadU8());
+    m_type = static_cast<Type>(r.U8());
     NS_ABORT_MSG_IF(m_type == INVALID || m_type >= TYPE_COUNT,
                     "RtiMessage: unknown message type " << +m_type);
-    m_flags = i.ReadU8();
-    m_headerSize = i.ReadU8();
+    m_flags = r.U8();
+    m_headerSize = r.U8();
     NS_ABORT_MSG_IF(m_headerSize < CORE_HEADER_SIZE,
                     "RtiMessage: header size " << +m_headerSize << " < 16");
-    m_source = i.ReadNtohU32();
-    m_serial = i.ReadNtohU32();
-    i.Next(m_headerSize - CORE_HEADER_SIZE);
+    m_source = r.U32();
+    m_serial = r.U32();
+    r.Skip(m_headerSize - CORE_HEADER_SIZE);
     values.clear();
     handles.clear();
     tag.clear();
     switch (m_type)
     {
         case JOIN:
-            handle = i.ReadNtohU32();
-            name = ReadString(i);
-            name2 = ReadString(i);
-            name3 = ReadString(i);
+            handle = r.U32();
+            name = ReadString(r);
+            name2 = ReadString(r);
+            name3 = ReadString(r);
             break;
         case JOIN_RESPONSE:
-            handle = i.ReadNtohU32();
+            handle = r.U32();
             break;
         case PUBLISH_OBJECT_CLASS:
         case UNPUBLISH_OBJECT_CLASS:
         case SUBSCRIBE_OBJECT_CLASS:
         case UNSUBSCRIBE_OBJECT_CLASS: {
-            handle = i.ReadNtohU32();
-            uint32_t n = i.ReadNtohU32();
+            handle = r.U32();
+            uint32_t n = r.U32();
+            r.Expect(n);
             handles.resize(n);
             for (uint32_t k = 0; k < n; ++k)
             {
-                handles[k] = i.ReadNtohU32();
+                handles[k] = r.U32();
             }
             break;
         }
@@ -469,30 +813,30 @@ RtiMessage::Deserialize(Buffer::Iterator start)
         case UNPUBLISH_INTERACTION:
         case SUBSCRIBE_INTERACTION:
         case UNSUBSCRIBE_INTERACTION:
-            handle = i.ReadNtohU32();
+            handle = r.U32();
             break;
         case REGISTER_OBJECT:
         case DISCOVER_OBJECT:
-            handle = i.ReadNtohU32();
-            handle2 = i.ReadNtohU32();
-            name = ReadString(i);
+            handle = r.U32();
+            handle2 = r.U32();
+            name = ReadString(r);
             break;
         case UPDATE_ATTRIBUTES:
         case REFLECT_ATTRIBUTES:
         case SEND_INTERACTION:
         case RECEIVE_INTERACTION: {
-            handle = i.ReadNtohU32();
+            handle = r.U32();
             if (IsTso())
             {
-                time = ReadDouble(i);
+                time = ReadDouble(r);
             }
-            uint32_t n = i.ReadNtohU32();
+            uint32_t n = r.U32();
             for (uint32_t k = 0; k < n; ++k)
             {
-                uint32_t h = i.ReadNtohU32();
-                values[h] = ReadBytes(i);
+                uint32_t h = r.U32();
+                ReadBytes(r, values[h]);
             }
-            tag = ReadBytes(i);
+            ReadBytes(r, tag);
             break;
         }
         case ENABLE_TIME_REGULATION:
@@ -502,21 +846,21 @@ RtiMessage::Deserialize(Buffer::Iterator start)
         case TIME_ADVANCE_REQUEST:
         case TIME_ADVANCE_GRANT:
         case NULL_MESSAGE:
-            time = ReadDouble(i);
+            time = ReadDouble(r);
             break;
         case REGISTER_SYNC_POINT:
         case ANNOUNCE_SYNC_POINT:
-            name = ReadString(i);
-            tag = ReadBytes(i);
+            name = ReadString(r);
+            ReadBytes(r, tag);
             break;
         case SYNC_POINT_ACHIEVED:
         case FEDERATION_SYNCHRONIZED:
-            name = ReadString(i);
+            name = ReadString(r);
             break;
         default:
             break;
     }
-    uint32_t read = i.GetDistanceFrom(start);
+    uint32_t read = r.Read();
     NS_ABORT_MSG_IF(read != length,
                     "RtiMessage: " << TypeName(m_type) << " length field " << length
                                    << " but body decoded to " << read << " bytes");

@@ -140,6 +140,21 @@ class RtiMessage : public Header
     uint32_t Deserialize(Buffer::Iterator start) override;
 
     /**
+     * @brief Serialize into a flat byte array (the same bytes as Serialize).
+     * @param out room for GetSerializedSize() bytes
+     */
+    void SerializeTo(uint8_t* out) const;
+
+    /**
+     * @brief Deserialize from a flat byte array (as Deserialize does from a buffer); a message
+     * that runs past the end of the array is a fatal error.
+     * @param data the bytes, starting with the message
+     * @param size bytes available
+     * @return bytes read (the message's length)
+     */
+    uint32_t DeserializeFrom(const uint8_t* data, uint32_t size);
+
+    /**
      * @brief The name of a type.
      * @param type the type
      * @return e.g. "TIME_ADVANCE_GRANT"
@@ -194,6 +209,19 @@ class RtiMessage : public Header
   private:
     /** @return the size of the body for the current type and fields */
     uint32_t BodySize() const;
+    /**
+     * Write the encoding.
+     * @param w a writer (buffer iterator or flat array)
+     */
+    template<class W>
+    void Write(W& w) const;
+    /**
+     * Read the encoding.
+     * @param r a reader (buffer iterator or flat array)
+     * @return bytes read
+     */
+    template<class R>
+    uint32_t Read(R& r);
 
     Type m_type;             //!< type
     uint8_t m_flags;         //!< flags

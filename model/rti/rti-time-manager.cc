@@ -108,16 +108,41 @@ RtiTimeManager::GetNManaged() const
     return n;
 }
 
-std::map<FederateHandle, TimeBound>
-RtiTimeManager::ComputeBounds() const
+namespace
 {
-    std::map<FederateHandle, TimeBound> bounds;
+
+/**
+ * GALT of a federate from a bound list (as RtiTimeManager::Galt from a map).
+ * @param f the federate
+ * @param bounds the regulating federates' bounds, in federate order
+ * @return the smallest bound of the others (+infinity if none)
+ */
+TimeBound
+LeastOther(FederateHandle f, const std::vector<std::pair<FederateHandle, TimeBound>>& bounds)
+{
+    TimeBound g;
+    for (const auto& [r, b] : bounds)
+    {
+        if (r != f && b < g)
+        {
+            g = b;
+        }
+    }
+    return g;
+}
+
+} // namespace
+
+void
+RtiTimeManager::ComputeBoundList(BoundList& bounds) const
+{
+    bounds.clear();
     const TimeBound inf;
     for (const auto& [f, s] : m_states)
     {
         if (s.regulating)
         {
-            bounds[f] = OutputBound(s, inf);
+            bounds.emplace_back(f, OutputBound(s, inf));
         }
     }
     // Relax the NER bounds with GALT until nothing changes (at most N rounds: every bound is the
@@ -125,16 +150,22 @@ RtiTimeManager::ComputeBounds() const
     for (uint32_t round = 0; round <= bounds.size(); ++round)
     {
         bool changed = false;
+        std::size_t k = 0; // the federate's entry: the list is in the order of m_states
         for (const auto& [f, s] : m_states)
         {
-            if (!s.regulating || !s.advancing || !IsNextMessage(s.kind) || !s.constrained)
+            if (!s.regulating)
             {
                 continue;
             }
-            TimeBound b = OutputBound(s, Galt(f, bounds));
-            if (b < bounds[f])
+            std::pair<FederateHandle, TimeBound>& entry = bounds[k++];
+            if (!s.advancing || !IsNextMessage(s.kind) || !s.constrained)
             {
-                bounds[f] = b;
+                continue;
+            }
+            TimeBound b = OutputBound(s, LeastOther(f, bounds));
+            if (b < entry.second)
+            {
+                entry.second = b;
                 changed = true;
             }
         }
@@ -143,7 +174,14 @@ RtiTimeManager::ComputeBounds() const
             break;
         }
     }
-    return bounds;
+}
+
+std::map<FederateHandle, TimeBound>
+RtiTimeManager::ComputeBounds() const
+{
+    BoundList list;
+    ComputeBoundList(list);
+    return std::map<FederateHandle, TimeBound>(list.begin(), list.end());
 }
 
 TimeBound
@@ -166,11 +204,31 @@ RtiTimeManager::Grants()
     std::vector<Grant> grants;
     // A grant never lowers its federate's bound (it is granted at the time its bound already
     // assumed), so one pass over the federates finds every grant.
-    std::map<FederateHandle, TimeBound> bounds = ComputeBounds();
+    ComputeBoundList(m_bounds);
+    // GALT of a federate is the least bound of the others: the least bound of all, except for
+    // the federate that holds it, whose GALT is the second least (equal bounds are equal values).
+    TimeBound least;
+    TimeBound second;
+    FederateHandle holder = 0;
+    bool held = false;
+    for (const auto& [r, b] : m_bounds)
+    {
+        if (b < least)
+        {
+            second = least;
+            least = b;
+            holder = r;
+            held = true;
+        }
+        else if (b < second)
+        {
+            second = b;
+        }
+    }
     for (auto& [f, s] : m_states)
     {
         LogicalTime t;
-        if (CanGrant(s, Galt(f, bounds), &t))
+        if (CanGrant(s, (held && f == holder) ? second : least, &t))
         {
             ApplyGrant(s, t);
             grants.emplace_back(f, t);

@@ -144,7 +144,17 @@ class RtiTimeManager
     LogicalTime MaxConstrainedTime() const;
 
   private:
+    /** Bounds of the regulating federates, in federate order. */
+    typedef std::vector<std::pair<FederateHandle, TimeBound>> BoundList;
+
+    /**
+     * What ComputeBounds computes, into a list.
+     * @param bounds the list (replaced)
+     */
+    void ComputeBoundList(BoundList& bounds) const;
+
     std::map<FederateHandle, State> m_states; //!< states by federate
+    BoundList m_bounds;                       //!< scratch list of Grants
 };
 
 } // namespace ns3
