@@ -113,6 +113,7 @@ main(int argc, char* argv[])
     double duration = 3.0;
     double loadLead = 1.0;
     std::string nodesCsv;
+    std::string role;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("senderPcs", "Group A sender PCs simulated one by one", config.senderPcs);
@@ -126,6 +127,7 @@ main(int argc, char* argv[])
     cmd.AddValue("loadLead", "the load starts this many seconds before the window", loadLead);
     cmd.AddValue("profile", "HostProfile of the PCs", config.profile);
     cmd.AddValue("nodesCsv", "write the receiver's per-node sara statistics here", nodesCsv);
+    cmd.AddValue("role", "a label for the campaign (recorded, no effect)", role);
     std::string output;
     cmd.AddValue("output", "JSON result file (- = stdout)", output);
     cmd.Parse(argc, argv);
@@ -182,6 +184,7 @@ main(int argc, char* argv[])
     SaraTable::Summary rcv = tb.sara[0]->GetTable().GetSummary();
 
     ResultRecord rec;
+    rec.SetString("role", role);
     rec.SetBool("snooping", snooping);
     rec.Set("load_pps", load);
     rec.SetInt("sender_pcs", config.senderPcs);
@@ -218,6 +221,7 @@ main(int argc, char* argv[])
     rec.Set("receiver_rx_pps", (rxNic1[0] - g_rxNic0[0]) / T);
     rec.Set("receiver_nic_drops_pps", (rxNic1[1] + rxNic1[2] - g_rxNic0[1] - g_rxNic0[2]) / T);
     rec.SetInt("load_frames_sent", tb.load->GetSent());
+    rec.SetInt("events", static_cast<int64_t>(Simulator::GetEventCount()));
     rec.Write(output);
     if (!nodesCsv.empty())
     {

@@ -20,8 +20,10 @@
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/mac48-address.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/simple-channel.h"
 #include "ns3/simple-net-device.h"
+#include "ns3/timer-model.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -156,6 +158,12 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
     igmp.SetAttribute("LastMemberQueryInterval", TimeValue(lmqi));
     igmp.Install(all);
 
+    NodeContainer hostsAll(pcs);
+    if (tb.querier)
+    {
+        hostsAll.Add(tb.querier);
+    }
+
     // Host platforms (after the addresses).
     HostPlatformHelper hosts(c.profile);
     hosts.Install(pcs);
@@ -166,8 +174,24 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
         qhost.Install(tb.querier);
     }
 
-    // Applications.
+    // Each PC's clock interrupt has its own phase (the PCs booted at different times): without
+    // it, the jiffies of all sender PCs would tick together and their packets would reach the
+    // receivers in bursts that no real set of PCs produces.
     int64_t stream = c.stream;
+    Ptr<UniformRandomVariable> phase = CreateObject<UniformRandomVariable>();
+    phase->SetStream(stream++);
+    for (auto it = hostsAll.Begin(); it != hostsAll.End(); ++it)
+    {
+        Ptr<TickTimer> tick = DynamicCast<TickTimer>((*it)->GetObject<HostPlatform>()->GetTimer());
+        if (tick)
+        {
+            tick->SetAttribute(
+                "Phase",
+                TimeValue(Seconds(phase->GetValue(0, tick->GetPeriod().GetSeconds()))));
+        }
+    }
+
+    // Applications.
     for (uint32_t i = 0; i < c.senderPcs; ++i)
     {
         Ptr<SendUdp> app = CreateObject<SendUdp>();
@@ -222,11 +246,6 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
     tb.load->SetStartTime(c.loadAt);
     tb.load->SetStopTime(c.stopAt);
 
-    NodeContainer hostsAll(pcs);
-    if (tb.querier)
-    {
-        hostsAll.Add(tb.querier);
-    }
     stream += HostPlatformHelper::AssignStreams(hostsAll, stream);
     IgmpHelper::AssignStreams(all, stream);
     return tb;

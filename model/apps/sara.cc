@@ -268,10 +268,14 @@ Sara::GetTypeId()
                             MakeIpv4AddressAccessor(&Sara::m_group),
                             MakeIpv4AddressChecker())
               .AddAttribute("BufferPackets",
-                            "Capture buffer (packets): the capture socket's receive buffer. "
-                            "Linux 2.6.13: rmem_default 111 616 octets / about 2 300 octets of "
-                            "buffer per received frame (2 KiB e1000 receive buffers) = 48.",
-                            UintegerValue(48),
+                            "Capture buffer (packets): the capture socket's receive buffer "
+                            "in frames. Default: the largest buffer Linux 2.6.13 grants "
+                            "(SO_RCVBUF capped at rmem_max 131 071, doubled: 262 142 octets) "
+                            "over the about 2 300 octets each received frame occupies (2 KiB "
+                            "e1000 receive buffers): 113. The default rmem_default would hold "
+                            "48. Calibrated on [MEGA06] (a Group B PC captured 20 000 nodes "
+                            "without loss), see doc/mega.rst.",
+                            UintegerValue(113),
                             MakeUintegerAccessor(&Sara::m_bufferPackets),
                             MakeUintegerChecker<uint32_t>(1, 1 << 24))
               .AddAttribute("ProcessCost",
@@ -289,7 +293,7 @@ Sara::GetTypeId()
 
 Sara::Sara()
     : m_port(10000)
-    , m_bufferPackets(48)
+    , m_bufferPackets(113)
     , m_processCycles(2000)
     , m_reading(false)
     , m_running(false)
