@@ -165,6 +165,10 @@ class SendUdpTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ_TOL(s0.sendStd, sd, 1e-9, "send interval deviation");
         // The receive intervals equal the send intervals (same path for every packet).
         NS_TEST_ASSERT_MSG_EQ_TOL(s0.recvMean, mean, 1e-12, "mean receive interval");
+        // SendUdp reserved pids 1 and 2: the next process gets 3.
+        Ptr<HostPlatform> host = pair.nodes.Get(0)->GetObject<HostPlatform>();
+        NS_TEST_ASSERT_MSG_EQ(host->CreateProcess()->GetPid(), 3u, "pids after the reserved block");
+        NS_TEST_ASSERT_MSG_EQ(host->ReservePids(10), 4u, "a new block starts at the next pid");
         Simulator::Destroy();
     }
 };
