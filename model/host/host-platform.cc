@@ -150,6 +150,18 @@ HostPlatform::CreateProcess()
     return p;
 }
 
+uint32_t
+HostPlatform::ReservePids(uint32_t n)
+{
+    NS_LOG_FUNCTION(this << n);
+    NS_ABORT_MSG_IF(n == 0, "HostPlatform::ReservePids: n must be >= 1");
+    NS_ABORT_MSG_IF(m_nextPid > UINT32_MAX - n,
+                    "HostPlatform::ReservePids: " << n << " more process ids do not fit");
+    uint32_t first = m_nextPid;
+    m_nextPid += n;
+    return first;
+}
+
 Time
 HostPlatform::GetSendCost(uint32_t bytes) const
 {

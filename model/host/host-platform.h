@@ -78,6 +78,18 @@ class HostPlatform : public Object
     Ptr<HostProcess> CreateProcess();
 
     /**
+     * @brief Reserve a block of process ids for processes that an application keeps itself.
+     *
+     * An application that runs many light processes (e.g. thousands of send_udp instances
+     * multiplexed by one SendUdp) submits their work to the CPU directly, one owner id per
+     * process, so that the CPU charges their context switches; the ids must not collide with
+     * those of HostProcess objects.
+     * @param n number of ids (>= 1)
+     * @return the first id of the block (the block is [first, first + n))
+     */
+    uint32_t ReservePids(uint32_t n);
+
+    /**
      * @brief CPU time for a process to send one message of a given size (syscall, transport,
      * IP, driver transmit).
      * @param bytes message size handed to the socket

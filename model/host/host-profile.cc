@@ -80,7 +80,14 @@ HostNic.Napi = false
 description = StarBED PC (Pentium III 1 GHz, 512 MB), Linux 2.6.13, e1000-class NIC; MEGA06 Groups A and B
 HostPlatform.Cpu = ns3::HostCpu[Frequency=1e9|Cores=1|ContextSwitchCost=3000]
 HostPlatform.Timer = ns3::TickTimer[Frequency=250|ExtraTicks=1]
-HostPlatform.SchedulingLatency = ns3::ExponentialRandomVariable[Mean=10e-6|Bound=1e-3]
+# Calibrated: one send_udp process per PC sent with a send-interval standard deviation of "a few
+# hundred microseconds" ([MEGA06]; taken as 300 us). A relative sleep(1) on the 250 Hz jiffy
+# timer wakes on the tick grid, so the interval is a whole number of ticks plus the difference
+# of two independent wake-up latencies: std(interval) = sqrt(2) * std(latency); an exponential
+# latency (std = mean) of mean 300 us / sqrt(2) = 212 us. It stands for everything between the
+# tick and the process running on an otherwise idle PC (timer softirq, wake-up, the SpringOS
+# slave and other daemons); the bound keeps it below one tick. See doc/mega.rst.
+HostPlatform.SchedulingLatency = ns3::ExponentialRandomVariable[Mean=212e-6|Bound=4e-3]
 HostPlatform.SendCost = 10000
 HostPlatform.SendCostPerByte = 2
 HostPlatform.RecvCost = 6000

@@ -1,0 +1,233 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * [MEGA06] section 4.4: multicast flooded onto the sender PCs. Without IGMP snooping the switch
+ * floods every multicast frame to every port; the senders' receive path (interrupts, softirq)
+ * takes the CPU that their send_udp processes need.
+ *
+ * One configuration: senderPcs Group A PCs with nodesPerPc send_udp virtual nodes each and one
+ * Group B receiver (ami + sara) on one group, the other senders' aggregate load (--load frames/s)
+ * from the rest of the network to another group, snooping on or off. The record holds, for the
+ * observation window [warmup, warmup + duration): the senders' achieved send rate and their
+ * send-interval statistics (from send_udp's own timestamps), the frames their NICs received,
+ * their CPU shares, and the receiver's sara statistics.
+ *
+ *   ./mega-flooding --load=30000 --snooping=false --output=r.json
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/testbed-module.h"
+
+#include <array>
+#include <fstream>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("MegaFlooding");
+
+namespace
+{
+
+Time g_obsStart;         //!< observation window start
+Time g_obsEnd;           //!< observation window end
+SaraTable* g_sent;       //!< the senders' own intervals (sara statistics of the sent packets)
+uint64_t g_sentInWindow; //!< packets sent in the window
+
+/**
+ * send_udp sent a packet.
+ * @param node virtual-node id
+ * @param serial serial number
+ * @param ts timestamp
+ */
+void
+Sent(uint32_t node, uint32_t serial, Time ts)
+{
+    if (ts < g_obsStart || ts >= g_obsEnd)
+    {
+        return;
+    }
+    ++g_sentInWindow;
+    g_sent->Add(node, serial, ts, ts);
+}
+
+/** CPU time per class of a set of PCs, at one moment. */
+struct CpuSnapshot
+{
+    double hardirq{0}; //!< seconds
+    double softirq{0}; //!< seconds
+    double process{0}; //!< seconds
+};
+
+/**
+ * CPU time of the PCs so far.
+ * @param pcs the PCs
+ * @return the sums
+ */
+CpuSnapshot
+Cpu(const NodeContainer& pcs)
+{
+    CpuSnapshot s;
+    for (uint32_t i = 0; i < pcs.GetN(); ++i)
+    {
+        Ptr<HostCpu> cpu = pcs.Get(i)->GetObject<HostPlatform>()->GetCpu();
+        s.hardirq += cpu->GetBusyTime(HostCpu::HARDIRQ).GetSeconds();
+        s.softirq += cpu->GetBusyTime(HostCpu::SOFTIRQ).GetSeconds();
+        s.process += cpu->GetBusyTime(HostCpu::PROCESS).GetSeconds();
+    }
+    return s;
+}
+
+/**
+ * NIC counters of a set of PCs.
+ * @param pcs the PCs
+ * @return {received, ring drops, backlog drops}
+ */
+std::array<uint64_t, 3>
+Nics(const NodeContainer& pcs)
+{
+    std::array<uint64_t, 3> n{0, 0, 0};
+    for (uint32_t i = 0; i < pcs.GetN(); ++i)
+    {
+        Ptr<HostNic> nic = Mega06Testbed::GetNic(pcs.Get(i));
+        n[0] += nic->GetReceived();
+        n[1] += nic->GetRxRingDrops();
+        n[2] += nic->GetBacklogDrops();
+    }
+    return n;
+}
+
+CpuSnapshot g_cpu0;               //!< senders' CPU at the window start
+std::array<uint64_t, 3> g_nic0;   //!< senders' NIC counters at the window start
+std::array<uint64_t, 3> g_rxNic0; //!< receiver's NIC counters at the window start
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Mega06TestbedConfig config;
+    double load = 0;
+    bool snooping = true;
+    double warmup = 2.0;
+    double duration = 3.0;
+    double loadLead = 1.0;
+    std::string nodesCsv;
+    std::string role;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("senderPcs", "Group A sender PCs simulated one by one", config.senderPcs);
+    cmd.AddValue("nodesPerPc", "send_udp virtual nodes per sender PC", config.nodesPerPc);
+    cmd.AddValue("load", "the other senders' aggregate multicast load (frames/s)", load);
+    cmd.AddValue("snooping", "IGMP snooping on the switch", snooping);
+    cmd.AddValue("warmup",
+                 "seconds before the observation window (senders start at 0.5 s)",
+                 warmup);
+    cmd.AddValue("duration", "observation window (s)", duration);
+    cmd.AddValue("loadLead", "the load starts this many seconds before the window", loadLead);
+    cmd.AddValue("profile", "HostProfile of the PCs", config.profile);
+    cmd.AddValue("nodesCsv", "write the receiver's per-node sara statistics here", nodesCsv);
+    cmd.AddValue("role", "a label for the campaign (recorded, no effect)", role);
+    std::string output;
+    cmd.AddValue("output", "JSON result file (- = stdout)", output);
+    cmd.Parse(argc, argv);
+    ExperimentArgs::Require(config.senderPcs >= 1 && config.senderPcs <= 64,
+                            "--senderPcs must be in [1, 64]");
+    ExperimentArgs::Require(config.nodesPerPc >= 1 && config.nodesPerPc <= 100000,
+                            "--nodesPerPc must be in [1, 100000]");
+    ExperimentArgs::Require(load >= 0 && load <= 1e7, "--load must be in [0, 1e7] frames/s");
+    ExperimentArgs::Require(warmup >= 1.6, "--warmup must be >= 1.6 s (all nodes started)");
+    ExperimentArgs::Require(duration > 0, "--duration must be > 0");
+    ExperimentArgs::Require(loadLead >= 0 && loadLead <= warmup,
+                            "--loadLead must be in [0, warmup]");
+    ExperimentArgs::Require(HostProfile::Exists(config.profile),
+                            "--profile: unknown profile '" + config.profile + "'");
+
+    config.snooping = snooping;
+    config.receivers = 1;
+    config.otherLoad = load;
+    config.loadAt = Seconds(warmup - loadLead);
+    g_obsStart = Seconds(warmup);
+    g_obsEnd = Seconds(warmup + duration);
+    config.stopAt = g_obsEnd;
+    Mega06Testbed tb = Mega06Testbed::Build(config);
+
+    SaraTable sent;
+    g_sent = &sent;
+    for (auto& app : tb.sendUdp)
+    {
+        app->TraceConnectWithoutContext("Send", MakeCallback(&Sent));
+    }
+    NodeContainer senders = tb.senders;
+    NodeContainer receiver(tb.receivers.Get(0));
+    Simulator::Schedule(g_obsStart, [&]() {
+        tb.sara[0]->ResetStatistics();
+        g_cpu0 = Cpu(senders);
+        g_nic0 = Nics(senders);
+        g_rxNic0 = Nics(receiver);
+    });
+    CpuSnapshot cpu1;
+    std::array<uint64_t, 3> nic1{};
+    std::array<uint64_t, 3> rxNic1{};
+    Simulator::Schedule(g_obsEnd - TimeStep(1), [&]() {
+        cpu1 = Cpu(senders);
+        nic1 = Nics(senders);
+        rxNic1 = Nics(receiver);
+    });
+    Simulator::Stop(g_obsEnd);
+    Simulator::Run();
+
+    const double T = duration;
+    const double pcs = config.senderPcs;
+    const double nodes = pcs * config.nodesPerPc;
+    SaraTable::Summary snd = sent.GetSummary();
+    SaraTable::Summary rcv = tb.sara[0]->GetTable().GetSummary();
+
+    ResultRecord rec;
+    rec.SetString("role", role);
+    rec.SetBool("snooping", snooping);
+    rec.Set("load_pps", load);
+    rec.SetInt("sender_pcs", config.senderPcs);
+    rec.SetInt("nodes_per_pc", config.nodesPerPc);
+    rec.Set("duration_s", T);
+    rec.SetString("profile", config.profile);
+    // Senders.
+    rec.SetInt("sent", g_sentInWindow);
+    rec.Set("send_rate_per_node", g_sentInWindow / nodes / T);
+    rec.Set("nodes_sending_fraction", snd.nodes / nodes);
+    rec.SetInt("send_intervals", snd.intervals);
+    rec.Set("send_interval_mean_us", snd.pooledSendMean * 1e6);
+    rec.Set("send_interval_std_us", snd.pooledSendStd * 1e6);
+    rec.Set("send_interval_node_std_mean_us", snd.sendStdMean * 1e6);
+    rec.Set("send_interval_node_std_max_us", snd.sendStdMax * 1e6);
+    rec.Set("sender_rx_pps", (nic1[0] - g_nic0[0]) / pcs / T);
+    rec.Set("sender_ring_drops_pps", (nic1[1] - g_nic0[1]) / pcs / T);
+    rec.Set("sender_backlog_drops_pps", (nic1[2] - g_nic0[2]) / pcs / T);
+    rec.Set("sender_cpu_hardirq", (cpu1.hardirq - g_cpu0.hardirq) / pcs / T);
+    rec.Set("sender_cpu_softirq", (cpu1.softirq - g_cpu0.softirq) / pcs / T);
+    rec.Set("sender_cpu_process", (cpu1.process - g_cpu0.process) / pcs / T);
+    // Receiver (sara's statistics restarted at the window start).
+    rec.SetInt("sara_nodes", rcv.nodes);
+    rec.SetInt("sara_packets", rcv.packets);
+    rec.SetInt("sara_drops", rcv.drops);
+    rec.Set("sara_drop_rate", rcv.dropRate);
+    rec.SetInt("sara_buffer_drops", tb.sara[0]->GetBufferDrops());
+    rec.SetInt("sara_foreign", tb.sara[0]->GetForeign());
+    rec.SetInt("sara_filtered", tb.sara[0]->GetFiltered());
+    rec.Set("sara_send_interval_std_us", rcv.pooledSendStd * 1e6);
+    rec.Set("sara_recv_interval_mean_us", rcv.pooledRecvMean * 1e6);
+    rec.Set("sara_recv_interval_std_us", rcv.pooledRecvStd * 1e6);
+    rec.Set("sara_recv_interval_node_std_mean_us", rcv.recvStdMean * 1e6);
+    rec.Set("receiver_rx_pps", (rxNic1[0] - g_rxNic0[0]) / T);
+    rec.Set("receiver_nic_drops_pps", (rxNic1[1] + rxNic1[2] - g_rxNic0[1] - g_rxNic0[2]) / T);
+    rec.SetInt("load_frames_sent", tb.load->GetSent());
+    rec.SetInt("events", static_cast<int64_t>(Simulator::GetEventCount()));
+    rec.Write(output);
+    if (!nodesCsv.empty())
+    {
+        std::ofstream os(nodesCsv);
+        tb.sara[0]->GetTable().WriteNodes(os);
+    }
+    Simulator::Destroy();
+    return 0;
+}

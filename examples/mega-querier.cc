@@ -1,0 +1,321 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * [MEGA06] section 4.4: the IGMP querier PC (mrouted) on the multicast-router port receives
+ * every multicast frame; under the interrupt load its OS fails to send IGMP queries in time,
+ * the snooping switch's port memberships time out and the receivers stop getting data.
+ * Limiting the NIC's interrupt rate (e1000 InterruptThrottleRate) gives the CPU back.
+ *
+ * One configuration: the querier PC (mrouted, static router port, NIC MaxInterruptRate --itr),
+ * one sender PC (nodesPerPc send_udp nodes) and receivers (ami + sara) on one group, and the
+ * other senders' load (--load frames/s, from the rest of the network to another group joined
+ * there), IGMP timers scaled by --igmpTimeScale. The load starts at Query Interval / 2, after the
+ * startup queries have been answered. The record holds the general queries (due, sent, delays,
+ * on time), the memberships that timed out at the switch, the data the receivers got over time,
+ * and the querier's CPU shares and NIC counters under load.
+ *
+ *   ./mega-querier --load=100000 --itr=0 --igmpTimeScale=0.04 --output=r.json
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/testbed-module.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("MegaQuerier");
+
+namespace
+{
+
+std::vector<double> g_queryDue;           //!< due times of the general queries sent (s)
+std::vector<double> g_queryDelay;         //!< their delays (s)
+std::vector<double> g_timeoutAt;          //!< times of membership timeouts (s)
+std::vector<double> g_timeoutGroupIsData; //!< 1 if the timed-out membership was the data group
+std::vector<double> g_rxBins;             //!< packets accounted by all receivers, per bin
+std::vector<double> g_txBins;             //!< packets sent by the observed senders, per bin
+Time g_bin;                               //!< bin width
+Ipv4Address g_group;                      //!< the data group
+
+/**
+ * A general query went out.
+ * @param due when it fell due
+ * @param sent when it went out
+ */
+void
+QuerySent(Time due, Time sent)
+{
+    g_queryDue.push_back(due.GetSeconds());
+    g_queryDelay.push_back((sent - due).GetSeconds());
+}
+
+/**
+ * The switch changed a port membership.
+ * @param group the group
+ * @param port the port
+ * @param member joined (true) or left / timed out (false)
+ */
+void
+Membership(Ipv4Address group, uint32_t port, bool member)
+{
+    if (!member)
+    {
+        g_timeoutAt.push_back(Simulator::Now().GetSeconds());
+        g_timeoutGroupIsData.push_back(group == g_group ? 1.0 : 0.0);
+    }
+}
+
+/**
+ * Count an event into a time bin.
+ * @param bins the bins
+ * @param t the time
+ */
+void
+Bin(std::vector<double>& bins, Time t)
+{
+    auto i = static_cast<size_t>(t.GetTimeStep() / g_bin.GetTimeStep());
+    if (i < bins.size())
+    {
+        bins[i] += 1;
+    }
+}
+
+/**
+ * A receiver accounted a packet.
+ * @param node virtual node
+ * @param serial serial number
+ * @param sent timestamp
+ * @param received capture time
+ */
+void
+Received(uint32_t node, uint32_t serial, Time sent, Time received)
+{
+    Bin(g_rxBins, received);
+}
+
+/**
+ * A sender sent a packet.
+ * @param node virtual node
+ * @param serial serial number
+ * @param ts timestamp
+ */
+void
+Sent(uint32_t node, uint32_t serial, Time ts)
+{
+    Bin(g_txBins, ts);
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Mega06TestbedConfig config;
+    config.querier = true;
+    config.senderPcs = 1;
+    config.nodesPerPc = 1000;
+    config.receivers = 2;
+    config.unregisteredToRouterPorts = true;
+    double load = 100000;
+    double itr = 0;
+    double onTime = 0.1;
+    double durationGmi = 2.0;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("load", "the other senders' aggregate multicast load (frames/s)", load);
+    cmd.AddValue("itr", "the querier NIC's MaxInterruptRate (interrupts/s, 0 = unmoderated)", itr);
+    cmd.AddValue("igmpTimeScale",
+                 "IGMP timers (RFC 2236 defaults) times this",
+                 config.igmpTimeScale);
+    cmd.AddValue("nodesPerPc", "send_udp virtual nodes on the sender PC", config.nodesPerPc);
+    cmd.AddValue("receivers", "receiver PCs", config.receivers);
+    cmd.AddValue("staticRouterPort",
+                 "the querier's port is a configured router port",
+                 config.querierStaticRouterPort);
+    cmd.AddValue("unregisteredToRouterPorts",
+                 "the switch sends unregistered multicast to router ports only (else floods)",
+                 config.unregisteredToRouterPorts);
+    cmd.AddValue("onTime",
+                 "a query is on time if sent within this many seconds of its due time",
+                 onTime);
+    cmd.AddValue("duration", "load duration in Group Membership Intervals", durationGmi);
+    cmd.AddValue("profile", "HostProfile of the PCs", config.profile);
+    std::string output;
+    cmd.AddValue("output", "JSON result file (- = stdout)", output);
+    cmd.Parse(argc, argv);
+    ExperimentArgs::Require(load >= 0 && load <= 1e7, "--load must be in [0, 1e7] frames/s");
+    ExperimentArgs::Require(itr >= 0 && itr <= 1e6, "--itr must be in [0, 1e6]");
+    ExperimentArgs::Require(config.igmpTimeScale >= 0.01 && config.igmpTimeScale <= 1,
+                            "--igmpTimeScale must be in [0.01, 1]");
+    ExperimentArgs::Require(config.nodesPerPc >= 1 && config.nodesPerPc <= 100000,
+                            "--nodesPerPc must be in [1, 100000]");
+    ExperimentArgs::Require(config.receivers >= 1 && config.receivers <= 64,
+                            "--receivers must be in [1, 64]");
+    ExperimentArgs::Require(onTime > 0, "--onTime must be > 0");
+    ExperimentArgs::Require(durationGmi >= 1.2, "--duration must be >= 1.2 (GMIs)");
+    ExperimentArgs::Require(HostProfile::Exists(config.profile),
+                            "--profile: unknown profile '" + config.profile + "'");
+
+    const Time qi = Seconds(125) * config.igmpTimeScale;
+    const Time gmi = Mega06Testbed::GroupMembershipInterval(config);
+    config.otherLoad = load;
+    config.querierInterruptRate = itr;
+    config.joinAt = MilliSeconds(200);
+    config.sendAt = MilliSeconds(500);
+    config.loadAt = qi / 2;
+    config.stopAt = config.loadAt + gmi * durationGmi;
+    g_group = config.group;
+    Mega06Testbed tb = Mega06Testbed::Build(config);
+
+    g_bin = qi / 10;
+    const size_t nBins = config.stopAt.GetTimeStep() / g_bin.GetTimeStep() + 1;
+    g_rxBins.assign(nBins, 0);
+    g_txBins.assign(nBins, 0);
+    tb.mrouted->TraceConnectWithoutContext("QuerySent", MakeCallback(&QuerySent));
+    tb.bridge->TraceConnectWithoutContext("Membership", MakeCallback(&Membership));
+    for (auto& s : tb.sara)
+    {
+        s->TraceConnectWithoutContext("Record", MakeCallback(&Received));
+    }
+    tb.sendUdp[0]->TraceConnectWithoutContext("Send", MakeCallback(&Sent));
+
+    // Counters at the start of the load and at the end of the judged window.
+    const Time judgeEnd = config.stopAt - Seconds(onTime);
+    Ptr<HostCpu> cpu = tb.querier->GetObject<HostPlatform>()->GetCpu();
+    Ptr<HostNic> nic = Mega06Testbed::GetNic(tb.querier);
+    uint64_t due0 = 0;
+    uint64_t due1 = 0;
+    std::array<double, 3> cpu0{};
+    std::array<double, 3> cpu1{};
+    std::array<uint64_t, 4> nic0{};
+    std::array<uint64_t, 4> nic1{};
+    auto cpuNow = [cpu]() {
+        return std::array<double, 3>{cpu->GetBusyTime(HostCpu::HARDIRQ).GetSeconds(),
+                                     cpu->GetBusyTime(HostCpu::SOFTIRQ).GetSeconds(),
+                                     cpu->GetBusyTime(HostCpu::PROCESS).GetSeconds()};
+    };
+    auto nicNow = [nic]() {
+        return std::array<uint64_t, 4>{nic->GetReceived(),
+                                       nic->GetRxRingDrops(),
+                                       nic->GetBacklogDrops(),
+                                       nic->GetInterrupts()};
+    };
+    Simulator::Schedule(config.loadAt, [&]() {
+        due0 = tb.mrouted->GetQueriesDue();
+        cpu0 = cpuNow();
+        nic0 = nicNow();
+    });
+    Simulator::Schedule(judgeEnd, [&]() { due1 = tb.mrouted->GetQueriesDue(); });
+    Simulator::Schedule(config.stopAt - TimeStep(1), [&]() {
+        cpu1 = cpuNow();
+        nic1 = nicNow();
+    });
+    std::vector<uint32_t> membersAtEnd;
+    Simulator::Schedule(config.stopAt - TimeStep(1), [&]() {
+        membersAtEnd.push_back(tb.bridge->GetMemberPorts(config.group).size());
+    });
+    Simulator::Stop(config.stopAt);
+    Simulator::Run();
+
+    // Queries that fell due under load (before the judged window's end), and those of them that
+    // went out on time.
+    uint64_t onTimeCount = 0;
+    double maxDelay = 0;
+    uint64_t sentUnderLoad = 0;
+    for (size_t i = 0; i < g_queryDue.size(); ++i)
+    {
+        if (g_queryDue[i] >= config.loadAt.GetSeconds() && g_queryDue[i] < judgeEnd.GetSeconds())
+        {
+            ++sentUnderLoad;
+            maxDelay = std::max(maxDelay, g_queryDelay[i]);
+            if (g_queryDelay[i] <= onTime)
+            {
+                ++onTimeCount;
+            }
+        }
+    }
+    const uint64_t dueUnderLoad = due1 - due0;
+    // Data the receivers got after every membership not refreshed by a query must have expired:
+    // from loadAt + GMI + QRI on.
+    const Time tailStart = config.loadAt + gmi + Seconds(10) * config.igmpTimeScale;
+    double rxTail = 0;
+    double txTail = 0;
+    for (size_t i = 0; i < nBins; ++i)
+    {
+        if (g_bin * static_cast<int64_t>(i) >= tailStart
+            && g_bin * static_cast<int64_t>(i + 1) <= config.stopAt)
+        {
+            rxTail += g_rxBins[i];
+            txTail += g_txBins[i];
+        }
+    }
+    const double loadT = (config.stopAt - config.loadAt).GetSeconds();
+    uint32_t dataTimeouts = 0;
+    double firstDataTimeout = -1;
+    for (size_t i = 0; i < g_timeoutAt.size(); ++i)
+    {
+        if (g_timeoutGroupIsData[i] > 0)
+        {
+            ++dataTimeouts;
+            if (firstDataTimeout < 0)
+            {
+                firstDataTimeout = g_timeoutAt[i];
+            }
+        }
+    }
+
+    ResultRecord rec;
+    rec.Set("load_pps", load);
+    rec.Set("itr", itr);
+    rec.Set("igmp_time_scale", config.igmpTimeScale);
+    rec.Set("query_interval_s", qi.GetSeconds());
+    rec.Set("gmi_s", gmi.GetSeconds());
+    rec.Set("load_start_s", config.loadAt.GetSeconds());
+    rec.Set("stop_s", config.stopAt.GetSeconds());
+    rec.Set("on_time_threshold_s", onTime);
+    rec.SetInt("receivers", config.receivers);
+    rec.SetInt("queries_due_total", tb.mrouted->GetQueriesDue());
+    rec.SetInt("queries_sent_total", tb.mrouted->GetQueriesSent());
+    rec.SetInt("igmp_other_sent", tb.mrouted->GetOtherSent());
+    rec.SetInt("queries_due_under_load", dueUnderLoad);
+    rec.SetInt("queries_sent_under_load", sentUnderLoad);
+    rec.SetInt("queries_on_time_under_load", onTimeCount);
+    rec.Set("queries_on_time_fraction",
+            dueUnderLoad > 0 ? static_cast<double>(onTimeCount) / dueUnderLoad : 1.0);
+    rec.Set("query_delay_max_s", maxDelay);
+    rec.SetSeries("query_due_s", g_queryDue);
+    rec.SetSeries("query_delay_s", g_queryDelay);
+    rec.SetInt("memberships_timed_out", g_timeoutAt.size());
+    rec.SetInt("data_memberships_timed_out", dataTimeouts);
+    rec.Set("first_data_timeout_s", firstDataTimeout);
+    rec.SetSeries("timeout_s", g_timeoutAt);
+    rec.SetInt("data_member_ports_at_end", membersAtEnd.empty() ? 0 : membersAtEnd[0]);
+    rec.Set("data_delivered_fraction_tail",
+            txTail > 0 ? rxTail / (txTail * config.receivers) : 0.0);
+    rec.Set("tail_start_s", tailStart.GetSeconds());
+    rec.Set("bin_s", g_bin.GetSeconds());
+    std::vector<double> rxPps;
+    std::vector<double> txPps;
+    for (size_t i = 0; i < nBins; ++i)
+    {
+        rxPps.push_back(g_rxBins[i] / config.receivers / g_bin.GetSeconds());
+        txPps.push_back(g_txBins[i] / g_bin.GetSeconds());
+    }
+    rec.SetSeries("receiver_pps", rxPps);
+    rec.SetSeries("sender_pps", txPps);
+    rec.Set("querier_cpu_hardirq", (cpu1[0] - cpu0[0]) / loadT);
+    rec.Set("querier_cpu_softirq", (cpu1[1] - cpu0[1]) / loadT);
+    rec.Set("querier_cpu_process", (cpu1[2] - cpu0[2]) / loadT);
+    rec.Set("querier_rx_pps", (nic1[0] - nic0[0]) / loadT);
+    rec.Set("querier_ring_drops_pps", (nic1[1] - nic0[1]) / loadT);
+    rec.Set("querier_backlog_drops_pps", (nic1[2] - nic0[2]) / loadT);
+    rec.Set("querier_interrupts_per_s", (nic1[3] - nic0[3]) / loadT);
+    rec.SetInt("load_frames_sent", tb.load->GetSent());
+    rec.SetInt("events", static_cast<int64_t>(Simulator::GetEventCount()));
+    rec.Write(output);
+    Simulator::Destroy();
+    return 0;
+}

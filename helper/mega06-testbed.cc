@@ -1,0 +1,254 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mega06-testbed.h"
+
+#include "host-platform-helper.h"
+#include "multicast-helper.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/host-nic.h"
+#include "ns3/host-platform.h"
+#include "ns3/igmp-l4-protocol.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/ipv4-static-routing.h"
+#include "ns3/ipv4.h"
+#include "ns3/log.h"
+#include "ns3/mac48-address.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/simple-channel.h"
+#include "ns3/simple-net-device.h"
+#include "ns3/timer-model.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("Mega06Testbed");
+
+namespace
+{
+
+/// RFC 2236 section 8 defaults.
+const uint32_t kRobustness = 2;
+const Time kQueryInterval = Seconds(125);
+const Time kQueryResponseInterval = Seconds(10);
+const Time kUnsolicitedReportInterval = Seconds(10);
+const Time kLastMemberQueryInterval = Seconds(1);
+
+} // namespace
+
+Time
+Mega06Testbed::GroupMembershipInterval(const Mega06TestbedConfig& config)
+{
+    return (kQueryInterval * kRobustness + kQueryResponseInterval) * config.igmpTimeScale;
+}
+
+Ptr<HostNic>
+Mega06Testbed::GetNic(Ptr<Node> pc)
+{
+    Ptr<HostPlatform> host = pc->GetObject<HostPlatform>();
+    NS_ABORT_MSG_IF(!host, "Mega06Testbed::GetNic: node " << pc->GetId() << " is not a PC");
+    return host->GetNic(pc->GetDevice(0));
+}
+
+Mega06Testbed
+Mega06Testbed::Build(const Mega06TestbedConfig& c)
+{
+    NS_ABORT_MSG_IF(c.igmpTimeScale <= 0, "Mega06Testbed: igmpTimeScale must be > 0");
+    NS_ABORT_MSG_IF(c.otherLoad < 0, "Mega06Testbed: otherLoad must be >= 0");
+    Mega06Testbed tb;
+    const double s = c.igmpTimeScale;
+    const Time qi = kQueryInterval * s;
+    const Time qri = kQueryResponseInterval * s;
+    // IGMPv2 codes Max Resp Time in tenths of a second: no scaled interval below 100 ms.
+    const Time lmqi = Max(kLastMemberQueryInterval * s, MilliSeconds(100));
+    NS_ABORT_MSG_IF(qri < MilliSeconds(100),
+                    "Mega06Testbed: igmpTimeScale " << s << " makes the Query Response Interval "
+                                                    << qri.As(Time::S) << " < 0.1 s");
+
+    // The switch.
+    SnoopingSwitchHelper sh;
+    sh.SetDeviceAttribute("Snooping", BooleanValue(c.snooping));
+    sh.SetDeviceAttribute("UnregisteredPolicy",
+                          EnumValue(c.unregisteredToRouterPorts
+                                        ? SnoopingBridgeNetDevice::ROUTER_PORTS
+                                        : SnoopingBridgeNetDevice::FLOOD));
+    sh.SetDeviceAttribute("MembershipInterval", TimeValue(qi * kRobustness + qri));
+    sh.SetDeviceAttribute("RouterPortTimeout", TimeValue(qi * kRobustness + qri / 2));
+    sh.SetDeviceAttribute("LastMemberQueryInterval", TimeValue(lmqi));
+    tb.switchNode = CreateObject<Node>();
+    tb.bridge = sh.Install(tb.switchNode);
+
+    // The PCs and the rest of the network, one port each.
+    tb.senders.Create(c.senderPcs);
+    tb.receivers.Create(c.receivers);
+    tb.rest = CreateObject<Node>();
+    NodeContainer pcs;
+    NetDeviceContainer devs;
+    for (uint32_t i = 0; i < c.senderPcs; ++i)
+    {
+        devs.Add(sh.Connect(tb.bridge, tb.senders.Get(i), DataRate("1Gbps")).Get(0));
+        tb.senderPorts.push_back(tb.bridge->GetNPorts() - 1);
+        pcs.Add(tb.senders.Get(i));
+    }
+    for (uint32_t i = 0; i < c.receivers; ++i)
+    {
+        devs.Add(sh.Connect(tb.bridge, tb.receivers.Get(i), DataRate("100Mbps")).Get(0));
+        tb.receiverPorts.push_back(tb.bridge->GetNPorts() - 1);
+        pcs.Add(tb.receivers.Get(i));
+    }
+    if (c.querier)
+    {
+        tb.querier = CreateObject<Node>();
+        devs.Add(sh.Connect(tb.bridge, tb.querier, DataRate("1Gbps")).Get(0));
+        tb.querierPort = tb.bridge->GetNPorts() - 1;
+        if (c.querierStaticRouterPort)
+        {
+            tb.bridge->SetStaticRouterPort(tb.querierPort, true);
+        }
+    }
+    {
+        // The rest of the network: a 10 Gb/s full-duplex link (ns-3's SimpleNetDevice: two events
+        // per frame instead of the CSMA model's five; it carries up to 10^6 frames/s).
+        Ptr<SimpleChannel> ch = CreateObject<SimpleChannel>();
+        Ptr<SimpleNetDevice> a = CreateObject<SimpleNetDevice>();
+        Ptr<SimpleNetDevice> b = CreateObject<SimpleNetDevice>();
+        for (auto [dev, node] : {std::pair{a, tb.rest}, std::pair{b, tb.switchNode}})
+        {
+            dev->SetAttribute("DataRate", DataRateValue(DataRate("10Gbps")));
+            dev->SetAddress(Mac48Address::Allocate());
+            dev->SetChannel(ch);
+            node->AddDevice(dev);
+        }
+        tb.bridge->AddSwitchPort(b);
+        devs.Add(a);
+        tb.restPort = tb.bridge->GetNPorts() - 1;
+    }
+
+    NodeContainer all(pcs);
+    if (tb.querier)
+    {
+        all.Add(tb.querier);
+    }
+    all.Add(tb.rest);
+    InternetStackHelper stack;
+    stack.Install(all);
+    Ipv4AddressHelper addr("10.0.0.0", "255.255.0.0");
+    addr.Assign(devs);
+    // Multicast leaves through the LAN interface (Linux: a 224.0.0.0/4 route to eth0).
+    Ipv4StaticRoutingHelper routing;
+    for (auto it = all.Begin(); it != all.End(); ++it)
+    {
+        routing.GetStaticRouting((*it)->GetObject<Ipv4>())
+            ->AddNetworkRouteTo(Ipv4Address("224.0.0.0"), Ipv4Mask("240.0.0.0"), 1);
+    }
+
+    IgmpHelper igmp;
+    igmp.SetAttribute("Version", UintegerValue(2));
+    igmp.SetAttribute("Robustness", UintegerValue(kRobustness));
+    igmp.SetAttribute("QueryInterval", TimeValue(qi));
+    igmp.SetAttribute("QueryResponseInterval", TimeValue(qri));
+    igmp.SetAttribute("UnsolicitedReportIntervalV2", TimeValue(kUnsolicitedReportInterval * s));
+    igmp.SetAttribute("LastMemberQueryInterval", TimeValue(lmqi));
+    igmp.Install(all);
+
+    NodeContainer hostsAll(pcs);
+    if (tb.querier)
+    {
+        hostsAll.Add(tb.querier);
+    }
+
+    // Host platforms (after the addresses).
+    HostPlatformHelper hosts(c.profile);
+    hosts.Install(pcs);
+    if (tb.querier)
+    {
+        HostPlatformHelper qhost(c.profile);
+        qhost.SetNicAttribute("MaxInterruptRate", DoubleValue(c.querierInterruptRate));
+        qhost.Install(tb.querier);
+    }
+
+    // Each PC's clock interrupt has its own phase (the PCs booted at different times): without
+    // it, the jiffies of all sender PCs would tick together and their packets would reach the
+    // receivers in bursts that no real set of PCs produces.
+    int64_t stream = c.stream;
+    Ptr<UniformRandomVariable> phase = CreateObject<UniformRandomVariable>();
+    phase->SetStream(stream++);
+    for (auto it = hostsAll.Begin(); it != hostsAll.End(); ++it)
+    {
+        Ptr<TickTimer> tick = DynamicCast<TickTimer>((*it)->GetObject<HostPlatform>()->GetTimer());
+        if (tick)
+        {
+            tick->SetAttribute(
+                "Phase",
+                TimeValue(Seconds(phase->GetValue(0, tick->GetPeriod().GetSeconds()))));
+        }
+    }
+
+    // Applications.
+    for (uint32_t i = 0; i < c.senderPcs; ++i)
+    {
+        Ptr<SendUdp> app = CreateObject<SendUdp>();
+        app->SetAttribute("Nodes", UintegerValue(c.nodesPerPc));
+        app->SetAttribute("FirstNodeId", UintegerValue(i * c.nodesPerPc));
+        app->SetAttribute("Group", Ipv4AddressValue(c.group));
+        app->SetAttribute("Port", UintegerValue(c.port));
+        app->SetAttribute("PacketSize", UintegerValue(c.packetSize));
+        app->SetAttribute("Device", UintegerValue(0));
+        stream += app->AssignStreams(stream);
+        tb.senders.Get(i)->AddApplication(app);
+        app->SetStartTime(c.sendAt);
+        app->SetStopTime(c.stopAt);
+        tb.sendUdp.push_back(app);
+    }
+    for (uint32_t i = 0; i < c.receivers; ++i)
+    {
+        Ptr<Ami> ami = CreateObject<Ami>();
+        ami->SetAttribute("Group", Ipv4AddressValue(c.group));
+        tb.receivers.Get(i)->AddApplication(ami);
+        ami->SetStartTime(c.joinAt);
+        ami->SetStopTime(c.stopAt);
+        Ptr<Sara> sara = CreateObject<Sara>();
+        sara->SetAttribute("Port", UintegerValue(c.port));
+        sara->SetAttribute("Group", Ipv4AddressValue(c.group));
+        tb.receivers.Get(i)->AddApplication(sara);
+        sara->SetStartTime(Seconds(0));
+        sara->SetStopTime(c.stopAt);
+        tb.sara.push_back(sara);
+    }
+    if (tb.querier)
+    {
+        tb.mrouted = CreateObject<Mrouted>();
+        tb.mrouted->SetAttribute("Interface", UintegerValue(1));
+        tb.querier->AddApplication(tb.mrouted);
+        tb.mrouted->SetStartTime(Seconds(0));
+        tb.mrouted->SetStopTime(c.stopAt);
+    }
+    Ptr<Ami> restAmi = CreateObject<Ami>();
+    restAmi->SetAttribute("Group", Ipv4AddressValue(c.otherGroup));
+    tb.rest->AddApplication(restAmi);
+    restAmi->SetStartTime(c.joinAt);
+    restAmi->SetStopTime(c.stopAt);
+    tb.load = CreateObject<MulticastLoadSource>();
+    tb.load->SetAttribute("Rate", DoubleValue(c.otherLoad));
+    tb.load->SetAttribute("Group", Ipv4AddressValue(c.otherGroup));
+    tb.load->SetAttribute("Port", UintegerValue(c.port));
+    tb.load->SetAttribute("PacketSize", UintegerValue(c.packetSize));
+    tb.load->SetAttribute("Device", UintegerValue(0));
+    stream += tb.load->AssignStreams(stream);
+    tb.rest->AddApplication(tb.load);
+    tb.load->SetStartTime(c.loadAt);
+    tb.load->SetStopTime(c.stopAt);
+
+    stream += HostPlatformHelper::AssignStreams(hostsAll, stream);
+    IgmpHelper::AssignStreams(all, stream);
+    return tb;
+}
+
+} // namespace ns3

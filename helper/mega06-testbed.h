@@ -1,0 +1,124 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TESTBED_MEGA06_TESTBED_H
+#define TESTBED_MEGA06_TESTBED_H
+
+#include "ns3/ami.h"
+#include "ns3/data-rate.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/mrouted.h"
+#include "ns3/multicast-load-source.h"
+#include "ns3/node-container.h"
+#include "ns3/nstime.h"
+#include "ns3/sara.h"
+#include "ns3/send-udp.h"
+#include "ns3/snooping-bridge-net-device.h"
+
+#include <string>
+#include <vector>
+
+/**
+ * @file
+ * @ingroup testbed
+ * The [MEGA06] layer-2 network, reduced to the PCs an experiment observes.
+ */
+
+namespace ns3
+{
+
+class HostNic;
+
+/**
+ * @ingroup testbed
+ * @brief Settings of a [MEGA06] network.
+ */
+struct Mega06TestbedConfig
+{
+    uint32_t senderPcs{1};     //!< Group A sender PCs simulated one by one
+    uint32_t nodesPerPc{5000}; //!< send_udp virtual nodes per sender PC
+    uint32_t receivers{1};     //!< Group B receiver PCs (ami + sara on the group)
+    bool snooping{true};       //!< IGMP snooping on the switch (off: every frame flooded)
+    bool unregisteredToRouterPorts{false}; //!< unregistered groups to router ports (else flood)
+    double otherLoad{0}; //!< frames/s of the senders not simulated (to the other group)
+    bool querier{false}; //!< a Group A PC running mrouted (IGMP querier)
+    bool querierStaticRouterPort{true}; //!< its switch port is a configured router port
+    double querierInterruptRate{0};     //!< its NIC's MaxInterruptRate (0 = unmoderated)
+    double igmpTimeScale{1.0};          //!< every IGMP timer (RFC 2236 defaults) times this factor
+    std::string profile{"starbed-p3-linux2613"}; //!< HostProfile of every PC
+    Ipv4Address group{"239.1.0.1"};              //!< the observed senders' group
+    Ipv4Address otherGroup{"239.1.0.2"};         //!< the other senders' group
+    uint16_t port{10000};                        //!< send_udp port
+    uint32_t packetSize{100};                    //!< IP packet size (octets)
+    Time joinAt{MilliSeconds(100)};              //!< ami joins
+    Time sendAt{MilliSeconds(500)};              //!< send_udp starts (each node within 1 s)
+    Time loadAt{Seconds(0)};                     //!< the other senders' load starts
+    Time stopAt{Seconds(10)};                    //!< every application stops
+    int64_t stream{3000};                        //!< first random stream index
+};
+
+/**
+ * @ingroup testbed
+ * @brief A [MEGA06] network: one IGMP-snooping switch with the observed PCs on their ports.
+ *
+ * Ports: senderPcs Group A PCs (1000BASE-T) each running SendUdp (nodesPerPc virtual nodes,
+ * ids k * nodesPerPc onwards, to `group`); `receivers` Group B PCs (100BASE-T) running Ami and
+ * Sara on `group`; optionally the querier PC (1000BASE-T, Mrouted, static router port unless
+ * configured otherwise, NIC MaxInterruptRate as configured); and one 10 Gb/s port standing for
+ * the rest of the network (the 802.1Q trunks to the switches of the other 200 PC sets): a
+ * MulticastLoadSource sends the other senders' aggregate load (otherLoad frames/s) to
+ * `otherGroup` from there, and the node there joins `otherGroup` for the other sets'
+ * receivers, so that with snooping the load stays behind that port (and reaches only router
+ * ports), and without snooping it is flooded onto every PC. Every PC has a HostPlatform of
+ * `profile`; the rest-of-network node has none.
+ *
+ * IGMP (version 2, as mrouted 3.x and the hosts that hear its queries): RFC 2236 timers times
+ * igmpTimeScale (Query Interval 125 s, Query Response Interval 10 s, Unsolicited Report
+ * Interval 10 s, Last Member Query Interval 1 s); the switch's port membership timeout is the
+ * resulting Group Membership Interval and its router-port timeout the Other Querier Present
+ * Interval.
+ */
+struct Mega06Testbed
+{
+    Ptr<Node> switchNode;                //!< the switch
+    Ptr<SnoopingBridgeNetDevice> bridge; //!< its snooping bridge
+    NodeContainer senders;               //!< sender PCs
+    NodeContainer receivers;             //!< receiver PCs
+    Ptr<Node> querier;                   //!< querier PC (null if none)
+    Ptr<Node> rest;                      //!< the rest of the network
+    std::vector<Ptr<SendUdp>> sendUdp;   //!< per sender PC
+    std::vector<Ptr<Sara>> sara;         //!< per receiver PC
+    Ptr<Mrouted> mrouted;                //!< on the querier PC (null if none)
+    Ptr<MulticastLoadSource> load;       //!< the other senders' load
+    std::vector<uint32_t> senderPorts;   //!< switch port of each sender PC
+    std::vector<uint32_t> receiverPorts; //!< switch port of each receiver PC
+    uint32_t querierPort{UINT32_MAX};    //!< switch port of the querier PC
+    uint32_t restPort{UINT32_MAX};       //!< switch port of the rest of the network
+
+    /**
+     * @brief Build the network and its applications (nodes, addresses 10.0.0.0/16, hosts,
+     * IGMP, random streams from config.stream on).
+     * @param config the settings
+     * @return the network
+     */
+    static Mega06Testbed Build(const Mega06TestbedConfig& config);
+
+    /**
+     * @brief The NIC model of a PC (its only device).
+     * @param pc a sender, receiver or querier PC
+     * @return the NIC model
+     */
+    static Ptr<HostNic> GetNic(Ptr<Node> pc);
+
+    /**
+     * @brief Group Membership Interval of the configured IGMP timers.
+     * @param config the settings
+     * @return Robustness * Query Interval + Query Response Interval
+     */
+    static Time GroupMembershipInterval(const Mega06TestbedConfig& config);
+};
+
+} // namespace ns3
+
+#endif /* TESTBED_MEGA06_TESTBED_H */

@@ -1,0 +1,469 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "sara.h"
+
+#include "send-udp.h"
+
+#include "ns3/double.h"
+#include "ns3/host-cpu.h"
+#include "ns3/host-platform.h"
+#include "ns3/host-process.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/ipv4-packet-info-tag.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <boost/accumulators/accumulators.hpp>
+#include <boost/accumulators/statistics/count.hpp>
+#include <boost/accumulators/statistics/mean.hpp>
+#include <boost/accumulators/statistics/stats.hpp>
+#include <boost/accumulators/statistics/variance.hpp>
+#include <cmath>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("Sara");
+
+NS_OBJECT_ENSURE_REGISTERED(Sara);
+
+// --- SaraTable ----------------------------------------------------------------------------------
+
+namespace acc = boost::accumulators;
+
+/** Running count, mean and (population) variance of one statistic. */
+typedef acc::accumulator_set<double, acc::stats<acc::tag::variance>> SaraAcc;
+
+/** The per-node state. */
+struct SaraTable::Impl
+{
+    /** State of one node. */
+    struct Node
+    {
+        uint32_t lastSerial{0}; //!< serial of the reference packet
+        int64_t lastSent{0};    //!< its timestamp (time steps)
+        int64_t lastRecv{0};    //!< its capture time (time steps)
+        uint64_t packets{0};    //!< packets
+        uint64_t drops{0};      //!< drops
+        uint64_t reordered{0};  //!< duplicates / out of order
+        SaraAcc send;           //!< send intervals (s)
+        SaraAcc recv;           //!< receive intervals (s)
+    };
+
+    std::unordered_map<uint32_t, Node> nodes; //!< per-node state
+};
+
+namespace
+{
+
+/**
+ * Statistics of one node.
+ * @param id the node id
+ * @param n its state
+ * @return the statistics
+ */
+SaraTable::NodeStats
+MakeStats(uint32_t id, const SaraTable::Impl::Node& n)
+{
+    SaraTable::NodeStats s;
+    s.nodeId = id;
+    s.packets = n.packets;
+    s.drops = n.drops;
+    s.reordered = n.reordered;
+    s.intervals = acc::count(n.send);
+    if (s.intervals > 0)
+    {
+        s.sendMean = acc::mean(n.send);
+        s.sendStd = std::sqrt(std::max(0.0, acc::variance(n.send)));
+        s.recvMean = acc::mean(n.recv);
+        s.recvStd = std::sqrt(std::max(0.0, acc::variance(n.recv)));
+    }
+    return s;
+}
+
+} // namespace
+
+SaraTable::SaraTable()
+    : m_impl(std::make_unique<Impl>())
+{
+}
+
+SaraTable::~SaraTable() = default;
+
+void
+SaraTable::Add(uint32_t nodeId, uint32_t serial, Time sent, Time received)
+{
+    auto [it, fresh] = m_impl->nodes.try_emplace(nodeId);
+    Impl::Node& n = it->second;
+    if (!fresh && serial <= n.lastSerial)
+    {
+        ++n.reordered;
+        return;
+    }
+    ++n.packets;
+    if (!fresh)
+    {
+        if (serial == n.lastSerial + 1)
+        {
+            n.send(TimeStep(sent.GetTimeStep() - n.lastSent).GetSeconds());
+            n.recv(TimeStep(received.GetTimeStep() - n.lastRecv).GetSeconds());
+        }
+        else
+        {
+            // A gap: count the missing packets; the interval across it is excluded.
+            n.drops += serial - n.lastSerial - 1;
+        }
+    }
+    n.lastSerial = serial;
+    n.lastSent = sent.GetTimeStep();
+    n.lastRecv = received.GetTimeStep();
+}
+
+bool
+SaraTable::Has(uint32_t nodeId) const
+{
+    return m_impl->nodes.count(nodeId) > 0;
+}
+
+SaraTable::NodeStats
+SaraTable::GetNode(uint32_t nodeId) const
+{
+    auto it = m_impl->nodes.find(nodeId);
+    NS_ABORT_MSG_IF(it == m_impl->nodes.end(), "SaraTable::GetNode: node " << nodeId << " unseen");
+    return MakeStats(nodeId, it->second);
+}
+
+uint32_t
+SaraTable::GetNNodes() const
+{
+    return m_impl->nodes.size();
+}
+
+void
+SaraTable::Clear()
+{
+    m_impl->nodes.clear();
+}
+
+SaraTable::Summary
+SaraTable::GetSummary() const
+{
+    Summary s;
+    s.nodes = m_impl->nodes.size();
+    for (const auto& [id, n] : m_impl->nodes)
+    {
+        NodeStats ns = MakeStats(id, n);
+        s.packets += ns.packets;
+        s.drops += ns.drops;
+        s.reordered += ns.reordered;
+        s.intervals += ns.intervals;
+        if (ns.intervals == 0)
+        {
+            continue;
+        }
+        ++s.nodesWithIntervals;
+        s.sendMeanMean += ns.sendMean;
+        s.sendStdMean += ns.sendStd;
+        s.sendStdMax = std::max(s.sendStdMax, ns.sendStd);
+        s.recvMeanMean += ns.recvMean;
+        s.recvStdMean += ns.recvStd;
+        s.recvStdMax = std::max(s.recvStdMax, ns.recvStd);
+    }
+    if (s.intervals > 0)
+    {
+        // Pooled: total mean, and the law of total variance over the nodes.
+        double sumSend = 0;
+        double sumRecv = 0;
+        for (const auto& [id, n] : m_impl->nodes)
+        {
+            const double k = acc::count(n.send);
+            if (k > 0)
+            {
+                sumSend += k * acc::mean(n.send);
+                sumRecv += k * acc::mean(n.recv);
+            }
+        }
+        s.pooledSendMean = sumSend / s.intervals;
+        s.pooledRecvMean = sumRecv / s.intervals;
+        double varSend = 0;
+        double varRecv = 0;
+        for (const auto& [id, n] : m_impl->nodes)
+        {
+            const double k = acc::count(n.send);
+            if (k > 0)
+            {
+                const double ds = acc::mean(n.send) - s.pooledSendMean;
+                const double dr = acc::mean(n.recv) - s.pooledRecvMean;
+                varSend += k * (acc::variance(n.send) + ds * ds);
+                varRecv += k * (acc::variance(n.recv) + dr * dr);
+            }
+        }
+        s.pooledSendStd = std::sqrt(std::max(0.0, varSend / s.intervals));
+        s.pooledRecvStd = std::sqrt(std::max(0.0, varRecv / s.intervals));
+    }
+    if (s.nodesWithIntervals > 0)
+    {
+        s.sendMeanMean /= s.nodesWithIntervals;
+        s.sendStdMean /= s.nodesWithIntervals;
+        s.recvMeanMean /= s.nodesWithIntervals;
+        s.recvStdMean /= s.nodesWithIntervals;
+    }
+    if (s.packets + s.drops > 0)
+    {
+        s.dropRate = static_cast<double>(s.drops) / (s.packets + s.drops);
+    }
+    return s;
+}
+
+void
+SaraTable::WriteNodes(std::ostream& os) const
+{
+    std::vector<uint32_t> ids;
+    ids.reserve(m_impl->nodes.size());
+    for (const auto& [id, n] : m_impl->nodes)
+    {
+        ids.push_back(id);
+    }
+    std::sort(ids.begin(), ids.end());
+    os << "node,packets,drops,reordered,intervals,send_mean_us,send_std_us,recv_mean_us,"
+          "recv_std_us\n";
+    for (uint32_t id : ids)
+    {
+        NodeStats s = MakeStats(id, m_impl->nodes.at(id));
+        os << id << "," << s.packets << "," << s.drops << "," << s.reordered << "," << s.intervals
+           << "," << s.sendMean * 1e6 << "," << s.sendStd * 1e6 << "," << s.recvMean * 1e6 << ","
+           << s.recvStd * 1e6 << "\n";
+    }
+}
+
+// --- Sara ---------------------------------------------------------------------------------------
+
+TypeId
+Sara::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::Sara")
+              .SetParent<Application>()
+              .SetGroupName("Testbed")
+              .AddConstructor<Sara>()
+              .AddAttribute("Port",
+                            "UDP port of the send_udp packets.",
+                            UintegerValue(10000),
+                            MakeUintegerAccessor(&Sara::m_port),
+                            MakeUintegerChecker<uint16_t>(1))
+              .AddAttribute("Group",
+                            "Capture filter: only packets to this group (0.0.0.0 = any group).",
+                            Ipv4AddressValue(Ipv4Address::GetAny()),
+                            MakeIpv4AddressAccessor(&Sara::m_group),
+                            MakeIpv4AddressChecker())
+              .AddAttribute("BufferPackets",
+                            "Capture buffer (packets): the capture socket's receive buffer "
+                            "in frames. Default: the largest buffer Linux 2.6.13 grants "
+                            "(SO_RCVBUF capped at rmem_max 131 071, doubled: 262 142 octets) "
+                            "over the about 2 300 octets each received frame occupies (2 KiB "
+                            "e1000 receive buffers): 113. The default rmem_default would hold "
+                            "48. Calibrated on [MEGA06] (a Group B PC captured 20 000 nodes "
+                            "without loss), see doc/mega.rst.",
+                            UintegerValue(113),
+                            MakeUintegerAccessor(&Sara::m_bufferPackets),
+                            MakeUintegerChecker<uint32_t>(1, 1 << 24))
+              .AddAttribute("ProcessCost",
+                            "CPU cycles per packet besides the read (parsing, the node's table "
+                            "entry, the statistics).",
+                            DoubleValue(2000),
+                            MakeDoubleAccessor(&Sara::m_processCycles),
+                            MakeDoubleChecker<double>(0, 1e9))
+              .AddTraceSource("Record",
+                              "A send_udp packet was accounted.",
+                              MakeTraceSourceAccessor(&Sara::m_recordTrace),
+                              "ns3::Sara::RecordTracedCallback");
+    return tid;
+}
+
+Sara::Sara()
+    : m_port(10000)
+    , m_bufferPackets(113)
+    , m_processCycles(2000)
+    , m_reading(false)
+    , m_running(false)
+    , m_captured(0)
+    , m_bufferDrops(0)
+    , m_foreign(0)
+    , m_filtered(0)
+{
+}
+
+Sara::~Sara()
+{
+}
+
+void
+Sara::DoDispose()
+{
+    m_socket = nullptr;
+    m_process = nullptr;
+    m_buffer.clear();
+    Application::DoDispose();
+}
+
+const SaraTable&
+Sara::GetTable() const
+{
+    return m_table;
+}
+
+uint64_t
+Sara::GetCaptured() const
+{
+    return m_captured;
+}
+
+uint64_t
+Sara::GetBufferDrops() const
+{
+    return m_bufferDrops;
+}
+
+uint64_t
+Sara::GetForeign() const
+{
+    return m_foreign;
+}
+
+uint64_t
+Sara::GetFiltered() const
+{
+    return m_filtered;
+}
+
+void
+Sara::ResetStatistics()
+{
+    m_table.Clear();
+    m_captured = 0;
+    m_bufferDrops = 0;
+    m_foreign = 0;
+    m_filtered = 0;
+}
+
+void
+Sara::StartApplication()
+{
+    NS_LOG_FUNCTION(this);
+    m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+    NS_ABORT_MSG_IF(m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0,
+                    "Sara: cannot bind UDP port " << m_port);
+    m_socket->SetRecvPktInfo(true);
+    m_socket->SetRecvCallback(MakeCallback(&Sara::Capture, this));
+    Ptr<HostPlatform> host = GetNode()->GetObject<HostPlatform>();
+    if (host)
+    {
+        m_process = host->CreateProcess();
+    }
+    m_running = true;
+}
+
+void
+Sara::StopApplication()
+{
+    NS_LOG_FUNCTION(this);
+    m_running = false;
+    if (m_socket)
+    {
+        m_socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
+        m_socket->Close();
+    }
+}
+
+void
+Sara::Capture(Ptr<Socket> socket)
+{
+    Ptr<Packet> p;
+    while ((p = socket->Recv()))
+    {
+        if (!m_running)
+        {
+            continue;
+        }
+        if (m_group != Ipv4Address::GetAny())
+        {
+            Ipv4PacketInfoTag info;
+            if (!p->PeekPacketTag(info) || info.GetAddress() != m_group)
+            {
+                ++m_filtered;
+                continue;
+            }
+        }
+        if (!m_process)
+        {
+            ++m_captured;
+            Account(p, Simulator::Now());
+            continue;
+        }
+        if (m_buffer.size() >= m_bufferPackets)
+        {
+            ++m_bufferDrops;
+            continue;
+        }
+        ++m_captured;
+        m_buffer.push_back({p, Simulator::Now()});
+    }
+    if (m_process && !m_reading && !m_buffer.empty())
+    {
+        // The blocked reader is woken.
+        m_reading = true;
+        m_process->Wake(MakeCallback(&Sara::ReadNext, this));
+    }
+}
+
+void
+Sara::ReadNext()
+{
+    if (m_buffer.empty() || !m_running)
+    {
+        m_reading = false; // blocks again
+        return;
+    }
+    Ptr<HostPlatform> host = m_process->GetPlatform();
+    // The frame as captured: Ethernet 14 + IP/UDP headers 28 + payload.
+    Time cost = host->GetRecvCost(m_buffer.front().packet->GetSize() + 28 + 14)
+                + host->GetCpu()->CyclesToTime(m_processCycles);
+    m_process->Execute(cost, MakeCallback(&Sara::Consume, this));
+}
+
+void
+Sara::Consume()
+{
+    NS_ASSERT(!m_buffer.empty());
+    Captured c = m_buffer.front();
+    m_buffer.pop_front();
+    Account(c.packet, c.time);
+    ReadNext();
+}
+
+void
+Sara::Account(Ptr<Packet> p, Time captured)
+{
+    if (p->GetSize() < SendUdpHeader::SIZE)
+    {
+        ++m_foreign;
+        return;
+    }
+    SendUdpHeader h;
+    p->PeekHeader(h);
+    m_table.Add(h.GetNodeId(), h.GetSerial(), h.GetTimestamp(), captured);
+    m_recordTrace(h.GetNodeId(), h.GetSerial(), h.GetTimestamp(), captured);
+}
+
+} // namespace ns3

@@ -1,0 +1,326 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "send-udp.h"
+
+#include "ns3/double.h"
+#include "ns3/host-cpu.h"
+#include "ns3/host-platform.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/log.h"
+#include "ns3/loopback-net-device.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/timer-model.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("SendUdp");
+
+NS_OBJECT_ENSURE_REGISTERED(SendUdpHeader);
+NS_OBJECT_ENSURE_REGISTERED(SendUdp);
+
+// --- SendUdpHeader ------------------------------------------------------------------------------
+
+TypeId
+SendUdpHeader::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::SendUdpHeader")
+                            .SetParent<Header>()
+                            .SetGroupName("Testbed")
+                            .AddConstructor<SendUdpHeader>();
+    return tid;
+}
+
+TypeId
+SendUdpHeader::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
+uint32_t
+SendUdpHeader::GetSerializedSize() const
+{
+    return SIZE;
+}
+
+void
+SendUdpHeader::Serialize(Buffer::Iterator start) const
+{
+    start.WriteHtonU64(static_cast<uint64_t>(m_timestamp));
+    start.WriteHtonU32(m_nodeId);
+    start.WriteHtonU32(m_serial);
+}
+
+uint32_t
+SendUdpHeader::Deserialize(Buffer::Iterator start)
+{
+    m_timestamp = static_cast<int64_t>(start.ReadNtohU64());
+    m_nodeId = start.ReadNtohU32();
+    m_serial = start.ReadNtohU32();
+    return SIZE;
+}
+
+void
+SendUdpHeader::Print(std::ostream& os) const
+{
+    os << "send_udp node=" << m_nodeId << " serial=" << m_serial << " ts=" << m_timestamp << "ns";
+}
+
+void
+SendUdpHeader::SetTimestamp(Time t)
+{
+    m_timestamp = t.GetNanoSeconds();
+}
+
+Time
+SendUdpHeader::GetTimestamp() const
+{
+    return NanoSeconds(m_timestamp);
+}
+
+void
+SendUdpHeader::SetNodeId(uint32_t id)
+{
+    m_nodeId = id;
+}
+
+uint32_t
+SendUdpHeader::GetNodeId() const
+{
+    return m_nodeId;
+}
+
+void
+SendUdpHeader::SetSerial(uint32_t serial)
+{
+    m_serial = serial;
+}
+
+uint32_t
+SendUdpHeader::GetSerial() const
+{
+    return m_serial;
+}
+
+// --- SendUdp ------------------------------------------------------------------------------------
+
+TypeId
+SendUdp::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::SendUdp")
+              .SetParent<Application>()
+              .SetGroupName("Testbed")
+              .AddConstructor<SendUdp>()
+              .AddAttribute("Nodes",
+                            "Virtual sensor nodes (send_udp processes) on this PC.",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&SendUdp::m_nNodes),
+                            MakeUintegerChecker<uint32_t>(1, 1000000))
+              .AddAttribute("FirstNodeId",
+                            "Virtual-node id of the first node (ids FirstNodeId, +1, ...).",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&SendUdp::m_firstNodeId),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("Group",
+                            "Multicast group the packets go to.",
+                            Ipv4AddressValue("239.1.0.1"),
+                            MakeIpv4AddressAccessor(&SendUdp::m_group),
+                            MakeIpv4AddressChecker())
+              .AddAttribute("Port",
+                            "UDP destination port.",
+                            UintegerValue(10000),
+                            MakeUintegerAccessor(&SendUdp::m_port),
+                            MakeUintegerChecker<uint16_t>(1))
+              .AddAttribute("Interval",
+                            "Sleep between two packets of a node (send_udp: sleep(1)).",
+                            TimeValue(Seconds(1)),
+                            MakeTimeAccessor(&SendUdp::m_interval),
+                            MakeTimeChecker(MicroSeconds(1)))
+              .AddAttribute("PacketSize",
+                            "IP packet size in octets (IPv4 20 + UDP 8 + payload; the payload "
+                            "holds the 16-octet SendUdpHeader and padding).",
+                            UintegerValue(100),
+                            MakeUintegerAccessor(&SendUdp::m_packetSize),
+                            MakeUintegerChecker<uint32_t>(20 + 8 + SendUdpHeader::SIZE, 1500))
+              .AddAttribute("StartWindow",
+                            "Each node starts at a uniformly random time in [0, StartWindow) "
+                            "after the application start (0 = all at once).",
+                            TimeValue(Seconds(1)),
+                            MakeTimeAccessor(&SendUdp::m_startWindow),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute("LoopCost",
+                            "CPU cycles of one iteration besides the send path "
+                            "(gettimeofday, building the payload, the loop, nanosleep entry).",
+                            DoubleValue(2000),
+                            MakeDoubleAccessor(&SendUdp::m_loopCycles),
+                            MakeDoubleChecker<double>(0, 1e9))
+              .AddAttribute("Device",
+                            "Index of the node's device the packets leave from (the socket is "
+                            "bound to it).",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&SendUdp::m_deviceIndex),
+                            MakeUintegerChecker<uint32_t>())
+              .AddTraceSource("Send",
+                              "A virtual node handed a packet to the socket.",
+                              MakeTraceSourceAccessor(&SendUdp::m_sendTrace),
+                              "ns3::SendUdp::SendTracedCallback");
+    return tid;
+}
+
+SendUdp::SendUdp()
+    : m_nNodes(1)
+    , m_firstNodeId(0)
+    , m_port(10000)
+    , m_packetSize(100)
+    , m_loopCycles(2000)
+    , m_deviceIndex(1)
+    , m_firstPid(0)
+    , m_running(false)
+    , m_sent(0)
+{
+    m_rng = CreateObject<UniformRandomVariable>();
+}
+
+SendUdp::~SendUdp()
+{
+}
+
+void
+SendUdp::DoDispose()
+{
+    m_socket = nullptr;
+    m_host = nullptr;
+    m_rng = nullptr;
+    m_serial.clear();
+    Application::DoDispose();
+}
+
+int64_t
+SendUdp::AssignStreams(int64_t stream)
+{
+    m_rng->SetStream(stream);
+    return 1;
+}
+
+uint64_t
+SendUdp::GetSent() const
+{
+    return m_sent;
+}
+
+uint32_t
+SendUdp::GetSent(uint32_t index) const
+{
+    NS_ABORT_MSG_IF(index >= m_serial.size(),
+                    "SendUdp::GetSent: node index " << index << " out of range");
+    return m_serial[index];
+}
+
+void
+SendUdp::StartApplication()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(!m_group.IsMulticast(), "SendUdp: Group " << m_group << " is not multicast");
+    Ptr<Node> node = GetNode();
+    NS_ABORT_MSG_IF(m_deviceIndex >= node->GetNDevices(),
+                    "SendUdp: Device " << m_deviceIndex << " does not exist on node "
+                                       << node->GetId());
+    Ptr<NetDevice> dev = node->GetDevice(m_deviceIndex);
+    NS_ABORT_MSG_IF(DynamicCast<LoopbackNetDevice>(dev),
+                    "SendUdp: Device " << m_deviceIndex << " is the loopback");
+    m_socket = Socket::CreateSocket(node, UdpSocketFactory::GetTypeId());
+    NS_ABORT_MSG_IF(m_socket->Bind() != 0, "SendUdp: cannot bind the UDP socket");
+    m_socket->BindToNetDevice(dev);
+    m_host = node->GetObject<HostPlatform>();
+    m_serial.assign(m_nNodes, 0);
+    if (m_host)
+    {
+        m_firstPid = m_host->ReservePids(m_nNodes);
+    }
+    m_running = true;
+    for (uint32_t i = 0; i < m_nNodes; ++i)
+    {
+        Time start = Seconds(m_rng->GetValue(0.0, m_startWindow.GetSeconds()));
+        Simulator::Schedule(start, &SendUdp::Runnable, this, i);
+    }
+}
+
+void
+SendUdp::StopApplication()
+{
+    NS_LOG_FUNCTION(this);
+    m_running = false;
+    if (m_socket)
+    {
+        m_socket->Close();
+    }
+}
+
+void
+SendUdp::Runnable(uint32_t i)
+{
+    if (!m_running)
+    {
+        return;
+    }
+    if (!m_host)
+    {
+        Iterated(i);
+        return;
+    }
+    Ptr<HostCpu> cpu = m_host->GetCpu();
+    Time service = cpu->CyclesToTime(m_loopCycles) + m_host->GetSendCost(m_packetSize - 20 - 8);
+    cpu->Submit(HostCpu::PROCESS,
+                service,
+                m_firstPid + i,
+                MakeCallback(&SendUdp::Iterated, this, i));
+}
+
+void
+SendUdp::Iterated(uint32_t i)
+{
+    if (!m_running)
+    {
+        return;
+    }
+    const Time now = Simulator::Now();
+    if (!m_host)
+    {
+        SendPacket(i, now);
+        Simulator::Schedule(m_interval, &SendUdp::Runnable, this, i);
+        return;
+    }
+    // The timestamp was taken just before the send path (sendto) began.
+    SendPacket(i, now - m_host->GetSendCost(m_packetSize - 20 - 8));
+    // sleep(Interval) on the OS timer, then the scheduling latency, then the run queue.
+    Time fire = m_host->GetTimer()->GetFireTime(now, m_interval);
+    Time latency = m_host->DrawSchedulingLatency();
+    Simulator::Schedule(fire - now + latency, &SendUdp::Runnable, this, i);
+}
+
+void
+SendUdp::SendPacket(uint32_t i, Time timestamp)
+{
+    SendUdpHeader h;
+    h.SetTimestamp(timestamp);
+    h.SetNodeId(m_firstNodeId + i);
+    h.SetSerial(m_serial[i]);
+    Ptr<Packet> p = Create<Packet>(m_packetSize - 20 - 8 - SendUdpHeader::SIZE);
+    p->AddHeader(h);
+    m_socket->SendTo(p, 0, InetSocketAddress(m_group, m_port));
+    m_sendTrace(m_firstNodeId + i, m_serial[i], timestamp);
+    ++m_serial[i];
+    ++m_sent;
+}
+
+} // namespace ns3

@@ -1,0 +1,198 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TESTBED_SEND_UDP_H
+#define TESTBED_SEND_UDP_H
+
+#include "ns3/application.h"
+#include "ns3/header.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <vector>
+
+/**
+ * @file
+ * @ingroup testbed-apps
+ * send_udp of [MEGA06]: many virtual sensor nodes, one UDP multicast packet a second each.
+ */
+
+namespace ns3
+{
+
+class HostPlatform;
+class Socket;
+
+/**
+ * @ingroup testbed-apps
+ * @brief The payload of a send_udp packet: send timestamp, virtual-node id, serial number.
+ *
+ * 16 octets in network byte order: the send timestamp in nanoseconds of simulation time
+ * (64 bits; send_udp used gettimeofday()), the virtual-node id (32 bits, unique in the
+ * experiment) and the node's serial number (32 bits, 0, 1, 2, ...). The rest of the UDP payload
+ * is padding up to the packet size.
+ */
+class SendUdpHeader : public Header
+{
+  public:
+    /** Serialized size (octets). */
+    static constexpr uint32_t SIZE = 16;
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+    void Print(std::ostream& os) const override;
+
+    /**
+     * @brief Set the send timestamp.
+     * @param t the time
+     */
+    void SetTimestamp(Time t);
+    /** @return the send timestamp */
+    Time GetTimestamp() const;
+    /**
+     * @brief Set the virtual-node id.
+     * @param id the id
+     */
+    void SetNodeId(uint32_t id);
+    /** @return the virtual-node id */
+    uint32_t GetNodeId() const;
+    /**
+     * @brief Set the serial number.
+     * @param serial the serial number
+     */
+    void SetSerial(uint32_t serial);
+    /** @return the serial number */
+    uint32_t GetSerial() const;
+
+  private:
+    int64_t m_timestamp{0}; //!< nanoseconds
+    uint32_t m_nodeId{0};   //!< virtual-node id
+    uint32_t m_serial{0};   //!< serial number
+};
+
+/**
+ * @ingroup testbed-apps
+ * @brief send_udp: N virtual sensor nodes on one PC, each a process that sends one UDP
+ * multicast packet every Interval (a per-PC multiplexer of N send_udp processes).
+ *
+ * Each virtual node behaves like one send_udp process of [MEGA06]:
+ *
+ *     loop { gettimeofday(&ts); build payload (ts, node id, serial++); sendto(group); sleep(1); }
+ *
+ * It starts at a random time in [0, StartWindow) after the application starts, and from then
+ * on each iteration is one PROCESS-class work item on the host's CPU, of LoopCost cycles plus
+ * the host's send path (HostPlatform::GetSendCost of the UDP payload), submitted with the
+ * node's own process id, so the CPU charges a context switch whenever it changes from one
+ * virtual node to another. The packet is handed to the socket when the item completes; the
+ * timestamp is the time the send path began (completion minus the send path's service time).
+ * The sleep is a relative sleep of Interval on the host's OS timer (HostPlatform::GetTimer, e.g.
+ * jiffies), after which the node needs the OS scheduling latency
+ * (HostPlatform::DrawSchedulingLatency) and then the CPU again. Jiffies, the scheduling latency,
+ * contention between the PC's virtual nodes and the kernel's interrupt and softirq work (a
+ * flood of received frames) therefore all shape the send intervals, and under receive livelock
+ * the nodes stop sending.
+ *
+ * Why a multiplexer and not N HostProcess objects: a PC of [MEGA06] ran 5 000 send_udp
+ * processes. Per virtual node this class keeps one 32-bit serial number, plus the CPU work item
+ * or the timer event that is pending for it; process ids come from
+ * HostPlatform::ReservePids. The CPU sees exactly the work items N processes would submit.
+ *
+ * Without a HostPlatform on the node the nodes send at exact intervals at no cost.
+ */
+class SendUdp : public Application
+{
+  public:
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    SendUdp();
+    ~SendUdp() override;
+
+    /**
+     * @brief Packets sent so far by all virtual nodes.
+     * @return the count
+     */
+    uint64_t GetSent() const;
+
+    /**
+     * @brief Packets sent so far by one virtual node.
+     * @param index the node's index on this PC, in [0, Nodes)
+     * @return the count (= its next serial number)
+     */
+    uint32_t GetSent(uint32_t index) const;
+
+    /**
+     * @brief Assign fixed random variable stream numbers.
+     * @param stream first stream index
+     * @return number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /**
+     * TracedCallback signature for a sent packet.
+     * @param [in] nodeId the virtual-node id
+     * @param [in] serial its serial number
+     * @param [in] timestamp the send timestamp in the payload
+     */
+    typedef void (*SendTracedCallback)(uint32_t nodeId, uint32_t serial, Time timestamp);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void StartApplication() override;
+    void StopApplication() override;
+
+    /**
+     * A virtual node is runnable: its iteration goes to the CPU.
+     * @param i node index on this PC
+     */
+    void Runnable(uint32_t i);
+    /**
+     * A virtual node's iteration is done: send, then sleep.
+     * @param i node index on this PC
+     */
+    void Iterated(uint32_t i);
+    /**
+     * Build and send one packet.
+     * @param i node index on this PC
+     * @param timestamp the send timestamp
+     */
+    void SendPacket(uint32_t i, Time timestamp);
+
+    uint32_t m_nNodes;                                    //!< Nodes
+    uint32_t m_firstNodeId;                               //!< FirstNodeId
+    Ipv4Address m_group;                                  //!< Group
+    uint16_t m_port;                                      //!< Port
+    Time m_interval;                                      //!< Interval
+    uint32_t m_packetSize;                                //!< PacketSize (IP octets)
+    Time m_startWindow;                                   //!< StartWindow
+    double m_loopCycles;                                  //!< LoopCost
+    uint32_t m_deviceIndex;                               //!< Device
+    Ptr<UniformRandomVariable> m_rng;                     //!< start times
+    Ptr<HostPlatform> m_host;                             //!< the PC (may be null)
+    Ptr<Socket> m_socket;                                 //!< the UDP socket
+    uint32_t m_firstPid;                                  //!< process id of node 0
+    bool m_running;                                       //!< started and not stopped
+    uint64_t m_sent;                                      //!< packets sent
+    std::vector<uint32_t> m_serial;                       //!< per node: next serial number
+    TracedCallback<uint32_t, uint32_t, Time> m_sendTrace; //!< sent packets
+};
+
+} // namespace ns3
+
+#endif /* TESTBED_SEND_UDP_H */

@@ -1,0 +1,492 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The [MEGA06] instruments and the querier on a host platform, against hand-computed timings,
+ * hand-computed statistics and the RFC membership interval.
+ */
+
+#include "ns3/boolean.h"
+#include "ns3/csma-helper.h"
+#include "ns3/double.h"
+#include "ns3/host-cpu.h"
+#include "ns3/host-nic.h"
+#include "ns3/host-platform-helper.h"
+#include "ns3/host-platform.h"
+#include "ns3/igmp-l4-protocol.h"
+#include "ns3/integer.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/ipv4-static-routing.h"
+#include "ns3/mrouted.h"
+#include "ns3/multicast-helper.h"
+#include "ns3/sara.h"
+#include "ns3/send-udp.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+#include "ns3/udp-header.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+#include <cmath>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+const Ipv4Address kGroup("239.1.0.1");
+
+/**
+ * Two nodes on one CSMA segment with IPv4 (10.0.0.1, 10.0.0.2), IGMP, and a 224.0.0.0/4 route.
+ */
+struct Pair
+{
+    NodeContainer nodes;     //!< the nodes
+    NetDeviceContainer devs; //!< their devices
+
+    Pair()
+    {
+        nodes.Create(2);
+        CsmaHelper csma;
+        csma.SetChannelAttribute("DataRate", StringValue("1Gbps"));
+        devs = csma.Install(nodes);
+        InternetStackHelper().Install(nodes);
+        Ipv4AddressHelper("10.0.0.0", "255.255.255.0").Assign(devs);
+        Ipv4StaticRoutingHelper routing;
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            routing.GetStaticRouting(nodes.Get(i)->GetObject<Ipv4>())
+                ->AddNetworkRouteTo(Ipv4Address("224.0.0.0"), Ipv4Mask("240.0.0.0"), 1);
+        }
+        IgmpHelper igmp;
+        igmp.SetAttribute("Version", UintegerValue(2));
+        igmp.Install(nodes);
+    }
+};
+
+} // namespace
+
+/**
+ * @ingroup testbed-tests
+ * send_udp on a 250 Hz jiffy timer: intervals of exactly 252 ticks (sleep(1) from after the
+ * send: first tick at or after the expiry, plus one), timestamps at the start of the send path,
+ * and two virtual nodes contending for the CPU (context switches); sara sees the intervals.
+ */
+class SendUdpTestCase : public TestCase
+{
+  public:
+    SendUdpTestCase()
+        : TestCase("send_udp: intervals on a tick timer, CPU contention; sara receives them")
+    {
+    }
+
+  private:
+    std::vector<std::vector<Time>> m_ts{2}; //!< timestamps per node
+
+    /**
+     * Send trace.
+     * @param node node id
+     * @param serial serial number
+     * @param ts timestamp
+     */
+    void Sent(uint32_t node, uint32_t serial, Time ts)
+    {
+        NS_TEST_ASSERT_MSG_EQ(serial, m_ts[node].size(), "serial numbers 0, 1, 2, ...");
+        m_ts[node].push_back(ts);
+    }
+
+    void DoRun() override
+    {
+        Pair pair;
+        HostPlatformHelper hosts;
+        hosts.SetAttribute("Cpu",
+                           StringValue("ns3::HostCpu[Frequency=1e9|ContextSwitchCost=3000]"));
+        hosts.SetAttribute("Timer", StringValue("ns3::TickTimer[Frequency=250|ExtraTicks=1]"));
+        hosts.SetAttribute("SendCost", DoubleValue(10000)); // 10 us, no per-byte cost
+        hosts.Install(pair.nodes.Get(0));                   // the receiver is ideal
+
+        Ptr<SendUdp> app = CreateObject<SendUdp>();
+        app->SetAttribute("Nodes", UintegerValue(2));
+        app->SetAttribute("Group", Ipv4AddressValue(kGroup));
+        app->SetAttribute("StartWindow", TimeValue(Seconds(0))); // both start at once
+        app->SetAttribute("LoopCost", DoubleValue(2000));        // 2 us
+        app->SetAttribute("Device", UintegerValue(0));
+        app->TraceConnectWithoutContext("Send", MakeCallback(&SendUdpTestCase::Sent, this));
+        pair.nodes.Get(0)->AddApplication(app);
+        app->SetStartTime(MilliSeconds(100));
+        app->SetStopTime(Seconds(5));
+        Ptr<Sara> sara = CreateObject<Sara>();
+        sara->SetAttribute("Group", Ipv4AddressValue(kGroup));
+        pair.nodes.Get(1)->AddApplication(sara);
+        sara->SetStopTime(Seconds(6));
+        Simulator::Stop(Seconds(6));
+        Simulator::Run();
+
+        // Node 0 runs first: 0.1 s + 2 us (loop) -> timestamp 100.002 ms, done at 100.012 ms.
+        // Node 1 waits for it, pays a 3 us context switch: 100.015 + 2 = 100.017 ms, done at
+        // 100.027 ms. Both sleep(1) expire before the tick at 1.104 s (tick 276): they wake on
+        // tick 277 = 1.108 s. Node 0 again first, but now after node 1 ran: context switch for
+        // both: 1.108 + 3 + 2 us = 1.108005 s; node 1: 1.108015 + 3 + 2 us = 1.108020 s. From
+        // then on every cycle is the same: intervals of 252 ticks = 1.008 s.
+        NS_TEST_ASSERT_MSG_EQ(m_ts[0].size(),
+                              5u,
+                              "node 0: sends at 0.1, 1.108, 2.116, 3.124, 4.132");
+        NS_TEST_ASSERT_MSG_EQ(m_ts[1].size(), 5u, "node 1: five sends too");
+        NS_TEST_ASSERT_MSG_EQ(m_ts[0][0], MicroSeconds(100002), "node 0 first timestamp");
+        NS_TEST_ASSERT_MSG_EQ(m_ts[1][0], MicroSeconds(100017), "node 1 waits and switches");
+        NS_TEST_ASSERT_MSG_EQ(m_ts[0][1], MicroSeconds(1108005), "node 0 on tick 277");
+        NS_TEST_ASSERT_MSG_EQ(m_ts[1][1], MicroSeconds(1108020), "node 1 after node 0");
+        for (uint32_t n = 0; n < 2; ++n)
+        {
+            for (uint32_t k = 2; k < m_ts[n].size(); ++k)
+            {
+                NS_TEST_ASSERT_MSG_EQ(m_ts[n][k] - m_ts[n][k - 1],
+                                      MicroSeconds(1008000),
+                                      "252 ticks of 4 ms");
+            }
+        }
+        // sara (ideal host) got every packet; node 0's send intervals: 1.008003 s once, then
+        // 1.008 s three times.
+        const SaraTable& t = sara->GetTable();
+        NS_TEST_ASSERT_MSG_EQ(t.GetNNodes(), 2u, "two virtual nodes seen");
+        SaraTable::NodeStats s0 = t.GetNode(0);
+        NS_TEST_ASSERT_MSG_EQ(s0.packets, 5u, "five packets");
+        NS_TEST_ASSERT_MSG_EQ(s0.drops, 0u, "no drops");
+        NS_TEST_ASSERT_MSG_EQ(s0.intervals, 4u, "four intervals");
+        const double mean = (1.008003 + 3 * 1.008) / 4;
+        const double sd
+            = std::sqrt((std::pow(1.008003 - mean, 2) + 3 * std::pow(1.008 - mean, 2)) / 4);
+        NS_TEST_ASSERT_MSG_EQ_TOL(s0.sendMean, mean, 1e-12, "mean send interval");
+        NS_TEST_ASSERT_MSG_EQ_TOL(s0.sendStd, sd, 1e-9, "send interval deviation");
+        // The receive intervals equal the send intervals (same path for every packet).
+        NS_TEST_ASSERT_MSG_EQ_TOL(s0.recvMean, mean, 1e-12, "mean receive interval");
+        // SendUdp reserved pids 1 and 2: the next process gets 3.
+        Ptr<HostPlatform> host = pair.nodes.Get(0)->GetObject<HostPlatform>();
+        NS_TEST_ASSERT_MSG_EQ(host->CreateProcess()->GetPid(), 3u, "pids after the reserved block");
+        NS_TEST_ASSERT_MSG_EQ(host->ReservePids(10), 4u, "a new block starts at the next pid");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * sara's statistics on a crafted sequence with a gap, a duplicate and a reordered packet:
+ * exact means and population deviations; the interval across the gap is excluded.
+ */
+class SaraStatisticsTestCase : public TestCase
+{
+  public:
+    SaraStatisticsTestCase()
+        : TestCase("sara: per-node statistics, gap excluded, pooled summary")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        SaraTable t;
+        // Node 7: serials 0 1 2 (3 lost) 4 5, then a duplicate 5 and a late 3.
+        const double sent[] = {0.0, 1.0, 2.1, 4.0, 5.2};
+        const double recv[] = {0.5, 1.6, 2.55, 4.7, 5.6};
+        const uint32_t serial[] = {0, 1, 2, 4, 5};
+        for (int i = 0; i < 5; ++i)
+        {
+            t.Add(7, serial[i], Seconds(sent[i]), Seconds(recv[i]));
+        }
+        t.Add(7, 5, Seconds(5.2), Seconds(5.7));
+        t.Add(7, 3, Seconds(3.0), Seconds(5.8));
+        // Node 9: two packets, one interval of 2 s (send) and 3 s (receive).
+        t.Add(9, 10, Seconds(0), Seconds(0));
+        t.Add(9, 11, Seconds(2), Seconds(3));
+
+        // Send intervals 1.0, 1.1, (2->4 excluded), 1.2: mean 1.1, variance 0.02 / 3.
+        // Receive intervals 1.1, 0.95, 0.9: mean 2.95 / 3, variance as computed below.
+        SaraTable::NodeStats s = t.GetNode(7);
+        NS_TEST_ASSERT_MSG_EQ(s.packets, 5u, "packets (duplicate and late one not counted)");
+        NS_TEST_ASSERT_MSG_EQ(s.drops, 1u, "one drop from the serial gap");
+        NS_TEST_ASSERT_MSG_EQ(s.reordered, 2u, "duplicate and reordered packet");
+        NS_TEST_ASSERT_MSG_EQ(s.intervals, 3u, "three intervals (gap excluded)");
+        NS_TEST_ASSERT_MSG_EQ_TOL(s.sendMean, 1.1, 1e-12, "mean send interval");
+        NS_TEST_ASSERT_MSG_EQ_TOL(s.sendStd, std::sqrt(0.02 / 3), 1e-12, "send deviation");
+        const double rm = (1.1 + 0.95 + 0.9) / 3;
+        const double rv
+            = (std::pow(1.1 - rm, 2) + std::pow(0.95 - rm, 2) + std::pow(0.9 - rm, 2)) / 3;
+        NS_TEST_ASSERT_MSG_EQ_TOL(s.recvMean, rm, 1e-12, "mean receive interval");
+        NS_TEST_ASSERT_MSG_EQ_TOL(s.recvStd, std::sqrt(rv), 1e-12, "receive deviation");
+
+        SaraTable::NodeStats s9 = t.GetNode(9);
+        NS_TEST_ASSERT_MSG_EQ(s9.intervals, 1u, "one interval");
+        NS_TEST_ASSERT_MSG_EQ_TOL(s9.sendStd, 0.0, 1e-15, "one interval: no deviation");
+
+        // Over all nodes: 4 intervals 1.0 1.1 1.2 2.0 (send), 1.1 0.95 0.9 3.0 (receive).
+        SaraTable::Summary sum = t.GetSummary();
+        NS_TEST_ASSERT_MSG_EQ(sum.nodes, 2u, "two nodes");
+        NS_TEST_ASSERT_MSG_EQ(sum.packets, 7u, "packets");
+        NS_TEST_ASSERT_MSG_EQ(sum.drops, 1u, "drops");
+        NS_TEST_ASSERT_MSG_EQ(sum.intervals, 4u, "intervals");
+        NS_TEST_ASSERT_MSG_EQ_TOL(sum.dropRate, 1.0 / 8, 1e-15, "drop rate = 1 / (7 + 1)");
+        NS_TEST_ASSERT_MSG_EQ_TOL(sum.sendMeanMean, (1.1 + 2.0) / 2, 1e-12, "mean of node means");
+        NS_TEST_ASSERT_MSG_EQ_TOL(sum.sendStdMean,
+                                  (std::sqrt(0.02 / 3) + 0) / 2,
+                                  1e-12,
+                                  "mean of node deviations");
+        const double pm = (1.0 + 1.1 + 1.2 + 2.0) / 4;
+        const double pv = (std::pow(1.0 - pm, 2) + std::pow(1.1 - pm, 2) + std::pow(1.2 - pm, 2)
+                           + std::pow(2.0 - pm, 2))
+                          / 4;
+        NS_TEST_ASSERT_MSG_EQ_TOL(sum.pooledSendMean, pm, 1e-12, "pooled mean");
+        NS_TEST_ASSERT_MSG_EQ_TOL(sum.pooledSendStd, std::sqrt(pv), 1e-12, "pooled deviation");
+        const double qm = (1.1 + 0.95 + 0.9 + 3.0) / 4;
+        const double qv = (std::pow(1.1 - qm, 2) + std::pow(0.95 - qm, 2) + std::pow(0.9 - qm, 2)
+                           + std::pow(3.0 - qm, 2))
+                          / 4;
+        NS_TEST_ASSERT_MSG_EQ_TOL(sum.pooledRecvStd, std::sqrt(qv), 1e-12, "pooled receive dev.");
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * The querier's general query (due 5.05 ms) under a flood of 1 000 frames (every 10 us from
+ * 1.005 ms; interrupt 4 us + softirq 8 us each): unmoderated, the kernel is busy from 1.005 ms
+ * to 1.005 + 1000 * 12 us = 13.005 ms and the mrouted process (query: 10 us) sends at
+ * 13.015 ms; with MaxInterruptRate 10 000/s and a 4-descriptor ring the CPU is busy 36 us of
+ * every 100 us (from 1.105 ms on) and the query goes out at 5.06 ms.
+ */
+class QuerierDelayTestCase : public TestCase
+{
+  public:
+    QuerierDelayTestCase()
+        : TestCase("mrouted: query delayed by receive livelock, on time with moderation")
+    {
+    }
+
+  private:
+    std::vector<std::pair<Time, Time>> m_queries; //!< (due, sent)
+
+    /**
+     * Query trace.
+     * @param due due time
+     * @param sent send time
+     */
+    void Query(Time due, Time sent)
+    {
+        m_queries.emplace_back(due, sent);
+    }
+
+    /**
+     * Run the scenario.
+     * @param rate MaxInterruptRate
+     */
+    void RunOnce(double rate)
+    {
+        m_queries.clear();
+        Pair pair;
+        Ptr<Node> q = pair.nodes.Get(0);
+        Ptr<IgmpL4Protocol> igmp = q->GetObject<IgmpL4Protocol>();
+        igmp->SetAttribute("StartupQueryCount", UintegerValue(2));
+        igmp->SetAttribute("StartupQueryInterval", TimeValue(MicroSeconds(5050)));
+        HostPlatformHelper hosts;
+        hosts.SetAttribute("Cpu", StringValue("ns3::HostCpu[Frequency=1e9]"));
+        hosts.SetAttribute("SendCost", DoubleValue(10000));
+        hosts.SetNicAttribute("RxRingSize", UintegerValue(4));
+        hosts.SetNicAttribute("BacklogLimit", UintegerValue(2000));
+        hosts.SetNicAttribute("InterruptCost", DoubleValue(4000));
+        hosts.SetNicAttribute("StackCost", DoubleValue(8000));
+        hosts.SetNicAttribute("MaxInterruptRate", DoubleValue(rate));
+        hosts.Install(q);
+        Ptr<Mrouted> mrouted = CreateObject<Mrouted>();
+        mrouted->SetAttribute("WorkCost", DoubleValue(0));
+        mrouted->TraceConnectWithoutContext("QuerySent",
+                                            MakeCallback(&QuerierDelayTestCase::Query, this));
+        q->AddApplication(mrouted);
+        mrouted->SetStopTime(Seconds(1));
+
+        // The flood: 1 000 UDP multicast datagrams straight into the querier's NIC model.
+        Ptr<NetDevice> dev = pair.devs.Get(0);
+        Ptr<HostNic> nic = q->GetObject<HostPlatform>()->GetNic(dev);
+        Ptr<Packet> p = Create<Packet>(72);
+        UdpHeader udp;
+        udp.SetDestinationPort(10000);
+        p->AddHeader(udp);
+        Ipv4Header ip;
+        ip.SetSource(Ipv4Address("10.0.0.9"));
+        ip.SetDestination(Ipv4Address("239.1.0.2"));
+        ip.SetProtocol(17);
+        ip.SetPayloadSize(80);
+        p->AddHeader(ip);
+        for (int k = 0; k < 1000; ++k)
+        {
+            Simulator::Schedule(MicroSeconds(1005 + 10 * k), [nic, dev, p]() {
+                nic->Receive(dev,
+                             p->Copy(),
+                             0x0800,
+                             Mac48Address("00:00:00:00:00:09"),
+                             Mac48Address::GetMulticast(Ipv4Address("239.1.0.2")),
+                             NetDevice::PACKET_MULTICAST);
+            });
+        }
+        Simulator::Stop(MilliSeconds(50));
+        Simulator::Run();
+        Simulator::Destroy();
+    }
+
+    void DoRun() override
+    {
+        RunOnce(0);
+        NS_TEST_ASSERT_MSG_EQ(m_queries.size(), 2u, "two startup queries");
+        NS_TEST_ASSERT_MSG_EQ(m_queries[0].second, MicroSeconds(10), "first: idle CPU, 10 us");
+        NS_TEST_ASSERT_MSG_EQ(m_queries[1].first, MicroSeconds(5050), "second due at 5.05 ms");
+        NS_TEST_ASSERT_MSG_EQ(m_queries[1].second,
+                              MicroSeconds(13015),
+                              "unmoderated: sent after the kernel's busy period");
+        RunOnce(10000);
+        NS_TEST_ASSERT_MSG_EQ(m_queries.size(), 2u, "two startup queries");
+        NS_TEST_ASSERT_MSG_EQ(m_queries[1].first, MicroSeconds(5050), "second due at 5.05 ms");
+        NS_TEST_ASSERT_MSG_EQ(m_queries[1].second,
+                              MicroSeconds(5060),
+                              "moderated: sent 10 us after it fell due");
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * Queries stop (the querier's CPU is taken by interrupt work from 30 s on): the switch removes
+ * the host's port from the group exactly one Group Membership Interval (Robustness 2 * QI 20 s
+ * + QRI 4 s = 44 s) after the last report reached it, and data stops reaching the host.
+ */
+class MembershipTimeoutTestCase : public TestCase
+{
+  public:
+    MembershipTimeoutTestCase()
+        : TestCase("snooping switch: membership times out one GMI after the last report")
+    {
+    }
+
+  private:
+    Time m_lastReport{Seconds(-1)}; //!< last IGMP report frame at the host's switch port
+    Time m_removed{Seconds(-1)};    //!< membership removal
+    Time m_lastQuery{Seconds(-1)};  //!< last general query sent
+
+    /**
+     * Frame received by the host's switch port.
+     * @param p the frame
+     */
+    void PortRx(Ptr<const Packet> p)
+    {
+        uint8_t b[14 + 24 + 1];
+        if (p->CopyData(b, sizeof(b)) == sizeof(b) && b[12] == 0x08 && b[13] == 0x00
+            && b[14 + 9] == 2 && (b[14 + 24] == 0x16 || b[14 + 24] == 0x12))
+        {
+            m_lastReport = Simulator::Now();
+        }
+    }
+
+    /**
+     * Membership trace.
+     * @param g group
+     * @param port port
+     * @param member joined or left
+     */
+    void Member(Ipv4Address g, uint32_t port, bool member)
+    {
+        if (!member && g == kGroup)
+        {
+            m_removed = Simulator::Now();
+        }
+    }
+
+    /**
+     * Query trace.
+     * @param due due time
+     * @param sent send time
+     */
+    void Query(Time due, Time sent)
+    {
+        m_lastQuery = sent;
+    }
+
+    void DoRun() override
+    {
+        const Time qi = Seconds(20);
+        const Time qri = Seconds(4);
+        const Time gmi = qi * 2 + qri;
+        SnoopingSwitchHelper sh;
+        sh.SetDeviceAttribute("MembershipInterval", TimeValue(gmi));
+        Ptr<Node> sw = CreateObject<Node>();
+        Ptr<SnoopingBridgeNetDevice> br = sh.Install(sw);
+        NodeContainer nodes(2); // 0 querier, 1 host
+        NetDeviceContainer devs;
+        NetDeviceContainer ports;
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            NetDeviceContainer d = sh.Connect(br, nodes.Get(i), DataRate("100Mbps"));
+            devs.Add(d.Get(0));
+            ports.Add(d.Get(1));
+        }
+        InternetStackHelper().Install(nodes);
+        Ipv4AddressHelper("10.0.0.0", "255.255.255.0").Assign(devs);
+        IgmpHelper igmp;
+        igmp.SetAttribute("Version", UintegerValue(2));
+        igmp.SetAttribute("QueryInterval", TimeValue(qi));
+        igmp.SetAttribute("QueryResponseInterval", TimeValue(qri));
+        igmp.Install(nodes);
+        IgmpHelper::AssignStreams(nodes, 11);
+        NS_TEST_ASSERT_MSG_EQ(
+            nodes.Get(0)->GetObject<IgmpL4Protocol>()->GetGroupMembershipInterval(),
+            Seconds(44),
+            "RFC 2236: GMI = 2 * 20 s + 4 s");
+        HostPlatformHelper hosts;
+        hosts.Install(nodes.Get(0)); // querier PC: bare (zero-cost) platform
+        Ptr<Mrouted> mrouted = CreateObject<Mrouted>();
+        mrouted->SetAttribute("WorkCost", DoubleValue(0));
+        mrouted->TraceConnectWithoutContext("QuerySent",
+                                            MakeCallback(&MembershipTimeoutTestCase::Query, this));
+        nodes.Get(0)->AddApplication(mrouted);
+        mrouted->SetStopTime(Seconds(200));
+        br->TraceConnectWithoutContext("Membership",
+                                       MakeCallback(&MembershipTimeoutTestCase::Member, this));
+        ports.Get(1)->TraceConnectWithoutContext(
+            "MacRx",
+            MakeCallback(&MembershipTimeoutTestCase::PortRx, this));
+        Ptr<Socket> s = Socket::CreateSocket(nodes.Get(1), UdpSocketFactory::GetTypeId());
+        IgmpHelper::ScheduleJoin(Seconds(1), s, kGroup);
+        // From 30 s the querier's CPU is taken by interrupt work (a 1 000 s handler).
+        Ptr<HostCpu> cpu = nodes.Get(0)->GetObject<HostPlatform>()->GetCpu();
+        Simulator::Schedule(Seconds(30), [cpu]() {
+            cpu->Submit(HostCpu::HARDIRQ, Seconds(1000), HostCpu::KERNEL, Callback<void>());
+        });
+        Simulator::Stop(Seconds(150));
+        Simulator::Run();
+        // Queries at 0, 5 (startup, QI / 4) and 25 s; the one due at 45 s never goes out.
+        NS_TEST_ASSERT_MSG_EQ(m_lastQuery, Seconds(25), "last query before the CPU is taken");
+        NS_TEST_ASSERT_MSG_GT(m_lastReport, Seconds(25), "the host answered it");
+        NS_TEST_ASSERT_MSG_LT(m_lastReport, Seconds(25) + qri + Seconds(0.01), "within QRI");
+        NS_TEST_ASSERT_MSG_EQ(m_removed, m_lastReport + gmi, "removed exactly one GMI later");
+        NS_TEST_ASSERT_MSG_EQ(br->GetMemberPorts(kGroup).size(), 0u, "no member port left");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * The [MEGA06] instruments and querier.
+ */
+class Mega06TestSuite : public TestSuite
+{
+  public:
+    Mega06TestSuite()
+        : TestSuite("testbed-mega06", Type::UNIT)
+    {
+        AddTestCase(new SendUdpTestCase, Duration::QUICK);
+        AddTestCase(new SaraStatisticsTestCase, Duration::QUICK);
+        AddTestCase(new QuerierDelayTestCase, Duration::QUICK);
+        AddTestCase(new MembershipTimeoutTestCase, Duration::QUICK);
+    }
+};
+
+static Mega06TestSuite g_mega06TestSuite; //!< static instance
