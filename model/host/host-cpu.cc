@@ -243,7 +243,7 @@ HostCpu::Start(uint32_t c, Task&& task)
     core.started = Simulator::Now();
     core.task = std::move(task);
     // A lambda event: no std::bind/std::function behind it (one allocation per item, not two).
-    core.completion = Simulator::Schedule(task.remaining, [this, c]() { Complete(c); });
+    core.completion = Simulator::Schedule(core.task.remaining, [this, c]() { Complete(c); });
 }
 
 void
