@@ -124,8 +124,7 @@ main(int argc, char* argv[])
     cmd.AddValue("profile", "HostProfile of the GINE PC (the virtual hosts run on it)", profile);
     cmd.AddValue("output", "JSON result file (- = stdout)", output);
     cmd.Parse(argc, argv);
-    const std::vector<std::string> timers = {"ideal", "rtc", "nanosleep", "tctimer", "boosted"};
-    ExperimentArgs::Require(std::find(timers.begin(), timers.end(), timerName) != timers.end(),
+    ExperimentArgs::Require(GineTimerHelper::IsName(timerName),
                             "--timer='" + timerName
                                 + "' is not one of rtc, boosted, tctimer, nanosleep, ideal");
     ExperimentArgs::Require(count >= 2 && count <= 1000, "--count must be in [2, 1000]");
@@ -149,29 +148,7 @@ main(int argc, char* argv[])
     // One GINE process, one timer for every queue.
     Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
     u->SetStream(2000);
-    Ptr<TimerModel> timer;
-    if (timerName == "ideal")
-    {
-        timer = CreateObject<IdealTimer>();
-    }
-    else if (timerName == "rtc")
-    {
-        timer = CreateObject<RtcTimer>();
-        timer->SetAttribute("Phase", TimeValue(Seconds(u->GetValue(0.0, 1.0 / 8192))));
-    }
-    else if (timerName == "nanosleep")
-    {
-        timer = CreateObject<NanosleepTimer>();
-    }
-    else
-    {
-        Ptr<TcTimer> tc = timerName == "boosted" ? Ptr<TcTimer>(CreateObject<BoostedTcTimer>())
-                                                 : CreateObject<TcTimer>();
-        tc->SetAttribute("PacketSize", UintegerValue(packetSize));
-        const double bps = 8.0 * packetSize / tcInterval.GetSeconds();
-        tc->SetAttribute("Rate", DataRateValue(DataRate(static_cast<uint64_t>(bps + 0.5))));
-        timer = tc;
-    }
+    Ptr<TimerModel> timer = GineTimerHelper::Create(timerName, packetSize, tcInterval, u);
     tb.aToB->SetAttribute("Timer", PointerValue(timer));
     tb.bToA->SetAttribute("Timer", PointerValue(timer));
 

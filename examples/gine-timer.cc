@@ -148,8 +148,7 @@ main(int argc, char* argv[])
     cmd.AddValue("profile", "HostProfile of the GINE PC", profile);
     cmd.AddValue("output", "JSON result file (- = stdout)", output);
     cmd.Parse(argc, argv);
-    const std::vector<std::string> timers = {"ideal", "rtc", "nanosleep", "tctimer", "boosted"};
-    ExperimentArgs::Require(std::find(timers.begin(), timers.end(), timerName) != timers.end(),
+    ExperimentArgs::Require(GineTimerHelper::IsName(timerName),
                             "--timer='" + timerName
                                 + "' is not one of ideal, rtc, nanosleep, tctimer, boosted");
     ExperimentArgs::Require(minUs >= 1 && stepUs >= 1 && maxUs >= minUs,
@@ -177,35 +176,15 @@ main(int argc, char* argv[])
 
         Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
         u->SetStream(stream + 50);
-        Ptr<TimerModel> timer;
         Time work = platform->GetCpu()->CyclesToTime(loopCycles);
         Time ready = Seconds(0);
-        if (timerName == "ideal")
+        Ptr<TimerModel> timer = GineTimerHelper::Create(timerName, packetSize, interval, u);
+        if (auto tc = DynamicCast<TcTimer>(timer))
         {
-            timer = CreateObject<IdealTimer>();
-        }
-        else if (timerName == "rtc")
-        {
-            timer = CreateObject<RtcTimer>();
-            timer->SetAttribute("Phase", TimeValue(Seconds(u->GetValue(0.0, 1.0 / 8192))));
-        }
-        else if (timerName == "nanosleep")
-        {
-            timer = CreateObject<NanosleepTimer>();
-        }
-        else
-        {
-            // GINE asks tc for b = 8 l / X (whole bit/s) so that one packet comes per interval.
-            Ptr<TcTimer> tc = timerName == "boosted" ? Ptr<TcTimer>(CreateObject<BoostedTcTimer>())
-                                                     : CreateObject<TcTimer>();
-            tc->SetAttribute("PacketSize", UintegerValue(packetSize));
-            const double bps = 8.0 * packetSize / interval.GetSeconds();
-            tc->SetAttribute("Rate", DataRateValue(DataRate(static_cast<uint64_t>(bps + 0.5))));
             if (timerName == "boosted")
             {
                 tc->SetAttribute("CalibrationFirings", UintegerValue(calibrationFirings));
             }
-            timer = tc;
             // Reading a packet is a socket read.
             work += platform->GetRecvCost(packetSize > 42 ? packetSize - 42 : 0);
         }
