@@ -132,6 +132,11 @@ class Experiment:
     # Experiments with the same engine (programs that give the same record for the same
     # parameters) share points: a parameter set is computed once and copied to the others.
     engine: str | None = None
+    # Optional estimate of a point's relative cost (any unit, the same within the experiment set
+    # that declares it): the runner starts the costliest points first, so that the last ones to
+    # finish are short (longest-processing-time-first scheduling). Order only: results do not
+    # depend on it.
+    cost: Callable[[dict], float] | None = None
 
 
 _REGISTRY: dict[str, Experiment] = {}
@@ -301,6 +306,14 @@ def _shared_point(exp: Experiment, params: dict, out: Path, scale: str) -> Path 
     return None
 
 
+def _costliest_first(todo: list[tuple]) -> list[tuple]:
+    """Points without a cost estimate first, in their order; then the others, costliest first."""
+    unknown = [t for t in todo if t[0].cost is None]
+    known = [t for t in todo if t[0].cost is not None]
+    known.sort(key=lambda t: -t[0].cost(t[1]))  # stable: equal costs keep their order
+    return unknown + known
+
+
 def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,
                  log=print) -> dict[str, list[Record] | Exception]:
     """Compute every missing point of the experiments (in parallel across all of them).
@@ -348,7 +361,7 @@ def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,
         else:
             first[k] = (exp, p, d)
             unique.append((exp, p, d))
-    todo = unique
+    todo = _costliest_first(unique)
 
     runner = _Runner(jobs)
     t0 = time.monotonic()

@@ -118,3 +118,28 @@ def test_shared_points_run_once(tmp_path, fake_program):
     finally:
         campaign._REGISTRY.pop("sq-a", None)
         campaign._REGISTRY.pop("sq-b", None)
+
+
+def test_costliest_points_start_first(tmp_path, fake_program):
+    """With one job the points run costliest first (estimate x); results keep point order."""
+    out = tmp_path / "results"
+    exp = _exp()
+    exp.cost = lambda p: {0: 1.0, 1: 5.0, 2: 3.0}[p["x"]]
+    res = campaign.run_campaign([exp], "quick", 1, out, log=lambda m: None)
+    assert fake_program.read_text().split() == ["1", "2", "0"]
+    assert [r.result["y"] for r in res["sq"]] == [0.0, 1.0, 4.0]
+    # Points without an estimate go first, in their order; equal estimates keep their order.
+    plain, costed = _exp(), _exp()
+    costed.cost = lambda p: 1.0
+    todo = [(costed, {"x": 0}, None), (plain, {"x": 1}, None), (costed, {"x": 2}, None)]
+    assert [t[1]["x"] for t in campaign._costliest_first(todo)] == [1, 0, 2]
+
+
+def test_jaxa_cost_estimate_orders_by_work():
+    from testbed.experiments.jaxa_rti import point_cost
+
+    base = {"mode": "sync", "dataSize": 64, "reps": 10, "exchanges": 1000}
+    assert point_cost({**base, "extraOther": 6}) > point_cost({**base, "extraCrc": 6})
+    assert point_cost({**base, "mode": "bidir"}) > point_cost(base)
+    assert point_cost({**base, "dataSize": 4096}) > point_cost(base)
+    assert point_cost({**base, "mode": "async"}) < point_cost(base)
