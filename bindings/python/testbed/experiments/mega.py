@@ -25,6 +25,16 @@ DISTURBED_STD_FACTOR = 1.25
 DISTURBED_RATE = 0.99
 STOPPED_RATE = 0.01  # "could not send": under 1 % of it
 
+# Result fields of a mega-flooding point copied into data.csv, in column order.
+FLOODING_COLUMNS = (
+    "sender_rx_pps", "send_rate_per_node", "send_interval_mean_us",
+    "send_interval_std_us", "send_interval_node_std_mean_us", "sender_cpu_hardirq",
+    "sender_cpu_softirq", "sender_cpu_process", "sender_ring_drops_pps",
+    "sender_backlog_drops_pps", "receiver_rx_pps", "sara_packets",
+    "sara_drops", "sara_drop_rate", "sara_buffer_drops",
+    "sara_recv_interval_std_us",
+)
+
 
 def _label(load):
     """1e4 -> '1e4', 3e4 -> '3e4', 1e6 -> '1e6'."""
@@ -75,27 +85,10 @@ def flooding_analyse(records):
     one = rx20k = None
     for rec in records:
         p, r = rec.params, rec.result
-        rows.append({
-            "role": p["role"], "snooping": p["snooping"], "load_pps": p["load"],
-            "sender_pcs": p["senderPcs"], "nodes_per_pc": p["nodesPerPc"],
-            "duration_s": p["duration"],
-            "sender_rx_pps": r["sender_rx_pps"],
-            "send_rate_per_node": r["send_rate_per_node"],
-            "send_interval_mean_us": r["send_interval_mean_us"],
-            "send_interval_std_us": r["send_interval_std_us"],
-            "send_interval_node_std_mean_us": r["send_interval_node_std_mean_us"],
-            "sender_cpu_hardirq": r["sender_cpu_hardirq"],
-            "sender_cpu_softirq": r["sender_cpu_softirq"],
-            "sender_cpu_process": r["sender_cpu_process"],
-            "sender_ring_drops_pps": r["sender_ring_drops_pps"],
-            "sender_backlog_drops_pps": r["sender_backlog_drops_pps"],
-            "receiver_rx_pps": r["receiver_rx_pps"],
-            "sara_packets": r["sara_packets"], "sara_drops": r["sara_drops"],
-            "sara_drop_rate": r["sara_drop_rate"],
-            "sara_buffer_drops": r["sara_buffer_drops"],
-            "sara_recv_interval_std_us": r["sara_recv_interval_std_us"],
-            "events": r.get("events"),
-        })
+        rows.append({"role": p["role"], "snooping": p["snooping"], "load_pps": p["load"],
+                     "sender_pcs": p["senderPcs"], "nodes_per_pc": p["nodesPerPc"],
+                     "duration_s": p["duration"],
+                     **{k: r[k] for k in FLOODING_COLUMNS}, "events": r.get("events")})
         if p["role"] == "one-process":
             one = r
         elif p["role"] == "receiver-20000":
@@ -224,6 +217,16 @@ def querier_points(scale):
     return [{"load": 1e6, "itr": itr, "igmpTimeScale": 0.1, "duration": 2.0,
              "nodesPerPc": 5000, "receivers": 4} for itr in PAPER_ITRS]
 
+# Result fields of a mega-querier point copied into data.csv, in column order.
+QUERIER_COLUMNS = (
+    "query_interval_s", "gmi_s", "queries_due_under_load",
+    "queries_on_time_under_load", "queries_on_time_fraction", "query_delay_max_s",
+    "memberships_timed_out", "data_memberships_timed_out", "first_data_timeout_s",
+    "data_delivered_fraction_tail", "querier_rx_pps", "querier_interrupts_per_s",
+    "querier_ring_drops_pps", "querier_backlog_drops_pps", "querier_cpu_hardirq",
+    "querier_cpu_softirq", "querier_cpu_process",
+)
+
 
 def _itr_label(itr):
     return "unmoderated" if itr == 0 else f"{int(itr)}/s"
@@ -236,26 +239,9 @@ def querier_analyse(records):
     for rec in records:
         p, r = rec.params, rec.result
         by_itr[p["itr"]] = r
-        rows.append({
-            "load_pps": p["load"], "itr": p["itr"], "igmp_time_scale": p["igmpTimeScale"],
-            "query_interval_s": r["query_interval_s"], "gmi_s": r["gmi_s"],
-            "queries_due_under_load": r["queries_due_under_load"],
-            "queries_on_time_under_load": r["queries_on_time_under_load"],
-            "queries_on_time_fraction": r["queries_on_time_fraction"],
-            "query_delay_max_s": r["query_delay_max_s"],
-            "memberships_timed_out": r["memberships_timed_out"],
-            "data_memberships_timed_out": r["data_memberships_timed_out"],
-            "first_data_timeout_s": r["first_data_timeout_s"],
-            "data_delivered_fraction_tail": r["data_delivered_fraction_tail"],
-            "querier_rx_pps": r["querier_rx_pps"],
-            "querier_interrupts_per_s": r["querier_interrupts_per_s"],
-            "querier_ring_drops_pps": r["querier_ring_drops_pps"],
-            "querier_backlog_drops_pps": r["querier_backlog_drops_pps"],
-            "querier_cpu_hardirq": r["querier_cpu_hardirq"],
-            "querier_cpu_softirq": r["querier_cpu_softirq"],
-            "querier_cpu_process": r["querier_cpu_process"],
-            "events": r.get("events"),
-        })
+        rows.append({"load_pps": p["load"], "itr": p["itr"],
+                     "igmp_time_scale": p["igmpTimeScale"],
+                     **{k: r[k] for k in QUERIER_COLUMNS}, "events": r.get("events")})
     itrs = sorted(by_itr)
     mod = min(i for i in itrs if i > 0)  # the strongest limitation swept
     un = by_itr[0]
