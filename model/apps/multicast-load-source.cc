@@ -135,6 +135,7 @@ MulticastLoadSource::StartApplication()
     payload.SetNodeId(m_nodeId);
     m_template = Create<Packet>(m_packetSize - 20 - 8 - SendUdpHeader::SIZE);
     m_template->AddHeader(payload);
+    m_destination = m_device->GetMulticast(m_group);
     UdpHeader udp;
     udp.SetSourcePort(m_port);
     udp.SetDestinationPort(m_port);
@@ -165,15 +166,13 @@ void
 MulticastLoadSource::ScheduleNext()
 {
     Time gap = m_poisson ? Seconds(m_gap->GetValue()) : Seconds(1.0 / m_rate);
-    m_next = Simulator::Schedule(gap, &MulticastLoadSource::SendOne, this);
+    m_next = Simulator::Schedule(gap, [this]() { SendOne(); });
 }
 
 void
 MulticastLoadSource::SendOne()
 {
-    m_device->Send(m_template->Copy(),
-                   m_device->GetMulticast(m_group),
-                   Ipv4L3Protocol::PROT_NUMBER);
+    m_device->Send(m_template->Copy(), m_destination, Ipv4L3Protocol::PROT_NUMBER);
     ++m_sent;
     ScheduleNext();
 }

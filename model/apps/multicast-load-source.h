@@ -5,6 +5,7 @@
 #ifndef TESTBED_MULTICAST_LOAD_SOURCE_H
 #define TESTBED_MULTICAST_LOAD_SOURCE_H
 
+#include "ns3/address.h"
 #include "ns3/application.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
@@ -83,6 +84,7 @@ class MulticastLoadSource : public Application
     Ptr<ExponentialRandomVariable> m_gap; //!< gaps (s)
     Ptr<NetDevice> m_device;              //!< the device
     Ptr<Packet> m_template;               //!< the datagram
+    Address m_destination;                //!< the group's MAC address on the device
     EventId m_next;                       //!< next frame
     uint64_t m_sent;                      //!< counter
 };

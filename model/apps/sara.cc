@@ -302,6 +302,8 @@ Sara::Sara()
     , m_foreign(0)
     , m_filtered(0)
 {
+    m_readNext = MakeCallback(&Sara::ReadNext, this);
+    m_consume = MakeCallback(&Sara::Consume, this);
 }
 
 Sara::~Sara()
@@ -423,7 +425,7 @@ Sara::Capture(Ptr<Socket> socket)
     {
         // The blocked reader is woken.
         m_reading = true;
-        m_process->Wake(MakeCallback(&Sara::ReadNext, this));
+        m_process->Wake(m_readNext);
     }
 }
 
@@ -439,14 +441,14 @@ Sara::ReadNext()
     // The frame as captured: Ethernet 14 + IP/UDP headers 28 + payload.
     Time cost = host->GetRecvCost(m_buffer.front().packet->GetSize() + 28 + 14)
                 + host->GetCpu()->CyclesToTime(m_processCycles);
-    m_process->Execute(cost, MakeCallback(&Sara::Consume, this));
+    m_process->Execute(cost, m_consume);
 }
 
 void
 Sara::Consume()
 {
     NS_ASSERT(!m_buffer.empty());
-    Captured c = m_buffer.front();
+    Captured c = std::move(m_buffer.front());
     m_buffer.pop_front();
     Account(c.packet, c.time);
     ReadNext();

@@ -6,6 +6,7 @@
 #define TESTBED_SARA_H
 
 #include "ns3/application.h"
+#include "ns3/callback.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
@@ -247,6 +248,8 @@ class Sara : public Application
     double m_processCycles;        //!< ProcessCost
     Ptr<Socket> m_socket;          //!< capture socket
     Ptr<HostProcess> m_process;    //!< the sara process (null without a host)
+    Callback<void> m_readNext;     //!< ReadNext, built once (per wake-up)
+    Callback<void> m_consume;      //!< Consume, built once (per packet)
     std::deque<Captured> m_buffer; //!< capture buffer
     bool m_reading;                //!< the process is awake and reading
     bool m_running;                //!< started and not stopped

@@ -202,6 +202,7 @@ SendUdp::DoDispose()
     m_host = nullptr;
     m_rng = nullptr;
     m_serial.clear();
+    m_iterated.clear();
     Application::DoDispose();
 }
 
@@ -247,11 +248,24 @@ SendUdp::StartApplication()
     {
         m_firstPid = m_host->ReservePids(m_nNodes);
     }
+    m_iterated.clear();
+    if (m_host)
+    {
+        // The per-iteration costs are constant; one completion callback per node, built once
+        // (an iteration of every node is a CPU work item: nothing allocated per packet).
+        m_sendCost = m_host->GetSendCost(m_packetSize - 20 - 8);
+        m_iterationCost = m_host->GetCpu()->CyclesToTime(m_loopCycles) + m_sendCost;
+        m_iterated.reserve(m_nNodes);
+        for (uint32_t i = 0; i < m_nNodes; ++i)
+        {
+            m_iterated.emplace_back([this, i]() { Iterated(i); });
+        }
+    }
     m_running = true;
     for (uint32_t i = 0; i < m_nNodes; ++i)
     {
         Time start = Seconds(m_rng->GetValue(0.0, m_startWindow.GetSeconds()));
-        Simulator::Schedule(start, &SendUdp::Runnable, this, i);
+        Simulator::Schedule(start, [this, i]() { Runnable(i); });
     }
 }
 
@@ -278,12 +292,7 @@ SendUdp::Runnable(uint32_t i)
         Iterated(i);
         return;
     }
-    Ptr<HostCpu> cpu = m_host->GetCpu();
-    Time service = cpu->CyclesToTime(m_loopCycles) + m_host->GetSendCost(m_packetSize - 20 - 8);
-    cpu->Submit(HostCpu::PROCESS,
-                service,
-                m_firstPid + i,
-                MakeCallback(&SendUdp::Iterated, this, i));
+    m_host->GetCpu()->Submit(HostCpu::PROCESS, m_iterationCost, m_firstPid + i, m_iterated[i]);
 }
 
 void
@@ -297,15 +306,13 @@ SendUdp::Iterated(uint32_t i)
     if (!m_host)
     {
         SendPacket(i, now);
-        Simulator::Schedule(m_interval, &SendUdp::Runnable, this, i);
+        Simulator::Schedule(m_interval, [this, i]() { Runnable(i); });
         return;
     }
     // The timestamp was taken just before the send path (sendto) began.
-    SendPacket(i, now - m_host->GetSendCost(m_packetSize - 20 - 8));
+    SendPacket(i, now - m_sendCost);
     // sleep(Interval) on the OS timer, then the scheduling latency, then the run queue.
-    Time fire = m_host->GetTimer()->GetFireTime(now, m_interval);
-    Time latency = m_host->DrawSchedulingLatency();
-    Simulator::Schedule(fire - now + latency, &SendUdp::Runnable, this, i);
+    Simulator::Schedule(m_host->SleepDelay(nullptr, m_interval), [this, i]() { Runnable(i); });
 }
 
 void

@@ -190,6 +190,9 @@ class SendUdp : public Application
     bool m_running;                                       //!< started and not stopped
     uint64_t m_sent;                                      //!< packets sent
     std::vector<uint32_t> m_serial;                       //!< per node: next serial number
+    std::vector<Callback<void>> m_iterated;               //!< per node: iteration done
+    Time m_sendCost;                                      //!< send path of one packet
+    Time m_iterationCost;                                 //!< CPU time of one iteration
     TracedCallback<uint32_t, uint32_t, Time> m_sendTrace; //!< sent packets
 };
 

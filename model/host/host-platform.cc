@@ -141,6 +141,15 @@ HostPlatform::DrawSchedulingLatency()
     return Seconds(std::max(0.0, m_schedLatency->GetValue()));
 }
 
+Time
+HostPlatform::SleepDelay(Ptr<TimerModel> timer, Time delay)
+{
+    Time now = Simulator::Now();
+    Time fire = (timer ? timer : m_timer)->GetFireTime(now, delay);
+    Time latency = DrawSchedulingLatency(); // drawn after the timer's own draws
+    return fire - now + latency;
+}
+
 Ptr<HostProcess>
 HostPlatform::CreateProcess()
 {

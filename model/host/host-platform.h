@@ -72,6 +72,15 @@ class HostPlatform : public Object
     Time DrawSchedulingLatency();
 
     /**
+     * @brief How long a process that sleeps now for delay waits until it is runnable again: the
+     * timer's firing (TimerModel::GetFireTime), then one scheduling latency.
+     * @param timer the timer it sleeps on (null: this host's timer)
+     * @param delay the requested sleep
+     * @return the time from now until the process is runnable
+     */
+    Time SleepDelay(Ptr<TimerModel> timer, Time delay);
+
+    /**
      * @brief Create a process on this host.
      * @return the process (pids are 1, 2, ... in creation order)
      */

@@ -155,11 +155,9 @@ HostProcess::Next()
         case SLEEP_UNTIL: {
             Time now = Simulator::Now();
             Time delay = step.kind == SLEEP ? step.amount : Max(Seconds(0), step.amount - now);
-            Ptr<TimerModel> timer = m_timer ? m_timer : m_platform->GetTimer();
-            Time fire = timer->GetFireTime(now, delay);
-            Time latency = m_platform->DrawSchedulingLatency();
             Time requested = now + delay;
-            Simulator::Schedule(fire - now + latency, [this, requested]() { Runnable(requested); });
+            Simulator::Schedule(m_platform->SleepDelay(m_timer, delay),
+                                [this, requested]() { Runnable(requested); });
             break;
         }
         case WAKE:

@@ -124,7 +124,7 @@ RtiConnection::Encode(const RtiMessage& msg, RtiBytes& out)
     uint32_t size = msg.GetSerializedSize();
     std::size_t at = out.size();
     out.resize(at + size);
-    msg.SerializeTo(out.data() + at);
+    msg.SerializeTo(out.data() + at, size);
     ++m_txMessages;
     m_txBytes += size;
     m_txTrace(msg);
@@ -161,8 +161,7 @@ RtiTcpConnection::GetTypeId()
 }
 
 RtiTcpConnection::RtiTcpConnection()
-    : m_rxOffset(0)
-    , m_notified(false)
+    : m_notified(false)
 {
 }
 
@@ -181,7 +180,6 @@ RtiTcpConnection::DoDispose()
     m_socket = nullptr;
     m_txQueue.clear();
     m_rxBytes.clear();
-    m_rxOffset = 0;
     RtiConnection::DoDispose();
 }
 
@@ -300,26 +298,23 @@ RtiTcpConnection::Receive()
         p->CopyData(m_rxBytes.data() + at, n);
     }
     // Frame the stream by the messages' length fields; a partial message stays for later.
-    while (m_rxBytes.size() - m_rxOffset >= 4)
+    std::size_t framed = 0;
+    while (m_rxBytes.size() - framed >= 4)
     {
-        const uint8_t* head = m_rxBytes.data() + m_rxOffset;
+        const uint8_t* head = m_rxBytes.data() + framed;
         uint32_t n = RtiMessage::PeekLength(head);
         NS_ABORT_MSG_IF(n < RtiMessage::CORE_HEADER_SIZE,
                         "RtiTcpConnection: corrupt stream (message length " << n << ")");
-        if (m_rxBytes.size() - m_rxOffset < n)
+        if (m_rxBytes.size() - framed < n)
         {
             break;
         }
         RtiMessage& msg = chunk.messages.emplace_back();
         msg.DeserializeFrom(head, n);
-        m_rxOffset += n;
+        framed += n;
         CountRx(msg);
     }
-    if (m_rxOffset > 0)
-    {
-        m_rxBytes.erase(m_rxBytes.begin(), m_rxBytes.begin() + m_rxOffset);
-        m_rxOffset = 0;
-    }
+    m_rxBytes.erase(m_rxBytes.begin(), m_rxBytes.begin() + framed);
     return chunk;
 }
 

@@ -248,8 +248,7 @@ class RtiTcpConnection : public RtiConnection
     void Flush();
 
     Ptr<Socket> m_socket;              //!< the socket
-    RtiBytes m_rxBytes;                //!< received bytes (from m_rxOffset) not yet framed
-    std::size_t m_rxOffset;            //!< bytes of m_rxBytes already framed
+    RtiBytes m_rxBytes;                //!< received bytes not yet framed
     RtiBytes m_batch;                  //!< scratch bytes of SendBatch
     std::deque<Ptr<Packet>> m_txQueue; //!< messages (or their rest) not yet written
     bool m_notified;                   //!< data callback called since the last Receive()

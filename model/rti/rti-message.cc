@@ -20,66 +20,7 @@ namespace
 {
 
 /**
- * Writes into an ns-3 buffer (Header::Serialize).
- */
-class IteratorWriter
-{
-  public:
-    /**
-     * @param i where to write
-     */
-    explicit IteratorWriter(Buffer::Iterator i)
-        : m_i(i)
-    {
-    }
-
-    /** @param v value */
-    void U8(uint8_t v)
-    {
-        m_i.WriteU8(v);
-    }
-
-    /** @param v value */
-    void U16(uint16_t v)
-    {
-        m_i.WriteHtonU16(v);
-    }
-
-    /** @param v value */
-    void U32(uint32_t v)
-    {
-        m_i.WriteHtonU32(v);
-    }
-
-    /** @param v value */
-    void U64(uint64_t v)
-    {
-        m_i.WriteHtonU64(v);
-    }
-
-    /**
-     * @param n number of zero bytes
-     */
-    void Zeros(uint32_t n)
-    {
-        m_i.WriteU8(0, n);
-    }
-
-    /**
-     * @param b bytes
-     * @param n number of bytes
-     */
-    void Bytes(const uint8_t* b, uint32_t n)
-    {
-        m_i.Write(b, n);
-    }
-
-  private:
-    Buffer::Iterator m_i; //!< position
-};
-
-/**
- * Writes into a flat byte array (big-endian), as IteratorWriter does into a buffer.
+ * Writes the encoding (big-endian) into a flat byte array.
  */
 class FlatWriter
 {
@@ -141,94 +82,19 @@ class FlatWriter
         }
     }
 
+    /** @return the position after the last byte written */
+    const uint8_t* Position() const
+    {
+        return m_p;
+    }
+
   private:
     uint8_t* m_p; //!< position
 };
 
 /**
- * Reads from an ns-3 buffer (Header::Deserialize).
- */
-class IteratorReader
-{
-  public:
-    /**
-     * @param i where to read
-     */
-    explicit IteratorReader(Buffer::Iterator i)
-        : m_start(i)
-        , m_i(i)
-    {
-    }
-
-    /** @return value */
-    uint8_t U8()
-    {
-        return m_i.ReadU8();
-    }
-
-    /** @return value */
-    uint16_t U16()
-    {
-        return m_i.ReadNtohU16();
-    }
-
-    /** @return value */
-    uint32_t U32()
-    {
-        return m_i.ReadNtohU32();
-    }
-
-    /** @return value */
-    uint64_t U64()
-    {
-        return m_i.ReadNtohU64();
-    }
-
-    /**
-     * @param n bytes to skip
-     */
-    void Skip(uint32_t n)
-    {
-        m_i.Next(n);
-    }
-
-    /**
-     * Nothing to check: the buffer's iterator checks every read itself.
-     * @param n number of bytes about to be read
-     */
-    void Expect(uint32_t n) const
-    {
-    }
-
-    /**
-     * Read bytes into a container (replacing its contents).
-     * @param c a string or byte vector
-     * @param n number of bytes
-     */
-    template<class C>
-    void Assign(C& c, uint32_t n)
-    {
-        c.resize(n);
-        if (n > 0)
-        {
-            m_i.Read(reinterpret_cast<uint8_t*>(c.data()), n);
-        }
-    }
-
-    /** @return bytes read so far */
-    uint32_t Read() const
-    {
-        return m_i.GetDistanceFrom(m_start);
-    }
-
-  private:
-    Buffer::Iterator m_start; //!< start
-    Buffer::Iterator m_i;     //!< position
-};
-
-/**
- * Reads from a flat byte array, as IteratorReader does from a buffer; reading past its end is
- * a fatal error (a corrupt message).
+ * Reads the encoding from a flat byte array; reading past its end is a fatal error (a corrupt
+ * message).
  */
 class FlatReader
 {
@@ -310,7 +176,7 @@ class FlatReader
      * Abort unless n more bytes are there (before allocating room for them).
      * @param n number of bytes about to be read
      */
-    void Expect(uint32_t n) const
+    void Expect(uint64_t n) const
     {
         Need(n);
     }
@@ -320,7 +186,7 @@ class FlatReader
      * Abort unless n more bytes are there.
      * @param n number of bytes
      */
-    void Need(uint32_t n) const
+    void Need(uint64_t n) const
     {
         NS_ABORT_MSG_IF(n > static_cast<uint64_t>(m_end - m_p),
                         "RtiMessage: message truncated (" << n << " bytes needed, " << (m_end - m_p)
@@ -337,9 +203,8 @@ class FlatReader
  * @param w writer
  * @param v value
  */
-template<class W>
 void
-WriteDouble(W& w, double v)
+WriteDouble(FlatWriter& w, double v)
 {
     uint64_t bits;
     std::memcpy(&bits, &v, sizeof(bits));
@@ -351,9 +216,8 @@ WriteDouble(W& w, double v)
  * @param r reader
  * @return the value
  */
-template<class R>
 double
-ReadDouble(R& r)
+ReadDouble(FlatReader& r)
 {
     uint64_t bits = r.U64();
     double v;
@@ -366,9 +230,8 @@ ReadDouble(R& r)
  * @param w writer
  * @param s string
  */
-template<class W>
 void
-WriteString(W& w, const std::string& s)
+WriteString(FlatWriter& w, const std::string& s)
 {
     NS_ABORT_MSG_IF(s.size() > 0xffff, "RtiMessage: string longer than 65535 bytes");
     w.U16(s.size());
@@ -380,9 +243,8 @@ WriteString(W& w, const std::string& s)
  * @param r reader
  * @return the string
  */
-template<class R>
 std::string
-ReadString(R& r)
+ReadString(FlatReader& r)
 {
     uint16_t n = r.U16();
     std::string s;
@@ -395,15 +257,11 @@ ReadString(R& r)
  * @param w writer
  * @param b bytes
  */
-template<class W>
 void
-WriteBytes(W& w, const std::vector<uint8_t>& b)
+WriteBytes(FlatWriter& w, const std::vector<uint8_t>& b)
 {
     w.U32(b.size());
-    if (!b.empty())
-    {
-        w.Bytes(b.data(), b.size());
-    }
+    w.Bytes(b.data(), b.size());
 }
 
 /**
@@ -411,9 +269,8 @@ WriteBytes(W& w, const std::vector<uint8_t>& b)
  * @param r reader
  * @param b where to put them
  */
-template<class R>
 void
-ReadBytes(R& r, std::vector<uint8_t>& b)
+ReadBytes(FlatReader& r, std::vector<uint8_t>& b)
 {
     uint32_t n = r.U32();
     r.Assign(b, n);
@@ -509,7 +366,7 @@ RtiMessage::TypeName(Type type)
 uint32_t
 RtiMessage::PeekLength(const uint8_t* b)
 {
-    return (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | b[3];
+    return FlatReader(b, 4).U32();
 }
 
 RtiMessage::Type
@@ -653,22 +510,19 @@ RtiMessage::GetSerializedSize() const
 void
 RtiMessage::Serialize(Buffer::Iterator i) const
 {
-    IteratorWriter w(i);
-    Write(w);
+    // One encoder, the flat one, through a scratch array (RtiConnection builds its packets with
+    // SerializeTo; this path serves Packet::AddHeader).
+    uint32_t size = GetSerializedSize();
+    std::vector<uint8_t> bytes(size);
+    SerializeTo(bytes.data(), size);
+    i.Write(bytes.data(), size);
 }
 
 void
-RtiMessage::SerializeTo(uint8_t* out) const
+RtiMessage::SerializeTo(uint8_t* out, uint32_t size) const
 {
     FlatWriter w(out);
-    Write(w);
-}
-
-template<class W>
-void
-RtiMessage::Write(W& w) const
-{
-    w.U32(GetSerializedSize());
+    w.U32(size);
     w.U8(VERSION);
     w.U8(m_type);
     w.U8(m_flags);
@@ -748,26 +602,28 @@ RtiMessage::Write(W& w) const
         default:
             break;
     }
+    NS_ASSERT_MSG(w.Position() == out + size,
+                  "RtiMessage: " << TypeName(m_type) << " encoded to " << (w.Position() - out)
+                                 << " bytes, not its size " << size);
 }
 
 uint32_t
 RtiMessage::Deserialize(Buffer::Iterator start)
 {
-    IteratorReader r(start);
-    return Read(r);
+    // The length field first, then the message through the flat decoder (which aborts on a
+    // message longer than what the buffer holds).
+    NS_ABORT_MSG_IF(start.GetRemainingSize() < 4, "RtiMessage: message truncated (no length)");
+    Buffer::Iterator peek = start;
+    uint32_t length = std::min(peek.ReadNtohU32(), start.GetRemainingSize());
+    std::vector<uint8_t> bytes(length);
+    start.Read(bytes.data(), length);
+    return DeserializeFrom(bytes.data(), length);
 }
 
 uint32_t
 RtiMessage::DeserializeFrom(const uint8_t* data, uint32_t size)
 {
     FlatReader r(data, size);
-    return Read(r);
-}
-
-template<class R>
-uint32_t
-RtiMessage::Read(R& r)
-{
     uint32_t length = r.U32();
     uint8_t version = r.U8();
     NS_ABORT_MSG_IF(version != VERSION, "RtiMessage: unknown protocol version " << +version);
@@ -801,7 +657,7 @@ RtiMessage::Read(R& r)
         case UNSUBSCRIBE_OBJECT_CLASS: {
             handle = r.U32();
             uint32_t n = r.U32();
-            r.Expect(n);
+            r.Expect(uint64_t(n) * 4);
             handles.resize(n);
             for (uint32_t k = 0; k < n; ++k)
             {

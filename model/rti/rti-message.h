@@ -141,9 +141,10 @@ class RtiMessage : public Header
 
     /**
      * @brief Serialize into a flat byte array (the same bytes as Serialize).
-     * @param out room for GetSerializedSize() bytes
+     * @param out room for size bytes
+     * @param size GetSerializedSize(), which the caller has computed already
      */
-    void SerializeTo(uint8_t* out) const;
+    void SerializeTo(uint8_t* out, uint32_t size) const;
 
     /**
      * @brief Deserialize from a flat byte array (as Deserialize does from a buffer); a message
@@ -209,19 +210,6 @@ class RtiMessage : public Header
   private:
     /** @return the size of the body for the current type and fields */
     uint32_t BodySize() const;
-    /**
-     * Write the encoding.
-     * @param w a writer (buffer iterator or flat array)
-     */
-    template<class W>
-    void Write(W& w) const;
-    /**
-     * Read the encoding.
-     * @param r a reader (buffer iterator or flat array)
-     * @return bytes read
-     */
-    template<class R>
-    uint32_t Read(R& r);
 
     Type m_type;             //!< type
     uint8_t m_flags;         //!< flags

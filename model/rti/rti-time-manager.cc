@@ -108,31 +108,6 @@ RtiTimeManager::GetNManaged() const
     return n;
 }
 
-namespace
-{
-
-/**
- * GALT of a federate from a bound list (as RtiTimeManager::Galt from a map).
- * @param f the federate
- * @param bounds the regulating federates' bounds, in federate order
- * @return the smallest bound of the others (+infinity if none)
- */
-TimeBound
-LeastOther(FederateHandle f, const std::vector<std::pair<FederateHandle, TimeBound>>& bounds)
-{
-    TimeBound g;
-    for (const auto& [r, b] : bounds)
-    {
-        if (r != f && b < g)
-        {
-            g = b;
-        }
-    }
-    return g;
-}
-
-} // namespace
-
 void
 RtiTimeManager::ComputeBoundList(BoundList& bounds) const
 {
@@ -162,7 +137,7 @@ RtiTimeManager::ComputeBoundList(BoundList& bounds) const
             {
                 continue;
             }
-            TimeBound b = OutputBound(s, LeastOther(f, bounds));
+            TimeBound b = OutputBound(s, Galt(f, bounds));
             if (b < entry.second)
             {
                 entry.second = b;
@@ -182,20 +157,6 @@ RtiTimeManager::ComputeBounds() const
     BoundList list;
     ComputeBoundList(list);
     return std::map<FederateHandle, TimeBound>(list.begin(), list.end());
-}
-
-TimeBound
-RtiTimeManager::Galt(FederateHandle f, const std::map<FederateHandle, TimeBound>& bounds)
-{
-    TimeBound g;
-    for (const auto& [r, b] : bounds)
-    {
-        if (r != f && b < g)
-        {
-            g = b;
-        }
-    }
-    return g;
 }
 
 std::vector<RtiTimeManager::Grant>

@@ -124,11 +124,24 @@ class RtiTimeManager
 
     /**
      * @brief GALT of a federate given all bounds.
+     * @tparam Bounds a range of (federate, bound) pairs: the map of ComputeBounds or a list
      * @param f the federate
      * @param bounds the regulating federates' bounds
      * @return the smallest bound of the others (+infinity if none)
      */
-    static TimeBound Galt(FederateHandle f, const std::map<FederateHandle, TimeBound>& bounds);
+    template<class Bounds>
+    static TimeBound Galt(FederateHandle f, const Bounds& bounds)
+    {
+        TimeBound g;
+        for (const auto& [r, b] : bounds)
+        {
+            if (r != f && b < g)
+            {
+                g = b;
+            }
+        }
+        return g;
+    }
 
     /**
      * @brief Grant every advancing federate that can be granted, and apply the grants.
