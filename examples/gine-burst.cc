@@ -101,6 +101,7 @@ Cv(const std::vector<double>& x)
 int
 main(int argc, char* argv[])
 {
+    ExperimentArgs::SetSimulatorDefaults();
     std::string timerName = "rtc";
     uint32_t count = 15;
     uint32_t size = 56;

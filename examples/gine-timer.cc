@@ -123,6 +123,7 @@ class TimerLoop
 int
 main(int argc, char* argv[])
 {
+    ExperimentArgs::SetSimulatorDefaults();
     std::string timerName = "rtc";
     uint32_t minUs = 10;
     uint32_t maxUs = 300;

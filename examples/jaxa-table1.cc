@@ -49,6 +49,7 @@ SinkRx(Ptr<const Packet> p, const Address& from)
 int
 main(int argc, char* argv[])
 {
+    ExperimentArgs::SetSimulatorDefaults();
     std::string bandwidth = "1Mbps";
     Time delay = Seconds(0);
     uint64_t fileBytes = 2000000;

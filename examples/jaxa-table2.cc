@@ -41,6 +41,7 @@ Rtt(uint16_t seq, Time rtt)
 int
 main(int argc, char* argv[])
 {
+    ExperimentArgs::SetSimulatorDefaults();
     Time delay = Seconds(0);
     uint32_t count = 10;
     uint32_t size = 56;

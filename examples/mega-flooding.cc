@@ -106,6 +106,7 @@ std::array<uint64_t, 3> g_rxNic0; //!< receiver's NIC counters at the window sta
 int
 main(int argc, char* argv[])
 {
+    ExperimentArgs::SetSimulatorDefaults();
     Mega06TestbedConfig config;
     double load = 0;
     bool snooping = true;

@@ -113,6 +113,7 @@ Sent(uint32_t node, uint32_t serial, Time ts)
 int
 main(int argc, char* argv[])
 {
+    ExperimentArgs::SetSimulatorDefaults();
     Mega06TestbedConfig config;
     config.querier = true;
     config.senderPcs = 1;

@@ -4,6 +4,10 @@
 
 #include "experiment-args.h"
 
+#include "ns3/environment-variable.h"
+#include "ns3/global-value.h"
+#include "ns3/string.h"
+
 #include <cstdlib>
 #include <iostream>
 
@@ -30,6 +34,15 @@ ExperimentArgs::ParseDataRate(const std::string& option, const std::string& text
     DataRate rate = value.Get();
     Require(allowZero || rate.GetBitRate() > 0, "--" + option + " must be > 0");
     return rate;
+}
+
+void
+ExperimentArgs::SetSimulatorDefaults()
+{
+    if (!EnvironmentVariable::Get("NS_GLOBAL_VALUE", "SchedulerType").first)
+    {
+        GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
+    }
 }
 
 } // namespace ns3

@@ -46,6 +46,15 @@ class ExperimentArgs
     static DataRate ParseDataRate(const std::string& option,
                                   const std::string& text,
                                   bool allowZero = false);
+
+    /**
+     * @brief Simulator settings every experiment program starts with (call first in main):
+     * the event queue is ns3::PriorityQueueScheduler, a binary heap on a vector, instead of
+     * ns-3's default std::map (no allocation per event). Every scheduler runs the events in the
+     * same (time, id) order, so results do not depend on it; NS_GLOBAL_VALUE=SchedulerType=...
+     * and --SchedulerType still choose another one.
+     */
+    static void SetSimulatorDefaults();
 };
 
 } // namespace ns3

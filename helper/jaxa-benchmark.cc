@@ -8,7 +8,6 @@
 #include "ns3/command-line.h"
 #include "ns3/enum.h"
 #include "ns3/experiment-args.h"
-#include "ns3/global-value.h"
 #include "ns3/host-platform.h"
 #include "ns3/host-profile.h"
 #include "ns3/jaxa-benchmark-federate.h"
@@ -412,10 +411,7 @@ JaxaBenchmark::Main(int argc,
                     JaxaBenchmarkConfig config)
 {
     std::string output;
-    // The event queue: a binary heap on a vector instead of ns-3's default std::map (no
-    // allocation per event). Every scheduler runs the events in the same (time, id) order, so
-    // the results do not depend on it; --SchedulerType still overrides it.
-    GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
+    ExperimentArgs::SetSimulatorDefaults();
     CommandLine cmd(experiment);
     AddOptions(cmd, config);
     cmd.AddValue("output", "JSON result file (- = stdout)", output);

@@ -99,7 +99,7 @@ HostCpu::CyclesToTime(double cycles) const
     // times are remembered (the conversion goes through 128-bit fixed point).
     uint64_t bits;
     std::memcpy(&bits, &cycles, sizeof(bits));
-    CachedTime& e = m_timeCache[((bits * 0x9E3779B97F4A7C15ULL) >> 59) % m_timeCache.size()];
+    CachedTime& e = m_timeCache[(bits * 0x9E3779B97F4A7C15ULL) >> (64 - TIME_CACHE_BITS)];
     if (e.cycles != cycles || e.frequency != m_frequency)
     {
         e.cycles = cycles;

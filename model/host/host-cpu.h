@@ -193,7 +193,9 @@ class HostCpu : public Object
     std::array<std::deque<Task>, N_PRIORITIES> m_runq;         //!< queued tasks per class
     std::array<Time, N_PRIORITIES> m_busy;                     //!< accumulated service per class
     TracedCallback<uint8_t, uint32_t, Time, Time> m_workTrace; //!< completion trace
-    mutable std::array<CachedTime, 32> m_timeCache;            //!< recent CyclesToTime results
+    static constexpr int TIME_CACHE_BITS = 5;                  //!< log2 of the size of m_timeCache
+    mutable std::array<CachedTime, 1 << TIME_CACHE_BITS>
+        m_timeCache; //!< recent CyclesToTime results
 };
 
 } // namespace ns3

@@ -308,10 +308,8 @@ def _shared_point(exp: Experiment, params: dict, out: Path, scale: str) -> Path 
 
 def _costliest_first(todo: list[tuple]) -> list[tuple]:
     """Points without a cost estimate first, in their order; then the others, costliest first."""
-    unknown = [t for t in todo if t[0].cost is None]
-    known = [t for t in todo if t[0].cost is not None]
-    known.sort(key=lambda t: -t[0].cost(t[1]))  # stable: equal costs keep their order
-    return unknown + known
+    # sorted() is stable: equal keys keep their order.
+    return sorted(todo, key=lambda t: -math.inf if t[0].cost is None else -t[0].cost(t[1]))
 
 
 def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,

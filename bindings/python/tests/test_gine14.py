@@ -1,23 +1,16 @@
 """System checks of the GINE14 programs against hand-derived expectations."""
 
-import json
 import subprocess
 
 import pytest
 
 from testbed import EXAMPLES_DIR
 from testbed.experiments.gine14 import beats_below
+from programs import run_program as _run
 
 RTC_US = 1e6 / 8192
 WIRE_US = (84 + 38) * 8 / 100  # a ping request (84-byte IP packet) on 100BASE-TX: 9.76 us
 LOOP_US = 2000 / 1.8e3  # the loop's default work: 2000 cycles at 1.8 GHz
-
-
-def _run(program, tmp_path, **params):
-    out = tmp_path / f"{program}.json"
-    args = [str(EXAMPLES_DIR / program)] + [f"--{k}={v}" for k, v in params.items()]
-    subprocess.run(args + [f"--output={out}"], check=True, capture_output=True, text=True)
-    return json.loads(out.read_text())
 
 
 def _timer(tmp_path, timer, **params):

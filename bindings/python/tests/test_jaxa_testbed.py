@@ -1,20 +1,11 @@
 """System checks of the JAXA06 testbed programs against hand-derived expectations."""
 
-import json
 import subprocess
 
-import pytest
-
 from testbed import EXAMPLES_DIR
+from programs import run_program as _run
 
 RTC_TICK_MS = 1000.0 / 8192
-
-
-def _run(program, tmp_path, **params):
-    out = tmp_path / f"{program}.json"
-    args = [str(EXAMPLES_DIR / program)] + [f"--{k}={v}" for k, v in params.items()]
-    subprocess.run(args + [f"--output={out}"], check=True, capture_output=True, text=True)
-    return json.loads(out.read_text())
 
 
 def test_ping_delay_adds_twice_the_setting_plus_rtc_quantisation(tmp_path):

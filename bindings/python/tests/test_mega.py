@@ -2,23 +2,16 @@
 derived by hand: tick arithmetic, the snooping forwarding rule, Poisson counts, the IGMP
 membership interval."""
 
-import json
 import math
 import subprocess
 
 import pytest
 
 from testbed import EXAMPLES_DIR, campaign
+from programs import run_program as _run
 
 TICK_US = 4000.0  # Linux 2.6.13 HZ=250
 SLEEP_TICKS = 252  # sleep(1) from after the send: first tick at or after the expiry, plus one
-
-
-def _run(program, tmp_path, **params):
-    out = tmp_path / f"{program}.json"
-    args = [str(EXAMPLES_DIR / program)] + [f"--{k}={v}" for k, v in params.items()]
-    subprocess.run(args + [f"--output={out}"], check=True, capture_output=True, text=True)
-    return json.loads(out.read_text())
 
 
 def test_send_interval_mean_is_252_jiffies(tmp_path):

@@ -465,7 +465,7 @@ def point_cost(p: dict) -> float:
     if p["mode"] == "async":
         per = 2.5 + 26 * segments
     else:
-        per = 25 + 25 * max(1, math.ceil(segments))
+        per = 25 + 25 * math.ceil(segments)
         if p["mode"] == "bidir":
             per *= 1.65
         per += 41 * p.get("extraOther", 0) + 6 * p.get("extraCrc", 0)

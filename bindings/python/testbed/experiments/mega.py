@@ -251,9 +251,7 @@ def querier_analyse(records):
         "querier_igmp_query_interval_s": un["query_interval_s"],
         "querier_group_membership_interval_s": un["gmi_s"],
         "querier_moderated_interrupt_rate": mod,
-        "querier_queries_on_time_fraction_unmoderated": un["queries_on_time_fraction"],
         "querier_queries_on_time_fraction_moderated": m["queries_on_time_fraction"],
-        "querier_memberships_timed_out_unmoderated": un["memberships_timed_out"],
         "querier_memberships_timed_out_moderated": m["memberships_timed_out"],
         "querier_receiver_memberships_timed_out_unmoderated": un["data_memberships_timed_out"],
         "querier_receiver_memberships_timed_out_moderated": m["data_memberships_timed_out"],
@@ -271,7 +269,7 @@ def querier_analyse(records):
     ok = [i for i in itrs if i > 0 and by_itr[i]["queries_on_time_fraction"] == 1.0
           and by_itr[i]["memberships_timed_out"] == 0]
     metrics["querier_max_interrupt_rate_keeping_queries_on_time"] = max(ok) if ok else None
-    for i in itrs:
+    for i in itrs:  # (the unmoderated ones too)
         lab = "unmoderated" if i == 0 else f"itr_{int(i)}"
         metrics[f"querier_queries_on_time_fraction_{lab}"] = by_itr[i]["queries_on_time_fraction"]
         metrics[f"querier_memberships_timed_out_{lab}"] = by_itr[i]["memberships_timed_out"]
