@@ -135,9 +135,6 @@ RtiComponent::RunAction()
     m_actions.pop_front();
     switch (a.kind)
     {
-        case Action::SEND:
-            a.conn->Send(a.msgs.front());
-            break;
         case Action::SEND_BATCH:
             a.conn->SendBatch(a.msgs);
             break;
@@ -170,15 +167,16 @@ RtiComponent::Transmit(Ptr<RtiConnection> conn, RtiMessage msg)
     if (m_settings->GetWriteBatching() && !conn->IsDatagram())
     {
         Charge(m_settings->EncodeCycles(bytes));
-        auto it = std::find_if(m_output.begin(), m_output.end(), [&conn](const auto& e) {
-            return e.first == conn;
+        auto it = std::find_if(m_output.begin(), m_output.end(), [&conn](const Output& e) {
+            return e.conn == conn;
         });
         if (it == m_output.end())
         {
-            m_output.emplace_back(conn, std::vector<RtiMessage>());
+            m_output.push_back({conn, {}, 0});
             it = std::prev(m_output.end());
         }
-        it->second.push_back(std::move(msg));
+        it->msgs.push_back(std::move(msg));
+        it->bytes += bytes;
         if (m_turnDepth == 0)
         {
             CallTurn(); // a send outside any turn: written at the end of this event
@@ -186,7 +184,7 @@ RtiComponent::Transmit(Ptr<RtiConnection> conn, RtiMessage msg)
         return;
     }
     Charge(m_settings->EncodeCycles(bytes) + ToCycles(m_platform->GetSendCost(bytes)));
-    Action send{Action::SEND, conn, {}, nullptr};
+    Action send{Action::SEND_BATCH, conn, {}, nullptr};
     send.msgs.push_back(std::move(msg));
     Enqueue(std::move(send));
 }
@@ -207,15 +205,10 @@ RtiComponent::EndTurn()
     }
     // The I/O thread: one write per connection, in the order the connections were used.
     std::swap(m_output, m_turnOutput); // (m_turnOutput is empty: its room is reused)
-    for (auto& [conn, msgs] : m_turnOutput)
+    for (Output& out : m_turnOutput)
     {
-        uint32_t bytes = 0;
-        for (const auto& m : msgs)
-        {
-            bytes += m.GetSerializedSize();
-        }
-        Charge(ToCycles(m_platform->GetSendCost(bytes)));
-        Enqueue({Action::SEND_BATCH, conn, std::move(msgs), nullptr});
+        Charge(ToCycles(m_platform->GetSendCost(out.bytes)));
+        Enqueue({Action::SEND_BATCH, out.conn, std::move(out.msgs), nullptr});
     }
     m_turnOutput.clear();
     Flush();

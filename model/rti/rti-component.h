@@ -140,15 +140,14 @@ class RtiComponent : public Object
         /** Kinds of actions. */
         enum Kind : uint8_t
         {
-            SEND,       //!< conn->Send(msgs[0])
-            SEND_BATCH, //!< conn->SendBatch(msgs)
+            SEND_BATCH, //!< conn->SendBatch(msgs) (one message or the output of a turn)
             CALL,       //!< call()
             CALL_TURN,  //!< call() as a turn
         };
 
         Kind kind;                    //!< what to do
-        Ptr<RtiConnection> conn;      //!< SEND, SEND_BATCH: the connection
-        std::vector<RtiMessage> msgs; //!< SEND, SEND_BATCH: the messages
+        Ptr<RtiConnection> conn;      //!< SEND_BATCH: the connection
+        std::vector<RtiMessage> msgs; //!< SEND_BATCH: the messages
         std::function<void()> call;   //!< CALL, CALL_TURN: the function
     };
 
@@ -182,10 +181,19 @@ class RtiComponent : public Object
     double m_charged;                       //!< total cycles charged
     std::deque<Ptr<RtiConnection>> m_ready; //!< connections with data, in arrival order
     bool m_readScheduled;                   //!< a read step is queued
+
+    /** The messages of a turn for one connection. */
+    struct Output
+    {
+        Ptr<RtiConnection> conn;      //!< the connection
+        std::vector<RtiMessage> msgs; //!< the messages, in order
+        uint32_t bytes;               //!< their serialized size
+    };
+
     /** Output queue per connection, in the order the connections were first used. */
-    std::vector<std::pair<Ptr<RtiConnection>, std::vector<RtiMessage>>> m_output;
+    std::vector<Output> m_output;
     /** The output of the turn being written (kept for its room). */
-    std::vector<std::pair<Ptr<RtiConnection>, std::vector<RtiMessage>>> m_turnOutput;
+    std::vector<Output> m_turnOutput;
     uint32_t m_turnDepth;         //!< nesting of turns
     bool m_externalTurn;          //!< a turn of outside calls is open
     std::deque<Action> m_actions; //!< actions queued in the process, in order

@@ -139,6 +139,18 @@ RtiConnection::Encode(const RtiMessage& msg)
     return Create<Packet>(m_encoded.data(), m_encoded.size());
 }
 
+Ptr<Packet>
+RtiConnection::Encode(const std::vector<RtiMessage>& msgs)
+{
+    NS_ASSERT(!msgs.empty());
+    m_encoded.clear();
+    for (const auto& m : msgs)
+    {
+        Encode(m, m_encoded);
+    }
+    return Create<Packet>(m_encoded.data(), m_encoded.size());
+}
+
 void
 RtiConnection::CountRx(const RtiMessage& msg)
 {
@@ -216,13 +228,7 @@ RtiTcpConnection::SendBatch(const std::vector<RtiMessage>& msgs)
 {
     NS_ABORT_MSG_IF(!m_socket, "RtiTcpConnection: no socket");
     // The messages are serialized once, one after the other, into the bytes of one write.
-    m_batch.clear();
-    for (const auto& m : msgs)
-    {
-        Encode(m, m_batch);
-    }
-    m_txQueue.push_back(m_batch.empty() ? Create<Packet>()
-                                        : Create<Packet>(m_batch.data(), m_batch.size()));
+    m_txQueue.push_back(Encode(msgs));
     Flush();
 }
 

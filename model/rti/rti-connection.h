@@ -174,6 +174,13 @@ class RtiConnection : public Object
     Ptr<Packet> Encode(const RtiMessage& msg);
 
     /**
+     * Serialize messages one after the other into one packet and count them.
+     * @param msgs the messages (at least one)
+     * @return the packet
+     */
+    Ptr<Packet> Encode(const std::vector<RtiMessage>& msgs);
+
+    /**
      * Serialize a message at the end of a byte array and count it.
      * @param msg the message
      * @param out the bytes
@@ -249,7 +256,6 @@ class RtiTcpConnection : public RtiConnection
 
     Ptr<Socket> m_socket;              //!< the socket
     RtiBytes m_rxBytes;                //!< received bytes not yet framed
-    RtiBytes m_batch;                  //!< scratch bytes of SendBatch
     std::deque<Ptr<Packet>> m_txQueue; //!< messages (or their rest) not yet written
     bool m_notified;                   //!< data callback called since the last Receive()
 };
