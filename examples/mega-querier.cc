@@ -160,7 +160,7 @@ main(int argc, char* argv[])
     ExperimentArgs::Require(HostProfile::Exists(config.profile),
                             "--profile: unknown profile '" + config.profile + "'");
 
-    const Time qi = Seconds(125) * config.igmpTimeScale;
+    const Time qi = Mega06Testbed::QueryInterval(config);
     const Time gmi = Mega06Testbed::GroupMembershipInterval(config);
     config.otherLoad = load;
     config.querierInterruptRate = itr;
@@ -241,7 +241,7 @@ main(int argc, char* argv[])
     const uint64_t dueUnderLoad = due1 - due0;
     // Data the receivers got after every membership not refreshed by a query must have expired:
     // from loadAt + GMI + QRI on.
-    const Time tailStart = config.loadAt + gmi + Seconds(10) * config.igmpTimeScale;
+    const Time tailStart = config.loadAt + gmi + Mega06Testbed::QueryResponseInterval(config);
     double rxTail = 0;
     double txTail = 0;
     for (size_t i = 0; i < nBins; ++i)

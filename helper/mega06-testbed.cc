@@ -49,6 +49,18 @@ Mega06Testbed::GroupMembershipInterval(const Mega06TestbedConfig& config)
     return (kQueryInterval * kRobustness + kQueryResponseInterval) * config.igmpTimeScale;
 }
 
+Time
+Mega06Testbed::QueryInterval(const Mega06TestbedConfig& config)
+{
+    return kQueryInterval * config.igmpTimeScale;
+}
+
+Time
+Mega06Testbed::QueryResponseInterval(const Mega06TestbedConfig& config)
+{
+    return kQueryResponseInterval * config.igmpTimeScale;
+}
+
 Ptr<HostNic>
 Mega06Testbed::GetNic(Ptr<Node> pc)
 {
@@ -64,8 +76,8 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
     NS_ABORT_MSG_IF(c.otherLoad < 0, "Mega06Testbed: otherLoad must be >= 0");
     Mega06Testbed tb;
     const double s = c.igmpTimeScale;
-    const Time qi = kQueryInterval * s;
-    const Time qri = kQueryResponseInterval * s;
+    const Time qi = QueryInterval(c);
+    const Time qri = QueryResponseInterval(c);
     // IGMPv2 codes Max Resp Time in tenths of a second: no scaled interval below 100 ms.
     const Time lmqi = Max(kLastMemberQueryInterval * s, MilliSeconds(100));
     NS_ABORT_MSG_IF(qri < MilliSeconds(100),

@@ -117,6 +117,20 @@ struct Mega06Testbed
      * @return Robustness * Query Interval + Query Response Interval
      */
     static Time GroupMembershipInterval(const Mega06TestbedConfig& config);
+
+    /**
+     * @brief Query Interval of the configured IGMP timers.
+     * @param config the settings
+     * @return RFC 2236's 125 s times the time scale
+     */
+    static Time QueryInterval(const Mega06TestbedConfig& config);
+
+    /**
+     * @brief Query Response Interval of the configured IGMP timers.
+     * @param config the settings
+     * @return RFC 2236's 10 s times the time scale
+     */
+    static Time QueryResponseInterval(const Mega06TestbedConfig& config);
 };
 
 } // namespace ns3
