@@ -5,7 +5,9 @@
 #include "gine-timer-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/boosted-tc-timer.h"
 #include "ns3/data-rate.h"
+#include "ns3/ideal-timer.h"
 #include "ns3/nanosleep-timer.h"
 #include "ns3/rtc-timer.h"
 #include "ns3/tc-timer.h"

@@ -8,6 +8,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/emulated-testbed-helper.h"
 #include "ns3/nstime.h"
+#include "ns3/tick-timer.h"
 #include "ns3/timer-model.h"
 
 #include <string>

@@ -23,6 +23,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/simple-channel.h"
 #include "ns3/simple-net-device.h"
+#include "ns3/tick-timer.h"
 #include "ns3/timer-model.h"
 #include "ns3/uinteger.h"
 

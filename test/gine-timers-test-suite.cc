@@ -6,10 +6,12 @@
  * TCTimer's correction, periodic use, determinism.
  */
 
+#include "ns3/boosted-tc-timer.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/host-platform-helper.h"
 #include "ns3/host-platform.h"
+#include "ns3/ideal-timer.h"
 #include "ns3/nanosleep-timer.h"
 #include "ns3/pointer.h"
 #include "ns3/rng-seed-manager.h"

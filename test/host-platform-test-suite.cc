@@ -23,6 +23,7 @@
 #include "ns3/socket.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
+#include "ns3/tick-timer.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 

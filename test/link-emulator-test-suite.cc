@@ -15,6 +15,7 @@
 #include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/link-emulator-queue-disc.h"
 #include "ns3/net-device-queue-interface.h"
+#include "ns3/oversleep-timer.h"
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
 #include "ns3/queue-size.h"
@@ -24,6 +25,7 @@
 #include "ns3/string.h"
 #include "ns3/tc-timer.h"
 #include "ns3/test.h"
+#include "ns3/tick-timer.h"
 #include "ns3/timer-model.h"
 #include "ns3/uinteger.h"
 

@@ -5,9 +5,11 @@
  */
 
 #include "ns3/double.h"
+#include "ns3/oversleep-timer.h"
 #include "ns3/pointer.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
+#include "ns3/tick-timer.h"
 #include "ns3/timer-model.h"
 #include "ns3/uinteger.h"
 

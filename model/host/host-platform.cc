@@ -5,6 +5,7 @@
 #include "host-platform.h"
 
 #include "ns3/double.h"
+#include "ns3/ideal-timer.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv6-l3-protocol.h"
 #include "ns3/log.h"

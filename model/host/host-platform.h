@@ -8,13 +8,13 @@
 #include "host-cpu.h"
 #include "host-nic.h"
 #include "host-process.h"
-#include "timer-model.h"
 
 #include "ns3/net-device.h"
 #include "ns3/node.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/timer-model.h"
 
 #include <map>
 #include <vector>
@@ -27,6 +27,14 @@
 
 namespace ns3
 {
+
+/**
+ * @defgroup testbed-host Host platform model
+ * @ingroup testbed
+ *
+ * The PC under a measurement: CPU run queue, OS scheduling latency, per-packet protocol-stack
+ * and NIC interrupt costs, receive rings; processes sleep on the timers of testbed-timer.
+ */
 
 /**
  * @ingroup testbed-host

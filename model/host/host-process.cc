@@ -6,7 +6,7 @@
 
 #include "host-cpu.h"
 #include "host-platform.h"
-#include "timer-model.h"
+#include "ns3/timer-model.h"
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"

@@ -4,6 +4,8 @@
 
 #include "rtc-timer.h"
 
+#include "tick-timer.h"
+
 #include "ns3/abort.h"
 #include "ns3/double.h"
 #include "ns3/log.h"

@@ -9,7 +9,7 @@
 
 /**
  * @file
- * @ingroup testbed-host
+ * @ingroup testbed-timer
  * The PC's real-time clock as a periodic timer (/dev/rtc, GINE's default timer).
  */
 
@@ -17,7 +17,7 @@ namespace ns3
 {
 
 /**
- * @ingroup testbed-host
+ * @ingroup testbed-timer
  * @brief The PC real-time clock's periodic interrupt, read through /dev/rtc ([GINE14]'s RTC
  * timer, NIST Net's clock).
  *

@@ -14,7 +14,7 @@
 
 /**
  * @file
- * @ingroup testbed-host
+ * @ingroup testbed-timer
  * [GINE14]'s TCTimer and Boosted TCTimer: a packet stream through a Linux tc token bucket on the
  * loopback interface, read by the emulator as its clock.
  */
@@ -23,7 +23,7 @@ namespace ns3
 {
 
 /**
- * @ingroup testbed-host
+ * @ingroup testbed-timer
  * @brief [GINE14]'s TCTimer: a sender thread floods the loopback interface with UDP packets of
  * PacketSize octets, a tc token bucket filter (tbf) on lo lets them through at Rate, and every
  * read() of the receiving socket returns once per packet: nominally every 8 l / b seconds.
@@ -150,6 +150,13 @@ class TcTimer : public TimerModel
     uint32_t GetBurstBytes() const;
 
   protected:
+    /**
+     * @brief A latency draw in seconds as a Time, negative draws counted as 0.
+     * @param rv the random variable
+     * @return the latency
+     */
+    static Time DrawLatency(Ptr<RandomVariableStream> rv);
+
     void DoDispose() override;
 
     /**
@@ -213,59 +220,6 @@ class TcTimer : public TimerModel
     bool m_reading;              //!< a periodic reader has started
     uint64_t m_readIndex;        //!< last packet the periodic reader consumed
     Time m_lastQuery;            //!< latest query time
-};
-
-/**
- * @ingroup testbed-host
- * @brief [GINE14]'s Boosted TCTimer: a TcTimer that measures its own period just before the
- * emulation starts and corrects the tc rate to compensate.
- *
- * On first use it runs the stream at Rate from Phase for CalibrationFirings packets and times
- * them as the emulator would: the reading thread takes a timestamp (gettimeofday, resolution
- * TimestampResolution) when it wakes for the first and for the last packet (MeasurementLatency
- * after the arrival). The measured period P = (t_N - t_0) / N against the requested
- * P0 = 8 PacketSize / Rate gives the corrected rate b' = b P / P0 (whole bit/s, then tc's whole
- * bytes/s); the stream restarts at b' (a fresh bucket) when the calibration ends. The remaining
- * error is what one multiplicative correction leaves: the rate table's tick truncation at b',
- * the lateness lost per packet (which does not scale with the rate) and the measurement's own
- * error.
- */
-class BoostedTcTimer : public TcTimer
-{
-  public:
-    /**
-     * @brief Get the type ID.
-     * @return the object TypeId
-     */
-    static TypeId GetTypeId();
-
-    BoostedTcTimer();
-    ~BoostedTcTimer() override;
-
-    int64_t AssignStreams(int64_t stream) override;
-
-    /**
-     * @brief The period measured by the calibration (runs it if not done yet).
-     * @return the measured period
-     */
-    Time GetMeasuredPeriod();
-
-    /**
-     * @brief The corrected rate in bit/s (runs the calibration if not done yet).
-     * @return the corrected rate
-     */
-    DataRate GetCorrectedRate();
-
-  protected:
-    void DoDispose() override;
-    void Prepare() override;
-
-  private:
-    uint32_t m_calibrationFirings;                  //!< N
-    Ptr<RandomVariableStream> m_measurementLatency; //!< reader wake-up at a timestamp (s)
-    Time m_timestampResolution;                     //!< resolution of the timestamps
-    Time m_measuredPeriod;                          //!< P
-    DataRate m_correctedRate;                       //!< b'
 };
 
 } // namespace ns3

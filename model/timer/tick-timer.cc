@@ -2,12 +2,10 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "timer-model.h"
+#include "tick-timer.h"
 
 #include "ns3/double.h"
 #include "ns3/log.h"
-#include "ns3/pointer.h"
-#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <cmath>
@@ -15,57 +13,9 @@
 namespace ns3
 {
 
-NS_LOG_COMPONENT_DEFINE("TimerModel");
+NS_LOG_COMPONENT_DEFINE("TickTimer");
 
-NS_OBJECT_ENSURE_REGISTERED(TimerModel);
-NS_OBJECT_ENSURE_REGISTERED(IdealTimer);
 NS_OBJECT_ENSURE_REGISTERED(TickTimer);
-NS_OBJECT_ENSURE_REGISTERED(OversleepTimer);
-
-TypeId
-TimerModel::GetTypeId()
-{
-    static TypeId tid = TypeId("ns3::TimerModel").SetParent<Object>().SetGroupName("Testbed");
-    return tid;
-}
-
-Time
-TimerModel::GetPeriodicFireTime(Time lastFire, Time now, Time interval)
-{
-    NS_ASSERT_MSG(now >= lastFire,
-                  "periodic re-arm at " << now << " before the last firing " << lastFire);
-    return GetFireTime(now, interval);
-}
-
-int64_t
-TimerModel::AssignStreams(int64_t stream)
-{
-    return 0;
-}
-
-TypeId
-IdealTimer::GetTypeId()
-{
-    static TypeId tid = TypeId("ns3::IdealTimer")
-                            .SetParent<TimerModel>()
-                            .SetGroupName("Testbed")
-                            .AddConstructor<IdealTimer>();
-    return tid;
-}
-
-Time
-IdealTimer::GetFireTime(Time now, Time delay)
-{
-    NS_ASSERT_MSG(!delay.IsStrictlyNegative(), "negative timer delay " << delay);
-    return now + delay;
-}
-
-Time
-IdealTimer::GetPeriodicFireTime(Time lastFire, Time now, Time interval)
-{
-    NS_ASSERT_MSG(!interval.IsStrictlyNegative(), "negative timer interval " << interval);
-    return Max(now, lastFire + interval);
-}
 
 TypeId
 TickTimer::GetTypeId()
@@ -146,50 +96,6 @@ TickTimer::FirstTickAtOrAfter(Time phase,
     }
     k += extraTicks;
     return phase + TimeStep(tick(k));
-}
-
-TypeId
-OversleepTimer::GetTypeId()
-{
-    static TypeId tid
-        = TypeId("ns3::OversleepTimer")
-              .SetParent<TimerModel>()
-              .SetGroupName("Testbed")
-              .AddConstructor<OversleepTimer>()
-              .AddAttribute("Oversleep",
-                            "Random oversleep added to every firing, in seconds.",
-                            StringValue("ns3::ConstantRandomVariable[Constant=0.0]"),
-                            MakePointerAccessor(&OversleepTimer::m_oversleep),
-                            MakePointerChecker<RandomVariableStream>())
-              .AddAttribute("Resolution",
-                            "Granularity of the clock the firing time is rounded up to "
-                            "(0 = continuous).",
-                            TimeValue(Seconds(0)),
-                            MakeTimeAccessor(&OversleepTimer::m_resolution),
-                            MakeTimeChecker(Seconds(0)));
-    return tid;
-}
-
-Time
-OversleepTimer::GetFireTime(Time now, Time delay)
-{
-    NS_ASSERT_MSG(!delay.IsStrictlyNegative(), "negative timer delay " << delay);
-    double over = std::max(0.0, m_oversleep->GetValue());
-    Time fire = now + delay + Seconds(over);
-    if (m_resolution.IsStrictlyPositive())
-    {
-        int64_t r = m_resolution.GetTimeStep();
-        int64_t t = fire.GetTimeStep();
-        fire = TimeStep(((t + r - 1) / r) * r);
-    }
-    return fire;
-}
-
-int64_t
-OversleepTimer::AssignStreams(int64_t stream)
-{
-    m_oversleep->SetStream(stream);
-    return 1;
 }
 
 } // namespace ns3

@@ -9,7 +9,7 @@
 
 /**
  * @file
- * @ingroup testbed-host
+ * @ingroup testbed-timer
  * clock_nanosleep() on Linux with high-resolution timers and timer slack ([GINE14]'s NANOSLEEP).
  */
 
@@ -17,7 +17,7 @@ namespace ns3
 {
 
 /**
- * @ingroup testbed-host
+ * @ingroup testbed-timer
  * @brief clock_nanosleep() of a normal (SCHED_OTHER) thread on Linux >= 2.6.28 with
  * high-resolution timers ([GINE14]'s NANOSLEEP timer).
  *
