@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Wall time of the whole [JAXA06] RTI set (jaxa-fig4 ... jaxa-duplex) at paper scale.
+"""Wall time of the whole [JAXA06] RTI set (jaxa-fig4 ... jaxa-duplex, program jaxa-benchmark) at paper scale.
 
 Runs the campaign of the eight RTI experiments (10 repetitions x 1000 exchanges per point)
 from scratch into a temporary directory with --jobs 2, as `./testbed reproduce --scale paper`

@@ -8,7 +8,7 @@
    routing step, time-management evaluation; per federate K/10; 1 cycle per byte encoded or
    decoded): beta of Fig. 4 grows linearly with K; K is chosen so that beta = the measured one.
 
-alpha and beta are measured exactly as in the experiments (testbed.experiments.jaxa_rti: the
+alpha and beta are measured exactly as in the experiments (testbed.experiments.jaxa06: the
 crossing-point method over 128k, 512k, 1M, 10M). The host profiles are main's unless --hostSet
 changes them (for a calibration against a proposed host change). Prints the values to put in
 model/rti/rti-profile.cc; it changes nothing itself.
@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from testbed import EXAMPLES_DIR
-from testbed.experiments import jaxa_rti as J
+from testbed.experiments import jaxa06 as J
 
 CAL = J._calibration()
 
@@ -36,7 +36,7 @@ def costs(k):
 
 
 def run(args, mode, bw, size, rti_set):
-    cmd = [str(EXAMPLES_DIR / "jaxa-fig4"), f"--mode={mode}", f"--bandwidth={J.BW[bw][0]}",
+    cmd = [str(EXAMPLES_DIR / "jaxa-benchmark"), f"--mode={mode}", f"--bandwidth={J.BW[bw][0]}",
            f"--dataSize={size}", f"--reps={args.reps}", f"--exchanges={args.exchanges}",
            f"--rtiSet={rti_set}", "--output=-"]
     if args.hostSet:
@@ -69,7 +69,7 @@ def main():
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--k1", type=float, default=50000, help="second K of the beta line")
     args = p.parse_args()
-    if not (EXAMPLES_DIR / "jaxa-fig4").exists():
+    if not (EXAMPLES_DIR / "jaxa-benchmark").exists():
         sys.exit("build first (./testbed build)")
     print("1. header size H from the two alphas (K = 0)")
     h0, h1 = 16, 80

@@ -404,28 +404,4 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
             std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count());
 }
 
-int
-JaxaBenchmark::Main(int argc,
-                    char* argv[],
-                    const std::string& experiment,
-                    JaxaBenchmarkConfig config)
-{
-    std::string output;
-    ExperimentArgs::SetSimulatorDefaults();
-    CommandLine cmd(experiment);
-    AddOptions(cmd, config);
-    cmd.AddValue("output", "JSON result file (- = stdout)", output);
-    cmd.Parse(argc, argv);
-    Check(config);
-    if (!config.profileFile.empty())
-    {
-        HostProfile::LoadFile(config.profileFile);
-    }
-    ResultRecord rec;
-    rec.SetString("experiment", experiment);
-    RunAll(config, RngSeedManager::GetRun(), rec);
-    rec.Write(output);
-    return 0;
-}
-
 } // namespace ns3

@@ -111,19 +111,6 @@ class JaxaBenchmark
      * @param record the record to fill
      */
     static void RunAll(const JaxaBenchmarkConfig& config, uint32_t firstRun, ResultRecord& record);
-
-    /**
-     * @brief The whole program of an experiment: parse, run the repetitions, write the record.
-     * @param argc argument count
-     * @param argv arguments
-     * @param experiment the experiment id (in the record)
-     * @param defaults the experiment's default configuration
-     * @return the exit status
-     */
-    static int Main(int argc,
-                    char* argv[],
-                    const std::string& experiment,
-                    JaxaBenchmarkConfig defaults);
 };
 
 } // namespace ns3

@@ -136,7 +136,7 @@ def test_costliest_points_start_first(tmp_path, fake_program):
 
 
 def test_jaxa_cost_estimate_orders_by_work():
-    from testbed.experiments.jaxa_rti import point_cost
+    from testbed.experiments.jaxa06 import point_cost
 
     base = {"mode": "sync", "dataSize": 64, "reps": 10, "exchanges": 1000}
     assert point_cost({**base, "extraOther": 6}) > point_cost({**base, "extraCrc": 6})

@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 import testbed
-from testbed.experiments import jaxa_rti as J
+from testbed.experiments import jaxa06 as J
 
 
 def test_crossing_method_recovers_alpha_beta():
@@ -66,7 +66,7 @@ def test_fig8_dominance_rule():
 
 
 def test_benchmark_program_rejects_bad_arguments():
-    prog = testbed.EXAMPLES_DIR / "jaxa-fig4"
+    prog = testbed.EXAMPLES_DIR / "jaxa-benchmark"
     if not prog.exists():
         pytest.skip("programs not built")
     r = subprocess.run([str(prog), "--mode=sideways", "--output=-"], capture_output=True,
