@@ -34,10 +34,12 @@ main(int argc, char* argv[])
     cmd.AddValue("count", "number of pings", count);
     cmd.Parse(argc, argv);
 
-    Jaxa06TestbedConfig cfg; // hostA -- NIST Net PC -- hostB, 100BASE-TX
-    cfg.bandwidth = DataRate("1Mbps");
-    cfg.delay = delay;
-    EmulatedTestbed tb = Jaxa06Testbed::Build(cfg); // host platforms installed too
+    // hostA -- NIST Net PC -- hostB, 100BASE-TX, host platforms installed too
+    EmulatedTestbedHelper testbed = EmulatedTestbedHelper::Jaxa06();
+    testbed.SetEmulatorAttribute("Rate", DataRateValue(DataRate("1Mbps")));
+    testbed.SetEmulatorAttribute("Delay", TimeValue(delay));
+    EmulatedTestbed tb = testbed.Install();
+    testbed.AssignStreams(tb, 1000);
     Ptr<HostPing> ping = CreateObject<HostPing>();
     ping->SetAttribute("Remote", Ipv4AddressValue(tb.hostBAddress));
     ping->SetAttribute("Count", UintegerValue(count));

@@ -5,12 +5,18 @@
 #include "emulated-testbed-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/host-platform-helper.h"
+#include "ns3/host-platform.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/neighbor-cache-helper.h"
+#include "ns3/pointer.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/tick-timer.h"
 #include "ns3/traffic-control-helper.h"
 #include "ns3/traffic-control-layer.h"
 
@@ -105,8 +111,70 @@ EmulatedTestbedHelper::EmulatedTestbedHelper()
     , m_networkB("10.1.2.0")
     , m_mask("255.255.255.0")
     , m_populateArp(true)
+    , m_installNics(true)
+    , m_randomPhase(false)
+    , m_linuxTcp(false)
 {
     m_emulator.SetAttribute("Semantics", EnumValue(LinkEmulatorQueueDisc::NIST_NET));
+}
+
+EmulatedTestbedHelper
+EmulatedTestbedHelper::Jaxa06()
+{
+    EmulatedTestbedHelper helper;
+    helper.SetDataRate(DataRate("100Mbps"));
+    helper.SetHostProfile("pc2006-linux26");
+    helper.SetEmulatorProfile("nistnet-linux24");
+    // One real-time clock on the NIST Net PC drives the release in both directions. Its tick
+    // phase relative to the experiment is arbitrary: drawn per run (AssignStreams).
+    helper.SetEmulatorTimer(CreateNistNetTimer());
+    helper.SetRandomTimerPhase(true);
+    helper.SetLinuxTcp(true);
+    return helper;
+}
+
+Ptr<TimerModel>
+EmulatedTestbedHelper::CreateNistNetTimer()
+{
+    Ptr<TickTimer> rtc = CreateObject<TickTimer>();
+    rtc->SetAttribute("Frequency", DoubleValue(NISTNET_RTC_HZ));
+    return rtc;
+}
+
+void
+EmulatedTestbedHelper::SetHostProfile(const std::string& profile)
+{
+    m_hostProfile = profile;
+}
+
+void
+EmulatedTestbedHelper::SetEmulatorProfile(const std::string& profile)
+{
+    m_emulatorProfile = profile;
+}
+
+void
+EmulatedTestbedHelper::SetInstallNics(bool install)
+{
+    m_installNics = install;
+}
+
+void
+EmulatedTestbedHelper::SetEmulatorTimer(Ptr<TimerModel> timer)
+{
+    m_timer = timer;
+}
+
+void
+EmulatedTestbedHelper::SetRandomTimerPhase(bool random)
+{
+    m_randomPhase = random;
+}
+
+void
+EmulatedTestbedHelper::SetLinuxTcp(bool linux)
+{
+    m_linuxTcp = linux;
 }
 
 void
@@ -179,6 +247,13 @@ EmulatedTestbedHelper::Install(Ptr<Node> hostA, Ptr<Node> emulator, Ptr<Node> ho
 {
     NS_LOG_FUNCTION(this << hostA << emulator << hostB);
     NS_ABORT_MSG_IF(!hostA || !emulator || !hostB, "EmulatedTestbedHelper::Install: null node");
+    NS_ABORT_MSG_IF(m_randomPhase && !DynamicCast<TickTimer>(m_timer),
+                    "EmulatedTestbedHelper: a random timer phase needs a TickTimer as the "
+                    "emulator timer");
+    if (m_linuxTcp)
+    {
+        HostPlatformHelper::ConfigureLinux26Tcp();
+    }
     EmulatedTestbed t;
     t.hostA = hostA;
     t.emulator = emulator;
@@ -230,6 +305,25 @@ EmulatedTestbedHelper::Install(Ptr<Node> hostA, Ptr<Node> emulator, Ptr<Node> ho
     {
         m_ethernet.EnablePcap(m_pcapPrefix, t.GetDevices());
     }
+
+    if (m_timer)
+    {
+        t.aToB->SetAttribute("Timer", PointerValue(m_timer));
+        t.bToA->SetAttribute("Timer", PointerValue(m_timer));
+    }
+    if (!m_hostProfile.empty())
+    {
+        HostPlatformHelper hosts(m_hostProfile);
+        hosts.SetInstallNics(m_installNics);
+        hosts.Install(hostA);
+        hosts.Install(hostB);
+    }
+    if (!m_emulatorProfile.empty())
+    {
+        HostPlatformHelper router(m_emulatorProfile);
+        router.SetInstallNics(m_installNics);
+        router.Install(emulator);
+    }
     return t;
 }
 
@@ -237,9 +331,31 @@ int64_t
 EmulatedTestbedHelper::AssignStreams(const EmulatedTestbed& testbed, int64_t stream) const
 {
     int64_t current = stream;
+    if (m_randomPhase)
+    {
+        Ptr<TickTimer> tick = DynamicCast<TickTimer>(m_timer);
+        NS_ABORT_MSG_IF(!tick, "EmulatedTestbedHelper: a random timer phase needs a TickTimer");
+        DoubleValue frequency;
+        tick->GetAttribute("Frequency", frequency);
+        Ptr<UniformRandomVariable> phase = CreateObject<UniformRandomVariable>();
+        phase->SetStream(current++);
+        tick->SetAttribute("Phase",
+                           TimeValue(Seconds(phase->GetValue(0.0, 1.0 / frequency.Get()))));
+    }
+    for (Ptr<Node> n : {testbed.hostA, testbed.emulator, testbed.hostB})
+    {
+        if (Ptr<HostPlatform> p = n->GetObject<HostPlatform>())
+        {
+            current += p->AssignStreams(current);
+        }
+    }
     current += testbed.aToB->AssignStreams(current);
     current += testbed.bToA->AssignStreams(current);
     current += m_ethernet.AssignStreams(testbed.GetDevices(), current);
+    if (m_timer)
+    {
+        current += m_timer->AssignStreams(current);
+    }
     return current - stream;
 }
 

@@ -11,13 +11,15 @@
 #include "ns3/link-emulator-queue-disc.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
+#include "ns3/timer-model.h"
 
 #include <string>
 
 /**
  * @file
  * @ingroup testbed-link
- * The [JAXA06] testbed: host A -- emulator router -- host B.
+ * Host A -- emulator router -- host B: the [JAXA06] testbed (NIST Net PC between two federate
+ * PCs) and [GINE14]'s emulated link (GINE's queues between two virtual hosts).
  */
 
 namespace ns3
@@ -63,29 +65,84 @@ struct EmulatedTestbed
 
 /**
  * @ingroup testbed-link
- * @brief Builds the [JAXA06] testbed: two hosts joined through an emulator router.
+ * @brief Builds host A -- emulator router -- host B: two Ethernet links, an IPv4 network on
+ * each side, a LinkEmulatorQueueDisc per direction on the emulator's egress devices, and
+ * optionally the host platforms (model/host) of the three PCs and one emulator timer.
  *
- *     hostA --- Ethernet --- emulator --- Ethernet --- hostB
- *     netA.1             netA.2    netB.2             netB.1
+ * The default is a bare topology (100BASE-TX full duplex, NIST Net semantics, no host model, the
+ * emulators' own timer). Jaxa06() returns a helper set up as the [JAXA06] testbed:
  *
- * Both links are EthernetLinkHelper links (100BASE-TX full duplex by default; half duplex as a
- * CSMA segment on request). Every node gets the Internet stack; addresses are assigned by hand
- * (no global address generator, so that several testbeds can coexist); host A and host B get a
- * static default route through the emulator, which forwards between its interfaces. The
- * emulator's egress devices get LinkEmulatorQueueDiscs (A -> B on the device toward B, B -> A
- * on the device toward A); the hosts' devices get pfifo_fast (Linux's default, 1000 packets).
- * On half-duplex links the ARP caches are filled at build time (warm caches, as after the
- * ping that preceded every measurement) unless disabled.
- *
- * The emulators' Semantics default to NistNet here (the [JAXA06] testbed ran NIST Net); set
- * "Semantics" to Netem for a netem testbed. Host costs are not modelled here: the nodes are
- * left for the host-platform model.
+ * @code
+ * EmulatedTestbedHelper helper = EmulatedTestbedHelper::Jaxa06();
+ * helper.SetEmulatorAttribute("Rate", DataRateValue(DataRate("1Mbps")));
+ * helper.SetEmulatorAttribute("Delay", TimeValue(MilliSeconds(50)));
+ * EmulatedTestbed tb = helper.Install();
+ * helper.AssignStreams(tb, 1000); // also draws the NIST Net clock's phase
+ * @endcode
  */
 class EmulatedTestbedHelper
 {
   public:
-    /// Create a helper for 100BASE-TX full-duplex links and NistNet emulators.
+    /// Create a helper for 100BASE-TX full-duplex links and NistNet emulators, no host model.
     EmulatedTestbedHelper();
+
+    /** NIST Net's real-time clock rate (Hz), from NIST Net's design (Carson & Santay 2003). */
+    static constexpr double NISTNET_RTC_HZ = 8192.0;
+
+    /**
+     * @brief A helper set up as the [JAXA06] testbed: two federate PCs (HostProfile
+     * pc2006-linux26) through the NIST Net PC (nistnet-linux24), 100BASE-TX full duplex, NIST Net
+     * semantics (no rate limit, no delay until set), one real-time clock at NISTNET_RTC_HZ driving
+     * the release in both directions with a random phase (drawn by AssignStreams), and the
+     * Linux 2.6 TCP of 2006 (HostPlatformHelper::ConfigureLinux26Tcp, applied by Install).
+     * @return the helper
+     */
+    static EmulatedTestbedHelper Jaxa06();
+
+    /**
+     * @brief The NIST Net timer: the PC's real-time clock at NISTNET_RTC_HZ.
+     * @return a new timer model
+     */
+    static Ptr<TimerModel> CreateNistNetTimer();
+
+    /**
+     * @brief Install host platforms (HostPlatformHelper) on hosts A and B with this profile.
+     * @param profile a HostProfile name ("" = no host model, the default)
+     */
+    void SetHostProfile(const std::string& profile);
+
+    /**
+     * @brief Install a host platform on the emulator router with this profile.
+     * @param profile a HostProfile name ("" = no host model, the default)
+     */
+    void SetEmulatorProfile(const std::string& profile);
+
+    /**
+     * @brief Whether the host platforms get NIC models on their devices (default true; false
+     * for virtual hosts without a NIC, as GINE's).
+     * @param install whether to install NIC models
+     */
+    void SetInstallNics(bool install);
+
+    /**
+     * @brief One timer that drives both emulators' release (the emulators' Timer attribute).
+     * @param timer the timer (null: each emulator keeps its own default)
+     */
+    void SetEmulatorTimer(Ptr<TimerModel> timer);
+
+    /**
+     * @brief Whether AssignStreams draws the emulator timer's tick phase uniformly over one
+     * period (a TickTimer's Phase: where the experiment starts relative to the clock's ticks).
+     * @param random whether to draw it (default false: the timer's own Phase)
+     */
+    void SetRandomTimerPhase(bool random);
+
+    /**
+     * @brief Whether Install first sets ns-3's TCP defaults to Linux 2.6 of 2006
+     * (HostPlatformHelper::ConfigureLinux26Tcp; a global setting, as Config::SetDefault is).
+     * @param linux whether to do so (default false)
+     */
+    void SetLinuxTcp(bool linux);
 
     /**
      * @brief Set the duplex mode of both Ethernet links.
@@ -159,7 +216,9 @@ class EmulatedTestbedHelper
     EmulatedTestbed Install(Ptr<Node> hostA, Ptr<Node> emulator, Ptr<Node> hostB) const;
 
     /**
-     * @brief Assign fixed random variable streams: the emulators' and the CSMA devices'.
+     * @brief Assign fixed random variable streams, in this order: the emulator timer's phase
+     * (if SetRandomTimerPhase), the host platforms (host A, emulator, host B, where installed),
+     * the emulators and the links, the emulator timer's own streams.
      * @param testbed what Install() returned
      * @param stream first stream index to use
      * @return the number of stream indices assigned
@@ -174,6 +233,12 @@ class EmulatedTestbedHelper
     Ipv4Mask m_mask;               //!< mask of both networks
     bool m_populateArp;            //!< fill ARP caches of CSMA links
     std::string m_pcapPrefix;      //!< pcap prefix ("" = none)
+    std::string m_hostProfile;     //!< host A and B platform profile ("" = none)
+    std::string m_emulatorProfile; //!< emulator platform profile ("" = none)
+    bool m_installNics;            //!< host platforms get NIC models
+    Ptr<TimerModel> m_timer;       //!< timer of both emulators (null = their own)
+    bool m_randomPhase;            //!< AssignStreams draws the timer's phase
+    bool m_linuxTcp;               //!< Install sets Linux 2.6 TCP defaults
 };
 
 } // namespace ns3

@@ -4,12 +4,17 @@
 
 #include "host-platform-helper.h"
 
+#include "ns3/boolean.h"
+#include "ns3/config.h"
 #include "ns3/host-profile.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv6-l3-protocol.h"
 #include "ns3/log.h"
 #include "ns3/loopback-net-device.h"
 #include "ns3/string.h"
+#include "ns3/tcp-bic.h"
+#include "ns3/tcp-l4-protocol.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -119,6 +124,20 @@ HostPlatformHelper::AssignStreams(NodeContainer nodes, int64_t stream)
         used += p->AssignStreams(stream + used);
     }
     return used;
+}
+
+void
+HostPlatformHelper::ConfigureLinux26Tcp()
+{
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpBic::GetTypeId()));
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
+    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(3));
+    Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MilliSeconds(40)));
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(131072));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(174760));
+    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200)));
+    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));
 }
 
 } // namespace ns3

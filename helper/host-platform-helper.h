@@ -91,6 +91,14 @@ class HostPlatformHelper
      */
     static int64_t AssignStreams(NodeContainer nodes, int64_t stream);
 
+    /**
+     * @brief Make new TCP sockets behave like Linux 2.6 of 2006 (ns-3's global defaults, as
+     * Config::SetDefault sets them): BIC congestion control, MSS 1448 with timestamps and SACK,
+     * initial window 3, delayed ACKs of at most 40 ms, minimum RTO 200 ms, 128 KiB send and
+     * 171 KiB receive buffers (the [JAXA06] PCs; doc/host.rst).
+     */
+    static void ConfigureLinux26Tcp();
+
   private:
     ObjectFactory m_platform; //!< HostPlatform factory
     ObjectFactory m_nic;      //!< HostNic factory

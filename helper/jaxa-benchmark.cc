@@ -6,12 +6,13 @@
 
 #include "ns3/boolean.h"
 #include "ns3/command-line.h"
+#include "ns3/emulated-testbed-helper.h"
 #include "ns3/enum.h"
 #include "ns3/experiment-args.h"
 #include "ns3/host-platform.h"
 #include "ns3/host-profile.h"
 #include "ns3/jaxa-benchmark-federate.h"
-#include "ns3/jaxa06-testbed.h"
+#include "ns3/link-emulator-queue-disc.h"
 #include "ns3/log.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/rti-helper.h"
@@ -203,28 +204,41 @@ JaxaBenchmarkRun
 JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
 {
     RngSeedManager::SetRun(run);
-    Jaxa06TestbedConfig tc;
-    tc.bandwidth = ExperimentArgs::ParseDataRate("bandwidth", c.bandwidth, true);
-    tc.delay = c.delayDirection == "both" ? c.delay : Seconds(0);
-    tc.halfDuplex = c.halfDuplex;
-    tc.netem = c.netem;
-    tc.hostProfile = c.hostProfile;
-    tc.emulatorProfile = c.emulatorProfile;
+    EmulatedTestbedHelper testbed = EmulatedTestbedHelper::Jaxa06();
+    testbed.SetEmulatorAttribute(
+        "Rate",
+        DataRateValue(ExperimentArgs::ParseDataRate("bandwidth", c.bandwidth, true)));
+    if (c.delayDirection == "both")
+    {
+        testbed.SetEmulatorAttribute("Delay", TimeValue(c.delay));
+    }
+    else
+    {
+        testbed.SetEmulatorAttribute(c.delayDirection == "a-to-b" ? LinkEmulatorHelper::A_TO_B
+                                                                  : LinkEmulatorHelper::B_TO_A,
+                                     "Delay",
+                                     TimeValue(c.delay));
+    }
+    if (c.netem)
+    {
+        testbed.SetEmulatorAttribute("Semantics", EnumValue(LinkEmulatorQueueDisc::NETEM));
+    }
+    if (c.halfDuplex)
+    {
+        testbed.SetDuplex(EthernetLinkHelper::HALF_DUPLEX);
+    }
+    std::string hostProfile = c.hostProfile;
+    std::string emulatorProfile = c.emulatorProfile;
     if (!c.hostSet.empty())
     {
         auto changes = SplitSettings(c.hostSet, "hostSet");
-        tc.hostProfile = ChangedProfile(c.hostProfile, changes);
-        tc.emulatorProfile = ChangedProfile(c.emulatorProfile, changes);
+        hostProfile = ChangedProfile(c.hostProfile, changes);
+        emulatorProfile = ChangedProfile(c.emulatorProfile, changes);
     }
-    EmulatedTestbed tb = Jaxa06Testbed::Build(tc);
-    if (c.delayDirection == "a-to-b")
-    {
-        tb.aToB->SetAttribute("Delay", TimeValue(c.delay));
-    }
-    else if (c.delayDirection == "b-to-a")
-    {
-        tb.bToA->SetAttribute("Delay", TimeValue(c.delay));
-    }
+    testbed.SetHostProfile(hostProfile);
+    testbed.SetEmulatorProfile(emulatorProfile);
+    EmulatedTestbed tb = testbed.Install();
+    testbed.AssignStreams(tb, 1000);
 
     RtiHelper rti;
     rti.SetProfile(c.rtiProfile);

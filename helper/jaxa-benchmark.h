@@ -76,9 +76,9 @@ struct JaxaBenchmarkRun
 
 /**
  * @ingroup testbed-rti
- * @brief Runs the [JAXA06] benchmark: the testbed (Jaxa06Testbed), an RTI federation with its
- * CRC on one of the two federate PCs, the sender on host A and the receiver on host B (or two
- * bidirectional federates), plus time-only federates on either PC.
+ * @brief Runs the [JAXA06] benchmark: the testbed (EmulatedTestbedHelper::Jaxa06()), an RTI
+ * federation with its CRC on one of the two federate PCs, the sender on host A and the receiver on
+ * host B (or two bidirectional federates), plus time-only federates on either PC.
  */
 class JaxaBenchmark
 {

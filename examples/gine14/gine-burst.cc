@@ -136,31 +136,25 @@ main(int argc, char* argv[])
     DataRate rate = ExperimentArgs::ParseDataRate("bandwidth", bandwidth, true);
     DataRate line = ExperimentArgs::ParseDataRate("linkRate", linkRate);
 
+    // One GINE process, one timer for every queue.
+    Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+    u->SetStream(2000);
+    Ptr<TimerModel> timer = GineTimerHelper::Create(timerName, packetSize, tcInterval, u);
+
     // The GINE switch: a node forwarding between the two virtual links, GINE's queues on its
-    // egress devices (per direction), handled only on timer events.
+    // egress devices (per direction), handled only on timer events. The virtual hosts run on
+    // the GINE PC (its profile, no NIC: virtual interfaces); the switch is GINE's own thread.
     EmulatedTestbedHelper helper;
     helper.SetDataRate(line);
     helper.SetEmulatorAttribute("Semantics", EnumValue(LinkEmulatorQueueDisc::NETEM));
     helper.SetEmulatorAttribute("TimerGatesAll", BooleanValue(true));
     helper.SetEmulatorAttribute("Delay", TimeValue(delay));
     helper.SetEmulatorAttribute("Rate", DataRateValue(rate));
+    helper.SetEmulatorTimer(timer);
+    helper.SetHostProfile(profile);
+    helper.SetInstallNics(false);
     EmulatedTestbed tb = helper.Install();
-
-    // One GINE process, one timer for every queue.
-    Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
-    u->SetStream(2000);
-    Ptr<TimerModel> timer = GineTimerHelper::Create(timerName, packetSize, tcInterval, u);
-    tb.aToB->SetAttribute("Timer", PointerValue(timer));
-    tb.bToA->SetAttribute("Timer", PointerValue(timer));
-
-    HostPlatformHelper hosts(profile);
-    hosts.SetInstallNics(false);
-    hosts.Install(tb.hostA);
-    hosts.Install(tb.hostB);
-    int64_t stream = 2001;
-    stream += HostPlatformHelper::AssignStreams(NodeContainer(tb.hostA, tb.hostB), stream);
-    stream += helper.AssignStreams(tb, stream);
-    timer->AssignStreams(stream);
+    helper.AssignStreams(tb, 2001);
 
     Ptr<HostPing> ping = CreateObject<HostPing>();
     ping->SetAttribute("Remote", Ipv4AddressValue(tb.hostBAddress));

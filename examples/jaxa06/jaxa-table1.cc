@@ -68,12 +68,17 @@ main(int argc, char* argv[])
     ExperimentArgs::Require(fileBytes >= 100000, "--fileBytes must be at least 100000");
     ExperimentArgs::Require(!delay.IsStrictlyNegative(), "--delay must be >= 0");
 
-    Jaxa06TestbedConfig config;
-    config.bandwidth = ExperimentArgs::ParseDataRate("bandwidth", bandwidth);
-    config.delay = delay;
-    config.halfDuplex = halfDuplex;
-    config.pcapPrefix = pcap;
-    EmulatedTestbed tb = Jaxa06Testbed::Build(config);
+    DataRate setting = ExperimentArgs::ParseDataRate("bandwidth", bandwidth);
+    EmulatedTestbedHelper testbed = EmulatedTestbedHelper::Jaxa06();
+    testbed.SetEmulatorAttribute("Rate", DataRateValue(setting));
+    testbed.SetEmulatorAttribute("Delay", TimeValue(delay));
+    if (halfDuplex)
+    {
+        testbed.SetDuplex(EthernetLinkHelper::HALF_DUPLEX);
+    }
+    testbed.EnablePcap(pcap);
+    EmulatedTestbed tb = testbed.Install();
+    testbed.AssignStreams(tb, 1000);
 
     const uint16_t port = 20; // ftp-data
     PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
@@ -94,7 +99,7 @@ main(int argc, char* argv[])
 
     ResultRecord rec;
     rec.SetString("bandwidth", bandwidth);
-    rec.Set("setting_bps", config.bandwidth.GetBitRate());
+    rec.Set("setting_bps", setting.GetBitRate());
     rec.Set("delay_s", delay.GetSeconds());
     rec.SetInt("file_bytes", fileBytes);
     rec.Set("transfer_s", seconds);

@@ -61,11 +61,14 @@ main(int argc, char* argv[])
     ExperimentArgs::Require(!delay.IsStrictlyNegative(), "--delay must be >= 0");
     ExperimentArgs::Require(size >= 8 && size <= 65507, "--size must be in [8, 65507]");
 
-    Jaxa06TestbedConfig config;
-    config.delay = delay;
-    config.bandwidth = ExperimentArgs::ParseDataRate("bandwidth", bandwidth, true);
-    config.pcapPrefix = pcap;
-    EmulatedTestbed tb = Jaxa06Testbed::Build(config);
+    EmulatedTestbedHelper testbed = EmulatedTestbedHelper::Jaxa06();
+    testbed.SetEmulatorAttribute(
+        "Rate",
+        DataRateValue(ExperimentArgs::ParseDataRate("bandwidth", bandwidth, true)));
+    testbed.SetEmulatorAttribute("Delay", TimeValue(delay));
+    testbed.EnablePcap(pcap);
+    EmulatedTestbed tb = testbed.Install();
+    testbed.AssignStreams(tb, 1000);
 
     Ptr<HostPing> ping = CreateObject<HostPing>();
     ping->SetAttribute("Remote", Ipv4AddressValue(tb.hostBAddress));
