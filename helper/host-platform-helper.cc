@@ -6,11 +6,11 @@
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
-#include "ns3/host-profile.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv6-l3-protocol.h"
 #include "ns3/log.h"
 #include "ns3/loopback-net-device.h"
+#include "ns3/profile.h"
 #include "ns3/string.h"
 #include "ns3/tcp-bic.h"
 #include "ns3/tcp-l4-protocol.h"
@@ -37,16 +37,16 @@ HostPlatformHelper::HostPlatformHelper(const std::string& profile)
 void
 HostPlatformHelper::SetProfile(const std::string& profile)
 {
-    const HostProfile::Profile& p = HostProfile::Get(profile);
+    const Profile& p = Profile::Get("host", profile);
     m_platform = ObjectFactory();
     m_platform.SetTypeId(HostPlatform::GetTypeId());
     m_nic = ObjectFactory();
     m_nic.SetTypeId(HostNic::GetTypeId());
-    for (const auto& [name, value] : p.platform)
+    for (const auto& [name, value] : p.GetSection("HostPlatform"))
     {
         m_platform.Set(name, StringValue(value));
     }
-    for (const auto& [name, value] : p.nic)
+    for (const auto& [name, value] : p.GetSection("HostNic"))
     {
         m_nic.Set(name, StringValue(value));
     }

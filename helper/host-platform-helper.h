@@ -38,7 +38,7 @@ class HostPlatformHelper
 
     /**
      * @brief A helper configured from a profile.
-     * @param profile profile name (HostProfile::List())
+     * @param profile profile name (Profile::List("host"))
      */
     explicit HostPlatformHelper(const std::string& profile);
 

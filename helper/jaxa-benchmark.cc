@@ -10,10 +10,10 @@
 #include "ns3/enum.h"
 #include "ns3/experiment-args.h"
 #include "ns3/host-platform.h"
-#include "ns3/host-profile.h"
 #include "ns3/jaxa-benchmark-federate.h"
 #include "ns3/link-emulator-queue-disc.h"
 #include "ns3/log.h"
+#include "ns3/profile.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/rti-helper.h"
 #include "ns3/simulator.h"
@@ -33,80 +33,37 @@ namespace
 {
 
 /**
- * Split "k=v;k=v" into pairs.
+ * Split "k=v;k=v" into pairs (exit status 2 with a message naming the option if malformed).
  * @param text the text
  * @param option option name (for the error message)
  * @return the pairs
  */
-std::vector<std::pair<std::string, std::string>>
+Profile::Settings
 SplitSettings(const std::string& text, const std::string& option)
 {
-    std::vector<std::pair<std::string, std::string>> out;
-    std::string::size_type start = 0;
-    while (start < text.size())
-    {
-        auto end = text.find(';', start);
-        std::string item = text.substr(start, end == std::string::npos ? end : end - start);
-        if (!item.empty())
-        {
-            auto eq = item.find('=');
-            ExperimentArgs::Require(eq != std::string::npos && eq > 0,
-                                    "--" + option + ": expected Name=Value, got '" + item + "'");
-            out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
-        }
-        if (end == std::string::npos)
-        {
-            break;
-        }
-        start = end + 1;
-    }
+    Profile::Settings out;
+    std::string error;
+    ExperimentArgs::Require(Profile::ParseChanges(text, out, error), "--" + option + ": " + error);
     return out;
 }
 
 /**
- * A copy of a host profile with some parameters changed, registered under a new name.
+ * A copy of a host profile with some parameters changed (Profile::TryWithChanges), registered
+ * under a new name (exit status 2 with a message if a change does not apply).
  * @param base the profile
- * @param changes Key=Value pairs (profile keys or attributes inside object values)
+ * @param changes the changes
  * @return the new profile's name
  */
 std::string
-ChangedProfile(const std::string& base,
-               const std::vector<std::pair<std::string, std::string>>& changes)
+ChangedProfile(const std::string& base, const Profile::Settings& changes)
 {
-    HostProfile::Profile p = HostProfile::Get(base);
-    p.name = base + "+changed";
-    for (const auto& [key, value] : changes)
-    {
-        bool done = false;
-        for (auto* list : {&p.platform, &p.nic})
-        {
-            std::string prefix = list == &p.platform ? "HostPlatform." : "HostNic.";
-            for (auto& [name, val] : *list)
-            {
-                if (prefix + name == key)
-                {
-                    val = value;
-                    done = true;
-                }
-                // An attribute inside an object value: "...[A=1|Key=old|B=2]".
-                for (char sep : {'[', '|'})
-                {
-                    auto at = val.find(std::string(1, sep) + key + "=");
-                    if (at != std::string::npos)
-                    {
-                        auto from = at + 1 + key.size() + 1;
-                        auto to = val.find_first_of("|]", from);
-                        val.replace(from, to - from, value);
-                        done = true;
-                    }
-                }
-            }
-        }
-        ExperimentArgs::Require(done,
-                                "--hostSet: '" + key + "' is not a parameter of profile " + base);
-    }
-    HostProfile::Register(p);
-    return p.name;
+    Profile changed;
+    std::string error;
+    ExperimentArgs::Require(
+        Profile::Get("host", base).TryWithChanges(changes, base + "+changed", changed, error),
+        "--hostSet: " + error);
+    Profile::Register(changed);
+    return changed.GetName();
 }
 
 /** When the master registers the start synchronization point (every join is done by then). */

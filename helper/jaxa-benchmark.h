@@ -42,7 +42,7 @@ struct JaxaBenchmarkConfig
     uint32_t exchanges{1000};           //!< exchanges per repetition
     uint32_t reps{10};                  //!< repetitions (run numbers RngRun, RngRun + 1, ...)
     std::string crcHost{"receiver"};    //!< receiver | sender: the PC that runs the CRC
-    std::string rtiProfile{"prti1516"}; //!< RtiProfile
+    std::string rtiProfile{"prti1516"}; //!< profile of kind "rti"
     std::string galt;                   //!< "" (profile's) | central | null
     std::string nagle;                  //!< "" (profile's) | on | off
     std::string hostProfile{"pc2006-linux26"};      //!< HostProfile of the federate PCs

@@ -6,7 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
-#include "ns3/rti-profile.h"
+#include "ns3/profile.h"
 #include "ns3/string.h"
 
 namespace ns3
@@ -23,7 +23,7 @@ RtiHelper::RtiHelper()
 void
 RtiHelper::SetProfile(const std::string& profile)
 {
-    for (const auto& [name, value] : RtiProfile::Get(profile))
+    for (const auto& [name, value] : Profile::Get("rti", profile).GetSection("RtiSettings"))
     {
         SetSettingsAttribute(name, StringValue(value));
     }

@@ -42,7 +42,8 @@ class RtiHelper
     RtiHelper();
 
     /**
-     * @brief Set the settings' attributes from a named RtiProfile (before other attributes).
+     * @brief Set the settings' attributes from a named profile of kind "rti" (Profile) (before
+     * other attributes).
      * @param profile the profile name (e.g. "prti1516")
      */
     void SetProfile(const std::string& profile);

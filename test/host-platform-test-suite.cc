@@ -9,7 +9,6 @@
 #include "ns3/double.h"
 #include "ns3/host-platform-helper.h"
 #include "ns3/host-platform.h"
-#include "ns3/host-profile.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
@@ -19,6 +18,7 @@
 #include "ns3/packet.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/pointer.h"
+#include "ns3/profile.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/string.h"
@@ -615,23 +615,72 @@ class HostProfileTestCase : public TestCase
 {
   public:
     HostProfileTestCase()
-        : TestCase("HostProfile: built-in profiles and the text format")
+        : TestCase("Profile: built-in host and RTI profiles, the text format, WithChanges")
     {
     }
 
   private:
     void DoRun() override
     {
-        NS_TEST_ASSERT_MSG_EQ(HostProfile::Exists("pc2006-linux26"), true, "JAXA PC profile");
-        NS_TEST_ASSERT_MSG_EQ(HostProfile::Exists("starbed-p3-linux2613"), true, "StarBED");
-        uint32_t n = HostProfile::LoadText("# test\n[profile t-1]\ndescription = x\n"
-                                           "HostPlatform.Cpu = ns3::HostCpu[Frequency=2e9]\n"
-                                           "HostNic.RxRingSize = 16\n",
-                                           "test");
+        NS_TEST_ASSERT_MSG_EQ(Profile::Exists("host", "pc2006-linux26"), true, "JAXA PC");
+        NS_TEST_ASSERT_MSG_EQ(Profile::Exists("host", "starbed-p3-linux2613"), true, "StarBED");
+        NS_TEST_ASSERT_MSG_EQ(Profile::Exists("rti", "prti1516"), true, "pRTI profile");
+        NS_TEST_ASSERT_MSG_EQ(Profile::Exists("rti", "pc2006-linux26"), false, "kinds apart");
+        uint32_t n = Profile::LoadText("# test\n[profile t-1]\ndescription = x\n"
+                                       "HostPlatform.Cpu = ns3::HostCpu[Frequency=2e9]\n"
+                                       "HostNic.RxRingSize = 16\n",
+                                       "test");
         NS_TEST_ASSERT_MSG_EQ(n, 1u, "one profile read");
-        const HostProfile::Profile& p = HostProfile::Get("t-1");
-        NS_TEST_ASSERT_MSG_EQ(p.platform.size(), 1u, "one platform attribute");
-        NS_TEST_ASSERT_MSG_EQ(p.nic.at(0).second, "16", "NIC attribute value");
+        const Profile& p = Profile::Get("host", "t-1");
+        NS_TEST_ASSERT_MSG_EQ(p.GetSection("HostPlatform").size(), 1u, "one platform attribute");
+        NS_TEST_ASSERT_MSG_EQ(p.GetSection("HostNic").at(0).second, "16", "NIC attribute value");
+        NS_TEST_ASSERT_MSG_EQ(p.GetDescription(), "x", "description");
+
+        // WithChanges: a whole value, an attribute inside an object value (qualified and bare).
+        Profile q = p.WithChanges({{"HostNic.RxRingSize", "64"},
+                                   {"HostPlatform.Cpu.Frequency", "1e9"},
+                                   {"HostPlatform.Cpu.Cores", "2"}},
+                                  "t-2");
+        NS_TEST_ASSERT_MSG_EQ(q.GetName(), "t-2", "new name");
+        NS_TEST_ASSERT_MSG_EQ(q.GetSection("HostNic").at(0).second, "64", "whole value");
+        NS_TEST_ASSERT_MSG_EQ(q.GetSection("HostPlatform").at(0).second,
+                              "ns3::HostCpu[Frequency=1e9|Cores=2]",
+                              "inner value replaced, one added");
+        Profile r;
+        std::string error;
+        NS_TEST_ASSERT_MSG_EQ(p.TryWithChanges({{"Frequency", "3e9"}}, "t-3", r, error),
+                              true,
+                              "a unique inner attribute");
+        NS_TEST_ASSERT_MSG_EQ(r.GetSection("HostPlatform").at(0).second,
+                              "ns3::HostCpu[Frequency=3e9]",
+                              "bare inner attribute");
+        NS_TEST_ASSERT_MSG_EQ(p.TryWithChanges({{"Cores", "2"}}, "t-3", r, error),
+                              false,
+                              "a bare key must exist");
+        NS_TEST_ASSERT_MSG_EQ(p.TryWithChanges({{"NoSuchThing", "1"}}, "t-3", r, error),
+                              false,
+                              "unknown key refused");
+        NS_TEST_ASSERT_MSG_NE(error.find("NoSuchThing"), std::string::npos, "names the key");
+        // Two object values with a Frequency: a bare key is ambiguous.
+        const Profile& jaxa = Profile::Get("host", "pc2006-linux26");
+        NS_TEST_ASSERT_MSG_EQ(jaxa.TryWithChanges({{"Frequency", "1e9"}}, "t-3", r, error),
+                              false,
+                              "ambiguous key refused");
+        NS_TEST_ASSERT_MSG_NE(error.find("HostPlatform.Timer.Frequency"),
+                              std::string::npos,
+                              "lists the qualified keys");
+
+        // Malformed text: refused with the line number, nothing registered.
+        uint32_t count = 0;
+        NS_TEST_ASSERT_MSG_EQ(
+            Profile::TryLoadText("[host t-4]\nHostCpu.Frequency = 1\n", "bad.txt", count, error),
+            false,
+            "unknown section refused");
+        NS_TEST_ASSERT_MSG_NE(error.find("bad.txt:2:"), std::string::npos, "file and line");
+        NS_TEST_ASSERT_MSG_EQ(Profile::Exists("host", "t-4"), false, "all or nothing");
+        NS_TEST_ASSERT_MSG_EQ(Profile::TryLoadText("[nokind t-5]\n", "bad.txt", count, error),
+                              false,
+                              "unknown kind refused");
 
         Ptr<Node> node = CreateObject<Node>();
         HostPlatformHelper helper("t-1");

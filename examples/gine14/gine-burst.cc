@@ -132,7 +132,8 @@ main(int argc, char* argv[])
     ExperimentArgs::Require(size >= 8 && size <= 1472, "--size must be in [8, 1472]");
     ExperimentArgs::Require(tcInterval.IsStrictlyPositive(), "--tcInterval must be > 0");
     ExperimentArgs::Require(!delay.IsStrictlyNegative(), "--delay must be >= 0");
-    ExperimentArgs::Require(HostProfile::Exists(profile), "--profile='" + profile + "' unknown");
+    ExperimentArgs::Require(Profile::Exists("host", profile),
+                            "--profile='" + profile + "' unknown");
     DataRate rate = ExperimentArgs::ParseDataRate("bandwidth", bandwidth, true);
     DataRate line = ExperimentArgs::ParseDataRate("linkRate", linkRate);
 

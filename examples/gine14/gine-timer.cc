@@ -159,7 +159,8 @@ main(int argc, char* argv[])
     ExperimentArgs::Require(packetSize >= 1 && packetSize <= 65535,
                             "--packetSize must be in [1, 65535]");
     ExperimentArgs::Require(calibrationFirings >= 1, "--calibrationFirings must be >= 1");
-    ExperimentArgs::Require(HostProfile::Exists(profile), "--profile='" + profile + "' unknown");
+    ExperimentArgs::Require(Profile::Exists("host", profile),
+                            "--profile='" + profile + "' unknown");
 
     std::vector<double> requested;
     std::vector<double> measured;

@@ -16,7 +16,7 @@
 
 #include "ns3/command-line.h"
 #include "ns3/experiment-args.h"
-#include "ns3/host-profile.h"
+#include "ns3/profile.h"
 #include "ns3/result-record.h"
 #include "ns3/rng-seed-manager.h"
 
@@ -35,7 +35,10 @@ main(int argc, char* argv[])
     JaxaBenchmark::Check(config);
     if (!config.profileFile.empty())
     {
-        HostProfile::LoadFile(config.profileFile);
+        uint32_t count = 0;
+        std::string error;
+        ExperimentArgs::Require(Profile::TryLoadFile(config.profileFile, count, error),
+                                "--profileFile: " + error);
     }
     ResultRecord rec;
     rec.SetString("program", "jaxa-benchmark");

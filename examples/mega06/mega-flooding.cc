@@ -141,7 +141,7 @@ main(int argc, char* argv[])
     ExperimentArgs::Require(duration > 0, "--duration must be > 0");
     ExperimentArgs::Require(loadLead >= 0 && loadLead <= warmup,
                             "--loadLead must be in [0, warmup]");
-    ExperimentArgs::Require(HostProfile::Exists(config.profile),
+    ExperimentArgs::Require(Profile::Exists("host", config.profile),
                             "--profile: unknown profile '" + config.profile + "'");
 
     config.snooping = snooping;

@@ -157,7 +157,7 @@ main(int argc, char* argv[])
                             "--receivers must be in [1, 64]");
     ExperimentArgs::Require(onTime > 0, "--onTime must be > 0");
     ExperimentArgs::Require(durationGmi >= 1.2, "--duration must be >= 1.2 (GMIs)");
-    ExperimentArgs::Require(HostProfile::Exists(config.profile),
+    ExperimentArgs::Require(Profile::Exists("host", config.profile),
                             "--profile: unknown profile '" + config.profile + "'");
 
     const Time qi = Mega06Testbed::QueryInterval(config);

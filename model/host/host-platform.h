@@ -47,7 +47,7 @@ namespace ns3
  * the NetDevices and the stack.
  *
  * Parameters are physical (cycles per operation, timer rates, latencies) and come in named
- * profiles (HostProfile) applied by HostPlatformHelper.
+ * profiles (Profile, kind "host"; model/host/host-profiles.cc) applied by HostPlatformHelper.
  */
 class HostPlatform : public Object
 {

@@ -2,25 +2,22 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "host-profile.h"
+#include "ns3/profile.h"
 
-#include "ns3/abort.h"
-#include "ns3/log.h"
-
-#include <fstream>
-#include <map>
-#include <sstream>
+/**
+ * @file
+ * @ingroup testbed-host
+ * The built-in host profiles (kind "host": sections HostPlatform and HostNic), as text data.
+ */
 
 namespace ns3
 {
-
-NS_LOG_COMPONENT_DEFINE("HostProfile");
 
 namespace
 {
 
 /**
- * The built-in profiles, in the text format that HostProfile::LoadText reads. Every number is a
+ * The built-in profiles, in the text format that Profile::LoadText reads. Every number is a
  * physical parameter; the sources and the calibrations are given next to it and in
  * doc/host.rst.
  */
@@ -28,7 +25,7 @@ const char* const g_builtinProfiles = R"(
 # ---------------------------------------------------------------------------------------------
 # A 2006 desktop PC: Pentium 4 class, 3 GHz, Linux 2.6 (HZ=1000, no high-resolution timers),
 # 100BASE-TX NIC with a legacy (non-NAPI) driver. The federate PCs of [JAXA06].
-[profile pc2006-linux26]
+[host pc2006-linux26]
 description = 2006 desktop PC (Pentium 4 class, 3 GHz), Linux 2.6, 100BASE-TX; JAXA06 federate PCs
 # Context switch of a few microseconds (lmbench lat_ctx on P4-class CPUs: 2-5 us).
 # Cold start after a long idle period: a CPU idle for 500 ms or more has dropped into its
@@ -60,7 +57,7 @@ HostNic.Napi = false
 # ---------------------------------------------------------------------------------------------
 # The NIST Net emulator PC of [JAXA06]: a Linux 2.4 router PC (NIST Net is a 2.4 kernel module)
 # of the same generation, two 100BASE-TX NICs; it forwards in the kernel, no process involved.
-[profile nistnet-linux24]
+[host nistnet-linux24]
 description = NIST Net emulator PC (Pentium 4 class, 3 GHz), Linux 2.4 router, two 100BASE-TX NICs
 # Same CPU generation and idle states as the federate PCs (calibration: see pc2006-linux26).
 HostPlatform.Cpu = ns3::HostCpu[Frequency=3e9|Cores=1|ContextSwitchCost=6000|IdleEntryTime=500ms|IdleExitLatency=262us]
@@ -76,7 +73,7 @@ HostNic.Napi = false
 # ---------------------------------------------------------------------------------------------
 # StarBED Group A/B PC of [MEGA06]: Pentium III 1 GHz, 512 MB, Linux 2.6.13 (HZ=250 default,
 # no high-resolution timers), e1000-class NIC (1000BASE-T on Group A, 100BASE-T on Group B).
-[profile starbed-p3-linux2613]
+[host starbed-p3-linux2613]
 description = StarBED PC (Pentium III 1 GHz, 512 MB), Linux 2.6.13, e1000-class NIC; MEGA06 Groups A and B
 HostPlatform.Cpu = ns3::HostCpu[Frequency=1e9|Cores=1|ContextSwitchCost=3000]
 HostPlatform.Timer = ns3::TickTimer[Frequency=250|ExtraTicks=1]
@@ -104,7 +101,7 @@ HostNic.Napi = false
 # The GINE PC of [GINE14]: Core i5-3337U (Ivy Bridge, 1.8 GHz, 2 cores with hyper-threading),
 # Linux 3.8 with high-resolution timers. GINE's virtual hosts and its emulator thread all run on
 # it; the virtual interfaces have no NIC (install the platform without NIC models).
-[profile gine-i5-3337u-linux38]
+[host gine-i5-3337u-linux38]
 description = GINE PC (Core i5-3337U 1.8 GHz, 2 cores), Linux 3.8 with hrtimers; GINE14 emulator and virtual hosts
 # Two cores (the hyper-threads share them); a context switch of 1-2 us (lmbench lat_ctx on
 # Ivy Bridge class CPUs). Deep idle states are not modelled (see doc/gine.rst).
@@ -121,151 +118,15 @@ HostPlatform.RecvCost = 4000
 HostPlatform.RecvCostPerByte = 1
 )";
 
-/** @return the registry, filled with the built-in profiles on first use */
-std::map<std::string, HostProfile::Profile>&
-Registry()
+/** Registers the kind "host" and its built-in profiles when the library is loaded. */
+struct HostProfilesRegistrar
 {
-    static std::map<std::string, HostProfile::Profile> registry;
-    static bool loaded = false;
-    if (!loaded)
+    HostProfilesRegistrar()
     {
-        loaded = true;
-        HostProfile::LoadText(g_builtinProfiles, "built-in profiles");
+        Profile::RegisterKind("host", {"HostPlatform", "HostNic"}, g_builtinProfiles);
     }
-    return registry;
-}
-
-/**
- * Trim blanks.
- * @param s string
- * @return trimmed string
- */
-std::string
-Trim(const std::string& s)
-{
-    auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos)
-    {
-        return "";
-    }
-    auto e = s.find_last_not_of(" \t\r");
-    return s.substr(b, e - b + 1);
-}
+} g_hostProfilesRegistrar; //!< the registrar
 
 } // namespace
-
-void
-HostProfile::Register(const Profile& profile)
-{
-    NS_ABORT_MSG_IF(profile.name.empty(), "HostProfile::Register: empty profile name");
-    Registry()[profile.name] = profile;
-}
-
-bool
-HostProfile::Exists(const std::string& name)
-{
-    return Registry().count(name) > 0;
-}
-
-const HostProfile::Profile&
-HostProfile::Get(const std::string& name)
-{
-    auto& reg = Registry();
-    auto it = reg.find(name);
-    if (it == reg.end())
-    {
-        std::ostringstream known;
-        for (const auto& [n, p] : reg)
-        {
-            known << " " << n;
-        }
-        NS_FATAL_ERROR("HostProfile: unknown profile '" << name << "'; known:" << known.str());
-    }
-    return it->second;
-}
-
-std::vector<std::string>
-HostProfile::List()
-{
-    std::vector<std::string> names;
-    for (const auto& [n, p] : Registry())
-    {
-        names.push_back(n);
-    }
-    return names;
-}
-
-uint32_t
-HostProfile::LoadFile(const std::string& path)
-{
-    std::ifstream in(path);
-    NS_ABORT_MSG_IF(!in, "HostProfile::LoadFile: cannot read '" << path << "'");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return LoadText(ss.str(), path);
-}
-
-uint32_t
-HostProfile::LoadText(const std::string& text, const std::string& origin)
-{
-    std::istringstream in(text);
-    std::string line;
-    uint32_t lineNo = 0;
-    uint32_t count = 0;
-    Profile* current = nullptr;
-    std::vector<Profile> read;
-    while (std::getline(in, line))
-    {
-        ++lineNo;
-        line = Trim(line);
-        if (line.empty() || line[0] == '#')
-        {
-            continue;
-        }
-        if (line.front() == '[')
-        {
-            NS_ABORT_MSG_IF(line.back() != ']' || line.compare(0, 9, "[profile ") != 0,
-                            origin << ":" << lineNo << ": expected '[profile NAME]', got '" << line
-                                   << "'");
-            std::string name = Trim(line.substr(9, line.size() - 10));
-            NS_ABORT_MSG_IF(name.empty(), origin << ":" << lineNo << ": empty profile name");
-            read.push_back(Profile{name, "", {}, {}});
-            current = &read.back();
-            continue;
-        }
-        auto eq = line.find('=');
-        NS_ABORT_MSG_IF(eq == std::string::npos,
-                        origin << ":" << lineNo << ": expected 'key = value', got '" << line
-                               << "'");
-        NS_ABORT_MSG_IF(!current,
-                        origin << ":" << lineNo << ": setting outside a [profile ...] section");
-        std::string key = Trim(line.substr(0, eq));
-        std::string value = Trim(line.substr(eq + 1));
-        if (key == "description")
-        {
-            current->description = value;
-        }
-        else if (key.compare(0, 13, "HostPlatform.") == 0)
-        {
-            current->platform.emplace_back(key.substr(13), value);
-        }
-        else if (key.compare(0, 8, "HostNic.") == 0)
-        {
-            current->nic.emplace_back(key.substr(8), value);
-        }
-        else
-        {
-            NS_FATAL_ERROR(origin << ":" << lineNo << ": unknown key '" << key
-                                  << "' (expected description, HostPlatform.<attribute> or "
-                                     "HostNic.<attribute>)");
-        }
-    }
-    for (const auto& p : read)
-    {
-        Registry()[p.name] = p;
-        ++count;
-    }
-    return count;
-}
 
 } // namespace ns3

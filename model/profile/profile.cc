@@ -1,0 +1,545 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "profile.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("Profile");
+
+namespace
+{
+
+/** A registered model family. */
+struct Kind
+{
+    std::vector<std::string> sections;       //!< allowed section names
+    std::string builtin;                     //!< built-in profiles (text), parsed on first use
+    bool loaded{false};                      //!< builtin parsed
+    std::map<std::string, Profile> profiles; //!< by name
+};
+
+/** @return the registry of kinds (constructed on first use, so static registrars may use it) */
+std::map<std::string, Kind>&
+Kinds()
+{
+    static std::map<std::string, Kind> kinds;
+    return kinds;
+}
+
+/**
+ * Trim blanks.
+ * @param s string
+ * @return trimmed string
+ */
+std::string
+Trim(const std::string& s)
+{
+    auto b = s.find_first_not_of(" \t\r");
+    if (b == std::string::npos)
+    {
+        return "";
+    }
+    auto e = s.find_last_not_of(" \t\r");
+    return s.substr(b, e - b + 1);
+}
+
+/**
+ * The kind of a name, with its built-in profiles parsed.
+ * @param kind the kind's name
+ * @return the kind, or null if none is registered
+ */
+Kind*
+FindKind(const std::string& kind)
+{
+    auto it = Kinds().find(kind);
+    if (it == Kinds().end())
+    {
+        return nullptr;
+    }
+    Kind& k = it->second;
+    if (!k.loaded)
+    {
+        k.loaded = true;
+        Profile::LoadText(k.builtin, "built-in " + kind + " profiles");
+    }
+    return &k;
+}
+
+/** An object value "TypeName[A=1|B=x[..]|C=3]" taken apart. */
+struct ObjectValue
+{
+    std::string type;                                       //!< "TypeName"
+    std::vector<std::pair<std::string, std::string>> attrs; //!< (name, value) in order
+};
+
+/**
+ * Take an object value apart (brackets may nest inside attribute values).
+ * @param text the value
+ * @param [out] out the parts
+ * @return false if @p text is not of the form "TypeName[...]"
+ */
+bool
+ParseObjectValue(const std::string& text, ObjectValue& out)
+{
+    auto open = text.find('[');
+    if (open == std::string::npos || text.back() != ']')
+    {
+        return false;
+    }
+    out.type = text.substr(0, open);
+    out.attrs.clear();
+    std::string inner = text.substr(open + 1, text.size() - open - 2);
+    int depth = 0;
+    std::string item;
+    auto flush = [&out](const std::string& it) {
+        if (it.empty())
+        {
+            return true;
+        }
+        auto eq = it.find('=');
+        if (eq == std::string::npos || eq == 0)
+        {
+            return false;
+        }
+        out.attrs.emplace_back(it.substr(0, eq), it.substr(eq + 1));
+        return true;
+    };
+    for (char ch : inner)
+    {
+        if (ch == '[')
+        {
+            ++depth;
+        }
+        else if (ch == ']')
+        {
+            --depth;
+        }
+        if (ch == '|' && depth == 0)
+        {
+            if (!flush(item))
+            {
+                return false;
+            }
+            item.clear();
+            continue;
+        }
+        item += ch;
+    }
+    return depth == 0 && flush(item);
+}
+
+/**
+ * Put an object value together again.
+ * @param v the parts
+ * @return "TypeName[A=1|B=2]"
+ */
+std::string
+FormatObjectValue(const ObjectValue& v)
+{
+    std::string s = v.type + "[";
+    for (size_t i = 0; i < v.attrs.size(); ++i)
+    {
+        s += (i ? "|" : "") + v.attrs[i].first + "=" + v.attrs[i].second;
+    }
+    return s + "]";
+}
+
+/**
+ * Replace (or add) an attribute inside an object value.
+ * @param value the object value (changed in place)
+ * @param inner the attribute's name
+ * @param newValue its new value
+ * @param add whether to add the attribute if the value does not set it yet
+ * @return whether the value is an object value with that attribute (or one was added)
+ */
+bool
+ReplaceInner(std::string& value,
+             const std::string& inner,
+             const std::string& newValue,
+             bool add = false)
+{
+    ObjectValue ov;
+    if (!ParseObjectValue(value, ov))
+    {
+        return false;
+    }
+    for (auto& [name, v] : ov.attrs)
+    {
+        if (name == inner)
+        {
+            v = newValue;
+            value = FormatObjectValue(ov);
+            return true;
+        }
+    }
+    if (add)
+    {
+        ov.attrs.emplace_back(inner, newValue);
+        value = FormatObjectValue(ov);
+        return true;
+    }
+    return false;
+}
+
+} // namespace
+
+Profile::Profile(std::string kind, std::string name, std::string description, Settings settings)
+    : m_kind(std::move(kind))
+    , m_name(std::move(name))
+    , m_description(std::move(description))
+    , m_settings(std::move(settings))
+{
+}
+
+const std::string&
+Profile::GetKind() const
+{
+    return m_kind;
+}
+
+const std::string&
+Profile::GetName() const
+{
+    return m_name;
+}
+
+const std::string&
+Profile::GetDescription() const
+{
+    return m_description;
+}
+
+const Profile::Settings&
+Profile::GetSettings() const
+{
+    return m_settings;
+}
+
+Profile::Settings
+Profile::GetSection(const std::string& section) const
+{
+    Settings out;
+    const std::string prefix = section + ".";
+    for (const auto& [key, value] : m_settings)
+    {
+        if (key.compare(0, prefix.size(), prefix) == 0)
+        {
+            out.emplace_back(key.substr(prefix.size()), value);
+        }
+    }
+    return out;
+}
+
+bool
+Profile::TryWithChanges(const Settings& changes,
+                        const std::string& name,
+                        Profile& out,
+                        std::string& error) const
+{
+    NS_LOG_FUNCTION(this << name);
+    Profile p = *this;
+    p.m_name = name;
+    for (const auto& [key, value] : changes)
+    {
+        // "Section.Attribute": the whole value.
+        auto whole = std::find_if(p.m_settings.begin(), p.m_settings.end(), [&key](auto& s) {
+            return s.first == key;
+        });
+        if (whole != p.m_settings.end())
+        {
+            whole->second = value;
+            continue;
+        }
+        // "Section.Attribute.Inner": inside that setting's object value.
+        auto dot = key.rfind('.');
+        if (dot != std::string::npos)
+        {
+            std::string outer = key.substr(0, dot);
+            std::string inner = key.substr(dot + 1);
+            auto it = std::find_if(p.m_settings.begin(), p.m_settings.end(), [&outer](auto& s) {
+                return s.first == outer;
+            });
+            if (it == p.m_settings.end() || !ReplaceInner(it->second, inner, value, true))
+            {
+                error = "'" + key + "' is not a setting of " + m_kind + " profile " + m_name
+                        + " (nor an attribute inside one of its object values)";
+                return false;
+            }
+            continue;
+        }
+        // "Inner": inside exactly one object value.
+        std::vector<std::string> holders;
+        for (auto& [k, v] : p.m_settings)
+        {
+            std::string copy = v;
+            if (ReplaceInner(copy, key, value))
+            {
+                holders.push_back(k);
+            }
+        }
+        if (holders.size() != 1)
+        {
+            if (holders.empty())
+            {
+                error = "'" + key + "' is not a parameter of " + m_kind + " profile " + m_name;
+            }
+            else
+            {
+                error = "'" + key + "' is ambiguous in " + m_kind + " profile " + m_name
+                        + ": qualify it as one of";
+                for (const auto& h : holders)
+                {
+                    error += " " + h + "." + key;
+                }
+            }
+            return false;
+        }
+        for (auto& [k, v] : p.m_settings)
+        {
+            if (k == holders.front())
+            {
+                ReplaceInner(v, key, value);
+            }
+        }
+    }
+    out = p;
+    return true;
+}
+
+Profile
+Profile::WithChanges(const Settings& changes, const std::string& name) const
+{
+    Profile out;
+    std::string error;
+    NS_ABORT_MSG_IF(!TryWithChanges(changes, name, out, error), "Profile::WithChanges: " << error);
+    return out;
+}
+
+bool
+Profile::ParseChanges(const std::string& text, Settings& out, std::string& error)
+{
+    out.clear();
+    std::string::size_type start = 0;
+    while (start <= text.size())
+    {
+        auto end = text.find(';', start);
+        std::string item
+            = Trim(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+        if (!item.empty())
+        {
+            auto eq = item.find('=');
+            if (eq == std::string::npos || eq == 0)
+            {
+                error = "expected Name=Value, got '" + item + "'";
+                return false;
+            }
+            out.emplace_back(Trim(item.substr(0, eq)), Trim(item.substr(eq + 1)));
+        }
+        if (end == std::string::npos)
+        {
+            break;
+        }
+        start = end + 1;
+    }
+    return true;
+}
+
+void
+Profile::RegisterKind(const std::string& kind,
+                      const std::vector<std::string>& sections,
+                      const std::string& builtin)
+{
+    Kind& k = Kinds()[kind];
+    k.sections = sections;
+    k.builtin = builtin;
+}
+
+void
+Profile::Register(const Profile& profile)
+{
+    NS_ABORT_MSG_IF(profile.m_name.empty(), "Profile::Register: empty profile name");
+    Kind* k = FindKind(profile.m_kind);
+    NS_ABORT_MSG_IF(!k, "Profile::Register: unknown profile kind '" << profile.m_kind << "'");
+    k->profiles[profile.m_name] = profile;
+}
+
+bool
+Profile::Exists(const std::string& kind, const std::string& name)
+{
+    Kind* k = FindKind(kind);
+    return k && k->profiles.count(name) > 0;
+}
+
+const Profile&
+Profile::Get(const std::string& kind, const std::string& name)
+{
+    Kind* k = FindKind(kind);
+    NS_ABORT_MSG_IF(!k, "Profile: unknown profile kind '" << kind << "'");
+    auto it = k->profiles.find(name);
+    if (it == k->profiles.end())
+    {
+        std::ostringstream known;
+        for (const auto& [n, p] : k->profiles)
+        {
+            known << " " << n;
+        }
+        NS_FATAL_ERROR("Profile: unknown " << kind << " profile '" << name
+                                           << "'; known:" << known.str());
+    }
+    return it->second;
+}
+
+std::vector<std::string>
+Profile::List(const std::string& kind)
+{
+    std::vector<std::string> names;
+    if (Kind* k = FindKind(kind))
+    {
+        for (const auto& [n, p] : k->profiles)
+        {
+            names.push_back(n);
+        }
+    }
+    return names;
+}
+
+bool
+Profile::TryLoadText(const std::string& text,
+                     const std::string& origin,
+                     uint32_t& count,
+                     std::string& error)
+{
+    std::istringstream in(text);
+    std::string line;
+    uint32_t lineNo = 0;
+    std::vector<Profile> read;
+    auto where = [&origin, &lineNo]() {
+        return origin + ":" + std::to_string(lineNo) + ": ";
+    };
+    while (std::getline(in, line))
+    {
+        ++lineNo;
+        line = Trim(line);
+        if (line.empty() || line[0] == '#')
+        {
+            continue;
+        }
+        if (line.front() == '[')
+        {
+            auto space = line.find(' ');
+            if (line.back() != ']' || space == std::string::npos)
+            {
+                error = where() + "expected '[KIND NAME]', got '" + line + "'";
+                return false;
+            }
+            std::string kind = line.substr(1, space - 1);
+            std::string name = Trim(line.substr(space + 1, line.size() - space - 2));
+            if (kind == "profile")
+            {
+                kind = "host";
+            }
+            if (Kinds().count(kind) == 0)
+            {
+                error = where() + "unknown profile kind '" + kind + "'";
+                return false;
+            }
+            if (name.empty())
+            {
+                error = where() + "empty profile name";
+                return false;
+            }
+            read.emplace_back(kind, name, "", Settings{});
+            continue;
+        }
+        auto eq = line.find('=');
+        if (eq == std::string::npos)
+        {
+            error = where() + "expected 'key = value', got '" + line + "'";
+            return false;
+        }
+        if (read.empty())
+        {
+            error = where() + "setting outside a [KIND NAME] section";
+            return false;
+        }
+        Profile& current = read.back();
+        std::string key = Trim(line.substr(0, eq));
+        std::string value = Trim(line.substr(eq + 1));
+        if (key == "description")
+        {
+            current.m_description = value;
+            continue;
+        }
+        const auto& sections = Kinds()[current.m_kind].sections;
+        auto dot = key.find('.');
+        std::string section = dot == std::string::npos ? "" : key.substr(0, dot);
+        if (dot == std::string::npos || dot + 1 == key.size()
+            || std::find(sections.begin(), sections.end(), section) == sections.end())
+        {
+            std::string allowed;
+            for (const auto& s : sections)
+            {
+                allowed += (allowed.empty() ? "" : ", ") + s + ".<attribute>";
+            }
+            error = where() + "unknown key '" + key + "' (expected description, " + allowed + ")";
+            return false;
+        }
+        current.m_settings.emplace_back(key, value);
+    }
+    for (const auto& p : read)
+    {
+        Kind& k = Kinds()[p.m_kind];
+        if (!k.loaded)
+        {
+            // Built-in profiles first, so that a file can replace one of them.
+            FindKind(p.m_kind);
+        }
+        k.profiles[p.m_name] = p;
+    }
+    count = static_cast<uint32_t>(read.size());
+    return true;
+}
+
+uint32_t
+Profile::LoadText(const std::string& text, const std::string& origin)
+{
+    uint32_t count = 0;
+    std::string error;
+    NS_ABORT_MSG_IF(!TryLoadText(text, origin, count, error), "Profile: " << error);
+    return count;
+}
+
+bool
+Profile::TryLoadFile(const std::string& path, uint32_t& count, std::string& error)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        error = "cannot read profile file '" + path + "'";
+        return false;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return TryLoadText(ss.str(), path, count, error);
+}
+
+uint32_t
+Profile::LoadFile(const std::string& path)
+{
+    uint32_t count = 0;
+    std::string error;
+    NS_ABORT_MSG_IF(!TryLoadFile(path, count, error), "Profile: " << error);
+    return count;
+}
+
+} // namespace ns3
