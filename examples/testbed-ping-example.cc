@@ -29,10 +29,11 @@ main(int argc, char* argv[])
 {
     Time delay = MilliSeconds(50);
     uint32_t count = 5;
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("delay", "NIST Net delay, each direction", delay);
-    cmd.AddValue("count", "number of pings", count);
-    cmd.Parse(argc, argv);
+    ProgramOptions opts("testbed-ping-example",
+                        "ping through the [JAXA06] testbed (NIST Net at 1 Mbit/s)");
+    opts.Add("delay", "NIST Net delay, each direction", delay, Seconds(0), Seconds(10));
+    opts.Add("count", "number of pings (one a second)", count, 1, 1000);
+    opts.Parse(argc, argv);
 
     // hostA -- NIST Net PC -- hostB, 100BASE-TX, host platforms installed too
     EmulatedTestbedHelper testbed = EmulatedTestbedHelper::Jaxa06();

@@ -5,7 +5,6 @@
 #include "jaxa-benchmark.h"
 
 #include "ns3/boolean.h"
-#include "ns3/command-line.h"
 #include "ns3/emulated-testbed-helper.h"
 #include "ns3/enum.h"
 #include "ns3/experiment-args.h"
@@ -14,6 +13,7 @@
 #include "ns3/link-emulator-queue-disc.h"
 #include "ns3/log.h"
 #include "ns3/profile.h"
+#include "ns3/program-options.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/rti-helper.h"
 #include "ns3/simulator.h"
@@ -43,7 +43,8 @@ SplitSettings(const std::string& text, const std::string& option)
 {
     Profile::Settings out;
     std::string error;
-    ExperimentArgs::Require(Profile::ParseChanges(text, out, error), "--" + option + ": " + error);
+    bool ok = Profile::ParseChanges(text, out, error);
+    ProgramOptions::Require(ok, "--" + option + ": " + error);
     return out;
 }
 
@@ -59,9 +60,8 @@ ChangedProfile(const std::string& base, const Profile::Settings& changes)
 {
     Profile changed;
     std::string error;
-    ExperimentArgs::Require(
-        Profile::Get("host", base).TryWithChanges(changes, base + "+changed", changed, error),
-        "--hostSet: " + error);
+    bool ok = Profile::Get("host", base).TryWithChanges(changes, base + "+changed", changed, error);
+    ProgramOptions::Require(ok, "--hostSet: " + error);
     Profile::Register(changed);
     return changed.GetName();
 }
@@ -99,62 +99,83 @@ struct RunState
 } // namespace
 
 void
-JaxaBenchmark::AddOptions(CommandLine& cmd, JaxaBenchmarkConfig& c)
+JaxaBenchmark::AddOptions(ProgramOptions& opts, JaxaBenchmarkConfig& c)
 {
-    cmd.AddValue("mode", "sync (time-stepped), async (receive order) or bidir", c.mode);
-    cmd.AddValue("tsoData",
-                 "synchronised data in timestamp order (false: receive order)",
-                 c.tsoData);
-    cmd.AddValue("dataSize", "payload bytes per update", c.dataSize);
-    cmd.AddValue("bandwidth", "NIST Net bandwidth, each direction (0bps: none)", c.bandwidth);
-    cmd.AddValue("delay", "NIST Net delay (e.g. 50ms)", c.delay);
-    cmd.AddValue("delayDirection",
-                 "where the delay applies: both, a-to-b or b-to-a",
-                 c.delayDirection);
-    cmd.AddValue("netem", "netem semantics (rate and delay add) instead of NIST Net", c.netem);
-    cmd.AddValue("halfDuplex", "NICs at half duplex", c.halfDuplex);
-    cmd.AddValue("extraCrc", "time-only federates on the CRC's PC", c.extraCrc);
-    cmd.AddValue("extraOther", "time-only federates on the other PC", c.extraOther);
-    cmd.AddValue("exchanges", "exchanges per repetition", c.exchanges);
-    cmd.AddValue("reps", "repetitions (run numbers RngRun, RngRun+1, ...)", c.reps);
-    cmd.AddValue("crcHost", "PC of the CRC: receiver (host B) or sender (host A)", c.crcHost);
-    cmd.AddValue("rtiProfile", "RtiProfile of the RTI", c.rtiProfile);
-    cmd.AddValue("galt", "GALT algorithm: central or null (empty: the profile's)", c.galt);
-    cmd.AddValue("nagle",
-                 "Nagle on the RTI's TCP connections: on or off (empty: profile's)",
-                 c.nagle);
-    cmd.AddValue("hostProfile", "HostProfile of the federate PCs", c.hostProfile);
-    cmd.AddValue("emulatorProfile", "HostProfile of the NIST Net PC", c.emulatorProfile);
-    cmd.AddValue("profileFile", "file of extra HostProfile definitions", c.profileFile);
-    cmd.AddValue("rtiSet", "RtiSettings attributes after the profile: Name=Value;...", c.rtiSet);
-    cmd.AddValue("hostSet",
-                 "host parameters changed (sensitivity studies): Key=Value;... with Key a "
-                 "profile key (HostPlatform.SendCost) or an attribute inside an object value "
-                 "(IdleEntryTime)",
-                 c.hostSet);
+    opts.AddChoice("mode",
+                   "sync (time-stepped), async (receive order) or bidir (both send, sync)",
+                   c.mode,
+                   {"sync", "async", "bidir"});
+    opts.Add("tsoData", "synchronised data in timestamp order (false: receive order)", c.tsoData);
+    // Up to 1 MiB per update (larger than any update of the era's HLA benchmarks).
+    opts.Add("dataSize", "payload bytes per update", c.dataSize, 1, 1048576);
+    opts.Add("bandwidth",
+             "NIST Net bandwidth, each direction (0bps: none; up to the 100BASE-TX line)",
+             c.bandwidth,
+             DataRate(0),
+             DataRate("100Mbps"));
+    // Up to 10 s each way: beyond any link the studies emulated (a satellite hop is 0.25 s).
+    opts.Add("delay", "NIST Net delay (e.g. 50ms)", c.delay, Seconds(0), Seconds(10));
+    opts.AddChoice("delayDirection",
+                   "where the delay applies",
+                   c.delayDirection,
+                   {"both", "a-to-b", "b-to-a"});
+    opts.Add("netem", "netem semantics (rate and delay add) instead of NIST Net", c.netem);
+    opts.Add("halfDuplex", "NICs at half duplex", c.halfDuplex);
+    // Up to 64 each: every time-only federate adds its grant traffic to every step (the
+    // study's figure went to 6 + 6).
+    opts.Add("extraCrc", "time-only federates on the CRC's PC", c.extraCrc, 0, 64);
+    opts.Add("extraOther", "time-only federates on the other PC", c.extraOther, 0, 64);
+    // 10^6 exchanges: about 25 million events for one repetition of the plain benchmark.
+    opts.Add("exchanges", "exchanges per repetition", c.exchanges, 1, 1000000);
+    opts.Add("reps", "repetitions (run numbers RngRun, RngRun+1, ...)", c.reps, 1, 1000);
+    opts.AddChoice("crcHost",
+                   "PC of the CRC: receiver (host B) or sender (host A)",
+                   c.crcHost,
+                   {"receiver", "sender"});
+    opts.Add("rtiProfile", "profile (kind rti) of the RTI", c.rtiProfile);
+    opts.AddChoice("galt",
+                   "GALT algorithm (empty: the profile's)",
+                   c.galt,
+                   {"", "central", "null"});
+    opts.AddChoice("nagle",
+                   "Nagle on the RTI's TCP connections (empty: the profile's)",
+                   c.nagle,
+                   {"", "on", "off"});
+    opts.Add("hostProfile", "host profile of the federate PCs", c.hostProfile);
+    opts.Add("emulatorProfile", "host profile of the NIST Net PC", c.emulatorProfile);
+    opts.Add("profileFile", "file of extra profiles (Profile text format)", c.profileFile);
+    opts.Add("rtiSet", "RtiSettings attributes after the profile: Name=Value;...", c.rtiSet);
+    opts.Add("hostSet",
+             "host parameters changed (sensitivity studies): Key=Value;... with Key a profile "
+             "setting (HostNic.InterruptDelay), an attribute inside one "
+             "(HostPlatform.Cpu.IdleExitLatency) or such an attribute alone when unique",
+             c.hostSet);
 }
 
 void
 JaxaBenchmark::Check(const JaxaBenchmarkConfig& c)
 {
-    ExperimentArgs::Require(c.mode == "sync" || c.mode == "async" || c.mode == "bidir",
-                            "--mode must be sync, async or bidir, not '" + c.mode + "'");
-    ExperimentArgs::Require(c.dataSize >= 1, "--dataSize must be >= 1");
-    ExperimentArgs::Require(c.exchanges >= 1, "--exchanges must be >= 1");
-    ExperimentArgs::Require(c.reps >= 1, "--reps must be >= 1");
-    ExperimentArgs::Require(!c.delay.IsStrictlyNegative(), "--delay must be >= 0");
-    ExperimentArgs::Require(c.delayDirection == "both" || c.delayDirection == "a-to-b"
-                                || c.delayDirection == "b-to-a",
-                            "--delayDirection must be both, a-to-b or b-to-a");
-    ExperimentArgs::Require(c.crcHost == "receiver" || c.crcHost == "sender",
-                            "--crcHost must be receiver or sender");
-    ExperimentArgs::Require(c.galt.empty() || c.galt == "central" || c.galt == "null",
-                            "--galt must be central or null");
-    ExperimentArgs::Require(c.nagle.empty() || c.nagle == "on" || c.nagle == "off",
-                            "--nagle must be on or off");
-    ExperimentArgs::Require(c.mode != "async" || (c.extraCrc == 0 && c.extraOther == 0),
+    ProgramOptions::Require(c.mode != "async" || (c.extraCrc == 0 && c.extraOther == 0),
                             "--extraCrc/--extraOther need a synchronised mode");
-    ExperimentArgs::ParseDataRate("bandwidth", c.bandwidth, true);
+    // A repetition must end well inside the run's guard of 10^6 s of simulated time: every
+    // exchange crosses the link at least once each way with at least the data and the RTI's
+    // few hundred bytes.
+    double perExchange = 2 * c.delay.GetSeconds();
+    if (c.bandwidth.GetBitRate() > 0)
+    {
+        ProgramOptions::Require(c.bandwidth.GetBitRate() >= 1000,
+                                "--bandwidth must be 0 (none) or at least 1kbps");
+        perExchange += (c.dataSize + 400) * 8.0 / c.bandwidth.GetBitRate();
+    }
+    ProgramOptions::Require(perExchange * c.exchanges <= 1e5,
+                            "--exchanges x (--delay, --dataSize / --bandwidth): a repetition "
+                            "would take more than 1e5 s of simulated time");
+    ProgramOptions::Require(Profile::Exists("rti", c.rtiProfile),
+                            "--rtiProfile='" + c.rtiProfile + "' is not an RTI profile");
+    ProgramOptions::Require(Profile::Exists("host", c.hostProfile),
+                            "--hostProfile='" + c.hostProfile + "' is not a host profile");
+    ProgramOptions::Require(Profile::Exists("host", c.emulatorProfile),
+                            "--emulatorProfile='" + c.emulatorProfile + "' is not a host profile");
 }
 
 JaxaBenchmarkRun
@@ -162,9 +183,7 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
 {
     RngSeedManager::SetRun(run);
     EmulatedTestbedHelper testbed = EmulatedTestbedHelper::Jaxa06();
-    testbed.SetEmulatorAttribute(
-        "Rate",
-        DataRateValue(ExperimentArgs::ParseDataRate("bandwidth", c.bandwidth, true)));
+    testbed.SetEmulatorAttribute("Rate", DataRateValue(c.bandwidth));
     if (c.delayDirection == "both")
     {
         testbed.SetEmulatorAttribute("Delay", TimeValue(c.delay));
@@ -345,8 +364,7 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
     rec.SetString("mode", c.mode);
     rec.SetBool("tso_data", c.tsoData);
     rec.SetInt("data_size", c.dataSize);
-    rec.Set("bandwidth_bps",
-            ExperimentArgs::ParseDataRate("bandwidth", c.bandwidth, true).GetBitRate());
+    rec.Set("bandwidth_bps", c.bandwidth.GetBitRate());
     rec.Set("delay_ms", c.delay.GetSeconds() * 1e3);
     rec.SetString("delay_direction", c.delayDirection);
     rec.SetString("semantics", c.netem ? "netem" : "nistnet");

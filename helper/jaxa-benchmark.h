@@ -21,7 +21,7 @@
 namespace ns3
 {
 
-class CommandLine;
+class ProgramOptions;
 
 /**
  * @ingroup testbed-rti
@@ -32,7 +32,7 @@ struct JaxaBenchmarkConfig
     std::string mode{"sync"};           //!< sync | async | bidir (synchronised, both send)
     bool tsoData{true};                 //!< synchronised data in timestamp order (else RO)
     uint32_t dataSize{64};              //!< payload bytes per update
-    std::string bandwidth{"0bps"};      //!< NIST Net bandwidth, each direction (0 = none)
+    DataRate bandwidth{0};              //!< NIST Net bandwidth, each direction (0 = none)
     Time delay{0};                      //!< NIST Net delay
     std::string delayDirection{"both"}; //!< both | a-to-b | b-to-a: where the delay applies
     bool netem{false};                  //!< netem semantics (rate and delay add up)
@@ -92,14 +92,15 @@ class JaxaBenchmark
     static JaxaBenchmarkRun RunOnce(const JaxaBenchmarkConfig& config, uint32_t run);
 
     /**
-     * @brief Add the configuration's options to a command line.
-     * @param cmd the command line
+     * @brief Declare the configuration's options (types, ranges, choices).
+     * @param opts the program's options
      * @param config the configuration (defaults, filled by Parse)
      */
-    static void AddOptions(CommandLine& cmd, JaxaBenchmarkConfig& config);
+    static void AddOptions(ProgramOptions& opts, JaxaBenchmarkConfig& config);
 
     /**
-     * @brief Check a parsed configuration (exit status 2 with a message if bad).
+     * @brief Check what the options' ranges cannot (exit status 2 with a message if bad): the
+     * combinations, the profiles' names.
      * @param config the configuration
      */
     static void Check(const JaxaBenchmarkConfig& config);

@@ -108,34 +108,46 @@ main(int argc, char* argv[])
     Time tcInterval = MicroSeconds(10);
     uint32_t packetSize = 43;
     Time delay = Seconds(0);
-    std::string bandwidth = "0bps";
-    std::string linkRate = "100Mbps";
+    DataRate rate(0);
+    DataRate line("100Mbps");
     std::string profile = "gine-i5-3337u-linux38";
-    std::string output;
 
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("timer", "GINE's timer: rtc | boosted | tctimer | nanosleep | ideal", timerName);
-    cmd.AddValue("count", "echo requests, all preloaded (ping -l COUNT -c COUNT)", count);
-    cmd.AddValue("size", "ICMP data bytes (ping -s)", size);
-    cmd.AddValue("tcInterval", "period asked of the (Boosted) TCTimer", tcInterval);
-    cmd.AddValue("packetSize", "TCTimer packet length on lo (octets)", packetSize);
-    cmd.AddValue("delay", "GINE link delay, each direction", delay);
-    cmd.AddValue("bandwidth", "GINE link bandwidth, each direction (0bps: none)", bandwidth);
-    cmd.AddValue("linkRate", "line rate of the virtual Ethernet links", linkRate);
-    cmd.AddValue("profile", "HostProfile of the GINE PC (the virtual hosts run on it)", profile);
-    cmd.AddValue("output", "JSON result file (- = stdout)", output);
-    cmd.Parse(argc, argv);
-    ExperimentArgs::Require(GineTimerHelper::IsName(timerName),
-                            "--timer='" + timerName
-                                + "' is not one of rtc, boosted, tctimer, nanosleep, ideal");
-    ExperimentArgs::Require(count >= 2 && count <= 1000, "--count must be in [2, 1000]");
-    ExperimentArgs::Require(size >= 8 && size <= 1472, "--size must be in [8, 1472]");
-    ExperimentArgs::Require(tcInterval.IsStrictlyPositive(), "--tcInterval must be > 0");
-    ExperimentArgs::Require(!delay.IsStrictlyNegative(), "--delay must be >= 0");
-    ExperimentArgs::Require(Profile::Exists("host", profile),
-                            "--profile='" + profile + "' unknown");
-    DataRate rate = ExperimentArgs::ParseDataRate("bandwidth", bandwidth, true);
-    DataRate line = ExperimentArgs::ParseDataRate("linkRate", linkRate);
+    ProgramOptions opts("gine-burst",
+                        "[GINE14] burst suppression: host A pings host B through GINE with "
+                        "preload; send and receive instants of every packet");
+    opts.AddChoice("timer",
+                   "GINE's timer",
+                   timerName,
+                   {"rtc", "boosted", "tctimer", "nanosleep", "ideal"});
+    opts.Add("count", "echo requests, all preloaded (ping -l COUNT -c COUNT)", count, 2, 1000);
+    opts.Add("size", "ICMP data bytes (ping -s; one Ethernet frame)", size, 8, 1472);
+    opts.Add("tcInterval",
+             "period asked of the (Boosted) TCTimer",
+             tcInterval,
+             NanoSeconds(100),
+             Seconds(1));
+    opts.Add("packetSize",
+             "TCTimer packet length on lo (octets: 14 Ethernet + 20 IP + 8 UDP + data)",
+             packetSize,
+             42,
+             65549);
+    opts.Add("delay", "GINE link delay, each direction", delay, Seconds(0), Seconds(10));
+    opts.Add("bandwidth",
+             "GINE link bandwidth, each direction (0bps: none)",
+             rate,
+             DataRate(0),
+             DataRate("10Gbps"));
+    opts.Add("linkRate",
+             "line rate of the virtual Ethernet links",
+             line,
+             DataRate("1Mbps"),
+             DataRate("10Gbps"));
+    opts.Add("profile", "host profile of the GINE PC (the virtual hosts run on it)", profile);
+    opts.Parse(argc, argv);
+    ProgramOptions::Require(Profile::Exists("host", profile),
+                            "--profile='" + profile + "' is not a host profile");
+    ProgramOptions::Require(rate.GetBitRate() == 0 || rate.GetBitRate() >= 1000,
+                            "--bandwidth must be 0 (none) or at least 1kbps");
 
     // One GINE process, one timer for every queue.
     Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
@@ -216,7 +228,7 @@ main(int argc, char* argv[])
     {
         rec.Set("tc_shaper_period_us", tc->GetShaperPeriod().GetSeconds() * 1e6);
     }
-    rec.Write(output);
+    rec.Write(opts.GetOutput());
     Simulator::Destroy();
     return 0;
 }

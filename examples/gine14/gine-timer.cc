@@ -133,34 +133,43 @@ main(int argc, char* argv[])
     uint32_t packetSize = 43;
     uint32_t calibrationFirings = 1000;
     std::string profile = "gine-i5-3337u-linux38";
-    std::string output;
 
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("timer", "ideal | rtc | nanosleep | tctimer | boosted", timerName);
-    cmd.AddValue("minUs", "smallest requested interval (us)", minUs);
-    cmd.AddValue("maxUs", "largest requested interval (us)", maxUs);
-    cmd.AddValue("stepUs", "step of the requested intervals (us)", stepUs);
-    cmd.AddValue("firings", "timed firings per request", firings);
-    cmd.AddValue("loopCycles",
-                 "CPU cycles of the loop per firing (timestamp, bookkeeping, the waiting call)",
-                 loopCycles);
-    cmd.AddValue("packetSize", "TCTimer packet length on lo (octets)", packetSize);
-    cmd.AddValue("calibrationFirings", "Boosted TCTimer calibration packets", calibrationFirings);
-    cmd.AddValue("profile", "HostProfile of the GINE PC", profile);
-    cmd.AddValue("output", "JSON result file (- = stdout)", output);
-    cmd.Parse(argc, argv);
-    ExperimentArgs::Require(GineTimerHelper::IsName(timerName),
-                            "--timer='" + timerName
-                                + "' is not one of ideal, rtc, nanosleep, tctimer, boosted");
-    ExperimentArgs::Require(minUs >= 1 && stepUs >= 1 && maxUs >= minUs,
-                            "--minUs, --stepUs must be >= 1 and --maxUs >= --minUs");
-    ExperimentArgs::Require(firings >= 1, "--firings must be >= 1");
-    ExperimentArgs::Require(loopCycles >= 0, "--loopCycles must be >= 0");
-    ExperimentArgs::Require(packetSize >= 1 && packetSize <= 65535,
-                            "--packetSize must be in [1, 65535]");
-    ExperimentArgs::Require(calibrationFirings >= 1, "--calibrationFirings must be >= 1");
-    ExperimentArgs::Require(Profile::Exists("host", profile),
-                            "--profile='" + profile + "' unknown");
+    ProgramOptions opts("gine-timer",
+                        "[GINE14] timer accuracy: one timer, requested intervals minUs..maxUs, "
+                        "the mean measured interval of `firings` firings each");
+    opts.AddChoice("timer",
+                   "the timer",
+                   timerName,
+                   {"ideal", "rtc", "nanosleep", "tctimer", "boosted"});
+    // Intervals up to 1 s: the study's 10-300 us and far beyond; the sweep's length is bounded
+    // below (at most 10 000 requested intervals).
+    opts.Add("minUs", "smallest requested interval (us)", minUs, 1, 1000000);
+    opts.Add("maxUs", "largest requested interval (us)", maxUs, 1, 1000000);
+    opts.Add("stepUs", "step of the requested intervals (us)", stepUs, 1, 1000000);
+    // Each firing is a few simulator events; 10^6 per interval keeps a run within minutes.
+    opts.Add("firings", "timed firings per request", firings, 1, 1000000);
+    opts.Add("loopCycles",
+             "CPU cycles of the loop per firing (timestamp, bookkeeping, the waiting call)",
+             loopCycles,
+             0,
+             1e9);
+    opts.Add("packetSize",
+             "TCTimer packet length on lo (octets: 14 Ethernet + 20 IP + 8 UDP + data)",
+             packetSize,
+             42,
+             65549);
+    opts.Add("calibrationFirings",
+             "Boosted TCTimer calibration packets",
+             calibrationFirings,
+             1,
+             1000000);
+    opts.Add("profile", "host profile of the GINE PC", profile);
+    opts.Parse(argc, argv);
+    ProgramOptions::Require(maxUs >= minUs, "--maxUs must be >= --minUs");
+    ProgramOptions::Require((maxUs - minUs) / stepUs < 10000,
+                            "--minUs, --maxUs, --stepUs: at most 10000 requested intervals");
+    ProgramOptions::Require(Profile::Exists("host", profile),
+                            "--profile='" + profile + "' is not a host profile");
 
     std::vector<double> requested;
     std::vector<double> measured;
@@ -229,6 +238,6 @@ main(int argc, char* argv[])
     {
         rec.SetSeries("calibration_period_us", measuredCalibration);
     }
-    rec.Write(output);
+    rec.Write(opts.GetOutput());
     return 0;
 }

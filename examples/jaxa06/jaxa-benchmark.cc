@@ -14,9 +14,9 @@
 
 #include "ns3/jaxa-benchmark.h"
 
-#include "ns3/command-line.h"
 #include "ns3/experiment-args.h"
 #include "ns3/profile.h"
+#include "ns3/program-options.h"
 #include "ns3/result-record.h"
 #include "ns3/rng-seed-manager.h"
 
@@ -27,22 +27,22 @@ main(int argc, char* argv[])
 {
     ExperimentArgs::SetSimulatorDefaults();
     JaxaBenchmarkConfig config;
-    std::string output;
-    CommandLine cmd("jaxa-benchmark");
-    JaxaBenchmark::AddOptions(cmd, config);
-    cmd.AddValue("output", "JSON result file (- = stdout)", output);
-    cmd.Parse(argc, argv);
-    JaxaBenchmark::Check(config);
+    ProgramOptions opts("jaxa-benchmark",
+                        "[JAXA06] RTI benchmark: one configuration, its repetitions, the time "
+                        "per exchange");
+    JaxaBenchmark::AddOptions(opts, config);
+    opts.Parse(argc, argv);
     if (!config.profileFile.empty())
     {
         uint32_t count = 0;
         std::string error;
-        ExperimentArgs::Require(Profile::TryLoadFile(config.profileFile, count, error),
-                                "--profileFile: " + error);
+        bool ok = Profile::TryLoadFile(config.profileFile, count, error);
+        ProgramOptions::Require(ok, "--profileFile: " + error);
     }
+    JaxaBenchmark::Check(config);
     ResultRecord rec;
     rec.SetString("program", "jaxa-benchmark");
     JaxaBenchmark::RunAll(config, RngSeedManager::GetRun(), rec);
-    rec.Write(output);
+    rec.Write(opts.GetOutput());
     return 0;
 }

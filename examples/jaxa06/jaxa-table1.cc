@@ -50,25 +50,33 @@ int
 main(int argc, char* argv[])
 {
     ExperimentArgs::SetSimulatorDefaults();
-    std::string bandwidth = "1Mbps";
+    DataRate setting("1Mbps");
     Time delay = Seconds(0);
     uint64_t fileBytes = 2000000;
     bool halfDuplex = false;
-    std::string output;
     std::string pcap;
 
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("bandwidth", "NIST Net bandwidth setting (e.g. 128kbps, 100Mbps)", bandwidth);
-    cmd.AddValue("delay", "NIST Net delay setting, each direction", delay);
-    cmd.AddValue("fileBytes", "size of the transferred file (bytes)", fileBytes);
-    cmd.AddValue("halfDuplex", "NICs at half duplex", halfDuplex);
-    cmd.AddValue("pcap", "pcap file prefix (empty: none)", pcap);
-    cmd.AddValue("output", "JSON result file (- = stdout)", output);
-    cmd.Parse(argc, argv);
-    ExperimentArgs::Require(fileBytes >= 100000, "--fileBytes must be at least 100000");
-    ExperimentArgs::Require(!delay.IsStrictlyNegative(), "--delay must be >= 0");
+    ProgramOptions opts("jaxa-table1",
+                        "[JAXA06] Table 1: an ftp transfer from host A to host B through NIST Net; "
+                        "the transfer rate");
+    // NIST Net settings up to the 100BASE-TX line; from 1 kbit/s (the transfer must end: below).
+    opts.Add("bandwidth",
+             "NIST Net bandwidth setting (e.g. 128kbps, 100Mbps)",
+             setting,
+             DataRate("1kbps"),
+             DataRate("100Mbps"));
+    // Up to 10 s each way: beyond any link the studies emulated (a satellite hop is 0.25 s).
+    opts.Add("delay", "NIST Net delay setting, each direction", delay, Seconds(0), Seconds(10));
+    // At least 100 kB (the rate is measured after the first segment); at most 1 GB (each
+    // segment is simulated: about 700 000 packets and their ACKs).
+    opts.Add("fileBytes", "size of the transferred file (bytes)", fileBytes, 100000, 1000000000);
+    opts.Add("halfDuplex", "NICs at half duplex", halfDuplex);
+    opts.Add("pcap", "pcap file prefix (empty: none)", pcap);
+    opts.Parse(argc, argv);
+    ProgramOptions::Require(fileBytes * 8.0 / setting.GetBitRate() <= 1e5,
+                            "--fileBytes/--bandwidth: the transfer would take more than 1e5 s");
+    const std::string bandwidth = opts.GetText("bandwidth");
 
-    DataRate setting = ExperimentArgs::ParseDataRate("bandwidth", bandwidth);
     EmulatedTestbedHelper testbed = EmulatedTestbedHelper::Jaxa06();
     testbed.SetEmulatorAttribute("Rate", DataRateValue(setting));
     testbed.SetEmulatorAttribute("Delay", TimeValue(delay));
@@ -106,7 +114,7 @@ main(int argc, char* argv[])
     rec.Set("ftp_rate_bps", rate);
     rec.SetInt("emulator_drops_a_to_b", tb.aToB->GetStats().nTotalDroppedPackets);
     rec.SetInt("emulator_packets_a_to_b", tb.aToB->GetStats().nTotalReceivedPackets);
-    rec.Write(output);
+    rec.Write(opts.GetOutput());
     Simulator::Destroy();
     return 0;
 }

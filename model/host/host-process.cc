@@ -6,10 +6,10 @@
 
 #include "host-cpu.h"
 #include "host-platform.h"
-#include "ns3/timer-model.h"
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/timer-model.h"
 #include "ns3/trace-source-accessor.h"
 
 namespace ns3

@@ -7,10 +7,10 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/ideal-timer.h"
 #include "ns3/nstime.h"
 #include "ns3/queue-disc.h"
 #include "ns3/random-variable-stream.h"
-#include "ns3/ideal-timer.h"
 #include "ns3/timer-model.h"
 #include "ns3/traced-callback.h"
 

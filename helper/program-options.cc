@@ -1,0 +1,753 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "program-options.h"
+
+#include "ns3/callback.h"
+#include "ns3/global-value.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ProgramOptions");
+
+namespace
+{
+
+/**
+ * Shortest text that reads back as the same double.
+ * @param x the number
+ * @return the text
+ */
+std::string
+RealText(double x)
+{
+    char buf[64];
+    auto res = std::to_chars(buf, buf + sizeof(buf), x);
+    return std::string(buf, res.ptr);
+}
+
+/**
+ * A JSON string literal.
+ * @param s the text
+ * @return the quoted, escaped text
+ */
+std::string
+Quote(const std::string& s)
+{
+    std::string out = "\"";
+    for (char c : s)
+    {
+        switch (c)
+        {
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20)
+                {
+                    char buf[8];
+                    std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+                    out += buf;
+                }
+                else
+                {
+                    out += c;
+                }
+        }
+    }
+    return out + "\"";
+}
+
+/**
+ * Parse a whole unsigned decimal number (no sign, no blanks).
+ * @param text the text
+ * @param [out] out the number
+ * @return "" or why it is refused
+ */
+std::string
+ParseUnsigned(const std::string& text, uint64_t& out)
+{
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+    {
+        return "not an unsigned integer (digits only, no sign)";
+    }
+    auto res = std::from_chars(text.data(), text.data() + text.size(), out);
+    if (res.ec == std::errc::result_out_of_range)
+    {
+        return "too large";
+    }
+    return "";
+}
+
+/**
+ * Parse a whole signed decimal number.
+ * @param text the text
+ * @param [out] out the number
+ * @return "" or why it is refused
+ */
+std::string
+ParseSigned(const std::string& text, int64_t& out)
+{
+    static const std::regex re("^[+-]?[0-9]+$");
+    if (!std::regex_match(text, re))
+    {
+        return "not an integer";
+    }
+    const char* begin = text.data() + (text[0] == '+' ? 1 : 0);
+    auto res = std::from_chars(begin, text.data() + text.size(), out);
+    if (res.ec == std::errc::result_out_of_range)
+    {
+        return "out of the integer range";
+    }
+    return "";
+}
+
+/**
+ * Parse a whole, finite real number.
+ * @param text the text
+ * @param [out] out the number
+ * @return "" or why it is refused
+ */
+std::string
+ParseReal(const std::string& text, double& out)
+{
+    if (text.empty())
+    {
+        return "not a number";
+    }
+    char* end = nullptr;
+    out = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size())
+    {
+        return "not a number";
+    }
+    if (!std::isfinite(out))
+    {
+        return "not a finite number";
+    }
+    return "";
+}
+
+/**
+ * The number at the start of a value with a unit ("50ms", "1.5Mbps").
+ * @param text the text
+ * @param [out] number the number
+ * @param [out] unit the rest
+ * @return whether a finite number starts the text
+ */
+bool
+SplitNumberUnit(const std::string& text, double& number, std::string& unit)
+{
+    static const std::regex re("^([+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
+                               "\\s*([A-Za-z/]*)$");
+    std::smatch m;
+    if (!std::regex_match(text, m, re))
+    {
+        return false;
+    }
+    number = std::strtod(m[1].str().c_str(), nullptr);
+    unit = m[2].str();
+    return std::isfinite(number);
+}
+
+/**
+ * Seconds per unit of ns-3's time syntax.
+ * @param unit the unit ("" = seconds)
+ * @param [out] seconds seconds per unit
+ * @return whether ns-3 knows the unit
+ */
+bool
+TimeUnitSeconds(const std::string& unit, double& seconds)
+{
+    static const std::map<std::string, double> units = {{"", 1.0},
+                                                        {"s", 1.0},
+                                                        {"ms", 1e-3},
+                                                        {"us", 1e-6},
+                                                        {"ns", 1e-9},
+                                                        {"ps", 1e-12},
+                                                        {"fs", 1e-15},
+                                                        {"min", 60.0},
+                                                        {"h", 3600.0},
+                                                        {"d", 86400.0},
+                                                        {"y", 365.0 * 86400.0}};
+    auto it = units.find(unit);
+    if (it == units.end())
+    {
+        return false;
+    }
+    seconds = it->second;
+    return true;
+}
+
+/**
+ * A time as text in a readable unit.
+ * @param t the time
+ * @return e.g. "50ms"
+ */
+std::string
+TimeText(Time t)
+{
+    int64_t ns = t.GetNanoSeconds();
+    if (t == NanoSeconds(ns))
+    {
+        if (ns % 1000000000 == 0)
+        {
+            return std::to_string(ns / 1000000000) + "s";
+        }
+        if (ns % 1000000 == 0)
+        {
+            return std::to_string(ns / 1000000) + "ms";
+        }
+        if (ns % 1000 == 0)
+        {
+            return std::to_string(ns / 1000) + "us";
+        }
+        return std::to_string(ns) + "ns";
+    }
+    return RealText(t.GetSeconds()) + "s";
+}
+
+/** The options of ns-3's own CommandLine help. */
+const std::set<std::string> g_helpOptions = {"help",
+                                             "PrintHelp",
+                                             "PrintGlobals",
+                                             "PrintGroups",
+                                             "PrintGroup",
+                                             "PrintTypeIds",
+                                             "PrintAttributes",
+                                             "version",
+                                             "PrintVersion"};
+
+} // namespace
+
+ProgramOptions::ProgramOptions(const std::string& program, const std::string& description)
+    : m_program(program)
+    , m_description(description)
+{
+}
+
+ProgramOptions::~ProgramOptions() = default;
+
+ProgramOptions&
+ProgramOptions::Declare(Option opt)
+{
+    NS_ABORT_MSG_IF(opt.name.empty() || opt.name == "output" || opt.name == "describe",
+                    "ProgramOptions: reserved or empty option name '" << opt.name << "'");
+    for (const auto& o : m_opts)
+    {
+        NS_ABORT_MSG_IF(o->name == opt.name,
+                        "ProgramOptions: option --" << opt.name << " declared twice");
+    }
+    m_opts.push_back(std::make_unique<Option>(std::move(opt)));
+    return *this;
+}
+
+ProgramOptions&
+ProgramOptions::Add(const std::string& name,
+                    const std::string& help,
+                    uint32_t& value,
+                    uint32_t min,
+                    uint32_t max)
+{
+    NS_ABORT_MSG_IF(min > max || value < min || value > max,
+                    "ProgramOptions: --" << name << ": default outside its range");
+    Option o;
+    o.name = name;
+    o.type = "uint";
+    o.help = help;
+    o.defaultText = std::to_string(value);
+    o.minText = std::to_string(min);
+    o.maxText = std::to_string(max);
+    uint32_t* target = &value;
+    o.apply = [target, min, max](const std::string& text) -> std::string {
+        uint64_t v = 0;
+        std::string why = ParseUnsigned(text, v);
+        if (!why.empty())
+        {
+            return why;
+        }
+        if (v < min || v > max)
+        {
+            return "out of range";
+        }
+        *target = static_cast<uint32_t>(v);
+        return "";
+    };
+    return Declare(std::move(o));
+}
+
+ProgramOptions&
+ProgramOptions::Add(const std::string& name,
+                    const std::string& help,
+                    uint64_t& value,
+                    uint64_t min,
+                    uint64_t max)
+{
+    NS_ABORT_MSG_IF(min > max || value < min || value > max,
+                    "ProgramOptions: --" << name << ": default outside its range");
+    Option o;
+    o.name = name;
+    o.type = "uint";
+    o.help = help;
+    o.defaultText = std::to_string(value);
+    o.minText = std::to_string(min);
+    o.maxText = std::to_string(max);
+    uint64_t* target = &value;
+    o.apply = [target, min, max](const std::string& text) -> std::string {
+        uint64_t v = 0;
+        std::string why = ParseUnsigned(text, v);
+        if (!why.empty())
+        {
+            return why;
+        }
+        if (v < min || v > max)
+        {
+            return "out of range";
+        }
+        *target = v;
+        return "";
+    };
+    return Declare(std::move(o));
+}
+
+ProgramOptions&
+ProgramOptions::Add(const std::string& name,
+                    const std::string& help,
+                    int64_t& value,
+                    int64_t min,
+                    int64_t max)
+{
+    NS_ABORT_MSG_IF(min > max || value < min || value > max,
+                    "ProgramOptions: --" << name << ": default outside its range");
+    Option o;
+    o.name = name;
+    o.type = "int";
+    o.help = help;
+    o.defaultText = std::to_string(value);
+    o.minText = std::to_string(min);
+    o.maxText = std::to_string(max);
+    int64_t* target = &value;
+    o.apply = [target, min, max](const std::string& text) -> std::string {
+        int64_t v = 0;
+        std::string why = ParseSigned(text, v);
+        if (!why.empty())
+        {
+            return why;
+        }
+        if (v < min || v > max)
+        {
+            return "out of range";
+        }
+        *target = v;
+        return "";
+    };
+    return Declare(std::move(o));
+}
+
+ProgramOptions&
+ProgramOptions::Add(const std::string& name,
+                    const std::string& help,
+                    double& value,
+                    double min,
+                    double max)
+{
+    NS_ABORT_MSG_IF(!(min <= max) || value < min || value > max,
+                    "ProgramOptions: --" << name << ": default outside its range");
+    Option o;
+    o.name = name;
+    o.type = "real";
+    o.help = help;
+    o.defaultText = RealText(value);
+    o.minText = RealText(min);
+    o.maxText = RealText(max);
+    double* target = &value;
+    o.apply = [target, min, max](const std::string& text) -> std::string {
+        double v = 0;
+        std::string why = ParseReal(text, v);
+        if (!why.empty())
+        {
+            return why;
+        }
+        if (v < min || v > max)
+        {
+            return "out of range";
+        }
+        *target = v;
+        return "";
+    };
+    return Declare(std::move(o));
+}
+
+ProgramOptions&
+ProgramOptions::Add(const std::string& name, const std::string& help, bool& value)
+{
+    Option o;
+    o.name = name;
+    o.type = "bool";
+    o.help = help;
+    o.defaultText = value ? "true" : "false";
+    o.choices = {"true", "false"};
+    bool* target = &value;
+    o.apply = [target](const std::string& text) -> std::string {
+        if (text.empty() || text == "true" || text == "1" || text == "t")
+        {
+            *target = true;
+        }
+        else if (text == "false" || text == "0" || text == "f")
+        {
+            *target = false;
+        }
+        else
+        {
+            return "not a boolean (true, false, 1, 0)";
+        }
+        return "";
+    };
+    return Declare(std::move(o));
+}
+
+ProgramOptions&
+ProgramOptions::Add(const std::string& name,
+                    const std::string& help,
+                    Time& value,
+                    Time min,
+                    Time max)
+{
+    NS_ABORT_MSG_IF(min > max || value < min || value > max,
+                    "ProgramOptions: --" << name << ": default outside its range");
+    Option o;
+    o.name = name;
+    o.type = "time";
+    o.help = help;
+    o.defaultText = TimeText(value);
+    o.minText = TimeText(min);
+    o.maxText = TimeText(max);
+    Time* target = &value;
+    o.apply = [target, min, max](const std::string& text) -> std::string {
+        double number = 0;
+        std::string unit;
+        double perUnit = 1;
+        if (!SplitNumberUnit(text, number, unit) || !TimeUnitSeconds(unit, perUnit))
+        {
+            return "not a time (a number and a unit: s, ms, us, ns, min, h)";
+        }
+        // Checked in seconds before ns-3 converts it (a huge value overflows ns-3's Time).
+        double seconds = number * perUnit;
+        if (!std::isfinite(seconds) || seconds < min.GetSeconds() * (1 + 1e-12) - 1e-18
+            || seconds > max.GetSeconds() * (1 + 1e-12) + 1e-18)
+        {
+            return "out of range";
+        }
+        Time t(text);
+        if (t < min || t > max)
+        {
+            return "out of range";
+        }
+        *target = t;
+        return "";
+    };
+    return Declare(std::move(o));
+}
+
+ProgramOptions&
+ProgramOptions::Add(const std::string& name,
+                    const std::string& help,
+                    DataRate& value,
+                    DataRate min,
+                    DataRate max)
+{
+    NS_ABORT_MSG_IF(min > max || value < min || value > max,
+                    "ProgramOptions: --" << name << ": default outside its range");
+    Option o;
+    o.name = name;
+    o.type = "rate";
+    o.help = help;
+    o.defaultText = std::to_string(value.GetBitRate()) + "bps";
+    o.minText = std::to_string(min.GetBitRate()) + "bps";
+    o.maxText = std::to_string(max.GetBitRate()) + "bps";
+    DataRate* target = &value;
+    o.apply = [target, min, max](const std::string& text) -> std::string {
+        double number = 0;
+        std::string unit;
+        DataRateValue v;
+        if (!SplitNumberUnit(text, number, unit) || number < 0 || number > 1e15
+            || !v.DeserializeFromString(text, MakeDataRateChecker()))
+        {
+            return "not a data rate (a number and a unit: bps, kbps, Mbps, Gbps, ...)";
+        }
+        if (v.Get() < min || v.Get() > max)
+        {
+            return "out of range";
+        }
+        *target = v.Get();
+        return "";
+    };
+    return Declare(std::move(o));
+}
+
+ProgramOptions&
+ProgramOptions::Add(const std::string& name, const std::string& help, std::string& value)
+{
+    Option o;
+    o.name = name;
+    o.type = "string";
+    o.help = help;
+    o.defaultText = value;
+    std::string* target = &value;
+    o.apply = [target](const std::string& text) -> std::string {
+        *target = text;
+        return "";
+    };
+    return Declare(std::move(o));
+}
+
+ProgramOptions&
+ProgramOptions::AddChoice(const std::string& name,
+                          const std::string& help,
+                          std::string& value,
+                          const std::vector<std::string>& choices)
+{
+    NS_ABORT_MSG_IF(std::find(choices.begin(), choices.end(), value) == choices.end(),
+                    "ProgramOptions: --" << name << ": default not one of its choices");
+    Option o;
+    o.name = name;
+    o.type = "choice";
+    o.help = help;
+    o.defaultText = value;
+    o.choices = choices;
+    std::string* target = &value;
+    o.apply = [target, choices](const std::string& text) -> std::string {
+        if (std::find(choices.begin(), choices.end(), text) == choices.end())
+        {
+            return "not one of the choices";
+        }
+        *target = text;
+        return "";
+    };
+    return Declare(std::move(o));
+}
+
+void
+ProgramOptions::Require(bool ok, const std::string& message)
+{
+    if (!ok)
+    {
+        std::cerr << "error: " << message << std::endl;
+        std::exit(EXIT_BAD_ARGUMENTS);
+    }
+}
+
+void
+ProgramOptions::PreCheck(int argc, char* argv[])
+{
+    std::set<std::string> globals;
+    for (auto it = GlobalValue::Begin(); it != GlobalValue::End(); ++it)
+    {
+        globals.insert((*it)->GetName());
+    }
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string arg = argv[i];
+        Require(arg.size() > 1 && arg[0] == '-',
+                "unexpected argument '" + arg + "' (options are --name=value)");
+        std::string body = arg.substr(arg[1] == '-' ? 2 : 1);
+        auto eq = body.find('=');
+        std::string name = body.substr(0, eq);
+        std::string value = eq == std::string::npos ? "" : body.substr(eq + 1);
+        bool known = name == "output" || name == "describe" || g_helpOptions.count(name) > 0
+                     || name.find("::") != std::string::npos;
+        for (const auto& o : m_opts)
+        {
+            known = known || o->name == name;
+        }
+        if (name == "RngRun" || name == "RngSeed")
+        {
+            uint64_t v = 0;
+            std::string why = ParseUnsigned(value, v);
+            Require(why.empty() && (name == "RngRun" || v >= 1)
+                        && (name == "RngRun" || v <= std::numeric_limits<uint32_t>::max()),
+                    "--" + name + "=" + value + ": " + (why.empty() ? "out of range" : why)
+                        + " (allowed: "
+                        + (name == "RngRun" ? "0 .. 18446744073709551615" : "1 .. 4294967295")
+                        + ")");
+            continue;
+        }
+        if (!known && globals.count(name) == 0)
+        {
+            std::string names;
+            for (const auto& o : m_opts)
+            {
+                names += " --" + o->name;
+            }
+            Require(false,
+                    "unknown option --" + name + " (options:" + names
+                        + " --output --describe; ns-3's --RngRun, --RngSeed, --help)");
+        }
+    }
+}
+
+void
+ProgramOptions::Parse(int argc, char* argv[])
+{
+    PreCheck(argc, argv);
+    m_cmd = std::make_unique<CommandLine>(m_program);
+    m_cmd->Usage(m_description);
+    for (auto& o : m_opts)
+    {
+        Option* opt = o.get();
+        std::string help = opt->help;
+        if (opt->type == "choice")
+        {
+            std::string list;
+            for (size_t i = 0; i < opt->choices.size(); ++i)
+            {
+                list += (i ? ", " : "")
+                        + (opt->choices[i].empty() ? std::string("\"\"") : opt->choices[i]);
+            }
+            help += " [" + list + "]";
+        }
+        else if (!opt->minText.empty())
+        {
+            help += " [" + opt->minText + " .. " + opt->maxText + "]";
+        }
+        m_cmd->AddValue(opt->name,
+                        help,
+                        ns3::Callback<bool, const std::string&>([opt](const std::string& text) {
+                            opt->raw = text;
+                            opt->given = true;
+                            return true;
+                        }),
+                        opt->defaultText);
+    }
+    m_cmd->AddValue("output", "JSON result file (- or empty: standard output)", m_output);
+    m_cmd->AddValue("describe", "print the options as JSON and exit", m_describe);
+    m_cmd->Parse(argc, argv);
+    if (m_describe)
+    {
+        std::cout << Describe() << std::endl;
+        std::exit(0);
+    }
+    for (auto& o : m_opts)
+    {
+        if (!o->given)
+        {
+            continue;
+        }
+        std::string why = o->apply(o->raw);
+        if (!why.empty())
+        {
+            std::string allowed;
+            if (o->type == "choice" || o->type == "bool")
+            {
+                for (size_t i = 0; i < o->choices.size(); ++i)
+                {
+                    allowed += (i ? ", " : "")
+                               + (o->choices[i].empty() ? std::string("\"\"") : o->choices[i]);
+                }
+            }
+            else if (!o->minText.empty())
+            {
+                allowed = o->minText + " .. " + o->maxText;
+            }
+            Require(false,
+                    "--" + o->name + "=" + o->raw + ": " + why
+                        + (allowed.empty() ? "" : " (allowed: " + allowed + ")"));
+        }
+    }
+}
+
+bool
+ProgramOptions::IsGiven(const std::string& name) const
+{
+    for (const auto& o : m_opts)
+    {
+        if (o->name == name)
+        {
+            return o->given;
+        }
+    }
+    NS_FATAL_ERROR("ProgramOptions::IsGiven: no option --" << name);
+    return false;
+}
+
+std::string
+ProgramOptions::GetText(const std::string& name) const
+{
+    for (const auto& o : m_opts)
+    {
+        if (o->name == name)
+        {
+            return o->given ? o->raw : o->defaultText;
+        }
+    }
+    NS_FATAL_ERROR("ProgramOptions::GetText: no option --" << name);
+    return "";
+}
+
+const std::string&
+ProgramOptions::GetOutput() const
+{
+    return m_output;
+}
+
+std::string
+ProgramOptions::Describe() const
+{
+    std::ostringstream os;
+    os << "{\"program\": " << Quote(m_program) << ", \"description\": " << Quote(m_description)
+       << ", \"options\": [";
+    bool first = true;
+    for (const auto& o : m_opts)
+    {
+        // Numbers as JSON numbers; times, rates, words as strings in the option's own syntax.
+        bool number = o->type == "uint" || o->type == "int" || o->type == "real";
+        auto value = [number](const std::string& text) {
+            return number ? text : Quote(text);
+        };
+        os << (first ? "" : ", ") << "{\"name\": " << Quote(o->name)
+           << ", \"type\": " << Quote(o->type)
+           << ", \"default\": " << (o->type == "bool" ? o->defaultText : value(o->defaultText))
+           << ", \"help\": " << Quote(o->help);
+        if (!o->minText.empty())
+        {
+            os << ", \"min\": " << value(o->minText) << ", \"max\": " << value(o->maxText);
+        }
+        if (!o->choices.empty())
+        {
+            os << ", \"choices\": [";
+            for (size_t i = 0; i < o->choices.size(); ++i)
+            {
+                os << (i ? ", " : "") << Quote(o->choices[i]);
+            }
+            os << "]";
+        }
+        os << "}";
+        first = false;
+    }
+    os << "]}";
+    return os.str();
+}
+
+} // namespace ns3

@@ -1,0 +1,265 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TESTBED_PROGRAM_OPTIONS_H
+#define TESTBED_PROGRAM_OPTIONS_H
+
+#include "ns3/command-line.h"
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+/**
+ * @file
+ * @ingroup testbed
+ * The command-line options of the experiment programs: typed, range-checked, self-describing.
+ */
+
+namespace ns3
+{
+
+/**
+ * @ingroup testbed
+ * @brief The options of an experiment program, parsed and checked in one place.
+ *
+ * Each option is declared with its type and its allowed range (or choices); Parse() reads the
+ * command line through ns-3's CommandLine (so --help, --PrintGlobals, --RngRun, --RngSeed and
+ * attribute defaults work as in every ns-3 program), then checks every given value itself:
+ *
+ * - an unsigned option refuses a sign ("-1", which CommandLine would wrap to 4294967295);
+ * - every number must be whole text in the type's syntax ("12x" and "" are refused), finite,
+ *   and inside the declared [min, max]; times and data rates in ns-3's syntax (50ms, 1Mbps);
+ * - a choice option must be one of its choices;
+ * - an unknown option name, and a malformed --RngRun/--RngSeed, are refused too.
+ *
+ * A refused value ends the program with exit status 2 and "error: --NAME=VALUE: why (allowed:
+ * range)" on stderr, before any model sees it. `--describe` prints the program's options as JSON
+ * (name, type, default, range or choices, help) and exits 0: the campaign and `./testbed sweep`
+ * check a parameter grid against it before running anything.
+ *
+ * Upper bounds say what the model can represent or what one machine's memory and time can hold;
+ * the help text of each option gives the reason where it is not obvious.
+ *
+ * @code
+ * ProgramOptions opts("gine-timer", "GINE14 timer accuracy");
+ * uint32_t firings = 1000;
+ * opts.Add("firings", "timed firings per request", firings, 1, 1000000);
+ * opts.Parse(argc, argv);
+ * ResultRecord rec; ... rec.Write(opts.GetOutput());
+ * @endcode
+ */
+class ProgramOptions
+{
+  public:
+    /** Exit status of a program given bad arguments. */
+    static constexpr int EXIT_BAD_ARGUMENTS = 2;
+
+    /**
+     * @brief Options of a program.
+     * @param program the program's name
+     * @param description what one run of it does
+     */
+    ProgramOptions(const std::string& program, const std::string& description);
+    ~ProgramOptions();
+
+    /**
+     * @brief An unsigned integer option.
+     * @param name the option's name (without "--")
+     * @param help what it sets, with its unit
+     * @param value where the value goes (its initial value is the default)
+     * @param min smallest allowed value
+     * @param max largest allowed value
+     * @return this
+     */
+    ProgramOptions& Add(const std::string& name,
+                        const std::string& help,
+                        uint32_t& value,
+                        uint32_t min,
+                        uint32_t max);
+    /**
+     * @brief A 64-bit unsigned integer option.
+     * @param name the option's name
+     * @param help what it sets
+     * @param value where the value goes (default)
+     * @param min smallest allowed value
+     * @param max largest allowed value
+     * @return this
+     */
+    ProgramOptions& Add(const std::string& name,
+                        const std::string& help,
+                        uint64_t& value,
+                        uint64_t min,
+                        uint64_t max);
+    /**
+     * @brief A signed integer option.
+     * @param name the option's name
+     * @param help what it sets
+     * @param value where the value goes (default)
+     * @param min smallest allowed value
+     * @param max largest allowed value
+     * @return this
+     */
+    ProgramOptions& Add(const std::string& name,
+                        const std::string& help,
+                        int64_t& value,
+                        int64_t min,
+                        int64_t max);
+    /**
+     * @brief A real-number option.
+     * @param name the option's name
+     * @param help what it sets
+     * @param value where the value goes (default)
+     * @param min smallest allowed value
+     * @param max largest allowed value
+     * @return this
+     */
+    ProgramOptions& Add(const std::string& name,
+                        const std::string& help,
+                        double& value,
+                        double min,
+                        double max);
+    /**
+     * @brief A boolean option (true/false/1/0; a bare --name means true).
+     * @param name the option's name
+     * @param help what it sets
+     * @param value where the value goes (default)
+     * @return this
+     */
+    ProgramOptions& Add(const std::string& name, const std::string& help, bool& value);
+    /**
+     * @brief A time option in ns-3's syntax (50ms, 1.5s, 20us).
+     * @param name the option's name
+     * @param help what it sets
+     * @param value where the value goes (default)
+     * @param min smallest allowed value
+     * @param max largest allowed value
+     * @return this
+     */
+    ProgramOptions& Add(const std::string& name,
+                        const std::string& help,
+                        Time& value,
+                        Time min,
+                        Time max);
+    /**
+     * @brief A data-rate option in ns-3's syntax (128kbps, 1Mbps, 100Mb/s).
+     * @param name the option's name
+     * @param help what it sets
+     * @param value where the value goes (default)
+     * @param min smallest allowed value (bit/s)
+     * @param max largest allowed value (bit/s)
+     * @return this
+     */
+    ProgramOptions& Add(const std::string& name,
+                        const std::string& help,
+                        DataRate& value,
+                        DataRate min,
+                        DataRate max);
+    /**
+     * @brief A free-text option (a file name, a list in a program-defined syntax that the
+     * program checks itself).
+     * @param name the option's name
+     * @param help what it sets
+     * @param value where the value goes (default)
+     * @return this
+     */
+    ProgramOptions& Add(const std::string& name, const std::string& help, std::string& value);
+    /**
+     * @brief An option whose value is one of a list of words.
+     * @param name the option's name
+     * @param help what it sets
+     * @param value where the value goes (default, one of the choices)
+     * @param choices the allowed values
+     * @return this
+     */
+    ProgramOptions& AddChoice(const std::string& name,
+                              const std::string& help,
+                              std::string& value,
+                              const std::vector<std::string>& choices);
+
+    /**
+     * @brief Parse and check the command line (exit 2 on a bad option; --describe prints the
+     * options as JSON and exits 0; --help prints them and exits 0). Every program also gets
+     * --output (the JSON result file, "-" or "" for standard output).
+     * @param argc argument count
+     * @param argv arguments
+     */
+    void Parse(int argc, char* argv[]);
+
+    /**
+     * @brief Whether the user gave an option on the command line.
+     * @param name the option's name
+     * @return true if given
+     */
+    bool IsGiven(const std::string& name) const;
+
+    /**
+     * @brief An option's text: as given on the command line, else its default's text.
+     * @param name the option's name
+     * @return the text
+     */
+    std::string GetText(const std::string& name) const;
+
+    /** @return the --output value */
+    const std::string& GetOutput() const;
+
+    /**
+     * @brief A check that involves several options: unless @p ok, exit 2 with "error: message".
+     * @param ok the condition
+     * @param message what is wrong (name the options and values)
+     */
+    static void Require(bool ok, const std::string& message);
+
+    /**
+     * @brief The options as JSON (what --describe prints).
+     * @return a JSON object {"program", "description", "options": [...]}
+     */
+    std::string Describe() const;
+
+  private:
+    /** One declared option. */
+    struct Option
+    {
+        std::string name;                 //!< name without "--"
+        std::string type;                 //!< uint, int, real, bool, time, rate, string, choice
+        std::string help;                 //!< help text
+        std::string defaultText;          //!< the default as text
+        std::string minText;              //!< lower bound as text ("" = none)
+        std::string maxText;              //!< upper bound as text ("" = none)
+        std::vector<std::string> choices; //!< allowed words (choice)
+        std::string raw;                  //!< the text CommandLine stored
+        bool given{false};                //!< given on the command line
+        /** Convert and check raw into the target; returns "" or the reason it is refused. */
+        std::function<std::string(const std::string&)> apply;
+    };
+
+    /**
+     * @brief Declare an option.
+     * @param opt the option
+     * @return this
+     */
+    ProgramOptions& Declare(Option opt);
+
+    /**
+     * @brief Check the names and the global values on the raw command line.
+     * @param argc argument count
+     * @param argv arguments
+     */
+    void PreCheck(int argc, char* argv[]);
+
+    std::string m_program;                       //!< program name
+    std::string m_description;                   //!< what it does
+    std::vector<std::unique_ptr<Option>> m_opts; //!< the options (stable addresses)
+    std::string m_output;                        //!< --output
+    bool m_describe{false};                      //!< --describe
+    std::unique_ptr<CommandLine> m_cmd;          //!< ns-3's parser
+};
+
+} // namespace ns3
+
+#endif /* TESTBED_PROGRAM_OPTIONS_H */
