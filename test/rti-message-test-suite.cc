@@ -5,10 +5,22 @@
  * trips of every type, stream framing, malformed datagrams.
  */
 
+#include "ns3/inet-socket-address.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
 #include "ns3/packet.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/rti-connection.h"
 #include "ns3/rti-message.h"
 #include "ns3/rti-time-manager.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/tcp-socket-factory.h"
 #include "ns3/test.h"
+#include "ns3/udp-socket-factory.h"
+
+#include <cmath>
+#include <limits>
 
 using namespace ns3;
 
@@ -331,6 +343,286 @@ class RtiTimeManagerTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * Bytes from the network are input: every malformed message is refused with a reason by
+ * RtiMessage::TryDeserializeFrom (never fatal), and a well-formed one is accepted. The
+ * expectations come from the encoding rules: a message is its 16-byte core header (length,
+ * version, type, flags, header size >= 16, source, serial) and its body, exactly `length` bytes.
+ */
+class RtiMalformedTestCase : public TestCase
+{
+  public:
+    RtiMalformedTestCase()
+        : TestCase("RtiMessage: malformed bytes are refused with a reason, never fatal")
+    {
+    }
+
+  private:
+    /**
+     * @param m a message
+     * @return its bytes
+     */
+    static std::vector<uint8_t> Bytes(const RtiMessage& m)
+    {
+        std::vector<uint8_t> b(m.GetSerializedSize());
+        m.SerializeTo(b.data(), b.size());
+        return b;
+    }
+
+    /**
+     * @param b bytes
+     * @param [out] reason why refused
+     * @return whether accepted
+     */
+    static bool Accept(const std::vector<uint8_t>& b, std::string& reason)
+    {
+        RtiMessage m;
+        uint32_t read = 0;
+        bool ok = m.TryDeserializeFrom(b.data(), b.size(), read, reason);
+        return ok && read == b.size();
+    }
+
+    void DoRun() override
+    {
+        std::vector<RtiMessage> corpus;
+        RtiMessage j(RtiMessage::JOIN);
+        j.name = "F";
+        j.name2 = "T";
+        corpus.push_back(j);
+        RtiMessage s(RtiMessage::SUBSCRIBE_OBJECT_CLASS);
+        s.handles = {1, 2, 3};
+        corpus.push_back(s);
+        RtiMessage u(RtiMessage::UPDATE_ATTRIBUTES);
+        u.SetFlags(RtiMessage::FLAG_TSO);
+        u.time = 2.5;
+        u.values[1] = std::vector<uint8_t>(20, 7);
+        u.tag = {1};
+        corpus.push_back(u);
+        RtiMessage g(RtiMessage::TIME_ADVANCE_GRANT);
+        g.time = 1;
+        corpus.push_back(g);
+        RtiMessage sp(RtiMessage::REGISTER_SYNC_POINT);
+        sp.name = "ready";
+        corpus.push_back(sp);
+
+        std::string reason;
+        uint32_t refusedMutations = 0;
+        for (const RtiMessage& m : corpus)
+        {
+            std::vector<uint8_t> b = Bytes(m);
+            NS_TEST_ASSERT_MSG_EQ(Accept(b, reason), true, "a valid message is accepted");
+            // Every truncation is refused (the length field no longer matches, or fields run
+            // past the end).
+            for (size_t n = 0; n < b.size(); ++n)
+            {
+                std::vector<uint8_t> c(b.begin(), b.begin() + n);
+                NS_TEST_EXPECT_MSG_EQ(Accept(c, reason), false, "truncated to " << n);
+                NS_TEST_EXPECT_MSG_NE(reason, "", "a reason");
+            }
+            // Every single-byte corruption decodes or is refused: never fatal (this loop would
+            // abort the test runner otherwise).
+            for (size_t i = 0; i < b.size(); ++i)
+            {
+                for (uint8_t mask : {0x01, 0x80, 0xff})
+                {
+                    std::vector<uint8_t> c = b;
+                    c[i] ^= mask;
+                    refusedMutations += Accept(c, reason) ? 0 : 1;
+                }
+            }
+        }
+        NS_TEST_EXPECT_MSG_GT(refusedMutations, 0u, "corruptions of the header are refused");
+
+        // Hand-made cases, each with the rule it breaks.
+        std::vector<uint8_t> b = Bytes(g);
+        std::vector<uint8_t> c = b;
+        c[7] = 15; // header size 15 < 16
+        NS_TEST_EXPECT_MSG_EQ(Accept(c, reason), false, "header size 15");
+        NS_TEST_EXPECT_MSG_NE(reason.find("header size"), std::string::npos, reason);
+        c = b;
+        c[4] = RtiMessage::VERSION + 1;
+        NS_TEST_EXPECT_MSG_EQ(Accept(c, reason), false, "version");
+        NS_TEST_EXPECT_MSG_NE(reason.find("version"), std::string::npos, reason);
+        c = b;
+        c[5] = RtiMessage::TYPE_COUNT;
+        NS_TEST_EXPECT_MSG_EQ(Accept(c, reason), false, "type");
+        c = b;
+        c.push_back(0); // one byte more than the length field says
+        NS_TEST_EXPECT_MSG_EQ(Accept(c, reason), false, "length field");
+        NS_TEST_EXPECT_MSG_NE(reason.find("length field"), std::string::npos, reason);
+        // A grant whose time is not a number.
+        RtiMessage nan(RtiMessage::TIME_ADVANCE_GRANT);
+        nan.time = std::numeric_limits<double>::quiet_NaN();
+        NS_TEST_EXPECT_MSG_EQ(Accept(Bytes(nan), reason), false, "NaN time");
+        NS_TEST_EXPECT_MSG_NE(reason.find("finite"), std::string::npos, reason);
+        // A body truncated after the header, with a length field that says so: the grant's
+        // time is missing.
+        c.assign(b.begin(), b.begin() + RtiMessage::CORE_HEADER_SIZE);
+        c[0] = c[1] = c[2] = 0;
+        c[3] = RtiMessage::CORE_HEADER_SIZE;
+        NS_TEST_EXPECT_MSG_EQ(Accept(c, reason), false, "body truncated after the header");
+        NS_TEST_EXPECT_MSG_NE(reason.find("truncated"), std::string::npos, reason);
+        // An update claiming 2^32 - 1 values in 8 bytes: refused before reserving room.
+        RtiMessage ro(RtiMessage::UPDATE_ATTRIBUTES);
+        std::vector<uint8_t> r = Bytes(ro); // object 4 + count 4 + tag length 4
+        size_t count = RtiMessage::CORE_HEADER_SIZE + 4;
+        r[count] = r[count + 1] = r[count + 2] = r[count + 3] = 0xff;
+        NS_TEST_EXPECT_MSG_EQ(Accept(r, reason), false, "value count beyond the bytes");
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * An RtiUdpConnection fed malformed datagrams from the network counts each, traces it with its
+ * reason, drops it, and still delivers the well-formed datagram that follows (two nodes on a
+ * point-to-point link; the datagrams come from a plain UDP socket).
+ */
+class RtiUdpMalformedTestCase : public TestCase
+{
+  public:
+    RtiUdpMalformedTestCase()
+        : TestCase("RtiUdpConnection: malformed datagrams are counted, traced and dropped")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NodeContainer nodes(2);
+        PointToPointHelper p2p;
+        NetDeviceContainer devs = p2p.Install(nodes);
+        InternetStackHelper internet;
+        internet.Install(nodes);
+        Ipv4AddressHelper addr("10.9.0.0", "255.255.255.0");
+        Ipv4InterfaceContainer ifs = addr.Assign(devs);
+
+        Ptr<Socket> rx = Socket::CreateSocket(nodes.Get(1), UdpSocketFactory::GetTypeId());
+        rx->Bind(InetSocketAddress(Ipv4Address::GetAny(), 5000));
+        Ptr<RtiUdpConnection> conn = CreateObject<RtiUdpConnection>();
+        conn->SetSocket(rx, Address(), true);
+        std::vector<std::string> reasons;
+        conn->TraceConnectWithoutContext(
+            "Malformed",
+            Callback<void, uint32_t, const std::string&>(
+                [&reasons](uint32_t, const std::string& why) { reasons.push_back(why); }));
+        std::vector<RtiMessage::Type> got;
+        conn->SetDataCallback(Callback<void, Ptr<RtiConnection>>([&got](Ptr<RtiConnection> c) {
+            for (const auto& m : c->Receive().messages)
+            {
+                got.push_back(m.GetType());
+            }
+        }));
+
+        Ptr<Socket> tx = Socket::CreateSocket(nodes.Get(0), UdpSocketFactory::GetTypeId());
+        tx->Bind();
+        InetSocketAddress to(ifs.GetAddress(1), 5000);
+        RtiMessage g(RtiMessage::TIME_ADVANCE_GRANT);
+        g.time = 1;
+        std::vector<uint8_t> good(g.GetSerializedSize());
+        g.SerializeTo(good.data(), good.size());
+        std::vector<std::vector<uint8_t>> bad;
+        bad.push_back({});                                 // empty
+        bad.emplace_back(good.begin(), good.begin() + 10); // truncated header
+        bad.push_back(good);                               //
+        bad.back()[7] = 15;                                // header size 15
+        bad.emplace_back(good.begin(), good.begin() + 16); // body truncated
+        bad.back()[3] = 16;                                //  (length 16)
+        std::vector<std::vector<uint8_t>> all = bad;
+        all.push_back(good);
+        for (size_t i = 0; i < all.size(); ++i)
+        {
+            Simulator::Schedule(MilliSeconds(1 + i), [tx, to, d = all[i]]() {
+                tx->SendTo(Create<Packet>(d.data(), d.size()), 0, to);
+            });
+        }
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(conn->GetNMalformed(), bad.size(), "every malformed one counted");
+        NS_TEST_EXPECT_MSG_EQ(reasons.size(), bad.size(), "and traced");
+        NS_TEST_EXPECT_MSG_NE(reasons.at(2).find("header size"), std::string::npos, reasons.at(2));
+        NS_TEST_EXPECT_MSG_EQ(got.size(), 1u, "the well-formed one delivered");
+        NS_TEST_EXPECT_MSG_EQ(got.at(0), RtiMessage::TIME_ADVANCE_GRANT, "its type");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * An RtiTcpConnection whose stream carries a malformed frame (a length field below the core
+ * header) delivers the messages before it, counts and traces the frame, closes the connection
+ * and drops what follows; the simulation goes on.
+ */
+class RtiTcpMalformedTestCase : public TestCase
+{
+  public:
+    RtiTcpMalformedTestCase()
+        : TestCase("RtiTcpConnection: a malformed frame closes the connection, not the simulation")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NodeContainer nodes(2);
+        PointToPointHelper p2p;
+        NetDeviceContainer devs = p2p.Install(nodes);
+        InternetStackHelper internet;
+        internet.Install(nodes);
+        Ipv4AddressHelper addr("10.9.1.0", "255.255.255.0");
+        Ipv4InterfaceContainer ifs = addr.Assign(devs);
+
+        Ptr<RtiTcpConnection> conn = CreateObject<RtiTcpConnection>();
+        std::vector<RtiMessage::Type> got;
+        std::vector<std::string> reasons;
+        conn->TraceConnectWithoutContext(
+            "Malformed",
+            Callback<void, uint32_t, const std::string&>(
+                [&reasons](uint32_t, const std::string& why) { reasons.push_back(why); }));
+        conn->SetDataCallback(Callback<void, Ptr<RtiConnection>>([&got](Ptr<RtiConnection> c) {
+            for (const auto& m : c->Receive().messages)
+            {
+                got.push_back(m.GetType());
+            }
+        }));
+        Ptr<Socket> listener = Socket::CreateSocket(nodes.Get(1), TcpSocketFactory::GetTypeId());
+        listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), 6000));
+        listener->Listen();
+        listener->SetAcceptCallback(
+            MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+            Callback<void, Ptr<Socket>, const Address&>(
+                [conn](Ptr<Socket> s, const Address&) { conn->SetSocket(s); }));
+
+        RtiMessage g(RtiMessage::TIME_ADVANCE_GRANT);
+        g.time = 1;
+        std::vector<uint8_t> stream(g.GetSerializedSize());
+        g.SerializeTo(stream.data(), stream.size());
+        std::vector<uint8_t> bad = {0, 0, 0, 8, 1, 2, 3, 4}; // length 8 < 16
+        stream.insert(stream.end(), bad.begin(), bad.end());
+        std::vector<uint8_t> again(g.GetSerializedSize());
+        g.SerializeTo(again.data(), again.size());
+        stream.insert(stream.end(), again.begin(), again.end());
+
+        Ptr<Socket> tx = Socket::CreateSocket(nodes.Get(0), TcpSocketFactory::GetTypeId());
+        tx->Bind();
+        tx->SetConnectCallback(Callback<void, Ptr<Socket>>([stream](Ptr<Socket> s) {
+                                   s->Send(Create<Packet>(stream.data(), stream.size()));
+                               }),
+                               MakeNullCallback<void, Ptr<Socket>>());
+        InetSocketAddress server(ifs.GetAddress(1), 6000);
+        Simulator::Schedule(MilliSeconds(1), [tx, server]() { tx->Connect(server); });
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(got.size(), 1u, "the message before the bad frame, not after");
+        NS_TEST_EXPECT_MSG_EQ(conn->GetNMalformed(), 1u, "one malformed frame");
+        NS_TEST_EXPECT_MSG_EQ(reasons.size(), 1u, "traced");
+        NS_TEST_EXPECT_MSG_NE(reasons.at(0).find("frame length 8"),
+                              std::string::npos,
+                              reasons.at(0));
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * The RTI message suite.
  */
 class RtiMessageTestSuite : public TestSuite
@@ -341,6 +633,9 @@ class RtiMessageTestSuite : public TestSuite
     {
         AddTestCase(new RtiMessageRoundTripTestCase, Duration::QUICK);
         AddTestCase(new RtiTimeManagerTestCase, Duration::QUICK);
+        AddTestCase(new RtiMalformedTestCase, Duration::QUICK);
+        AddTestCase(new RtiUdpMalformedTestCase, Duration::QUICK);
+        AddTestCase(new RtiTcpMalformedTestCase, Duration::QUICK);
     }
 };
 

@@ -25,17 +25,24 @@ NS_OBJECT_ENSURE_REGISTERED(RtiUdpConnection);
 TypeId
 RtiConnection::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::RtiConnection")
-                            .SetParent<Object>()
-                            .SetGroupName("Testbed")
-                            .AddTraceSource("Tx",
-                                            "A message was handed to the transport.",
-                                            MakeTraceSourceAccessor(&RtiConnection::m_txTrace),
-                                            "ns3::RtiConnection::MessageTracedCallback")
-                            .AddTraceSource("Rx",
-                                            "A complete message was read.",
-                                            MakeTraceSourceAccessor(&RtiConnection::m_rxTrace),
-                                            "ns3::RtiConnection::MessageTracedCallback");
+    static TypeId tid
+        = TypeId("ns3::RtiConnection")
+              .SetParent<Object>()
+              .SetGroupName("Testbed")
+              .AddTraceSource("Tx",
+                              "A message was handed to the transport.",
+                              MakeTraceSourceAccessor(&RtiConnection::m_txTrace),
+                              "ns3::RtiConnection::MessageTracedCallback")
+              .AddTraceSource("Rx",
+                              "A complete message was read.",
+                              MakeTraceSourceAccessor(&RtiConnection::m_rxTrace),
+                              "ns3::RtiConnection::MessageTracedCallback")
+              .AddTraceSource("Malformed",
+                              "Malformed input was dropped (a datagram that is not one "
+                              "well-formed message; on TCP the frame that closed the "
+                              "connection), with the reason.",
+                              MakeTraceSourceAccessor(&RtiConnection::m_malformedTrace),
+                              "ns3::RtiConnection::MalformedTracedCallback");
     return tid;
 }
 
@@ -44,6 +51,7 @@ RtiConnection::RtiConnection()
     , m_txMessages(0)
     , m_txBytes(0)
     , m_rxMessages(0)
+    , m_malformed(0)
 {
 }
 
@@ -159,6 +167,21 @@ RtiConnection::CountRx(const RtiMessage& msg)
     NS_LOG_LOGIC(this << " rx " << msg);
 }
 
+void
+RtiConnection::CountMalformed(uint32_t bytes, const std::string& reason)
+{
+    ++m_malformed;
+    NS_LOG_WARN("RtiConnection to " << m_peer << ": dropped " << bytes
+                                    << " bytes of malformed input: " << reason);
+    m_malformedTrace(bytes, reason);
+}
+
+uint64_t
+RtiConnection::GetNMalformed() const
+{
+    return m_malformed;
+}
+
 // ---------------------------------------------------------------------------------------------
 // RtiTcpConnection
 
@@ -174,6 +197,7 @@ RtiTcpConnection::GetTypeId()
 
 RtiTcpConnection::RtiTcpConnection()
     : m_notified(false)
+    , m_broken(false)
 {
 }
 
@@ -303,22 +327,46 @@ RtiTcpConnection::Receive()
         m_rxBytes.resize(at + n);
         p->CopyData(m_rxBytes.data() + at, n);
     }
-    // Frame the stream by the messages' length fields; a partial message stays for later.
+    if (m_broken)
+    {
+        m_rxBytes.clear();
+        return chunk;
+    }
+    // Frame the stream by the messages' length fields; a partial message stays for later. A
+    // malformed frame ends the connection (a byte stream cannot be resynchronised): it is
+    // counted and traced with its reason, the socket is closed and later bytes are dropped.
     std::size_t framed = 0;
     while (m_rxBytes.size() - framed >= 4)
     {
         const uint8_t* head = m_rxBytes.data() + framed;
         uint32_t n = RtiMessage::PeekLength(head);
-        NS_ABORT_MSG_IF(n < RtiMessage::CORE_HEADER_SIZE,
-                        "RtiTcpConnection: corrupt stream (message length " << n << ")");
-        if (m_rxBytes.size() - framed < n)
+        std::string reason;
+        if (n < RtiMessage::CORE_HEADER_SIZE || n > MAX_FRAME)
+        {
+            reason = "frame length " + std::to_string(n) + " outside [16, "
+                     + std::to_string(MAX_FRAME) + "]";
+        }
+        else if (m_rxBytes.size() - framed < n)
         {
             break;
         }
-        RtiMessage& msg = chunk.messages.emplace_back();
-        msg.DeserializeFrom(head, n);
-        framed += n;
-        CountRx(msg);
+        else
+        {
+            uint32_t read = 0;
+            RtiMessage& msg = chunk.messages.emplace_back();
+            if (msg.TryDeserializeFrom(head, n, read, reason))
+            {
+                framed += n;
+                CountRx(msg);
+                continue;
+            }
+            chunk.messages.pop_back();
+        }
+        CountMalformed(static_cast<uint32_t>(m_rxBytes.size() - framed), reason);
+        m_broken = true;
+        m_socket->Close();
+        m_rxBytes.clear();
+        return chunk;
     }
     m_rxBytes.erase(m_rxBytes.begin(), m_rxBytes.begin() + framed);
     return chunk;
@@ -433,7 +481,6 @@ RtiUdpConnection::GetTypeId()
 
 RtiUdpConnection::RtiUdpConnection()
     : m_notified(false)
-    , m_malformed(0)
 {
 }
 
@@ -465,12 +512,6 @@ RtiUdpConnection::GetLocalPort() const
     Address a;
     m_socket->GetSockName(a);
     return InetSocketAddress::ConvertFrom(a).GetPort();
-}
-
-uint64_t
-RtiUdpConnection::GetNMalformed() const
-{
-    return m_malformed;
 }
 
 bool
@@ -523,18 +564,17 @@ RtiUdpConnection::Receive()
         {
             p->CopyData(m_datagram.data(), size);
         }
-        const uint8_t* head = m_datagram.data();
-        bool ok = size >= RtiMessage::CORE_HEADER_SIZE && RtiMessage::PeekLength(head) == size
-                  && head[4] == RtiMessage::VERSION && head[5] > RtiMessage::INVALID
-                  && head[5] < RtiMessage::TYPE_COUNT;
-        if (!ok)
+        // A datagram from the network is input: one that is not one well-formed message is
+        // counted, traced with its reason and dropped; the others go on.
+        RtiMessage& msg = chunk.messages.emplace_back();
+        uint32_t read = 0;
+        std::string reason;
+        if (!msg.TryDeserializeFrom(m_datagram.data(), size, read, reason))
         {
-            ++m_malformed;
-            NS_LOG_WARN("RtiUdpConnection: dropped a malformed datagram of " << size << " bytes");
+            chunk.messages.pop_back();
+            CountMalformed(size, reason);
             continue;
         }
-        RtiMessage& msg = chunk.messages.emplace_back();
-        msg.DeserializeFrom(head, size);
         CountRx(msg);
     }
     return chunk;

@@ -153,12 +153,24 @@ class RtiConnection : public Object
     uint64_t GetTxBytes() const;
     /** @return messages received */
     uint64_t GetRxMessages() const;
+    /**
+     * @return malformed input dropped: datagrams that were not one well-formed message, and
+     * (TCP) the frame that made the connection close
+     */
+    uint64_t GetNMalformed() const;
 
     /**
      * TracedCallback signature for a message sent or received.
      * @param [in] msg the message
      */
     typedef void (*MessageTracedCallback)(const RtiMessage& msg);
+
+    /**
+     * TracedCallback signature for malformed input dropped.
+     * @param [in] bytes the size of what was dropped (a datagram, or the rest of a stream)
+     * @param [in] reason why (RtiMessage::TryDeserializeFrom's reason)
+     */
+    typedef void (*MalformedTracedCallback)(uint32_t bytes, const std::string& reason);
 
   protected:
     void DoDispose() override;
@@ -193,15 +205,24 @@ class RtiConnection : public Object
      */
     void CountRx(const RtiMessage& msg);
 
+    /**
+     * Count and trace malformed input that is dropped.
+     * @param bytes its size
+     * @param reason why
+     */
+    void CountMalformed(uint32_t bytes, const std::string& reason);
+
   private:
-    DataCallback m_data;                         //!< data-available callback
-    uint32_t m_peer;                             //!< peer federate
-    uint64_t m_txMessages;                       //!< counter
-    uint64_t m_txBytes;                          //!< counter
-    uint64_t m_rxMessages;                       //!< counter
-    TracedCallback<const RtiMessage&> m_txTrace; //!< sent
-    TracedCallback<const RtiMessage&> m_rxTrace; //!< received
-    RtiBytes m_encoded;                          //!< scratch bytes of Encode
+    DataCallback m_data;                                           //!< data-available callback
+    uint32_t m_peer;                                               //!< peer federate
+    uint64_t m_txMessages;                                         //!< counter
+    uint64_t m_txBytes;                                            //!< counter
+    uint64_t m_rxMessages;                                         //!< counter
+    TracedCallback<const RtiMessage&> m_txTrace;                   //!< sent
+    TracedCallback<const RtiMessage&> m_rxTrace;                   //!< received
+    RtiBytes m_encoded;                                            //!< scratch bytes of Encode
+    uint64_t m_malformed;                                          //!< malformed input dropped
+    TracedCallback<uint32_t, const std::string&> m_malformedTrace; //!< malformed input
 };
 
 /**
@@ -212,6 +233,12 @@ class RtiConnection : public Object
 class RtiTcpConnection : public RtiConnection
 {
   public:
+    /**
+     * Largest frame accepted from the stream (bytes): a length field above it is malformed
+     * (16 MiB, far above any message the RTI encodes: 1 MiB updates at most).
+     */
+    static constexpr uint32_t MAX_FRAME = 16u << 20;
+
     /**
      * @brief Get the type ID.
      * @return the object TypeId
@@ -258,6 +285,7 @@ class RtiTcpConnection : public RtiConnection
     RtiBytes m_rxBytes;                //!< received bytes not yet framed
     std::deque<Ptr<Packet>> m_txQueue; //!< messages (or their rest) not yet written
     bool m_notified;                   //!< data callback called since the last Receive()
+    bool m_broken;                     //!< closed after a malformed frame
 };
 
 /**
@@ -337,9 +365,6 @@ class RtiUdpConnection : public RtiConnection
     /** @return the UDP port the socket is bound to */
     uint16_t GetLocalPort() const;
 
-    /** @return datagrams dropped because they were not one whole message */
-    uint64_t GetNMalformed() const;
-
     void Send(const RtiMessage& msg) override;
     Chunk Receive() override;
     bool HasData() const override;
@@ -359,7 +384,6 @@ class RtiUdpConnection : public RtiConnection
     Ptr<Socket> m_socket;  //!< the socket
     Address m_peerAddress; //!< destination of Send()
     bool m_notified;       //!< data callback called since the last Receive()
-    uint64_t m_malformed;  //!< datagrams that were not one whole message
     RtiBytes m_datagram;   //!< scratch bytes of Receive
 };
 

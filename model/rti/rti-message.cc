@@ -7,7 +7,9 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
+#include <cmath>
 #include <cstring>
+#include <string>
 
 namespace ns3
 {
@@ -93,8 +95,10 @@ class FlatWriter
 };
 
 /**
- * Reads the encoding from a flat byte array; reading past its end is a fatal error (a corrupt
- * message).
+ * Reads the encoding from a flat byte array. Reading past its end does not read: the reader
+ * remembers the failure (Ok() turns false), later reads return zeros, and the decoder stops; the
+ * caller decides whether that is fatal (a message the module encoded itself) or a malformed
+ * input to count and drop (a datagram or a stream from the network).
  */
 class FlatReader
 {
@@ -110,26 +114,41 @@ class FlatReader
     {
     }
 
-    /** @return value */
+    /** @return whether every read so far had its bytes */
+    bool Ok() const
+    {
+        return m_ok;
+    }
+
+    /** @return value (0 past the end) */
     uint8_t U8()
     {
-        Need(1);
+        if (!Need(1))
+        {
+            return 0;
+        }
         return *m_p++;
     }
 
-    /** @return value */
+    /** @return value (0 past the end) */
     uint16_t U16()
     {
-        Need(2);
+        if (!Need(2))
+        {
+            return 0;
+        }
         uint16_t v = (uint16_t(m_p[0]) << 8) | m_p[1];
         m_p += 2;
         return v;
     }
 
-    /** @return value */
+    /** @return value (0 past the end) */
     uint32_t U32()
     {
-        Need(4);
+        if (!Need(4))
+        {
+            return 0;
+        }
         uint32_t v = (uint32_t(m_p[0]) << 24) | (uint32_t(m_p[1]) << 16) | (uint32_t(m_p[2]) << 8)
                      | m_p[3];
         m_p += 4;
@@ -148,8 +167,10 @@ class FlatReader
      */
     void Skip(uint32_t n)
     {
-        Need(n);
-        m_p += n;
+        if (Need(n))
+        {
+            m_p += n;
+        }
     }
 
     /**
@@ -160,7 +181,11 @@ class FlatReader
     template<class C>
     void Assign(C& c, uint32_t n)
     {
-        Need(n);
+        if (!Need(n))
+        {
+            c.clear();
+            return;
+        }
         auto first = reinterpret_cast<const typename C::value_type*>(m_p);
         c.assign(first, first + n);
         m_p += n;
@@ -173,29 +198,36 @@ class FlatReader
     }
 
     /**
-     * Abort unless n more bytes are there (before allocating room for them).
+     * Whether n more bytes are there (checked before allocating room for them); if not, the
+     * reader fails.
      * @param n number of bytes about to be read
+     * @return whether they are there
      */
-    void Expect(uint64_t n) const
+    bool Expect(uint64_t n)
     {
-        Need(n);
+        return Need(n);
     }
 
   private:
     /**
-     * Abort unless n more bytes are there.
+     * Whether n more bytes are there; if not, the reader fails.
      * @param n number of bytes
+     * @return whether they are there
      */
-    void Need(uint64_t n) const
+    bool Need(uint64_t n)
     {
-        NS_ABORT_MSG_IF(n > static_cast<uint64_t>(m_end - m_p),
-                        "RtiMessage: message truncated (" << n << " bytes needed, " << (m_end - m_p)
-                                                          << " left)");
+        if (!m_ok || n > static_cast<uint64_t>(m_end - m_p))
+        {
+            m_ok = false;
+            return false;
+        }
+        return true;
     }
 
     const uint8_t* m_start; //!< first byte
     const uint8_t* m_p;     //!< position
     const uint8_t* m_end;   //!< past the last byte
+    bool m_ok{true};        //!< no read has failed
 };
 
 /**
@@ -623,23 +655,58 @@ RtiMessage::Deserialize(Buffer::Iterator start)
 uint32_t
 RtiMessage::DeserializeFrom(const uint8_t* data, uint32_t size)
 {
+    std::string reason;
+    uint32_t read = 0;
+    NS_ABORT_MSG_IF(!TryDeserializeFrom(data, size, read, reason), "RtiMessage: " << reason);
+    return read;
+}
+
+bool
+RtiMessage::TryDeserializeFrom(const uint8_t* data,
+                               uint32_t size,
+                               uint32_t& read,
+                               std::string& reason)
+{
     FlatReader r(data, size);
     uint32_t length = r.U32();
     uint8_t version = r.U8();
-    NS_ABORT_MSG_IF(version != VERSION, "RtiMessage: unknown protocol version " << +version);
-    m_type = static_cast<Type>(r.U8());
-    NS_ABORT_MSG_IF(m_type == INVALID || m_type >= TYPE_COUNT,
-                    "RtiMessage: unknown message type " << +m_type);
+    uint8_t type = r.U8();
     m_flags = r.U8();
     m_headerSize = r.U8();
-    NS_ABORT_MSG_IF(m_headerSize < CORE_HEADER_SIZE,
-                    "RtiMessage: header size " << +m_headerSize << " < 16");
+    if (!r.Ok())
+    {
+        reason = "truncated: " + std::to_string(size) + " bytes, no whole core header";
+        return false;
+    }
+    if (length != size)
+    {
+        reason = "length field " + std::to_string(length) + ", " + std::to_string(size)
+                 + " bytes given";
+        return false;
+    }
+    if (version != VERSION)
+    {
+        reason = "unknown protocol version " + std::to_string(version);
+        return false;
+    }
+    if (type == INVALID || type >= TYPE_COUNT)
+    {
+        reason = "unknown message type " + std::to_string(type);
+        return false;
+    }
+    m_type = static_cast<Type>(type);
+    if (m_headerSize < CORE_HEADER_SIZE)
+    {
+        reason = "header size " + std::to_string(m_headerSize) + " < 16";
+        return false;
+    }
     m_source = r.U32();
     m_serial = r.U32();
     r.Skip(m_headerSize - CORE_HEADER_SIZE);
     values.clear();
     handles.clear();
     tag.clear();
+    bool timeRead = false;
     switch (m_type)
     {
         case JOIN:
@@ -657,7 +724,10 @@ RtiMessage::DeserializeFrom(const uint8_t* data, uint32_t size)
         case UNSUBSCRIBE_OBJECT_CLASS: {
             handle = r.U32();
             uint32_t n = r.U32();
-            r.Expect(uint64_t(n) * 4);
+            if (!r.Expect(uint64_t(n) * 4))
+            {
+                break;
+            }
             handles.resize(n);
             for (uint32_t k = 0; k < n; ++k)
             {
@@ -685,9 +755,15 @@ RtiMessage::DeserializeFrom(const uint8_t* data, uint32_t size)
             if (IsTso())
             {
                 time = ReadDouble(r);
+                timeRead = true;
             }
             uint32_t n = r.U32();
-            for (uint32_t k = 0; k < n; ++k)
+            // Each value takes at least its handle and its length (8 bytes).
+            if (!r.Expect(uint64_t(n) * 8))
+            {
+                break;
+            }
+            for (uint32_t k = 0; k < n && r.Ok(); ++k)
             {
                 uint32_t h = r.U32();
                 ReadBytes(r, values[h]);
@@ -703,6 +779,7 @@ RtiMessage::DeserializeFrom(const uint8_t* data, uint32_t size)
         case TIME_ADVANCE_GRANT:
         case NULL_MESSAGE:
             time = ReadDouble(r);
+            timeRead = true;
             break;
         case REGISTER_SYNC_POINT:
         case ANNOUNCE_SYNC_POINT:
@@ -716,11 +793,25 @@ RtiMessage::DeserializeFrom(const uint8_t* data, uint32_t size)
         default:
             break;
     }
-    uint32_t read = r.Read();
-    NS_ABORT_MSG_IF(read != length,
-                    "RtiMessage: " << TypeName(m_type) << " length field " << length
-                                   << " but body decoded to " << read << " bytes");
-    return read;
+    if (!r.Ok())
+    {
+        reason = std::string(TypeName(m_type)) + " truncated: its fields need more than its "
+                 + std::to_string(length) + " bytes";
+        return false;
+    }
+    if (timeRead && !std::isfinite(time))
+    {
+        reason = std::string(TypeName(m_type)) + " with a time that is not a finite number";
+        return false;
+    }
+    read = r.Read();
+    if (read != length)
+    {
+        reason = std::string(TypeName(m_type)) + " length field " + std::to_string(length)
+                 + " but body decoded to " + std::to_string(read) + " bytes";
+        return false;
+    }
+    return true;
 }
 
 void

@@ -156,6 +156,22 @@ class RtiMessage : public Header
     uint32_t DeserializeFrom(const uint8_t* data, uint32_t size);
 
     /**
+     * @brief Decode one message from bytes that came from the network, without aborting: a
+     * malformed message (truncated, a wrong length field, an unknown version or type, a header
+     * size below 16, fields past the end, a time that is not a finite number) is refused with
+     * the reason. The message's fields are unspecified after a refusal.
+     * @param data the bytes
+     * @param size their number
+     * @param [out] read the bytes decoded (== size when accepted)
+     * @param [out] reason why the bytes were refused
+     * @return whether the bytes were one well-formed message
+     */
+    bool TryDeserializeFrom(const uint8_t* data,
+                            uint32_t size,
+                            uint32_t& read,
+                            std::string& reason);
+
+    /**
      * @brief The name of a type.
      * @param type the type
      * @return e.g. "TIME_ADVANCE_GRANT"
