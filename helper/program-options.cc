@@ -253,7 +253,8 @@ ProgramOptions::~ProgramOptions() = default;
 ProgramOptions&
 ProgramOptions::Declare(Option opt)
 {
-    NS_ABORT_MSG_IF(opt.name.empty() || opt.name == "output" || opt.name == "describe",
+    NS_ABORT_MSG_IF(opt.name.empty() || opt.name == "output" || opt.name == "describe"
+                        || opt.name == "progress",
                     "ProgramOptions: reserved or empty option name '" << opt.name << "'");
     for (const auto& o : m_opts)
     {
@@ -576,8 +577,8 @@ ProgramOptions::PreCheck(int argc, char* argv[])
         auto eq = body.find('=');
         std::string name = body.substr(0, eq);
         std::string value = eq == std::string::npos ? "" : body.substr(eq + 1);
-        bool known = name == "output" || name == "describe" || g_helpOptions.count(name) > 0
-                     || name.find("::") != std::string::npos;
+        bool known = name == "output" || name == "describe" || name == "progress"
+                     || g_helpOptions.count(name) > 0 || name.find("::") != std::string::npos;
         for (const auto& o : m_opts)
         {
             known = known || o->name == name;
@@ -643,6 +644,9 @@ ProgramOptions::Parse(int argc, char* argv[])
     }
     m_cmd->AddValue("output", "JSON result file (- or empty: standard output)", m_output);
     m_cmd->AddValue("describe", "print the options as JSON and exit", m_describe);
+    m_cmd->AddValue("progress",
+                    "report simulated-time progress on stderr while running",
+                    m_progress);
     m_cmd->Parse(argc, argv);
     if (m_describe)
     {
@@ -710,6 +714,18 @@ const std::string&
 ProgramOptions::GetOutput() const
 {
     return m_output;
+}
+
+void
+ProgramOptions::StartProgress(Time stop)
+{
+    if (!m_progress)
+    {
+        return;
+    }
+    std::cerr << m_program << ": simulating " << stop.As(Time::S) << std::endl;
+    m_show = std::make_unique<ShowProgress>(Seconds(10), std::cerr);
+    m_show->SetVerbose(false);
 }
 
 std::string

@@ -8,6 +8,7 @@
 #include "ns3/command-line.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
+#include "ns3/show-progress.h"
 
 #include <functional>
 #include <limits>
@@ -51,6 +52,7 @@ namespace ns3
  * uint32_t firings = 1000;
  * opts.Add("firings", "timed firings per request", firings, 1, 1000000);
  * opts.Parse(argc, argv);
+ * opts.StartProgress(stopTime); // reports progress with --progress
  * ResultRecord rec; ... rec.Write(opts.GetOutput());
  * @endcode
  */
@@ -209,6 +211,14 @@ class ProgramOptions
     const std::string& GetOutput() const;
 
     /**
+     * @brief With --progress: report simulated-time progress on standard error while the
+     * simulation runs (ns-3's ShowProgress, every 10 s of wall-clock time), with the share of
+     * @p stop done. Call before Simulator::Run; without --progress it does nothing.
+     * @param stop the simulated time at which the run ends
+     */
+    void StartProgress(Time stop);
+
+    /**
      * @brief A check that involves several options: unless @p ok, exit 2 with "error: message".
      * @param ok the condition
      * @param message what is wrong (name the options and values)
@@ -257,7 +267,9 @@ class ProgramOptions
     std::vector<std::unique_ptr<Option>> m_opts; //!< the options (stable addresses)
     std::string m_output;                        //!< --output
     bool m_describe{false};                      //!< --describe
+    bool m_progress{false};                      //!< --progress
     std::unique_ptr<CommandLine> m_cmd;          //!< ns-3's parser
+    std::unique_ptr<ShowProgress> m_show;        //!< the progress reporter (--progress)
 };
 
 } // namespace ns3

@@ -125,40 +125,40 @@ main(int argc, char* argv[])
     double onTime = 0.1;
     double durationGmi = 2.0;
 
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("load", "the other senders' aggregate multicast load (frames/s)", load);
-    cmd.AddValue("itr", "the querier NIC's MaxInterruptRate (interrupts/s, 0 = unmoderated)", itr);
-    cmd.AddValue("igmpTimeScale",
-                 "IGMP timers (RFC 2236 defaults) times this",
-                 config.igmpTimeScale);
-    cmd.AddValue("nodesPerPc", "send_udp virtual nodes on the sender PC", config.nodesPerPc);
-    cmd.AddValue("receivers", "receiver PCs", config.receivers);
-    cmd.AddValue("staticRouterPort",
-                 "the querier's port is a configured router port",
-                 config.querierStaticRouterPort);
-    cmd.AddValue("unregisteredToRouterPorts",
-                 "the switch sends unregistered multicast to router ports only (else floods)",
-                 config.unregisteredToRouterPorts);
-    cmd.AddValue("onTime",
-                 "a query is on time if sent within this many seconds of its due time",
-                 onTime);
-    cmd.AddValue("duration", "load duration in Group Membership Intervals", durationGmi);
-    cmd.AddValue("profile", "HostProfile of the PCs", config.profile);
-    std::string output;
-    cmd.AddValue("output", "JSON result file (- = stdout)", output);
-    cmd.Parse(argc, argv);
-    ExperimentArgs::Require(load >= 0 && load <= 1e7, "--load must be in [0, 1e7] frames/s");
-    ExperimentArgs::Require(itr >= 0 && itr <= 1e6, "--itr must be in [0, 1e6]");
-    ExperimentArgs::Require(config.igmpTimeScale >= 0.01 && config.igmpTimeScale <= 1,
-                            "--igmpTimeScale must be in [0.01, 1]");
-    ExperimentArgs::Require(config.nodesPerPc >= 1 && config.nodesPerPc <= 100000,
-                            "--nodesPerPc must be in [1, 100000]");
-    ExperimentArgs::Require(config.receivers >= 1 && config.receivers <= 64,
-                            "--receivers must be in [1, 64]");
-    ExperimentArgs::Require(onTime > 0, "--onTime must be > 0");
-    ExperimentArgs::Require(durationGmi >= 1.2, "--duration must be >= 1.2 (GMIs)");
-    ExperimentArgs::Require(Profile::Exists("host", config.profile),
-                            "--profile: unknown profile '" + config.profile + "'");
+    ProgramOptions opts("mega-querier",
+                        "[MEGA06] querier overload: the IGMP querier's router port under the "
+                        "multicast load, with and without NIC interrupt moderation");
+    opts.Add("load", "the other senders' aggregate multicast load (frames/s)", load, 0, 1e7);
+    opts.Add("itr",
+             "the querier NIC's MaxInterruptRate (interrupts/s, 0 = unmoderated)",
+             itr,
+             0,
+             1e6);
+    // Scaled IGMP timers for quick runs; 1 = RFC 2236's (125 s queries).
+    opts.Add("igmpTimeScale",
+             "IGMP timers (RFC 2236 defaults) times this",
+             config.igmpTimeScale,
+             0.01,
+             1);
+    opts.Add("nodesPerPc", "send_udp virtual nodes on the sender PC", config.nodesPerPc, 1, 100000);
+    opts.Add("receivers", "receiver PCs", config.receivers, 1, 64);
+    opts.Add("staticRouterPort",
+             "the querier's port is a configured router port",
+             config.querierStaticRouterPort);
+    opts.Add("unregisteredToRouterPorts",
+             "the switch sends unregistered multicast to router ports only (else floods)",
+             config.unregisteredToRouterPorts);
+    opts.Add("onTime",
+             "a query is on time if sent within this many seconds of its due time",
+             onTime,
+             1e-6,
+             1000);
+    // At least 1.2 GMIs (a membership must have the chance to expire); at most 20.
+    opts.Add("duration", "load duration in Group Membership Intervals", durationGmi, 1.2, 20);
+    opts.Add("profile", "host profile of the PCs", config.profile);
+    opts.Parse(argc, argv);
+    ProgramOptions::Require(Profile::Exists("host", config.profile),
+                            "--profile='" + config.profile + "' is not a host profile");
 
     const Time qi = Mega06Testbed::QueryInterval(config);
     const Time gmi = Mega06Testbed::GroupMembershipInterval(config);
@@ -219,6 +219,7 @@ main(int argc, char* argv[])
         membersAtEnd.push_back(tb.bridge->GetMemberPorts(config.group).size());
     });
     Simulator::Stop(config.stopAt);
+    opts.StartProgress(config.stopAt);
     Simulator::Run();
 
     // Queries that fell due under load (before the judged window's end), and those of them that
@@ -316,7 +317,7 @@ main(int argc, char* argv[])
     rec.Set("querier_interrupts_per_s", (nic1[3] - nic0[3]) / loadT);
     rec.SetInt("load_frames_sent", tb.load->GetSent());
     rec.SetInt("events", static_cast<int64_t>(Simulator::GetEventCount()));
-    rec.Write(output);
+    rec.Write(opts.GetOutput());
     Simulator::Destroy();
     return 0;
 }

@@ -1,23 +1,30 @@
-"""Experiment campaigns: sweep an experiment's points, collect the records, analyse, report.
+"""Experiment campaigns: sweep experiments' points on dask.distributed, store, analyse, report.
 
-An experiment is declared once, in a module of ``testbed.experiments``::
+An experiment is declared once, in a study's module of ``testbed.experiments`` (the declaration
+types are in ``testbed.experiment``)::
 
     register(Experiment(
         id="jaxa-table1", study="JAXA06",
         title="NIST Net bandwidth setting vs measured ftp rate (Table 1)",
-        program="jaxa-table1",          # build/examples/<program>
+        program="jaxa-table1",          # an experiment program (build/examples/<program>)
         points=points,                   # points(scale) -> [ {param: value}, ... ]
         analyse=analyse))                # analyse(records) -> Analysis
 
-Each point runs ``<program> --param=value ... --output=<file>`` as its own process; the JSON
-record it writes is stored at ``<out>/<id>/points/<key>.json`` together with its parameters, as
-soon as it is finished (atomically). A sweep that is interrupted or fails part-way keeps every
-finished point, and the next run only computes the missing ones.
+Each point runs ``<program> --param=value ... --output=<file>`` as its own process, on a Dask
+worker: by default an embedded ``LocalCluster`` of ``jobs`` worker processes, or the workers of an
+existing cluster (``scheduler="tcp://host:8786"``) that see the same checkout and build on a
+shared path. A point is identified by its program and its parameters: experiments that need the
+same point (Fig. 5 of [JAXA06] is Fig. 4's data) get it computed once. The worker that finishes a
+point stores its record at ``<out>/<experiment>/points/<key>.json`` for every experiment that
+needs it, atomically, as soon as it is finished: a campaign that is interrupted, a worker that is
+killed (the scheduler runs its point again elsewhere) or a point that fails keeps every finished
+point, and the next run computes only the missing ones.
 """
 
 from __future__ import annotations
 
 import csv
+import ctypes
 import hashlib
 import json
 import math
@@ -28,143 +35,25 @@ import sys
 import tempfile
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 from . import EXAMPLES_DIR, ROOT
-
-SCALES = ("quick", "paper")
-
-# --------------------------------------------------------------------------------------------
-# Declarations
-
-
-@dataclass
-class Series:
-    """One line of a figure."""
-
-    title: str
-    x: list
-    y: list
-    style: str = "linespoints"  # lines | points | linespoints | errorbars ...
-    yerr: list | None = None
-
-
-@dataclass
-class Figure:
-    """A 2-D figure drawn with gnuplot (through ns-3's Gnuplot class)."""
-
-    name: str  # file name without extension
-    title: str
-    xlabel: str
-    ylabel: str
-    series: list[Series] = field(default_factory=list)
-    logx: bool = False
-    logy: bool = False
-    xrange: tuple | None = None
-    yrange: tuple | None = None
-    extra: list[str] = field(default_factory=list)  # raw gnuplot commands
-
-
-@dataclass
-class Validation:
-    """A simulated value compared with a measured (calibration) value."""
-
-    point: str
-    measured: float
-    simulated: float
-    tolerance_pct: float
-
-    @property
-    def error_pct(self) -> float:
-        if self.measured == 0:
-            return math.inf if self.simulated != 0 else 0.0
-        return (self.simulated - self.measured) / abs(self.measured) * 100.0
-
-    @property
-    def passed(self) -> bool:
-        # (a tolerance is inclusive; the epsilon absorbs floating-point rounding at the boundary)
-        return math.isfinite(self.error_pct) and abs(self.error_pct) <= self.tolerance_pct + 1e-9
-
-    def as_dict(self) -> dict:
-        return {
-            "point": self.point,
-            "measured": self.measured,
-            "simulated": self.simulated,
-            "error_pct": round(self.error_pct, 4) if math.isfinite(self.error_pct) else None,
-            "tolerance_pct": self.tolerance_pct,
-            "pass": self.passed,
-        }
-
-
-@dataclass
-class Record:
-    """A finished point: its parameters and the program's JSON record."""
-
-    params: dict
-    result: dict
-
-
-@dataclass
-class Analysis:
-    """What an experiment's analysis produces."""
-
-    rows: list[dict]  # data.csv: every simulated point
-    metrics: dict[str, Any]
-    validation: list[Validation] = field(default_factory=list)
-    figures: list[Figure] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)  # sentences for the report
-
-
-@dataclass
-class Experiment:
-    """An experiment: one table or figure of a study."""
-
-    id: str
-    study: str
-    title: str
-    program: str
-    points: Callable[[str], list[dict]]
-    analyse: Callable[[list[Record]], Analysis]
-    timeout_s: float | None = None  # per point
-    # Experiments with the same engine (programs that give the same record for the same
-    # parameters) share points: a parameter set is computed once and copied to the others.
-    engine: str | None = None
-    # Optional estimate of a point's relative cost (any unit, the same within the experiment set
-    # that declares it): the runner starts the costliest points first, so that the last ones to
-    # finish are short (longest-processing-time-first scheduling). Order only: results do not
-    # depend on it.
-    cost: Callable[[dict], float] | None = None
-
-
-_REGISTRY: dict[str, Experiment] = {}
-
-
-def register(exp: Experiment) -> Experiment:
-    if exp.id in _REGISTRY:
-        raise ValueError(f"experiment {exp.id!r} registered twice")
-    _REGISTRY[exp.id] = exp
-    return exp
-
-
-def experiments() -> dict[str, Experiment]:
-    """All experiments, in registration order (importing testbed.experiments registers them)."""
-    from . import experiments as _  # noqa: F401
-
-    return dict(_REGISTRY)
-
-
-def get(exp_id: str) -> Experiment:
-    exps = experiments()
-    if exp_id not in exps:
-        raise KeyError(f"unknown experiment {exp_id!r}; known: {', '.join(exps)}")
-    return exps[exp_id]
-
+from .experiment import (  # noqa: F401  (re-exported: the studies' modules import them here)
+    SCALES,
+    Analysis,
+    Experiment,
+    Figure,
+    Record,
+    Series,
+    Validation,
+    experiments,
+    get,
+    register,
+)
 
 # --------------------------------------------------------------------------------------------
-# Running points
+# Programs
 
 
 class CampaignError(RuntimeError):
@@ -185,17 +74,52 @@ def _format(value) -> str:
     return str(value)
 
 
+def _ns3_tree_programs(name: str) -> list[Path]:
+    """Programs named ns3.<version>-<name>-<profile> of an in-tree build (contrib/testbed)."""
+    trees = []
+    if os.environ.get("TESTBED_NS3_TREE"):
+        trees.append(Path(os.environ["TESTBED_NS3_TREE"]))
+    # This checkout itself as contrib/testbed of an ns-3 tree.
+    if ROOT.parent.name == "contrib":
+        trees.append(ROOT.parent.parent)
+    found = []
+    for tree in trees:
+        build = tree / "build"
+        if build.is_dir():
+            found.extend(p for p in build.rglob(f"ns3*-{name}-*")
+                         if p.is_file() and os.access(p, os.X_OK)
+                         and p.name.split("-", 1)[1].rsplit("-", 1)[0] == name)
+    return sorted(found)
+
+
 def program_path(program: str) -> Path:
-    return EXAMPLES_DIR / program
+    """Where an experiment program is: $TESTBED_PROGRAMS_DIR/<program>, else the standalone
+    build's build/examples/<program>, else an in-tree build's ns3.<version>-<program>-<profile>
+    (the tree in $TESTBED_NS3_TREE, or the one this checkout is contrib/testbed of)."""
+    if os.environ.get("TESTBED_PROGRAMS_DIR"):
+        return Path(os.environ["TESTBED_PROGRAMS_DIR"]) / program
+    standalone = EXAMPLES_DIR / program
+    if standalone.exists():
+        return standalone
+    tree = _ns3_tree_programs(program)
+    return tree[0] if tree else standalone
 
 
-def command_line(program: str, params: dict, output: Path) -> list[str]:
-    exe = program_path(program)
+def command_line(exe: Path | str, params: dict, output: Path, progress: bool = False) -> list[str]:
     args = [str(exe)]
     for k, v in params.items():
         args.append(f"--{k}={_format(v)}")
+    if progress:
+        args.append("--progress")
     args.append(f"--output={output}")
     return args
+
+
+def _file_mode() -> int:
+    """The mode of an ordinary new file under this process's umask (0644 under 022)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
 
 
 def _atomic_write_json(path: Path, data) -> None:
@@ -204,67 +128,153 @@ def _atomic_write_json(path: Path, data) -> None:
     with os.fdopen(fd, "w") as f:
         json.dump(data, f, indent=1, sort_keys=True)
         f.write("\n")
+    os.chmod(tmp, _file_mode())
     os.replace(tmp, path)
 
 
-class _Runner:
-    """Runs point processes in parallel; terminates them all on interruption."""
+def _clean_stale(pdir: Path) -> int:
+    """Remove temporaries that an interrupted or killed campaign left in a points/ folder."""
+    n = 0
+    if pdir.is_dir():
+        for f in list(pdir.glob(".out-*.json")) + list(pdir.glob(".tmp-*.json")):
+            f.unlink(missing_ok=True)
+            n += 1
+    return n
 
-    def __init__(self, jobs: int):
-        self.jobs = max(1, jobs)
-        self._procs: set[subprocess.Popen] = set()
-        self._lock = threading.Lock()
-        self._stopping = False
 
-    def run_point(self, exp: Experiment, params: dict, dest: Path) -> float:
-        """Run one point; store its record at dest. Returns the wall time."""
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_out = tempfile.mkstemp(dir=dest.parent, prefix=".out-", suffix=".json")
-        os.close(fd)
-        tmp = Path(tmp_out)
-        cmd = command_line(exp.program, params, tmp)
-        t0 = time.monotonic()
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent():
+    """In the child, before exec: SIGKILL when the process that started it dies (Linux)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+
+
+# --------------------------------------------------------------------------------------------
+# The task that a worker runs
+
+#: Programs running in this (worker) process, killed when the campaign that owns them dies.
+_RUNNING: set[subprocess.Popen] = set()
+_RUNNING_LOCK = threading.Lock()
+
+
+def _kill_running():
+    with _RUNNING_LOCK:
+        for p in list(_RUNNING):
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+
+def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]],
+              timeout: float | None, progress: bool = False) -> dict:
+    """Run one point (in a worker): the program as its own process (its own process group, killed
+    with the worker), then its record stored atomically at every destination
+    ``(experiment id, path)``. Returns {"ok": True, "wall": s} or {"ok": False, "error": text}:
+    a failing program is a result, not an exception (an exception is left to the worker's death,
+    which the scheduler answers by running the point elsewhere)."""
+    first = Path(dests[0][1])
+    first.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_out = tempfile.mkstemp(dir=first.parent, prefix=".out-", suffix=".json")
+    os.close(fd)
+    tmp = Path(tmp_out)
+    cmd = command_line(exe, params, tmp, progress)
+    t0 = time.monotonic()
+    try:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True, preexec_fn=_die_with_parent)
+        with _RUNNING_LOCK:
+            _RUNNING.add(proc)
+        if progress:
+            # The program's simulated-time progress (stderr) goes to the campaign's log as it
+            # comes, through the cluster's event log (topic "testbed-progress").
+            try:
+                from distributed import get_worker
+
+                worker = get_worker()  # in the task's thread (thread-local)
+            except (ImportError, ValueError):
+                worker = None
+
+            def forward(stream=proc.stderr, lines=[]):
+                for line in stream:
+                    lines.append(line)
+                    if worker is not None:
+                        worker.log_event("testbed-progress", f"{program}: {line.rstrip()}")
+
+            errs: list[str] = []
+            reader = threading.Thread(target=forward, kwargs={"lines": errs}, daemon=True)
+            reader.start()
         try:
-            with self._lock:
-                if self._stopping:
-                    raise CampaignError("interrupted")
-                proc = subprocess.Popen(
-                    cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                    start_new_session=True)
-                self._procs.add(proc)
-            try:
-                out, err = proc.communicate(timeout=exp.timeout_s)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                out, err = proc.communicate()
-                raise CampaignError(
-                    f"{exp.id}: point {params} timed out after {exp.timeout_s} s")
-            finally:
-                with self._lock:
-                    self._procs.discard(proc)
-            if proc.returncode != 0:
-                tail = "\n".join((err or out or "").strip().splitlines()[-15:])
-                raise CampaignError(
-                    f"{exp.id}: point {params} failed (exit {proc.returncode}):\n"
-                    f"  {' '.join(cmd)}\n{tail}")
-            try:
-                result = json.loads(tmp.read_text())
-            except (OSError, ValueError) as e:
-                raise CampaignError(f"{exp.id}: point {params} wrote no valid JSON: {e}")
-            wall = time.monotonic() - t0
-            _atomic_write_json(dest, {"params": params, "result": result, "wall_s": wall})
-            return wall
+            if progress:
+                out = proc.stdout.read()
+                proc.wait(timeout=timeout)
+                reader.join()
+                err = "".join(errs)
+            else:
+                out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            return {"ok": False, "error": f"point {params} timed out after {timeout} s"}
         finally:
-            tmp.unlink(missing_ok=True)
+            with _RUNNING_LOCK:
+                _RUNNING.discard(proc)
+        if proc.returncode != 0:
+            tail = "\n".join((err or out or "").strip().splitlines()[-15:])
+            return {"ok": False, "error": f"point {params} failed (exit {proc.returncode}):\n"
+                                          f"  {' '.join(cmd)}\n{tail}"}
+        try:
+            result = json.loads(tmp.read_text())
+        except (OSError, ValueError) as e:
+            return {"ok": False, "error": f"point {params} wrote no valid JSON: {e}"}
+        wall = time.monotonic() - t0
+        rng = {"RngRun": int(params.get("RngRun", 1)), "RngSeed": int(params.get("RngSeed", 1))}
+        for exp_id, dest in dests:
+            _atomic_write_json(Path(dest), {"experiment": exp_id, "program": program,
+                                            "params": params, "rng": rng, "result": result,
+                                            "wall_s": wall})
+        return {"ok": True, "wall": wall}
+    finally:
+        tmp.unlink(missing_ok=True)
 
-    def stop(self):
-        with self._lock:
-            self._stopping = True
-            for p in list(self._procs):
-                try:
-                    os.killpg(p.pid, signal.SIGTERM)
-                except (ProcessLookupError, PermissionError):
-                    pass
+
+def _campaign_watch(pid: int):
+    """A Dask worker plugin for the embedded cluster: when the campaign process `pid` disappears
+    (killed, even with SIGKILL), the worker kills its running programs and exits."""
+    from distributed.diagnostics.plugin import WorkerPlugin
+
+    class CampaignWatch(WorkerPlugin):
+        name = "testbed-campaign-watch"
+
+        def setup(self, worker):
+            def watch():
+                while True:
+                    time.sleep(0.5)
+                    try:
+                        os.kill(pid, 0)
+                    except ProcessLookupError:
+                        _kill_running()
+                        try:  # the nanny would start a new worker for a campaign that is gone
+                            os.kill(os.getppid(), signal.SIGKILL)
+                        finally:
+                            os._exit(1)
+                    except PermissionError:
+                        pass
+
+            threading.Thread(target=watch, daemon=True).start()
+
+        def teardown(self, worker):
+            _kill_running()
+
+    return CampaignWatch()
+
+
+# --------------------------------------------------------------------------------------------
+# The campaign
 
 
 def _points(exp: Experiment, scale: str) -> list[dict]:
@@ -280,49 +290,114 @@ def _points(exp: Experiment, scale: str) -> list[dict]:
     return pts
 
 
-def _load_point(path: Path, params: dict) -> Record | None:
+def _load_point(path: Path, params: dict, program: str | None = None) -> Record | None:
     try:
         data = json.loads(path.read_text())
     except (OSError, ValueError):
         return None
     if data.get("params") != params:
         return None
-    return Record(params=data["params"], result=data["result"])
+    if program is not None and data.get("program", program) != program:
+        return None
+    return Record(params=data["params"], result=data["result"],
+                  experiment=data.get("experiment", path.parent.parent.name),
+                  program=data.get("program", program or ""))
 
 
-def _engine(exp: Experiment) -> str:
-    return exp.engine or exp.program
+class Progress:
+    """Points done / total with an ETA: a tqdm bar on a terminal, plain lines otherwise (CI)."""
+
+    def __init__(self, total: int, log: Callable[[str], None], enabled: bool = True):
+        self.total = total
+        self.done = 0
+        self.log = log
+        self.t0 = time.monotonic()
+        self.last = self.t0
+        self.bar = None
+        self.enabled = enabled
+        if enabled and total and sys.stdout.isatty():
+            try:
+                from tqdm import tqdm
+
+                self.bar = tqdm(total=total, unit="point", dynamic_ncols=True)
+            except ImportError:
+                self.bar = None
+
+    def step(self, n: int = 1):
+        self.done += n
+        if not self.enabled:
+            return
+        if self.bar is not None:
+            self.bar.update(n)
+            return
+        now = time.monotonic()
+        tenth = max(1, self.total // 10)
+        if self.done == self.total or self.done % tenth == 0 or now - self.last >= 30:
+            self.last = now
+            elapsed = now - self.t0
+            eta = elapsed / self.done * (self.total - self.done) if self.done else math.nan
+            self.log(f"  {self.done}/{self.total} points computed ({elapsed:.0f} s"
+                     + (f", about {eta:.0f} s left)" if self.done < self.total else ")"))
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
 
 
-def _shared_point(exp: Experiment, params: dict, out: Path, scale: str) -> Path | None:
-    """A stored record of another experiment with the same engine and parameters, if any."""
-    key = point_key(params)
-    for other in _REGISTRY.values():
-        if other.id == exp.id or _engine(other) != _engine(exp):
-            continue
-        cand = out / other.id / "points" / f"{key}.json"
-        if cand.exists() and _load_point(cand, params) is not None:
-            return cand
-    return None
+class _Cluster:
+    """The Dask client: an embedded LocalCluster of `jobs` worker processes, or an existing
+    cluster's scheduler."""
 
+    def __init__(self, jobs: int, scheduler: str | None):
+        import logging
 
-def _costliest_first(todo: list[tuple]) -> list[tuple]:
-    """Points without a cost estimate first, in their order; then the others, costliest first."""
-    # sorted() is stable: equal keys keep their order.
-    return sorted(todo, key=lambda t: -math.inf if t[0].cost is None else -t[0].cost(t[1]))
+        import dask
+        from distributed import Client, LocalCluster
+
+        dask.config.set({"distributed.scheduler.allowed-failures": 3,
+                         "distributed.admin.tick.limit": "60s"})
+        self.cluster = None
+        if scheduler:
+            self.client = Client(scheduler, timeout=30)
+        else:
+            self.cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1,
+                                        processes=True, dashboard_address=None,
+                                        silence_logs=logging.ERROR)
+            self.client = Client(self.cluster)
+        # Workers import this module: make the package importable there too.
+        pkg = str(Path(__file__).resolve().parents[1])
+
+        def _path(p=pkg):
+            if p not in sys.path:
+                sys.path.insert(0, p)
+
+        self.client.run(_path)
+        if self.cluster is not None:
+            self.client.register_plugin(_campaign_watch(os.getpid()))
+
+    def close(self):
+        try:
+            self.client.close()
+        finally:
+            if self.cluster is not None:
+                self.cluster.close()
 
 
 def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,
-                 log=print) -> dict[str, list[Record] | Exception]:
+                 log=print, scheduler: str | None = None,
+                 progress: bool = True) -> dict[str, list[Record] | Exception]:
     """Compute every missing point of the experiments (in parallel across all of them).
 
     Returns, per experiment id, its records in point order, or the exception that stopped it.
     """
     if scale not in SCALES:
         raise CampaignError(f"unknown scale {scale!r}; use one of {', '.join(SCALES)}")
+    out = Path(out)
     plan: dict[str, list[tuple[dict, Path]]] = {}
     failed: dict[str, Exception] = {}
-    todo = []
+    # (program, key) -> [(experiment, params, dest)] still missing
+    groups: dict[tuple[str, str], list[tuple[Experiment, dict, Path]]] = {}
+    stored: dict[tuple[str, str], Path] = {}  # (program, key) -> an existing record
     for exp in exps:
         try:
             pts = _points(exp, scale)
@@ -331,78 +406,58 @@ def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,
             continue
         if not program_path(exp.program).exists():
             failed[exp.id] = CampaignError(
-                f"{exp.id}: program {program_path(exp.program)} is not built")
+                f"{exp.id}: program {exp.program} is not built (looked for "
+                f"{program_path(exp.program)}; set TESTBED_PROGRAMS_DIR or TESTBED_NS3_TREE for "
+                f"an in-tree build)")
             continue
         pdir = out / exp.id / "points"
+        removed = _clean_stale(pdir)
+        if removed:
+            log(f"{exp.id}: removed {removed} temporaries of an interrupted run")
         plan[exp.id] = [(p, pdir / f"{point_key(p)}.json") for p in pts]
-        missing = []
         for p, d in plan[exp.id]:
-            if _load_point(d, p) is not None:
+            if _load_point(d, p, exp.program) is not None:
+                stored.setdefault((exp.program, point_key(p)), d)
+    todo = []
+    for exp in exps:
+        if exp.id not in plan:
+            continue
+        missing = 0
+        for p, d in plan[exp.id]:
+            if _load_point(d, p, exp.program) is not None:
                 continue
-            shared = _shared_point(exp, p, out, scale)
-            if shared is not None:
-                _atomic_write_json(d, json.loads(shared.read_text()))
+            k = (exp.program, point_key(p))
+            if k not in stored:
+                # Any experiment's stored record of the same program and parameters (also of
+                # experiments not in this campaign): the programs are deterministic.
+                for cand in out.glob(f"*/points/{k[1]}.json"):
+                    if _load_point(cand, p, exp.program) is not None:
+                        stored[k] = cand
+                        break
+            if k in stored:  # another experiment has it: same program, same parameters
+                data = json.loads(stored[k].read_text())
+                data["experiment"] = exp.id
+                _atomic_write_json(d, data)
                 continue
-            missing.append((exp, p, d))
-        cached = len(pts) - len(missing)
-        log(f"{exp.id}: {len(pts)} points ({cached} already done)")
-        todo.extend(missing)
+            missing += 1
+            groups.setdefault(k, []).append((exp, p, d))
+        log(f"{exp.id}: {len(plan[exp.id])} points ({len(plan[exp.id]) - missing} already done)")
+    for k, members in groups.items():
+        exp, p, _ = members[0]
+        todo.append((exp, p, members, k))
+    todo = _costliest_first(todo)
 
-    # Identical points of experiments with the same engine run once; the others get a copy.
-    first: dict[tuple, tuple] = {}
-    copies: list[tuple] = []
-    unique = []
-    for exp, p, d in todo:
-        k = (_engine(exp), point_key(p))
-        if k in first:
-            copies.append((first[k], exp, d))
-        else:
-            first[k] = (exp, p, d)
-            unique.append((exp, p, d))
-    todo = _costliest_first(unique)
-
-    runner = _Runner(jobs)
-    t0 = time.monotonic()
-    done = 0
-    with ThreadPoolExecutor(max_workers=runner.jobs) as pool:
-        futures = {pool.submit(runner.run_point, exp, p, d): exp.id for exp, p, d in todo}
-        try:
-            pending = set(futures)
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for f in finished:
-                    exp_id = futures[f]
-                    done += 1
-                    try:
-                        f.result()
-                    except Exception as e:
-                        if exp_id not in failed:
-                            failed[exp_id] = e
-                            log(f"{exp_id}: FAILED: {e}")
-                if todo and (done % max(1, len(todo) // 10) == 0 or not pending):
-                    log(f"  {done}/{len(todo)} points computed "
-                        f"({time.monotonic() - t0:.0f} s)")
-        except KeyboardInterrupt:
-            runner.stop()
-            for f in futures:
-                f.cancel()
-            log("interrupted: finished points are kept; run again to continue")
-            raise
-
-    for (src_exp, src_p, src_d), exp, d in copies:
-        if src_d.exists():
-            _atomic_write_json(d, json.loads(src_d.read_text()))
-        elif exp.id not in failed:
-            failed[exp.id] = CampaignError(f"{exp.id}: shared point {src_p} of {src_exp.id} "
-                                           "failed")
+    if todo:
+        _compute(todo, jobs, scheduler, log, failed, progress, scale)
 
     results: dict[str, list[Record] | Exception] = dict(failed)
     for exp_id, pts in plan.items():
         if exp_id in failed:
             continue
+        exp = next(e for e in exps if e.id == exp_id)
         records = []
         for p, d in pts:
-            r = _load_point(d, p)
+            r = _load_point(d, p, exp.program)
             if r is None:
                 results[exp_id] = CampaignError(f"{exp_id}: point {p} has no record")
                 break
@@ -410,6 +465,56 @@ def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,
         else:
             results[exp_id] = records
     return results
+
+
+def _costliest_first(todo: list[tuple]) -> list[tuple]:
+    """Longest-processing-time-first: items (experiment, params, ...) without a cost estimate
+    first, in their order; then the others, costliest first (a stable sort)."""
+    return sorted(todo, key=lambda t: -math.inf if t[0].cost is None else -t[0].cost(t[1]))
+
+
+def _compute(todo, jobs, scheduler, log, failed, progress, scale):
+    from distributed import as_completed
+
+    cluster = _Cluster(jobs, scheduler)
+    bar = Progress(len(todo), log, progress)
+    futures = {}
+    # Simulated-time progress of paper-scale points only (their runs take minutes; ShowProgress
+    # adds its own events to a program's event count, so quick runs stay without it).
+    show = scale == "paper"
+    if show and any(exp.progress for exp, *_ in todo):
+        cluster.client.subscribe_topic("testbed-progress", lambda event: log(f"  {event[1]}"))
+    try:
+        n = len(todo)
+        for rank, (exp, p, members, k) in enumerate(todo):
+            dests = [(e.id, str(d)) for e, _, d in members]
+            f = cluster.client.submit(run_point, str(program_path(exp.program)), exp.program, p,
+                                      dests, exp.timeout_s, show and exp.progress,
+                                      key=f"point-{k[0]}-{k[1]}",
+                                      priority=n - rank, pure=False)
+            futures[f] = members
+        for f in as_completed(futures):
+            if show:
+                time.sleep(0.2)  # the point's last progress events are still on their way
+            members = futures[f]
+            try:
+                res = f.result()
+            except Exception as e:  # the point's workers died too often (KilledWorker), ...
+                res = {"ok": False, "error": f"{type(e).__name__}: {e}"}
+            if not res["ok"]:
+                for e, _, _ in members:
+                    if e.id not in failed:
+                        failed[e.id] = CampaignError(f"{e.id}: {res['error']}")
+                        log(f"{e.id}: FAILED: {res['error']}")
+            bar.step()
+    except KeyboardInterrupt:
+        for f in futures:
+            f.cancel()
+        log("interrupted: finished points are kept; run again to continue")
+        raise
+    finally:
+        bar.close()
+        cluster.close()
 
 
 # --------------------------------------------------------------------------------------------
@@ -447,7 +552,7 @@ def finish_experiment(exp: Experiment, records: list[Record], scale: str, out: P
                       plots: bool = True) -> dict:
     """Analyse an experiment's records and write data.csv, metrics.json and figures."""
     analysis = exp.analyse(records)
-    edir = out / exp.id
+    edir = Path(out) / exp.id
     write_csv(edir / "data.csv", analysis.rows)
     metrics = {
         "experiment": exp.id,
@@ -466,3 +571,4 @@ def finish_experiment(exp: Experiment, records: list[Record], scale: str, out: P
         for fig in analysis.figures:
             render(fig, edir)
     return metrics
+

@@ -7,8 +7,7 @@ import time
 from pathlib import Path
 
 from . import ROOT
-from .campaign import SCALES, CampaignError, experiments, finish_experiment, run_campaign
-from .report import write_report
+from .experiment import SCALES, experiments
 
 
 def _log(msg):
@@ -29,6 +28,12 @@ def _common(p):
                    help="points run in parallel (default: number of CPUs)")
     p.add_argument("--out", type=Path, default=ROOT / "results",
                    help="results directory (default: results/)")
+    p.add_argument("--scheduler", metavar="ADDR",
+                   help="run the points on an existing Dask cluster (tcp://host:8786) whose "
+                        "workers see this checkout and its build (default: an embedded "
+                        "LocalCluster of --jobs workers)")
+    p.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="no progress bar (plain lines are printed when stdout is not a terminal)")
 
 
 def cmd_list(args):
@@ -38,10 +43,14 @@ def cmd_list(args):
 
 
 def _run(exps, args):
+    from .campaign import CampaignError, finish_experiment, run_campaign
+    from .report import write_report
+
     t0 = time.monotonic()
     out = args.out.resolve()
     try:
-        results = run_campaign(exps, args.scale, args.jobs, out, log=_log)
+        results = run_campaign(exps, args.scale, args.jobs, out, log=_log,
+                               scheduler=args.scheduler, progress=args.progress)
     except KeyboardInterrupt:
         return 130
     except CampaignError as e:

@@ -1,7 +1,7 @@
 """Figures: drawn by gnuplot from scripts that ns-3's Gnuplot class writes.
 
 ns-3's ns3::Gnuplot / Gnuplot2dDataset (through cppyy) produce the gnuplot script; this module
-only maps a campaign.Figure onto them and runs gnuplot to make the PNG.
+only maps an experiment.Figure onto them and runs gnuplot to make the PNG.
 """
 
 import math
@@ -9,7 +9,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from .campaign import Figure
+from .experiment import Figure
 
 _STYLES = {
     "lines": "LINES",

@@ -4,7 +4,7 @@ sending through GINE's queues (Fig. 3)."""
 from statistics import mean, pstdev
 
 from .. import validation
-from ..campaign import Analysis, Experiment, Figure, Series, Validation, register
+from ..experiment import Analysis, Experiment, Figure, Series, Validation, register
 
 # Program names of the timers -> metric prefixes and figure titles.
 TIMERS = {

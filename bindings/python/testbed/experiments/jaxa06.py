@@ -19,7 +19,7 @@ from itertools import combinations
 from statistics import mean
 
 from .. import validation
-from ..campaign import Analysis, Experiment, Figure, Series, Validation, register
+from ..experiment import Analysis, Experiment, Figure, Series, Validation, register
 
 # Table 1 settings: label used in metric names -> ns-3 DataRate string.
 SETTINGS = {"100M": "100Mbps", "50M": "50Mbps", "10M": "10Mbps", "1M": "1Mbps",

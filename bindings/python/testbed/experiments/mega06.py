@@ -10,7 +10,7 @@ import math
 from statistics import mean
 
 from .. import validation
-from ..campaign import Analysis, Experiment, Figure, Series, Validation, register
+from ..experiment import Analysis, Experiment, Figure, Series, Validation, register
 
 # --------------------------------------------------------------------------------------------
 # mega-flooding
@@ -346,10 +346,10 @@ def querier_analyse(records):
 register(Experiment(
     id="mega-flooding", study="MEGA06",
     title="Multicast flooded onto the sender PCs without IGMP snooping (section 4.4)",
-    program="mega-flooding", points=flooding_points, analyse=flooding_analyse))
+    program="mega-flooding", points=flooding_points, analyse=flooding_analyse, progress=True))
 
 register(Experiment(
     id="mega-querier", study="MEGA06",
     title="The IGMP querier PC under all multicast, with and without interrupt moderation "
           "(section 4.4)",
-    program="mega-querier", points=querier_points, analyse=querier_analyse))
+    program="mega-querier", points=querier_points, analyse=querier_analyse, progress=True))

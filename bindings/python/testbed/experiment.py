@@ -1,0 +1,137 @@
+"""Declarations of experiments: what a study's module registers and what its analysis returns.
+
+Kept apart from the engine (campaign.py) and the figure renderer (plot.py), which both use it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+SCALES = ("quick", "paper")
+
+
+@dataclass
+class Series:
+    """One line of a figure."""
+
+    title: str
+    x: list
+    y: list
+    style: str = "linespoints"  # lines | points | linespoints | errorbars ...
+    yerr: list | None = None
+
+
+@dataclass
+class Figure:
+    """A 2-D figure drawn with gnuplot (through ns-3's Gnuplot class)."""
+
+    name: str  # file name without extension
+    title: str
+    xlabel: str
+    ylabel: str
+    series: list[Series] = field(default_factory=list)
+    logx: bool = False
+    logy: bool = False
+    xrange: tuple | None = None
+    yrange: tuple | None = None
+    extra: list[str] = field(default_factory=list)  # raw gnuplot commands
+
+
+@dataclass
+class Validation:
+    """A simulated value compared with a measured (calibration) value."""
+
+    point: str
+    measured: float
+    simulated: float
+    tolerance_pct: float
+
+    @property
+    def error_pct(self) -> float:
+        if self.measured == 0:
+            return math.inf if self.simulated != 0 else 0.0
+        return (self.simulated - self.measured) / abs(self.measured) * 100.0
+
+    @property
+    def passed(self) -> bool:
+        # (a tolerance is inclusive; the epsilon absorbs floating-point rounding at the boundary)
+        return math.isfinite(self.error_pct) and abs(self.error_pct) <= self.tolerance_pct + 1e-9
+
+    def as_dict(self) -> dict:
+        return {
+            "point": self.point,
+            "measured": self.measured,
+            "simulated": self.simulated,
+            "error_pct": round(self.error_pct, 4) if math.isfinite(self.error_pct) else None,
+            "tolerance_pct": self.tolerance_pct,
+            "pass": self.passed,
+        }
+
+
+@dataclass
+class Record:
+    """A finished point: its parameters and the program's JSON record."""
+
+    params: dict
+    result: dict
+    experiment: str = ""  # the experiment it was computed for
+    program: str = ""  # the program that computed it
+
+
+@dataclass
+class Analysis:
+    """What an experiment's analysis produces."""
+
+    rows: list[dict]  # data.csv: every simulated point
+    metrics: dict[str, Any]
+    validation: list[Validation] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # sentences for the report
+
+
+@dataclass
+class Experiment:
+    """An experiment: one table or figure of a study."""
+
+    id: str
+    study: str
+    title: str
+    program: str
+    points: Callable[[str], list[dict]]
+    analyse: Callable[[list[Record]], Analysis]
+    timeout_s: float | None = None  # per point
+    # Optional estimate of a point's relative cost (any unit, the same within the experiment set
+    # that declares it): the runner starts the costliest points first, so that the last ones to
+    # finish are short (longest-processing-time-first scheduling). Order only: results do not
+    # depend on it.
+    cost: Callable[[dict], float] | None = None
+    # Whether a point's program reports simulated-time progress (--progress, ns-3's
+    # ShowProgress on stderr) at paper scale: for programs whose single run takes minutes. (The
+    # reporter's own events count in a program's "events" field; nothing else changes.)
+    progress: bool = False
+
+
+_REGISTRY: dict[str, Experiment] = {}
+
+
+def register(exp: Experiment) -> Experiment:
+    if exp.id in _REGISTRY:
+        raise ValueError(f"experiment {exp.id!r} registered twice")
+    _REGISTRY[exp.id] = exp
+    return exp
+
+
+def experiments() -> dict[str, Experiment]:
+    """All experiments, in registration order (importing testbed.experiments registers them)."""
+    from . import experiments as _  # noqa: F401
+
+    return dict(_REGISTRY)
+
+
+def get(exp_id: str) -> Experiment:
+    exps = experiments()
+    if exp_id not in exps:
+        raise KeyError(f"unknown experiment {exp_id!r}; known: {', '.join(exps)}")
+    return exps[exp_id]
