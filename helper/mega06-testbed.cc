@@ -32,34 +32,12 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("Mega06Testbed");
 
-namespace
+IgmpTimers
+Mega06Testbed::Timers(const Mega06TestbedConfig& config)
 {
-
-/// RFC 2236 section 8 defaults.
-const uint32_t kRobustness = 2;
-const Time kQueryInterval = Seconds(125);
-const Time kQueryResponseInterval = Seconds(10);
-const Time kUnsolicitedReportInterval = Seconds(10);
-const Time kLastMemberQueryInterval = Seconds(1);
-
-} // namespace
-
-Time
-Mega06Testbed::GroupMembershipInterval(const Mega06TestbedConfig& config)
-{
-    return (kQueryInterval * kRobustness + kQueryResponseInterval) * config.igmpTimeScale;
-}
-
-Time
-Mega06Testbed::QueryInterval(const Mega06TestbedConfig& config)
-{
-    return kQueryInterval * config.igmpTimeScale;
-}
-
-Time
-Mega06Testbed::QueryResponseInterval(const Mega06TestbedConfig& config)
-{
-    return kQueryResponseInterval * config.igmpTimeScale;
+    NS_ABORT_MSG_IF(!(config.igmpTimeScale > 0), "Mega06Testbed: igmpTimeScale must be > 0");
+    // RFC 2236 section 8 (the IGMPv2 of the StarBED PCs and mrouted), every interval scaled.
+    return IgmpTimers().Scaled(config.igmpTimeScale);
 }
 
 Ptr<HostNic>
@@ -73,17 +51,14 @@ Mega06Testbed::GetNic(Ptr<Node> pc)
 Mega06Testbed
 Mega06Testbed::Build(const Mega06TestbedConfig& c)
 {
-    NS_ABORT_MSG_IF(c.igmpTimeScale <= 0, "Mega06Testbed: igmpTimeScale must be > 0");
     NS_ABORT_MSG_IF(c.otherLoad < 0, "Mega06Testbed: otherLoad must be >= 0");
     Mega06Testbed tb;
-    const double s = c.igmpTimeScale;
-    const Time qi = QueryInterval(c);
-    const Time qri = QueryResponseInterval(c);
-    // IGMPv2 codes Max Resp Time in tenths of a second: no scaled interval below 100 ms.
-    const Time lmqi = Max(kLastMemberQueryInterval * s, MilliSeconds(100));
-    NS_ABORT_MSG_IF(qri < MilliSeconds(100),
-                    "Mega06Testbed: igmpTimeScale " << s << " makes the Query Response Interval "
-                                                    << qri.As(Time::S) << " < 0.1 s");
+    const IgmpTimers timers = Timers(c);
+    // IGMPv2 codes Max Resp Time in tenths of a second: no Query Response Interval below 100 ms.
+    NS_ABORT_MSG_IF(timers.queryResponseInterval < MilliSeconds(100),
+                    "Mega06Testbed: igmpTimeScale "
+                        << c.igmpTimeScale << " makes the Query Response Interval "
+                        << timers.queryResponseInterval.As(Time::S) << " < 0.1 s");
 
     // The switch.
     SnoopingSwitchHelper sh;
@@ -92,11 +67,9 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
                           EnumValue(c.unregisteredToRouterPorts
                                         ? SnoopingBridgeNetDevice::ROUTER_PORTS
                                         : SnoopingBridgeNetDevice::FLOOD));
-    sh.SetDeviceAttribute("MembershipInterval", TimeValue(qi * kRobustness + qri));
-    sh.SetDeviceAttribute("RouterPortTimeout", TimeValue(qi * kRobustness + qri / 2));
-    sh.SetDeviceAttribute("LastMemberQueryInterval", TimeValue(lmqi));
     tb.switchNode = CreateObject<Node>();
     tb.bridge = sh.Install(tb.switchNode);
+    tb.bridge->SetTimers(timers);
 
     // The PCs and the rest of the network, one port each.
     tb.senders.Create(c.senderPcs);
@@ -164,11 +137,7 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
 
     IgmpHelper igmp;
     igmp.SetAttribute("Version", UintegerValue(2));
-    igmp.SetAttribute("Robustness", UintegerValue(kRobustness));
-    igmp.SetAttribute("QueryInterval", TimeValue(qi));
-    igmp.SetAttribute("QueryResponseInterval", TimeValue(qri));
-    igmp.SetAttribute("UnsolicitedReportIntervalV2", TimeValue(kUnsolicitedReportInterval * s));
-    igmp.SetAttribute("LastMemberQueryInterval", TimeValue(lmqi));
+    igmp.SetTimers(timers);
     igmp.Install(all);
 
     NodeContainer hostsAll(pcs);

@@ -7,6 +7,7 @@
 
 #include "ns3/ami.h"
 #include "ns3/data-rate.h"
+#include "ns3/igmp-timers.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mrouted.h"
 #include "ns3/multicast-load-source.h"
@@ -112,25 +113,12 @@ struct Mega06Testbed
     static Ptr<HostNic> GetNic(Ptr<Node> pc);
 
     /**
-     * @brief Group Membership Interval of the configured IGMP timers.
-     * @param config the settings
-     * @return Robustness * Query Interval + Query Response Interval
+     * @brief The IGMP timers of the querier, the hosts and the switch: RFC 2236's defaults
+     * with every interval scaled by the configuration's igmpTimeScale.
+     * @param config the configuration
+     * @return the timers
      */
-    static Time GroupMembershipInterval(const Mega06TestbedConfig& config);
-
-    /**
-     * @brief Query Interval of the configured IGMP timers.
-     * @param config the settings
-     * @return RFC 2236's 125 s times the time scale
-     */
-    static Time QueryInterval(const Mega06TestbedConfig& config);
-
-    /**
-     * @brief Query Response Interval of the configured IGMP timers.
-     * @param config the settings
-     * @return RFC 2236's 10 s times the time scale
-     */
-    static Time QueryResponseInterval(const Mega06TestbedConfig& config);
+    static IgmpTimers Timers(const Mega06TestbedConfig& config);
 };
 
 } // namespace ns3

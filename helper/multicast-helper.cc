@@ -31,6 +31,20 @@ IgmpHelper::SetAttribute(const std::string& name, const AttributeValue& value)
 }
 
 void
+IgmpHelper::SetTimers(const IgmpTimers& v)
+{
+    SetAttribute("Robustness", UintegerValue(v.robustness));
+    SetAttribute("QueryInterval", TimeValue(v.queryInterval));
+    SetAttribute("QueryResponseInterval", TimeValue(v.queryResponseInterval));
+    SetAttribute("StartupQueryInterval", TimeValue(v.startupQueryInterval));
+    SetAttribute("StartupQueryCount", UintegerValue(v.startupQueryCount));
+    SetAttribute("LastMemberQueryInterval", TimeValue(v.lastMemberQueryInterval));
+    SetAttribute("LastMemberQueryCount", UintegerValue(v.lastMemberQueryCount));
+    SetAttribute("UnsolicitedReportIntervalV2", TimeValue(v.unsolicitedReportIntervalV2));
+    SetAttribute("UnsolicitedReportIntervalV3", TimeValue(v.unsolicitedReportIntervalV3));
+}
+
+void
 IgmpHelper::Install(NodeContainer nodes) const
 {
     for (auto it = nodes.Begin(); it != nodes.End(); ++it)

@@ -40,6 +40,12 @@ class IgmpHelper
      */
     void SetAttribute(const std::string& name, const AttributeValue& value);
     /**
+     * @brief Set the protocol variables of the IgmpL4Protocols to create (IgmpTimers: the
+     * attributes Robustness, QueryInterval, ... at once).
+     * @param timers the timers
+     */
+    void SetTimers(const IgmpTimers& timers);
+    /**
      * @brief Aggregate IGMP to each node (which must already have Ipv4L3Protocol).
      * @param nodes the nodes
      */

@@ -13,8 +13,10 @@
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
+#include "ns3/ipv4-router-alert-header.h"
 #include "ns3/multicast-helper.h"
 #include "ns3/simulator.h"
+#include "ns3/snooping-bridge-net-device.h"
 #include "ns3/socket.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
@@ -752,6 +754,107 @@ class IgmpMalformedTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * IgmpTimers: the derived intervals by the formulas of RFC 3376 section 8 (hand-computed), and
+ * scaling for quick runs.
+ */
+class IgmpTimersTestCase : public TestCase
+{
+  public:
+    IgmpTimersTestCase()
+        : TestCase("IgmpTimers: RFC 3376 section 8 defaults, derived intervals, scaling")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        IgmpTimers d;
+        // Defaults: R = 2, QI = 125 s, QRI = 10 s, LMQI = 1 s.
+        NS_TEST_EXPECT_MSG_EQ(d.GroupMembershipInterval(), Seconds(260), "GMI = 2*125 + 10");
+        NS_TEST_EXPECT_MSG_EQ(d.OtherQuerierPresentInterval(), Seconds(255), "OQPI = 250 + 5");
+        NS_TEST_EXPECT_MSG_EQ(d.StartupQueryInterval(), Seconds(31.25), "QI / 4");
+        NS_TEST_EXPECT_MSG_EQ(d.StartupQueryCount(), 2u, "= R");
+        NS_TEST_EXPECT_MSG_EQ(d.LastMemberQueryCount(), 2u, "= R");
+        NS_TEST_EXPECT_MSG_EQ(d.LastMemberQueryTime(), Seconds(2), "LMQC * LMQI");
+        NS_TEST_EXPECT_MSG_EQ(d.OlderHostPresentInterval(), Seconds(260), "R * QI + QRI");
+        IgmpTimers c;
+        c.robustness = 3;
+        c.queryInterval = Seconds(60);
+        c.queryResponseInterval = Seconds(5);
+        c.lastMemberQueryCount = 4;
+        NS_TEST_EXPECT_MSG_EQ(c.GroupMembershipInterval(), Seconds(185), "3*60 + 5");
+        NS_TEST_EXPECT_MSG_EQ(c.OtherQuerierPresentInterval(), Seconds(182.5), "3*60 + 2.5");
+        NS_TEST_EXPECT_MSG_EQ(c.LastMemberQueryTime(), Seconds(4), "4 * 1 s");
+        IgmpTimers s = d.Scaled(0.5);
+        NS_TEST_EXPECT_MSG_EQ(s.queryInterval, Seconds(62.5), "scaled QI");
+        NS_TEST_EXPECT_MSG_EQ(s.GroupMembershipInterval(), Seconds(130), "scaled GMI");
+        NS_TEST_EXPECT_MSG_EQ(s.lastMemberQueryInterval, MilliSeconds(500), "scaled LMQI");
+        // Max Resp Code is in tenths of a second: LMQI not below 100 ms.
+        NS_TEST_EXPECT_MSG_EQ(d.Scaled(0.01).lastMemberQueryInterval,
+                              MilliSeconds(100),
+                              "LMQI floor");
+        // The querier's attributes and the switch take the same value.
+        Ptr<IgmpL4Protocol> igmp = CreateObject<IgmpL4Protocol>();
+        igmp->SetTimers(c);
+        NS_TEST_EXPECT_MSG_EQ(igmp->GetGroupMembershipInterval(), Seconds(185), "via attributes");
+        NS_TEST_EXPECT_MSG_EQ(igmp->GetTimers().lastMemberQueryCount, 4u, "round trip");
+        Ptr<SnoopingBridgeNetDevice> sw = CreateObject<SnoopingBridgeNetDevice>();
+        sw->SetTimers(c);
+        TimeValue mi;
+        sw->GetAttribute("MembershipInterval", mi);
+        NS_TEST_EXPECT_MSG_EQ(mi.Get(), Seconds(185), "switch membership = GMI");
+        TimeValue rp;
+        sw->GetAttribute("RouterPortTimeout", rp);
+        NS_TEST_EXPECT_MSG_EQ(rp.Get(), Seconds(182.5), "router port = OQPI");
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * Headers from the wire are checked for length before they are read: a Router Alert IPv4
+ * header needs 20 octets, version 4 and a header length the bytes hold; an IGMPv3 report that
+ * claims more records than its bytes can hold reserves room only for what they can hold.
+ */
+class IgmpHeaderLengthTestCase : public TestCase
+{
+  public:
+    IgmpHeaderLengthTestCase()
+        : TestCase("IGMP and Router Alert headers: length checked before reading")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ipv4RouterAlertHeader ra;
+        Ptr<Packet> empty = Create<Packet>();
+        NS_TEST_EXPECT_MSG_EQ(empty->RemoveHeader(ra), 0u, "nothing read from 0 octets");
+        NS_TEST_EXPECT_MSG_EQ(ra.IsValid(), false, "0 octets are no header");
+        uint8_t shortIhl[20] = {0x46, 0, 0, 24}; // IHL 6 (24 octets) in 20 octets
+        Ptr<Packet> p = Create<Packet>(shortIhl, sizeof(shortIhl));
+        NS_TEST_EXPECT_MSG_EQ(p->RemoveHeader(ra), 0u, "header longer than the bytes");
+        NS_TEST_EXPECT_MSG_EQ(ra.IsValid(), false, "refused");
+        Ipv4RouterAlertHeader good;
+        good.source = Ipv4Address("10.0.0.1");
+        good.destination = Ipv4Address("224.0.0.22");
+        good.payloadSize = 8;
+        Ptr<Packet> q = Create<Packet>(8);
+        q->AddHeader(good);
+        NS_TEST_EXPECT_MSG_EQ(q->RemoveHeader(ra), 24u, "a well-formed header");
+        NS_TEST_EXPECT_MSG_EQ(ra.IsValid(), true, "valid");
+        NS_TEST_EXPECT_MSG_EQ(ra.destination, Ipv4Address("224.0.0.22"), "fields read");
+
+        // An 8-octet IGMPv3 report claiming 65535 records (checksum correct: ~(0x2200 + 0xffff)
+        // folded = ~0x2200 = 0xddff).
+        uint8_t v3[8] = {0x22, 0, 0xdd, 0xff, 0, 0, 0xff, 0xff};
+        IgmpHeader h;
+        NS_TEST_EXPECT_MSG_EQ(h.Parse(v3, sizeof(v3)), IgmpHeader::PARSE_TOO_SHORT, "truncated");
+        NS_TEST_EXPECT_MSG_EQ(h.GetRecords().capacity(), 0u, "no room reserved for 65535");
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * The transmit hook lets a host-platform model delay or drop IGMP transmissions.
  */
 class IgmpTransmitHookTestCase : public TestCase
@@ -986,6 +1089,8 @@ class IgmpTestSuite : public TestSuite
         AddTestCase(new IgmpV3RouterTableTestCase, Duration::QUICK);
         AddTestCase(new IgmpMalformedTestCase, Duration::QUICK);
         AddTestCase(new IgmpTransmitHookTestCase, Duration::QUICK);
+        AddTestCase(new IgmpTimersTestCase, Duration::QUICK);
+        AddTestCase(new IgmpHeaderLengthTestCase, Duration::QUICK);
     }
 };
 

@@ -160,8 +160,9 @@ main(int argc, char* argv[])
     ProgramOptions::Require(Profile::Exists("host", config.profile),
                             "--profile='" + config.profile + "' is not a host profile");
 
-    const Time qi = Mega06Testbed::QueryInterval(config);
-    const Time gmi = Mega06Testbed::GroupMembershipInterval(config);
+    const IgmpTimers timers = Mega06Testbed::Timers(config);
+    const Time qi = timers.queryInterval;
+    const Time gmi = timers.GroupMembershipInterval();
     config.otherLoad = load;
     config.querierInterruptRate = itr;
     config.joinAt = MilliSeconds(200);
@@ -242,7 +243,7 @@ main(int argc, char* argv[])
     const uint64_t dueUnderLoad = due1 - due0;
     // Data the receivers got after every membership not refreshed by a query must have expired:
     // from loadAt + GMI + QRI on.
-    const Time tailStart = config.loadAt + gmi + Mega06Testbed::QueryResponseInterval(config);
+    const Time tailStart = config.loadAt + gmi + timers.queryResponseInterval;
     double rxTail = 0;
     double txTail = 0;
     for (size_t i = 0; i < nBins; ++i)

@@ -240,39 +240,6 @@ class IgmpHeader : public Header
     ParseResult m_parse{PARSE_OK};              //!< result of the last Deserialize
 };
 
-/**
- * @ingroup testbed-multicast
- * @brief A 24-octet IPv4 header carrying the Router Alert option (RFC 2113), for IGMP.
- *
- * ns-3's Ipv4Header serializes 20 octets only. IGMP messages must carry Router Alert (RFC 2236
- * section 2, RFC 3376 section 4), so IgmpL4Protocol writes its IPv4 header with this class and
- * hands the finished datagram to the traffic-control layer of the interface. The header checksum
- * is always computed. Deserialization is not needed (ns-3's Ipv4Header skips options on receive)
- * but is provided for tests.
- */
-class Ipv4RouterAlertHeader : public Header
-{
-  public:
-    /**
-     * @brief Get the type ID.
-     * @return the object TypeId
-     */
-    static TypeId GetTypeId();
-    TypeId GetInstanceTypeId() const override;
-    void Print(std::ostream& os) const override;
-    uint32_t GetSerializedSize() const override;
-    void Serialize(Buffer::Iterator start) const override;
-    uint32_t Deserialize(Buffer::Iterator start) override;
-
-    Ipv4Address source;         //!< source address
-    Ipv4Address destination;    //!< destination address
-    uint16_t payloadSize{0};    //!< IGMP message length (octets)
-    uint16_t identification{0}; //!< IP identification
-    uint8_t ttl{1};             //!< time to live (1 for IGMP)
-    uint8_t tos{0xc0};          //!< type of service (Internet Control, as Linux sends IGMP)
-    uint8_t protocol{2};        //!< protocol number (2 = IGMP)
-};
-
 } // namespace ns3
 
 #endif /* TESTBED_IGMP_HEADER_H */

@@ -6,6 +6,7 @@
 #define TESTBED_IGMP_L4_PROTOCOL_H
 
 #include "igmp-header.h"
+#include "igmp-timers.h"
 
 #include "ns3/event-id.h"
 #include "ns3/ip-l4-protocol.h"
@@ -16,6 +17,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <vector>
 
@@ -30,6 +32,8 @@ namespace ns3
 
 class Node;
 class Ipv4L3Protocol;
+class IgmpHost;
+class IgmpRouter;
 class Socket;
 class Packet;
 
@@ -61,7 +65,10 @@ class Packet;
 class IgmpL4Protocol : public IpL4Protocol
 {
   public:
-    static constexpr uint8_t PROT_NUMBER = 2; //!< IP protocol number of IGMP
+    static constexpr uint8_t PROT_NUMBER = 2;    //!< IP protocol number of IGMP
+    static const Ipv4Address ALL_SYSTEMS;        //!< 224.0.0.1 (RFC 1112)
+    static const Ipv4Address ALL_ROUTERS;        //!< 224.0.0.2 (RFC 2236)
+    static const Ipv4Address ALL_IGMPV3_ROUTERS; //!< 224.0.0.22 (RFC 3376)
 
     /// Filter mode of RFC 3376 section 3.
     enum FilterMode : uint8_t
@@ -249,7 +256,20 @@ class IgmpL4Protocol : public IpL4Protocol
      */
     std::vector<Ipv4Address> GetRouterGroups(uint32_t ifIndex) const;
 
-    // --- derived timers (RFC 3376 section 8) -------------------------------------------------
+    // --- timers (RFC 3376 section 8) ---------------------------------------------------------
+    /**
+     * @brief The protocol variables in effect (the attributes' values).
+     * @return the timers
+     */
+    IgmpTimers GetTimers() const;
+    /**
+     * @brief Set every protocol variable at once (the attributes Robustness, QueryInterval,
+     * QueryResponseInterval, StartupQueryInterval/Count, LastMemberQueryInterval/Count and the
+     * Unsolicited Report Intervals).
+     * @param timers the timers
+     */
+    void SetTimers(const IgmpTimers& timers);
+
     /** @return Group Membership Interval = Robustness * QI + QRI */
     Time GetGroupMembershipInterval() const;
     /** @return Other Querier Present Interval = Robustness * QI + QRI / 2 */
@@ -320,109 +340,25 @@ class IgmpL4Protocol : public IpL4Protocol
     void DoDispose() override;
 
   private:
-    /// Per-source retransmission counters of pending state-change records.
-    struct PendingChange
-    {
-        uint32_t filterModeRetrans{0};         //!< TO_IN/TO_EX retransmissions left
-        std::map<Ipv4Address, uint32_t> allow; //!< ALLOW retransmissions left per source
-        std::map<Ipv4Address, uint32_t> block; //!< BLOCK retransmissions left per source
-    };
+    friend class IgmpHost;
+    friend class IgmpRouter;
 
-    /// Host state of one group on one interface.
-    struct HostGroup
-    {
-        std::map<uintptr_t, std::pair<FilterMode, std::set<Ipv4Address>>> owners; //!< sockets
-        FilterMode mode{INCLUDE};           //!< merged filter mode
-        std::set<Ipv4Address> sources;      //!< merged source list
-        HostState v2State{NON_MEMBER};      //!< v1/v2 host state
-        bool lastReporter{false};           //!< v2 flag "I sent the last report"
-        uint32_t unsolicitedLeft{0};        //!< v1/v2 unsolicited repeats left
-        EventId reportTimer;                //!< v1/v2 report timer / v3 group-query timer
-        bool pendingGroupQuery{false};      //!< v3: response to a group(-source) query pending
-        std::set<Ipv4Address> querySources; //!< v3: recorded sources of G&S queries
-        PendingChange change;               //!< v3: pending state-change retransmissions
-    };
+    Ipv4Address GetIfAddress(uint32_t ifIndex) const; //!< first address of an interface
+    static int32_t ResolveInterface(Ptr<Socket> socket, int32_t ifIndex); //!< socket's interface
+    Time RandomDelay(Time max);                                           //!< uniform in [0, max)
+    uint32_t LastMemberQueryCount() const;                                //!< in effect
 
-    /// Router state of one group on one interface.
-    struct RouterGroup
-    {
-        FilterMode mode{INCLUDE};            //!< router filter mode
-        Time groupTimer;                     //!< group timer expiry (absolute)
-        std::map<Ipv4Address, Time> sources; //!< source timer expiries (absolute)
-        Time v1HostUntil;                    //!< older host present (v1) expiry
-        Time v2HostUntil;                    //!< older host present (v2) expiry
-        uint32_t lmqLeft{0};                 //!< group-specific queries still to send
-        std::set<Ipv4Address> lmqSources;    //!< sources of pending G&S queries
-        uint32_t lmqSourceLeft{0};           //!< G&S queries still to send
-        EventId lmqEvent;                    //!< next group(-source)-specific query
-        EventId expiry;                      //!< next timer check
-    };
-
-    /// Per-interface state.
-    struct Interface
-    {
-        std::map<Ipv4Address, HostGroup> host;     //!< host groups
-        EventId generalResponse;                   //!< v3 interface timer
-        EventId stateChangeTimer;                  //!< v3 state-change retransmission timer
-        Time v1QuerierUntil;                       //!< IGMPv1 Querier Present expiry
-        Time v2QuerierUntil;                       //!< IGMPv2 Querier Present expiry
-        bool router{false};                        //!< router part enabled
-        bool querier{false};                       //!< this router is querier
-        uint32_t startupLeft{0};                   //!< startup queries left
-        EventId queryEvent;                        //!< next general query
-        EventId otherQuerierEvent;                 //!< other querier present timeout
-        Ipv4Address otherQuerier;                  //!< address of the elected other querier
-        std::map<Ipv4Address, RouterGroup> groups; //!< router group table
-    };
-
-    Interface& GetIf(uint32_t ifIndex);
-    const Interface* FindIf(uint32_t ifIndex) const;
-    static int32_t ResolveInterface(Ptr<Socket> socket, int32_t ifIndex);
-    Ipv4Address GetIfAddress(uint32_t ifIndex) const;
-    Time UnsolicitedInterval(uint32_t ifIndex) const;
-    Time RandomDelay(Time max);
-    uint32_t LastMemberQueryCount() const;
-
-    // transmission
+    /** Send a message through the transmit hook. */
     void SendMessage(uint32_t ifIndex, Ipv4Address dst, const IgmpHeader& msg);
+    /** Build and send a message now (Router Alert header, traffic control). */
     void DoSendMessage(uint32_t ifIndex, Ipv4Address dst, const IgmpHeader& msg);
+    /** Send v3 records, split at the interface MTU. */
     void SendV3Records(uint32_t ifIndex, const std::vector<IgmpGroupRecord>& records);
 
-    // host
-    void HostStateChanged(uint32_t ifIndex,
-                          Ipv4Address group,
-                          FilterMode oldMode,
-                          const std::set<Ipv4Address>& oldSources);
-    void HostV2Join(uint32_t ifIndex, Ipv4Address group);
-    void HostV2Leave(uint32_t ifIndex, Ipv4Address group);
-    void HostV2TimerExpired(uint32_t ifIndex, Ipv4Address group);
-    void HostV2Report(uint32_t ifIndex, Ipv4Address group);
-    void HostStateChangeTimer(uint32_t ifIndex);
-    void HostGeneralResponse(uint32_t ifIndex);
-    void HostGroupResponse(uint32_t ifIndex, Ipv4Address group);
-    void HostReceiveQuery(uint32_t ifIndex, const IgmpHeader& q);
-    void HostReceiveReport(uint32_t ifIndex, Ipv4Address group);
-    void SetHostV2State(uint32_t ifIndex, Ipv4Address group, HostGroup& g, HostState s);
-    static bool GroupActive(const HostGroup& g);
-    void MaybeEraseHostGroup(uint32_t ifIndex, Ipv4Address group);
-
-    // router
-    void RouterReceiveQuery(uint32_t ifIndex, Ipv4Address src, const IgmpHeader& q);
-    void RouterReceiveRecord(uint32_t ifIndex, const IgmpGroupRecord& rec, uint8_t hostVersion);
-    void RouterSendGeneralQuery(uint32_t ifIndex);
-    void RouterOtherQuerierExpired(uint32_t ifIndex);
-    void RouterGroupQuery(uint32_t ifIndex, Ipv4Address group);
-    void RouterSourceQuery(uint32_t ifIndex,
-                           Ipv4Address group,
-                           const std::set<Ipv4Address>& sources);
-    void RouterLmqTimer(uint32_t ifIndex, Ipv4Address group);
-    void RouterReschedule(uint32_t ifIndex, Ipv4Address group);
-    void RouterCheck(uint32_t ifIndex, Ipv4Address group);
-    void SetQuerier(uint32_t ifIndex, bool querier);
-
+    std::unique_ptr<IgmpHost> m_host;                //!< the host role
+    std::unique_ptr<IgmpRouter> m_router;            //!< the router role
     Ptr<Node> m_node;                                //!< the node
     Ptr<Ipv4L3Protocol> m_ipv4;                      //!< its IPv4
-    std::map<uint32_t, Interface> m_ifs;             //!< per-interface state
     Ptr<UniformRandomVariable> m_rng;                //!< report delays
     IpL4Protocol::DownTargetCallback m_downTarget;   //!< unused (IGMP writes its own header)
     IpL4Protocol::DownTargetCallback6 m_downTarget6; //!< unused

@@ -68,23 +68,23 @@ SnoopingBridgeNetDevice::GetTypeId()
               .AddAttribute("MembershipInterval",
                             "Port membership timeout after the last report (Linux "
                             "mcast_membership_interval; RFC 3376 GMI = 260 s).",
-                            TimeValue(Seconds(260)),
+                            TimeValue(IgmpTimers().GroupMembershipInterval()),
                             MakeTimeAccessor(&SnoopingBridgeNetDevice::m_membershipInterval),
                             MakeTimeChecker(MilliSeconds(1)))
               .AddAttribute("RouterPortTimeout",
                             "Lifetime of a router port learned from a query (Linux "
                             "mcast_querier_interval; RFC 3376 Other Querier Present = 255 s).",
-                            TimeValue(Seconds(255)),
+                            TimeValue(IgmpTimers().OtherQuerierPresentInterval()),
                             MakeTimeAccessor(&SnoopingBridgeNetDevice::m_routerPortTimeout),
                             MakeTimeChecker(MilliSeconds(1)))
               .AddAttribute("LastMemberQueryInterval",
                             "Last Member Query Interval assumed for leaves without fast leave.",
-                            TimeValue(Seconds(1)),
+                            TimeValue(IgmpTimers().lastMemberQueryInterval),
                             MakeTimeAccessor(&SnoopingBridgeNetDevice::m_lastMemberInterval),
                             MakeTimeChecker(MilliSeconds(1)))
               .AddAttribute("LastMemberQueryCount",
                             "Last Member Query Count assumed for leaves without fast leave.",
-                            UintegerValue(2),
+                            UintegerValue(IgmpTimers().LastMemberQueryCount()),
                             MakeUintegerAccessor(&SnoopingBridgeNetDevice::m_lastMemberCount),
                             MakeUintegerChecker<uint32_t>(1, 100))
               .AddAttribute("Fabric",
@@ -898,6 +898,16 @@ bool
 SnoopingBridgeNetDevice::SupportsSendFrom() const
 {
     return true;
+}
+
+void
+SnoopingBridgeNetDevice::SetTimers(const IgmpTimers& timers)
+{
+    NS_LOG_FUNCTION(this);
+    SetAttribute("MembershipInterval", TimeValue(timers.GroupMembershipInterval()));
+    SetAttribute("RouterPortTimeout", TimeValue(timers.OtherQuerierPresentInterval()));
+    SetAttribute("LastMemberQueryInterval", TimeValue(timers.lastMemberQueryInterval));
+    SetAttribute("LastMemberQueryCount", UintegerValue(timers.LastMemberQueryCount()));
 }
 
 } // namespace ns3

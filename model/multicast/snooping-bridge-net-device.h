@@ -5,6 +5,7 @@
 #ifndef TESTBED_SNOOPING_BRIDGE_NET_DEVICE_H
 #define TESTBED_SNOOPING_BRIDGE_NET_DEVICE_H
 
+#include "igmp-timers.h"
 #include "switch-fabric.h"
 
 #include "ns3/event-id.h"
@@ -74,6 +75,15 @@ class SnoopingBridgeNetDevice : public NetDevice
     static TypeId GetTypeId();
     SnoopingBridgeNetDevice();
     ~SnoopingBridgeNetDevice() override;
+
+    /**
+     * @brief Take the switch's IGMP timing from the querier's protocol variables: the port
+     * membership timeout is their Group Membership Interval, a learned router port lives for
+     * their Other Querier Present Interval, and leaves use their Last Member Query Interval and
+     * Count (RFC 4541 2.1.1 asks a snooping switch to follow the querier's timers).
+     * @param timers the querier's timers
+     */
+    void SetTimers(const IgmpTimers& timers);
 
     /**
      * @brief Add a port. The device must support SendFrom (Ethernet-like, e.g. CsmaNetDevice)
