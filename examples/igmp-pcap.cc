@@ -104,9 +104,11 @@ int
 main(int argc, char* argv[])
 {
     std::string prefix = "igmp";
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("prefix", "Output file prefix (directory and name start)", prefix);
-    cmd.Parse(argc, argv);
+    ProgramOptions opts("igmp-pcap",
+                        "IGMPv2 and IGMPv3 hosts and queriers emit every message they can; pcap "
+                        "files for the tshark check");
+    opts.Add("prefix", "output file prefix (directory and name start)", prefix);
+    opts.Parse(argc, argv);
     Run(2, prefix);
     Run(3, prefix);
     return 0;

@@ -18,6 +18,8 @@
 #include "ns3/network-module.h"
 #include "ns3/testbed-module.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -70,6 +72,32 @@ Split(const std::string& s, char sep)
     return r;
 }
 
+/**
+ * Parse a dotted-quad IPv4 address strictly.
+ * @param s the text
+ * @param [out] a the address
+ * @return whether @p s is four numbers 0-255 separated by dots
+ */
+bool
+ParseAddress(const std::string& s, Ipv4Address& a)
+{
+    unsigned b[4];
+    char tail = 0;
+    if (std::sscanf(s.c_str(), "%u.%u.%u.%u%c", &b[0], &b[1], &b[2], &b[3], &tail) != 4)
+    {
+        return false;
+    }
+    for (unsigned x : b)
+    {
+        if (x > 255)
+        {
+            return false;
+        }
+    }
+    a = Ipv4Address((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]);
+    return true;
+}
+
 } // namespace
 
 int
@@ -92,32 +120,44 @@ main(int argc, char* argv[])
     double routerTimeout = 7;
     bool fastLeave = false;
     std::string unregistered = "RouterPorts";
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("hosts", "number of hosts", nHosts);
-    cmd.AddValue("groups", "comma-separated groups the sender sends to", groupsArg);
-    cmd.AddValue("actions", "';'-separated T:ACTION:HOST:GROUP", actions);
-    cmd.AddValue("out", "CSV output file", out);
-    cmd.AddValue("period", "send period (s)", period);
-    cmd.AddValue("sendStart", "first send (s)", sendStart);
-    cmd.AddValue("stop", "end of the run (s)", stop);
-    cmd.AddValue("queryInterval", "Query Interval (s)", qi);
-    cmd.AddValue("queryResponseInterval", "Query Response Interval (s)", qri);
-    cmd.AddValue("lmqi", "Last Member Query Interval (s)", lmqi);
-    cmd.AddValue("lmqc", "Last Member Query Count", lmqc);
-    cmd.AddValue("startupCount", "Startup Query Count", startupCount);
-    cmd.AddValue("startupInterval", "Startup Query Interval (s)", startupInterval);
-    cmd.AddValue("membershipInterval", "switch port membership timeout (s)", membership);
-    cmd.AddValue("routerPortTimeout", "switch router-port timeout (s)", routerTimeout);
-    cmd.AddValue("fastLeave", "switch fast leave", fastLeave);
-    cmd.AddValue("unregistered", "switch UnregisteredPolicy: Flood or RouterPorts", unregistered);
-    cmd.Parse(argc, argv);
+    ProgramOptions opts("mcast-bridge-diff",
+                        "a snooping switch, an IGMP querier, hosts and a multicast sender; the "
+                        "forwarding set per (host, group) over time, for the Linux-bridge check");
+    opts.Add("hosts", "number of hosts", nHosts, 1, 64);
+    opts.Add("groups", "comma-separated groups the sender sends to", groupsArg);
+    opts.Add("actions", "';'-separated T:ACTION:HOST:GROUP (join, leave, silent)", actions);
+    opts.Add("out", "CSV output file", out);
+    // Seconds; a run of at most an hour of simulated time, sends at least 1 ms apart.
+    opts.Add("period", "send period (s)", period, 1e-3, 3600);
+    opts.Add("sendStart", "first send (s)", sendStart, 0, 3600);
+    opts.Add("stop", "end of the run (s)", stop, 0, 3600);
+    // The IGMP timers within RFC 3376's encodable ranges (Max Resp Code, QQIC).
+    opts.Add("queryInterval", "Query Interval (s)", qi, 0.1, 31744);
+    opts.Add("queryResponseInterval", "Query Response Interval (s)", qri, 0.1, 3174.4);
+    opts.Add("lmqi", "Last Member Query Interval (s)", lmqi, 0.1, 25.5);
+    opts.Add("lmqc", "Last Member Query Count", lmqc, 1, 100);
+    opts.Add("startupCount", "Startup Query Count", startupCount, 1, 100);
+    opts.Add("startupInterval", "Startup Query Interval (s)", startupInterval, 0.001, 31744);
+    opts.Add("membershipInterval", "switch port membership timeout (s)", membership, 0.001, 1e5);
+    opts.Add("routerPortTimeout", "switch router-port timeout (s)", routerTimeout, 0.001, 1e5);
+    opts.Add("fastLeave", "switch fast leave", fastLeave);
+    opts.AddChoice("unregistered",
+                   "switch UnregisteredPolicy",
+                   unregistered,
+                   {"Flood", "RouterPorts"});
+    opts.Parse(argc, argv);
+    ProgramOptions::Require(qri < qi, "--queryResponseInterval must be below --queryInterval");
+    ProgramOptions::Require(sendStart < stop, "--sendStart must be before --stop");
 
     g_out.open(out);
-    NS_ABORT_MSG_IF(!g_out, "cannot write " << out);
+    ProgramOptions::Require(static_cast<bool>(g_out), "--out: cannot write '" + out + "'");
     std::vector<Ipv4Address> groups;
     for (const auto& g : Split(groupsArg, ','))
     {
-        groups.emplace_back(g.c_str());
+        Ipv4Address a;
+        ProgramOptions::Require(ParseAddress(g, a) && a.IsMulticast(),
+                                "--groups: '" + g + "' is not a multicast IPv4 address");
+        groups.push_back(a);
     }
 
     Ptr<Node> sw = CreateObject<Node>();
@@ -164,11 +204,20 @@ main(int argc, char* argv[])
     for (const auto& a : Split(actions, ';'))
     {
         auto f = Split(a, ':');
-        NS_ABORT_MSG_IF(f.size() != 4, "bad action '" << a << "' (want T:ACTION:HOST:GROUP)");
-        const Time t = Seconds(std::stod(f[0]));
-        const uint32_t h = std::stoul(f[2]);
-        NS_ABORT_MSG_IF(h >= nHosts, "action '" << a << "': no host " << h);
-        const Ipv4Address g(f[3].c_str());
+        ProgramOptions::Require(f.size() == 4, "--actions: '" + a + "' is not T:ACTION:HOST:GROUP");
+        char* end = nullptr;
+        const double at = std::strtod(f[0].c_str(), &end);
+        ProgramOptions::Require(end != f[0].c_str() && *end == 0 && at >= 0 && at <= stop,
+                                "--actions: '" + a + "': time " + f[0] + " not in [0, stop]");
+        const Time t = Seconds(at);
+        const unsigned long h = std::strtoul(f[2].c_str(), &end, 10);
+        ProgramOptions::Require(!f[2].empty() && *end == 0 && h < nHosts,
+                                "--actions: '" + a + "': no host " + f[2]);
+        Ipv4Address g;
+        ProgramOptions::Require(ParseAddress(f[3], g) && g.IsMulticast(),
+                                "--actions: '" + a + "': " + f[3] + " is not a multicast group");
+        ProgramOptions::Require(f[1] == "join" || f[1] == "leave" || f[1] == "silent",
+                                "--actions: '" + a + "': unknown action " + f[1]);
         if (f[1] == "join")
         {
             IgmpHelper::ScheduleJoin(t, sockets[h], g);
@@ -184,10 +233,6 @@ main(int argc, char* argv[])
                                 &IgmpL4Protocol::SetMuted,
                                 hosts.Get(h)->GetObject<IgmpL4Protocol>(),
                                 true);
-        }
-        else
-        {
-            NS_FATAL_ERROR("unknown action '" << f[1] << "'");
         }
     }
     // The sender: a UDP socket with a route for 224.0.0.0/4 on its interface.
