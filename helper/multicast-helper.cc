@@ -31,17 +31,9 @@ IgmpHelper::SetAttribute(const std::string& name, const AttributeValue& value)
 }
 
 void
-IgmpHelper::SetTimers(const IgmpTimers& v)
+IgmpHelper::SetTimers(const IgmpTimers& timers)
 {
-    SetAttribute("Robustness", UintegerValue(v.robustness));
-    SetAttribute("QueryInterval", TimeValue(v.queryInterval));
-    SetAttribute("QueryResponseInterval", TimeValue(v.queryResponseInterval));
-    SetAttribute("StartupQueryInterval", TimeValue(v.startupQueryInterval));
-    SetAttribute("StartupQueryCount", UintegerValue(v.startupQueryCount));
-    SetAttribute("LastMemberQueryInterval", TimeValue(v.lastMemberQueryInterval));
-    SetAttribute("LastMemberQueryCount", UintegerValue(v.lastMemberQueryCount));
-    SetAttribute("UnsolicitedReportIntervalV2", TimeValue(v.unsolicitedReportIntervalV2));
-    SetAttribute("UnsolicitedReportIntervalV3", TimeValue(v.unsolicitedReportIntervalV3));
+    m_timers = timers;
 }
 
 void
@@ -62,6 +54,10 @@ IgmpHelper::Install(Ptr<Node> node) const
     NS_ABORT_MSG_IF(node->GetObject<IgmpL4Protocol>(),
                     "IgmpHelper::Install: node " << node->GetId() << " already has IGMP");
     Ptr<IgmpL4Protocol> igmp = m_factory.Create<IgmpL4Protocol>();
+    if (m_timers)
+    {
+        igmp->SetTimers(*m_timers);
+    }
     node->AggregateObject(igmp);
     return igmp;
 }

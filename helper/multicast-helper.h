@@ -13,6 +13,8 @@
 #include "ns3/queue-size.h"
 #include "ns3/snooping-bridge-net-device.h"
 
+#include <optional>
+
 /**
  * @file
  * @ingroup testbed-multicast
@@ -40,8 +42,8 @@ class IgmpHelper
      */
     void SetAttribute(const std::string& name, const AttributeValue& value);
     /**
-     * @brief Set the protocol variables of the IgmpL4Protocols to create (IgmpTimers: the
-     * attributes Robustness, QueryInterval, ... at once).
+     * @brief Set the protocol variables of the IgmpL4Protocols to create
+     * (IgmpL4Protocol::SetTimers on each, after the attributes of SetAttribute).
      * @param timers the timers
      */
     void SetTimers(const IgmpTimers& timers);
@@ -88,7 +90,8 @@ class IgmpHelper
     static int64_t AssignStreams(NodeContainer nodes, int64_t stream);
 
   private:
-    ObjectFactory m_factory; //!< IgmpL4Protocol factory
+    ObjectFactory m_factory;            //!< IgmpL4Protocol factory
+    std::optional<IgmpTimers> m_timers; //!< timers set on every new protocol (SetTimers)
 };
 
 /**

@@ -265,6 +265,44 @@ ProgramOptions::Declare(Option opt)
     return *this;
 }
 
+template<typename T, typename Parsed>
+ProgramOptions&
+ProgramOptions::AddNumber(const std::string& name,
+                          const std::string& help,
+                          T& value,
+                          T min,
+                          T max,
+                          const char* type,
+                          std::string (*parse)(const std::string&, Parsed&),
+                          std::string (*text)(T))
+{
+    NS_ABORT_MSG_IF(!(min <= max) || value < min || value > max,
+                    "ProgramOptions: --" << name << ": default outside its range");
+    Option o;
+    o.name = name;
+    o.type = type;
+    o.help = help;
+    o.defaultText = text(value);
+    o.minText = text(min);
+    o.maxText = text(max);
+    T* target = &value;
+    o.apply = [target, min, max, parse](const std::string& s) -> std::string {
+        Parsed v{};
+        std::string why = parse(s, v);
+        if (!why.empty())
+        {
+            return why;
+        }
+        if (v < static_cast<Parsed>(min) || v > static_cast<Parsed>(max))
+        {
+            return "out of range";
+        }
+        *target = static_cast<T>(v);
+        return "";
+    };
+    return Declare(std::move(o));
+}
+
 ProgramOptions&
 ProgramOptions::Add(const std::string& name,
                     const std::string& help,
@@ -272,31 +310,14 @@ ProgramOptions::Add(const std::string& name,
                     uint32_t min,
                     uint32_t max)
 {
-    NS_ABORT_MSG_IF(min > max || value < min || value > max,
-                    "ProgramOptions: --" << name << ": default outside its range");
-    Option o;
-    o.name = name;
-    o.type = "uint";
-    o.help = help;
-    o.defaultText = std::to_string(value);
-    o.minText = std::to_string(min);
-    o.maxText = std::to_string(max);
-    uint32_t* target = &value;
-    o.apply = [target, min, max](const std::string& text) -> std::string {
-        uint64_t v = 0;
-        std::string why = ParseUnsigned(text, v);
-        if (!why.empty())
-        {
-            return why;
-        }
-        if (v < min || v > max)
-        {
-            return "out of range";
-        }
-        *target = static_cast<uint32_t>(v);
-        return "";
-    };
-    return Declare(std::move(o));
+    return AddNumber<uint32_t, uint64_t>(name,
+                                         help,
+                                         value,
+                                         min,
+                                         max,
+                                         "uint",
+                                         &ParseUnsigned,
+                                         [](uint32_t x) { return std::to_string(x); });
 }
 
 ProgramOptions&
@@ -306,31 +327,14 @@ ProgramOptions::Add(const std::string& name,
                     uint64_t min,
                     uint64_t max)
 {
-    NS_ABORT_MSG_IF(min > max || value < min || value > max,
-                    "ProgramOptions: --" << name << ": default outside its range");
-    Option o;
-    o.name = name;
-    o.type = "uint";
-    o.help = help;
-    o.defaultText = std::to_string(value);
-    o.minText = std::to_string(min);
-    o.maxText = std::to_string(max);
-    uint64_t* target = &value;
-    o.apply = [target, min, max](const std::string& text) -> std::string {
-        uint64_t v = 0;
-        std::string why = ParseUnsigned(text, v);
-        if (!why.empty())
-        {
-            return why;
-        }
-        if (v < min || v > max)
-        {
-            return "out of range";
-        }
-        *target = v;
-        return "";
-    };
-    return Declare(std::move(o));
+    return AddNumber<uint64_t, uint64_t>(name,
+                                         help,
+                                         value,
+                                         min,
+                                         max,
+                                         "uint",
+                                         &ParseUnsigned,
+                                         [](uint64_t x) { return std::to_string(x); });
 }
 
 ProgramOptions&
@@ -340,31 +344,14 @@ ProgramOptions::Add(const std::string& name,
                     int64_t min,
                     int64_t max)
 {
-    NS_ABORT_MSG_IF(min > max || value < min || value > max,
-                    "ProgramOptions: --" << name << ": default outside its range");
-    Option o;
-    o.name = name;
-    o.type = "int";
-    o.help = help;
-    o.defaultText = std::to_string(value);
-    o.minText = std::to_string(min);
-    o.maxText = std::to_string(max);
-    int64_t* target = &value;
-    o.apply = [target, min, max](const std::string& text) -> std::string {
-        int64_t v = 0;
-        std::string why = ParseSigned(text, v);
-        if (!why.empty())
-        {
-            return why;
-        }
-        if (v < min || v > max)
-        {
-            return "out of range";
-        }
-        *target = v;
-        return "";
-    };
-    return Declare(std::move(o));
+    return AddNumber<int64_t, int64_t>(name,
+                                       help,
+                                       value,
+                                       min,
+                                       max,
+                                       "int",
+                                       &ParseSigned,
+                                       [](int64_t x) { return std::to_string(x); });
 }
 
 ProgramOptions&
@@ -374,31 +361,7 @@ ProgramOptions::Add(const std::string& name,
                     double min,
                     double max)
 {
-    NS_ABORT_MSG_IF(!(min <= max) || value < min || value > max,
-                    "ProgramOptions: --" << name << ": default outside its range");
-    Option o;
-    o.name = name;
-    o.type = "real";
-    o.help = help;
-    o.defaultText = RealText(value);
-    o.minText = RealText(min);
-    o.maxText = RealText(max);
-    double* target = &value;
-    o.apply = [target, min, max](const std::string& text) -> std::string {
-        double v = 0;
-        std::string why = ParseReal(text, v);
-        if (!why.empty())
-        {
-            return why;
-        }
-        if (v < min || v > max)
-        {
-            return "out of range";
-        }
-        *target = v;
-        return "";
-    };
-    return Declare(std::move(o));
+    return AddNumber<double, double>(name, help, value, min, max, "real", &ParseReal, &RealText);
 }
 
 ProgramOptions&

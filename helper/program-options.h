@@ -256,6 +256,28 @@ class ProgramOptions
     ProgramOptions& Declare(Option opt);
 
     /**
+     * @brief Declare a numeric option: parsed as Parsed (whole text), then range-checked.
+     * @param name the option's name
+     * @param help what it sets
+     * @param value where the value goes (default)
+     * @param min smallest allowed value
+     * @param max largest allowed value
+     * @param type the type's name in --describe
+     * @param parse the parser (returns "" or why the text is refused)
+     * @param text a value as text
+     * @return this
+     */
+    template<typename T, typename Parsed>
+    ProgramOptions& AddNumber(const std::string& name,
+                              const std::string& help,
+                              T& value,
+                              T min,
+                              T max,
+                              const char* type,
+                              std::string (*parse)(const std::string&, Parsed&),
+                              std::string (*text)(T));
+
+    /**
      * @brief Check the names and the global values on the raw command line.
      * @param argc argument count
      * @param argv arguments
