@@ -101,6 +101,16 @@ endif()
 # off at run time (ASAN_OPTIONS, set by ./testbed test), since vectors pass between instrumented
 # and uninstrumented code. Every UBSan finding is fatal.
 option(TESTBED_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
+# libFuzzer targets (fuzz/): -DTESTBED_FUZZ=ON with clang; the module is instrumented for coverage
+# and built with ASan + UBSan, only the fuzz targets are meant to be built (./testbed fuzz).
+option(TESTBED_FUZZ "Build the libFuzzer targets of fuzz/ (clang)" OFF)
+if(TESTBED_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "testbed: TESTBED_FUZZ needs clang (CMAKE_CXX_COMPILER=clang++-14)")
+  endif()
+  set(TESTBED_SANITIZE ON CACHE BOOL "" FORCE)
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
 if(TESTBED_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=undefined
                       -fno-omit-frame-pointer)
@@ -222,6 +232,9 @@ function(build_lib)
   endif()
   if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/bench/CMakeLists.txt)
     add_subdirectory(bench)
+  endif()
+  if(TESTBED_FUZZ)
+    add_subdirectory(fuzz)
   endif()
 endfunction()
 

@@ -467,6 +467,18 @@ class RtiMalformedTestCase : public TestCase
         size_t count = RtiMessage::CORE_HEADER_SIZE + 4;
         r[count] = r[count + 1] = r[count + 2] = r[count + 3] = 0xff;
         NS_TEST_EXPECT_MSG_EQ(Accept(r, reason), false, "value count beyond the bytes");
+        // An update naming one attribute twice (found by fuzz/fuzz-rti; kept as
+        // test/data/fuzz/rti/duplicate-handles): a handle-value map names each attribute once.
+        RtiMessage dup(RtiMessage::UPDATE_ATTRIBUTES);
+        dup.values[7] = {1, 2};
+        std::vector<uint8_t> d = Bytes(dup); // object 4, count 4, handle 4, length 4, 2, tag 4
+        size_t at = RtiMessage::CORE_HEADER_SIZE + 4;
+        d[at + 3] = 2;                                                        // count 2
+        std::vector<uint8_t> second(d.begin() + at + 4, d.begin() + at + 14); // handle 7 again
+        d.insert(d.begin() + at + 14, second.begin(), second.end());
+        d[3] = static_cast<uint8_t>(d.size()); // length field
+        NS_TEST_EXPECT_MSG_EQ(Accept(d, reason), false, "a handle named twice");
+        NS_TEST_EXPECT_MSG_NE(reason.find("twice"), std::string::npos, reason);
     }
 };
 

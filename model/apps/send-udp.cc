@@ -63,10 +63,23 @@ SendUdpHeader::Serialize(Buffer::Iterator start) const
 uint32_t
 SendUdpHeader::Deserialize(Buffer::Iterator start)
 {
+    // The length first: a datagram shorter than the payload header is not one (nothing read).
+    if (start.GetRemainingSize() < SIZE)
+    {
+        m_valid = false;
+        return 0;
+    }
+    m_valid = true;
     m_timestamp = static_cast<int64_t>(start.ReadNtohU64());
     m_nodeId = start.ReadNtohU32();
     m_serial = start.ReadNtohU32();
     return SIZE;
+}
+
+bool
+SendUdpHeader::IsValid() const
+{
+    return m_valid;
 }
 
 void

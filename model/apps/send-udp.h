@@ -75,10 +75,14 @@ class SendUdpHeader : public Header
     /** @return the serial number */
     uint32_t GetSerial() const;
 
+    /** @return whether the last Deserialize found a whole header (16 octets) */
+    bool IsValid() const;
+
   private:
     int64_t m_timestamp{0}; //!< nanoseconds
     uint32_t m_nodeId{0};   //!< virtual-node id
     uint32_t m_serial{0};   //!< serial number
+    bool m_valid{true};     //!< the last Deserialize found a whole header
 };
 
 /**

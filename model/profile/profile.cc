@@ -249,8 +249,10 @@ Profile::TryWithChanges(const Settings& changes,
     NS_LOG_FUNCTION(this << name);
     Profile p = *this;
     p.m_name = name;
-    for (const auto& [key, value] : changes)
+    for (const auto& change : changes)
     {
+        const std::string& key = change.first;
+        const std::string& value = change.second;
         // "Section.Attribute": the whole value.
         auto whole = std::find_if(p.m_settings.begin(), p.m_settings.end(), [&key](auto& s) {
             return s.first == key;

@@ -335,33 +335,14 @@ RtiTcpConnection::Receive()
     // Frame the stream by the messages' length fields; a partial message stays for later. A
     // malformed frame ends the connection (a byte stream cannot be resynchronised): it is
     // counted and traced with its reason, the socket is closed and later bytes are dropped.
-    std::size_t framed = 0;
-    while (m_rxBytes.size() - framed >= 4)
+    std::string reason;
+    std::size_t framed = Frame(m_rxBytes.data(), m_rxBytes.size(), chunk.messages, reason);
+    for (const auto& msg : chunk.messages)
     {
-        const uint8_t* head = m_rxBytes.data() + framed;
-        uint32_t n = RtiMessage::PeekLength(head);
-        std::string reason;
-        if (n < RtiMessage::CORE_HEADER_SIZE || n > MAX_FRAME)
-        {
-            reason = "frame length " + std::to_string(n) + " outside [16, "
-                     + std::to_string(MAX_FRAME) + "]";
-        }
-        else if (m_rxBytes.size() - framed < n)
-        {
-            break;
-        }
-        else
-        {
-            uint32_t read = 0;
-            RtiMessage& msg = chunk.messages.emplace_back();
-            if (msg.TryDeserializeFrom(head, n, read, reason))
-            {
-                framed += n;
-                CountRx(msg);
-                continue;
-            }
-            chunk.messages.pop_back();
-        }
+        CountRx(msg);
+    }
+    if (!reason.empty())
+    {
         CountMalformed(static_cast<uint32_t>(m_rxBytes.size() - framed), reason);
         m_broken = true;
         m_socket->Close();
@@ -370,6 +351,39 @@ RtiTcpConnection::Receive()
     }
     m_rxBytes.erase(m_rxBytes.begin(), m_rxBytes.begin() + framed);
     return chunk;
+}
+
+std::size_t
+RtiTcpConnection::Frame(const uint8_t* data,
+                        std::size_t size,
+                        std::vector<RtiMessage>& messages,
+                        std::string& reason)
+{
+    std::size_t framed = 0;
+    while (size - framed >= 4)
+    {
+        const uint8_t* head = data + framed;
+        uint32_t n = RtiMessage::PeekLength(head);
+        if (n < RtiMessage::CORE_HEADER_SIZE || n > MAX_FRAME)
+        {
+            reason = "frame length " + std::to_string(n) + " outside [16, "
+                     + std::to_string(MAX_FRAME) + "]";
+            return framed;
+        }
+        if (size - framed < n)
+        {
+            break;
+        }
+        uint32_t read = 0;
+        RtiMessage& msg = messages.emplace_back();
+        if (!msg.TryDeserializeFrom(head, n, read, reason))
+        {
+            messages.pop_back();
+            return framed;
+        }
+        framed += n;
+    }
+    return framed;
 }
 
 // ---------------------------------------------------------------------------------------------

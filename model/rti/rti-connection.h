@@ -257,6 +257,20 @@ class RtiTcpConnection : public RtiConnection
     /** @return the socket */
     Ptr<Socket> GetSocket() const;
 
+    /**
+     * @brief Frame received stream bytes into messages by their length fields.
+     * @param data the bytes
+     * @param size their number
+     * @param [out] messages the whole, well-formed messages found (appended)
+     * @param [out] reason why the stream is malformed at the first byte not framed ("" if it
+     *        is not: the rest is an incomplete message that waits for more bytes)
+     * @return the bytes framed
+     */
+    static std::size_t Frame(const uint8_t* data,
+                             std::size_t size,
+                             std::vector<RtiMessage>& messages,
+                             std::string& reason);
+
     void Send(const RtiMessage& msg) override;
     void SendBatch(const std::vector<RtiMessage>& msgs) override;
     Chunk Receive() override;

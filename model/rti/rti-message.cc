@@ -766,6 +766,13 @@ RtiMessage::TryDeserializeFrom(const uint8_t* data,
             for (uint32_t k = 0; k < n && r.Ok(); ++k)
             {
                 uint32_t h = r.U32();
+                if (values.count(h) > 0)
+                {
+                    // A handle-value map names each attribute (parameter) once.
+                    reason = std::string(TypeName(m_type)) + " names handle " +
+                             std::to_string(h) + " twice";
+                    return false;
+                }
                 ReadBytes(r, values[h]);
             }
             ReadBytes(r, tag);

@@ -1,0 +1,52 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Shared by the libFuzzer targets: writing the seed corpus into an empty corpus folder.
+ */
+
+#ifndef TESTBED_FUZZ_COMMON_H
+#define TESTBED_FUZZ_COMMON_H
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace testbed_fuzz
+{
+
+/**
+ * If the first corpus folder given to the fuzzer is empty, write the seeds there (libFuzzer
+ * calls LLVMFuzzerInitialize before it reads the corpus).
+ * @param argc argument count
+ * @param argv arguments
+ * @param seeds the seed inputs (valid messages made by the module's own encoder)
+ */
+inline void
+WriteSeeds(int argc, char** argv, const std::vector<std::vector<uint8_t>>& seeds)
+{
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string a = argv[i];
+        if (a.empty() || a[0] == '-')
+        {
+            continue;
+        }
+        std::filesystem::path dir(a);
+        if (!std::filesystem::is_directory(dir) || !std::filesystem::is_empty(dir))
+        {
+            return;
+        }
+        for (size_t k = 0; k < seeds.size(); ++k)
+        {
+            std::ofstream(dir / ("seed-" + std::to_string(k)), std::ios::binary)
+                .write(reinterpret_cast<const char*>(seeds[k].data()), seeds[k].size());
+        }
+        return;
+    }
+}
+
+} // namespace testbed_fuzz
+
+#endif
