@@ -769,8 +769,8 @@ RtiMessage::TryDeserializeFrom(const uint8_t* data,
                 if (values.count(h) > 0)
                 {
                     // A handle-value map names each attribute (parameter) once.
-                    reason = std::string(TypeName(m_type)) + " names handle " +
-                             std::to_string(h) + " twice";
+                    reason = std::string(TypeName(m_type)) + " names handle " + std::to_string(h)
+                             + " twice";
                     return false;
                 }
                 ReadBytes(r, values[h]);
