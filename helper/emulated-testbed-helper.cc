@@ -114,6 +114,8 @@ EmulatedTestbedHelper::EmulatedTestbedHelper()
     , m_installNics(true)
     , m_randomPhase(false)
     , m_linuxTcp(false)
+    , m_nicHost(EthernetNetDevice::FORCED_HALF)
+    , m_nicEmulator(EthernetNetDevice::FORCED_HALF)
 {
     m_emulator.SetAttribute("Semantics", EnumValue(LinkEmulatorQueueDisc::NIST_NET));
 }
@@ -181,6 +183,14 @@ void
 EmulatedTestbedHelper::SetDuplex(EthernetLinkHelper::Duplex duplex)
 {
     m_ethernet.SetDuplex(duplex);
+}
+
+void
+EmulatedTestbedHelper::SetNicDuplex(EthernetNetDevice::Duplex host,
+                                    EthernetNetDevice::Duplex emulator)
+{
+    m_nicHost = host;
+    m_nicEmulator = emulator;
 }
 
 void
@@ -259,8 +269,11 @@ EmulatedTestbedHelper::Install(Ptr<Node> hostA, Ptr<Node> emulator, Ptr<Node> ho
     t.emulator = emulator;
     t.hostB = hostB;
 
-    NetDeviceContainer linkA = m_ethernet.Install(hostA, emulator);
-    NetDeviceContainer linkB = m_ethernet.Install(emulator, hostB);
+    EthernetLinkHelper ethernet = m_ethernet;
+    ethernet.SetNicDuplex(m_nicHost, m_nicEmulator);
+    NetDeviceContainer linkA = ethernet.Install(hostA, emulator);
+    ethernet.SetNicDuplex(m_nicEmulator, m_nicHost);
+    NetDeviceContainer linkB = ethernet.Install(emulator, hostB);
     t.hostADevice = linkA.Get(0);
     t.emulatorADevice = linkA.Get(1);
     t.emulatorBDevice = linkB.Get(0);

@@ -151,6 +151,14 @@ class EmulatedTestbedHelper
     void SetDuplex(EthernetLinkHelper::Duplex duplex);
 
     /**
+     * @brief The IEEE 802.3 NIC settings of HALF_DUPLEX links (EthernetNetDevice::Duplex): the
+     * hosts' NICs and the emulator's (default: both forced half).
+     * @param host the NICs of hosts A and B
+     * @param emulator the emulator's two NICs
+     */
+    void SetNicDuplex(EthernetNetDevice::Duplex host, EthernetNetDevice::Duplex emulator);
+
+    /**
      * @brief Set the line rate of both Ethernet links.
      * @param rate the rate (default 100 Mbit/s)
      */
@@ -226,19 +234,21 @@ class EmulatedTestbedHelper
     int64_t AssignStreams(const EmulatedTestbed& testbed, int64_t stream) const;
 
   private:
-    EthernetLinkHelper m_ethernet; //!< builds the two links
-    LinkEmulatorHelper m_emulator; //!< installs the emulators
-    Ipv4Address m_networkA;        //!< network A
-    Ipv4Address m_networkB;        //!< network B
-    Ipv4Mask m_mask;               //!< mask of both networks
-    bool m_populateArp;            //!< fill ARP caches of CSMA links
-    std::string m_pcapPrefix;      //!< pcap prefix ("" = none)
-    std::string m_hostProfile;     //!< host A and B platform profile ("" = none)
-    std::string m_emulatorProfile; //!< emulator platform profile ("" = none)
-    bool m_installNics;            //!< host platforms get NIC models
-    Ptr<TimerModel> m_timer;       //!< timer of both emulators (null = their own)
-    bool m_randomPhase;            //!< AssignStreams draws the timer's phase
-    bool m_linuxTcp;               //!< Install sets Linux 2.6 TCP defaults
+    EthernetLinkHelper m_ethernet;           //!< builds the two links
+    LinkEmulatorHelper m_emulator;           //!< installs the emulators
+    Ipv4Address m_networkA;                  //!< network A
+    Ipv4Address m_networkB;                  //!< network B
+    Ipv4Mask m_mask;                         //!< mask of both networks
+    bool m_populateArp;                      //!< fill ARP caches of CSMA links
+    std::string m_pcapPrefix;                //!< pcap prefix ("" = none)
+    std::string m_hostProfile;               //!< host A and B platform profile ("" = none)
+    std::string m_emulatorProfile;           //!< emulator platform profile ("" = none)
+    bool m_installNics;                      //!< host platforms get NIC models
+    Ptr<TimerModel> m_timer;                 //!< timer of both emulators (null = their own)
+    bool m_randomPhase;                      //!< AssignStreams draws the timer's phase
+    bool m_linuxTcp;                         //!< Install sets Linux 2.6 TCP defaults
+    EthernetNetDevice::Duplex m_nicHost;     //!< hosts' NICs (HALF_DUPLEX links)
+    EthernetNetDevice::Duplex m_nicEmulator; //!< emulator's NICs (HALF_DUPLEX links)
 };
 
 } // namespace ns3

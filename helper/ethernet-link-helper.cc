@@ -5,8 +5,9 @@
 #include "ethernet-link-helper.h"
 
 #include "ns3/abort.h"
-#include "ns3/csma-helper.h"
-#include "ns3/csma-net-device.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/ethernet-helper.h"
 #include "ns3/log.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
@@ -30,7 +31,16 @@ EthernetLinkHelper::EthernetLinkHelper()
     : m_duplex(FULL_DUPLEX)
     , m_rate(DataRate("100Mbps"))
     , m_cableDelay(NanoSeconds(50))
+    , m_nicA(EthernetNetDevice::FORCED_HALF)
+    , m_nicB(EthernetNetDevice::FORCED_HALF)
 {
+}
+
+void
+EthernetLinkHelper::SetNicDuplex(EthernetNetDevice::Duplex a, EthernetNetDevice::Duplex b)
+{
+    m_nicA = a;
+    m_nicB = b;
 }
 
 void
@@ -98,18 +108,20 @@ EthernetLinkHelper::Install(Ptr<Node> a, Ptr<Node> b) const
                       + m_rate.CalculateBytesTxTime(PREAMBLE_SFD + ETH_HEADER_FCS - PPP_HEADER)));
         return p2p.Install(a, b);
     }
-    CsmaHelper csma;
-    csma.SetChannelAttribute("DataRate", DataRateValue(m_rate));
-    csma.SetChannelAttribute("Delay",
-                             TimeValue(m_cableDelay + m_rate.CalculateBytesTxTime(PREAMBLE_SFD)));
-    NodeContainer nodes(a, b);
-    NetDeviceContainer devices = csma.Install(nodes);
-    // CsmaNetDevice::Attach() sets the gap to 12 byte-times; the preamble/SFD is added here.
-    Time gap = m_rate.CalculateBytesTxTime(WIRE_OVERHEAD_BYTES - ETH_HEADER_FCS);
-    for (uint32_t i = 0; i < devices.GetN(); ++i)
-    {
-        DynamicCast<CsmaNetDevice>(devices.Get(i))->SetInterframeGap(gap);
-    }
+    // Two IEEE 802.3 NICs on one cable of the given delay (length = delay x NVP x c).
+    EthernetHelper eth;
+    eth.SetDeviceAttribute("DataRate", DataRateValue(m_rate));
+    DoubleValue nvp;
+    CreateObject<EthernetChannel>()->GetAttribute("VelocityFactor", nvp);
+    eth.SetCableLength(m_cableDelay.GetSeconds() * nvp.Get() * 299792458.0);
+    eth.SetDeviceAttribute("Duplex", EnumValue(m_nicA));
+    Ptr<EthernetNetDevice> da = eth.CreateDevice(a);
+    eth.SetDeviceAttribute("Duplex", EnumValue(m_nicB));
+    Ptr<EthernetNetDevice> db = eth.CreateDevice(b);
+    eth.Connect(da, db);
+    NetDeviceContainer devices;
+    devices.Add(da);
+    devices.Add(db);
     return devices;
 }
 
@@ -120,7 +132,7 @@ EthernetLinkHelper::EnablePcap(const std::string& prefix,
 {
     NS_LOG_FUNCTION(this << prefix);
     PointToPointHelper p2p;
-    CsmaHelper csma;
+    EthernetHelper eth;
     for (uint32_t i = 0; i < devices.GetN(); ++i)
     {
         Ptr<NetDevice> d = devices.Get(i);
@@ -128,9 +140,9 @@ EthernetLinkHelper::EnablePcap(const std::string& prefix,
         {
             p2p.EnablePcap(prefix, d, false);
         }
-        else if (DynamicCast<CsmaNetDevice>(d))
+        else if (DynamicCast<EthernetNetDevice>(d))
         {
-            csma.EnablePcap(prefix, d, promiscuous);
+            eth.EnablePcap(prefix, d, promiscuous);
         }
         else
         {
@@ -147,9 +159,9 @@ EthernetLinkHelper::AssignStreams(const NetDeviceContainer& devices, int64_t str
     int64_t current = stream;
     for (uint32_t i = 0; i < devices.GetN(); ++i)
     {
-        if (auto csma = DynamicCast<CsmaNetDevice>(devices.Get(i)))
+        if (auto eth = DynamicCast<EthernetNetDevice>(devices.Get(i)))
         {
-            current += csma->AssignStreams(current);
+            current += eth->AssignStreams(current);
         }
     }
     return current - stream;

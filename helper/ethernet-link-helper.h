@@ -6,6 +6,7 @@
 #define TESTBED_ETHERNET_LINK_HELPER_H
 
 #include "ns3/data-rate.h"
+#include "ns3/ethernet-net-device.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
@@ -33,14 +34,12 @@ namespace ns3
  *   delay + 24 byte-times (preamble/SFD + header + FCS - PPP header), so that the frame's last
  *   bit arrives (IP size + 26) byte-times + cable delay after its first bit was sent, as on
  *   Ethernet.
- * - Half duplex: a CsmaChannel (one shared medium for both directions). ns-3's CsmaNetDevice
- *   adds the 14 + 4 bytes of Ethernet header and FCS itself (and pads frames to the 64-byte
- *   minimum); its InterframeGap is set to the 20 byte-times of preamble/SFD + inter-frame gap
- *   (occupancy again IP size + 38 byte-times), and the channel delay to the cable delay + 8
- *   byte-times (preamble/SFD).
+ * - Half duplex: two EthernetNetDevices (IEEE 802.3 MAC with CSMA/CD, model/ethernet) on one
+ *   cable, each end configured (SetNicDuplex: forced half by default, or autonegotiating, or
+ *   forced full for a duplex mismatch); they negotiate as clause 28 says, defer, collide, jam and
+ *   back off. The cable's length is the cable delay times the velocity of propagation.
  *
- * Not modelled: minimum-frame padding of tiny frames on the full-duplex link, collisions
- * (ns-3's CSMA defers and backs off, it never collides), autonegotiation.
+ * Not modelled on the full-duplex link: minimum-frame padding of tiny frames.
  */
 class EthernetLinkHelper
 {
@@ -48,8 +47,8 @@ class EthernetLinkHelper
     /// Duplex mode of the link.
     enum Duplex
     {
-        FULL_DUPLEX, //!< PointToPoint: each direction has its own wire
-        HALF_DUPLEX  //!< CSMA: both directions share one medium
+        FULL_DUPLEX, //!< PointToPoint: each direction has its own wire (no 802.3 MAC)
+        HALF_DUPLEX  //!< two IEEE 802.3 NICs (EthernetNetDevice), each end's setting its own
     };
 
     /// Bytes on the wire per IP packet beyond the IP packet: header, FCS, preamble/SFD, IFG.
@@ -91,6 +90,15 @@ class EthernetLinkHelper
     void SetCableDelay(Time delay);
 
     /**
+     * @brief The two NICs' duplex settings of a HALF_DUPLEX link (IEEE 802.3, see
+     * EthernetNetDevice::Duplex): the first node's of Install and the second's. Default: both
+     * forced half.
+     * @param a the first node's NIC
+     * @param b the second node's NIC
+     */
+    void SetNicDuplex(EthernetNetDevice::Duplex a, EthernetNetDevice::Duplex b);
+
+    /**
      * @brief Get the propagation delay of the cable.
      * @return the delay
      */
@@ -130,9 +138,11 @@ class EthernetLinkHelper
     Time GetWireTime(uint32_t ipBytes) const;
 
   private:
-    Duplex m_duplex;   //!< duplex mode
-    DataRate m_rate;   //!< line rate
-    Time m_cableDelay; //!< cable propagation delay
+    Duplex m_duplex;                  //!< duplex mode
+    DataRate m_rate;                  //!< line rate
+    Time m_cableDelay;                //!< cable propagation delay
+    EthernetNetDevice::Duplex m_nicA; //!< first node's NIC setting (HALF_DUPLEX links)
+    EthernetNetDevice::Duplex m_nicB; //!< second node's NIC setting (HALF_DUPLEX links)
 };
 
 } // namespace ns3

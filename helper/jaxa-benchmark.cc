@@ -120,7 +120,14 @@ JaxaBenchmark::AddOptions(ProgramOptions& opts, JaxaBenchmarkConfig& c)
                    c.delayDirection,
                    {"both", "a-to-b", "b-to-a"});
     opts.Add("netem", "netem semantics (rate and delay add) instead of NIST Net", c.netem);
-    opts.Add("halfDuplex", "NICs at half duplex", c.halfDuplex);
+    opts.Add("halfDuplex",
+             "the federate PCs' NICs forced to half duplex (IEEE 802.3 CSMA/CD)",
+             c.halfDuplex);
+    opts.AddChoice("emulatorNic",
+                   "with --halfDuplex, the NIST Net PC's NICs: forced half, autonegotiating "
+                   "(parallel detection: half), or forced full (a duplex mismatch)",
+                   c.emulatorNic,
+                   {"half", "auto", "full"});
     // Up to 64 each: every time-only federate adds its grant traffic to every step (the
     // study's figure went to 6 + 6).
     opts.Add("extraCrc", "time-only federates on the CRC's PC", c.extraCrc, 0, 64);
@@ -202,6 +209,10 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
     if (c.halfDuplex)
     {
         testbed.SetDuplex(EthernetLinkHelper::HALF_DUPLEX);
+        testbed.SetNicDuplex(EthernetNetDevice::FORCED_HALF,
+                             c.emulatorNic == "auto"   ? EthernetNetDevice::AUTO
+                             : c.emulatorNic == "full" ? EthernetNetDevice::FORCED_FULL
+                                                       : EthernetNetDevice::FORCED_HALF);
     }
     std::string hostProfile = c.hostProfile;
     std::string emulatorProfile = c.emulatorProfile;
@@ -308,6 +319,19 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
         end = Max(end, f->GetEndTime());
     }
     r.totalSeconds = (end - start).GetSeconds();
+    for (uint32_t i = 0; i < tb.GetDevices().GetN(); ++i)
+    {
+        if (auto eth = DynamicCast<EthernetNetDevice>(tb.GetDevices().Get(i)))
+        {
+            const auto& s = eth->GetStats();
+            r.ethernet.collisions += s.collisions;
+            r.ethernet.lateCollisions += s.lateCollisions;
+            r.ethernet.excessiveCollisions += s.excessiveCollisions;
+            r.ethernet.fcsErrors += s.fcsErrors;
+            r.ethernet.runts += s.runts;
+            r.ethernet.deferrals += s.deferrals;
+        }
+    }
     r.perExchangeMs = r.totalSeconds * 1e3 / c.exchanges;
     for (uint8_t t = 1; t < RtiMessage::TYPE_COUNT; ++t)
     {
@@ -345,6 +369,7 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
     uint64_t late = 0;
     uint64_t events = 0;
     JaxaBenchmarkRun last;
+    EthernetNetDevice::Stats eth;
     for (uint32_t i = 0; i < c.reps; ++i)
     {
         last = RunOnce(c, firstRun + i);
@@ -353,6 +378,12 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
         busyOther.push_back(last.cpuBusyOtherPc);
         late += last.lateTso;
         events += last.events;
+        eth.collisions += last.ethernet.collisions;
+        eth.lateCollisions += last.ethernet.lateCollisions;
+        eth.excessiveCollisions += last.ethernet.excessiveCollisions;
+        eth.fcsErrors += last.ethernet.fcsErrors;
+        eth.runts += last.ethernet.runts;
+        eth.deferrals += last.ethernet.deferrals;
     }
     double mean = std::accumulate(perExchange.begin(), perExchange.end(), 0.0) / c.reps;
     double var = 0;
@@ -369,6 +400,17 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
     rec.SetString("delay_direction", c.delayDirection);
     rec.SetString("semantics", c.netem ? "netem" : "nistnet");
     rec.SetBool("half_duplex", c.halfDuplex);
+    if (c.halfDuplex)
+    {
+        // IEEE 802.3 counters of the testbed's NICs, all repetitions.
+        rec.SetString("emulator_nic", c.emulatorNic);
+        rec.SetInt("eth_collisions", eth.collisions);
+        rec.SetInt("eth_late_collisions", eth.lateCollisions);
+        rec.SetInt("eth_excessive_collisions", eth.excessiveCollisions);
+        rec.SetInt("eth_fcs_errors", eth.fcsErrors);
+        rec.SetInt("eth_runts", eth.runts);
+        rec.SetInt("eth_deferrals", eth.deferrals);
+    }
     rec.SetInt("extra_crc", c.extraCrc);
     rec.SetInt("extra_other", c.extraOther);
     rec.SetInt("exchanges", c.exchanges);

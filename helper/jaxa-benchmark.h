@@ -6,6 +6,7 @@
 #define TESTBED_JAXA_BENCHMARK_H
 
 #include "ns3/data-rate.h"
+#include "ns3/ethernet-net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/result-record.h"
 
@@ -36,7 +37,9 @@ struct JaxaBenchmarkConfig
     Time delay{0};                      //!< NIST Net delay
     std::string delayDirection{"both"}; //!< both | a-to-b | b-to-a: where the delay applies
     bool netem{false};                  //!< netem semantics (rate and delay add up)
-    bool halfDuplex{false};             //!< NICs at half duplex
+    bool halfDuplex{false};             //!< NICs at half duplex (IEEE 802.3 CSMA/CD)
+    /** With halfDuplex: the NIST Net PC's NICs: half (forced), auto or full (forced). */
+    std::string emulatorNic{"half"};
     uint32_t extraCrc{0};               //!< time-only federates on the CRC's PC
     uint32_t extraOther{0};             //!< time-only federates on the other PC
     uint32_t exchanges{1000};           //!< exchanges per repetition
@@ -64,14 +67,15 @@ struct JaxaBenchmarkConfig
  */
 struct JaxaBenchmarkRun
 {
-    double totalSeconds{0};     //!< start of the first federate to the end of the last
-    double perExchangeMs{0};    //!< total / exchanges, in ms
-    uint64_t crcMessagesIn{0};  //!< messages the CRC received
-    uint64_t crcMessagesOut{0}; //!< messages the CRC sent
-    uint64_t lateTso{0};        //!< TSO messages after their grant (must be 0)
-    double cpuBusyCrcPc{0};     //!< CPU busy fraction of the CRC's PC during the loop
-    double cpuBusyOtherPc{0};   //!< CPU busy fraction of the other PC during the loop
-    uint64_t events{0};         //!< simulator events executed (the whole run)
+    double totalSeconds{0};            //!< start of the first federate to the end of the last
+    double perExchangeMs{0};           //!< total / exchanges, in ms
+    uint64_t crcMessagesIn{0};         //!< messages the CRC received
+    uint64_t crcMessagesOut{0};        //!< messages the CRC sent
+    uint64_t lateTso{0};               //!< TSO messages after their grant (must be 0)
+    double cpuBusyCrcPc{0};            //!< CPU busy fraction of the CRC's PC during the loop
+    double cpuBusyOtherPc{0};          //!< CPU busy fraction of the other PC during the loop
+    uint64_t events{0};                //!< simulator events executed (the whole run)
+    EthernetNetDevice::Stats ethernet; //!< IEEE 802.3 counters summed over the testbed's NICs
 };
 
 /**

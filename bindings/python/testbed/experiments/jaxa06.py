@@ -543,28 +543,80 @@ def bidir_analyse(records):
 # --- Half duplex (prediction) -----------------------------------------------------------------
 
 
+# The NIST Net PC's NICs when the federate PCs' NICs are forced to half duplex: forced half too,
+# autonegotiating (IEEE 802.3 clause 28 parallel detection: half duplex), or forced full (a
+# duplex mismatch). [JAXA06] says only that "the NICs' setting was changed to half duplex": the
+# federate PCs' NICs were changed and the NIST Net PC, a router, most likely kept its default,
+# autonegotiation; that configuration gives the main metrics (doc/ethernet.rst).
+DUPLEX_CONFIGS = ["half", "auto", "full"]
+DUPLEX_MAIN = "auto"
+# Where half duplex matters: the links carry traffic both ways at once (20 Mbit/s, 4096 bytes).
+DUPLEX_SETTINGS = {"paper": ("1M", 1024), "stress": ("20M", 4096)}
+
+
 def duplex_points(scale):
-    return [_pt(scale, mode, "1M", 1024, halfDuplex=hd or None)
-            for mode in ("sync", "bidir") for hd in (False, True)]
+    pts = []
+    for setting, (bw, size) in DUPLEX_SETTINGS.items():
+        for mode in ("sync", "bidir"):
+            pts.append(_pt(scale, mode, bw, size))
+            for nic in DUPLEX_CONFIGS:
+                pts.append(_pt(scale, mode, bw, size, halfDuplex=True,
+                               emulatorNic=None if nic == "half" else nic))
+    return pts
 
 
 def duplex_analyse(records):
-    metrics = {}
+    metrics, rows = {}, []
     for r in records:
+        setting = next(s for s, (bw, size) in DUPLEX_SETTINGS.items()
+                       if _bw_label(r.params) == bw and r.params["dataSize"] == size)
         way = "oneway" if r.params["mode"] == "sync" else "twoway"
-        dup = "hd" if r.params.get("halfDuplex") else "fd"
-        metrics[f"halfduplex_{way}_{dup}_ms"] = _t(r)
-    xs = [1, 2]
-    fig = Figure(name="duplex", title="JAXA06 half duplex: 1 Mbit/s, 1024 bytes",
-                 xlabel="1 = full duplex, 2 = half duplex", ylabel="time per exchange (ms)",
-                 series=[Series("one-way", xs, [metrics["halfduplex_oneway_fd_ms"],
-                                                metrics["halfduplex_oneway_hd_ms"]]),
-                         Series("two-way", xs, [metrics["halfduplex_twoway_fd_ms"],
-                                                metrics["halfduplex_twoway_hd_ms"]])],
-                 xrange=(0.5, 2.5))
-    notes = ["Prediction. The NICs of the three PCs at half duplex (one shared medium per "
-             "cable, CSMA), 1 Mbit/s, 1024 bytes, one-way and bidirectional."]
-    return Analysis(rows=_rows(records), metrics=metrics, figures=[fig], notes=notes)
+        hd = bool(r.params.get("halfDuplex"))
+        nic = r.params.get("emulatorNic", "half") if hd else "fd"
+        res = r.result
+        row = {"setting": setting, "bandwidth_bps": res["bandwidth_bps"],
+               "data_size": res["data_size"], "way": way,
+               "federate_nics": "half" if hd else "full",
+               "emulator_nics": nic if hd else "full",
+               "time_per_exchange_ms": _t(r)}
+        for k in ("eth_collisions", "eth_late_collisions", "eth_excessive_collisions",
+                  "eth_fcs_errors", "eth_runts", "eth_deferrals"):
+            row[k] = res.get(k, 0)
+        rows.append(row)
+        name = f"halfduplex_{way}_{'fd' if not hd else 'hd_' + nic}"
+        if setting == "paper":
+            metrics[f"{name}_ms"] = _t(r)
+            if hd and nic == DUPLEX_MAIN:
+                metrics[f"halfduplex_{way}_hd_ms"] = _t(r)
+            if not hd:
+                metrics[f"halfduplex_{way}_fd_ms"] = _t(r)
+        else:
+            metrics[f"stress_{name}_ms"] = _t(r)
+        if hd:
+            prefix = "" if setting == "paper" else "stress_"
+            metrics[f"{prefix}{name}_collisions"] = res["eth_collisions"]
+            metrics[f"{prefix}{name}_late_collisions"] = res["eth_late_collisions"]
+            metrics[f"{prefix}{name}_fcs_errors"] = res["eth_fcs_errors"]
+    metrics["halfduplex_main_configuration"] = f"federate NICs forced half, NIST Net NICs {DUPLEX_MAIN}"
+    labels = ["full", "half/half", "half/auto", "half/full"]
+    keys = ["fd", "hd_half", "hd_auto", "hd_full"]
+    xs = list(range(1, 5))
+    series = []
+    for prefix, setting in (("", "1 Mbit/s, 1024 B"), ("stress_", "20 Mbit/s, 4096 B")):
+        for way in ("oneway", "twoway"):
+            series.append(Series(f"{way}, {setting}", xs,
+                                 [metrics[f"{prefix}halfduplex_{way}_{k}_ms"] for k in keys]))
+    fig = Figure(name="duplex", title="JAXA06 half duplex: federate NICs / NIST Net NICs",
+                 xlabel="1 = full duplex, 2 = half/half, 3 = half/auto, 4 = half/full (mismatch)",
+                 ylabel="time per exchange (ms)", series=series, xrange=(0.5, 4.5), logy=True,
+                 extra=["set xtics (" + ", ".join(f'"{l}" {x}' for l, x in zip(labels, xs)) + ")"])
+    notes = ["Prediction. The federate PCs' NICs forced to half duplex (IEEE 802.3 CSMA/CD, "
+             "model/ethernet) facing the NIST Net PC's NICs forced half, autonegotiating "
+             "(parallel detection: half) or forced full (a duplex mismatch); full duplex for "
+             "comparison. The main metrics are the half/auto configuration (the NIST Net PC "
+             "kept its default). 1 Mbit/s, 1024 bytes as the study; 20 Mbit/s, 4096 bytes where "
+             "both directions of a link are busy at once."]
+    return Analysis(rows=rows, metrics=metrics, figures=[fig], notes=notes)
 
 
 def point_cost(p: dict) -> float:
