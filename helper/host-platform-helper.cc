@@ -46,6 +46,11 @@ HostPlatformHelper::SetProfile(const std::string& profile)
     {
         m_platform.Set(name, StringValue(value));
     }
+    m_cpuSettings.clear();
+    for (const auto& [name, value] : p.GetSection("HostCpu"))
+    {
+        m_cpuSettings.emplace_back(name, value);
+    }
     for (const auto& [name, value] : p.GetSection("HostNic"))
     {
         m_nic.Set(name, StringValue(value));
@@ -78,6 +83,10 @@ HostPlatformHelper::Install(Ptr<Node> node) const
                     "HostPlatformHelper: node " << node->GetId() << " already has a platform");
     Ptr<HostPlatform> platform = m_platform.Create<HostPlatform>();
     node->AggregateObject(platform);
+    for (const auto& [name, value] : m_cpuSettings)
+    {
+        platform->GetCpu()->SetAttribute(name, StringValue(value));
+    }
     platform->SetNicFactory(m_nic);
     if (m_installNics)
     {

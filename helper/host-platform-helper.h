@@ -10,6 +10,7 @@
 #include "ns3/object-factory.h"
 
 #include <string>
+#include <vector>
 
 /**
  * @file
@@ -102,7 +103,9 @@ class HostPlatformHelper
   private:
     ObjectFactory m_platform; //!< HostPlatform factory
     ObjectFactory m_nic;      //!< HostNic factory
-    bool m_installNics;       //!< install NIC models
+    std::vector<std::pair<std::string, std::string>>
+        m_cpuSettings;  //!< the profile's HostCpu section
+    bool m_installNics; //!< install NIC models
 };
 
 } // namespace ns3

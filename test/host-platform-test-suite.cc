@@ -673,7 +673,7 @@ class HostProfileTestCase : public TestCase
         // Malformed text: refused with the line number, nothing registered.
         uint32_t count = 0;
         NS_TEST_ASSERT_MSG_EQ(
-            Profile::TryLoadText("[host t-4]\nHostCpu.Frequency = 1\n", "bad.txt", count, error),
+            Profile::TryLoadText("[host t-4]\nHostDisk.Frequency = 1\n", "bad.txt", count, error),
             false,
             "unknown section refused");
         NS_TEST_ASSERT_MSG_NE(error.find("bad.txt:2:"), std::string::npos, "file and line");

@@ -5,12 +5,16 @@
 #include "host-cpu.h"
 
 #include "ns3/double.h"
+#include "ns3/integer.h"
 #include "ns3/log.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
 #include <cstring>
+#include <sstream>
 
 namespace ns3
 {
@@ -54,6 +58,43 @@ HostCpu::GetTypeId()
                             TimeValue(Seconds(0)),
                             MakeTimeAccessor(&HostCpu::m_idleExit),
                             MakeTimeChecker(Seconds(0), Seconds(1)))
+              .AddAttribute("ShieldedCores",
+                            "Comma-separated list of shielded cores (IRIX sysmp(MP_ISOLATE), "
+                            "RedHawk shield -a): they run only the work of owners bound to them "
+                            "(Bind). Empty: none.",
+                            StringValue(""),
+                            MakeStringAccessor(&HostCpu::m_shieldedSpec),
+                            MakeStringChecker())
+              .AddAttribute("InterruptCore",
+                            "Core that takes all interrupt and softirq work (the interrupt "
+                            "affinity of the NICs); -1: any core that is not shielded.",
+                            IntegerValue(-1),
+                            MakeIntegerAccessor(&HostCpu::m_interruptCore),
+                            MakeIntegerChecker<int32_t>(-1, 1023))
+              .AddAttribute("InterferenceRate",
+                            "Sporadic kernel activity on each core that is not shielded (timer "
+                            "and housekeeping interrupts, daemons with interrupts masked): mean "
+                            "events per second per core, Poisson (0: none).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostCpu::m_interferenceRate),
+                            MakeDoubleChecker<double>(0.0, 1e6))
+              .AddAttribute("InterferenceDuration",
+                            "Duration (s) of one event of InterferenceRate.",
+                            StringValue("ns3::ConstantRandomVariable[Constant=0]"),
+                            MakePointerAccessor(&HostCpu::m_interferenceDuration),
+                            MakePointerChecker<RandomVariableStream>())
+              .AddAttribute("ShieldedInterferenceRate",
+                            "Sporadic events that a shielded core still sees (inter-processor "
+                            "interrupts such as TLB shootdowns, a local timer tick that is not "
+                            "disabled): mean events per second per shielded core (0: none).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostCpu::m_shieldedInterferenceRate),
+                            MakeDoubleChecker<double>(0.0, 1e6))
+              .AddAttribute("ShieldedInterferenceDuration",
+                            "Duration (s) of one event of ShieldedInterferenceRate.",
+                            StringValue("ns3::ConstantRandomVariable[Constant=0]"),
+                            MakePointerAccessor(&HostCpu::m_shieldedInterferenceDuration),
+                            MakePointerChecker<RandomVariableStream>())
               .AddTraceSource("WorkDone",
                               "A work item received its whole service time.",
                               MakeTraceSourceAccessor(&HostCpu::m_workTrace),
@@ -65,9 +106,17 @@ HostCpu::HostCpu()
     : m_frequency(1e9)
     , m_nCores(1)
     , m_contextSwitchCycles(0)
+    , m_interruptCore(-1)
+    , m_affine(false)
+    , m_affinitySetUp(false)
+    , m_interferenceRate(0)
+    , m_shieldedInterferenceRate(0)
+    , m_nInterference(0)
 {
     NS_LOG_FUNCTION(this);
     m_busy.fill(Seconds(0));
+    m_interArrival = CreateObject<ExponentialRandomVariable>();
+    m_interArrival->SetAttribute("Mean", DoubleValue(1.0));
 }
 
 HostCpu::~HostCpu()
@@ -88,7 +137,160 @@ HostCpu::DoDispose()
     {
         q.clear();
     }
+    m_coreRunq.clear();
+    for (auto& ev : m_interferenceEvents)
+    {
+        ev.Cancel();
+    }
+    m_interferenceEvents.clear();
+    m_interferenceDuration = nullptr;
+    m_shieldedInterferenceDuration = nullptr;
+    m_interArrival = nullptr;
     Object::DoDispose();
+}
+
+void
+HostCpu::SetupAffinity()
+{
+    if (m_affinitySetUp)
+    {
+        return;
+    }
+    m_affinitySetUp = true;
+    m_shielded.assign(m_nCores, false);
+    std::istringstream in(m_shieldedSpec);
+    std::string item;
+    while (std::getline(in, item, ','))
+    {
+        if (item.find_first_not_of(" ") == std::string::npos)
+        {
+            continue;
+        }
+        std::size_t used = 0;
+        long core = -1;
+        try
+        {
+            core = std::stol(item, &used);
+        }
+        catch (const std::exception&)
+        {
+            used = 0;
+        }
+        NS_ABORT_MSG_IF(used == 0 || item.find_first_not_of(" ", used) != std::string::npos
+                            || core < 0 || core >= static_cast<long>(m_nCores),
+                        "HostCpu: ShieldedCores \"" << m_shieldedSpec << "\": \"" << item
+                                                    << "\" is not a core in [0, " << m_nCores
+                                                    << ")");
+        m_shielded[core] = true;
+        m_affine = true;
+    }
+    uint32_t open = 0;
+    for (uint32_t c = 0; c < m_nCores; ++c)
+    {
+        open += m_shielded[c] ? 0 : 1;
+    }
+    NS_ABORT_MSG_IF(open == 0,
+                    "HostCpu: ShieldedCores \"" << m_shieldedSpec
+                                                << "\" shields every core: the "
+                                                   "kernel needs one");
+    if (m_interruptCore >= 0)
+    {
+        NS_ABORT_MSG_IF(static_cast<uint32_t>(m_interruptCore) >= m_nCores,
+                        "HostCpu: InterruptCore " << m_interruptCore << " >= Cores " << m_nCores);
+        m_affinity[KERNEL] = m_interruptCore;
+        m_affine = true;
+    }
+    if (m_cores.size() != m_nCores)
+    {
+        NS_ABORT_MSG_IF(!m_cores.empty(), "HostCpu: Cores changed after the first work item");
+        m_cores.resize(m_nCores);
+    }
+    m_coreRunq.resize(m_nCores);
+}
+
+void
+HostCpu::DoInitialize()
+{
+    SetupAffinity();
+    if (m_interferenceRate > 0 || m_shieldedInterferenceRate > 0)
+    {
+        m_interferenceEvents.resize(m_nCores);
+        for (uint32_t c = 0; c < m_nCores; ++c)
+        {
+            m_affinity[INTERFERENCE_OWNER + c] = c;
+            m_affine = true;
+            ScheduleInterference(c);
+        }
+    }
+    Object::DoInitialize();
+}
+
+void
+HostCpu::ScheduleInterference(uint32_t c)
+{
+    double rate = m_shielded[c] ? m_shieldedInterferenceRate : m_interferenceRate;
+    if (rate <= 0)
+    {
+        return;
+    }
+    Time gap = Seconds(m_interArrival->GetValue() / rate);
+    m_interferenceEvents[c] = Simulator::Schedule(gap, &HostCpu::Interfere, this, c);
+}
+
+void
+HostCpu::Interfere(uint32_t c)
+{
+    Ptr<RandomVariableStream> d
+        = m_shielded[c] ? m_shieldedInterferenceDuration : m_interferenceDuration;
+    double seconds = std::max(0.0, d->GetValue());
+    ++m_nInterference;
+    NS_LOG_LOGIC("core " << c << " interference " << seconds * 1e6 << " us");
+    Submit(HARDIRQ, Seconds(seconds), INTERFERENCE_OWNER + c, Callback<void>());
+    ScheduleInterference(c);
+}
+
+void
+HostCpu::Bind(uint32_t owner, uint32_t core)
+{
+    NS_LOG_FUNCTION(this << owner << core);
+    NS_ABORT_MSG_IF(core >= m_nCores, "HostCpu::Bind: core " << core << " >= Cores " << m_nCores);
+    SetupAffinity();
+    m_affinity[owner] = core;
+    m_affine = true;
+}
+
+bool
+HostCpu::IsShielded(uint32_t core) const
+{
+    return core < m_shielded.size() && m_shielded[core];
+}
+
+uint64_t
+HostCpu::GetInterferenceEvents() const
+{
+    return m_nInterference;
+}
+
+bool
+HostCpu::HasInterference() const
+{
+    return m_interferenceRate > 0 || m_shieldedInterferenceRate > 0;
+}
+
+int64_t
+HostCpu::AssignStreams(int64_t stream)
+{
+    m_interArrival->SetStream(stream);
+    m_interferenceDuration->SetStream(stream + 1);
+    m_shieldedInterferenceDuration->SetStream(stream + 2);
+    return 3;
+}
+
+int32_t
+HostCpu::CoreOf(uint32_t owner) const
+{
+    auto it = m_affinity.find(owner);
+    return it == m_affinity.end() ? -1 : static_cast<int32_t>(it->second);
 }
 
 Time
@@ -141,7 +343,12 @@ uint32_t
 HostCpu::GetQueueLength(Priority priority) const
 {
     NS_ASSERT(priority < N_PRIORITIES);
-    return m_runq[priority].size();
+    uint32_t n = m_runq[priority].size();
+    for (const auto& q : m_coreRunq)
+    {
+        n += q[priority].size();
+    }
+    return n;
 }
 
 bool
@@ -173,6 +380,15 @@ HostCpu::Submit(Priority priority, Time service, uint32_t owner, Callback<void> 
         m_cores.resize(m_nCores);
     }
     Task task{service, service, Simulator::Now(), Time(-1), priority, owner, std::move(done)};
+    if (!m_affinitySetUp && !m_shieldedSpec.empty())
+    {
+        SetupAffinity();
+    }
+    if (m_affine)
+    {
+        SubmitAffine(std::move(task));
+        return;
+    }
 
     // An idle core takes it at once (lowest index first: deterministic).
     for (uint32_t c = 0; c < m_cores.size(); ++c)
@@ -269,8 +485,80 @@ HostCpu::Complete(uint32_t c)
 }
 
 void
+HostCpu::SubmitAffine(Task&& task)
+{
+    int32_t bound = CoreOf(task.owner);
+    auto allowed = [this, bound](uint32_t c) {
+        return bound >= 0 ? static_cast<int32_t>(c) == bound : !m_shielded[c];
+    };
+    for (uint32_t c = 0; c < m_cores.size(); ++c)
+    {
+        if (allowed(c) && !m_cores[c].busy)
+        {
+            Start(c, std::move(task));
+            return;
+        }
+    }
+    int victim = -1;
+    for (uint32_t c = 0; c < m_cores.size(); ++c)
+    {
+        if (allowed(c) && m_cores[c].task.priority > task.priority
+            && (victim < 0 || m_cores[c].task.priority > m_cores[victim].task.priority))
+        {
+            victim = c;
+        }
+    }
+    if (victim >= 0)
+    {
+        Core& core = m_cores[victim];
+        Task preempted = std::move(core.task);
+        Time served = Simulator::Now() - core.started;
+        preempted.remaining -= served;
+        m_busy[preempted.priority] += served;
+        core.completion.Cancel();
+        core.busy = false;
+        core.idleSince = Simulator::Now();
+        int32_t pc = CoreOf(preempted.owner);
+        auto& q = pc >= 0 ? m_coreRunq[pc][preempted.priority] : m_runq[preempted.priority];
+        q.push_front(std::move(preempted));
+        Start(victim, std::move(task));
+        return;
+    }
+    auto& q = bound >= 0 ? m_coreRunq[bound][task.priority] : m_runq[task.priority];
+    q.push_back(std::move(task));
+}
+
+void
+HostCpu::DispatchAffine(uint32_t c)
+{
+    for (uint32_t p = 0; p < N_PRIORITIES; ++p)
+    {
+        auto& own = m_coreRunq[c][p];
+        if (!own.empty())
+        {
+            Task next = std::move(own.front());
+            own.pop_front();
+            Start(c, std::move(next));
+            return;
+        }
+        if (!m_shielded[c] && !m_runq[p].empty())
+        {
+            Task next = std::move(m_runq[p].front());
+            m_runq[p].pop_front();
+            Start(c, std::move(next));
+            return;
+        }
+    }
+}
+
+void
 HostCpu::Dispatch(uint32_t c)
 {
+    if (m_affine)
+    {
+        DispatchAffine(c);
+        return;
+    }
     for (auto& q : m_runq)
     {
         if (!q.empty())

@@ -9,10 +9,12 @@
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
 #include <array>
 #include <deque>
+#include <unordered_map>
 #include <vector>
 
 /**
@@ -118,6 +120,43 @@ class HostCpu : public Object
     uint32_t GetQueueLength(Priority priority) const;
 
     /**
+     * @brief Bind an owner's work to one core (sched_setaffinity / IRIX sysmp(MP_MUSTRUN) /
+     * RedHawk's shield plus cpu binding). Work of a bound owner runs on that core only; a
+     * shielded core (ShieldedCores) runs only the work of owners bound to it, so a process bound
+     * to a shielded core sees no other process and no interrupt unless it is bound there.
+     * @param owner the owner id (a pid, or KERNEL for interrupt and softirq work)
+     * @param core the core (< Cores)
+     */
+    void Bind(uint32_t owner, uint32_t core);
+
+    /**
+     * @brief Whether a core is shielded (ShieldedCores).
+     * @param core the core
+     * @return true if shielded
+     */
+    bool IsShielded(uint32_t core) const;
+
+    /**
+     * @brief Number of sporadic interference events run so far (all cores).
+     * @return the count
+     */
+    uint64_t GetInterferenceEvents() const;
+
+    /**
+     * @brief Whether sporadic interference is configured (InterferenceRate or
+     * ShieldedInterferenceRate > 0).
+     * @return true if so
+     */
+    bool HasInterference() const;
+
+    /**
+     * @brief Assign fixed random variable stream numbers.
+     * @param stream first stream index
+     * @return number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /**
      * @brief Whether any core is idle right now.
      * @return true if at least one core is idle
      */
@@ -134,6 +173,7 @@ class HostCpu : public Object
 
   protected:
     void DoDispose() override;
+    void DoInitialize() override;
 
   private:
     /** A work item. */
@@ -176,6 +216,35 @@ class HostCpu : public Object
      */
     void Dispatch(uint32_t c);
 
+    /**
+     * Submit with affinity rules (some owner is bound or some core shielded).
+     * @param task the task
+     */
+    void SubmitAffine(Task&& task);
+    /**
+     * Start the highest-priority queued task that core c may run (affinity rules).
+     * @param c core index
+     */
+    void DispatchAffine(uint32_t c);
+    /**
+     * The core an owner is bound to.
+     * @param owner the owner
+     * @return the core, or -1 if unbound
+     */
+    int32_t CoreOf(uint32_t owner) const;
+    /** Parse ShieldedCores and bind KERNEL to InterruptCore (once, before the first item). */
+    void SetupAffinity();
+    /**
+     * Schedule the next sporadic interference event on a core.
+     * @param c core index
+     */
+    void ScheduleInterference(uint32_t c);
+    /**
+     * A sporadic interference event on a core: kernel work that preempts the process there.
+     * @param c core index
+     */
+    void Interfere(uint32_t c);
+
     /** A cycle count converted to time. */
     struct CachedTime
     {
@@ -184,16 +253,31 @@ class HostCpu : public Object
         Time time;           //!< the time
     };
 
-    double m_frequency;                                        //!< Hz
-    uint32_t m_nCores;                                         //!< cores
-    double m_contextSwitchCycles;                              //!< cycles per process switch
-    Time m_idleEntry;                                          //!< idle time before the deep state
-    Time m_idleExit;                                           //!< extra time to leave deep idle
-    std::vector<Core> m_cores;                                 //!< the cores
-    std::array<std::deque<Task>, N_PRIORITIES> m_runq;         //!< queued tasks per class
-    std::array<Time, N_PRIORITIES> m_busy;                     //!< accumulated service per class
-    TracedCallback<uint8_t, uint32_t, Time, Time> m_workTrace; //!< completion trace
-    static constexpr int TIME_CACHE_BITS = 5;                  //!< log2 of the size of m_timeCache
+    double m_frequency;                                //!< Hz
+    uint32_t m_nCores;                                 //!< cores
+    double m_contextSwitchCycles;                      //!< cycles per process switch
+    Time m_idleEntry;                                  //!< idle time before the deep state
+    Time m_idleExit;                                   //!< extra time to leave deep idle
+    std::vector<Core> m_cores;                         //!< the cores
+    std::array<std::deque<Task>, N_PRIORITIES> m_runq; //!< queued tasks per class
+    std::string m_shieldedSpec;                        //!< ShieldedCores
+    int32_t m_interruptCore;                           //!< InterruptCore (-1: any)
+    bool m_affine;                //!< affinity rules in force (a binding or a shield)
+    bool m_affinitySetUp;         //!< SetupAffinity done
+    std::vector<bool> m_shielded; //!< per core
+    std::unordered_map<uint32_t, uint32_t> m_affinity;                  //!< owner -> core
+    std::vector<std::array<std::deque<Task>, N_PRIORITIES>> m_coreRunq; //!< bound tasks per core
+    double m_interferenceRate;                                //!< InterferenceRate (per core, 1/s)
+    double m_shieldedInterferenceRate;                        //!< ShieldedInterferenceRate
+    Ptr<RandomVariableStream> m_interferenceDuration;         //!< InterferenceDuration (s)
+    Ptr<RandomVariableStream> m_shieldedInterferenceDuration; //!< ShieldedInterferenceDuration
+    Ptr<ExponentialRandomVariable> m_interArrival;            //!< gaps between events (mean 1)
+    std::vector<EventId> m_interferenceEvents;                //!< next event per core
+    uint64_t m_nInterference;                                 //!< counter
+    static constexpr uint32_t INTERFERENCE_OWNER = 0xFFFFF000u; //!< + core index
+    std::array<Time, N_PRIORITIES> m_busy;                      //!< accumulated service per class
+    TracedCallback<uint8_t, uint32_t, Time, Time> m_workTrace;  //!< completion trace
+    static constexpr int TIME_CACHE_BITS = 5;                   //!< log2 of the size of m_timeCache
     mutable std::array<CachedTime, 1 << TIME_CACHE_BITS>
         m_timeCache; //!< recent CyclesToTime results
 };

@@ -30,6 +30,15 @@ HostPlatform::GetTypeId()
               .SetParent<Object>()
               .SetGroupName("Testbed")
               .AddConstructor<HostPlatform>()
+              .AddAttribute("ReferenceCycleFactor",
+                            "Cycles this CPU needs for middleware work that a MIPS R10000 does in "
+                            "one cycle (per-clock speed of the R10000 over this CPU's, e.g. from "
+                            "SPECint results); scales cost profiles written in R10000 cycles "
+                            "(RtiLrc). Host costs (SendCost, HostNic) are in this CPU's own "
+                            "cycles and are not scaled.",
+                            DoubleValue(1.0),
+                            MakeDoubleAccessor(&HostPlatform::m_referenceCycleFactor),
+                            MakeDoubleChecker<double>(0.01, 100.0))
               .AddAttribute("Cpu",
                             "The CPU model, e.g. \"ns3::HostCpu[Frequency=1e9|Cores=1]\".",
                             StringValue("ns3::HostCpu"),
@@ -81,6 +90,7 @@ HostPlatform::HostPlatform()
     , m_sendCyclesPerByte(0)
     , m_recvCycles(0)
     , m_recvCyclesPerByte(0)
+    , m_referenceCycleFactor(1.0)
     , m_nextPid(1)
 {
     m_nicFactory.SetTypeId(HostNic::GetTypeId());
@@ -112,6 +122,13 @@ HostPlatform::DoDispose()
     m_schedLatency = nullptr;
     m_node = nullptr;
     Object::DoDispose();
+}
+
+void
+HostPlatform::DoInitialize()
+{
+    m_cpu->Initialize();
+    Object::DoInitialize();
 }
 
 void
@@ -170,6 +187,12 @@ HostPlatform::ReservePids(uint32_t n)
     uint32_t first = m_nextPid;
     m_nextPid += n;
     return first;
+}
+
+double
+HostPlatform::GetReferenceCycleFactor() const
+{
+    return m_referenceCycleFactor;
 }
 
 Time
@@ -296,6 +319,12 @@ HostPlatform::AssignStreams(int64_t stream)
     int64_t used = 0;
     m_schedLatency->SetStream(stream + used++);
     used += m_timer->AssignStreams(stream + used);
+    // The CPU's own streams only where it has sporadic interference (profiles without it keep
+    // the stream numbering they always had).
+    if (m_cpu->HasInterference())
+    {
+        used += m_cpu->AssignStreams(stream + used);
+    }
     return used;
 }
 

@@ -107,6 +107,13 @@ class HostPlatform : public Object
     uint32_t ReservePids(uint32_t n);
 
     /**
+     * @brief Cycles of this CPU for work that takes one cycle on the reference architecture of
+     * middleware cost profiles (a MIPS R10000; attribute ReferenceCycleFactor).
+     * @return the factor
+     */
+    double GetReferenceCycleFactor() const;
+
+    /**
      * @brief CPU time for a process to send one message of a given size (syscall, transport,
      * IP, driver transmit).
      * @param bytes message size handed to the socket
@@ -154,6 +161,7 @@ class HostPlatform : public Object
 
   protected:
     void DoDispose() override;
+    void DoInitialize() override;
     void NotifyNewAggregate() override;
 
   private:
@@ -169,6 +177,7 @@ class HostPlatform : public Object
     double m_recvCycles;                           //!< RecvCost
     double m_recvCyclesPerByte;                    //!< RecvCostPerByte
     std::string m_profile;                         //!< profile name (information)
+    double m_referenceCycleFactor;                 //!< ReferenceCycleFactor
     uint32_t m_nextPid;                            //!< next process id
     std::vector<Ptr<HostProcess>> m_processes;     //!< processes (for disposal)
     std::map<Ptr<NetDevice>, Ptr<HostNic>> m_nics; //!< NIC models

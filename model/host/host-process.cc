@@ -117,6 +117,13 @@ HostProcess::SleepUntil(Time t, Callback<void> done)
 }
 
 void
+HostProcess::SetCore(uint32_t core)
+{
+    NS_ABORT_MSG_IF(!m_platform, "HostProcess::SetCore: not attached to a HostPlatform");
+    m_platform->GetCpu()->Bind(m_pid, core);
+}
+
+void
 HostProcess::Wake(Callback<void> done)
 {
     Push({WAKE, Simulator::Now(), std::move(done), false});

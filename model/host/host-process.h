@@ -103,6 +103,13 @@ class HostProcess : public Object
     void SleepUntil(Time t, Callback<void> done = Callback<void>());
 
     /**
+     * @brief Bind the process to one core (sched_setaffinity; on a shielded core it then sees
+     * no other process and no interrupt that is not bound there). See HostCpu::Bind.
+     * @param core the core
+     */
+    void SetCore(uint32_t core);
+
+    /**
      * @brief Wake up from a blocking wait.
      * @param done called when the process runs again
      */

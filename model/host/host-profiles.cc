@@ -116,6 +116,130 @@ HostPlatform.SendCost = 7000
 HostPlatform.SendCostPerByte = 1
 HostPlatform.RecvCost = 4000
 HostPlatform.RecvCostPerByte = 1
+# ---------------------------------------------------------------------------------------------
+# The SGI Onyx machines of [TNO03]: MIPS R10000-class CPUs, IRIX 6.5 with REACT real-time
+# extensions. CPU 0 runs the kernel's housekeeping, the daemons and every interrupt; the other
+# CPUs are isolated (sysmp MP_ISOLATE, "shielded") and run only the process bound to them. Four
+# CPUs is an assumption (the study gives the clock rates, not the counts). Sources and
+# calibrations: doc/tno.rst.
+[host onyx-irix65-250]
+description = SGI Onyx, 4 x 250 MHz MIPS R10000-class, IRIX 6.5 (CPUs 1-3 shielded); TNO03 Sender and Receiver machine
+HostPlatform.Cpu = ns3::HostCpu[Frequency=250e6|Cores=4|ContextSwitchCost=2500]
+HostCpu.ShieldedCores = 1,2,3
+HostCpu.InterruptCore = 0
+# CPU 0's own activity (clock and housekeeping interrupts, daemons with interrupts masked): a
+# Poisson stream of busy periods that delays the network interrupts queued behind them.
+# Calibrated on [TNO03]'s IRIX network latency: mean 281 us and max 475 us (doc/tno.rst).
+HostCpu.InterferenceRate = 600
+HostCpu.InterferenceDuration = ns3::UniformRandomVariable[Min=0|Max=400e-6]
+# What an isolated IRIX CPU still sees: sporadic cross-processor interrupts (TLB shootdowns,
+# cache flushes). Calibrated on the 39 us scheduling jitter over 10 000 activations ([TNO03]).
+HostCpu.ShieldedInterferenceRate = 20
+HostCpu.ShieldedInterferenceDuration = ns3::UniformRandomVariable[Min=10e-6|Max=31e-6]
+# POSIX high-resolution timers (CLOCK_SGI_FAST on REACT): a sleep expires at its time.
+HostPlatform.Timer = ns3::IdealTimer
+# Wake-up of a real-time process on its isolated CPU: "below 10 us most of the time" ([TNO03]).
+HostPlatform.SchedulingLatency = ns3::UniformRandomVariable[Min=3e-6|Max=11e-6]
+HostPlatform.ReferenceCycleFactor = 1.0
+# Protocol-stack cost: the study's own figure, ~200 us per message through the Ethernet stack on a
+# PC of the day, taken for this 250 MHz machine: 50 000 cycles per message, split 20 000 on the
+# send side (socket, UDP/IP, driver transmit) and 30 000 on the receive side (interrupt 6 000,
+# driver 4 000, IP/UDP input 10 000, the reader's recvfrom 10 000).
+HostPlatform.SendCost = 20000
+HostPlatform.SendCostPerByte = 0
+HostPlatform.RecvCost = 10000
+HostPlatform.RecvCostPerByte = 0
+HostNic.RxRingSize = 256
+HostNic.InterruptDelay = 0us
+HostNic.InterruptCost = 6000
+HostNic.DriverCost = 4000
+HostNic.StackCost = 10000
+HostNic.StackCostPerByte = 0
+HostNic.Napi = false
+
+[host onyx-irix65-195]
+description = SGI Onyx, 2 x 195 MHz MIPS R10000, IRIX 6.5 (CPU 1 shielded); TNO03 ReceiverSender machine
+HostPlatform.Cpu = ns3::HostCpu[Frequency=195e6|Cores=2|ContextSwitchCost=2500]
+HostCpu.ShieldedCores = 1
+HostCpu.InterruptCore = 0
+HostCpu.InterferenceRate = 600
+HostCpu.InterferenceDuration = ns3::UniformRandomVariable[Min=0|Max=400e-6]
+HostCpu.ShieldedInterferenceRate = 20
+HostCpu.ShieldedInterferenceDuration = ns3::UniformRandomVariable[Min=10e-6|Max=31e-6]
+HostPlatform.Timer = ns3::IdealTimer
+HostPlatform.SchedulingLatency = ns3::UniformRandomVariable[Min=3e-6|Max=11e-6]
+HostPlatform.ReferenceCycleFactor = 1.0
+HostPlatform.SendCost = 20000
+HostPlatform.SendCostPerByte = 0
+HostPlatform.RecvCost = 10000
+HostPlatform.RecvCostPerByte = 0
+HostNic.RxRingSize = 256
+HostNic.InterruptDelay = 0us
+HostNic.InterruptCost = 6000
+HostNic.DriverCost = 4000
+HostNic.StackCost = 10000
+HostNic.StackCostPerByte = 0
+HostNic.Napi = false
+
+# ---------------------------------------------------------------------------------------------
+# Concurrent Computer Corporation iHawk PCs of [TNO03]: Intel Xeon, RedHat 8.0 with RedHawk
+# (a fully pre-emptible Linux 2.4 kernel, CPU shielding). 700 MHz: a Pentium III Xeon (P6
+# core, four CPUs: the study shields one per federate); 2400 MHz: a Pentium 4 Xeon (NetBurst, two
+# CPUs). The CPU counts are assumptions.
+# Kernel path costs in cycles as for the 2006 Pentium 4 Linux PCs (pc2006-linux26); the
+# per-clock speed against the R10000 (ReferenceCycleFactor) from SPEC CINT2000 base results of
+# the era per MHz (doc/tno.rst). Outcomes on these machines are predictions.
+[host ihawk-redhawk-700]
+description = iHawk, 4 x 700 MHz Pentium III Xeon, RedHawk Linux (RedHat 8.0, CPUs 1-3 shielded); TNO03 predictions
+HostPlatform.Cpu = ns3::HostCpu[Frequency=700e6|Cores=4|ContextSwitchCost=3000]
+HostCpu.ShieldedCores = 1,2,3
+HostCpu.InterruptCore = 0
+# CPU 0: the 100 Hz timer interrupt of Linux 2.4 (about 5 us each) and the daemons.
+HostCpu.InterferenceRate = 100
+HostCpu.InterferenceDuration = ns3::UniformRandomVariable[Min=2e-6|Max=8e-6]
+# A RedHawk shielded CPU has its local timer interrupt disabled; what remains is rare and short.
+# Calibrated on the 3 us scheduling jitter over 10 000 activations ([TNO03]).
+HostCpu.ShieldedInterferenceRate = 2
+HostCpu.ShieldedInterferenceDuration = ns3::UniformRandomVariable[Min=0.5e-6|Max=2e-6]
+HostPlatform.Timer = ns3::IdealTimer
+# A pre-emptible kernel wakes a real-time process on its shielded CPU within a few us.
+HostPlatform.SchedulingLatency = ns3::UniformRandomVariable[Min=2e-6|Max=6e-6]
+HostPlatform.ReferenceCycleFactor = 1.9
+HostPlatform.SendCost = 15000
+HostPlatform.SendCostPerByte = 0
+HostPlatform.RecvCost = 9000
+HostPlatform.RecvCostPerByte = 0
+HostNic.RxRingSize = 256
+HostNic.InterruptDelay = 0us
+HostNic.InterruptCost = 9000
+HostNic.DriverCost = 3000
+HostNic.StackCost = 15000
+HostNic.StackCostPerByte = 0
+HostNic.Napi = false
+
+[host ihawk-redhawk-2400]
+description = iHawk, 2 x 2400 MHz Pentium 4 Xeon, RedHawk Linux (RedHat 8.0, CPU 1 shielded); TNO03 predictions
+HostPlatform.Cpu = ns3::HostCpu[Frequency=2400e6|Cores=2|ContextSwitchCost=6000]
+HostCpu.ShieldedCores = 1
+HostCpu.InterruptCore = 0
+HostCpu.InterferenceRate = 100
+HostCpu.InterferenceDuration = ns3::UniformRandomVariable[Min=1e-6|Max=4e-6]
+HostCpu.ShieldedInterferenceRate = 2
+HostCpu.ShieldedInterferenceDuration = ns3::UniformRandomVariable[Min=0.5e-6|Max=2e-6]
+HostPlatform.Timer = ns3::IdealTimer
+HostPlatform.SchedulingLatency = ns3::UniformRandomVariable[Min=2e-6|Max=6e-6]
+HostPlatform.ReferenceCycleFactor = 2.2
+HostPlatform.SendCost = 15000
+HostPlatform.SendCostPerByte = 0
+HostPlatform.RecvCost = 9000
+HostPlatform.RecvCostPerByte = 0
+HostNic.RxRingSize = 256
+HostNic.InterruptDelay = 0us
+HostNic.InterruptCost = 9000
+HostNic.DriverCost = 3000
+HostNic.StackCost = 15000
+HostNic.StackCostPerByte = 0
+HostNic.Napi = false
 )";
 
 /** Registers the kind "host" and its built-in profiles when the library is loaded. */
@@ -123,7 +247,7 @@ struct HostProfilesRegistrar
 {
     HostProfilesRegistrar()
     {
-        Profile::RegisterKind("host", {"HostPlatform", "HostNic"}, g_builtinProfiles);
+        Profile::RegisterKind("host", {"HostPlatform", "HostCpu", "HostNic"}, g_builtinProfiles);
     }
 } g_hostProfilesRegistrar; //!< the registrar
 

@@ -54,6 +54,58 @@ description = An RTI with no processing cost and the minimal encoding (a referen
 RtiSettings.EncodingHeaderSize = 16
 RtiSettings.GaltMode = Central
 RtiSettings.TcpNoDelay = true
+# ---------------------------------------------------------------------------------------------
+# [TNO03]'s RTIs on the direct data path (RtiLrc, RtiFedex). Costs in MIPS R10000 cycles
+# (scaled by each host's ReferenceCycleFactor). Sources and calibrations: doc/tno.rst.
+[rti tno-rti-dm]
+description = TNO RTI-DM: UDP/IP over Ethernet, a lightweight per-message path (TNO03)
+RtiSettings.DataPath = Direct
+RtiSettings.Transport = Udp
+# 512 bytes of attribute data in a 622-byte IP packet: 622 - 28 (UDP/IP) - 512 = 82 bytes.
+RtiSettings.EncodingHeaderSize = 82
+# One per-operation cost K (call, encode, lowest layer, decode, callback); calibrated on the
+# low-frequency latency of configuration 1b (780 us).
+RtiSettings.CallCost = 370
+RtiSettings.EncodeCost = 370
+RtiSettings.TransportCost = 370
+RtiSettings.DecodeCost = 370
+RtiSettings.CallbackCost = 370
+# Per reflected message, off its latency: calibrated on the highest frequency of 1b (925 Hz).
+RtiSettings.ReflectTailCost = 178600
+RtiSettings.AdminCost = 100000
+
+[rti tno-rti-sm]
+description = TNO RTI-SM: shared-memory message queues on one machine (TNO03)
+RtiSettings.DataPath = Direct
+RtiSettings.Transport = SharedMemory
+# 586-byte messages: 512 bytes of data and 74 of RTI header.
+RtiSettings.EncodingHeaderSize = 74
+RtiSettings.CallCost = 8150
+RtiSettings.EncodeCost = 8150
+RtiSettings.TransportCost = 8150
+RtiSettings.DecodeCost = 8150
+RtiSettings.CallbackCost = 8150
+# A copy into each receiver's queue: memcpy at about one byte per cycle, plus the lock and the
+# semaphore post (System V semop, a system call).
+RtiSettings.ShmEnqueueCost = 5000
+RtiSettings.ShmCopyCostPerByte = 1
+RtiSettings.ShmQueueSize = 64
+RtiSettings.ReflectTailCost = 9600
+RtiSettings.AdminCost = 100000
+
+[rti dmso-rti13ng]
+description = DMSO RTI 1.3NG-like: heavier per-message path over TCP (an assumption: the study does not say its transport) (TNO03)
+RtiSettings.DataPath = Direct
+RtiSettings.Transport = Tcp
+RtiSettings.TcpNoDelay = true
+RtiSettings.EncodingHeaderSize = 82
+RtiSettings.CallCost = 35300
+RtiSettings.EncodeCost = 35300
+RtiSettings.TransportCost = 35300
+RtiSettings.DecodeCost = 35300
+RtiSettings.CallbackCost = 35300
+RtiSettings.ReflectTailCost = 278000
+RtiSettings.AdminCost = 300000
 )";
 
 /** Registers the kind "rti" and its built-in profiles when the library is loaded. */

@@ -119,12 +119,69 @@ RtiSettings::GetTypeId()
                             "federate.",
                             DoubleValue(0.0),
                             MakeDoubleAccessor(&RtiSettings::m_tmCyclesPerFederate),
-                            MakeDoubleChecker<double>(0.0, 1e9));
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("DataPath",
+                            "Where updates travel: ViaCrc (through the central RTI component, "
+                            "RtiAmbassador) or Direct (local component to local component, "
+                            "RtiLrc, with an RtiFedex for federation management).",
+                            EnumValue(VIA_CRC),
+                            MakeEnumAccessor<DataPath>(&RtiSettings::m_dataPath),
+                            MakeEnumChecker(VIA_CRC, "ViaCrc", DIRECT, "Direct"))
+              .AddAttribute("Transport",
+                            "Transport of the direct data path.",
+                            EnumValue(UDP),
+                            MakeEnumAccessor<Transport>(&RtiSettings::m_transport),
+                            MakeEnumChecker(UDP, "Udp", TCP, "Tcp", SHARED_MEMORY, "SharedMemory"))
+              .AddAttribute("TransportCost",
+                            "Cycles of the RTI's lowest layer per message sent and per message "
+                            "received (buffer management, sequencing; direct path).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RtiSettings::m_transportCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("ReflectTailCost",
+                            "Cycles the receiving process spends after each reflect callback "
+                            "returns (the RTI's and the RCI's bookkeeping of the delivered "
+                            "message: off its latency, on its throughput; direct path).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RtiSettings::m_reflectTailCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("ShmEnqueueCost",
+                            "Cycles to put one message on one shared-memory queue: lock, slot "
+                            "bookkeeping and the semaphore post (shared-memory transport).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RtiSettings::m_shmCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("ShmCopyCostPerByte",
+                            "Cycles per byte copied into a shared-memory queue (one copy per "
+                            "interested receiver).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RtiSettings::m_shmCyclesPerByte),
+                            MakeDoubleChecker<double>(0.0, 1e6))
+              .AddAttribute("ShmQueueSize",
+                            "Messages a shared-memory queue holds; a message for a full queue is "
+                            "lost (counted).",
+                            UintegerValue(256),
+                            MakeUintegerAccessor(&RtiSettings::m_shmQueueSize),
+                            MakeUintegerChecker<uint32_t>(1, 1u << 20))
+              .AddAttribute("AdminCost",
+                            "Cycles of one federation-management operation (join, publish, "
+                            "subscribe) in the Fedex and in the local component (direct path).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RtiSettings::m_adminCycles),
+                            MakeDoubleChecker<double>(0.0, 1e10));
     return tid;
 }
 
 RtiSettings::RtiSettings()
-    : m_headerSize(RtiMessage::CORE_HEADER_SIZE)
+    : m_dataPath(VIA_CRC)
+    , m_transport(UDP)
+    , m_transportCycles(0)
+    , m_reflectTailCycles(0)
+    , m_shmCycles(0)
+    , m_shmCyclesPerByte(0)
+    , m_shmQueueSize(256)
+    , m_adminCycles(0)
+    , m_headerSize(RtiMessage::CORE_HEADER_SIZE)
     , m_galtMode(CENTRAL)
     , m_tcpNoDelay(true)
     , m_writeBatching(false)
@@ -141,6 +198,48 @@ RtiSettings::RtiSettings()
     , m_tmCycles(0)
     , m_tmCyclesPerFederate(0)
 {
+}
+
+RtiSettings::DataPath
+RtiSettings::GetDataPath() const
+{
+    return m_dataPath;
+}
+
+RtiSettings::Transport
+RtiSettings::GetTransport() const
+{
+    return m_transport;
+}
+
+double
+RtiSettings::TransportCycles() const
+{
+    return m_transportCycles;
+}
+
+double
+RtiSettings::ReflectTailCycles() const
+{
+    return m_reflectTailCycles;
+}
+
+double
+RtiSettings::ShmEnqueueCycles(uint32_t bytes) const
+{
+    return m_shmCycles + m_shmCyclesPerByte * bytes;
+}
+
+uint32_t
+RtiSettings::GetShmQueueSize() const
+{
+    return m_shmQueueSize;
+}
+
+double
+RtiSettings::AdminCycles() const
+{
+    return m_adminCycles;
 }
 
 RtiMessage

@@ -41,6 +41,21 @@ class RtiSettings : public Object
         NULL_MESSAGES //!< by each local component from null messages (CERTI, OpenRTI style)
     };
 
+    /** Where update messages travel. */
+    enum DataPath
+    {
+        VIA_CRC, //!< through the central RTI component (RtiAmbassador / RtiCentralComponent)
+        DIRECT   //!< local component to local component (RtiLrc), an RtiFedex for administration
+    };
+
+    /** The transport of the direct data path. */
+    enum Transport
+    {
+        UDP,          //!< datagrams over IP (TNO RTI-DM)
+        TCP,          //!< a TCP connection per pair of local components
+        SHARED_MEMORY //!< message queues in shared memory on one machine (TNO RTI-SM)
+    };
+
     /**
      * @brief Get the type ID.
      * @return the object TypeId
@@ -48,6 +63,25 @@ class RtiSettings : public Object
     static TypeId GetTypeId();
 
     RtiSettings();
+
+    /** @return the data path */
+    DataPath GetDataPath() const;
+    /** @return the transport of the direct data path */
+    Transport GetTransport() const;
+    /** @return cycles of the lowest layer per message sent or received (direct path) */
+    double TransportCycles() const;
+    /** @return cycles after each reflect callback, off the message's path (direct path) */
+    double ReflectTailCycles() const;
+    /**
+     * @brief Cycles to copy a message into one shared-memory queue and post its semaphore.
+     * @param bytes message size
+     * @return cycles
+     */
+    double ShmEnqueueCycles(uint32_t bytes) const;
+    /** @return capacity of a shared-memory queue in messages */
+    uint32_t GetShmQueueSize() const;
+    /** @return cycles of one federation-management operation in the Fedex (join, publish) */
+    double AdminCycles() const;
 
     /**
      * @brief A new message of a type with this federation's encoding header size.
@@ -97,6 +131,14 @@ class RtiSettings : public Object
     double TimeManagementCycles(uint32_t federates) const;
 
   private:
+    DataPath m_dataPath;          //!< DataPath
+    Transport m_transport;        //!< Transport
+    double m_transportCycles;     //!< TransportCost
+    double m_reflectTailCycles;   //!< ReflectTailCost
+    double m_shmCycles;           //!< ShmEnqueueCost
+    double m_shmCyclesPerByte;    //!< ShmCopyCostPerByte
+    uint32_t m_shmQueueSize;      //!< ShmQueueSize
+    double m_adminCycles;         //!< AdminCost
     uint32_t m_headerSize;        //!< EncodingHeaderSize
     GaltMode m_galtMode;          //!< GaltMode
     bool m_tcpNoDelay;            //!< TcpNoDelay

@@ -1,0 +1,288 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * [TNO03] pipeline benchmark: Sender -> ReceiverSender -> Receiver at one frequency, in one of
+ * the study's configurations:
+ *
+ *   1a  DMSO RTI 1.3NG-like (TCP), Sender+Receiver on an Onyx (250 MHz, shielded CPUs),
+ *       ReceiverSender on another (195 MHz), 100 Mbit/s switch        (calibration)
+ *   1b  TNO RTI-DM (UDP), same systems                                  (calibration)
+ *   2   TNO RTI-SM (shared memory), one Onyx, each federate on a shielded 250 MHz CPU
+ *   3a  RTI-DM on iHawk PCs (700 MHz; ReceiverSender 2400 MHz), 100 Mbit/s HUB (prediction)
+ *   3b  as 3a through a 100 Mbit/s switch                               (prediction)
+ *   4   RTI-SM on one iHawk, each federate on a shielded 700 MHz CPU    (prediction)
+ *
+ * The Sender's RCI sends 512 bytes every 1/frequency (a Control schedule: one Output action per
+ * frame) with its local time in the tag; the ReceiverSender sends each message on at once; the
+ * Receiver (same machine and clock as the Sender) computes the latency. Messages sent in the
+ * measurement window [warmup, warmup + duration) are counted; the run then drains.
+ *
+ *   ./tno-pipeline --config=1b --frequency=500 --duration=2 --RngRun=1 --output=r.json
+ */
+
+#include "ns3/bridge-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/testbed-module.h"
+
+#include <cmath>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("TnoPipeline");
+
+namespace
+{
+
+/** One configuration of the study. */
+struct PipelineConfig
+{
+    std::string rti;   //!< RTI profile
+    std::string hostA; //!< Sender and Receiver machine
+    std::string hostB; //!< ReceiverSender machine ("" = the same machine)
+    bool hub;          //!< a repeater hub instead of a switch
+};
+
+/** The receiving side's measurements. */
+struct Measure
+{
+    Time windowStart;          //!< first tag counted
+    Time windowEnd;            //!< tags before this are counted
+    uint64_t sent{0};          //!< Sender's updates with a tag in the window
+    uint64_t received{0};      //!< of those, reflected at the Receiver
+    uint64_t readsInWindow{0}; //!< Receiver reads during the window (any tag)
+    double sum{0};             //!< latency sum (s)
+    double sumSq{0};           //!< latency square sum
+    double max{0};             //!< largest latency
+    std::vector<double> lat;   //!< latencies (s) in tag order of arrival (for the trend)
+};
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    ExperimentArgs::SetSimulatorDefaults();
+    std::string config = "1b";
+    double frequency = 100;
+    double duration = 2.0;
+    double warmup = 0.3;
+    uint32_t dataSize = 512;
+    std::string rtiProfile;
+
+    ProgramOptions opts("tno-pipeline",
+                        "[TNO03] Sender -> ReceiverSender -> Receiver at one frequency: latency "
+                        "mean and max, loss, read frequency");
+    opts.AddChoice("config",
+                   "the study's configuration",
+                   config,
+                   {"1a", "1b", "2", "3a", "3b", "4"});
+    opts.Add("frequency", "the Sender's update frequency (Hz)", frequency, 0.1, 100000.0);
+    opts.Add("duration", "measurement window (s of simulated time)", duration, 0.01, 3600.0);
+    opts.Add("warmup", "time from the Sender's start to the window (s)", warmup, 0.0, 60.0);
+    opts.Add("dataSize", "attribute bytes per update", dataSize, 1, 60000);
+    opts.Add("rti", "RTI profile instead of the configuration's", rtiProfile);
+    opts.Parse(argc, argv);
+    ProgramOptions::Require(rtiProfile.empty() || Profile::Exists("rti", rtiProfile),
+                            "--rti='" + rtiProfile + "' is not an RTI profile");
+
+    const std::map<std::string, PipelineConfig> configs{
+        {"1a", {"dmso-rti13ng", "onyx-irix65-250", "onyx-irix65-195", false}},
+        {"1b", {"tno-rti-dm", "onyx-irix65-250", "onyx-irix65-195", false}},
+        {"2", {"tno-rti-sm", "onyx-irix65-250", "", false}},
+        {"3a", {"tno-rti-dm", "ihawk-redhawk-700", "ihawk-redhawk-2400", true}},
+        {"3b", {"tno-rti-dm", "ihawk-redhawk-700", "ihawk-redhawk-2400", false}},
+        {"4", {"tno-rti-sm", "ihawk-redhawk-700", "", false}},
+    };
+    PipelineConfig cfg = configs.at(config);
+    if (!rtiProfile.empty())
+    {
+        cfg.rti = rtiProfile;
+    }
+    RtiHelper rtiHelper;
+    rtiHelper.SetProfile(cfg.rti);
+    Ptr<RtiSettings> settings = rtiHelper.GetSettings();
+    const bool shm = settings->GetTransport() == RtiSettings::SHARED_MEMORY;
+    ProgramOptions::Require(shm == cfg.hostB.empty() || !rtiProfile.empty(),
+                            "--rti: a shared-memory RTI needs a one-machine configuration");
+    ProgramOptions::Require(!shm || cfg.hostB.empty(),
+                            "--rti: a shared-memory RTI cannot join two machines");
+
+    // Machines and network.
+    NodeContainer machines;
+    machines.Create(cfg.hostB.empty() ? 1 : 2);
+    InternetStackHelper internet;
+    internet.Install(machines);
+    std::vector<Ipv4Address> addr(machines.GetN(), Ipv4Address("127.0.0.1"));
+    if (machines.GetN() == 2)
+    {
+        EthernetHelper eth;
+        eth.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Mbps")));
+        NetDeviceContainer hostDevs;
+        if (cfg.hub)
+        {
+            // A repeater hub: one collision domain, the NICs half duplex (a hub port does not
+            // negotiate; auto-negotiating NICs fall back to half by parallel detection).
+            eth.SetDeviceAttribute("Duplex", StringValue("Auto"));
+            hostDevs = eth.InstallHub(machines);
+        }
+        else
+        {
+            // A store-and-forward switch, full duplex; its switching engine takes 10 us per
+            // frame ([TNO03]: "a switch adds about 10 us of buffering latency").
+            eth.SetDeviceAttribute("Duplex", StringValue("ForcedFull"));
+            Ptr<Node> sw = CreateObject<Node>();
+            SnoopingSwitchHelper swHelper;
+            swHelper.SetFabricAttribute("ForwardingCapacity", DoubleValue(1e5));
+            Ptr<SnoopingBridgeNetDevice> bridge = swHelper.Install(sw);
+            for (uint32_t i = 0; i < machines.GetN(); ++i)
+            {
+                NetDeviceContainer link = eth.Install(machines.Get(i), sw);
+                hostDevs.Add(link.Get(0));
+                bridge->AddSwitchPort(link.Get(1));
+            }
+        }
+        eth.AssignStreams(hostDevs, 500);
+        Ipv4AddressHelper ip("10.3.0.0", "255.255.255.0");
+        Ipv4InterfaceContainer ifs = ip.Assign(hostDevs);
+        for (uint32_t i = 0; i < machines.GetN(); ++i)
+        {
+            addr[i] = ifs.GetAddress(i);
+        }
+    }
+    std::vector<Ptr<HostPlatform>> hosts;
+    for (uint32_t i = 0; i < machines.GetN(); ++i)
+    {
+        HostPlatformHelper helper(i == 0 ? cfg.hostA : cfg.hostB);
+        Ptr<HostPlatform> p = helper.Install(machines.Get(i));
+        p->AssignStreams(100 + 20 * i);
+        hosts.push_back(p);
+    }
+    Ptr<HostPlatform> a = hosts[0];
+    Ptr<HostPlatform> b = hosts.back();
+    const uint32_t shielded = a->GetCpu()->GetNCores() - 1;
+    ProgramOptions::Require(shielded >= (shm ? 3u : 2u),
+                            "host profile " + cfg.hostA
+                                + ": too few CPUs to shield each "
+                                  "federate of this configuration");
+
+    // The RTI: RTIexec and the federation's Fedex on machine A (CPU 0), three federates.
+    Ptr<RtiExec> exec = CreateObject<RtiExec>();
+    exec->Setup(a, settings);
+    Ptr<RtiFedex> fedex = exec->CreateFederation("pipeline");
+    auto federate = [&](Ptr<HostPlatform> host, Ipv4Address at, uint32_t core, std::string name) {
+        Ptr<HostProcess> proc = host->CreateProcess();
+        proc->SetCore(core);
+        Ptr<RtiLrc> lrc = CreateObject<RtiLrc>();
+        lrc->Setup(proc, settings, at);
+        lrc->Join(fedex, name);
+        return lrc;
+    };
+    Ptr<RtiLrc> sender = federate(a, addr[0], 1, "Sender");
+    Ptr<RtiLrc> receiver = federate(a, addr[0], 2, "Receiver");
+    Ptr<RtiLrc> relay = shm ? federate(a, addr[0], 3, "ReceiverSender")
+                            : federate(b, addr.back(), 1, "ReceiverSender");
+    const uint32_t classA = 1;
+    const uint32_t classB = 2;
+    sender->Publish(classA);
+    relay->Subscribe(classA);
+    relay->Publish(classB);
+    receiver->Subscribe(classB);
+
+    relay->SetReflectCallback(Callback<void, const RtiLrc::Reflection&>(
+        [relay, classB](const RtiLrc::Reflection& r) { relay->Update(classB, r.bytes, r.tag); }));
+
+    const Time start = Seconds(1.0); // after the joins and the TCP handshakes
+    Measure m;
+    m.windowStart = start + Seconds(warmup);
+    m.windowEnd = m.windowStart + Seconds(duration);
+    receiver->SetReflectCallback(
+        Callback<void, const RtiLrc::Reflection&>([&m](const RtiLrc::Reflection& r) {
+            Time now = Simulator::Now();
+            if (now >= m.windowStart && now < m.windowEnd)
+            {
+                ++m.readsInWindow;
+            }
+            if (r.tag >= m.windowStart && r.tag < m.windowEnd)
+            {
+                double l = (now - r.tag).GetSeconds();
+                ++m.received;
+                m.sum += l;
+                m.sumSq += l * l;
+                m.max = std::max(m.max, l);
+                m.lat.push_back(l);
+            }
+        }));
+
+    // The Sender's RCI: one Output action per frame of 1/frequency.
+    Ptr<RciFederate> rci = CreateObject<RciFederate>();
+    rci->Setup(sender, RciSchedule::Control(Seconds(1.0 / frequency), 0, 1, 0));
+    uint64_t sentTotal = 0;
+    rci->SetAction("output1", Callback<void>([&]() {
+                       Time now = Simulator::Now();
+                       if (now >= m.windowStart && now < m.windowEnd)
+                       {
+                           ++m.sent;
+                       }
+                       ++sentTotal;
+                       sender->Update(classA, dataSize, now);
+                   }));
+    rci->Start(start);
+    Simulator::Schedule(m.windowEnd, &RciFederate::Stop, rci);
+    // Drain: what is in flight at the window's end arrives (or is lost) within this.
+    Time stop = m.windowEnd + Seconds(1.0);
+    opts.StartProgress(stop);
+    Simulator::Stop(stop);
+    Simulator::Run();
+
+    const double window = duration;
+    const double sendRate = m.sent / window;
+    const double readRate = m.readsInWindow / window;
+    const double loss = m.sent ? 1.0 - double(m.received) / m.sent : 0.0;
+    const double mean = m.received ? m.sum / m.received : 0.0;
+    const double sd
+        = m.received ? std::sqrt(std::max(0.0, m.sumSq / m.received - mean * mean)) : 0.0;
+    // Trend: mean latency of the window's last quarter against its first quarter.
+    double first = 0;
+    double last = 0;
+    std::size_t q = m.lat.size() / 4;
+    for (std::size_t i = 0; i < q; ++i)
+    {
+        first += m.lat[i];
+        last += m.lat[m.lat.size() - 1 - i];
+    }
+    double growth = q ? last / first : 1.0;
+
+    ResultRecord rec;
+    rec.SetString("config", config);
+    rec.SetString("rti", cfg.rti);
+    rec.SetString("host_a", cfg.hostA);
+    rec.SetString("host_b", cfg.hostB.empty() ? cfg.hostA : cfg.hostB);
+    rec.SetString("network", cfg.hostB.empty() ? "none" : (cfg.hub ? "hub" : "switch"));
+    rec.Set("frequency_hz", frequency);
+    rec.Set("window_s", window);
+    rec.SetInt("sent", m.sent);
+    rec.SetInt("received", m.received);
+    rec.Set("send_rate_hz", sendRate);
+    rec.Set("read_rate_hz", readRate);
+    rec.Set("loss", loss);
+    rec.Set("latency_mean_us", mean * 1e6);
+    rec.Set("latency_sd_us", sd * 1e6);
+    rec.Set("latency_max_us", m.max * 1e6);
+    rec.Set("latency_growth", growth);
+    rec.SetInt("relay_max_burst", relay->GetMaxBurst());
+    rec.SetInt("receiver_max_burst", receiver->GetMaxBurst());
+    rec.SetInt("queue_drops", relay->GetQueueDrops() + receiver->GetQueueDrops());
+    rec.SetInt("send_drops", sender->GetSendDrops() + relay->GetSendDrops());
+    rec.SetInt("gaps", relay->GetGaps() + receiver->GetGaps());
+    rec.SetInt("sender_deadline_misses", rci->GetDeadlineMisses());
+    rec.Set("sender_max_lateness_us", rci->GetMaxLateness().GetSeconds() * 1e6);
+    Time busyA = a->GetCpu()->GetBusyTime(HostCpu::PROCESS);
+    Time busyB = b->GetCpu()->GetBusyTime(HostCpu::PROCESS);
+    rec.Set("cpu_a_process_s", busyA.GetSeconds());
+    rec.Set("cpu_b_process_s", busyB.GetSeconds());
+    rec.SetInt("events", Simulator::GetEventCount());
+    rec.Write(opts.GetOutput());
+    Simulator::Destroy();
+    return 0;
+}

@@ -1,0 +1,246 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TESTBED_RTI_LRC_H
+#define TESTBED_RTI_LRC_H
+
+#include "rti-data-header.h"
+#include "rti-settings.h"
+
+#include "ns3/callback.h"
+#include "ns3/host-process.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/object.h"
+#include "ns3/socket.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+/**
+ * @file
+ * @ingroup testbed-rti
+ * The local RTI component of the direct data path.
+ */
+
+namespace ns3
+{
+
+class RtiFedex;
+
+/**
+ * @ingroup testbed-rti
+ * @brief The local RTI component (LRC) of one federate on the direct data path (RtiSettings
+ * DataPath=Direct): TNO's RTI-DM (UDP) and RTI-SM (shared memory), and a DMSO RTI 1.3NG-like
+ * RTI (TCP).
+ *
+ * It lives in the federate's process (HostProcess) and charges its work there, in cycles of the
+ * RTI profile scaled by the host's HostPlatform::ReferenceCycleFactor (the profiles give MIPS
+ * R10000 cycles). Federation management goes through the federation's RtiFedex; updates go
+ * straight to every subscribed LRC:
+ *
+ * - send: CallCost + EncodeCost(bytes) + TransportCost, then per receiver the host's socket send
+ *   cost (UDP, TCP) or a copy into its shared-memory queue (ShmEnqueueCost +
+ *   ShmCopyCostPerByte x message size) and a semaphore post;
+ * - receive: a blocked process is woken (scheduling latency), then per message the host's
+ *   socket read cost (not for shared memory), TransportCost, DecodeCost(bytes), CallbackCost,
+ *   the reflect callback, then ReflectTailCost. A process that falls behind reads all waiting
+ *   messages in one burst (one wake-up).
+ *
+ * Loss: a full socket buffer (UDP), a full shared-memory queue; seen by the receiver as gaps
+ * in a sender's sequence numbers.
+ */
+class RtiLrc : public Object
+{
+  public:
+    /** One reflected update. */
+    struct Reflection
+    {
+        uint32_t objectClass; //!< object class handle
+        uint32_t sender;      //!< sending federate handle
+        uint32_t seq;         //!< sender's sequence number
+        Time tag;             //!< sender's tag
+        uint32_t bytes;       //!< attribute bytes
+    };
+
+    /** Reflect callback: called in the federate process when an update has been read. */
+    typedef Callback<void, const Reflection&> ReflectCallback;
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RtiLrc();
+    ~RtiLrc() override;
+
+    /**
+     * @brief Attach to a federate process.
+     * @param process the federate's process
+     * @param settings the federation's settings (DataPath must be Direct)
+     * @param address the node's address other LRCs reach it at (network transports)
+     */
+    void Setup(Ptr<HostProcess> process, Ptr<RtiSettings> settings, Ipv4Address address);
+
+    /**
+     * @brief Join a federation (through its Fedex); publish and subscribe after this.
+     * @param fedex the federation executive
+     * @param name the federate's name
+     */
+    void Join(Ptr<RtiFedex> fedex, const std::string& name);
+
+    /**
+     * @brief Declare that this federate publishes an object class.
+     * @param objectClass the class handle
+     */
+    void Publish(uint32_t objectClass);
+
+    /**
+     * @brief Declare that this federate subscribes to an object class.
+     * @param objectClass the class handle
+     */
+    void Subscribe(uint32_t objectClass);
+
+    /**
+     * @brief updateAttributeValues: send bytes of attribute data of a class to its subscribers.
+     * Queued as work of the federate process (after what it is doing now).
+     * @param objectClass the class handle (published)
+     * @param bytes attribute bytes
+     * @param tag the RCI's tag (a time)
+     */
+    void Update(uint32_t objectClass, uint32_t bytes, Time tag);
+
+    /**
+     * @brief Set the reflect callback.
+     * @param cb the callback
+     */
+    void SetReflectCallback(ReflectCallback cb);
+
+    /** @return the federate handle (0 before Join) */
+    uint32_t GetHandle() const;
+    /** @return the process */
+    Ptr<HostProcess> GetProcess() const;
+    /** @return updates sent (one per Update, whatever the number of receivers) */
+    uint64_t GetSent() const;
+    /** @return updates reflected */
+    uint64_t GetReflected() const;
+    /** @return updates missing in the senders' sequences seen so far */
+    uint64_t GetGaps() const;
+    /** @return messages lost at a full shared-memory queue of this LRC */
+    uint64_t GetQueueDrops() const;
+    /** @return malformed datagrams or stream bytes dropped */
+    uint64_t GetMalformed() const;
+    /** @return updates that could not be written (full TCP send buffer, failed UDP send) */
+    uint64_t GetSendDrops() const;
+    /** @return the largest number of messages read in one wake-up */
+    uint32_t GetMaxBurst() const;
+    /** @return the IP packet size of an update of a given size on a network transport */
+    uint32_t GetMessageSize(uint32_t bytes) const;
+
+    /**
+     * @brief Called by the Fedex: deliver this LRC's updates of a class to a receiver.
+     * @param objectClass the class
+     * @param receiver the subscribing LRC
+     */
+    void AddRoute(uint32_t objectClass, Ptr<RtiLrc> receiver);
+
+    /**
+     * @brief Called by the Fedex at Join.
+     * @param handle the federate handle
+     */
+    void SetHandle(uint32_t handle);
+
+    /**
+     * @brief Charge federation-management work to this process (called by the Fedex).
+     * @param done called when done
+     */
+    void ChargeAdmin(Callback<void> done);
+
+    /**
+     * @brief The port this LRC listens on (network transports).
+     * @return the port
+     */
+    uint16_t GetPort() const;
+
+    /** @return the node's address */
+    Ipv4Address GetAddress() const;
+
+    /**
+     * TracedCallback signature for a message lost or malformed.
+     * @param [in] bytes its size
+     * @param [in] reason why
+     */
+    typedef void (*DropTracedCallback)(uint32_t bytes, const std::string& reason);
+
+    /**
+     * TracedCallback signature for a reflection.
+     * @param [in] sender the sending federate
+     * @param [in] seq its sequence number
+     * @param [in] tag its tag
+     */
+    typedef void (*ReflectTracedCallback)(uint32_t sender, uint32_t seq, Time tag);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** A message waiting to be read. */
+    struct Inbound
+    {
+        RtiDataHeader header; //!< its header
+        uint32_t size;        //!< bytes of the message (header + payload)
+    };
+
+    /** A receiver of one class. */
+    struct Route
+    {
+        Ptr<RtiLrc> lrc; //!< the receiver
+        Ptr<Socket> tcp; //!< TCP: the connection to it
+    };
+
+    void OpenTransport();
+    void HandleRead(Ptr<Socket> socket);
+    void HandleAccept(Ptr<Socket> socket, const Address& from);
+    void Arrived(Inbound&& msg);
+    void ShmDeliver(const RtiDataHeader& header, uint32_t size);
+    void ReadNext();
+    void ReadDone();
+    void ReflectDone();
+    void SendNow(uint32_t objectClass, RtiDataHeader header);
+    double Cycles(double referenceCycles) const;
+
+    Ptr<HostProcess> m_process;                               //!< the federate process
+    Ptr<RtiSettings> m_settings;                              //!< settings
+    Ptr<RtiFedex> m_fedex;                                    //!< the federation
+    Ipv4Address m_address;                                    //!< node address
+    uint32_t m_handle;                                        //!< federate handle
+    double m_factor;                                          //!< host's ReferenceCycleFactor
+    Ptr<Socket> m_udp;                                        //!< UDP socket (send and receive)
+    Ptr<Socket> m_listen;                                     //!< TCP listening socket
+    std::vector<Ptr<Socket>> m_accepted;                      //!< TCP connections accepted
+    std::map<Ptr<Socket>, std::vector<uint8_t>> m_stream;     //!< TCP bytes not yet framed
+    std::map<uint32_t, std::vector<Route>> m_routes;          //!< class -> receivers
+    std::map<uint32_t, uint32_t> m_nextSeq;                   //!< class -> next sequence number
+    std::map<uint32_t, uint32_t> m_expected;                  //!< sender -> next expected seq
+    std::deque<Inbound> m_inbox;                              //!< messages waiting to be read
+    bool m_reading;                                           //!< the read loop is active
+    uint32_t m_burst;                                         //!< messages read since the wake-up
+    ReflectCallback m_reflect;                                //!< the federate's callback
+    uint64_t m_sent;                                          //!< counter
+    uint64_t m_reflected;                                     //!< counter
+    uint64_t m_gaps;                                          //!< counter
+    uint64_t m_queueDrops;                                    //!< counter
+    uint64_t m_malformed;                                     //!< counter
+    uint64_t m_sendDrops;                                     //!< counter
+    uint32_t m_maxBurst;                                      //!< largest burst
+    TracedCallback<uint32_t, const std::string&> m_dropTrace; //!< lost or malformed
+    TracedCallback<uint32_t, uint32_t, Time> m_reflectTrace;  //!< sender, seq, tag
+};
+
+} // namespace ns3
+
+#endif /* TESTBED_RTI_LRC_H */

@@ -1,0 +1,239 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/testbed-module.h"
+
+/**
+ * @file
+ * @ingroup testbed
+ * Tests of the [TNO03] pieces: RCI schedule sheets, CPU shielding, the direct-path RTI header.
+ */
+
+using namespace ns3;
+
+namespace
+{
+
+/** A good schedule sheet parses; its actions come in offset order. */
+class RciScheduleGoodTest : public TestCase
+{
+  public:
+    RciScheduleGoodTest()
+        : TestCase("RCI schedule sheet: a good sheet")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string sheet = "# fighter\n"
+                                  "frame 10ms\n"
+                                  "\n"
+                                  "output state 6ms   # send\n"
+                                  "update inputs 0ms\n"
+                                  "SYNC visual 6ms\n";
+        RciSchedule s;
+        std::string error;
+        NS_TEST_ASSERT_MSG_EQ(RciSchedule::Parse(sheet, "f.rci", s, error), true, error);
+        NS_TEST_ASSERT_MSG_EQ(s.GetFrame(), MilliSeconds(10), "frame");
+        const auto& a = s.GetActions();
+        NS_TEST_ASSERT_MSG_EQ(a.size(), 3, "three actions");
+        NS_TEST_ASSERT_MSG_EQ(a[0].name, "inputs", "offset order");
+        NS_TEST_ASSERT_MSG_EQ(a[1].name, "state", "sheet order at equal offsets");
+        NS_TEST_ASSERT_MSG_EQ(a[2].kind, RciSchedule::SYNC, "kind is case-insensitive");
+        NS_TEST_ASSERT_MSG_EQ(a[1].offset, MilliSeconds(6), "offset");
+
+        // Control: N actions at i x frame / N, updates first.
+        RciSchedule c = RciSchedule::Control(MilliSeconds(10), 1, 2, 1);
+        NS_TEST_ASSERT_MSG_EQ(c.GetActions().size(), 4, "four actions");
+        NS_TEST_ASSERT_MSG_EQ(c.GetActions()[0].kind, RciSchedule::UPDATE, "update first");
+        NS_TEST_ASSERT_MSG_EQ(c.GetActions()[2].offset, MilliSeconds(5), "2 x 10 ms / 4");
+        NS_TEST_ASSERT_MSG_EQ(c.GetActions()[3].offset, MicroSeconds(7500), "3 x 10 ms / 4");
+    }
+};
+
+/** Every bad sheet is refused with the file and the line of the fault. */
+class RciScheduleBadTest : public TestCase
+{
+  public:
+    RciScheduleBadTest()
+        : TestCase("RCI schedule sheet: bad sheets name the file and line")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::pair<std::string, std::string>> cases{
+            {"frame 10ms\nwobble x 1ms\n", "s.rci:2: unknown statement"},
+            {"update x 1ms\n", "s.rci:1: an action before the 'frame'"},
+            {"frame 10ms\nupdate x 10ms\n", "s.rci:2: offset 10ms is not inside"},
+            {"frame 10ms\nupdate x 1\n", "s.rci:2: offset '1' is not a time"},
+            {"frame 10ms\nupdate x 1ms\noutput x 2ms\n", "s.rci:3: a second action"},
+            {"frame 0ms\n", "s.rci:1: frame length"},
+            {"frame 10ms\nframe 5ms\n", "s.rci:2: a second 'frame'"},
+            {"frame 10ms\n# nothing\n", "s.rci:2: no action"},
+            {"# empty\n", "s.rci:1: no 'frame'"},
+            {"frame 10ms\nupdate a$b 1ms\n", "s.rci:2: action name"},
+            {"frame 10ms\nupdate x 1ms extra\n", "s.rci:2: expected"},
+            {"frame 10ms\nupdate x -1ms\n", "s.rci:2: offset '-1ms'"},
+        };
+        for (const auto& [text, expected] : cases)
+        {
+            RciSchedule s;
+            std::string error;
+            bool ok = RciSchedule::Parse(text, "s.rci", s, error);
+            NS_TEST_ASSERT_MSG_EQ(ok, false, "accepted: " << text);
+            NS_TEST_ASSERT_MSG_EQ(error.rfind(expected, 0),
+                                  0,
+                                  "error '" << error << "' should start with '" << expected << "'");
+        }
+    }
+};
+
+/**
+ * A process bound to a shielded core sees no interrupt and no other process; unbound work
+ * never runs on a shielded core.
+ */
+class ShieldingTest : public TestCase
+{
+  public:
+    ShieldingTest()
+        : TestCase("HostCpu: shielded cores and bound owners")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<HostCpu> cpu = CreateObject<HostCpu>();
+        cpu->SetAttribute("Cores", UintegerValue(2));
+        cpu->SetAttribute("ShieldedCores", StringValue("1"));
+        cpu->SetAttribute("InterruptCore", IntegerValue(0));
+        cpu->Initialize();
+        const uint32_t rt = 7;    // a real-time process, bound to the shielded core
+        const uint32_t other = 8; // an ordinary process
+        cpu->Bind(rt, 1);
+        Time rtDone;
+        Time irqDone;
+        Time otherDone;
+        // t = 0: the bound process starts 100 us of work on core 1.
+        cpu->Submit(HostCpu::PROCESS, MicroSeconds(100), rt, Callback<void>([&]() {
+                        rtDone = Simulator::Now();
+                    }));
+        // t = 10 us: an interrupt (30 us) and an ordinary process (50 us) arrive. The interrupt
+        // takes core 0; the ordinary process may not use the shielded core, so it waits for
+        // core 0 although core 1 would preempt nothing of higher class.
+        Simulator::Schedule(MicroSeconds(10), [&]() {
+            cpu->Submit(HostCpu::HARDIRQ, MicroSeconds(30), HostCpu::KERNEL, Callback<void>([&]() {
+                            irqDone = Simulator::Now();
+                        }));
+            cpu->Submit(HostCpu::PROCESS, MicroSeconds(50), other, Callback<void>([&]() {
+                            otherDone = Simulator::Now();
+                        }));
+        });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(rtDone, MicroSeconds(100), "the shielded process is not disturbed");
+        NS_TEST_ASSERT_MSG_EQ(irqDone, MicroSeconds(40), "the interrupt runs on core 0");
+        NS_TEST_ASSERT_MSG_EQ(otherDone, MicroSeconds(90), "unbound work waits for core 0");
+        Simulator::Destroy();
+    }
+};
+
+/** Sporadic interference on a shielded core delays its process by the event's duration. */
+class InterferenceTest : public TestCase
+{
+  public:
+    InterferenceTest()
+        : TestCase("HostCpu: sporadic interference on a shielded core (a busy-time balance)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<HostCpu> cpu = CreateObject<HostCpu>();
+        cpu->SetAttribute("Cores", UintegerValue(2));
+        cpu->SetAttribute("ShieldedCores", StringValue("1"));
+        cpu->SetAttribute("ShieldedInterferenceRate", DoubleValue(1000.0));
+        cpu->SetAttribute("ShieldedInterferenceDuration",
+                          StringValue("ns3::ConstantRandomVariable[Constant=20e-6]"));
+        cpu->AssignStreams(1);
+        cpu->Initialize();
+        cpu->Bind(5, 1);
+        Time done;
+        // One second of work on the shielded core, started at 0: it finishes later by exactly
+        // the interference it suffered (every event on core 1 while it runs preempts it).
+        cpu->Submit(HostCpu::PROCESS, Seconds(1), 5, Callback<void>([&]() {
+                        done = Simulator::Now();
+                    }));
+        Simulator::Stop(Seconds(3));
+        Simulator::Run();
+        uint64_t n = cpu->GetInterferenceEvents();
+        Time irq = cpu->GetBusyTime(HostCpu::HARDIRQ);
+        // Interference events happened on core 1 only (core 0 has rate 0).
+        NS_TEST_ASSERT_MSG_EQ(irq, MicroSeconds(20) * int64_t(n), "20 us per event");
+        // Events while the job ran: about 1000 (Poisson, 1 s at 1000/s): within 5 sigma.
+        Time delay = done - Seconds(1);
+        double during = delay.GetSeconds() / 20e-6;
+        NS_TEST_ASSERT_MSG_EQ_TOL(during, 1000.0, 5 * std::sqrt(1000.0), "events during the job");
+        NS_TEST_ASSERT_MSG_EQ(delay.GetNanoSeconds() % 20000, 0, "a whole number of events");
+        Simulator::Destroy();
+    }
+};
+
+/** The direct path's header refuses what is not an update of the stated length. */
+class RtiDataHeaderTest : public TestCase
+{
+  public:
+    RtiDataHeaderTest()
+        : TestCase("RtiDataHeader: 512 B of data travel in 82 + 512 bytes; malformed refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RtiDataHeader h(82);
+        h.objectClass = 3;
+        h.sender = 2;
+        h.seq = 41;
+        h.tag = MicroSeconds(1234);
+        h.payload = 512;
+        Ptr<Packet> p = Create<Packet>(512);
+        p->AddHeader(h);
+        // The study's 622-byte IP packet: 28 bytes of UDP/IP + 594.
+        NS_TEST_ASSERT_MSG_EQ(p->GetSize() + 28, 622, "622-byte IP packet");
+        RtiDataHeader r;
+        std::string reason;
+        NS_TEST_ASSERT_MSG_EQ(r.TryPeek(p, 82, reason), true, reason);
+        NS_TEST_ASSERT_MSG_EQ(r.seq, 41, "seq");
+        NS_TEST_ASSERT_MSG_EQ(r.tag, MicroSeconds(1234), "tag");
+        Ptr<Packet> cut = p->CreateFragment(0, 300);
+        NS_TEST_ASSERT_MSG_EQ(r.TryPeek(cut, 82, reason), false, "truncated");
+        NS_TEST_ASSERT_MSG_EQ(r.TryPeek(Create<Packet>(10), 82, reason), false, "short");
+        uint8_t junk[100] = {'X'};
+        NS_TEST_ASSERT_MSG_EQ(r.TryPeek(Create<Packet>(junk, 100), 82, reason), false, "type");
+    }
+};
+
+/** The suite. */
+class TnoTestSuite : public TestSuite
+{
+  public:
+    TnoTestSuite()
+        : TestSuite("testbed-tno", Type::UNIT)
+    {
+        AddTestCase(new RciScheduleGoodTest, TestCase::Duration::QUICK);
+        AddTestCase(new RciScheduleBadTest, TestCase::Duration::QUICK);
+        AddTestCase(new ShieldingTest, TestCase::Duration::QUICK);
+        AddTestCase(new InterferenceTest, TestCase::Duration::QUICK);
+        AddTestCase(new RtiDataHeaderTest, TestCase::Duration::QUICK);
+    }
+};
+
+TnoTestSuite g_tnoTestSuite; //!< registers the suite
+
+} // namespace
