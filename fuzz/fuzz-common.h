@@ -1,13 +1,15 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Shared by the libFuzzer targets: writing the seed corpus into an empty corpus folder.
+ * Shared by the libFuzzer targets: writing the seed corpus into an empty corpus folder, and the
+ * check that turns a broken property into a crash the fuzzer reports.
  */
 
 #ifndef TESTBED_FUZZ_COMMON_H
 #define TESTBED_FUZZ_COMMON_H
 
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -44,6 +46,20 @@ WriteSeeds(int argc, char** argv, const std::vector<std::vector<uint8_t>>& seeds
                 .write(reinterpret_cast<const char*>(seeds[k].data()), seeds[k].size());
         }
         return;
+    }
+}
+
+/**
+ * A property of the code under test: abort (a crash libFuzzer reports, with the input) if it
+ * does not hold.
+ * @param ok the property
+ */
+inline void
+Check(bool ok)
+{
+    if (!ok)
+    {
+        std::abort();
     }
 }
 

@@ -32,15 +32,6 @@ Bytes(const Header& h)
     return b;
 }
 
-void
-Check(bool ok)
-{
-    if (!ok)
-    {
-        std::abort();
-    }
-}
-
 } // namespace
 
 extern "C" int
@@ -85,8 +76,8 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         // v1/v2 messages: their 8 octets encode again to a message that parses the same.
         std::vector<uint8_t> again = Bytes(h);
         IgmpHeader h2;
-        Check(h2.Parse(again.data(), again.size()) == IgmpHeader::PARSE_OK);
-        Check(h2.GetType() == h.GetType() && h2.GetGroup() == h.GetGroup());
+        testbed_fuzz::Check(h2.Parse(again.data(), again.size()) == IgmpHeader::PARSE_OK);
+        testbed_fuzz::Check(h2.GetType() == h.GetType() && h2.GetGroup() == h.GetGroup());
     }
     else if (h.GetParseResult() == IgmpHeader::PARSE_OK
              && h.GetType() == IgmpHeader::V3_MEMBERSHIP_REPORT)
@@ -96,12 +87,12 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         {
             sources += rec.sources.size();
         }
-        Check(8 + 8 * h.GetRecords().size() + 4 * sources <= size);
+        testbed_fuzz::Check(8 + 8 * h.GetRecords().size() + 4 * sources <= size);
     }
     Ptr<Packet> p = Create<Packet>(data, static_cast<uint32_t>(size));
     Ipv4RouterAlertHeader ra;
     uint32_t n = p->PeekHeader(ra);
-    Check(n <= size);
-    Check(ra.IsValid() == (n > 0));
+    testbed_fuzz::Check(n <= size);
+    testbed_fuzz::Check(ra.IsValid() == (n > 0));
     return 0;
 }

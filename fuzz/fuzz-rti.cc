@@ -29,15 +29,6 @@ Bytes(const RtiMessage& m)
     return b;
 }
 
-void
-Check(bool ok)
-{
-    if (!ok)
-    {
-        std::abort();
-    }
-}
-
 } // namespace
 
 extern "C" int
@@ -87,29 +78,29 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     std::string reason;
     if (m.TryDeserializeFrom(data, static_cast<uint32_t>(size), read, reason))
     {
-        Check(read == size);
-        Check(reason.empty());
+        testbed_fuzz::Check(read == size);
+        testbed_fuzz::Check(reason.empty());
         std::vector<uint8_t> again = Bytes(m);
-        Check(again.size() == size);
+        testbed_fuzz::Check(again.size() == size);
         RtiMessage m2;
         uint32_t read2 = 0;
-        Check(m2.TryDeserializeFrom(again.data(), again.size(), read2, reason));
-        Check(m2.GetType() == m.GetType() && m2.values == m.values && m2.tag == m.tag
-              && m2.name == m.name && m2.handles == m.handles);
+        testbed_fuzz::Check(m2.TryDeserializeFrom(again.data(), again.size(), read2, reason));
+        testbed_fuzz::Check(m2.GetType() == m.GetType() && m2.values == m.values && m2.tag == m.tag
+                            && m2.name == m.name && m2.handles == m.handles);
     }
     else
     {
-        Check(!reason.empty());
+        testbed_fuzz::Check(!reason.empty());
     }
     std::vector<RtiMessage> messages;
     std::string why;
     std::size_t framed = RtiTcpConnection::Frame(data, size, messages, why);
-    Check(framed <= size);
+    testbed_fuzz::Check(framed <= size);
     std::size_t total = 0;
     for (const auto& msg : messages)
     {
         total += msg.GetSerializedSize();
     }
-    Check(total == framed);
+    testbed_fuzz::Check(total == framed);
     return 0;
 }

@@ -37,20 +37,15 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     Ptr<Packet> p = Create<Packet>(data, static_cast<uint32_t>(size));
     SendUdpHeader h;
     uint32_t n = p->PeekHeader(h);
-    if ((n == SendUdpHeader::SIZE) != (size >= SendUdpHeader::SIZE) || h.IsValid() != (n > 0))
-    {
-        std::abort();
-    }
+    testbed_fuzz::Check((n == SendUdpHeader::SIZE) == (size >= SendUdpHeader::SIZE)
+                        && h.IsValid() == (n > 0));
     if (n > 0)
     {
         Ptr<Packet> q = Create<Packet>();
         q->AddHeader(h);
         uint8_t out[SendUdpHeader::SIZE];
         q->CopyData(out, sizeof(out));
-        if (std::memcmp(out, data, sizeof(out)) != 0)
-        {
-            std::abort();
-        }
+        testbed_fuzz::Check(std::memcmp(out, data, sizeof(out)) == 0);
     }
     return 0;
 }

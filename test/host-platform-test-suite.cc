@@ -694,6 +694,72 @@ class HostProfileTestCase : public TestCase
     }
 };
 
+/** A profile derived from another with "base = NAME". */
+class HostProfileBaseTestCase : public TestCase
+{
+  public:
+    HostProfileBaseTestCase()
+        : TestCase("Profile: base = NAME starts from another profile; changes as WithChanges")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        uint32_t count = 0;
+        std::string error;
+        const std::string text = "[host b-1]\n"
+                                 "description = one\n"
+                                 "HostPlatform.Cpu = ns3::HostCpu[Frequency=3e9|Cores=1]\n"
+                                 "HostNic.RxRingSize = 256\n"
+                                 "[host b-2]\n"
+                                 "base = b-1\n"
+                                 "HostPlatform.Cpu.Frequency = 1e9\n"
+                                 "HostNic.RxRingSize = 64\n"
+                                 "HostNic.Napi = true\n";
+        NS_TEST_ASSERT_MSG_EQ(Profile::TryLoadText(text, "b.txt", count, error), true, error);
+        const Profile& d = Profile::Get("host", "b-2");
+        NS_TEST_ASSERT_MSG_EQ(d.GetDescription(), "one", "description inherited");
+        NS_TEST_ASSERT_MSG_EQ(d.GetSection("HostPlatform").at(0).second,
+                              "ns3::HostCpu[Frequency=1e9|Cores=1]",
+                              "inner attribute changed, the rest kept");
+        auto nic = d.GetSection("HostNic");
+        NS_TEST_ASSERT_MSG_EQ(nic.size(), 2u, "one replaced in place, one added");
+        NS_TEST_ASSERT_MSG_EQ(nic.at(0).second, "64", "replaced in place");
+        NS_TEST_ASSERT_MSG_EQ(nic.at(1).first, "Napi", "added");
+        NS_TEST_ASSERT_MSG_EQ(Profile::Get("host", "b-1").GetSection("HostNic").size(),
+                              1u,
+                              "the base is unchanged");
+        // A built-in base, from another text.
+        NS_TEST_ASSERT_MSG_EQ(
+            Profile::TryLoadText("[host b-3]\nbase = pc2006-linux26\n", "c.txt", count, error),
+            true,
+            error);
+        NS_TEST_ASSERT_MSG_EQ(Profile::Get("host", "b-3").GetSection("HostNic").size(),
+                              Profile::Get("host", "pc2006-linux26").GetSection("HostNic").size(),
+                              "all settings of the built-in base");
+        // Errors name the file and line.
+        NS_TEST_ASSERT_MSG_EQ(
+            Profile::TryLoadText("[host b-4]\nbase = nothing-like-it\n", "e.txt", count, error),
+            false,
+            "unknown base");
+        NS_TEST_ASSERT_MSG_NE(error.find("e.txt:2:"), std::string::npos, "file and line");
+        NS_TEST_ASSERT_MSG_EQ(Profile::TryLoadText("[host b-5]\nHostNic.Napi = true\nbase = b-1\n",
+                                                   "e.txt",
+                                                   count,
+                                                   error),
+                              false,
+                              "base after a setting");
+        NS_TEST_ASSERT_MSG_EQ(
+            Profile::TryLoadText("[host b-6]\nbase = b-1\nHostPlatform.Cpu.Nope.X = 1\n",
+                                 "e.txt",
+                                 count,
+                                 error),
+            false,
+            "a change that does not apply");
+    }
+};
+
 /**
  * @ingroup testbed-tests
  * The host platform suite.
@@ -710,6 +776,7 @@ class HostPlatformTestSuite : public TestSuite
         AddTestCase(new HostReceivePathTestCase, Duration::QUICK);
         AddTestCase(new HostRouterPathTestCase, Duration::QUICK);
         AddTestCase(new HostProfileTestCase, Duration::QUICK);
+        AddTestCase(new HostProfileBaseTestCase, Duration::QUICK);
     }
 };
 

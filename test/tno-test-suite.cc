@@ -8,7 +8,7 @@
 /**
  * @file
  * @ingroup testbed
- * Tests of the [TNO03] pieces: RCI schedule sheets, CPU shielding, the direct-path RTI header.
+ * Tests of the [TNO03] pieces: RCI schedule sheets, CPU shielding, the direct path's sizes.
  */
 
 using namespace ns3;
@@ -184,38 +184,45 @@ class InterferenceTest : public TestCase
     }
 };
 
-/** The direct path's header refuses what is not an update of the stated length. */
-class RtiDataHeaderTest : public TestCase
+/**
+ * The study's sizes on the direct path: 512 bytes of data in a 622-byte IP packet (RTI-DM) and a
+ * 586-byte shared-memory message (RTI-SM); a truncated update is refused.
+ */
+class UpdateSizeTest : public TestCase
 {
   public:
-    RtiDataHeaderTest()
-        : TestCase("RtiDataHeader: 512 B of data travel in 82 + 512 bytes; malformed refused")
+    UpdateSizeTest()
+        : TestCase("Direct path: 622-byte RTI-DM packets, 586-byte RTI-SM messages")
     {
     }
 
   private:
     void DoRun() override
     {
-        RtiDataHeader h(82);
-        h.objectClass = 3;
-        h.sender = 2;
-        h.seq = 41;
-        h.tag = MicroSeconds(1234);
-        h.payload = 512;
-        Ptr<Packet> p = Create<Packet>(512);
-        p->AddHeader(h);
-        // The study's 622-byte IP packet: 28 bytes of UDP/IP + 594.
-        NS_TEST_ASSERT_MSG_EQ(p->GetSize() + 28, 622, "622-byte IP packet");
-        RtiDataHeader r;
-        std::string reason;
-        NS_TEST_ASSERT_MSG_EQ(r.TryPeek(p, 82, reason), true, reason);
-        NS_TEST_ASSERT_MSG_EQ(r.seq, 41, "seq");
-        NS_TEST_ASSERT_MSG_EQ(r.tag, MicroSeconds(1234), "tag");
-        Ptr<Packet> cut = p->CreateFragment(0, 300);
-        NS_TEST_ASSERT_MSG_EQ(r.TryPeek(cut, 82, reason), false, "truncated");
-        NS_TEST_ASSERT_MSG_EQ(r.TryPeek(Create<Packet>(10), 82, reason), false, "short");
-        uint8_t junk[100] = {'X'};
-        NS_TEST_ASSERT_MSG_EQ(r.TryPeek(Create<Packet>(junk, 100), 82, reason), false, "type");
+        for (const auto& [profile, expected] :
+             std::vector<std::pair<std::string, uint32_t>>{{"tno-rti-dm", 622 - 28},
+                                                           {"tno-rti-sm", 586}})
+        {
+            RtiHelper rti;
+            rti.SetProfile(profile);
+            RtiMessage m = rti.GetSettings()->NewMessage(RtiMessage::UPDATE_ATTRIBUTES);
+            m.handle = 1;
+            m.values[1].resize(512);
+            m.tag.resize(8); // the RCI's time
+            NS_TEST_ASSERT_MSG_EQ(m.GetSerializedSize(), expected, profile);
+            std::vector<uint8_t> b(m.GetSerializedSize());
+            m.SerializeTo(b.data(), b.size());
+            RtiMessage r;
+            uint32_t read = 0;
+            std::string reason;
+            NS_TEST_ASSERT_MSG_EQ(r.TryDeserializeFrom(b.data(), b.size(), read, reason),
+                                  true,
+                                  reason);
+            NS_TEST_ASSERT_MSG_EQ(r.values.at(1).size(), 512, "the data");
+            NS_TEST_ASSERT_MSG_EQ(r.TryDeserializeFrom(b.data(), 300, read, reason),
+                                  false,
+                                  "truncated");
+        }
     }
 };
 
@@ -230,7 +237,7 @@ class TnoTestSuite : public TestSuite
         AddTestCase(new RciScheduleBadTest, TestCase::Duration::QUICK);
         AddTestCase(new ShieldingTest, TestCase::Duration::QUICK);
         AddTestCase(new InterferenceTest, TestCase::Duration::QUICK);
-        AddTestCase(new RtiDataHeaderTest, TestCase::Duration::QUICK);
+        AddTestCase(new UpdateSizeTest, TestCase::Duration::QUICK);
     }
 };
 

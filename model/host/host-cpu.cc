@@ -108,7 +108,6 @@ HostCpu::HostCpu()
     , m_contextSwitchCycles(0)
     , m_interruptCore(-1)
     , m_affine(false)
-    , m_affinitySetUp(false)
     , m_interferenceRate(0)
     , m_shieldedInterferenceRate(0)
     , m_nInterference(0)
@@ -150,13 +149,11 @@ HostCpu::DoDispose()
 }
 
 void
-HostCpu::SetupAffinity()
+HostCpu::Setup()
 {
-    if (m_affinitySetUp)
-    {
-        return;
-    }
-    m_affinitySetUp = true;
+    NS_ABORT_MSG_IF(!m_cores.empty(), "HostCpu: Cores changed after the first work item");
+    m_cores.resize(m_nCores);
+    m_coreRunq.resize(m_nCores);
     m_shielded.assign(m_nCores, false);
     std::istringstream in(m_shieldedSpec);
     std::string item;
@@ -200,18 +197,15 @@ HostCpu::SetupAffinity()
         m_affinity[KERNEL] = m_interruptCore;
         m_affine = true;
     }
-    if (m_cores.size() != m_nCores)
-    {
-        NS_ABORT_MSG_IF(!m_cores.empty(), "HostCpu: Cores changed after the first work item");
-        m_cores.resize(m_nCores);
-    }
-    m_coreRunq.resize(m_nCores);
 }
 
 void
 HostCpu::DoInitialize()
 {
-    SetupAffinity();
+    if (m_cores.size() != m_nCores)
+    {
+        Setup();
+    }
     if (m_interferenceRate > 0 || m_shieldedInterferenceRate > 0)
     {
         m_interferenceEvents.resize(m_nCores);
@@ -254,7 +248,10 @@ HostCpu::Bind(uint32_t owner, uint32_t core)
 {
     NS_LOG_FUNCTION(this << owner << core);
     NS_ABORT_MSG_IF(core >= m_nCores, "HostCpu::Bind: core " << core << " >= Cores " << m_nCores);
-    SetupAffinity();
+    if (m_cores.size() != m_nCores)
+    {
+        Setup();
+    }
     m_affinity[owner] = core;
     m_affine = true;
 }
@@ -376,24 +373,15 @@ HostCpu::Submit(Priority priority, Time service, uint32_t owner, Callback<void> 
     NS_ABORT_MSG_IF(service.IsStrictlyNegative(), "HostCpu: negative service time " << service);
     if (m_cores.size() != m_nCores)
     {
-        NS_ABORT_MSG_IF(!m_cores.empty(), "HostCpu: Cores changed after the first work item");
-        m_cores.resize(m_nCores);
+        Setup();
     }
     Task task{service, service, Simulator::Now(), Time(-1), priority, owner, std::move(done)};
-    if (!m_affinitySetUp && !m_shieldedSpec.empty())
-    {
-        SetupAffinity();
-    }
-    if (m_affine)
-    {
-        SubmitAffine(std::move(task));
-        return;
-    }
+    const int32_t bound = m_affine ? CoreOf(owner) : -1;
 
-    // An idle core takes it at once (lowest index first: deterministic).
+    // An idle core that may run it takes it at once (lowest index first: deterministic).
     for (uint32_t c = 0; c < m_cores.size(); ++c)
     {
-        if (!m_cores[c].busy)
+        if (!m_cores[c].busy && MayRun(c, bound))
         {
             Start(c, std::move(task));
             return;
@@ -403,7 +391,7 @@ HostCpu::Submit(Priority priority, Time service, uint32_t owner, Callback<void> 
     int victim = -1;
     for (uint32_t c = 0; c < m_cores.size(); ++c)
     {
-        if (m_cores[c].task.priority > priority
+        if (MayRun(c, bound) && m_cores[c].task.priority > priority
             && (victim < 0 || m_cores[c].task.priority > m_cores[victim].task.priority))
         {
             victim = c;
@@ -422,11 +410,12 @@ HostCpu::Submit(Priority priority, Time service, uint32_t owner, Callback<void> 
         NS_LOG_LOGIC("core " << victim << " preempts owner " << preempted.owner << " class "
                              << +preempted.priority << " remaining " << preempted.remaining);
         // The preempted item resumes before the others of its class.
-        m_runq[preempted.priority].push_front(std::move(preempted));
+        int32_t home = m_affine ? CoreOf(preempted.owner) : -1;
+        RunQueue(home, preempted.priority).push_front(std::move(preempted));
         Start(victim, std::move(task));
         return;
     }
-    m_runq[priority].push_back(std::move(task));
+    RunQueue(bound, priority).push_back(std::move(task));
 }
 
 void
@@ -485,86 +474,25 @@ HostCpu::Complete(uint32_t c)
 }
 
 void
-HostCpu::SubmitAffine(Task&& task)
-{
-    int32_t bound = CoreOf(task.owner);
-    auto allowed = [this, bound](uint32_t c) {
-        return bound >= 0 ? static_cast<int32_t>(c) == bound : !m_shielded[c];
-    };
-    for (uint32_t c = 0; c < m_cores.size(); ++c)
-    {
-        if (allowed(c) && !m_cores[c].busy)
-        {
-            Start(c, std::move(task));
-            return;
-        }
-    }
-    int victim = -1;
-    for (uint32_t c = 0; c < m_cores.size(); ++c)
-    {
-        if (allowed(c) && m_cores[c].task.priority > task.priority
-            && (victim < 0 || m_cores[c].task.priority > m_cores[victim].task.priority))
-        {
-            victim = c;
-        }
-    }
-    if (victim >= 0)
-    {
-        Core& core = m_cores[victim];
-        Task preempted = std::move(core.task);
-        Time served = Simulator::Now() - core.started;
-        preempted.remaining -= served;
-        m_busy[preempted.priority] += served;
-        core.completion.Cancel();
-        core.busy = false;
-        core.idleSince = Simulator::Now();
-        int32_t pc = CoreOf(preempted.owner);
-        auto& q = pc >= 0 ? m_coreRunq[pc][preempted.priority] : m_runq[preempted.priority];
-        q.push_front(std::move(preempted));
-        Start(victim, std::move(task));
-        return;
-    }
-    auto& q = bound >= 0 ? m_coreRunq[bound][task.priority] : m_runq[task.priority];
-    q.push_back(std::move(task));
-}
-
-void
-HostCpu::DispatchAffine(uint32_t c)
-{
-    for (uint32_t p = 0; p < N_PRIORITIES; ++p)
-    {
-        auto& own = m_coreRunq[c][p];
-        if (!own.empty())
-        {
-            Task next = std::move(own.front());
-            own.pop_front();
-            Start(c, std::move(next));
-            return;
-        }
-        if (!m_shielded[c] && !m_runq[p].empty())
-        {
-            Task next = std::move(m_runq[p].front());
-            m_runq[p].pop_front();
-            Start(c, std::move(next));
-            return;
-        }
-    }
-}
-
-void
 HostCpu::Dispatch(uint32_t c)
 {
-    if (m_affine)
+    // The highest class first; within a class, work bound to this core before shared work.
+    const bool shared = !m_affine || !m_shielded[c];
+    for (uint32_t p = 0; p < N_PRIORITIES; ++p)
     {
-        DispatchAffine(c);
-        return;
-    }
-    for (auto& q : m_runq)
-    {
-        if (!q.empty())
+        std::deque<Task>* q = nullptr;
+        if (m_affine && !m_coreRunq[c][p].empty())
         {
-            Task next = std::move(q.front());
-            q.pop_front();
+            q = &m_coreRunq[c][p];
+        }
+        else if (shared && !m_runq[p].empty())
+        {
+            q = &m_runq[p];
+        }
+        if (q)
+        {
+            Task next = std::move(q->front());
+            q->pop_front();
             Start(c, std::move(next));
             return;
         }

@@ -217,23 +217,38 @@ class HostCpu : public Object
     void Dispatch(uint32_t c);
 
     /**
-     * Submit with affinity rules (some owner is bound or some core shielded).
-     * @param task the task
-     */
-    void SubmitAffine(Task&& task);
-    /**
-     * Start the highest-priority queued task that core c may run (affinity rules).
+     * Whether a core may run the work of an owner.
      * @param c core index
+     * @param bound the core the owner is bound to, or -1
+     * @return true if the core may run it
      */
-    void DispatchAffine(uint32_t c);
+    bool MayRun(uint32_t c, int32_t bound) const
+    {
+        return bound >= 0 ? static_cast<int32_t>(c) == bound : !(m_affine && m_shielded[c]);
+    }
+
+    /**
+     * The run queue of a class for work bound to a core, or the shared one.
+     * @param bound the core, or -1
+     * @param priority the class
+     * @return the queue
+     */
+    std::deque<Task>& RunQueue(int32_t bound, Priority priority)
+    {
+        return bound >= 0 ? m_coreRunq[bound][priority] : m_runq[priority];
+    }
+
     /**
      * The core an owner is bound to.
      * @param owner the owner
      * @return the core, or -1 if unbound
      */
     int32_t CoreOf(uint32_t owner) const;
-    /** Parse ShieldedCores and bind KERNEL to InterruptCore (once, before the first item). */
-    void SetupAffinity();
+    /**
+     * Size the cores, parse ShieldedCores and bind KERNEL to InterruptCore (once, before the
+     * first work item or binding).
+     */
+    void Setup();
     /**
      * Schedule the next sporadic interference event on a core.
      * @param c core index
@@ -263,7 +278,6 @@ class HostCpu : public Object
     std::string m_shieldedSpec;                        //!< ShieldedCores
     int32_t m_interruptCore;                           //!< InterruptCore (-1: any)
     bool m_affine;                //!< affinity rules in force (a binding or a shield)
-    bool m_affinitySetUp;         //!< SetupAffinity done
     std::vector<bool> m_shielded; //!< per core
     std::unordered_map<uint32_t, uint32_t> m_affinity;                  //!< owner -> core
     std::vector<std::array<std::deque<Task>, N_PRIORITIES>> m_coreRunq; //!< bound tasks per core

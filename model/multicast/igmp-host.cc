@@ -167,20 +167,27 @@ IgmpHost::GetState(uint32_t ifIndex, Ipv4Address group) const
     return it == itf->groups.end() ? NON_MEMBER : it->second.v2State;
 }
 
-void
-IgmpHost::MaybeEraseGroup(uint32_t ifIndex, Ipv4Address group)
+IgmpHost::HostGroup*
+IgmpHost::FindGroup(uint32_t ifIndex, Ipv4Address group)
 {
     HostInterface& itf = GetIf(ifIndex);
     auto it = itf.groups.find(group);
-    if (it == itf.groups.end())
+    return it == itf.groups.end() ? nullptr : &it->second;
+}
+
+void
+IgmpHost::MaybeEraseGroup(uint32_t ifIndex, Ipv4Address group)
+{
+    HostGroup* found = FindGroup(ifIndex, group);
+    if (!found)
     {
         return;
     }
-    HostGroup& g = it->second;
+    HostGroup& g = *found;
     if (g.owners.empty() && !GroupActive(g) && g.change.filterModeRetrans == 0
         && g.change.allow.empty() && g.change.block.empty() && !g.reportTimer.IsPending())
     {
-        itf.groups.erase(it);
+        GetIf(ifIndex).groups.erase(group);
     }
 }
 
@@ -383,13 +390,12 @@ void
 IgmpHost::V2TimerExpired(uint32_t ifIndex, Ipv4Address group)
 {
     NS_LOG_FUNCTION(this << ifIndex << group);
-    HostInterface& itf = GetIf(ifIndex);
-    auto it = itf.groups.find(group);
-    if (it == itf.groups.end())
+    HostGroup* found = FindGroup(ifIndex, group);
+    if (!found)
     {
         return;
     }
-    HostGroup& g = it->second;
+    HostGroup& g = *found;
     // RFC 2236 6: "timer expired": send report, set flag -> Idle Member.
     V2Report(ifIndex, group);
     g.lastReporter = true;
@@ -562,13 +568,12 @@ void
 IgmpHost::GroupResponse(uint32_t ifIndex, Ipv4Address group)
 {
     NS_LOG_FUNCTION(this << ifIndex << group);
-    HostInterface& itf = GetIf(ifIndex);
-    auto it = itf.groups.find(group);
-    if (it == itf.groups.end())
+    HostGroup* found = FindGroup(ifIndex, group);
+    if (!found)
     {
         return;
     }
-    HostGroup& g = it->second;
+    HostGroup& g = *found;
     g.pendingGroupQuery = false;
     IgmpGroupRecord r;
     r.group = group;

@@ -149,6 +149,7 @@ class IgmpHost
 
     HostInterface& GetIf(uint32_t ifIndex);                    //!< state (created)
     const HostInterface* FindIf(uint32_t ifIndex) const;       //!< state or null
+    HostGroup* FindGroup(uint32_t ifIndex, Ipv4Address group); //!< a group's state or null
     Time UnsolicitedInterval(uint32_t ifIndex) const;          //!< by compatibility mode
     static bool GroupActive(const HostGroup& g);               //!< has reception state
     void MaybeEraseGroup(uint32_t ifIndex, Ipv4Address group); //!< drop idle group state

@@ -425,6 +425,7 @@ Profile::TryLoadText(const std::string& text,
     std::string line;
     uint32_t lineNo = 0;
     std::vector<Profile> read;
+    std::vector<bool> derived; // read[i] started from a base profile
     auto where = [&origin, &lineNo]() {
         return origin + ":" + std::to_string(lineNo) + ": ";
     };
@@ -461,6 +462,7 @@ Profile::TryLoadText(const std::string& text,
                 return false;
             }
             read.emplace_back(kind, name, "", Settings{});
+            derived.push_back(false);
             continue;
         }
         auto eq = line.find('=');
@@ -481,6 +483,62 @@ Profile::TryLoadText(const std::string& text,
         {
             current.m_description = value;
             continue;
+        }
+        if (key == "base")
+        {
+            // Start from another profile of the kind: read earlier in this text, or registered.
+            if (derived.back() || !current.m_settings.empty())
+            {
+                error = where() + "'base' must come before the profile's settings, once";
+                return false;
+            }
+            const Profile* base = nullptr;
+            for (auto it = read.rbegin() + 1; it != read.rend() && !base; ++it)
+            {
+                base = it->m_kind == current.m_kind && it->m_name == value ? &*it : nullptr;
+            }
+            if (!base)
+            {
+                // (While the built-in text itself is read, its kind counts as loaded: only the
+                // profiles read above are candidates.)
+                const auto& registered = FindKind(current.m_kind)->profiles;
+                auto found = registered.find(value);
+                base = found == registered.end() ? nullptr : &found->second;
+            }
+            if (!base)
+            {
+                error = where() + "base '" + value + "' is not a " + current.m_kind
+                        + " profile defined before this one";
+                return false;
+            }
+            current.m_settings = base->m_settings;
+            if (current.m_description.empty())
+            {
+                current.m_description = base->m_description;
+            }
+            derived.back() = true;
+            continue;
+        }
+        if (derived.back())
+        {
+            // A derived profile changes its base's settings as WithChanges does (a whole
+            // "Section.Attribute", or "Section.Attribute.Inner" inside an object value); a
+            // setting the base does not have is added.
+            Profile changed;
+            std::string why;
+            if (std::count(key.begin(), key.end(), '.') > 1
+                || std::any_of(current.m_settings.begin(),
+                               current.m_settings.end(),
+                               [&key](const auto& kv) { return kv.first == key; }))
+            {
+                if (!current.TryWithChanges({{key, value}}, current.m_name, changed, why))
+                {
+                    error = where() + why;
+                    return false;
+                }
+                current.m_settings = std::move(changed.m_settings);
+                continue;
+            }
         }
         const auto& sections = Kinds()[current.m_kind].sections;
         auto dot = key.find('.');

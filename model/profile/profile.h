@@ -51,6 +51,17 @@ namespace ns3
  * "Section.Attribute = value", where Section is one of the sections the kind declared
  * (RegisterKind) and value is the attribute's string form. Settings keep their order: a helper
  * applies them in the order written.
+ *
+ * "base = OTHER", before any setting, starts the profile from the settings (and description)
+ * of OTHER, a profile of the same kind read earlier in the text or already registered; the
+ * settings that follow change it as WithChanges() does ("Section.Attribute" replaces a whole
+ * value in place, "Section.Attribute.Inner" an attribute inside an object value), and a setting
+ * the base does not have is added:
+ * @code
+ * [host my-slow-pc]
+ * base = my-pc
+ * HostPlatform.Cpu.Frequency = 1e9
+ * @endcode
  */
 class Profile
 {

@@ -53,8 +53,6 @@ RtiLrc::RtiLrc()
     , m_reflected(0)
     , m_gaps(0)
     , m_queueDrops(0)
-    , m_malformed(0)
-    , m_sendDrops(0)
     , m_maxBurst(0)
 {
 }
@@ -66,15 +64,13 @@ RtiLrc::~RtiLrc()
 void
 RtiLrc::DoDispose()
 {
-    if (m_udp)
+    for (auto& conn : m_receiving)
     {
-        m_udp->Close();
-        m_udp->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
+        conn->SetDataCallback(RtiConnection::DataCallback());
     }
+    m_receiving.clear();
     m_udp = nullptr;
     m_listen = nullptr;
-    m_accepted.clear();
-    m_stream.clear();
     m_routes.clear();
     m_inbox.clear();
     m_process = nullptr;
@@ -155,7 +151,11 @@ RtiLrc::OpenTransport()
             m_udp = Socket::CreateSocket(node, UdpSocketFactory::GetTypeId());
             NS_ABORT_MSG_IF(m_udp->Bind(InetSocketAddress(Ipv4Address::GetAny(), GetPort())) != 0,
                             "RtiLrc: cannot bind UDP port " << GetPort());
-            m_udp->SetRecvCallback(MakeCallback(&RtiLrc::HandleRead, this));
+            {
+                Ptr<RtiUdpConnection> rx = CreateObject<RtiUdpConnection>();
+                rx->SetSocket(m_udp, Address(), true);
+                Watch(rx);
+            }
             break;
         case RtiSettings::TCP:
             m_listen = Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
@@ -175,8 +175,16 @@ void
 RtiLrc::HandleAccept(Ptr<Socket> socket, const Address& from)
 {
     socket->SetAttribute("TcpNoDelay", BooleanValue(m_settings->GetTcpNoDelay()));
-    socket->SetRecvCallback(MakeCallback(&RtiLrc::HandleRead, this));
-    m_accepted.push_back(socket);
+    Ptr<RtiTcpConnection> conn = CreateObject<RtiTcpConnection>();
+    conn->SetSocket(socket);
+    Watch(conn);
+}
+
+void
+RtiLrc::Watch(Ptr<RtiConnection> conn)
+{
+    conn->SetDataCallback(MakeCallback(&RtiLrc::DataAvailable, this));
+    m_receiving.push_back(conn);
 }
 
 void
@@ -199,20 +207,36 @@ RtiLrc::AddRoute(uint32_t objectClass, Ptr<RtiLrc> receiver)
     Route route{receiver, nullptr};
     switch (m_settings->GetTransport())
     {
-        case RtiSettings::SHARED_MEMORY:
+        case RtiSettings::SHARED_MEMORY: {
             NS_ABORT_MSG_IF(receiver->m_process->GetPlatform() != m_process->GetPlatform(),
                             "RtiLrc: shared-memory transport between federates on different hosts");
-            break;
-        case RtiSettings::TCP: {
-            Ptr<Node> node = m_process->GetPlatform()->GetObject<Node>();
-            route.tcp = Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
-            route.tcp->Bind();
-            route.tcp->SetAttribute("TcpNoDelay", BooleanValue(m_settings->GetTcpNoDelay()));
-            route.tcp->Connect(InetSocketAddress(receiver->GetAddress(), receiver->GetPort()));
+            // The receiver's queue: what this sender writes arrives there.
+            Ptr<RtiLocalConnection> tx = CreateObject<RtiLocalConnection>();
+            Ptr<RtiLocalConnection> rx = CreateObject<RtiLocalConnection>();
+            RtiLocalConnection::Connect(tx, rx);
+            receiver->Watch(rx);
+            route.conn = tx;
             break;
         }
-        case RtiSettings::UDP:
+        case RtiSettings::TCP: {
+            Ptr<Node> node = m_process->GetPlatform()->GetObject<Node>();
+            Ptr<Socket> socket = Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
+            socket->Bind();
+            socket->SetAttribute("TcpNoDelay", BooleanValue(m_settings->GetTcpNoDelay()));
+            socket->Connect(InetSocketAddress(receiver->GetAddress(), receiver->GetPort()));
+            Ptr<RtiTcpConnection> conn = CreateObject<RtiTcpConnection>();
+            conn->SetSocket(socket);
+            route.conn = conn;
             break;
+        }
+        case RtiSettings::UDP: {
+            Ptr<RtiUdpConnection> conn = CreateObject<RtiUdpConnection>();
+            conn->SetSocket(m_udp,
+                            InetSocketAddress(receiver->GetAddress(), receiver->GetPort()),
+                            false);
+            route.conn = conn;
+            break;
+        }
     }
     m_routes[objectClass].push_back(route);
 }
@@ -224,9 +248,12 @@ RtiLrc::ChargeAdmin(Callback<void> done)
 }
 
 uint32_t
-RtiLrc::GetMessageSize(uint32_t bytes) const
+RtiLrc::GetUpdateSize(uint32_t bytes) const
 {
-    return m_settings->GetHeaderSize() + bytes;
+    RtiMessage m = m_settings->NewMessage(RtiMessage::UPDATE_ATTRIBUTES);
+    m.values[1].resize(bytes);
+    m.tag.resize(8);
+    return m.GetSerializedSize();
 }
 
 void
@@ -237,13 +264,20 @@ RtiLrc::Update(uint32_t objectClass, uint32_t bytes, Time tag)
     NS_ABORT_MSG_IF(!m_fedex->IsPublisher(this, objectClass),
                     "RtiLrc::Update: federate " << m_handle << " does not publish class "
                                                 << objectClass);
-    RtiDataHeader header(m_settings->GetHeaderSize());
-    header.objectClass = objectClass;
-    header.sender = m_handle;
-    header.seq = m_nextSeq[objectClass]++;
-    header.tag = tag;
-    header.payload = bytes;
-    uint32_t size = GetMessageSize(bytes);
+    // The update: the class as its object's handle (one object per class here), one
+    // attribute of the update's bytes, the RCI's tag (its time, 8 bytes, network order).
+    RtiMessage msg = m_settings->NewMessage(RtiMessage::UPDATE_ATTRIBUTES);
+    msg.handle = objectClass;
+    msg.SetSource(m_handle);
+    msg.SetSerial(m_nextSeq[objectClass]++);
+    msg.values[1].resize(bytes);
+    uint64_t ns = static_cast<uint64_t>(tag.GetNanoSeconds());
+    msg.tag.resize(8);
+    for (int k = 0; k < 8; ++k)
+    {
+        msg.tag[k] = static_cast<uint8_t>(ns >> (56 - 8 * k));
+    }
+    uint32_t size = msg.GetSerializedSize();
     ++m_sent;
     // One step of the process: the RTI's call, encoding and lowest layer, then per receiver the
     // socket send or the queue copy; the messages leave when the step is done (a process that
@@ -263,127 +297,50 @@ RtiLrc::Update(uint32_t objectClass, uint32_t bytes, Time tag)
     {
         cost += platform->GetSendCost(size) * int64_t(receivers);
     }
-    m_process->Execute(cost, Callback<void>([this, objectClass, header]() {
-                           SendNow(objectClass, header);
-                       }));
+    m_process->Execute(cost,
+                       Callback<void>([this, objectClass, msg]() { SendNow(objectClass, msg); }));
 }
 
 void
-RtiLrc::SendNow(uint32_t objectClass, RtiDataHeader header)
+RtiLrc::SendNow(uint32_t objectClass, const RtiMessage& msg)
 {
     auto it = m_routes.find(objectClass);
     if (it == m_routes.end())
     {
         return;
     }
-    uint32_t size = GetMessageSize(header.payload);
     for (const Route& route : it->second)
     {
-        switch (m_settings->GetTransport())
-        {
-            case RtiSettings::SHARED_MEMORY:
-                route.lrc->ShmDeliver(header, size);
-                break;
-            case RtiSettings::UDP: {
-                Ptr<Packet> p = Create<Packet>(header.payload);
-                p->AddHeader(header);
-                if (m_udp->SendTo(p,
-                                  0,
-                                  InetSocketAddress(route.lrc->GetAddress(), route.lrc->GetPort()))
-                    < 0)
-                {
-                    ++m_sendDrops;
-                    m_dropTrace(size, "UDP send failed");
-                }
-                break;
-            }
-            case RtiSettings::TCP: {
-                Ptr<Packet> p = Create<Packet>(header.payload);
-                p->AddHeader(header);
-                if (route.tcp->Send(p) < 0)
-                {
-                    // A full send buffer: the RTI's non-blocking write fails and the update is
-                    // lost.
-                    ++m_sendDrops;
-                    m_dropTrace(size, "TCP send buffer full");
-                }
-                break;
-            }
-        }
+        route.conn->Send(msg);
     }
 }
 
 void
-RtiLrc::ShmDeliver(const RtiDataHeader& header, uint32_t size)
+RtiLrc::DataAvailable(Ptr<RtiConnection> conn)
 {
-    if (m_inbox.size() >= m_settings->GetShmQueueSize())
+    const bool shm = m_settings->GetTransport() == RtiSettings::SHARED_MEMORY;
+    while (conn->HasData())
     {
-        ++m_queueDrops;
-        m_dropTrace(size, "shared-memory queue full");
-        return;
-    }
-    Arrived(Inbound{header, size});
-}
-
-void
-RtiLrc::HandleRead(Ptr<Socket> socket)
-{
-    Ptr<Packet> p;
-    Address from;
-    uint32_t headerSize = m_settings->GetHeaderSize();
-    while ((p = socket->RecvFrom(from)))
-    {
-        if (m_settings->GetTransport() == RtiSettings::UDP)
+        RtiConnection::Chunk chunk = conn->Receive();
+        for (RtiMessage& msg : chunk.messages)
         {
-            RtiDataHeader h;
-            std::string reason;
-            if (!h.TryPeek(p, headerSize, reason))
+            uint32_t size = msg.GetSerializedSize();
+            if (msg.GetType() != RtiMessage::UPDATE_ATTRIBUTES || msg.tag.size() != 8)
             {
-                ++m_malformed;
-                m_dropTrace(p->GetSize(), reason);
+                NS_LOG_WARN("RtiLrc " << m_handle << ": ignored a " << msg.GetType()
+                                      << " message on the direct path");
                 continue;
             }
-            Arrived(Inbound{h, p->GetSize()});
-            continue;
-        }
-        // TCP: a byte stream; cut it into messages (header, then its payload).
-        std::vector<uint8_t>& buf = m_stream[socket];
-        std::size_t old = buf.size();
-        buf.resize(old + p->GetSize());
-        p->CopyData(buf.data() + old, p->GetSize());
-        std::size_t pos = 0;
-        while (buf.size() - pos >= headerSize)
-        {
-            Ptr<Packet> head = Create<Packet>(buf.data() + pos, headerSize);
-            RtiDataHeader h(headerSize);
-            head->PeekHeader(h);
-            uint64_t total = uint64_t(headerSize) + h.payload;
-            if (buf[pos] != RtiDataHeader::UPDATE || h.payload > (16u << 20))
+            if (shm && m_inbox.size() >= m_settings->GetShmQueueSize())
             {
-                ++m_malformed;
-                m_dropTrace(buf.size() - pos, "malformed stream: connection closed");
-                buf.clear();
-                pos = 0;
-                socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
-                socket->Close();
-                break;
+                ++m_queueDrops;
+                m_dropTrace(size, "shared-memory queue full");
+                continue;
             }
-            if (buf.size() - pos < total)
-            {
-                break;
-            }
-            pos += total;
-            Arrived(Inbound{h, static_cast<uint32_t>(total)});
+            m_inbox.push_back(Inbound{std::move(msg), size});
         }
-        buf.erase(buf.begin(), buf.begin() + pos);
     }
-}
-
-void
-RtiLrc::Arrived(Inbound&& msg)
-{
-    m_inbox.push_back(std::move(msg));
-    if (!m_reading)
+    if (!m_reading && !m_inbox.empty())
     {
         m_reading = true;
         m_burst = 0;
@@ -419,18 +376,26 @@ RtiLrc::ReadDone()
     Inbound msg = std::move(m_inbox.front());
     m_inbox.pop_front();
     ++m_burst;
-    const RtiDataHeader& h = msg.header;
-    auto [it, fresh] = m_expected.try_emplace(h.sender, 0);
-    if (h.seq > it->second)
+    const RtiMessage& m = msg.msg;
+    uint32_t seq = m.GetSerial();
+    auto [it, fresh] = m_expected.try_emplace(m.GetSource(), 0);
+    if (seq > it->second)
     {
-        m_gaps += h.seq - it->second;
+        m_gaps += seq - it->second;
     }
-    it->second = std::max(it->second, h.seq + 1);
+    it->second = std::max(it->second, seq + 1);
+    uint64_t ns = 0;
+    for (uint8_t b : m.tag)
+    {
+        ns = (ns << 8) | b;
+    }
+    Time tag = NanoSeconds(static_cast<int64_t>(ns));
+    uint32_t bytes = m.values.empty() ? 0 : m.values.begin()->second.size();
     ++m_reflected;
-    m_reflectTrace(h.sender, h.seq, h.tag);
+    m_reflectTrace(m.GetSource(), seq, tag);
     if (!m_reflect.IsNull())
     {
-        m_reflect(Reflection{h.objectClass, h.sender, h.seq, h.tag, h.payload});
+        m_reflect(Reflection{m.handle, m.GetSource(), seq, tag, bytes});
     }
     m_process->ExecuteCycles(Cycles(m_settings->ReflectTailCycles()),
                              Callback<void>([this]() { ReadNext(); }));
@@ -469,13 +434,12 @@ RtiLrc::GetQueueDrops() const
 uint64_t
 RtiLrc::GetMalformed() const
 {
-    return m_malformed;
-}
-
-uint64_t
-RtiLrc::GetSendDrops() const
-{
-    return m_sendDrops;
+    uint64_t n = 0;
+    for (const auto& conn : m_receiving)
+    {
+        n += conn->GetNMalformed();
+    }
+    return n;
 }
 
 uint32_t

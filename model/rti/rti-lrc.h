@@ -5,7 +5,8 @@
 #ifndef TESTBED_RTI_LRC_H
 #define TESTBED_RTI_LRC_H
 
-#include "rti-data-header.h"
+#include "rti-connection.h"
+#include "rti-message.h"
 #include "rti-settings.h"
 
 #include "ns3/callback.h"
@@ -49,6 +50,12 @@ class RtiFedex;
  *   socket read cost (not for shared memory), TransportCost, DecodeCost(bytes), CallbackCost,
  *   the reflect callback, then ReflectTailCost. A process that falls behind reads all waiting
  *   messages in one burst (one wake-up).
+ *
+ * Messages are the RTI's own (RtiMessage UPDATE_ATTRIBUTES: the class as handle, one attribute
+ * value of the update's bytes, the RCI's tag as an 8-byte user tag, the sender's sequence number
+ * as serial) on the RTI's own connections: RtiUdpConnection, RtiTcpConnection (framing, queued
+ * writes when the send buffer is full, malformed input closing the connection) and
+ * RtiLocalConnection for the shared-memory queues.
  *
  * Loss: a full socket buffer (UDP), a full shared-memory queue; seen by the receiver as gaps
  * in a sender's sequence numbers.
@@ -132,14 +139,17 @@ class RtiLrc : public Object
     uint64_t GetGaps() const;
     /** @return messages lost at a full shared-memory queue of this LRC */
     uint64_t GetQueueDrops() const;
-    /** @return malformed datagrams or stream bytes dropped */
+    /** @return malformed input dropped by this LRC's receiving connections */
     uint64_t GetMalformed() const;
-    /** @return updates that could not be written (full TCP send buffer, failed UDP send) */
-    uint64_t GetSendDrops() const;
     /** @return the largest number of messages read in one wake-up */
     uint32_t GetMaxBurst() const;
-    /** @return the IP packet size of an update of a given size on a network transport */
-    uint32_t GetMessageSize(uint32_t bytes) const;
+
+    /**
+     * @brief The serialized size of an update of a given size (RTI header and body).
+     * @param bytes attribute bytes
+     * @return message bytes (the IP packet is this plus 28 on UDP)
+     */
+    uint32_t GetUpdateSize(uint32_t bytes) const;
 
     /**
      * @brief Called by the Fedex: deliver this LRC's updates of a class to a receiver.
@@ -170,7 +180,7 @@ class RtiLrc : public Object
     Ipv4Address GetAddress() const;
 
     /**
-     * TracedCallback signature for a message lost or malformed.
+     * TracedCallback signature for a lost message.
      * @param [in] bytes its size
      * @param [in] reason why
      */
@@ -191,26 +201,24 @@ class RtiLrc : public Object
     /** A message waiting to be read. */
     struct Inbound
     {
-        RtiDataHeader header; //!< its header
-        uint32_t size;        //!< bytes of the message (header + payload)
+        RtiMessage msg; //!< the message
+        uint32_t size;  //!< its serialized size
     };
 
     /** A receiver of one class. */
     struct Route
     {
-        Ptr<RtiLrc> lrc; //!< the receiver
-        Ptr<Socket> tcp; //!< TCP: the connection to it
+        Ptr<RtiLrc> lrc;         //!< the receiver
+        Ptr<RtiConnection> conn; //!< the connection to it
     };
 
     void OpenTransport();
-    void HandleRead(Ptr<Socket> socket);
     void HandleAccept(Ptr<Socket> socket, const Address& from);
-    void Arrived(Inbound&& msg);
-    void ShmDeliver(const RtiDataHeader& header, uint32_t size);
+    void Watch(Ptr<RtiConnection> conn);
+    void DataAvailable(Ptr<RtiConnection> conn);
     void ReadNext();
     void ReadDone();
-    void ReflectDone();
-    void SendNow(uint32_t objectClass, RtiDataHeader header);
+    void SendNow(uint32_t objectClass, const RtiMessage& msg);
     double Cycles(double referenceCycles) const;
 
     Ptr<HostProcess> m_process;                               //!< the federate process
@@ -221,8 +229,7 @@ class RtiLrc : public Object
     double m_factor;                                          //!< host's ReferenceCycleFactor
     Ptr<Socket> m_udp;                                        //!< UDP socket (send and receive)
     Ptr<Socket> m_listen;                                     //!< TCP listening socket
-    std::vector<Ptr<Socket>> m_accepted;                      //!< TCP connections accepted
-    std::map<Ptr<Socket>, std::vector<uint8_t>> m_stream;     //!< TCP bytes not yet framed
+    std::vector<Ptr<RtiConnection>> m_receiving;              //!< connections this LRC reads
     std::map<uint32_t, std::vector<Route>> m_routes;          //!< class -> receivers
     std::map<uint32_t, uint32_t> m_nextSeq;                   //!< class -> next sequence number
     std::map<uint32_t, uint32_t> m_expected;                  //!< sender -> next expected seq
@@ -234,10 +241,8 @@ class RtiLrc : public Object
     uint64_t m_reflected;                                     //!< counter
     uint64_t m_gaps;                                          //!< counter
     uint64_t m_queueDrops;                                    //!< counter
-    uint64_t m_malformed;                                     //!< counter
-    uint64_t m_sendDrops;                                     //!< counter
     uint32_t m_maxBurst;                                      //!< largest burst
-    TracedCallback<uint32_t, const std::string&> m_dropTrace; //!< lost or malformed
+    TracedCallback<uint32_t, const std::string&> m_dropTrace; //!< lost
     TracedCallback<uint32_t, uint32_t, Time> m_reflectTrace;  //!< sender, seq, tag
 };
 

@@ -61,8 +61,10 @@ RtiSettings.TcpNoDelay = true
 description = TNO RTI-DM: UDP/IP over Ethernet, a lightweight per-message path (TNO03)
 RtiSettings.DataPath = Direct
 RtiSettings.Transport = Udp
-# 512 bytes of attribute data in a 622-byte IP packet: 622 - 28 (UDP/IP) - 512 = 82 bytes.
-RtiSettings.EncodingHeaderSize = 82
+# 512 bytes of attribute data in a 622-byte IP packet: 622 - 28 (UDP/IP) = 594 bytes of message,
+# of which the update's body takes 540 (object handle 4, value count 4, attribute handle and
+# length 8, the 512 bytes, tag length 4, the RCI's 8-byte tag): an encoding header of 54 bytes.
+RtiSettings.EncodingHeaderSize = 54
 # One per-operation cost K (call, encode, lowest layer, decode, callback); calibrated on the
 # low-frequency latency of configuration 1b (780 us).
 RtiSettings.CallCost = 370
@@ -78,8 +80,8 @@ RtiSettings.AdminCost = 100000
 description = TNO RTI-SM: shared-memory message queues on one machine (TNO03)
 RtiSettings.DataPath = Direct
 RtiSettings.Transport = SharedMemory
-# 586-byte messages: 512 bytes of data and 74 of RTI header.
-RtiSettings.EncodingHeaderSize = 74
+# 586-byte messages: the 540-byte update body (see tno-rti-dm) and a 46-byte header.
+RtiSettings.EncodingHeaderSize = 46
 RtiSettings.CallCost = 8150
 RtiSettings.EncodeCost = 8150
 RtiSettings.TransportCost = 8150
@@ -98,7 +100,7 @@ description = DMSO RTI 1.3NG-like: heavier per-message path over TCP (an assumpt
 RtiSettings.DataPath = Direct
 RtiSettings.Transport = Tcp
 RtiSettings.TcpNoDelay = true
-RtiSettings.EncodingHeaderSize = 82
+RtiSettings.EncodingHeaderSize = 54
 RtiSettings.CallCost = 35300
 RtiSettings.EncodeCost = 35300
 RtiSettings.TransportCost = 35300
