@@ -134,7 +134,7 @@ JaxaBenchmark::AddOptions(ProgramOptions& opts, JaxaBenchmarkConfig& c)
     opts.Add("extraOther", "time-only federates on the other PC", c.extraOther, 0, 64);
     // 10^6 exchanges: about 25 million events for one repetition of the plain benchmark.
     opts.Add("exchanges", "exchanges per repetition", c.exchanges, 1, 1000000);
-    opts.Add("reps", "repetitions (run numbers RngRun, RngRun+1, ...)", c.reps, 1, 1000);
+    opts.AddRepetitions("reps", "repetitions (run numbers RngRun, RngRun+1, ...)", c.reps, 1, 1000);
     opts.AddChoice("crcHost",
                    "PC of the CRC: receiver (host B) or sender (host A)",
                    c.crcHost,
@@ -157,6 +157,7 @@ JaxaBenchmark::AddOptions(ProgramOptions& opts, JaxaBenchmarkConfig& c)
              "setting (HostNic.InterruptDelay), an attribute inside one "
              "(HostPlatform.Cpu.IdleExitLatency) or such an attribute alone when unique",
              c.hostSet);
+    DeclareFields(opts.Record());
 }
 
 void
@@ -357,6 +358,46 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
     crc->Dispose();
     Simulator::Destroy();
     return r;
+}
+
+void
+JaxaBenchmark::DeclareFields(ResultRecord& rec)
+{
+    using R = ResultRecord;
+    rec.Declare("mode", R::STRING, "--mode")
+        .Declare("tso_data", R::BOOL, "--tsoData")
+        .Declare("data_size", R::INT, "--dataSize (bytes)")
+        .Declare("bandwidth_bps", R::REAL, "--bandwidth (bit/s; 0: none)")
+        .Declare("delay_ms", R::REAL, "--delay (ms)")
+        .Declare("delay_direction", R::STRING, "--delayDirection")
+        .Declare("semantics", R::STRING, "emulator semantics: netem or nistnet")
+        .Declare("half_duplex", R::BOOL, "--halfDuplex")
+        .Declare("emulator_nic", R::STRING, "--emulatorNic (with --halfDuplex only)")
+        .Declare("eth_collisions", R::INT, "802.3 collisions, all repetitions (half duplex)")
+        .Declare("eth_late_collisions", R::INT, "802.3 late collisions (half duplex)")
+        .Declare("eth_excessive_collisions", R::INT, "frames dropped after 16 attempts")
+        .Declare("eth_fcs_errors", R::INT, "frames received with FCS errors (half duplex)")
+        .Declare("eth_runts", R::INT, "runt frames received (half duplex)")
+        .Declare("eth_deferrals", R::INT, "transmissions deferred (half duplex)")
+        .Declare("extra_crc", R::INT, "--extraCrc")
+        .Declare("extra_other", R::INT, "--extraOther")
+        .Declare("exchanges", R::INT, "--exchanges")
+        .Declare("reps", R::INT, "--reps")
+        .Declare("crc_host", R::STRING, "--crcHost")
+        .Declare("rti_profile", R::STRING, "--rtiProfile")
+        .Declare("rti_set", R::STRING, "--rtiSet")
+        .Declare("host_set", R::STRING, "--hostSet")
+        .Declare("first_run", R::INT, "run number of the first repetition (RngRun)")
+        .Declare("time_per_exchange_ms", R::REAL, "time per exchange, mean of the repetitions (ms)")
+        .Declare("time_per_exchange_sd_ms", R::REAL, "its standard deviation across repetitions")
+        .Declare("time_per_exchange_ms_runs", R::SERIES, "time per exchange of each repetition")
+        .Declare("cpu_busy_crc_pc", R::REAL, "CPU busy share of the CRC's PC (0..1)")
+        .Declare("cpu_busy_other_pc", R::REAL, "CPU busy share of the other PC (0..1)")
+        .Declare("crc_messages_in_last_run", R::INT, "messages the CRC received, last repetition")
+        .Declare("crc_messages_out_last_run", R::INT, "messages the CRC sent, last repetition")
+        .Declare("late_tso_messages", R::INT, "TSO messages delivered late, all repetitions")
+        .Declare("events", R::INT, "simulator events, all repetitions")
+        .Declare("wall_seconds", R::REAL, "wall-clock time of the runs (s)");
 }
 
 void

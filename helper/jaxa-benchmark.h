@@ -103,6 +103,13 @@ class JaxaBenchmark
     static void AddOptions(ProgramOptions& opts, JaxaBenchmarkConfig& config);
 
     /**
+     * @brief Declare the fields that RunAll writes (AddOptions declares them in the options'
+     * record).
+     * @param record the record
+     */
+    static void DeclareFields(ResultRecord& record);
+
+    /**
      * @brief Check what the options' ranges cannot (exit status 2 with a message if bad): the
      * combinations, the profiles' names.
      * @param config the configuration

@@ -254,7 +254,7 @@ ProgramOptions&
 ProgramOptions::Declare(Option opt)
 {
     NS_ABORT_MSG_IF(opt.name.empty() || opt.name == "output" || opt.name == "describe"
-                        || opt.name == "progress",
+                        || opt.name == "progress" || opt.name == "check",
                     "ProgramOptions: reserved or empty option name '" << opt.name << "'");
     for (const auto& o : m_opts)
     {
@@ -362,6 +362,18 @@ ProgramOptions::Add(const std::string& name,
                     double max)
 {
     return AddNumber<double, double>(name, help, value, min, max, "real", &ParseReal, &RealText);
+}
+
+ProgramOptions&
+ProgramOptions::AddRepetitions(const std::string& name,
+                               const std::string& help,
+                               uint32_t& value,
+                               uint32_t min,
+                               uint32_t max)
+{
+    Add(name, help, value, min, max);
+    m_opts.back()->repetitions = true;
+    return *this;
 }
 
 ProgramOptions&
@@ -540,7 +552,7 @@ ProgramOptions::PreCheck(int argc, char* argv[])
         auto eq = body.find('=');
         std::string name = body.substr(0, eq);
         std::string value = eq == std::string::npos ? "" : body.substr(eq + 1);
-        bool known = name == "output" || name == "describe" || name == "progress"
+        bool known = name == "output" || name == "describe" || name == "progress" || name == "check"
                      || g_helpOptions.count(name) > 0 || name.find("::") != std::string::npos;
         for (const auto& o : m_opts)
         {
@@ -567,7 +579,7 @@ ProgramOptions::PreCheck(int argc, char* argv[])
             }
             Require(false,
                     "unknown option --" + name + " (options:" + names
-                        + " --output --describe; ns-3's --RngRun, --RngSeed, --help)");
+                        + " --output --describe --check; ns-3's --RngRun, --RngSeed, --help)");
         }
     }
 }
@@ -606,7 +618,10 @@ ProgramOptions::Parse(int argc, char* argv[])
                         opt->defaultText);
     }
     m_cmd->AddValue("output", "JSON result file (- or empty: standard output)", m_output);
-    m_cmd->AddValue("describe", "print the options as JSON and exit", m_describe);
+    m_cmd->AddValue("describe",
+                    "print the options and the result fields as JSON and exit",
+                    m_describe);
+    m_cmd->AddValue("check", "check the options and exit without running", m_check);
     m_cmd->AddValue("progress",
                     "report simulated-time progress on stderr while running",
                     m_progress);
@@ -643,6 +658,16 @@ ProgramOptions::Parse(int argc, char* argv[])
                         + (allowed.empty() ? "" : " (allowed: " + allowed + ")"));
         }
     }
+    if (m_check)
+    {
+        std::exit(0);
+    }
+}
+
+ResultRecord&
+ProgramOptions::Record()
+{
+    return m_record;
 }
 
 bool
@@ -713,6 +738,10 @@ ProgramOptions::Describe() const
         {
             os << ", \"min\": " << value(o->minText) << ", \"max\": " << value(o->maxText);
         }
+        if (o->repetitions)
+        {
+            os << ", \"repetitions\": true";
+        }
         if (!o->choices.empty())
         {
             os << ", \"choices\": [";
@@ -725,7 +754,7 @@ ProgramOptions::Describe() const
         os << "}";
         first = false;
     }
-    os << "]}";
+    os << "], \"fields\": " << m_record.DescribeFields() << "}";
     return os.str();
 }
 

@@ -5,6 +5,8 @@
 #ifndef TESTBED_PROGRAM_OPTIONS_H
 #define TESTBED_PROGRAM_OPTIONS_H
 
+#include "result-record.h"
+
 #include "ns3/command-line.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
@@ -41,8 +43,10 @@ namespace ns3
  *
  * A refused value ends the program with exit status 2 and "error: --NAME=VALUE: why (allowed:
  * range)" on stderr, before any model sees it. `--describe` prints the program's options as JSON
- * (name, type, default, range or choices, help) and exits 0: the campaign and `./testbed sweep`
- * check a parameter grid against it before running anything.
+ * (name, type, default, range or choices, help) and the fields of its result record (Record(),
+ * declared by the code that writes them) and exits 0; `--check` checks the given options and
+ * exits 0 without running anything: `./testbed sweep` and `./testbed validate` check a parameter
+ * grid with both before running anything.
  *
  * Upper bounds say what the model can represent or what one machine's memory and time can hold;
  * the help text of each option gives the reason where it is not obvious.
@@ -51,9 +55,11 @@ namespace ns3
  * ProgramOptions opts("gine-timer", "GINE14 timer accuracy");
  * uint32_t firings = 1000;
  * opts.Add("firings", "timed firings per request", firings, 1, 1000000);
+ * ResultRecord& rec = opts.Record();
+ * rec.Declare("error_mean_us", ResultRecord::REAL, "mean firing error (us)");
  * opts.Parse(argc, argv);
  * opts.StartProgress(stopTime); // reports progress with --progress
- * ResultRecord rec; ... rec.Write(opts.GetOutput());
+ * ... rec.Set("error_mean_us", mean); rec.Write(opts.GetOutput());
  * @endcode
  */
 class ProgramOptions
@@ -127,6 +133,22 @@ class ProgramOptions
                         double min,
                         double max);
     /**
+     * @brief An unsigned option that is a number of repetitions the program runs itself, with
+     * run numbers RngRun, RngRun + 1, ... (`--describe` marks it "repetitions": a sweep spaces
+     * its own runs' RngRun values by it, so that no two runs share a run number).
+     * @param name the option's name
+     * @param help what it sets
+     * @param value where the value goes (default)
+     * @param min smallest allowed value
+     * @param max largest allowed value
+     * @return this
+     */
+    ProgramOptions& AddRepetitions(const std::string& name,
+                                   const std::string& help,
+                                   uint32_t& value,
+                                   uint32_t min,
+                                   uint32_t max);
+    /**
      * @brief A boolean option (true/false/1/0; a bare --name means true).
      * @param name the option's name
      * @param help what it sets
@@ -185,9 +207,17 @@ class ProgramOptions
                               const std::vector<std::string>& choices);
 
     /**
+     * @brief The program's result record: declare its fields here before Parse (--describe
+     * lists them), set and write it after the run.
+     * @return the record
+     */
+    ResultRecord& Record();
+
+    /**
      * @brief Parse and check the command line (exit 2 on a bad option; --describe prints the
-     * options as JSON and exits 0; --help prints them and exits 0). Every program also gets
-     * --output (the JSON result file, "-" or "" for standard output).
+     * options and result fields as JSON and exits 0; --check exits 0 once the options are
+     * checked; --help prints them and exits 0). Every program also gets --output (the JSON
+     * result file, "-" or "" for standard output).
      * @param argc argument count
      * @param argv arguments
      */
@@ -227,7 +257,7 @@ class ProgramOptions
 
     /**
      * @brief The options as JSON (what --describe prints).
-     * @return a JSON object {"program", "description", "options": [...]}
+     * @return a JSON object {"program", "description", "options": [...], "fields": [...]}
      */
     std::string Describe() const;
 
@@ -244,6 +274,7 @@ class ProgramOptions
         std::vector<std::string> choices; //!< allowed words (choice)
         std::string raw;                  //!< the text CommandLine stored
         bool given{false};                //!< given on the command line
+        bool repetitions{false};          //!< a number of in-process repetitions
         /** Convert and check raw into the target; returns "" or the reason it is refused. */
         std::function<std::string(const std::string&)> apply;
     };
@@ -289,6 +320,8 @@ class ProgramOptions
     std::vector<std::unique_ptr<Option>> m_opts; //!< the options (stable addresses)
     std::string m_output;                        //!< --output
     bool m_describe{false};                      //!< --describe
+    bool m_check{false};                         //!< --check
+    ResultRecord m_record;                       //!< the result record
     bool m_progress{false};                      //!< --progress
     std::unique_ptr<CommandLine> m_cmd;          //!< ns-3's parser
     std::unique_ptr<ShowProgress> m_show;        //!< the progress reporter (--progress)

@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -80,7 +81,39 @@ WriteNumber(std::ostream& os, double v)
     os << buf;
 }
 
+/** Names of the field types (ResultRecord::Type order). */
+const char* const g_typeNames[] = {"real", "int", "bool", "string", "series"};
+
 } // namespace
+
+ResultRecord&
+ResultRecord::Declare(const std::string& key, Type type, const std::string& help)
+{
+    for (const auto& f : m_fields)
+    {
+        NS_ABORT_MSG_IF(f.name == key, "ResultRecord: field '" << key << "' declared twice");
+    }
+    NS_ABORT_MSG_IF(key.empty(), "ResultRecord: a field without a name");
+    m_fields.push_back({key, type, help});
+    return *this;
+}
+
+std::string
+ResultRecord::DescribeFields() const
+{
+    std::ostringstream os;
+    os << "[";
+    for (size_t i = 0; i < m_fields.size(); ++i)
+    {
+        os << (i ? ", " : "") << "{\"name\": ";
+        WriteString(os, m_fields[i].name);
+        os << ", \"type\": \"" << g_typeNames[m_fields[i].type] << "\", \"help\": ";
+        WriteString(os, m_fields[i].help);
+        os << "}";
+    }
+    os << "]";
+    return os.str();
+}
 
 void
 ResultRecord::Set(const std::string& key, double value)
@@ -158,9 +191,35 @@ ResultRecord::ToJson() const
     return os.str();
 }
 
+std::string
+ResultRecord::Check() const
+{
+    for (const auto& [key, value] : m_values)
+    {
+        auto f = std::find_if(m_fields.begin(), m_fields.end(), [&key = key](const Field& d) {
+            return d.name == key;
+        });
+        if (f == m_fields.end())
+        {
+            return "field '" + key
+                   + "' is written but not declared (declare it with ResultRecord::Declare "
+                     "before ProgramOptions::Parse)";
+        }
+        if (static_cast<size_t>(f->type) != value.index())
+        {
+            return "field '" + key + "' is declared " + g_typeNames[f->type] + " but written as "
+                   + g_typeNames[value.index()];
+        }
+    }
+    return "";
+}
+
 void
 ResultRecord::Write(const std::string& path) const
 {
+    // Only declared fields, of their declared type: --describe lists exactly what is written.
+    std::string why = Check();
+    NS_ABORT_MSG_IF(!why.empty(), "ResultRecord: " << why);
     std::string json = ToJson();
     if (path.empty() || path == "-")
     {

@@ -28,6 +28,19 @@ namespace ns3
  * quantities it measured (numbers, strings, booleans, and series of numbers). The Python
  * campaign (bindings/python/testbed/campaign.py) collects the records of a sweep.
  *
+ * Every field is declared (name, type, help) by the code that writes it, before the program
+ * parses its command line: `--describe` lists the declared fields (ProgramOptions::Record()),
+ * and Write() refuses a field that was not declared or was set with another type, so the
+ * description and the output cannot drift apart. A declared field may be left unset (a field
+ * that only some configurations write).
+ *
+ * @code
+ * ResultRecord& rec = opts.Record();
+ * rec.Declare("rtt_mean_ms", ResultRecord::REAL, "mean round-trip time (ms)");
+ * opts.Parse(argc, argv);
+ * ... rec.Set("rtt_mean_ms", mean); rec.Write(opts.GetOutput());
+ * @endcode
+ *
  * Written by hand rather than with a JSON library because it is a flat object of scalars and
  * number arrays (about 80 lines), and ns-3 ships no JSON library that an in-tree build could
  * rely on. Numbers are written with 17 significant digits (exact round trip of a double);
@@ -39,7 +52,33 @@ class ResultRecord
     /** A value. */
     typedef std::variant<double, int64_t, bool, std::string, std::vector<double>> Value;
 
+    /** The type of a field (the index of its Value alternative). */
+    enum Type
+    {
+        REAL,   //!< a number (Set)
+        INT,    //!< an integer (SetInt)
+        BOOL,   //!< a boolean (SetBool)
+        STRING, //!< a text (SetString)
+        SERIES  //!< a series of numbers (SetSeries)
+    };
+
     ResultRecord() = default;
+
+    /**
+     * @brief Declare a field (aborts if it is declared twice).
+     * @param key name
+     * @param type its type
+     * @param help what it holds, with its unit
+     * @return this
+     */
+    ResultRecord& Declare(const std::string& key, Type type, const std::string& help);
+
+    /**
+     * @brief The declared fields as a JSON array of {"name", "type", "help"} (in declaration
+     * order; type one of real, int, bool, string, series).
+     * @return JSON text
+     */
+    std::string DescribeFields() const;
 
     /**
      * @brief Set a number.
@@ -73,6 +112,12 @@ class ResultRecord
     void SetSeries(const std::string& key, const std::vector<double>& values);
 
     /**
+     * @brief Whether every field set was declared, with the type it was set with.
+     * @return "" or what is wrong (the first such field)
+     */
+    std::string Check() const;
+
+    /**
      * @brief The record as a JSON object (keys sorted).
      * @return JSON text
      */
@@ -80,13 +125,23 @@ class ResultRecord
 
     /**
      * @brief Write the record to a file ("" or "-" = standard output); aborts if the file
-     * cannot be written.
+     * cannot be written, or if a field was not declared or was set with another type than
+     * declared.
      * @param path file name
      */
     void Write(const std::string& path) const;
 
   private:
+    /** A declared field. */
+    struct Field
+    {
+        std::string name; //!< name
+        Type type;        //!< type
+        std::string help; //!< what it holds
+    };
+
     std::map<std::string, Value> m_values; //!< the values, sorted by key
+    std::vector<Field> m_fields;           //!< the declared fields, in declaration order
 };
 
 } // namespace ns3

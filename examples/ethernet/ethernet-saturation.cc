@@ -77,6 +77,25 @@ main(int argc, char* argv[])
              DataRate("10Mbps"),
              DataRate("100Mbps"));
     opts.Add("cable", "each station's cable to the hub (m)", cable, 0, 100);
+    ResultRecord& rec = opts.Record();
+    rec.Declare("stations", ResultRecord::INT, "--stations")
+        .Declare("frame_octets", ResultRecord::INT, "frame size (octets)")
+        .Declare("rate_bps", ResultRecord::REAL, "line rate (bit/s)")
+        .Declare("efficiency",
+                 ResultRecord::REAL,
+                 "channel efficiency: payload bits delivered / line capacity")
+        .Declare("framing_bound",
+                 ResultRecord::REAL,
+                 "upper bound from framing overhead (preamble and IFG)")
+        .Declare("metcalfe_boggs", ResultRecord::REAL, "Metcalfe-Boggs efficiency estimate")
+        .Declare("jain_fairness",
+                 ResultRecord::REAL,
+                 "Jain's fairness index of the stations' deliveries")
+        .Declare("collisions_per_frame", ResultRecord::REAL, "collisions per delivered frame")
+        .Declare("excessive_collision_drops", ResultRecord::INT, "frames dropped after 16 attempts")
+        .Declare("mean_run",
+                 ResultRecord::REAL,
+                 "mean run of consecutive frames by one station (capture effect)");
     opts.Parse(argc, argv);
     ProgramOptions::Require(rate.GetBitRate() == 10000000 || rate.GetBitRate() == 100000000,
                             "--rate must be 10Mbps or 100Mbps");
@@ -128,7 +147,6 @@ main(int argc, char* argv[])
     // Metcalfe and Boggs (1976), with the preamble and gap (20 octets) and the 64-octet slot.
     const double a = std::pow(1.0 - 1.0 / stations, stations - 1.0);
     const double w = (1.0 - a) / a;
-    ResultRecord rec;
     rec.SetInt("stations", stations);
     rec.SetInt("frame_octets", frame);
     rec.Set("rate_bps", rate.GetBitRate());

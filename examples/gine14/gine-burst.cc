@@ -143,6 +143,23 @@ main(int argc, char* argv[])
              DataRate("1Mbps"),
              DataRate("10Gbps"));
     opts.Add("profile", "host profile of the GINE PC (the virtual hosts run on it)", profile);
+    ResultRecord& rec = opts.Record();
+    rec.Declare("timer", ResultRecord::STRING, "--timer")
+        .Declare("count", ResultRecord::INT, "--count")
+        .Declare("send_us", ResultRecord::SERIES, "send time of each packet at A (us)")
+        .Declare("recv_us",
+                 ResultRecord::SERIES,
+                 "arrival time of each packet at B's IP layer (us)")
+        .Declare("delay_us", ResultRecord::SERIES, "delay of each packet, A to B (us)")
+        .Declare("arrival_spacing_cv",
+                 ResultRecord::REAL,
+                 "coefficient of variation of the arrival spacing")
+        .Declare("arrival_spacing_mean_us", ResultRecord::REAL, "mean arrival spacing at B (us)")
+        .Declare("send_spacing_mean_us", ResultRecord::REAL, "mean send spacing at A (us)")
+        .Declare("mean_delay_us", ResultRecord::REAL, "mean delay (us)")
+        .Declare("max_delay_us", ResultRecord::REAL, "largest delay (us)")
+        .Declare("timer_firings_a_to_b", ResultRecord::INT, "emulator timer firings, A to B")
+        .Declare("tc_shaper_period_us", ResultRecord::REAL, "tc shaper period (us; tc timer only)");
     opts.Parse(argc, argv);
     ProgramOptions::Require(Profile::Exists("host", profile),
                             "--profile='" + profile + "' is not a host profile");
@@ -212,7 +229,6 @@ main(int argc, char* argv[])
         sendGaps.push_back(sendUs[i] - sendUs[i - 1]);
     }
 
-    ResultRecord rec;
     rec.SetString("timer", timerName);
     rec.SetInt("count", count);
     rec.SetSeries("send_us", sendUs);

@@ -164,6 +164,19 @@ main(int argc, char* argv[])
              1,
              1000000);
     opts.Add("profile", "host profile of the GINE PC", profile);
+    ResultRecord& rec = opts.Record();
+    rec.Declare("timer", ResultRecord::STRING, "--timer")
+        .Declare("firings", ResultRecord::INT, "--firings")
+        .Declare("packet_size", ResultRecord::INT, "--packetSize (bytes)")
+        .Declare("loop_cycles", ResultRecord::REAL, "CPU cycles of the emulator's loop")
+        .Declare("requested_us", ResultRecord::SERIES, "requested period of each firing (us)")
+        .Declare("measured_us", ResultRecord::SERIES, "measured period of each firing (us)")
+        .Declare("shaper_period_us",
+                 ResultRecord::SERIES,
+                 "tc shaper period of each firing (us; tc timer only)")
+        .Declare("calibration_period_us",
+                 ResultRecord::SERIES,
+                 "measured calibration periods (us; when calibrated)");
     opts.Parse(argc, argv);
     ProgramOptions::Require(maxUs >= minUs, "--maxUs must be >= --minUs");
     ProgramOptions::Require((maxUs - minUs) / stepUs < 10000,
@@ -223,7 +236,6 @@ main(int argc, char* argv[])
         Simulator::Destroy();
     }
 
-    ResultRecord rec;
     rec.SetString("timer", timerName);
     rec.SetInt("firings", firings);
     rec.SetInt("packet_size", packetSize);

@@ -31,6 +31,8 @@ main(int argc, char* argv[])
                         "[JAXA06] RTI benchmark: one configuration, its repetitions, the time "
                         "per exchange");
     JaxaBenchmark::AddOptions(opts, config);
+    ResultRecord& rec = opts.Record();
+    rec.Declare("program", ResultRecord::STRING, "the program's name");
     opts.Parse(argc, argv);
     if (!config.profileFile.empty())
     {
@@ -40,7 +42,6 @@ main(int argc, char* argv[])
         ProgramOptions::Require(ok, "--profileFile: " + error);
     }
     JaxaBenchmark::Check(config);
-    ResultRecord rec;
     rec.SetString("program", "jaxa-benchmark");
     JaxaBenchmark::RunAll(config, RngSeedManager::GetRun(), rec);
     rec.Write(opts.GetOutput());

@@ -72,6 +72,17 @@ main(int argc, char* argv[])
     opts.Add("fileBytes", "size of the transferred file (bytes)", fileBytes, 100000, 1000000000);
     opts.Add("halfDuplex", "NICs at half duplex", halfDuplex);
     opts.Add("pcap", "pcap file prefix (empty: none)", pcap);
+    ResultRecord& rec = opts.Record();
+    rec.Declare("bandwidth", ResultRecord::STRING, "--bandwidth as given")
+        .Declare("setting_bps", ResultRecord::REAL, "NIST Net bandwidth setting (bit/s)")
+        .Declare("delay_s", ResultRecord::REAL, "--delay (s)")
+        .Declare("file_bytes", ResultRecord::INT, "size of the transferred file (bytes)")
+        .Declare("transfer_s", ResultRecord::REAL, "transfer time of the file (s)")
+        .Declare("ftp_rate_bps", ResultRecord::REAL, "ftp's reported rate (bit/s)")
+        .Declare("emulator_drops_a_to_b", ResultRecord::INT, "packets the emulator dropped, A to B")
+        .Declare("emulator_packets_a_to_b",
+                 ResultRecord::INT,
+                 "packets the emulator received, A to B");
     opts.Parse(argc, argv);
     ProgramOptions::Require(fileBytes * 8.0 / setting.GetBitRate() <= 1e5,
                             "--fileBytes/--bandwidth: the transfer would take more than 1e5 s");
@@ -105,7 +116,6 @@ main(int argc, char* argv[])
     const double seconds = (g_last - g_first).GetSeconds();
     const double rate = (g_rxBytes - g_firstSize) * 8.0 / seconds;
 
-    ResultRecord rec;
     rec.SetString("bandwidth", bandwidth);
     rec.Set("setting_bps", setting.GetBitRate());
     rec.Set("delay_s", delay.GetSeconds());

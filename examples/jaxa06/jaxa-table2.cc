@@ -66,6 +66,13 @@ main(int argc, char* argv[])
              DataRate(0),
              DataRate("100Mbps"));
     opts.Add("pcap", "pcap file prefix (empty: none)", pcap);
+    ResultRecord& rec = opts.Record();
+    rec.Declare("delay_ms", ResultRecord::REAL, "--delay (ms)")
+        .Declare("count", ResultRecord::INT, "--count")
+        .Declare("rtt_mean_ms", ResultRecord::REAL, "mean round-trip time (ms)")
+        .Declare("rtt_min_ms", ResultRecord::REAL, "smallest round-trip time (ms)")
+        .Declare("rtt_max_ms", ResultRecord::REAL, "largest round-trip time (ms)")
+        .Declare("rtt_ms", ResultRecord::SERIES, "every round-trip time (ms)");
     opts.Parse(argc, argv);
     ProgramOptions::Require(bandwidth.GetBitRate() == 0
                                 || (size + 28) * 8.0 / bandwidth.GetBitRate() < 1.0,
@@ -93,7 +100,6 @@ main(int argc, char* argv[])
                     "only " << g_rttMs.size() << " of " << count << " echo replies arrived");
     double mean = std::accumulate(g_rttMs.begin(), g_rttMs.end(), 0.0) / g_rttMs.size();
 
-    ResultRecord rec;
     rec.Set("delay_ms", delay.GetSeconds() * 1e3);
     rec.SetInt("count", count);
     rec.Set("rtt_mean_ms", mean);

@@ -137,6 +137,63 @@ main(int argc, char* argv[])
     opts.Add("profile", "host profile of the PCs", config.profile);
     opts.Add("nodesCsv", "write the receiver's per-node sara statistics here", nodesCsv);
     opts.Add("role", "a label for the campaign (recorded, no effect)", role);
+    ResultRecord& rec = opts.Record();
+    rec.Declare("role", ResultRecord::STRING, "--role")
+        .Declare("snooping", ResultRecord::BOOL, "--snooping")
+        .Declare("load_pps", ResultRecord::REAL, "offered load (packets/s)")
+        .Declare("sender_pcs", ResultRecord::INT, "sender PCs")
+        .Declare("nodes_per_pc", ResultRecord::INT, "sender nodes per PC")
+        .Declare("duration_s", ResultRecord::REAL, "measurement window (s)")
+        .Declare("profile", ResultRecord::STRING, "host profile")
+        .Declare("sent", ResultRecord::INT, "packets sent in the window")
+        .Declare("send_rate_per_node", ResultRecord::REAL, "send rate per node (packets/s)")
+        .Declare("nodes_sending_fraction", ResultRecord::REAL, "share of nodes that sent")
+        .Declare("send_intervals", ResultRecord::INT, "send intervals measured")
+        .Declare("send_interval_mean_us", ResultRecord::REAL, "mean send interval (us)")
+        .Declare("send_interval_std_us",
+                 ResultRecord::REAL,
+                 "send interval standard deviation, pooled (us)")
+        .Declare("send_interval_node_std_mean_us",
+                 ResultRecord::REAL,
+                 "per-node send interval standard deviation, mean (us)")
+        .Declare("send_interval_node_std_max_us",
+                 ResultRecord::REAL,
+                 "per-node send interval standard deviation, largest (us)")
+        .Declare("sender_rx_pps", ResultRecord::REAL, "packets received per sender PC (packets/s)")
+        .Declare("sender_ring_drops_pps",
+                 ResultRecord::REAL,
+                 "NIC ring drops per sender PC (packets/s)")
+        .Declare("sender_backlog_drops_pps",
+                 ResultRecord::REAL,
+                 "backlog drops per sender PC (packets/s)")
+        .Declare("sender_cpu_hardirq", ResultRecord::REAL, "sender PC CPU share in hard interrupts")
+        .Declare("sender_cpu_softirq", ResultRecord::REAL, "sender PC CPU share in softirqs")
+        .Declare("sender_cpu_process", ResultRecord::REAL, "sender PC CPU share in processes")
+        .Declare("sara_nodes", ResultRecord::INT, "nodes sara saw")
+        .Declare("sara_packets", ResultRecord::INT, "packets sara received")
+        .Declare("sara_drops", ResultRecord::INT, "packets sara counted as lost")
+        .Declare("sara_drop_rate", ResultRecord::REAL, "sara's loss rate (0..1)")
+        .Declare("sara_buffer_drops", ResultRecord::INT, "sara's socket buffer drops")
+        .Declare("sara_foreign", ResultRecord::INT, "foreign packets at sara")
+        .Declare("sara_filtered", ResultRecord::INT, "packets sara filtered")
+        .Declare("sara_send_interval_std_us",
+                 ResultRecord::REAL,
+                 "send interval standard deviation seen by sara (us)")
+        .Declare("sara_recv_interval_mean_us",
+                 ResultRecord::REAL,
+                 "mean receive interval at sara (us)")
+        .Declare("sara_recv_interval_std_us",
+                 ResultRecord::REAL,
+                 "receive interval standard deviation at sara (us)")
+        .Declare("sara_recv_interval_node_std_mean_us",
+                 ResultRecord::REAL,
+                 "per-node receive interval standard deviation at sara, mean (us)")
+        .Declare("receiver_rx_pps",
+                 ResultRecord::REAL,
+                 "packets received by the receiver PC (packets/s)")
+        .Declare("receiver_nic_drops_pps", ResultRecord::REAL, "receiver NIC drops (packets/s)")
+        .Declare("load_frames_sent", ResultRecord::INT, "load generator frames sent")
+        .Declare("events", ResultRecord::INT, "simulator events");
     opts.Parse(argc, argv);
     ProgramOptions::Require(loadLead <= warmup, "--loadLead must be <= --warmup");
     ProgramOptions::Require(Profile::Exists("host", config.profile),
@@ -183,7 +240,6 @@ main(int argc, char* argv[])
     SaraTable::Summary snd = sent.GetSummary();
     SaraTable::Summary rcv = tb.sara[0]->GetTable().GetSummary();
 
-    ResultRecord rec;
     rec.SetString("role", role);
     rec.SetBool("snooping", snooping);
     rec.Set("load_pps", load);

@@ -82,6 +82,32 @@ main(int argc, char* argv[])
     opts.Add("warmup", "time from the Sender's start to the window (s)", warmup, 0.0, 60.0);
     opts.Add("dataSize", "attribute bytes per update", dataSize, 1, 60000);
     opts.Add("rti", "RTI profile instead of the configuration's", rtiProfile);
+    ResultRecord& rec = opts.Record();
+    rec.Declare("config", ResultRecord::STRING, "--config")
+        .Declare("rti", ResultRecord::STRING, "RTI profile")
+        .Declare("host_a", ResultRecord::STRING, "host profile of PC A")
+        .Declare("host_b", ResultRecord::STRING, "host profile of PC B")
+        .Declare("network", ResultRecord::STRING, "network: none, hub or switch")
+        .Declare("frequency_hz", ResultRecord::REAL, "send frequency (Hz)")
+        .Declare("window_s", ResultRecord::REAL, "measurement window (s)")
+        .Declare("sent", ResultRecord::INT, "updates sent")
+        .Declare("received", ResultRecord::INT, "updates received")
+        .Declare("send_rate_hz", ResultRecord::REAL, "achieved send rate (Hz)")
+        .Declare("read_rate_hz", ResultRecord::REAL, "achieved read rate (Hz)")
+        .Declare("loss", ResultRecord::REAL, "share of updates lost (0..1)")
+        .Declare("latency_mean_us", ResultRecord::REAL, "mean end-to-end latency (us)")
+        .Declare("latency_sd_us", ResultRecord::REAL, "latency standard deviation (us)")
+        .Declare("latency_max_us", ResultRecord::REAL, "largest latency (us)")
+        .Declare("latency_growth", ResultRecord::REAL, "latency growth over the window")
+        .Declare("relay_max_burst", ResultRecord::INT, "largest burst at the relay")
+        .Declare("receiver_max_burst", ResultRecord::INT, "largest burst at the receiver")
+        .Declare("queue_drops", ResultRecord::INT, "updates dropped by full queues")
+        .Declare("gaps", ResultRecord::INT, "sequence gaps seen")
+        .Declare("sender_deadline_misses", ResultRecord::INT, "sender's RCI deadline misses")
+        .Declare("sender_max_lateness_us", ResultRecord::REAL, "sender's largest lateness (us)")
+        .Declare("cpu_a_process_s", ResultRecord::REAL, "process CPU time on PC A (s)")
+        .Declare("cpu_b_process_s", ResultRecord::REAL, "process CPU time on PC B (s)")
+        .Declare("events", ResultRecord::INT, "simulator events");
     opts.Parse(argc, argv);
     ProgramOptions::Require(rtiProfile.empty() || Profile::Exists("rti", rtiProfile),
                             "--rti='" + rtiProfile + "' is not an RTI profile");
@@ -251,7 +277,6 @@ main(int argc, char* argv[])
     }
     double growth = q ? last / first : 1.0;
 
-    ResultRecord rec;
     rec.SetString("config", config);
     rec.SetString("rti", cfg.rti);
     rec.SetString("host_a", cfg.hostA);
