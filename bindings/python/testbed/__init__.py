@@ -13,7 +13,7 @@ API (``testbed.campaign``) and the command line (``python -m testbed.cli``) star
 import os
 from pathlib import Path
 
-__all__ = ["ROOT", "BUILD_DIR", "EXAMPLES_DIR", "ns"]
+__all__ = ["ROOT", "BUILD_DIR", "EXAMPLES_DIR", "ns", "sweep", "validate"]
 
 #: Repository root (TESTBED_ROOT, or three levels above this file).
 ROOT = Path(os.environ.get("TESTBED_ROOT", Path(__file__).resolve().parents[3]))
@@ -21,6 +21,22 @@ ROOT = Path(os.environ.get("TESTBED_ROOT", Path(__file__).resolve().parents[3]))
 BUILD_DIR = Path(os.environ.get("TESTBED_BUILD_DIR", ROOT / "build"))
 #: Where the experiment programs are built.
 EXAMPLES_DIR = BUILD_DIR / "examples"
+
+
+def sweep(program, grid, reps=1, jobs=None, **kwargs):
+    """A program over a parameter grid of your own (testbed.sweeps.sweep): rows of every run,
+    a pandas DataFrame when pandas is importable, else a list of dicts."""
+    from .sweeps import sweep as _sweep
+
+    return _sweep(program, grid, reps=reps, jobs=jobs, **kwargs)
+
+
+def validate(program, measured, tolerance=10.0, reps=1, jobs=None, **kwargs):
+    """A program against measured data of your own (testbed.sweeps.validate): the comparison
+    table, a pandas DataFrame when pandas is importable, else a list of dicts."""
+    from .sweeps import validate as _validate
+
+    return _validate(program, measured, tolerance=tolerance, reps=reps, jobs=jobs, **kwargs)
 
 
 def __getattr__(name):

@@ -1,4 +1,4 @@
-"""Command line behind ./testbed list | run | reproduce."""
+"""Command line behind ./testbed list | run | reproduce | sweep | validate."""
 
 import argparse
 import os
@@ -95,8 +95,146 @@ def cmd_reproduce(args):
     return _run(list(experiments().values()), args)
 
 
+def _parse_params(items):
+    """--param NAME=VALUES (repeatable) -> {name: text}; a name given twice is an error."""
+    from .sweeps import SweepError
+
+    grid = {}
+    for item in items or []:
+        name, eq, values = item.partition("=")
+        name = name.strip()
+        if not eq or not name or not values.strip():
+            raise SweepError(f"--param {item!r}: expected NAME=V1,V2,... or NAME=START:STOP:STEP")
+        if name in grid:
+            raise SweepError(f"--param {name}: given twice")
+        grid[name] = values.strip()
+    return grid
+
+
+def _print_description(program):
+    import json
+
+    from .sweeps import describe
+
+    d = describe(program)
+    print(f"{d['program']}: {d['description']}\n\nparameters (--param NAME=...):")
+    for o in d["options"]:
+        choices = ", ".join(c or '""' for c in o.get("choices", []))
+        rng = (f" [{o['min']} .. {o['max']}]" if "min" in o
+               else f" [{choices}]" if "choices" in o else "")
+        default = json.dumps(o["default"]) if isinstance(o["default"], bool) else o["default"]
+        rep = " (repetitions in one run: sweeps space RngRun by it)" if o.get("repetitions") else ""
+        print(f"  {o['name']:18s} {o['type']:6s} default {default!s:10s}{rng}  {o['help']}{rep}")
+    print("\nresult fields (--plot FIELD; measured columns of validate):")
+    for f in d["fields"]:
+        print(f"  {f['name']:28s} {f['type']:6s} {f['help']}")
+    return 0
+
+
+def cmd_sweep(args):
+    from .campaign import CampaignError
+    from .sweeps import SweepError, describe, plot_summary, sweep
+
+    t0 = time.monotonic()
+    try:
+        if args.describe:
+            return _print_description(args.program)
+        grid = _parse_params(args.param)
+        out = (args.out or (ROOT / "results" / f"sweep-{args.program}")).resolve()
+        if args.plot or args.x or args.series:
+            if not (args.plot and args.x):
+                raise SweepError("--plot FIELD needs --x PARAM (and --series PARAM optionally)")
+            fields = {f["name"] for f in describe(args.program)["fields"]}
+            if args.plot not in fields:
+                raise SweepError(f"--plot {args.plot}: {args.program} has no result field "
+                                 f"{args.plot!r} (fields: {', '.join(sorted(fields))})")
+            for what, p in (("--x", args.x), ("--series", args.series)):
+                if p is not None and p not in grid:
+                    raise SweepError(f"{what} {p}: not a --param of this sweep")
+        rows = sweep(args.program, grid, reps=args.reps, jobs=args.jobs, out=out,
+                     scheduler=args.scheduler, log=_log, progress=args.progress, frame=False)
+        _log(f"{args.program}: {len(rows)} runs; {out / 'data.csv'}, {out / 'summary.csv'}")
+        if args.plot:
+            import json
+
+            from .sweeps import summarise
+
+            grid_used = json.loads((out / "grid.json").read_text())["grid"]
+            png = plot_summary(args.program, summarise(rows, list(grid_used), args.program),
+                               grid_used, args.plot, args.x, args.series, out)
+            _log(f"figure: {png}")
+    except SweepError as e:
+        _log(f"error: {e}")
+        return 2
+    except CampaignError as e:
+        _log(f"error: {e}")
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    _log(f"done in {time.monotonic() - t0:.0f} s")
+    return 0
+
+
+def cmd_validate(args):
+    from .campaign import CampaignError
+    from .sweeps import SweepError, validate
+
+    t0 = time.monotonic()
+    out = (args.out or (ROOT / "results" / f"validate-{args.program}")).resolve()
+    try:
+        table = validate(args.program, args.measured, tolerance=args.tolerance, reps=args.reps,
+                         jobs=args.jobs, out=out, scheduler=args.scheduler, log=_log,
+                         progress=args.progress, frame=False)
+    except SweepError as e:
+        _log(f"error: {e}")
+        return 2
+    except CampaignError as e:
+        _log(f"error: {e}")
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    print((out / "validation.md").read_text(), flush=True)
+    bad = [r for r in table if not r["pass"]]
+    _log(f"{len(table) - len(bad)}/{len(table)} points within {args.tolerance:g} %; "
+         f"{out / 'validation.csv'}, {out / 'validation.md'}, {out / 'measured-vs-simulated.png'}"
+         f" ({time.monotonic() - t0:.0f} s)")
+    return 1 if bad else 0
+
+
+def _tolerance(value):
+    try:
+        t = float(value)
+    except ValueError:
+        t = -1
+    if not (t >= 0 and t < float("inf")):
+        raise argparse.ArgumentTypeError(f"--tolerance {value}: a percentage >= 0")
+    return t
+
+
+def _point_common(p):
+    p.add_argument("program", help="a program of build/examples (./testbed sweep PROGRAM "
+                                    "--describe lists its parameters and result fields)")
+    p.add_argument("--reps", type=_jobs, default=1,
+                   help="runs per point, with distinct RngRun values (default 1)")
+    p.add_argument("--jobs", type=_jobs, default=os.cpu_count() or 1,
+                   help="runs in parallel (default: number of CPUs)")
+    p.add_argument("--out", type=Path, default=None,
+                   help="the sweep's directory (default: results/sweep-PROGRAM or "
+                        "results/validate-PROGRAM); its points are resumed")
+    p.add_argument("--scheduler", metavar="ADDR",
+                   help="run on an existing Dask cluster (tcp://host:8786)")
+    p.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="no progress bar")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # exit status 2 with the message, as argparse does, one line
+        self.print_usage(sys.stderr)
+        self.exit(2, f"error: {message}\n")
+
+
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="testbed")
+    parser = _Parser(prog="testbed")
     sub = parser.add_subparsers(dest="cmd", required=True)
     sub.add_parser("list", help="the experiments").set_defaults(func=cmd_list)
     p = sub.add_parser("run", help="run one experiment's sweep")
@@ -106,6 +244,26 @@ def main(argv=None):
     p = sub.add_parser("reproduce", help="every experiment, then the report")
     _common(p)
     p.set_defaults(func=cmd_reproduce)
+    p = sub.add_parser("sweep", help="any program over a parameter grid of your own")
+    _point_common(p)
+    p.add_argument("--param", action="append", metavar="NAME=VALUES",
+                   help="V1,V2,... or START:STOP:STEP or log:START:STOP:COUNT (repeatable: the "
+                        "cartesian grid)")
+    p.add_argument("--plot", metavar="FIELD", help="figure of this result field's mean with "
+                                                   "95 %% confidence bars")
+    p.add_argument("--x", metavar="PARAM", help="the figure's x axis")
+    p.add_argument("--series", metavar="PARAM", help="one line per value of this parameter")
+    p.add_argument("--describe", action="store_true",
+                   help="list the program's parameters and result fields, run nothing")
+    p.set_defaults(func=cmd_sweep)
+    p = sub.add_parser("validate", help="a program against measured data of your own")
+    _point_common(p)
+    p.add_argument("--measured", required=True, type=Path, metavar="FILE.csv",
+                   help="parameter columns (delay_ms, rate_bps or the program's syntax) and "
+                        "measured columns (result fields)")
+    p.add_argument("--tolerance", type=_tolerance, default=10.0, metavar="PCT",
+                   help="largest |error| in percent of the measured value (default 10)")
+    p.set_defaults(func=cmd_validate)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -19,7 +19,7 @@ class Series:
     title: str
     x: list
     y: list
-    style: str = "linespoints"  # lines | points | linespoints | errorbars ...
+    style: str = "linespoints"  # lines | points | linespoints | ...; with yerr: errorlines
     yerr: list | None = None
 
 

@@ -54,7 +54,9 @@ def render(fig: Figure, outdir: Path) -> Path:
     for s in fig.series:
         ds = ns.Gnuplot2dDataset(s.title)
         if s.yerr is not None:
-            ds.SetStyle(ns.Gnuplot2dDataset.POINTS)
+            # points with error bars; "errorlines" joins them too (gnuplot's yerrorlines)
+            ds.SetStyle(ns.Gnuplot2dDataset.LINES_POINTS if s.style == "errorlines"
+                        else ns.Gnuplot2dDataset.POINTS)
             ds.SetErrorBars(ns.Gnuplot2dDataset.Y)
         else:
             ds.SetStyle(getattr(ns.Gnuplot2dDataset, _STYLES.get(s.style, "LINES_POINTS")))

@@ -1,0 +1,655 @@
+"""Sweeps and validations of the user's own: any program, any parameter grid, any measured data.
+
+``./testbed sweep`` and ``./testbed validate`` (and ``testbed.sweep()``, ``testbed.validate()``)
+run their points on the campaign engine (campaign.run_campaign: Dask, every point stored
+atomically, resumed): a sweep is an ad-hoc experiment whose points are a grid's runs, stored in
+``<out>/points/``. Before anything runs, the grid is checked against the program itself: the
+parameter names against its ``--describe`` (options and result fields, declared in its code), every
+value with its ``--check`` (the program's own parser and range checks). A bad name, value or unit
+is a ``SweepError`` (exit status 2) naming it.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import itertools
+import json
+import math
+import os
+import re
+import subprocess
+from pathlib import Path
+
+from . import ROOT
+from .experiment import Analysis, Experiment, Figure, Series, Validation
+
+#: Seconds per unit of ns-3's time syntax (as ProgramOptions reads it).
+TIME_UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9, "ps": 1e-12, "fs": 1e-15,
+              "min": 60.0, "h": 3600.0, "d": 86400.0}
+#: Bits per second per unit of ns-3's data-rate syntax (DataRate; B = bytes).
+RATE_UNITS = {"bps": 1.0, "b/s": 1.0, "kbps": 1e3, "Kbps": 1e3, "kb/s": 1e3, "Kb/s": 1e3,
+              "Mbps": 1e6, "Mb/s": 1e6, "Gbps": 1e9, "Gb/s": 1e9, "Bps": 8.0, "B/s": 8.0,
+              "kBps": 8e3, "KBps": 8e3, "kB/s": 8e3, "KB/s": 8e3, "MBps": 8e6, "MB/s": 8e6,
+              "GBps": 8e9, "GB/s": 8e9, "Kibps": 1024.0, "Mibps": 1048576.0,
+              "Gibps": 1073741824.0}
+_UNITS = {"time": TIME_UNITS, "rate": RATE_UNITS}
+_NUMBER = re.compile(r"^\s*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
+                     r"\s*([A-Za-z/]*)\s*$")
+#: Options that a sweep sets itself or that are not parameters.
+_RESERVED = {"output", "describe", "check", "progress", "RngRun"}
+
+
+class SweepError(ValueError):
+    """A bad sweep or validation request (exit status 2): the message names what is wrong."""
+
+
+# --------------------------------------------------------------------------------------------
+# The program's own description
+
+
+def _exe(program: str) -> Path:
+    from .campaign import EXAMPLES_DIR, program_path
+
+    exe = program_path(program)
+    if not exe.exists():
+        built = sorted(p.name for p in EXAMPLES_DIR.glob("*")
+                       if p.is_file() and os.access(p, os.X_OK)) if EXAMPLES_DIR.is_dir() else []
+        raise SweepError(f"unknown program {program!r} (not built at {exe}); programs: "
+                         + (", ".join(built) or "none built: ./testbed build"))
+    return exe
+
+
+@functools.lru_cache(maxsize=None)
+def _describe_exe(exe: str) -> dict:
+    r = subprocess.run([exe, "--describe"], capture_output=True, text=True, timeout=60)
+    if r.returncode != 0:
+        raise SweepError(f"{exe} --describe failed (exit {r.returncode}): {r.stderr.strip()}")
+    return json.loads(r.stdout)
+
+
+def describe(program: str) -> dict:
+    """The program's ``--describe``: {"program", "description", "options": [...], "fields":
+    [...]} (options with name, type, default, range or choices, help; result fields with name,
+    type, help)."""
+    return _describe_exe(str(_exe(program)))
+
+
+def _options(desc: dict) -> dict[str, dict]:
+    return {o["name"]: o for o in desc["options"]}
+
+
+def _split(text: str) -> tuple[float, str] | None:
+    m = _NUMBER.match(str(text))
+    if not m:
+        return None
+    return float(m.group(1)), m.group(2)
+
+
+def _g(x: float) -> str:
+    """A number as short text (12 significant digits: no 0.30000000000000004)."""
+    s = f"{x:.12g}"
+    return s if "e" not in s else repr(float(s))
+
+
+# --------------------------------------------------------------------------------------------
+# Grids
+
+
+def _base(text: str, opt: dict, name: str) -> tuple[float, str]:
+    """A bound of a range in the option's base unit (s, bit/s, or plain), with its unit."""
+    sp = _split(text)
+    t = opt["type"]
+    if sp is None:
+        raise SweepError(f"--param {name}: {text!r} is not a number"
+                         + (" with a unit" if t in _UNITS else ""))
+    number, unit = sp
+    if t in _UNITS:
+        table = _UNITS[t]
+        if unit == "" and t == "time":
+            unit = "s"
+        if unit not in table:
+            raise SweepError(f"--param {name}: unit {unit!r} of {text!r} is not a {t} unit "
+                             f"--{name} can take ({', '.join(table)})")
+        return number * table[unit], unit
+    if unit:
+        raise SweepError(f"--param {name}: --{name} is a {t} and takes no unit ({text!r})")
+    return number, ""
+
+
+def _expand_range(name: str, spec: str, opt: dict) -> list[str]:
+    """``a:b:step`` (inclusive) or ``log:a:b:n`` (n values, geometric) in the option's syntax."""
+    t = opt["type"]
+    parts = spec.split(":")
+    log = parts[0] == "log"
+    if log:
+        parts = parts[1:]
+    if len(parts) != 3:
+        raise SweepError(f"--param {name}={spec}: a range is START:STOP:STEP or "
+                         f"log:START:STOP:COUNT")
+    if t not in ("uint", "int", "real", "time", "rate"):
+        raise SweepError(f"--param {name}={spec}: --{name} is a {t}: give a list, not a range")
+    (a, ua), (b, ub) = _base(parts[0], opt, name), _base(parts[1], opt, name)
+    if log:
+        try:
+            n = int(parts[2])
+        except ValueError:
+            n = 0
+        if n < 2 or n > 10000:
+            raise SweepError(f"--param {name}={spec}: COUNT must be an integer 2..10000")
+        if not (a > 0 and b > 0):
+            raise SweepError(f"--param {name}={spec}: a log range needs START and STOP > 0")
+        vals = [a * (b / a) ** (i / (n - 1)) for i in range(n)]
+        unit = ua
+    else:
+        step, us = _base(parts[2], opt, name)
+        if step <= 0 or (b - a) / step > 10000:
+            raise SweepError(f"--param {name}={spec}: STEP must be > 0 (at most 10000 values)")
+        n = int(math.floor((b - a) / step * (1 + 1e-12) + 1e-9)) + 1
+        if n < 1:
+            raise SweepError(f"--param {name}={spec}: STOP is below START")
+        vals = [a + i * step for i in range(n)]
+        unit = us or ua or ub
+    if t in ("uint", "int"):
+        out = []
+        for v in vals:
+            s = str(int(round(v)))
+            if s not in out:
+                out.append(s)
+        return out
+    if t == "rate":
+        if log or unit not in RATE_UNITS:
+            return [f"{int(round(v))}bps" for v in vals]
+        return [_g(v / RATE_UNITS[unit]) + unit for v in vals]
+    if t == "time":
+        return [_g(v / TIME_UNITS[unit]) + unit for v in vals]
+    return [_g(v) for v in vals]
+
+
+def _value_text(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return _g(value)
+    return str(value)
+
+
+def expand_values(name: str, spec, opt: dict) -> list[str]:
+    """The values of one parameter: a list, ``V1,V2,...``, or a range (see _expand_range)."""
+    if isinstance(spec, (list, tuple)):
+        vals = [_value_text(v) for v in spec]
+    else:
+        spec = _value_text(spec)
+        if ":" in spec and opt["type"] in ("uint", "int", "real", "time", "rate"):
+            vals = _expand_range(name, spec, opt)
+        elif opt["type"] in ("string",):
+            vals = [spec]  # free text may hold commas (a program-defined list)
+        else:
+            vals = [v.strip() for v in spec.split(",")]
+    if not vals:
+        raise SweepError(f"--param {name}: no values")
+    return vals
+
+
+def check_names(program: str, names, what: str = "--param") -> dict[str, dict]:
+    """Every name is an option of the program (else SweepError naming it)."""
+    opts = _options(describe(program))
+    for n in names:
+        if n in _RESERVED:
+            raise SweepError(f"{what} {n}: set by the sweep itself, not a parameter"
+                             + (" (use --reps)" if n == "RngRun" else ""))
+        if n not in opts and n != "RngSeed":
+            raise SweepError(f"{what} {n}: {program} has no parameter {n!r} (parameters: "
+                             f"{', '.join(opts)}; ./testbed sweep {program} --describe lists "
+                             f"them)")
+    return opts
+
+
+def check_values(program: str, grid: dict[str, list[str]], what: str = "--param") -> None:
+    """Every value of the grid passes the program's own checks (its ``--check``): one call per
+    value index, each with the k-th value of every parameter."""
+    exe = str(_exe(program))
+    width = max((len(v) for v in grid.values()), default=0)
+    for k in range(width):
+        args = [f"--{n}={vals[k]}" for n, vals in grid.items() if k < len(vals)]
+        r = subprocess.run([exe, "--check", *args], capture_output=True, text=True, timeout=60)
+        if r.returncode != 0:
+            msg = (r.stderr.strip().splitlines() or [f"exit {r.returncode}"])[-1]
+            msg = msg.removeprefix("error: ")
+            raise SweepError(f"{what}: {program} refuses {msg}")
+
+
+def expand_grid(program: str, grid: dict) -> dict[str, list[str]]:
+    """A grid {name: values or spec} checked and expanded to {name: [value text, ...]}."""
+    opts = check_names(program, grid)
+    out = {}
+    for name, spec in grid.items():
+        opt = opts.get(name, {"type": "uint", "name": name})
+        out[name] = expand_values(name, spec, opt)
+        dup = [v for i, v in enumerate(out[name]) if v in out[name][:i]]
+        if dup:
+            raise SweepError(f"--param {name}: value {dup[0]} given twice")
+    check_values(program, out)
+    return out
+
+
+def grid_points(grid: dict[str, list[str]]) -> list[dict]:
+    """The cartesian product, the first parameter varying slowest."""
+    names = list(grid)
+    return [dict(zip(names, combo)) for combo in itertools.product(*grid.values())]
+
+
+# --------------------------------------------------------------------------------------------
+# Statistics
+
+
+def _t_two_sided(t: float, df: int) -> float:
+    """P(|T| <= t) of Student's t with df degrees of freedom: the closed forms of Abramowitz &
+    Stegun 26.7.3/26.7.4 (finite sums for integer df). Written here because numpy has no t
+    distribution and scipy is not a dependency."""
+    theta = math.atan(t / math.sqrt(df))
+    c2 = math.cos(theta) ** 2
+    s = math.sin(theta)
+    if df % 2 == 0:
+        term, total = 1.0, 1.0
+        for k in range(1, df // 2):
+            term *= c2 * (2 * k - 1) / (2 * k)
+            total += term
+        return s * total
+    if df == 1:
+        return 2 * theta / math.pi
+    term = math.cos(theta)
+    total = term
+    for k in range(1, (df - 1) // 2):
+        term *= c2 * (2 * k) / (2 * k + 1)
+        total += term
+    return 2 / math.pi * (theta + s * total)
+
+
+@functools.lru_cache(maxsize=None)
+def t_quantile_975(df: int) -> float:
+    """The 0.975 quantile of Student's t (the 95 % two-sided interval's factor), by bisection."""
+    lo, hi = 0.0, 1000.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if _t_two_sided(mid, df) < 0.95:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def mean_std_ci(values: list[float]) -> tuple[float, float, float]:
+    """Mean, sample standard deviation and the half-width of the 95 % confidence interval of
+    the mean (Student's t; NaN with fewer than two values)."""
+    n = len(values)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    m = sum(values) / n
+    if n < 2:
+        return m, math.nan, math.nan
+    sd = math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1))
+    return m, sd, t_quantile_975(n - 1) * sd / math.sqrt(n)
+
+
+# --------------------------------------------------------------------------------------------
+# Running points
+
+
+def _stride(point: dict, opts: dict[str, dict]) -> int:
+    """Run numbers one run of the program uses itself (its "repetitions" option, if any)."""
+    for o in opts.values():
+        if o.get("repetitions"):
+            return int(point.get(o["name"], o["default"]))
+    return 1
+
+
+def _runs(points: list[dict], reps: int, opts: dict[str, dict]) -> list[dict]:
+    """Each point ``reps`` times with RngRun 1, 1 + s, 1 + 2 s, ... (s: the runs a program's run
+    uses itself), so that no two runs of a point share a run number."""
+    return [{**p, "RngRun": 1 + r * _stride(p, opts)} for p in points for r in range(reps)]
+
+
+def _numeric(value):
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return float(value) if math.isfinite(float(value)) else None
+    return None
+
+
+def run_points(program: str, points: list[dict], reps: int, out: Path, jobs: int | None = None,
+               scheduler: str | None = None, log=None, progress: bool = False) -> list[dict]:
+    """Run every point ``reps`` times on the campaign engine (stored in ``<out>/points/``,
+    resumed); returns one row per run: the point's parameters (as given), RngRun, every result
+    field (series as JSON text; a field named like a parameter as ``result_<name>``)."""
+    from . import campaign
+
+    if reps < 1:
+        raise SweepError(f"--reps {reps}: must be >= 1")
+    opts = _options(describe(program))
+    runs = _runs(points, reps, opts)
+    out = Path(out).resolve()
+    exp = Experiment(id=out.name, study="sweep", title=f"sweep of {program}", program=program,
+                     points=lambda scale: runs, analyse=lambda records: Analysis([], {}))
+    res = campaign.run_campaign([exp], "quick", jobs or os.cpu_count() or 1, out.parent,
+                                log=log or (lambda m: None), scheduler=scheduler,
+                                progress=progress)[exp.id]
+    if isinstance(res, Exception):
+        raise campaign.CampaignError(str(res))
+    fields = [f["name"] for f in describe(program)["fields"]]
+    rows = []
+    for rec, run in zip(res, runs):
+        row = {k: rec.params[k] for k in run}  # the grid's order (records are stored sorted)
+        extra = [k for k in rec.result if k not in fields]
+        for k in fields + extra:
+            if k in rec.result:
+                v = rec.result[k]
+                # a field named like a parameter (jaxa-table2's count) keeps the parameter's
+                # column as given; the field is result_<name>
+                row[f"result_{k}" if k in rec.params else k] = \
+                    json.dumps(v) if isinstance(v, list) else v
+        rows.append(row)
+    return rows
+
+
+def summarise(rows: list[dict], params: list[str], program: str) -> list[dict]:
+    """Per grid point (the parameters, RngRun aside): runs, and mean, std and ci95 (half-width
+    of the 95 % confidence interval) of every numeric result field."""
+    numeric = [f["name"] for f in describe(program)["fields"] if f["type"] in ("real", "int")]
+    groups: dict[tuple, list[dict]] = {}
+    for r in rows:
+        groups.setdefault(tuple(r.get(p) for p in params), []).append(r)
+    out = []
+    for key, members in groups.items():
+        s = dict(zip(params, key))
+        s["runs"] = len(members)
+        for f in numeric:
+            vals = [v for v in (_numeric(m.get(f)) for m in members) if v is not None]
+            if not vals:
+                continue
+            m, sd, ci = mean_std_ci(vals)
+            s[f"{f}_mean"], s[f"{f}_std"], s[f"{f}_ci95"] = m, sd, ci
+        out.append(s)
+    return out
+
+
+def _as_frame(rows: list[dict]):
+    """A pandas DataFrame when pandas is importable, else the list itself."""
+    try:
+        import pandas
+    except ImportError:
+        return rows
+    return pandas.DataFrame(rows)
+
+
+def default_out(kind: str, program: str) -> Path:
+    return ROOT / "results" / f"{kind}-{program}"
+
+
+# --------------------------------------------------------------------------------------------
+# Figures
+
+
+def _text(s: str) -> str:
+    """Text for a figure (the terminal is "enhanced": an underscore would be a subscript)."""
+    return str(s).replace("_", "\\\\_")
+
+
+def _axis(values: list[str], opt: dict) -> tuple[list[float], str]:
+    """Numbers for an axis: as written when every value has the same unit, else in the base unit
+    (s, bit/s); with the unit for the label."""
+    sp = [_split(v) for v in values]
+    if any(s is None for s in sp):
+        raise SweepError(f"--x/--series {opt['name']}: values {values} are not numbers")
+    units = {u for _, u in sp}
+    if len(units) == 1:
+        return [n for n, _ in sp], units.pop()
+    table = _UNITS.get(opt["type"], {})
+    base = {"time": "s", "rate": "bit/s"}.get(opt["type"], "")
+    return [n * table.get(u or "s", 1.0) for n, u in sp], base
+
+
+def plot_summary(program: str, summary: list[dict], grid: dict[str, list[str]], field: str,
+                 x: str, series: str | None, outdir: Path) -> Path:
+    """The field's mean against parameter x (one line per value of `series`), with 95 %
+    confidence bars; through ns-3's Gnuplot class (plot.render)."""
+    from .plot import render
+
+    desc = describe(program)
+    fields = {f["name"]: f for f in desc["fields"]}
+    opts = _options(desc)
+    if field not in fields or fields[field]["type"] not in ("real", "int"):
+        numeric = [f for f, d in fields.items() if d["type"] in ("real", "int")]
+        raise SweepError(f"--plot {field}: not a numeric result field of {program} "
+                         f"(fields: {', '.join(numeric)})")
+    for what, p in (("--x", x), ("--series", series)):
+        if p is not None and p not in grid:
+            raise SweepError(f"{what} {p}: not a parameter of this sweep ({', '.join(grid)})")
+    others = [p for p, v in grid.items() if p not in (x, series) and len(v) > 1]
+    if others:
+        raise SweepError(f"--plot: {', '.join(others)} vary too: give them one value, or use "
+                         f"them as --x or --series")
+    xs, unit = _axis(grid[x], opts[x])
+    xnum = dict(zip(grid[x], xs))
+    lines = grid[series] if series else [None]
+    fig = Figure(name=f"{field}-vs-{x}" + (f"-by-{series}" if series else ""),
+                 title=_text(f"{program}: {field} (mean, 95 % confidence interval)"),
+                 xlabel=_text(f"{x} ({unit})" if unit else x),
+                 ylabel=_text(fields[field]["help"] or field))
+    pos = [v for v in xs if v > 0]
+    fig.logx = len(pos) == len(xs) and max(xs) / min(xs) >= 100
+    for s in lines:
+        pts = [r for r in summary if series is None or r[series] == s]
+        pts.sort(key=lambda r: xnum[r[x]])
+        fig.series.append(Series(title=_text(f"{series}={s}" if series else field),
+                                 style="errorlines",
+                                 x=[xnum[r[x]] for r in pts],
+                                 y=[r.get(f"{field}_mean", math.nan) for r in pts],
+                                 yerr=[r.get(f"{field}_ci95", 0.0) if math.isfinite(
+                                     r.get(f"{field}_ci95", math.nan)) else 0.0 for r in pts]))
+    return render(fig, Path(outdir))
+
+
+# --------------------------------------------------------------------------------------------
+# Sweeps
+
+
+def sweep(program: str, grid: dict, reps: int = 1, jobs: int | None = None,
+          out: Path | str | None = None, scheduler: str | None = None, log=None,
+          progress: bool = False, frame: bool = True):
+    """Run the cartesian grid of a program's parameters, ``reps`` times each (distinct RngRun).
+
+    ``grid`` maps parameter names to a list of values or a text: ``"2Mbps,4Mbps"``,
+    ``"0ms:150ms:50ms"``, ``"log:128kbps:20Mbps:8"``. Points are stored in ``<out>/points/``
+    (default results/sweep-<program>/) and resumed; ``<out>/data.csv`` gets one row per run and
+    ``<out>/summary.csv`` the mean, std and 95 % CI per grid point and field. Returns the rows:
+    a pandas DataFrame when pandas is importable, else a list of dicts.
+    """
+    if not grid:
+        raise SweepError("no --param given")
+    expanded = expand_grid(program, grid)
+    out = Path(out) if out is not None else default_out("sweep", program)
+    rows = run_points(program, grid_points(expanded), reps, out, jobs, scheduler, log, progress)
+    from .campaign import write_csv
+
+    write_csv(out / "data.csv", rows)
+    write_csv(out / "summary.csv", summarise(rows, list(expanded), program))
+    (out / "grid.json").write_text(json.dumps({"program": program, "grid": expanded,
+                                               "reps": reps}, indent=1) + "\n")
+    return _as_frame(rows) if frame else rows
+
+
+# --------------------------------------------------------------------------------------------
+# Validation against measured data
+
+
+def _read_measured(measured) -> tuple[list[str], list[dict], str]:
+    if isinstance(measured, (str, Path)):
+        path = Path(measured)
+        try:
+            with open(path, newline="") as f:
+                lines = [ln for ln in f if ln.strip() and not ln.lstrip().startswith("#")]
+        except OSError as e:
+            raise SweepError(f"--measured {path}: {e.strerror}") from None
+        reader = csv.DictReader(lines)
+        rows = list(reader)
+        return [c.strip() for c in (reader.fieldnames or [])], \
+            [{k.strip(): (v or "").strip() for k, v in r.items() if k is not None}
+             for r in rows], str(path)
+    rows = [dict(r) for r in measured]
+    cols = list(rows[0]) if rows else []
+    return cols, [{k: _value_text(v) for k, v in r.items()} for r in rows], "measured"
+
+
+def classify_columns(program: str, columns: list[str], where: str = "measured"):
+    """Columns of a measured CSV: {column: (parameter, unit suffix)} and [measured field]: a
+    parameter's name (values in its own syntax), a parameter with a unit (``delay_ms``,
+    ``rate_bps``), or a numeric result field."""
+    desc = describe(program)
+    opts = _options(desc)
+    fields = {f["name"]: f for f in desc["fields"]}
+    params, measured = {}, []
+    for col in columns:
+        name, _, unit = col.rpartition("_")
+        if col in opts:
+            params[col] = (col, "")
+        elif name in opts and unit in _UNITS.get(opts[name]["type"], {}):
+            # a parameter with a unit (delay_ms), also where a field echoes it under that name
+            params[col] = (name, unit)
+        elif col in fields:
+            if fields[col]["type"] not in ("real", "int"):
+                raise SweepError(f"{where}: column {col!r}: result field {col} is a "
+                                 f"{fields[col]['type']}, not a number")
+            measured.append(col)
+        elif name in opts:
+            t = opts[name]["type"]
+            if t not in _UNITS:
+                raise SweepError(f"{where}: column {col!r}: --{name} is a {t} and takes no "
+                                 f"unit ({unit!r})")
+            raise SweepError(f"{where}: column {col!r}: {unit!r} is not a {t} unit --{name} "
+                             f"can take ({', '.join(_UNITS[t])})")
+        else:
+            raise SweepError(f"{where}: column {col!r} is neither a parameter of {program} nor "
+                             f"a numeric field of its result record (parameters: "
+                             f"{', '.join(opts)}; fields: {', '.join(fields)})")
+    names = [p for p, _ in params.values()]
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        raise SweepError(f"{where}: parameter {sorted(dup)[0]} is given by two columns")
+    if not measured:
+        raise SweepError(f"{where}: no measured column (a column named after a result field of "
+                         f"{program}: {', '.join(fields)})")
+    return params, measured
+
+
+def validate(program: str, measured, tolerance: float = 10.0, reps: int = 1,
+             jobs: int | None = None, out: Path | str | None = None,
+             scheduler: str | None = None, log=None, progress: bool = False,
+             frame: bool = True):
+    """Simulate each row of the measured data (its parameter columns, ``reps`` runs) and compare
+    each measured column with the simulated mean: rows of (point, field, measured, simulated
+    mean, CI, error %, pass), written to ``<out>/validation.csv`` and ``validation.md`` with a
+    measured-against-simulated figure. ``measured`` is a CSV file or a list of dicts."""
+    columns, data, where = _read_measured(measured)
+    if not data:
+        raise SweepError(f"{where}: no rows")
+    if not (tolerance >= 0 and math.isfinite(tolerance)):
+        raise SweepError(f"--tolerance {tolerance}: must be a finite percentage >= 0")
+    params, fields = classify_columns(program, columns, where)
+    check_names(program, {p for p, _ in params.values()}, f"{where}: column")
+    points, values = [], {}
+    for i, row in enumerate(data, start=2):
+        p = {}
+        for col, (name, unit) in params.items():
+            cell = row.get(col, "")
+            if cell == "":
+                raise SweepError(f"{where}:{i}: column {col!r} is empty")
+            if unit:
+                if _split(cell) is None or _split(cell)[1]:
+                    raise SweepError(f"{where}:{i}: column {col!r}: {cell!r} is not a plain "
+                                     f"number (the unit {unit} is in the header)")
+                cell = cell + unit
+            p[name] = cell
+            values.setdefault(name, [])
+            if cell not in values[name]:
+                values[name].append(cell)
+        for f in fields:
+            cell = row.get(f, "")
+            if cell != "" and (_split(cell) is None or _split(cell)[1]):
+                raise SweepError(f"{where}:{i}: column {f!r}: {cell!r} is not a number")
+        points.append(p)
+    try:
+        check_values(program, values, f"{where}: column")
+    except SweepError as e:
+        raise SweepError(str(e)) from None
+    unique = []
+    for p in points:
+        if p not in unique:
+            unique.append(p)
+    out = Path(out) if out is not None else default_out("validate", program)
+    rows = run_points(program, unique, reps, out, jobs, scheduler, log, progress)
+    names = list(dict.fromkeys(name for name, _ in params.values()))
+    table = []
+    for p, row in zip(points, data):
+        runs = [r for r in rows if all(r.get(n) == p[n] for n in names)]
+        label = " ".join(f"{n}={p[n]}" for n in names)
+        for f in fields:
+            if row.get(f, "") == "":
+                continue
+            vals = [v for v in (_numeric(r.get(f)) for r in runs) if v is not None]
+            m, sd, ci = mean_std_ci(vals)
+            v = Validation(label, float(row[f]), m, tolerance)
+            err = v.error_pct
+            table.append({**p, "field": f, "measured": float(row[f]), "simulated_mean": m,
+                          "simulated_ci95": ci, "runs": len(vals),
+                          "error_pct": round(err, 4) if math.isfinite(err) else None,
+                          "tolerance_pct": tolerance, "pass": v.passed})
+    from .campaign import write_csv
+
+    write_csv(out / "validation.csv", table)
+    _write_markdown(out / "validation.md", program, table, names, tolerance, reps)
+    _plot_validation(program, table, out)
+    return _as_frame(table) if frame else table
+
+
+def _write_markdown(path: Path, program: str, table: list[dict], names: list[str],
+                    tolerance: float, reps: int) -> None:
+    def num(x):
+        return "" if x is None or (isinstance(x, float) and not math.isfinite(x)) else f"{x:.6g}"
+
+    bad = sum(1 for r in table if not r["pass"])
+    lines = [f"# {program}: measured against simulated", "",
+             f"{len(table) - bad} of {len(table)} points within {tolerance:g} % "
+             f"({reps} run{'s' if reps != 1 else ''} per point).", "",
+             "| " + " | ".join(names) + " | field | measured | simulated (mean) | 95 % CI | "
+             "error % | pass |",
+             "|" + "---|" * (len(names) + 6)]
+    for r in table:
+        ci = "" if r["simulated_ci95"] is None or not math.isfinite(r["simulated_ci95"]) \
+            else f"± {r['simulated_ci95']:.3g}"
+        lines.append("| " + " | ".join(str(r[n]) for n in names)
+                     + f" | {r['field']} | {num(r['measured'])} | {num(r['simulated_mean'])} | "
+                       f"{ci} | {num(r['error_pct'])} | {'yes' if r['pass'] else '**no**'} |")
+    path.write_text("\n".join(lines) + "\n")
+
+
+def _plot_validation(program: str, table: list[dict], out: Path) -> Path | None:
+    from .plot import render
+
+    pts = [r for r in table if math.isfinite(r["simulated_mean"])]
+    if not pts:
+        return None
+    fig = Figure(name="measured-vs-simulated",
+                 title=_text(f"{program}: measured against simulated"),
+                 xlabel="measured", ylabel="simulated (mean, 95 % confidence interval)")
+    lo = min(min(r["measured"], r["simulated_mean"]) for r in pts)
+    hi = max(max(r["measured"], r["simulated_mean"]) for r in pts)
+    fig.series.append(Series("simulated = measured", [lo, hi], [lo, hi], style="lines"))
+    for f in dict.fromkeys(r["field"] for r in pts):
+        sel = [r for r in pts if r["field"] == f]
+        fig.series.append(Series(_text(f), [r["measured"] for r in sel],
+                                 [r["simulated_mean"] for r in sel],
+                                 yerr=[r["simulated_ci95"] if math.isfinite(r["simulated_ci95"])
+                                       else 0.0 for r in sel]))
+    return render(fig, out)
