@@ -151,6 +151,9 @@ def cmd_sweep(args):
             for what, p in (("--x", args.x), ("--series", args.series)):
                 if p is not None and p not in grid:
                     raise SweepError(f"{what} {p}: not a --param of this sweep")
+            xtype = {o["name"]: o["type"] for o in describe(args.program)["options"]}.get(args.x)
+            if xtype not in ("uint", "int", "real", "time", "rate"):
+                raise SweepError(f"--x {args.x}: a {xtype}, not a number (use it as --series)")
         rows = sweep(args.program, grid, reps=args.reps, jobs=args.jobs, out=out,
                      scheduler=args.scheduler, log=_log, progress=args.progress, frame=False)
         _log(f"{args.program}: {len(rows)} runs; {out / 'data.csv'}, {out / 'summary.csv'}")

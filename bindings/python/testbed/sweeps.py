@@ -182,9 +182,7 @@ def expand_values(name: str, spec, opt: dict) -> list[str]:
         spec = _value_text(spec)
         if ":" in spec and opt["type"] in ("uint", "int", "real", "time", "rate"):
             vals = _expand_range(name, spec, opt)
-        elif opt["type"] in ("string",):
-            vals = [spec]  # free text may hold commas (a program-defined list)
-        else:
+        else:  # (a text with a comma inside one value: pass a list from Python)
             vals = [v.strip() for v in spec.split(",")]
     if not vals:
         raise SweepError(f"--param {name}: no values")
