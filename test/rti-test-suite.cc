@@ -54,6 +54,8 @@ class ScriptFederate : public FederateAmbassador
     std::vector<HandleValueMap> values;         //!< values of each reflect
     std::vector<TransportationType> transports; //!< transport of each reflect
     Time constrainedAt{Seconds(-1)};            //!< when timeConstrainedEnabled came
+    std::vector<uint32_t> evokes;               //!< callbacks delivered per evoke call
+    std::vector<Time> evokeTimes;               //!< when each evoke call returned
 
     void FederationJoined(FederateHandle h) override
     {
@@ -119,6 +121,12 @@ class ScriptFederate : public FederateAmbassador
                             FederateHandle producer) override
     {
         Add("I");
+    }
+
+    void EvokeReturned(uint32_t delivered) override
+    {
+        evokes.push_back(delivered);
+        evokeTimes.push_back(Simulator::Now());
     }
 
     void TimeConstrainedEnabled(LogicalTime t) override
@@ -1066,6 +1074,106 @@ class RtiTsoReleaseTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * Evoked callbacks (IEEE 1516-2000): with CallbackModel Evoked a reflect waits in the local
+ * component until the federate evokes; evokeCallback delivers one (at once if queued, else the
+ * first to come within its wait, else returns empty when the wait ends); evokeMultipleCallbacks
+ * (0, max) delivers every queued one. Costs: the evoke call costs CallCost and each callback
+ * CallbackCost when it is dispatched, none when the message is read (only DecodeCost then).
+ */
+class RtiEvokedCallbacksTestCase : public TestCase
+{
+  public:
+    RtiEvokedCallbacksTestCase()
+        : TestCase("RTI: evoked callbacks (evokeCallback, evokeMultipleCallbacks, costs)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TestFederation fed(RtiSettings::CENTRAL);
+        Ptr<RtiSettings> st = fed.rti.GetSettings();
+        st->SetAttribute("CallbackModel", StringValue("Evoked"));
+        st->SetAttribute("CallCost", DoubleValue(500));
+        st->SetAttribute("DecodeCost", DoubleValue(200));
+        st->SetAttribute("CallbackCost", DoubleValue(400));
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            Ptr<HostPlatform> host = fed.nodes.Get(i)->GetObject<HostPlatform>();
+            host->SetAttribute("SendCost", DoubleValue(0));
+            host->SetAttribute("RecvCost", DoubleValue(0));
+        }
+        ScriptFederate::Config c;
+        c.regulating = c.constrained = false;
+        c.publish = {1};
+        ScriptFederate* p = fed.Add("P", 0, c);
+        c.publish.clear();
+        c.subscribe = {1};
+        ScriptFederate* s = fed.Add("S", 0, c);
+        // The join and declaration callbacks: both evoke for half a second at 0.
+        Simulator::Schedule(Seconds(0), [=]() {
+            p->amb->EvokeMultipleCallbacks(0.5, 0.5);
+            s->amb->EvokeMultipleCallbacks(0.5, 0.5);
+        });
+        // s1: an update; S does not evoke: the reflect waits.
+        Simulator::Schedule(Step(1), [=]() { p->UpdateRo({1}); });
+        uint32_t queued = 0;
+        Simulator::Schedule(Step(2) - MilliSeconds(1),
+                            [&]() { queued = s->amb->GetNQueuedCallbacks(); });
+        // s2: evokeCallback delivers it at once.
+        Simulator::Schedule(Step(2), [=]() { s->amb->EvokeCallback(1.0); });
+        // s3: evokeCallback(50 ms) with nothing queued: the update sent 20 ms later comes in it.
+        Simulator::Schedule(Step(3), [=]() { s->amb->EvokeCallback(0.05); });
+        Simulator::Schedule(Step(3) + MilliSeconds(20), [=]() { p->UpdateRo({1}); });
+        // s4: evokeCallback(50 ms), nothing comes: it returns empty after 50 ms.
+        Simulator::Schedule(Step(4), [=]() { s->amb->EvokeCallback(0.05); });
+        // s5: three updates; s6: evokeMultipleCallbacks(0, 1) delivers the three.
+        Simulator::Schedule(Step(5), [=]() {
+            p->UpdateRo({1});
+            p->UpdateRo({1});
+            p->UpdateRo({1});
+        });
+        double before = 0;
+        double atEvoke = 0;
+        Simulator::Schedule(Step(5) - MilliSeconds(1),
+                            [&]() { before = s->amb->GetCyclesCharged(); });
+        Simulator::Schedule(Step(6), [&]() {
+            atEvoke = s->amb->GetCyclesCharged();
+            s->amb->EvokeMultipleCallbacks(0, 1);
+        });
+        Simulator::Stop(Step(8));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_NE(p->obj, 0u, "P joined and registered inside its evoke");
+        NS_TEST_EXPECT_MSG_EQ(queued, 1u, "the reflect waits for an evoke");
+        NS_TEST_EXPECT_MSG_EQ(s->Log(), "RO RO RO RO RO", "five reflects");
+        Time tol = MicroSeconds(100);
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(s->logTimes[0], Step(2), "delivered in the evoke");
+        NS_TEST_EXPECT_MSG_LT(s->logTimes[0], Step(2) + tol, "delivered in the evoke");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(s->logTimes[1], Step(3) + MilliSeconds(20), "came in wait");
+        NS_TEST_EXPECT_MSG_LT(s->logTimes[1], Step(3) + MilliSeconds(20) + tol, "came in wait");
+        NS_TEST_EXPECT_MSG_EQ(s->evokes.size(), 5u, "five evoke calls returned");
+        if (s->evokes.size() == 5)
+        {
+            NS_TEST_EXPECT_MSG_EQ(s->evokes[1], 1u, "s2: one");
+            NS_TEST_EXPECT_MSG_EQ(s->evokes[2], 1u, "s3: one, before the wait ended");
+            NS_TEST_EXPECT_MSG_LT(s->evokeTimes[2], Step(3) + MilliSeconds(20) + tol, "s3");
+            NS_TEST_EXPECT_MSG_EQ(s->evokes[3], 0u, "s4: none");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(s->evokeTimes[3], Step(4) + MilliSeconds(50), "s4");
+            NS_TEST_EXPECT_MSG_LT(s->evokeTimes[3], Step(4) + MilliSeconds(50) + tol, "s4");
+            NS_TEST_EXPECT_MSG_EQ(s->evokes[4], 3u, "s6: the three queued");
+        }
+        // Reading the three updates cost only their decoding; the evoke its call and 3 callbacks.
+        NS_TEST_EXPECT_MSG_EQ_TOL(atEvoke - before, 3 * 200.0, 1e-6, "read: decode only");
+        NS_TEST_EXPECT_MSG_EQ_TOL(s->amb->GetCyclesCharged() - atEvoke,
+                                  500.0 + 3 * 400.0,
+                                  1e-6,
+                                  "evoke: call + 3 callbacks");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * The RTI suite.
  */
 class RtiTestSuite : public TestSuite
@@ -1090,6 +1198,7 @@ class RtiTestSuite : public TestSuite
         AddTestCase(new RtiBestEffortTestCase, Duration::QUICK);
         AddTestCase(new RtiNagleTestCase, Duration::QUICK);
         AddTestCase(new RtiWriteBatchingTestCase, Duration::QUICK);
+        AddTestCase(new RtiEvokedCallbacksTestCase, Duration::QUICK);
     }
 };
 
