@@ -312,13 +312,12 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
     NS_ABORT_MSG_IF(st.done != st.data.size(),
                     "JaxaBenchmark: the benchmark did not finish ("
                         << st.done << " of " << st.data.size() << " federates)");
+    // The benchmark's clock is one PC's: the receiver's (peer-b's when bidirectional, on host
+    // B), from the moment its program learns through the RTI that the federation reached
+    // "ready" (the sender starts when it learns the same) to its last reflect (asynchronous)
+    // or its last grant (synchronised). See doc/rti.rst for the alternatives.
     Time start = st.data[0]->GetStartTime();
     Time end = st.data[0]->GetEndTime();
-    for (const auto& f : st.data)
-    {
-        start = Min(start, f->GetStartTime());
-        end = Max(end, f->GetEndTime());
-    }
     r.totalSeconds = (end - start).GetSeconds();
     for (uint32_t i = 0; i < tb.GetDevices().GetN(); ++i)
     {

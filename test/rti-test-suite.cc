@@ -53,6 +53,9 @@ class ScriptFederate : public FederateAmbassador
     std::vector<Time> logTimes;                 //!< simulation time of each log entry
     std::vector<HandleValueMap> values;         //!< values of each reflect
     std::vector<TransportationType> transports; //!< transport of each reflect
+    Time constrainedAt{Seconds(-1)};            //!< when timeConstrainedEnabled came
+    std::vector<uint32_t> evokes;               //!< callbacks delivered per evoke call
+    std::vector<Time> evokeTimes;               //!< when each evoke call returned
 
     void FederationJoined(FederateHandle h) override
     {
@@ -118,6 +121,17 @@ class ScriptFederate : public FederateAmbassador
                             FederateHandle producer) override
     {
         Add("I");
+    }
+
+    void EvokeReturned(uint32_t delivered) override
+    {
+        evokes.push_back(delivered);
+        evokeTimes.push_back(Simulator::Now());
+    }
+
+    void TimeConstrainedEnabled(LogicalTime t) override
+    {
+        constrainedAt = Simulator::Now();
     }
 
     void TimeAdvanceGrant(LogicalTime t) override
@@ -484,9 +498,11 @@ class RtiZeroLookaheadTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(f2->When("G3"), Step(5), "TAR with zero lookahead");
         NS_TEST_EXPECT_MSG_EQ(f2->amb->GetNLateTso(), 0u, "message at 1 not late after TARA");
         // After a TAR grant at 3 with L = 0 the bound is open: a message at 3 is refused.
-        TimeBound b = RtiTimeManager::OutputBound(
-            RtiTimeManager::State{true, true, 3, 0, false, AdvanceKind::TAR, 3, false, {}},
-            TimeBound());
+        RtiTimeManager::State granted3;
+        granted3.regulating = true;
+        granted3.constrained = true;
+        granted3.time = 3;
+        TimeBound b = RtiTimeManager::OutputBound(granted3, TimeBound());
         NS_TEST_EXPECT_MSG_EQ(b.Allows(3), false, "TAR, L = 0: no message at 3");
         Simulator::Destroy();
     }
@@ -880,6 +896,284 @@ class RtiWriteBatchingTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * modifyLookahead: a reduction takes effect only as the federate's time advances (IEEE
+ * 1516.1-2000 8.19), so the output bound never falls below one others were granted on. F1 and
+ * F2 (lookahead 5) at 0; F2 is granted 4 on F1's bound 0 + 5. F1 reduces its lookahead to 1 and
+ * sends TSO 5 (its promise), TAR(2) and is granted 2: its bound stays max(2 + 1, 0 + 5) = 5
+ * (not 3), so F2's TAR(4.5) is granted at once. After F1's TAR(8) the reduction has taken
+ * effect (bound 8 + 1 = 9 > 5).
+ */
+class RtiLookaheadReductionTestCase : public TestCase
+{
+  public:
+    /**
+     * @param mode GALT mode
+     */
+    RtiLookaheadReductionTestCase(RtiSettings::GaltMode mode)
+        : TestCase("RTI: a lookahead reduction takes effect as time advances (" + ModeName(mode)
+                   + ")")
+        , m_mode(mode)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TestFederation fed(m_mode);
+        ScriptFederate::Config c;
+        c.lookahead = 5;
+        c.publish = {1};
+        ScriptFederate* f1 = fed.Add("F1", 0, c);
+        c.publish.clear();
+        c.subscribe = {1};
+        ScriptFederate* f2 = fed.Add("F2", 0, c);
+        Simulator::Schedule(Step(1), [=]() { f2->amb->TimeAdvanceRequest(4); });
+        Simulator::Schedule(Step(2), [=]() {
+            f1->amb->ModifyLookahead(1);
+            f1->UpdateTso(5); // still allowed: the bound 0 + 5 holds
+        });
+        Simulator::Schedule(Step(3), [=]() { f1->amb->TimeAdvanceRequest(2); });
+        Simulator::Schedule(Step(4), [=]() { f2->amb->TimeAdvanceRequest(4.5); });
+        Simulator::Schedule(Step(5), [=]() { f1->amb->TimeAdvanceRequest(8); });
+        Simulator::Schedule(Step(6), [=]() { f2->amb->TimeAdvanceRequest(8.5); });
+        Simulator::Stop(Step(8));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(f1->Log(), "G2 G8", "F1");
+        NS_TEST_EXPECT_MSG_EQ(f2->Log(), "G4 G4.5 R5 G8.5", "F2");
+        NS_TEST_EXPECT_MSG_EQ(f2->When("G4"), Step(1), "granted on F1's bound 5");
+        NS_TEST_EXPECT_MSG_EQ(f1->When("G2"), Step(3), "F1 granted 2");
+        NS_TEST_EXPECT_MSG_EQ(f2->When("G4.5"),
+                              Step(4),
+                              "F1's bound stays 5 after the reduction and its grant at 2");
+        NS_TEST_EXPECT_MSG_EQ(f2->When("G8.5"), Step(6), "bound 8 + 1 after F1's TAR(8)");
+        NS_TEST_EXPECT_MSG_EQ(f2->amb->GetNLateTso(), 0u, "no late TSO message");
+        // The rule itself: reduce 5 -> 1 at 0, advance to 2, then to 8.
+        RtiTimeManager::State s;
+        s.regulating = true;
+        s.lookahead = 5;
+        RtiTimeManager::ModifyLookahead(s, 1);
+        NS_TEST_EXPECT_MSG_EQ(RtiTimeManager::OutputBound(s, TimeBound()).t, 5, "at 0");
+        RtiTimeManager::ApplyGrant(s, 2);
+        NS_TEST_EXPECT_MSG_EQ(RtiTimeManager::OutputBound(s, TimeBound()).t, 5, "at 2");
+        RtiTimeManager::ApplyGrant(s, 4.5);
+        NS_TEST_EXPECT_MSG_EQ(RtiTimeManager::OutputBound(s, TimeBound()).t, 5.5, "at 4.5");
+        RtiTimeManager::ModifyLookahead(s, 3);
+        NS_TEST_EXPECT_MSG_EQ(RtiTimeManager::OutputBound(s, TimeBound()).t,
+                              7.5,
+                              "an increase at once");
+        Simulator::Destroy();
+    }
+
+    RtiSettings::GaltMode m_mode; //!< GALT mode
+};
+
+/**
+ * @ingroup testbed-tests
+ * enableTimeConstrained completes only when no TSO message at or before the federate's time can
+ * still come, in both GALT modes, with the same open/closed rule as the late-message check. F1
+ * (regulating, lookahead 0) is granted TARA(1): its bound is 1, closed (it may send at 1). F2
+ * (neither regulating nor constrained) is at 1 and asks to be constrained: it must wait, F1's
+ * message at 1 reaches it unconstrained (receive order, not late), and it becomes constrained
+ * when F1's TARA(2) raises the bound to 2.
+ */
+class RtiEnableConstrainedTestCase : public TestCase
+{
+  public:
+    /**
+     * @param mode GALT mode
+     */
+    RtiEnableConstrainedTestCase(RtiSettings::GaltMode mode)
+        : TestCase("RTI: enableTimeConstrained waits for GALT, closed bound at equality ("
+                   + ModeName(mode) + ")")
+        , m_mode(mode)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TestFederation fed(m_mode);
+        ScriptFederate::Config c;
+        c.lookahead = 0;
+        c.constrained = false;
+        c.publish = {1};
+        ScriptFederate* f1 = fed.Add("F1", 0, c);
+        c.regulating = false;
+        c.publish.clear();
+        c.subscribe = {1};
+        ScriptFederate* f2 = fed.Add("F2", 0, c);
+        Simulator::Schedule(Step(1), [=]() {
+            f1->amb->TimeAdvanceRequestAvailable(1);
+            f2->amb->TimeAdvanceRequest(1);
+        });
+        Simulator::Schedule(Step(2), [=]() { f2->amb->EnableTimeConstrained(); });
+        Simulator::Schedule(Step(3), [=]() { f1->UpdateTso(1); });
+        Simulator::Schedule(Step(4), [=]() { f1->amb->TimeAdvanceRequestAvailable(2); });
+        Simulator::Stop(Step(6));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(f2->Log(), "G1 RO", "F2 gets the message at 1 unconstrained");
+        NS_TEST_EXPECT_MSG_EQ(f2->constrainedAt, Step(4), "constrained once GALT is 2");
+        NS_TEST_EXPECT_MSG_EQ(f2->amb->GetNLateTso(), 0u, "no late TSO message");
+        NS_TEST_EXPECT_MSG_EQ(f2->amb->IsConstrained(), true, "constrained at the end");
+        Simulator::Destroy();
+    }
+
+    RtiSettings::GaltMode m_mode; //!< GALT mode
+};
+
+/**
+ * @ingroup testbed-tests
+ * TsoRelease, both policies in both GALT modes. F1 (lookahead 1) sends TSO 2; F2 requests
+ * TAR(10); F1's TAR(5) raises its bound to 6: GALT of F2 has passed 2 but not 10. AtGrant: the
+ * message waits for F2's grant (F1's TAR(20)); WhenGuaranteed: it is delivered at F1's TAR(5),
+ * before the grant.
+ */
+class RtiTsoReleaseTestCase : public TestCase
+{
+  public:
+    /**
+     * @param mode GALT mode
+     * @param early WhenGuaranteed (else AtGrant)
+     */
+    RtiTsoReleaseTestCase(RtiSettings::GaltMode mode, bool early)
+        : TestCase("RTI: TSO release " + std::string(early ? "WhenGuaranteed" : "AtGrant") + " ("
+                   + ModeName(mode) + ")")
+        , m_mode(mode)
+        , m_early(early)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TestFederation fed(m_mode);
+        fed.rti.SetSettingsAttribute("TsoRelease",
+                                     StringValue(m_early ? "WhenGuaranteed" : "AtGrant"));
+        ScriptFederate::Config c;
+        c.publish = {1};
+        ScriptFederate* f1 = fed.Add("F1", 0, c);
+        c.publish.clear();
+        c.subscribe = {1};
+        ScriptFederate* f2 = fed.Add("F2", 0, c);
+        Simulator::Schedule(Step(0), [=]() { f1->UpdateTso(2); });
+        Simulator::Schedule(Step(1), [=]() { f2->amb->TimeAdvanceRequest(10); });
+        Simulator::Schedule(Step(2), [=]() { f1->amb->TimeAdvanceRequest(5); });
+        Simulator::Schedule(Step(3), [=]() { f1->amb->TimeAdvanceRequest(20); });
+        Simulator::Stop(Step(5));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(f2->Log(), "R2 G10", "F2");
+        NS_TEST_EXPECT_MSG_EQ(f2->When("R2"), m_early ? Step(2) : Step(3), "delivery of TSO 2");
+        NS_TEST_EXPECT_MSG_EQ(f2->When("G10"), Step(3), "grant 10 on F1's TAR(20)");
+        NS_TEST_EXPECT_MSG_EQ(f2->amb->GetNTsoDelivered(), 1u, "delivered in timestamp order");
+        Simulator::Destroy();
+    }
+
+    RtiSettings::GaltMode m_mode; //!< GALT mode
+    bool m_early;                 //!< WhenGuaranteed
+};
+
+/**
+ * @ingroup testbed-tests
+ * Evoked callbacks (IEEE 1516-2000): with CallbackModel Evoked a reflect waits in the local
+ * component until the federate evokes; evokeCallback delivers one (at once if queued, else the
+ * first to come within its wait, else returns empty when the wait ends); evokeMultipleCallbacks
+ * (0, max) delivers every queued one. Costs: the evoke call costs CallCost and each callback
+ * CallbackCost when it is dispatched, none when the message is read (only DecodeCost then).
+ */
+class RtiEvokedCallbacksTestCase : public TestCase
+{
+  public:
+    RtiEvokedCallbacksTestCase()
+        : TestCase("RTI: evoked callbacks (evokeCallback, evokeMultipleCallbacks, costs)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TestFederation fed(RtiSettings::CENTRAL);
+        Ptr<RtiSettings> st = fed.rti.GetSettings();
+        st->SetAttribute("CallbackModel", StringValue("Evoked"));
+        st->SetAttribute("CallCost", DoubleValue(500));
+        st->SetAttribute("DecodeCost", DoubleValue(200));
+        st->SetAttribute("CallbackCost", DoubleValue(400));
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            Ptr<HostPlatform> host = fed.nodes.Get(i)->GetObject<HostPlatform>();
+            host->SetAttribute("SendCost", DoubleValue(0));
+            host->SetAttribute("RecvCost", DoubleValue(0));
+        }
+        ScriptFederate::Config c;
+        c.regulating = c.constrained = false;
+        c.publish = {1};
+        ScriptFederate* p = fed.Add("P", 0, c);
+        c.publish.clear();
+        c.subscribe = {1};
+        ScriptFederate* s = fed.Add("S", 0, c);
+        // The join and declaration callbacks: both evoke for half a second at 0.
+        Simulator::Schedule(Seconds(0), [=]() {
+            p->amb->EvokeMultipleCallbacks(0.5, 0.5);
+            s->amb->EvokeMultipleCallbacks(0.5, 0.5);
+        });
+        // s1: an update; S does not evoke: the reflect waits.
+        Simulator::Schedule(Step(1), [=]() { p->UpdateRo({1}); });
+        uint32_t queued = 0;
+        Simulator::Schedule(Step(2) - MilliSeconds(1),
+                            [&]() { queued = s->amb->GetNQueuedCallbacks(); });
+        // s2: evokeCallback delivers it at once.
+        Simulator::Schedule(Step(2), [=]() { s->amb->EvokeCallback(1.0); });
+        // s3: evokeCallback(50 ms) with nothing queued: the update sent 20 ms later comes in it.
+        Simulator::Schedule(Step(3), [=]() { s->amb->EvokeCallback(0.05); });
+        Simulator::Schedule(Step(3) + MilliSeconds(20), [=]() { p->UpdateRo({1}); });
+        // s4: evokeCallback(50 ms), nothing comes: it returns empty after 50 ms.
+        Simulator::Schedule(Step(4), [=]() { s->amb->EvokeCallback(0.05); });
+        // s5: three updates; s6: evokeMultipleCallbacks(0, 1) delivers the three.
+        Simulator::Schedule(Step(5), [=]() {
+            p->UpdateRo({1});
+            p->UpdateRo({1});
+            p->UpdateRo({1});
+        });
+        double before = 0;
+        double atEvoke = 0;
+        Simulator::Schedule(Step(5) - MilliSeconds(1),
+                            [&]() { before = s->amb->GetCyclesCharged(); });
+        Simulator::Schedule(Step(6), [&]() {
+            atEvoke = s->amb->GetCyclesCharged();
+            s->amb->EvokeMultipleCallbacks(0, 1);
+        });
+        Simulator::Stop(Step(8));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_NE(p->obj, 0u, "P joined and registered inside its evoke");
+        NS_TEST_EXPECT_MSG_EQ(queued, 1u, "the reflect waits for an evoke");
+        NS_TEST_EXPECT_MSG_EQ(s->Log(), "RO RO RO RO RO", "five reflects");
+        Time tol = MicroSeconds(100);
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(s->logTimes[0], Step(2), "delivered in the evoke");
+        NS_TEST_EXPECT_MSG_LT(s->logTimes[0], Step(2) + tol, "delivered in the evoke");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(s->logTimes[1], Step(3) + MilliSeconds(20), "came in wait");
+        NS_TEST_EXPECT_MSG_LT(s->logTimes[1], Step(3) + MilliSeconds(20) + tol, "came in wait");
+        NS_TEST_EXPECT_MSG_EQ(s->evokes.size(), 5u, "five evoke calls returned");
+        if (s->evokes.size() == 5)
+        {
+            NS_TEST_EXPECT_MSG_EQ(s->evokes[1], 1u, "s2: one");
+            NS_TEST_EXPECT_MSG_EQ(s->evokes[2], 1u, "s3: one, before the wait ended");
+            NS_TEST_EXPECT_MSG_LT(s->evokeTimes[2], Step(3) + MilliSeconds(20) + tol, "s3");
+            NS_TEST_EXPECT_MSG_EQ(s->evokes[3], 0u, "s4: none");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(s->evokeTimes[3], Step(4) + MilliSeconds(50), "s4");
+            NS_TEST_EXPECT_MSG_LT(s->evokeTimes[3], Step(4) + MilliSeconds(50) + tol, "s4");
+            NS_TEST_EXPECT_MSG_EQ(s->evokes[4], 3u, "s6: the three queued");
+        }
+        // Reading the three updates cost only their decoding; the evoke its call and 3 callbacks.
+        NS_TEST_EXPECT_MSG_EQ_TOL(atEvoke - before, 3 * 200.0, 1e-6, "read: decode only");
+        NS_TEST_EXPECT_MSG_EQ_TOL(s->amb->GetCyclesCharged() - atEvoke,
+                                  500.0 + 3 * 400.0,
+                                  1e-6,
+                                  "evoke: call + 3 callbacks");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * The RTI suite.
  */
 class RtiTestSuite : public TestSuite
@@ -894,12 +1188,17 @@ class RtiTestSuite : public TestSuite
             AddTestCase(new RtiInFlightTestCase(mode), Duration::QUICK);
             AddTestCase(new RtiZeroLookaheadTestCase(mode), Duration::QUICK);
             AddTestCase(new RtiNerTestCase(mode), Duration::QUICK);
+            AddTestCase(new RtiLookaheadReductionTestCase(mode), Duration::QUICK);
+            AddTestCase(new RtiEnableConstrainedTestCase(mode), Duration::QUICK);
+            AddTestCase(new RtiTsoReleaseTestCase(mode, false), Duration::QUICK);
+            AddTestCase(new RtiTsoReleaseTestCase(mode, true), Duration::QUICK);
         }
         AddTestCase(new RtiRoutingTestCase, Duration::QUICK);
         AddTestCase(new RtiCostTestCase, Duration::QUICK);
         AddTestCase(new RtiBestEffortTestCase, Duration::QUICK);
         AddTestCase(new RtiNagleTestCase, Duration::QUICK);
         AddTestCase(new RtiWriteBatchingTestCase, Duration::QUICK);
+        AddTestCase(new RtiEvokedCallbacksTestCase, Duration::QUICK);
     }
 };
 

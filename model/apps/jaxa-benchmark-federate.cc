@@ -71,6 +71,13 @@ JaxaBenchmarkFederate::GetTypeId()
                             DoubleValue(1.0),
                             MakeDoubleAccessor(&JaxaBenchmarkFederate::m_lookahead),
                             MakeDoubleChecker<double>(0.0))
+              .AddAttribute("EvokeWait",
+                            "With evoked callbacks (RtiSettings CallbackModel Evoked) the program "
+                            "waits for its callbacks in evokeCallback(EvokeWait) (s).",
+                            DoubleValue(1.0),
+                            MakeDoubleAccessor(&JaxaBenchmarkFederate::m_evokeWait),
+                            // up to an hour: beyond any step of the benchmark
+                            MakeDoubleChecker<double>(0.0, 3600.0))
               .AddTraceSource("Done",
                               "The loop is over.",
                               MakeTraceSourceAccessor(&JaxaBenchmarkFederate::m_doneTrace),
@@ -90,6 +97,12 @@ JaxaBenchmarkFederate::JaxaBenchmarkFederate()
     , m_exchanges(1000)
     , m_lookahead(1.0)
     , m_master(false)
+    , m_evokeWait(1.0)
+    , m_evoked(false)
+    , m_joined(false)
+    , m_declared(false)
+    , m_synchronized(false)
+    , m_granted(false)
     , m_class(0)
     , m_payload(0)
     , m_obj(0)
@@ -131,7 +144,12 @@ JaxaBenchmarkFederate::Start(Ptr<RtiAmbassador> amb,
     m_amb = amb;
     m_master = master;
     m_amb->SetFederateAmbassador(this);
+    m_evoked = amb->GetSettings()->GetCallbackModel() == RtiSettings::EVOKED;
     m_amb->JoinFederationExecution(name, "JaxaBenchmark", "JAXA06");
+    if (m_evoked)
+    {
+        Evoke(); // every callback, from federationJoined on, comes inside an evoke
+    }
     if (master)
     {
         Simulator::Schedule(readyAt,
@@ -140,7 +158,61 @@ JaxaBenchmarkFederate::Start(Ptr<RtiAmbassador> amb,
 }
 
 void
+JaxaBenchmarkFederate::Evoke()
+{
+    m_amb->EvokeCallback(m_evokeWait);
+}
+
+void
+JaxaBenchmarkFederate::EvokeReturned(uint32_t delivered)
+{
+    Continue();
+    // The program's loop: its calls (Continue), then wait for the next callback, until its
+    // own part is over (the sender stops after its last grant or its last update).
+    if (!m_done)
+    {
+        Evoke();
+    }
+}
+
+void
+JaxaBenchmarkFederate::Continue()
+{
+    if (m_joined && !m_declared)
+    {
+        m_declared = true;
+        Declare();
+    }
+    MaybeReady();
+    if (m_synchronized && !m_running)
+    {
+        StartLoop();
+    }
+    if (m_running && m_sync && !m_done && m_granted)
+    {
+        m_granted = false;
+        ++m_completed;
+        if (m_completed == m_exchanges)
+        {
+            Finish();
+            return;
+        }
+        Step();
+    }
+}
+
+void
 JaxaBenchmarkFederate::FederationJoined(FederateHandle federate)
+{
+    m_joined = true;
+    if (!m_evoked)
+    {
+        Continue();
+    }
+}
+
+void
+JaxaBenchmarkFederate::Declare()
 {
     m_class = m_amb->GetObjectClassHandle("Data");
     m_payload = m_amb->GetAttributeHandle(m_class, "payload");
@@ -163,21 +235,26 @@ JaxaBenchmarkFederate::FederationJoined(FederateHandle federate)
         m_amb->EnableTimeRegulation(m_lookahead);
         m_amb->EnableTimeConstrained();
     }
-    MaybeReady();
 }
 
 void
 JaxaBenchmarkFederate::TimeRegulationEnabled(LogicalTime time)
 {
     m_regulating = true;
-    MaybeReady();
+    if (!m_evoked)
+    {
+        Continue();
+    }
 }
 
 void
 JaxaBenchmarkFederate::TimeConstrainedEnabled(LogicalTime time)
 {
     m_constrained = true;
-    MaybeReady();
+    if (!m_evoked)
+    {
+        Continue();
+    }
 }
 
 void
@@ -186,7 +263,10 @@ JaxaBenchmarkFederate::AnnounceSynchronizationPoint(const std::string& label, co
     if (label == READY)
     {
         m_announced = true;
-        MaybeReady();
+        if (!m_evoked)
+        {
+            Continue();
+        }
     }
 }
 
@@ -204,12 +284,22 @@ JaxaBenchmarkFederate::MaybeReady()
 void
 JaxaBenchmarkFederate::FederationSynchronized(const std::string& label)
 {
-    if (label != READY || m_running)
+    if (label != READY)
     {
         return;
     }
+    m_synchronized = true;
+    if (!m_evoked)
+    {
+        Continue();
+    }
+}
+
+void
+JaxaBenchmarkFederate::StartLoop()
+{
     m_running = true;
-    m_start = Simulator::Now();
+    m_start = Simulator::Now(); // this PC's clock, read when the program learns of the start
     m_startTrace(m_start);
     NS_LOG_LOGIC("federate " << m_amb->GetFederateHandle() << " starts at "
                              << m_start.As(Time::MS));
@@ -285,13 +375,11 @@ JaxaBenchmarkFederate::TimeAdvanceGrant(LogicalTime time)
     {
         return;
     }
-    ++m_completed;
-    if (m_completed == m_exchanges)
+    m_granted = true;
+    if (!m_evoked)
     {
-        Finish();
-        return;
+        Continue();
     }
-    Step();
 }
 
 void

@@ -116,12 +116,24 @@ class JaxaBenchmarkFederate
     void TimeRegulationEnabled(LogicalTime time) override;
     void TimeConstrainedEnabled(LogicalTime time) override;
     void TimeAdvanceGrant(LogicalTime time) override;
+    void EvokeReturned(uint32_t delivered) override;
 
   protected:
     void DoDispose() override;
 
   private:
     /** Achieve "ready" once the set-up is complete and the point is announced. */
+    /**
+     * The program's next calls once what it waits for has come (called by every callback with
+     * immediate callbacks, after every evoke with evoked ones).
+     */
+    void Continue();
+    /** Publish, register, subscribe, enable time management. */
+    void Declare();
+    /** The loop starts (the clock is read). */
+    void StartLoop();
+    /** Evoked callbacks: block in evokeCallback(EvokeWait). */
+    void Evoke();
     void MaybeReady();
     /** One step of the synchronised loop. */
     void Step();
@@ -138,6 +150,12 @@ class JaxaBenchmarkFederate
     uint32_t m_exchanges;                   //!< Exchanges
     double m_lookahead;                     //!< Lookahead
     bool m_master;                          //!< registers the sync point
+    double m_evokeWait;                     //!< EvokeWait (s)
+    bool m_evoked;                          //!< the federation's callbacks are evoked
+    bool m_joined;                          //!< federationJoined came
+    bool m_declared;                        //!< declarations made
+    bool m_synchronized;                    //!< "ready" reached
+    bool m_granted;                         //!< a grant came and was not handled yet
     ObjectClassHandle m_class;              //!< Data
     AttributeHandle m_payload;              //!< Data.payload
     ObjectInstanceHandle m_obj;             //!< our instance

@@ -135,6 +135,11 @@ FederateAmbassador::TimeAdvanceGrant(LogicalTime)
 {
 }
 
+void
+FederateAmbassador::EvokeReturned(uint32_t)
+{
+}
+
 // ---------------------------------------------------------------------------------------------
 // RtiAmbassador
 
@@ -165,12 +170,17 @@ RtiAmbassador::RtiAmbassador()
     , m_nextObject(0)
     , m_asyncDelivery(false)
     , m_constrainedRequested(false)
+    , m_constrainedAcked(false)
     , m_boundSent(false)
     , m_nTso(0)
     , m_nRo(0)
     , m_nGrants(0)
     , m_nNull(0)
     , m_nLate(0)
+    , m_nCallbacks(0)
+    , m_evoking(false)
+    , m_evokeMultiple(false)
+    , m_evokeDelivered(0)
 {
 }
 
@@ -195,6 +205,8 @@ RtiAmbassador::DoDispose()
     m_fa = nullptr;
     m_tsoQueue.clear();
     m_heldRo.clear();
+    m_callbacks.clear();
+    m_evokeTimer.Cancel();
     RtiComponent::DoDispose();
 }
 
@@ -636,7 +648,11 @@ void
 RtiAmbassador::ModifyLookahead(LogicalTime lookahead)
 {
     NS_ABORT_MSG_IF(lookahead < 0, "RtiAmbassador: negative lookahead " << lookahead);
-    m_state.lookahead = lookahead;
+    NS_ABORT_MSG_IF(m_state.advancing,
+                    "RtiAmbassador::ModifyLookahead: a time advance is pending "
+                    "(IEEE 1516 InTimeAdvancingState)");
+    // A reduction takes effect only as the federate's time advances (RtiTimeManager).
+    RtiTimeManager::ModifyLookahead(m_state, lookahead);
     if (m_settings->GetGaltMode() == RtiSettings::CENTRAL)
     {
         RtiMessage m = Make(RtiMessage::MODIFY_LOOKAHEAD);
@@ -723,10 +739,21 @@ RtiAmbassador::EvaluateLocal()
 {
     Charge(m_settings->TimeManagementCycles(m_others.size() + 1));
     TimeBound galt = LocalGalt();
+    // enableTimeConstrained completes when no message at or before the federate's time can
+    // still come (the rule of a TAR grant, under which a message at that time is late).
+    if (m_constrainedAcked && !galt.Allows(m_state.time))
+    {
+        m_constrainedAcked = false;
+        CompleteConstrained();
+    }
     LogicalTime t;
     if (m_state.advancing && RtiTimeManager::CanGrant(m_state, galt, &t))
     {
         Grant(t);
+    }
+    else if (m_settings->GetTsoRelease() == RtiSettings::WHEN_GUARANTEED)
+    {
+        ReleaseGuaranteed(galt);
     }
     if (m_state.regulating)
     {
@@ -738,19 +765,171 @@ RtiAmbassador::EvaluateLocal()
     }
 }
 
+void
+RtiAmbassador::ReleaseGuaranteed(const TimeBound& galt)
+{
+    if (!m_state.advancing || IsNextMessage(m_state.kind) || !m_state.constrained)
+    {
+        return; // a NER's messages are delivered with its grant (it is granted at the first)
+    }
+    while (!m_tsoQueue.empty())
+    {
+        LogicalTime ts = m_tsoQueue.begin()->first;
+        if (ts > m_state.requested || galt.Allows(ts))
+        {
+            break;
+        }
+        RtiMessage m = std::move(m_tsoQueue.begin()->second);
+        m_tsoQueue.erase(m_tsoQueue.begin());
+        m_state.pendingTso.erase(m_state.pendingTso.find(ts));
+        Deliver(std::move(m), OrderType::TIMESTAMP);
+    }
+}
+
+void
+RtiAmbassador::CompleteConstrained()
+{
+    m_state.constrained = true;
+    m_constrainedRequested = false;
+    ChargeCallback();
+    LogicalTime t = m_state.time;
+    FederateAmbassador* fa = m_fa;
+    if (fa)
+    {
+        Callback([fa, t]() { fa->TimeConstrainedEnabled(t); });
+    }
+    if (m_settings->GetGaltMode() == RtiSettings::NULL_MESSAGES)
+    {
+        EvaluateLocal();
+    }
+}
+
 // --- Receiving ---------------------------------------------------------------------------------
+
+void
+RtiAmbassador::ChargeCallback()
+{
+    if (m_settings->GetCallbackModel() == RtiSettings::IMMEDIATE)
+    {
+        Charge(m_settings->CallbackCycles());
+    }
+}
 
 void
 RtiAmbassador::Callback(std::function<void()> invoke)
 {
-    // The callback is a turn of the federate's thread: what it sends is written at its end.
+    if (m_settings->GetCallbackModel() == RtiSettings::IMMEDIATE)
+    {
+        // The callback is a turn of the federate's thread: what it sends is written at its end.
+        ++m_nCallbacks;
+        DoTurn(std::move(invoke));
+        return;
+    }
+    if (!m_evoking)
+    {
+        m_callbacks.push_back(std::move(invoke)); // until the federate evokes
+        return;
+    }
+    // The federate's thread waits inside evoke: the callback runs now.
+    Dispatch(std::move(invoke));
+    if (!m_evokeMultiple)
+    {
+        m_evokeTimer.Cancel();
+        EvokeReturn();
+    }
+}
+
+void
+RtiAmbassador::Dispatch(std::function<void()> invoke)
+{
+    Charge(m_settings->CallbackCycles());
+    ++m_nCallbacks;
+    ++m_evokeDelivered;
     DoTurn(std::move(invoke));
+}
+
+void
+RtiAmbassador::EvokeReturn()
+{
+    m_evoking = false; // callbacks that come from now on wait for the next evoke
+    uint32_t n = m_evokeDelivered;
+    FederateAmbassador* fa = m_fa;
+    DoTurn([fa, n]() {
+        if (fa)
+        {
+            fa->EvokeReturned(n);
+        }
+    });
+}
+
+void
+RtiAmbassador::EvokeCallback(double wait)
+{
+    NS_ABORT_MSG_IF(m_settings->GetCallbackModel() != RtiSettings::EVOKED,
+                    "RtiAmbassador::EvokeCallback: the federation's CallbackModel is Immediate");
+    NS_ABORT_MSG_IF(m_evoking, "RtiAmbassador::EvokeCallback: called inside an evoke");
+    NS_ABORT_MSG_IF(!(wait >= 0), "RtiAmbassador::EvokeCallback: wait " << wait << " s < 0");
+    CallTurn(); // a call from outside a turn ends with the event (its cost is flushed)
+    Charge(m_settings->CallCycles());
+    m_evoking = true;
+    m_evokeMultiple = false;
+    m_evokeDelivered = 0;
+    if (!m_callbacks.empty())
+    {
+        std::function<void()> invoke = std::move(m_callbacks.front());
+        m_callbacks.pop_front();
+        Dispatch(std::move(invoke));
+        EvokeReturn();
+        return;
+    }
+    m_evokeTimer = Simulator::Schedule(Seconds(wait), [this]() { EvokeReturn(); });
+}
+
+void
+RtiAmbassador::EvokeMultipleCallbacks(double min, double max)
+{
+    NS_ABORT_MSG_IF(m_settings->GetCallbackModel() != RtiSettings::EVOKED,
+                    "RtiAmbassador::EvokeMultipleCallbacks: the federation's CallbackModel is "
+                    "Immediate");
+    NS_ABORT_MSG_IF(m_evoking, "RtiAmbassador::EvokeMultipleCallbacks: called inside an evoke");
+    NS_ABORT_MSG_IF(!(min >= 0) || !(max >= min),
+                    "RtiAmbassador::EvokeMultipleCallbacks: need 0 <= min <= max, got min "
+                        << min << " s, max " << max << " s");
+    CallTurn();
+    Charge(m_settings->CallCycles());
+    m_evoking = true;
+    m_evokeMultiple = true;
+    m_evokeDelivered = 0;
+    while (!m_callbacks.empty())
+    {
+        std::function<void()> invoke = std::move(m_callbacks.front());
+        m_callbacks.pop_front();
+        Dispatch(std::move(invoke));
+    }
+    if (min == 0)
+    {
+        EvokeReturn();
+        return;
+    }
+    m_evokeTimer = Simulator::Schedule(Seconds(min), [this]() { EvokeReturn(); });
+}
+
+uint32_t
+RtiAmbassador::GetNQueuedCallbacks() const
+{
+    return m_callbacks.size();
+}
+
+uint64_t
+RtiAmbassador::GetNCallbacks() const
+{
+    return m_nCallbacks;
 }
 
 void
 RtiAmbassador::Deliver(RtiMessage msg, OrderType receivedOrder)
 {
-    Charge(m_settings->CallbackCycles());
+    ChargeCallback();
     if (receivedOrder == OrderType::TIMESTAMP)
     {
         ++m_nTso;
@@ -821,7 +1000,7 @@ RtiAmbassador::Grant(LogicalTime t)
     }
     ++m_nGrants;
     m_grantTrace(t);
-    Charge(m_settings->CallbackCycles());
+    ChargeCallback();
     FederateAmbassador* fa = m_fa;
     if (fa)
     {
@@ -837,7 +1016,7 @@ RtiAmbassador::HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg)
     {
         case RtiMessage::JOIN_RESPONSE: {
             m_handle = msg.handle;
-            Charge(m_settings->CallbackCycles());
+            ChargeCallback();
             FederateHandle h = m_handle;
             if (fa)
             {
@@ -846,21 +1025,21 @@ RtiAmbassador::HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg)
             break;
         }
         case RtiMessage::ANNOUNCE_SYNC_POINT:
-            Charge(m_settings->CallbackCycles());
+            ChargeCallback();
             if (fa)
             {
                 Callback([fa, msg]() { fa->AnnounceSynchronizationPoint(msg.name, msg.tag); });
             }
             break;
         case RtiMessage::FEDERATION_SYNCHRONIZED:
-            Charge(m_settings->CallbackCycles());
+            ChargeCallback();
             if (fa)
             {
                 Callback([fa, msg]() { fa->FederationSynchronized(msg.name); });
             }
             break;
         case RtiMessage::DISCOVER_OBJECT:
-            Charge(m_settings->CallbackCycles());
+            ChargeCallback();
             if (fa)
             {
                 Callback(
@@ -901,7 +1080,7 @@ RtiAmbassador::HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg)
         case RtiMessage::TIME_REGULATION_ENABLED: {
             m_state.regulating = true;
             m_state.time = msg.time;
-            Charge(m_settings->CallbackCycles());
+            ChargeCallback();
             LogicalTime t = msg.time;
             if (fa)
             {
@@ -913,27 +1092,31 @@ RtiAmbassador::HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg)
             }
             break;
         }
-        case RtiMessage::TIME_CONSTRAINED_ENABLED: {
-            m_state.constrained = true;
-            m_constrainedRequested = false;
-            Charge(m_settings->CallbackCycles());
-            LogicalTime t = m_state.time;
-            if (fa)
-            {
-                Callback([fa, t]() { fa->TimeConstrainedEnabled(t); });
-            }
+        case RtiMessage::TIME_CONSTRAINED_ENABLED:
             if (m_settings->GetGaltMode() == RtiSettings::NULL_MESSAGES)
             {
+                // The CRC only acknowledges: this component checks GALT itself.
+                m_constrainedAcked = true;
                 EvaluateLocal();
             }
+            else
+            {
+                CompleteConstrained();
+            }
             break;
-        }
         case RtiMessage::TIME_ADVANCE_GRANT:
             NS_ABORT_MSG_IF(!m_state.advancing,
                             "RtiAmbassador: grant to " << msg.time << " without a request");
             Grant(msg.time);
             break;
         case RtiMessage::NULL_MESSAGE:
+            if (m_settings->GetGaltMode() == RtiSettings::CENTRAL)
+            {
+                // The CRC's notice of this federate's GALT (TsoRelease WhenGuaranteed).
+                ReleaseGuaranteed(
+                    TimeBound{msg.time, (msg.GetFlags() & RtiMessage::FLAG_OPEN) != 0});
+                break;
+            }
             if (msg.GetSource() == m_handle)
             {
                 break;

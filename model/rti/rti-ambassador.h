@@ -10,9 +10,11 @@
 #include "rti-fom.h"
 #include "rti-time-manager.h"
 
+#include "ns3/event-id.h"
 #include "ns3/traced-callback.h"
 
 #include <deque>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -173,6 +175,13 @@ class FederateAmbassador
      * @param time the granted logical time
      */
     virtual void TimeAdvanceGrant(LogicalTime time);
+
+    /**
+     * @brief An evokeCallback / evokeMultipleCallbacks call returned (CallbackModel Evoked): the
+     * federate program continues after the call (its next calls, then usually another evoke).
+     * @param delivered callbacks delivered during the call
+     */
+    virtual void EvokeReturned(uint32_t delivered);
 };
 
 /**
@@ -401,6 +410,29 @@ class RtiAmbassador : public RtiComponent
      */
     void ModifyLookahead(LogicalTime lookahead);
 
+    // --- Callback delivery (RtiSettings CallbackModel Evoked, IEEE 1516-2000) ------------------
+
+    /**
+     * @brief evokeCallback(approximateMinimumTimeInSeconds): deliver at most one callback; if
+     * none is queued, wait up to the given time for one. The call's return is
+     * FederateAmbassador::EvokeReturned.
+     * @param wait the longest wait in seconds (>= 0)
+     */
+    void EvokeCallback(double wait);
+    /**
+     * @brief evokeMultipleCallbacks(min, max): deliver the queued callbacks and those that
+     * arrive until min seconds have passed, then return (callbacks are delivered as they come,
+     * so none is pending at min and max only bounds the call). The return is
+     * FederateAmbassador::EvokeReturned.
+     * @param min approximate minimum time in seconds (>= 0)
+     * @param max approximate maximum time in seconds (>= min)
+     */
+    void EvokeMultipleCallbacks(double min, double max);
+    /** @return callbacks queued for the next evoke */
+    uint32_t GetNQueuedCallbacks() const;
+    /** @return callbacks delivered so far (both models) */
+    uint64_t GetNCallbacks() const;
+
     /** @return queryLogicalTime */
     LogicalTime QueryLogicalTime() const;
     /** @return queryLookahead */
@@ -514,6 +546,26 @@ class RtiAmbassador : public RtiComponent
     void ReleaseHeldRo();
     /** NullMessages mode: grant if possible, send a null message if the bound changed. */
     void EvaluateLocal();
+
+    /**
+     * TsoRelease WhenGuaranteed: deliver the queued TSO messages that GALT has passed, up to the
+     * requested time of a pending TAR/TARA.
+     * @param galt the federate's GALT
+     */
+    void ReleaseGuaranteed(const TimeBound& galt);
+
+    /** A callback's cost (CallbackModel Immediate: at once; Evoked: when it is dispatched). */
+    void ChargeCallback();
+    /**
+     * Evoked: run a callback inside the evoke call (its cost, then a turn).
+     * @param invoke the invocation
+     */
+    void Dispatch(std::function<void()> invoke);
+    /** Evoked: the evoke call returns (after the callbacks dispatched in it). */
+    void EvokeReturn();
+
+    /** enableTimeConstrained completes: state, callback (and, NullMessages, a new bound). */
+    void CompleteConstrained();
     /**
      * Send a null message with the current bound (or a withdrawal).
      * @param bound the bound
@@ -537,9 +589,10 @@ class RtiAmbassador : public RtiComponent
     uint32_t m_serial;         //!< message serial
     uint32_t m_nextObject;     //!< instance counter
     std::map<ObjectInstanceHandle, std::pair<OrderType, TransportationType>> m_objects; //!< ours
-    RtiTimeManager::State m_state;                       //!< our time state
-    bool m_asyncDelivery;                                //!< asynchronous delivery enabled
-    bool m_constrainedRequested;                         //!< enableTimeConstrained pending
+    RtiTimeManager::State m_state; //!< our time state
+    bool m_asyncDelivery;          //!< asynchronous delivery enabled
+    bool m_constrainedRequested;   //!< enableTimeConstrained pending
+    bool m_constrainedAcked;       //!< NullMessages: the CRC acknowledged, waiting for GALT
     std::multimap<LogicalTime, RtiMessage> m_tsoQueue;   //!< TSO messages waiting for a grant
     std::deque<RtiMessage> m_heldRo;                     //!< RO messages waiting for an advance
     std::map<FederateHandle, TimeBound> m_others;        //!< NullMessages: others' bounds
@@ -550,6 +603,12 @@ class RtiAmbassador : public RtiComponent
     uint64_t m_nGrants;                                  //!< counter
     uint64_t m_nNull;                                    //!< counter
     uint64_t m_nLate;                                    //!< counter
+    uint64_t m_nCallbacks;                               //!< counter
+    std::deque<std::function<void()>> m_callbacks;       //!< Evoked: queued callbacks
+    bool m_evoking;                                      //!< Evoked: inside an evoke call
+    bool m_evokeMultiple;                                //!< evokeMultipleCallbacks (else one)
+    uint32_t m_evokeDelivered;                           //!< callbacks of the current evoke
+    EventId m_evokeTimer;                                //!< end of the evoke's wait
     TracedCallback<LogicalTime, uint8_t> m_deliverTrace; //!< deliveries
     TracedCallback<LogicalTime> m_grantTrace;            //!< grants
 };

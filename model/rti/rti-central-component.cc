@@ -328,7 +328,7 @@ RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg)
             }
             else
             {
-                // The local component checks GALT itself.
+                // Acknowledged only: the local component checks GALT itself.
                 m_federates[f].constrainedPending = false;
                 m_tm.Get(f).constrained = true;
                 RtiMessage r = Reply(RtiMessage::TIME_CONSTRAINED_ENABLED);
@@ -347,7 +347,7 @@ RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg)
             break;
         case RtiMessage::MODIFY_LOOKAHEAD:
             Charge(m_settings->TimeManagementCycles(m_tm.GetNManaged()));
-            m_tm.Get(f).lookahead = msg.time;
+            RtiTimeManager::ModifyLookahead(m_tm.Get(f), msg.time);
             if (m_settings->GetGaltMode() == RtiSettings::CENTRAL)
             {
                 EvaluateTime();
@@ -491,12 +491,12 @@ RtiCentralComponent::EvaluateTime()
         tag.time = t;
         SendTo(g, std::move(tag));
     }
-    // enableTimeConstrained completes when no message can arrive in the federate's past.
+    bool release = m_settings->GetTsoRelease() == RtiSettings::WHEN_GUARANTEED;
     std::map<FederateHandle, TimeBound> bounds;
     bool computed = false;
     for (auto& [g, fed] : m_federates)
     {
-        if (!fed.constrainedPending)
+        if (!fed.constrainedPending && !release)
         {
             continue;
         }
@@ -506,13 +506,33 @@ RtiCentralComponent::EvaluateTime()
             computed = true;
         }
         RtiTimeManager::State& s = m_tm.Get(g);
-        if (RtiTimeManager::Galt(g, bounds).t >= s.time)
+        TimeBound galt = RtiTimeManager::Galt(g, bounds);
+        // enableTimeConstrained completes when no message at or before the federate's time can
+        // still come: the local component counts one at its time as late (as after a TAR
+        // grant), so the bound's open/closed side counts.
+        if (fed.constrainedPending && !galt.Allows(s.time))
         {
             fed.constrainedPending = false;
             s.constrained = true;
             RtiMessage r = Reply(RtiMessage::TIME_CONSTRAINED_ENABLED);
             r.time = s.time;
             SendTo(g, std::move(r));
+        }
+        // TsoRelease WhenGuaranteed: tell a federate in a TAR/TARA that GALT has passed some of
+        // the TSO messages forwarded to it (they are ahead of the notice on its connection).
+        if (release && s.advancing && !IsNextMessage(s.kind) && s.constrained
+            && !s.pendingTso.empty() && *s.pendingTso.begin() <= s.requested
+            && !galt.Allows(*s.pendingTso.begin()))
+        {
+            while (!s.pendingTso.empty() && *s.pendingTso.begin() <= s.requested
+                   && !galt.Allows(*s.pendingTso.begin()))
+            {
+                s.pendingTso.erase(s.pendingTso.begin());
+            }
+            RtiMessage n = Reply(RtiMessage::NULL_MESSAGE);
+            n.SetFlags(galt.open ? RtiMessage::FLAG_OPEN : 0);
+            n.time = galt.t;
+            SendTo(g, std::move(n));
         }
     }
 }

@@ -34,6 +34,9 @@ RtiSettings.TcpNoDelay = true
 # A Java RTI: the federate's (and the CRC's) thread queues messages, an I/O thread writes them;
 # on the uniprocessor PCs it runs when the thread blocks.
 RtiSettings.WriteBatching = true
+# IEEE 1516-2000 (pRTI 1516): callbacks wait in the local component until the federate evokes
+# them (evokeCallback / evokeMultipleCallbacks); each costs CallbackCost when dispatched.
+RtiSettings.CallbackModel = Evoked
 # One cost K per RTI operation (call, callback, encode, decode, routing step, time management
 # evaluation; 1/10 of it per federate in a GALT evaluation), 1 cycle per byte encoded or decoded.
 # K is calibrated on beta of [JAXA06] Fig. 4 (bench/rti-calibrate.py; doc/rti.rst): 23300 cycles

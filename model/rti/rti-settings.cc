@@ -38,6 +38,20 @@ RtiSettings::GetTypeId()
                             EnumValue(CENTRAL),
                             MakeEnumAccessor<GaltMode>(&RtiSettings::m_galtMode),
                             MakeEnumChecker(CENTRAL, "Central", NULL_MESSAGES, "NullMessages"))
+              .AddAttribute("TsoRelease",
+                            "When a constrained federate gets its TSO messages during a TAR/TARA: "
+                            "all just before the grant (AtGrant), or each as soon as GALT has "
+                            "passed its timestamp (WhenGuaranteed; IEEE 1516 allows both).",
+                            EnumValue(AT_GRANT),
+                            MakeEnumAccessor<TsoRelease>(&RtiSettings::m_tsoRelease),
+                            MakeEnumChecker(AT_GRANT, "AtGrant", WHEN_GUARANTEED, "WhenGuaranteed"))
+              .AddAttribute("CallbackModel",
+                            "Callbacks delivered at once (Immediate) or queued in the local "
+                            "component until the federate evokes them (Evoked: IEEE 1516-2000, "
+                            "evokeCallback / evokeMultipleCallbacks).",
+                            EnumValue(IMMEDIATE),
+                            MakeEnumAccessor<CallbackModel>(&RtiSettings::m_callbackModel),
+                            MakeEnumChecker(IMMEDIATE, "Immediate", EVOKED, "Evoked"))
               .AddAttribute(
                   "TcpNoDelay",
                   "Disable the Nagle algorithm on the RTI's TCP connections (TCP_NODELAY, "
@@ -183,6 +197,8 @@ RtiSettings::RtiSettings()
     , m_adminCycles(0)
     , m_headerSize(RtiMessage::CORE_HEADER_SIZE)
     , m_galtMode(CENTRAL)
+    , m_tsoRelease(AT_GRANT)
+    , m_callbackModel(IMMEDIATE)
     , m_tcpNoDelay(true)
     , m_writeBatching(false)
     , m_segmentSize(1448)
@@ -260,6 +276,18 @@ RtiSettings::GaltMode
 RtiSettings::GetGaltMode() const
 {
     return m_galtMode;
+}
+
+RtiSettings::TsoRelease
+RtiSettings::GetTsoRelease() const
+{
+    return m_tsoRelease;
+}
+
+RtiSettings::CallbackModel
+RtiSettings::GetCallbackModel() const
+{
+    return m_callbackModel;
 }
 
 bool

@@ -37,8 +37,23 @@ class RtiSettings : public Object
     /** How GALT is computed. */
     enum GaltMode
     {
-        CENTRAL,      //!< by the CRC from every federate's requests (pRTI, Portico 2 style)
-        NULL_MESSAGES //!< by each local component from null messages (CERTI, OpenRTI style)
+        CENTRAL,      //!< by the CRC from every federate's requests (pRTI style)
+        NULL_MESSAGES //!< by each local component from null messages (CERTI, OpenRTI; Portico peer
+                      //!< to peer)
+    };
+
+    /** When a constrained federate's TSO messages are delivered during a TAR/TARA. */
+    enum TsoRelease
+    {
+        AT_GRANT,       //!< all together, just before the grant (pRTI 1516 as modelled)
+        WHEN_GUARANTEED //!< each as soon as GALT has passed its timestamp (may precede the grant)
+    };
+
+    /** How callbacks reach the federate. */
+    enum CallbackModel
+    {
+        IMMEDIATE, //!< each at once, on the component's thread (IEEE 1516-2010 HLA_IMMEDIATE)
+        EVOKED     //!< queued until the federate calls evokeCallback/evokeMultipleCallbacks
     };
 
     /** Where update messages travel. */
@@ -94,6 +109,10 @@ class RtiSettings : public Object
     uint32_t GetHeaderSize() const;
     /** @return the GALT algorithm */
     GaltMode GetGaltMode() const;
+    /** @return the TSO release policy */
+    TsoRelease GetTsoRelease() const;
+    /** @return the callback model */
+    CallbackModel GetCallbackModel() const;
     /** @return whether the RTI's TCP sockets disable Nagle (TCP_NODELAY) */
     bool GetTcpNoDelay() const;
     /** @return whether queued output is written in one system call when the process yields */
@@ -131,30 +150,32 @@ class RtiSettings : public Object
     double TimeManagementCycles(uint32_t federates) const;
 
   private:
-    DataPath m_dataPath;          //!< DataPath
-    Transport m_transport;        //!< Transport
-    double m_transportCycles;     //!< TransportCost
-    double m_reflectTailCycles;   //!< ReflectTailCost
-    double m_shmCycles;           //!< ShmEnqueueCost
-    double m_shmCyclesPerByte;    //!< ShmCopyCostPerByte
-    uint32_t m_shmQueueSize;      //!< ShmQueueSize
-    double m_adminCycles;         //!< AdminCost
-    uint32_t m_headerSize;        //!< EncodingHeaderSize
-    GaltMode m_galtMode;          //!< GaltMode
-    bool m_tcpNoDelay;            //!< TcpNoDelay
-    bool m_writeBatching;         //!< WriteBatching
-    uint32_t m_segmentSize;       //!< TcpSegmentSize
-    uint16_t m_port;              //!< Port
-    uint16_t m_udpPort;           //!< UdpPort
-    double m_callCycles;          //!< CallCost
-    double m_callbackCycles;      //!< CallbackCost
-    double m_encodeCycles;        //!< EncodeCost
-    double m_encodeCyclesPerByte; //!< EncodeCostPerByte
-    double m_decodeCycles;        //!< DecodeCost
-    double m_decodeCyclesPerByte; //!< DecodeCostPerByte
-    double m_routeCycles;         //!< RouteCost
-    double m_tmCycles;            //!< TimeManagementCost
-    double m_tmCyclesPerFederate; //!< TimeManagementCostPerFederate
+    DataPath m_dataPath;           //!< DataPath
+    Transport m_transport;         //!< Transport
+    double m_transportCycles;      //!< TransportCost
+    double m_reflectTailCycles;    //!< ReflectTailCost
+    double m_shmCycles;            //!< ShmEnqueueCost
+    double m_shmCyclesPerByte;     //!< ShmCopyCostPerByte
+    uint32_t m_shmQueueSize;       //!< ShmQueueSize
+    double m_adminCycles;          //!< AdminCost
+    uint32_t m_headerSize;         //!< EncodingHeaderSize
+    GaltMode m_galtMode;           //!< GaltMode
+    TsoRelease m_tsoRelease;       //!< TsoRelease
+    CallbackModel m_callbackModel; //!< CallbackModel
+    bool m_tcpNoDelay;             //!< TcpNoDelay
+    bool m_writeBatching;          //!< WriteBatching
+    uint32_t m_segmentSize;        //!< TcpSegmentSize
+    uint16_t m_port;               //!< Port
+    uint16_t m_udpPort;            //!< UdpPort
+    double m_callCycles;           //!< CallCost
+    double m_callbackCycles;       //!< CallbackCost
+    double m_encodeCycles;         //!< EncodeCost
+    double m_encodeCyclesPerByte;  //!< EncodeCostPerByte
+    double m_decodeCycles;         //!< DecodeCost
+    double m_decodeCyclesPerByte;  //!< DecodeCostPerByte
+    double m_routeCycles;          //!< RouteCost
+    double m_tmCycles;             //!< TimeManagementCost
+    double m_tmCyclesPerFederate;  //!< TimeManagementCostPerFederate
 };
 
 } // namespace ns3

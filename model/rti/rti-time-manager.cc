@@ -4,6 +4,7 @@
 
 #include "rti-time-manager.h"
 
+#include "ns3/assert.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -13,8 +14,16 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RtiTimeManager");
 
+namespace
+{
+/**
+ * The bound of a state without its floor.
+ * @param s the state
+ * @param galt its GALT
+ * @return the bound
+ */
 TimeBound
-RtiTimeManager::OutputBound(const State& s, const TimeBound& galt)
+BoundWithoutFloor(const RtiTimeManager::State& s, const TimeBound& galt)
 {
     TimeBound b;
     if (!s.advancing)
@@ -43,6 +52,32 @@ RtiTimeManager::OutputBound(const State& s, const TimeBound& galt)
     b.t = m.t + s.lookahead;
     b.open = m.open || (s.lookahead == 0 && s.kind == AdvanceKind::NER);
     return b;
+}
+} // namespace
+
+TimeBound
+RtiTimeManager::OutputBound(const State& s, const TimeBound& galt)
+{
+    TimeBound b = BoundWithoutFloor(s, galt);
+    // A lookahead reduction does not lower a bound others may have been granted on.
+    return (s.hasFloor && b < s.floor) ? s.floor : b;
+}
+
+void
+RtiTimeManager::ModifyLookahead(State& s, LogicalTime lookahead)
+{
+    NS_ASSERT_MSG(!s.advancing, "modifyLookahead while advancing");
+    TimeBound before = OutputBound(s, TimeBound());
+    s.lookahead = lookahead;
+    if (BoundWithoutFloor(s, TimeBound()) < before)
+    {
+        s.hasFloor = true;
+        s.floor = before;
+    }
+    else
+    {
+        s.hasFloor = false; // an increase (or no change) takes effect at once
+    }
 }
 
 bool
@@ -77,6 +112,10 @@ RtiTimeManager::ApplyGrant(State& s, LogicalTime t)
     s.time = t;
     s.lastGrantAvailable = IsAvailable(s.kind);
     s.pendingTso.erase(s.pendingTso.begin(), s.pendingTso.upper_bound(t));
+    if (s.hasFloor && !(BoundWithoutFloor(s, TimeBound()) < s.floor))
+    {
+        s.hasFloor = false; // the reduction has fully taken effect
+    }
 }
 
 RtiTimeManager::State&

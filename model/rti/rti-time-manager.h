@@ -43,6 +43,11 @@ namespace ns3
  *   Every pending TSO message with timestamp <= t' is delivered before the grant. A federate
  *   that is not constrained is granted at once (NER/NERA at t).
  *
+ * - modifyLookahead (not while advancing): an increase takes effect at once; a reduction from L
+ *   to L' at logical time T takes effect only as the federate's time advances (IEEE 1516.1-2000
+ *   8.19: the "actual lookahead" is max(L', L - (t - T))), so the output bound never falls below
+ *   T + L, on which others may already have been granted: the bound is max(t + L', T + L).
+ *
  * The central computation of all output bounds is a greatest fixed point (NER bounds depend on
  * GALT, which depends on the others' bounds): it starts from the bounds without the GALT term and
  * relaxes them like Bellman-Ford shortest paths (lookaheads are the edge weights), which ends in at
@@ -64,6 +69,8 @@ class RtiTimeManager
         LogicalTime requested{0};              //!< its requested time
         bool lastGrantAvailable{false};        //!< the last grant answered TARA/NERA
         std::multiset<LogicalTime> pendingTso; //!< timestamps of undelivered TSO messages to it
+        bool hasFloor{false}; //!< a lookahead reduction has not fully taken effect yet
+        TimeBound floor;      //!< the output bound promised before that reduction
     };
 
     /** A grant: federate and time. */
@@ -76,6 +83,14 @@ class RtiTimeManager
      * @return the bound
      */
     static TimeBound OutputBound(const State& s, const TimeBound& galt);
+
+    /**
+     * @brief Change the lookahead of a federate that is not advancing: an increase at once, a
+     * reduction only as its logical time advances (the bound it had is kept as a floor).
+     * @param s its state (not advancing)
+     * @param lookahead the new lookahead (>= 0)
+     */
+    static void ModifyLookahead(State& s, LogicalTime lookahead);
 
     /**
      * @brief Whether an advancing federate can be granted now, and at which time.

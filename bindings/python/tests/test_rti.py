@@ -46,23 +46,38 @@ def test_shared_points_between_experiments():
 
 def test_fig8_dominance_rule():
     class R:
-        def __init__(self, bw, c, o, t):
+        def __init__(self, bw, c, o, runs):
             self.params = {"bandwidth": bw, "dataSize": 64, "mode": "sync"}
             if c:
                 self.params["extraCrc"] = c
             if o:
                 self.params["extraOther"] = o
-            self.result = {"time_per_exchange_ms": t}
+            self.result = {"time_per_exchange_ms": sum(runs) / len(runs),
+                           "time_per_exchange_ms_runs": runs}
 
+    # Three repetitions; the noise e of repetition i is added on the CRC's side only:
+    # slopes per repetition s_crc + e_i / 6, s_other.
+    noise = (-0.6, 0.0, 0.6)
     recs = []
     for bw, sc, so in (("128kbps", 1.0, 3.0), ("20Mbps", 1.0, 1.15)):
         for c in (0, 6):
             for o in (0, 6):
-                recs.append(R(bw, c, o, 10 + sc * c + so * o))
+                recs.append(R(bw, c, o, [10 + sc * c + so * o + (e if c else 0)
+                                         for e in noise]))
     m = J.fig8_analyse(recs).metrics
+    # 128k: CRC slope 1 +- t(2) * 0.1 / sqrt(3) = +- 0.248; other 3 exactly: apart.
     assert m["federates_128k_dominant"] == "non-crc"
     assert m["federates_128k_slope_other_ms"] == pytest.approx(3.0)
-    assert m["federates_20M_dominant"] == "equal"  # 1.0 vs 1.15: within 20 %
+    assert m["federates_128k_slope_crc_ci95_ms"] == pytest.approx(4.303 * 0.1 / 3 ** 0.5,
+                                                                  rel=1e-3)
+    # 20M: 1.0 +- 0.248 against 1.15 +- 0: the intervals overlap.
+    assert m["federates_20M_dominant"] == "equal"
+    # Without the noise the intervals have no width: 1.0 and 1.15 differ.
+    exact = [R(r.params["bandwidth"], r.params.get("extraCrc", 0),
+               r.params.get("extraOther", 0), [r.result["time_per_exchange_ms"]] * 3)
+             for r in recs]
+    assert J.fig8_analyse(exact).metrics["federates_20M_dominant"] == "non-crc"
+    assert J.mean_ci([1.0])[1] is None
 
 
 def test_benchmark_program_rejects_bad_arguments():

@@ -435,50 +435,91 @@ def fig8_points(scale):
             for bw in FIG8_BW for c in g for o in g]
 
 
+# Two-sided 95 % quantiles of Student's t distribution, degrees of freedom 1-30 (standard
+# table values); the normal quantile 1.96 beyond.
+T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+        2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+
+
+def t975(df):
+    """Two-sided 95 % Student t quantile for df degrees of freedom."""
+    return T975[df - 1] if df <= len(T975) else 1.96
+
+
+def mean_ci(xs):
+    """Mean and 95 % confidence half-width (Student t) of repetitions (half-width None if one)."""
+    m = mean(xs)
+    if len(xs) < 2:
+        return m, None
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+    return m, t975(len(xs) - 1) * sd / math.sqrt(len(xs))
+
+
+def two_factor_slopes(grid):
+    """Least-squares marginal slopes of T = t0 + s_crc * n_crc + s_other * n_other over a grid
+    {(n_crc, n_other): T}."""
+    keys = sorted(grid)
+    xs1 = [c for c, o in keys]
+    xs2 = [o for c, o in keys]
+    ys = [grid[k] for k in keys]
+    m1, m2, my = mean(xs1), mean(xs2), mean(ys)
+    s11 = sum((x - m1) ** 2 for x in xs1)
+    s22 = sum((x - m2) ** 2 for x in xs2)
+    s12 = sum((x - m1) * (z - m2) for x, z in zip(xs1, xs2))
+    s1y = sum((x - m1) * (y - my) for x, y in zip(xs1, ys))
+    s2y = sum((x - m2) * (y - my) for x, y in zip(xs2, ys))
+    det = s11 * s22 - s12 * s12
+    return (s1y * s22 - s2y * s12) / det, (s2y * s11 - s1y * s12) / det
+
+
+def dominance(slopes_crc, slopes_other):
+    """Verdict from the repetitions' own statistics: the two slopes are "equal" when their 95 %
+    confidence intervals (Student t over the repetitions) overlap, else the larger dominates.
+    Returns (verdict, (mean, half-width) of each)."""
+    ci1, ci2 = mean_ci(slopes_crc), mean_ci(slopes_other)
+    (b1, h1), (b2, h2) = ci1, ci2
+    if h1 is None or h2 is None:
+        return "undetermined (one repetition)", ci1, ci2
+    if abs(b1 - b2) <= h1 + h2:
+        return "equal", ci1, ci2
+    return ("crc" if b1 > b2 else "non-crc"), ci1, ci2
+
+
 def fig8_analyse(records):
     rows, metrics, series = [], {}, []
     for k in FIG8_BW:
         pts = [r for r in records if _bw_label(r.params) == k]
-        grid = {(r.params.get("extraCrc", 0), r.params.get("extraOther", 0)): _t(r)
-                for r in pts}
-        # Marginal slopes: T = t0 + s_crc * n_crc + s_other * n_other (least squares).
-        keys = sorted(grid)
-        n = len(keys)
-        xs1 = [c for c, o in keys]
-        xs2 = [o for c, o in keys]
-        ys = [grid[c] for c in keys]
-        m1, m2, my = mean(xs1), mean(xs2), mean(ys)
-        s11 = sum((x - m1) ** 2 for x in xs1)
-        s22 = sum((x - m2) ** 2 for x in xs2)
-        s12 = sum((x - m1) * (z - m2) for x, z in zip(xs1, xs2))
-        s1y = sum((x - m1) * (y - my) for x, y in zip(xs1, ys))
-        s2y = sum((x - m2) * (y - my) for x, y in zip(xs2, ys))
-        det = s11 * s22 - s12 * s12
-        b1 = (s1y * s22 - s2y * s12) / det
-        b2 = (s2y * s11 - s1y * s12) / det
+        key = {id(r): (r.params.get("extraCrc", 0), r.params.get("extraOther", 0)) for r in pts}
+        grid = {key[id(r)]: _t(r) for r in pts}
+        b1, b2 = two_factor_slopes(grid)
+        # The same slopes per repetition (repetition i of every point has run RngRun + i).
+        runs = {key[id(r)]: r.result.get("time_per_exchange_ms_runs", [_t(r)]) for r in pts}
+        nrep = min(len(v) for v in runs.values())
+        per_rep = [two_factor_slopes({g: runs[g][i] for g in runs}) for i in range(nrep)]
+        dom, (m1, h1), (m2, h2) = dominance([s[0] for s in per_rep], [s[1] for s in per_rep])
         metrics[f"federates_{k}_slope_crc_ms"] = b1
         metrics[f"federates_{k}_slope_other_ms"] = b2
+        metrics[f"federates_{k}_slope_crc_ci95_ms"] = h1
+        metrics[f"federates_{k}_slope_other_ci95_ms"] = h2
+        metrics[f"federates_{k}_repetitions"] = nrep
         metrics[f"federates_{k}_base_ms"] = grid[(0, 0)]
-        if abs(b1 - b2) <= 0.2 * max(abs(b1), abs(b2)):
-            dom = "equal"
-        else:
-            dom = "crc" if b1 > b2 else "non-crc"
         metrics[f"federates_{k}_dominant"] = dom
         for (c, o), t in sorted(grid.items()):
             rows.append({"bandwidth_bps": BW[k][1], "extra_crc_pc": c, "extra_other_pc": o,
                          "time_per_exchange_ms": t})
             metrics[f"federates_{k}_crc{c}_other{o}_ms"] = t
-        axis = sorted({c for c, o in keys})
+        axis = sorted({c for c, o in grid})
         series.append(Series(f"{k}bps, on the CRC's PC", axis, [grid[(c, 0)] for c in axis]))
         series.append(Series(f"{k}bps, on the other PC", axis, [grid[(0, o)] for o in axis]))
-        del n
     fig = Figure(name="fig8", title="JAXA06 Fig. 8: extra time-only federates",
                  xlabel="extra time-only federates", ylabel="time per exchange (ms)",
                  series=series, logy=True)
     notes = ["Prediction. 64-byte synchronised benchmark plus time-only federates (regulating "
              "and constrained, one TAR per step) on the CRC's PC (host B) and on the other PC "
-             "(host A). 'dominant' compares the marginal slopes of a two-factor linear fit "
-             "(equal: within 20 % of each other)."]
+             "(host A). 'dominant' compares the marginal slopes of a two-factor linear fit, "
+             "fitted per repetition: 'equal' when the two slopes' 95 % confidence intervals "
+             "(Student t over the repetitions) overlap, else the larger one dominates."]
     return Analysis(rows=rows, metrics=metrics, figures=[fig], notes=notes)
 
 
