@@ -27,6 +27,8 @@
 #include "ns3/timer-model.h"
 #include "ns3/uinteger.h"
 
+#include <set>
+
 namespace ns3
 {
 
@@ -38,6 +40,12 @@ Mega06Testbed::Timers(const Mega06TestbedConfig& config)
     NS_ABORT_MSG_IF(!(config.igmpTimeScale > 0), "Mega06Testbed: igmpTimeScale must be > 0");
     // RFC 2236 section 8 (the IGMPv2 of the StarBED PCs and mrouted), every interval scaled.
     return IgmpTimers().Scaled(config.igmpTimeScale);
+}
+
+Ipv4Address
+Mega06Testbed::GroupOf(const Mega06TestbedConfig& config, uint32_t k)
+{
+    return Ipv4Address(config.group.Get() + k);
 }
 
 Ptr<HostNic>
@@ -52,6 +60,33 @@ Mega06Testbed
 Mega06Testbed::Build(const Mega06TestbedConfig& c)
 {
     NS_ABORT_MSG_IF(c.otherLoad < 0, "Mega06Testbed: otherLoad must be >= 0");
+    NS_ABORT_MSG_IF(c.receiversOn6009 > c.receivers,
+                    "Mega06Testbed: receiversOn6009 " << c.receiversOn6009 << " > receivers "
+                                                      << c.receivers);
+    const uint32_t nGroups
+        = c.sendersPerGroup > 0 ? (c.senderPcs + c.sendersPerGroup - 1) / c.sendersPerGroup : 1;
+    if (c.sendersPerGroup > 0)
+    {
+        NS_ABORT_MSG_IF(c.receivers > nGroups,
+                        "Mega06Testbed: " << c.receivers << " receivers but " << nGroups
+                                          << " groups (one receiver per set)");
+        // One MAC per group: the low 23 bits of every group (and of the other group) differ.
+        std::set<uint32_t> macs{c.otherGroup.Get() & 0x7FFFFF};
+        for (uint32_t k = 0; k < nGroups; ++k)
+        {
+            const Ipv4Address g = GroupOf(c, k);
+            NS_ABORT_MSG_IF(!g.IsMulticast() || !macs.insert(g.Get() & 0x7FFFFF).second,
+                            "Mega06Testbed: group " << g
+                                                    << " is not multicast or shares its MAC "
+                                                       "address with another group");
+        }
+    }
+    auto senderGroup = [&](uint32_t i) {
+        return c.sendersPerGroup > 0 ? GroupOf(c, i / c.sendersPerGroup) : c.group;
+    };
+    auto receiverGroup = [&](uint32_t j) {
+        return c.sendersPerGroup > 0 ? GroupOf(c, j) : c.group;
+    };
     Mega06Testbed tb;
     const IgmpTimers timers = Timers(c);
     // IGMPv2 codes Max Resp Time in tenths of a second: no Query Response Interval below 100 ms.
@@ -83,10 +118,25 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
         tb.senderPorts.push_back(tb.bridge->GetNPorts() - 1);
         pcs.Add(tb.senders.Get(i));
     }
+    if (c.receiversOn6009 > 0)
+    {
+        // The Catalyst 6009, joined to the 6509 by one 802.1Q trunk; its trunk port is a
+        // configured multicast-router port (reports and unregistered multicast go up the trunk
+        // towards the querier side).
+        tb.switch6009 = CreateObject<Node>();
+        tb.bridge6009 = sh.Install(tb.switch6009);
+        tb.bridge6009->SetTimers(timers);
+        sh.ConnectTrunk(tb.bridge, tb.bridge6009, c.trunkRate);
+        tb.trunkPort = tb.bridge->GetNPorts() - 1;
+        tb.trunkPort6009 = tb.bridge6009->GetNPorts() - 1;
+        tb.bridge6009->SetStaticRouterPort(tb.trunkPort6009, true);
+    }
     for (uint32_t i = 0; i < c.receivers; ++i)
     {
-        devs.Add(sh.Connect(tb.bridge, tb.receivers.Get(i), DataRate("100Mbps")).Get(0));
-        tb.receiverPorts.push_back(tb.bridge->GetNPorts() - 1);
+        const bool on6009 = i >= c.receivers - c.receiversOn6009;
+        Ptr<SnoopingBridgeNetDevice> br = on6009 ? tb.bridge6009 : tb.bridge;
+        devs.Add(sh.Connect(br, tb.receivers.Get(i), DataRate("100Mbps")).Get(0));
+        tb.receiverPorts.push_back(br->GetNPorts() - 1);
         pcs.Add(tb.receivers.Get(i));
     }
     if (c.querier)
@@ -179,10 +229,11 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
         Ptr<SendUdp> app = CreateObject<SendUdp>();
         app->SetAttribute("Nodes", UintegerValue(c.nodesPerPc));
         app->SetAttribute("FirstNodeId", UintegerValue(i * c.nodesPerPc));
-        app->SetAttribute("Group", Ipv4AddressValue(c.group));
+        app->SetAttribute("Group", Ipv4AddressValue(senderGroup(i)));
         app->SetAttribute("Port", UintegerValue(c.port));
         app->SetAttribute("PacketSize", UintegerValue(c.packetSize));
         app->SetAttribute("Device", UintegerValue(0));
+        app->SetAttribute("SequentialLaunch", BooleanValue(c.sequentialLaunch));
         stream += app->AssignStreams(stream);
         tb.senders.Get(i)->AddApplication(app);
         app->SetStartTime(c.sendAt);
@@ -192,13 +243,13 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
     for (uint32_t i = 0; i < c.receivers; ++i)
     {
         Ptr<Ami> ami = CreateObject<Ami>();
-        ami->SetAttribute("Group", Ipv4AddressValue(c.group));
+        ami->SetAttribute("Group", Ipv4AddressValue(receiverGroup(i)));
         tb.receivers.Get(i)->AddApplication(ami);
         ami->SetStartTime(c.joinAt);
         ami->SetStopTime(c.stopAt);
         Ptr<Sara> sara = CreateObject<Sara>();
         sara->SetAttribute("Port", UintegerValue(c.port));
-        sara->SetAttribute("Group", Ipv4AddressValue(c.group));
+        sara->SetAttribute("Group", Ipv4AddressValue(receiverGroup(i)));
         tb.receivers.Get(i)->AddApplication(sara);
         sara->SetStartTime(Seconds(0));
         sara->SetStopTime(c.stopAt);

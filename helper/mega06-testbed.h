@@ -57,6 +57,13 @@ struct Mega06TestbedConfig
     Time loadAt{Seconds(0)};                     //!< the other senders' load starts
     Time stopAt{Seconds(10)};                    //!< every application stops
     int64_t stream{3000};                        //!< first random stream index
+    /// Sender PCs per group (0: every sender PC to `group`, every receiver on it). Otherwise
+    /// the [MEGA06] sets of scaling method A: sender PC i sends to GroupOf(i / sendersPerGroup)
+    /// and receiver j joins GroupOf(j), one group per set.
+    uint32_t sendersPerGroup{0};
+    uint32_t receiversOn6009{0};  //!< the last receivers are on a second switch (the 6009)
+    DataRate trunkRate{"1Gbps"};  //!< the 802.1Q trunk between the 6509 and the 6009
+    bool sequentialLaunch{false}; //!< send_udp processes launched one by one (SendUdp)
 };
 
 /**
@@ -82,20 +89,24 @@ struct Mega06TestbedConfig
  */
 struct Mega06Testbed
 {
-    Ptr<Node> switchNode;                //!< the switch
-    Ptr<SnoopingBridgeNetDevice> bridge; //!< its snooping bridge
-    NodeContainer senders;               //!< sender PCs
-    NodeContainer receivers;             //!< receiver PCs
-    Ptr<Node> querier;                   //!< querier PC (null if none)
-    Ptr<Node> rest;                      //!< the rest of the network
-    std::vector<Ptr<SendUdp>> sendUdp;   //!< per sender PC
-    std::vector<Ptr<Sara>> sara;         //!< per receiver PC
-    Ptr<Mrouted> mrouted;                //!< on the querier PC (null if none)
-    Ptr<MulticastLoadSource> load;       //!< the other senders' load
-    std::vector<uint32_t> senderPorts;   //!< switch port of each sender PC
-    std::vector<uint32_t> receiverPorts; //!< switch port of each receiver PC
-    uint32_t querierPort{UINT32_MAX};    //!< switch port of the querier PC
-    uint32_t restPort{UINT32_MAX};       //!< switch port of the rest of the network
+    Ptr<Node> switchNode;                    //!< the switch (the Catalyst 6509)
+    Ptr<SnoopingBridgeNetDevice> bridge;     //!< its snooping bridge
+    Ptr<Node> switch6009;                    //!< the second switch (null if no receiver is there)
+    Ptr<SnoopingBridgeNetDevice> bridge6009; //!< its snooping bridge
+    uint32_t trunkPort{UINT32_MAX};          //!< the trunk's port on the 6509
+    uint32_t trunkPort6009{UINT32_MAX};      //!< the trunk's port on the 6009
+    NodeContainer senders;                   //!< sender PCs
+    NodeContainer receivers;                 //!< receiver PCs
+    Ptr<Node> querier;                       //!< querier PC (null if none)
+    Ptr<Node> rest;                          //!< the rest of the network
+    std::vector<Ptr<SendUdp>> sendUdp;       //!< per sender PC
+    std::vector<Ptr<Sara>> sara;             //!< per receiver PC
+    Ptr<Mrouted> mrouted;                    //!< on the querier PC (null if none)
+    Ptr<MulticastLoadSource> load;           //!< the other senders' load
+    std::vector<uint32_t> senderPorts;       //!< switch port of each sender PC
+    std::vector<uint32_t> receiverPorts;     //!< switch port of each receiver PC
+    uint32_t querierPort{UINT32_MAX};        //!< switch port of the querier PC
+    uint32_t restPort{UINT32_MAX};           //!< switch port of the rest of the network
 
     /**
      * @brief Build the network and its applications (nodes, addresses 10.0.0.0/16, hosts,
@@ -104,6 +115,16 @@ struct Mega06Testbed
      * @return the network
      */
     static Mega06Testbed Build(const Mega06TestbedConfig& config);
+
+    /**
+     * @brief The group of set k (sendersPerGroup > 0): `group` + k. Consecutive addresses
+     * differ in their low 23 bits, so their multicast MAC addresses differ (IPv4 maps 32
+     * groups onto one MAC, RFC 1112 6.4).
+     * @param config the configuration
+     * @param k the set
+     * @return the group
+     */
+    static Ipv4Address GroupOf(const Mega06TestbedConfig& config, uint32_t k);
 
     /**
      * @brief The NIC model of a PC (its only device).

@@ -209,6 +209,73 @@ class HostCpuTestCase : public TestCase
 };
 
 /**
+ * @ingroup testbed-test
+ * The cache refill after a context switch against the Poisson occupancy of the sets, computed
+ * by hand: 256 KB, 8 ways, 32-octet lines (1 024 sets), a 4 KB working set (128 lines), 100 ns
+ * per line, no context-switch cycles. A process that never ran refills all 128 lines (12.8 us);
+ * after one other process (128 lines, lambda = 0.125) nothing; after 64 others (8 192 lines,
+ * lambda = 8) the fraction P[Poisson(8) >= 8] = 1 - 0.4530 = 0.5470 (table value), 7.00 us;
+ * after 2 000 others (lambda = 250) all of it. Work items run back to back, so the completion
+ * times add up these refills and the 1 us items.
+ */
+class HostCacheRefillTestCase : public TestCase
+{
+  public:
+    HostCacheRefillTestCase()
+        : TestCase("HostCpu: cache refill after a context switch (Poisson set occupancy)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<HostCpu> cpu = CreateObject<HostCpu>();
+        cpu->SetAttribute("CacheSize", UintegerValue(256 * 1024));
+        cpu->SetAttribute("CacheLineSize", UintegerValue(32));
+        cpu->SetAttribute("CacheAssociativity", UintegerValue(8));
+        cpu->SetAttribute("MemoryLatency", TimeValue(NanoSeconds(100)));
+        cpu->SetAttribute("ProcessWorkingSet", UintegerValue(4096));
+        // Owner 1 runs first (no switch: the core's last owner is the kernel), then 2 (cold), 1
+        // (after one other), then 64 others, then 1 again.
+        NS_TEST_EXPECT_MSG_EQ(cpu->GetRefillTime(1), NanoSeconds(12800), "cold process");
+        std::vector<Time> done;
+        auto item = [&](uint32_t owner) {
+            cpu->Submit(HostCpu::PROCESS, MicroSeconds(1), owner, Callback<void>([&]() {
+                            done.push_back(Simulator::Now());
+                        }));
+        };
+        Simulator::Schedule(Seconds(0), [&]() {
+            item(1);
+            item(2);
+            item(1);
+        });
+        Simulator::Run();
+        // 1 us, then 1 us + 12.8 us (owner 2 cold), then 1 us + ~0 (one other's 128 lines).
+        NS_TEST_ASSERT_MSG_EQ(done.size(), 3, "three items");
+        NS_TEST_EXPECT_MSG_EQ(done[0], MicroSeconds(1), "no switch from the kernel");
+        NS_TEST_EXPECT_MSG_EQ(done[1], NanoSeconds(1000 + 1000 + 12800), "cold refill");
+        NS_TEST_EXPECT_MSG_EQ(done[2], NanoSeconds(2000 + 12800 + 1000), "lambda 0.125: none");
+        // 64 other processes since owner 1's last run: lambda = 8.
+        for (uint32_t o = 100; o < 164; ++o)
+        {
+            Simulator::Schedule(Seconds(1), [&, o]() { item(o); });
+        }
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ_TOL(cpu->GetRefillTime(1).GetNanoSeconds(),
+                                  int64_t(7002),
+                                  int64_t(2),
+                                  "lambda 8: 128 x 0.5470 x 100 ns");
+        for (uint32_t o = 1000; o < 3000; ++o)
+        {
+            Simulator::Schedule(Seconds(2), [&, o]() { item(o); });
+        }
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(cpu->GetRefillTime(1), NanoSeconds(12800), "lambda 250: all");
+        Simulator::Destroy();
+    }
+};
+
+/**
  * @ingroup testbed-tests
  * Processes: steps in order, timer-driven sleeps with scheduling latency, wake-ups.
  */
@@ -771,6 +838,7 @@ class HostPlatformTestSuite : public TestSuite
         : TestSuite("testbed-host-platform", Type::UNIT)
     {
         AddTestCase(new HostCpuTestCase, Duration::QUICK);
+        AddTestCase(new HostCacheRefillTestCase, Duration::QUICK);
         AddTestCase(new HostProcessTestCase, Duration::QUICK);
         AddTestCase(new HostNicTestCase, Duration::QUICK);
         AddTestCase(new HostReceivePathTestCase, Duration::QUICK);

@@ -4,6 +4,7 @@
 
 #include "send-udp.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/host-cpu.h"
 #include "ns3/host-platform.h"
@@ -183,6 +184,13 @@ SendUdp::GetTypeId()
                             UintegerValue(1),
                             MakeUintegerAccessor(&SendUdp::m_deviceIndex),
                             MakeUintegerChecker<uint32_t>())
+              .AddAttribute("SequentialLaunch",
+                            "Launch the nodes one after another through the host's process "
+                            "launch cost and memory (a shell loop forking send_udp) instead of "
+                            "at random times in StartWindow.",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&SendUdp::m_sequential),
+                            MakeBooleanChecker())
               .AddTraceSource("Send",
                               "A virtual node handed a packet to the socket.",
                               MakeTraceSourceAccessor(&SendUdp::m_sendTrace),
@@ -198,6 +206,11 @@ SendUdp::SendUdp()
     , m_loopCycles(2000)
     , m_deviceIndex(1)
     , m_firstPid(0)
+    , m_sequential(false)
+    , m_launcherPid(0)
+    , m_launched(0)
+    , m_launchFailed(false)
+    , m_launchEnd(-1)
     , m_running(false)
     , m_sent(0)
 {
@@ -275,11 +288,76 @@ SendUdp::StartApplication()
         }
     }
     m_running = true;
+    m_launched = 0;
+    m_launchFailed = false;
+    m_launchEnd = Time(-1);
+    if (m_sequential && m_host)
+    {
+        m_launcherPid = m_host->ReservePids(1);
+        Launch(0);
+        return;
+    }
     for (uint32_t i = 0; i < m_nNodes; ++i)
     {
         Time start = Seconds(m_rng->GetValue(0.0, m_startWindow.GetSeconds()));
         Simulator::Schedule(start, [this, i]() { Runnable(i); });
     }
+    m_launched = m_nNodes;
+    m_launchEnd = Simulator::Now() + m_startWindow;
+}
+
+void
+SendUdp::Launch(uint32_t i)
+{
+    m_host->GetCpu()->Submit(HostCpu::PROCESS,
+                             m_host->GetLaunchCost(),
+                             m_launcherPid,
+                             Callback<void>([this, i]() { Launched(i); }));
+}
+
+void
+SendUdp::Launched(uint32_t i)
+{
+    if (!m_running)
+    {
+        return;
+    }
+    // fork() needs the new process's memory; without it the launch stops (ENOMEM).
+    if (!m_host->AllocateMemory(m_host->GetProcessMemory()))
+    {
+        NS_LOG_INFO("memory exhausted after " << i << " nodes");
+        m_launchFailed = true;
+        m_launchEnd = Simulator::Now();
+        return;
+    }
+    ++m_launched;
+    Runnable(i); // the new process runs its first iteration
+    if (i + 1 < m_nNodes)
+    {
+        Launch(i + 1);
+    }
+    else
+    {
+        m_launchEnd = Simulator::Now();
+    }
+}
+
+uint32_t
+SendUdp::GetLaunched() const
+{
+    return m_launched;
+}
+
+bool
+SendUdp::LaunchFailed() const
+{
+    return m_launchFailed;
+}
+
+Time
+SendUdp::GetLaunchEnd() const
+{
+    return m_launchEnd;
 }
 
 void

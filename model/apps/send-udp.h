@@ -112,6 +112,13 @@ class SendUdpHeader : public Header
  * or the timer event that is pending for it; process ids come from
  * HostPlatform::ReservePids. The CPU sees exactly the work items N processes would submit.
  *
+ * With SequentialLaunch, the nodes are not started at random times but launched one after
+ * another as the study's PCs started them (a shell loop forking send_udp processes): each launch
+ * is a PROCESS-class work item of the launcher (HostPlatform::GetLaunchCost) that competes for
+ * the CPU with the nodes already running, and takes HostPlatform::GetProcessMemory from the PC's
+ * memory; when the memory is exhausted (HostPlatform::AllocateMemory fails, fork's ENOMEM) the
+ * launch stops and the nodes launched so far run.
+ *
  * Without a HostPlatform on the node the nodes send at exact intervals at no cost.
  */
 class SendUdp : public Application
@@ -138,6 +145,25 @@ class SendUdp : public Application
      * @return the count (= its next serial number)
      */
     uint32_t GetSent(uint32_t index) const;
+
+    /**
+     * @brief Virtual nodes started so far (all Nodes once started, unless the memory ran out
+     * during a SequentialLaunch).
+     * @return the count
+     */
+    uint32_t GetLaunched() const;
+
+    /**
+     * @brief Whether a SequentialLaunch stopped because the PC's memory was exhausted.
+     * @return true if a launch failed
+     */
+    bool LaunchFailed() const;
+
+    /**
+     * @brief When the last virtual node was started (the launch's end), or -1 s if not yet.
+     * @return the time
+     */
+    Time GetLaunchEnd() const;
 
     /**
      * @brief Assign fixed random variable stream numbers.
@@ -167,6 +193,16 @@ class SendUdp : public Application
      */
     void Runnable(uint32_t i);
     /**
+     * The launcher forked and exec'd one more node (SequentialLaunch).
+     * @param i the node's index
+     */
+    void Launched(uint32_t i);
+    /**
+     * Launch node i (SequentialLaunch): the launcher's work item.
+     * @param i the node's index
+     */
+    void Launch(uint32_t i);
+    /**
      * A virtual node's iteration is done: send, then sleep.
      * @param i node index on this PC
      */
@@ -191,6 +227,11 @@ class SendUdp : public Application
     Ptr<HostPlatform> m_host;                             //!< the PC (may be null)
     Ptr<Socket> m_socket;                                 //!< the UDP socket
     uint32_t m_firstPid;                                  //!< process id of node 0
+    bool m_sequential;                                    //!< SequentialLaunch
+    uint32_t m_launcherPid;                               //!< the launching shell
+    uint32_t m_launched;                                  //!< nodes started
+    bool m_launchFailed;                                  //!< memory exhausted
+    Time m_launchEnd;                                     //!< last node started
     bool m_running;                                       //!< started and not stopped
     uint64_t m_sent;                                      //!< packets sent
     std::vector<uint32_t> m_serial;                       //!< per node: next serial number

@@ -13,6 +13,7 @@
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
+#include <cmath>
 #include <cstring>
 #include <sstream>
 
@@ -95,6 +96,34 @@ HostCpu::GetTypeId()
                             StringValue("ns3::ConstantRandomVariable[Constant=0]"),
                             MakePointerAccessor(&HostCpu::m_shieldedInterferenceDuration),
                             MakePointerChecker<RandomVariableStream>())
+              .AddAttribute("CacheSize",
+                            "Last-level cache (octets) for the refill after a context switch "
+                            "(0: no cache model).",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&HostCpu::m_cacheSize),
+                            MakeUintegerChecker<uint64_t>(0, uint64_t(1) << 40))
+              .AddAttribute("CacheLineSize",
+                            "Cache line (octets).",
+                            UintegerValue(32),
+                            MakeUintegerAccessor(&HostCpu::m_cacheLine),
+                            MakeUintegerChecker<uint32_t>(4, 4096))
+              .AddAttribute("CacheAssociativity",
+                            "Ways of the set-associative cache.",
+                            UintegerValue(8),
+                            MakeUintegerAccessor(&HostCpu::m_cacheWays),
+                            MakeUintegerChecker<uint32_t>(1, 64))
+              .AddAttribute("MemoryLatency",
+                            "Time to refill one cache line from main memory (a dependent miss).",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&HostCpu::m_memoryLatency),
+                            MakeTimeChecker(Seconds(0), MicroSeconds(10)))
+              .AddAttribute("ProcessWorkingSet",
+                            "Private memory (octets) a process touches in one run (task and "
+                            "kernel stack, page tables, user stack and data, socket); refilled "
+                            "as far as evicted when a core switches to it (0: no cache model).",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&HostCpu::m_workingSet),
+                            MakeUintegerChecker<uint32_t>(0, 1u << 30))
               .AddTraceSource("WorkDone",
                               "A work item received its whole service time.",
                               MakeTraceSourceAccessor(&HostCpu::m_workTrace),
@@ -111,6 +140,10 @@ HostCpu::HostCpu()
     , m_interferenceRate(0)
     , m_shieldedInterferenceRate(0)
     , m_nInterference(0)
+    , m_cacheSize(0)
+    , m_cacheLine(32)
+    , m_cacheWays(8)
+    , m_workingSet(0)
 {
     NS_LOG_FUNCTION(this);
     m_busy.fill(Seconds(0));
@@ -308,6 +341,58 @@ HostCpu::CyclesToTime(double cycles) const
     return e.time;
 }
 
+Time
+HostCpu::GetRefillTime(uint32_t owner) const
+{
+    if (m_cacheSize == 0 || m_workingSet == 0)
+    {
+        return Seconds(0);
+    }
+    const double lines = std::ceil(double(m_workingSet) / m_cacheLine);
+    if (owner >= m_lastTouched.size() || m_lastTouched[owner] == 0)
+    {
+        return m_memoryLatency * int64_t(lines); // never ran: every line is cold
+    }
+    // Lines of other runs since this owner's last run, spread over the sets: a line survives
+    // if fewer than `ways` of them fell into its set (LRU within a set; Poisson occupancy).
+    const double sets = std::max(1.0, double(m_cacheSize) / (double(m_cacheLine) * m_cacheWays));
+    const double lambda = double(m_linesTouched - (m_lastTouched[owner] - 1)) / sets;
+    double term = std::exp(-lambda);
+    double survive = 0;
+    for (uint32_t k = 0; k < m_cacheWays; ++k)
+    {
+        survive += term;
+        term *= lambda / (k + 1);
+    }
+    const double evicted = std::max(0.0, 1.0 - survive);
+    return NanoSeconds(std::llround(lines * evicted * m_memoryLatency.GetNanoSeconds()));
+}
+
+void
+HostCpu::Touch(uint32_t owner, bool other)
+{
+    if (m_cacheSize == 0 || m_workingSet == 0)
+    {
+        return;
+    }
+    // A process that follows itself re-touches lines that are the most recent already.
+    if (other)
+    {
+        m_linesTouched += static_cast<uint64_t>(std::ceil(double(m_workingSet) / m_cacheLine));
+    }
+    if (owner >= m_lastTouched.size())
+    {
+        m_lastTouched.resize(std::max<std::size_t>(owner + 1, m_lastTouched.size() * 2), 0);
+    }
+    m_lastTouched[owner] = m_linesTouched + 1;
+}
+
+Time
+HostCpu::GetRefillTotal() const
+{
+    return m_refillTotal;
+}
+
 double
 HostCpu::GetFrequency() const
 {
@@ -432,12 +517,21 @@ HostCpu::Start(uint32_t c, Task&& task)
             task.remaining += m_idleExit;
             task.service += m_idleExit;
         }
-        // A process task on a core that last ran another process pays a context switch.
-        if (task.priority == PROCESS && task.owner != core.lastOwner && core.lastOwner != KERNEL)
+        // A process task on a core that last ran another process pays a context switch, and
+        // the refill of its working set as far as the others evicted it.
+        if (task.priority == PROCESS)
         {
-            Time cs = CyclesToTime(m_contextSwitchCycles);
-            task.remaining += cs;
-            task.service += cs;
+            const bool other = task.owner != core.lastOwner;
+            const bool switched = other && core.lastOwner != KERNEL;
+            if (switched)
+            {
+                const Time refill = GetRefillTime(task.owner);
+                const Time cs = CyclesToTime(m_contextSwitchCycles) + refill;
+                task.remaining += cs;
+                task.service += cs;
+                m_refillTotal += refill;
+            }
+            Touch(task.owner, other);
         }
     }
     if (task.priority == PROCESS)

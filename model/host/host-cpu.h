@@ -45,6 +45,18 @@ namespace ns3
  * Receive livelock emerges from this discipline: when interrupts and their packet processing
  * need more than the whole CPU, processes never run.
  *
+ * Cache refill after a context switch (Attributes CacheSize, CacheLineSize, CacheAssociativity,
+ * MemoryLatency, ProcessWorkingSet; off while CacheSize or ProcessWorkingSet is 0): every run of
+ * a process touches ProcessWorkingSet octets of private memory (its task and kernel stack, page
+ * directory and page tables, user stack and data, socket). When a core switches to a process,
+ * the lines of that working set which the other processes' runs since its own last run evicted
+ * from the last-level cache miss and are refilled from memory at MemoryLatency each. With the
+ * lines of the other runs spread uniformly over the cache's sets (CacheSize / (line size x
+ * associativity) sets), a line of the process survives if fewer than CacheAssociativity other
+ * lines fell into its set: a Poisson probability of the footprint since the process last ran
+ * (lines touched by all switched-in runs in between). Few processes keep their working sets
+ * cached; thousands evict each other completely, and every wake-up pays the whole refill.
+ *
  * Idle states: a core that has been idle for at least IdleEntryTime is in a deep idle state
  * (ACPI C-state, caches gone cold); the first item it runs afterwards needs IdleExitLatency
  * more (wake-up from the idle state and cache refill). Sporadic traffic (a ping a second) pays
@@ -163,6 +175,20 @@ class HostCpu : public Object
     bool HasIdleCore() const;
 
     /**
+     * @brief The cache refill a process pays when a core switches to it now (the expected
+     * number of its working-set lines evicted since its last run, times MemoryLatency).
+     * @param owner the process id
+     * @return the refill time (0 if the cache model is off)
+     */
+    Time GetRefillTime(uint32_t owner) const;
+
+    /**
+     * @brief Refill time charged so far (all process switches).
+     * @return the total
+     */
+    Time GetRefillTotal() const;
+
+    /**
      * TracedCallback signature for a work item's completion.
      * @param [in] priority the item's class
      * @param [in] owner the item's owner
@@ -260,6 +286,13 @@ class HostCpu : public Object
      */
     void Interfere(uint32_t c);
 
+    /**
+     * Record a process's run for the cache model (its lines are now the most recent).
+     * @param owner the process id
+     * @param other whether the core ran another owner before (its lines are touched anew)
+     */
+    void Touch(uint32_t owner, bool other);
+
     /** A cycle count converted to time. */
     struct CachedTime
     {
@@ -289,9 +322,17 @@ class HostCpu : public Object
     std::vector<EventId> m_interferenceEvents;                //!< next event per core
     uint64_t m_nInterference;                                 //!< counter
     static constexpr uint32_t INTERFERENCE_OWNER = 0xFFFFF000u; //!< + core index
-    std::array<Time, N_PRIORITIES> m_busy;                      //!< accumulated service per class
-    TracedCallback<uint8_t, uint32_t, Time, Time> m_workTrace;  //!< completion trace
-    static constexpr int TIME_CACHE_BITS = 5;                   //!< log2 of the size of m_timeCache
+    uint64_t m_cacheSize;                                       //!< CacheSize (octets)
+    uint32_t m_cacheLine;                                       //!< CacheLineSize (octets)
+    uint32_t m_cacheWays;                                       //!< CacheAssociativity
+    Time m_memoryLatency;                                       //!< MemoryLatency
+    uint32_t m_workingSet;                                      //!< ProcessWorkingSet (octets)
+    uint64_t m_linesTouched{0};            //!< lines touched by all switched-in process runs
+    std::vector<uint64_t> m_lastTouched;   //!< per owner: m_linesTouched after its last run + 1
+    Time m_refillTotal;                    //!< refill time charged so far
+    std::array<Time, N_PRIORITIES> m_busy; //!< accumulated service per class
+    TracedCallback<uint8_t, uint32_t, Time, Time> m_workTrace; //!< completion trace
+    static constexpr int TIME_CACHE_BITS = 5;                  //!< log2 of the size of m_timeCache
     mutable std::array<CachedTime, 1 << TIME_CACHE_BITS>
         m_timeCache; //!< recent CyclesToTime results
 };

@@ -77,6 +77,31 @@ HostPlatform::GetTypeId()
                             DoubleValue(0.0),
                             MakeDoubleAccessor(&HostPlatform::m_recvCyclesPerByte),
                             MakeDoubleChecker<double>(0.0, 1e6))
+              .AddAttribute("Memory",
+                            "Installed memory (octets) for process memory accounting "
+                            "(AllocateMemory); 0: unlimited.",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&HostPlatform::m_memory),
+                            MakeUintegerChecker<uint64_t>(0, uint64_t(1) << 50))
+              .AddAttribute("BaseMemory",
+                            "Memory (octets) the kernel, its tables and the system's daemons "
+                            "occupy before any experiment process starts.",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&HostPlatform::m_baseMemory),
+                            MakeUintegerChecker<uint64_t>(0, uint64_t(1) << 50))
+              .AddAttribute("ProcessMemory",
+                            "Memory (octets) one minimal process occupies (kernel stack, page "
+                            "directory and tables, task and file structures, its private user "
+                            "pages).",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&HostPlatform::m_processMemory),
+                            MakeUintegerChecker<uint64_t>(0, uint64_t(1) << 40))
+              .AddAttribute("ProcessLaunchCost",
+                            "CPU cycles to start one process (fork + execve of a small "
+                            "dynamically linked program, by the launching shell).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostPlatform::m_launchCycles),
+                            MakeDoubleChecker<double>(0.0, 1e10))
               .AddAttribute("Profile",
                             "Name of the profile the platform was configured from (information).",
                             StringValue(""),
@@ -92,6 +117,11 @@ HostPlatform::HostPlatform()
     , m_recvCyclesPerByte(0)
     , m_referenceCycleFactor(1.0)
     , m_nextPid(1)
+    , m_memory(0)
+    , m_baseMemory(0)
+    , m_allocated(0)
+    , m_processMemory(0)
+    , m_launchCycles(0)
 {
     m_nicFactory.SetTypeId(HostNic::GetTypeId());
 }
@@ -187,6 +217,36 @@ HostPlatform::ReservePids(uint32_t n)
     uint32_t first = m_nextPid;
     m_nextPid += n;
     return first;
+}
+
+bool
+HostPlatform::AllocateMemory(uint64_t bytes)
+{
+    const uint64_t used = GetMemoryUsed();
+    if (m_memory > 0 && (used > m_memory || bytes > m_memory - used))
+    {
+        return false;
+    }
+    m_allocated += bytes;
+    return true;
+}
+
+uint64_t
+HostPlatform::GetMemoryUsed() const
+{
+    return m_baseMemory + m_allocated;
+}
+
+uint64_t
+HostPlatform::GetProcessMemory() const
+{
+    return m_processMemory;
+}
+
+Time
+HostPlatform::GetLaunchCost() const
+{
+    return m_cpu->CyclesToTime(m_launchCycles);
 }
 
 double

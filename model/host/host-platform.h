@@ -107,6 +107,32 @@ class HostPlatform : public Object
     uint32_t ReservePids(uint32_t n);
 
     /**
+     * @brief Take memory for a process (fork): fails when the installed Memory (if any) cannot
+     * hold it besides BaseMemory and what earlier allocations took.
+     * @param bytes the process's memory (e.g. GetProcessMemory())
+     * @return true if allocated
+     */
+    bool AllocateMemory(uint64_t bytes);
+
+    /**
+     * @brief Memory in use: BaseMemory plus every allocation so far.
+     * @return octets
+     */
+    uint64_t GetMemoryUsed() const;
+
+    /**
+     * @brief Memory one minimal process occupies (Attribute ProcessMemory).
+     * @return octets
+     */
+    uint64_t GetProcessMemory() const;
+
+    /**
+     * @brief CPU time to start one process (Attribute ProcessLaunchCost).
+     * @return the time
+     */
+    Time GetLaunchCost() const;
+
+    /**
      * @brief Cycles of this CPU for work that takes one cycle on the reference architecture of
      * middleware cost profiles (a MIPS R10000; attribute ReferenceCycleFactor).
      * @return the factor
@@ -182,6 +208,11 @@ class HostPlatform : public Object
     std::vector<Ptr<HostProcess>> m_processes;     //!< processes (for disposal)
     std::map<Ptr<NetDevice>, Ptr<HostNic>> m_nics; //!< NIC models
     ObjectFactory m_nicFactory;                    //!< configures NIC models
+    uint64_t m_memory;                             //!< Memory (0 = unlimited)
+    uint64_t m_baseMemory;                         //!< BaseMemory
+    uint64_t m_allocated;                          //!< allocations so far
+    uint64_t m_processMemory;                      //!< ProcessMemory
+    double m_launchCycles;                         //!< ProcessLaunchCost
 };
 
 } // namespace ns3

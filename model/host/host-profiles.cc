@@ -75,8 +75,22 @@ HostNic.Napi = false
 # no high-resolution timers), e1000-class NIC (1000BASE-T on Group A, 100BASE-T on Group B).
 [host starbed-p3-linux2613]
 description = StarBED PC (Pentium III 1 GHz, 512 MB), Linux 2.6.13, e1000-class NIC; MEGA06 Groups A and B
-HostPlatform.Cpu = ns3::HostCpu[Frequency=1e9|Cores=1|ContextSwitchCost=3000]
+# Pentium III (Coppermine) 1 GHz: 256 KB on-die L2, 8-way, 32-octet lines (Intel P3 datasheet;
+# CPUID descriptor 0x82); a line from PC133 SDRAM through a 133 MHz FSB about 135 ns (tRCD + CL
+# 45 ns, 4-transfer burst 30 ns, FSB request/snoop and chipset 60 ns). A send_udp wake-up touches
+# about 4 KB of private lines (task, kernel stack of nanosleep and sendto, page directory and
+# tables, user stack and data, socket): refilled after a switch as far as other processes evicted
+# them (the process-count mechanism of doc/mega.rst).
+HostPlatform.Cpu = ns3::HostCpu[Frequency=1e9|Cores=1|ContextSwitchCost=3000|CacheSize=262144|CacheLineSize=32|CacheAssociativity=8|MemoryLatency=135ns|ProcessWorkingSet=4096]
 HostPlatform.Timer = ns3::TickTimer[Frequency=250|ExtraTicks=1]
+# 512 MB installed; the kernel, its tables (mem_map 4 MB), the min_free_kbytes reserve (2.9 MB)
+# and the system's daemons about 40 MB; a minimal process 63 KB (8 KB kernel stack, 4 KB page
+# directory, 3 page tables, 7 KB of task/mm/file/signal/socket structures, 8 private user
+# pages); starting one (fork + execve by a shell) about 500 us. Estimates, see doc/mega.rst.
+HostPlatform.Memory = 536870912
+HostPlatform.BaseMemory = 41943040
+HostPlatform.ProcessMemory = 64512
+HostPlatform.ProcessLaunchCost = 500000
 # Calibrated: one send_udp process per PC sent with a send-interval standard deviation of "a few
 # hundred microseconds" ([MEGA06]; taken as 300 us). A relative sleep(1) on the 250 Hz jiffy
 # timer wakes on the tick grid, so the interval is a whole number of ticks plus the difference

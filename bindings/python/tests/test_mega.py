@@ -1,4 +1,5 @@
-"""System checks of the MEGA06 programs (mega-flooding, mega-querier) against expectations
+"""System checks of the MEGA06 programs (mega-flooding, mega-querier, mega-multiplex,
+mega-scale) against expectations
 derived by hand: tick arithmetic, the snooping forwarding rule, Poisson counts, the IGMP
 membership interval."""
 
@@ -73,14 +74,19 @@ def test_bad_arguments_are_refused():
     for prog, arg, word in (("mega-flooding", "--load=-1", "--load"),
                             ("mega-flooding", "--warmup=1", "--warmup"),
                             ("mega-querier", "--igmpTimeScale=0.001", "--igmpTimeScale"),
-                            ("mega-querier", "--itr=-5", "--itr")):
-        proc = subprocess.run([str(EXAMPLES_DIR / prog), arg], capture_output=True, text=True)
+                            ("mega-querier", "--itr=-5", "--itr"),
+                            ("mega-scale", "--receiversOn6009=3", "--receiversOn6009"),
+                            ("mega-scale", "--senderPcs=4 --receivers=2", "--receivers"),
+                            ("mega-multiplex", "--nodes=0", "--nodes")):
+        proc = subprocess.run([str(EXAMPLES_DIR / prog)] + arg.split(), capture_output=True,
+                              text=True)
         assert proc.returncode == 2 and word in proc.stderr
 
 
 def test_experiments_are_declared():
     exps = campaign.experiments()
-    for exp_id in ("mega-flooding", "mega-querier"):
+    for exp_id in ("mega-flooding", "mega-querier", "mega-multiplex", "mega-receiver",
+                   "mega-scale", "mega-cat6009"):
         exp = exps[exp_id]
         assert exp.study == "MEGA06"
         for scale in campaign.SCALES:
@@ -90,3 +96,33 @@ def test_experiments_are_declared():
     assert roles == {"one-process", "receiver-20000", "sweep"}
     itrs = {p["itr"] for p in exps["mega-querier"].points("quick")}
     assert 0 in itrs and min(i for i in itrs if i > 0) == 100
+
+
+def test_memory_caps_the_launch(tmp_path):
+    """fork fails when the 512 MB hold no more process: (512 MB - 40 MB base) / 63 KB per
+    process = 7 671.9, so 7 671 processes run (profile starbed-p3-linux2613)."""
+    r = _run("mega-multiplex", tmp_path, nodes=9000, duration=0, seriesLength=1)
+    assert r["launch_failed"] and r["launched"] == (512 * 2**20 - 40 * 2**20) // 64512
+    assert r["memory_used_bytes"] <= 512 * 2**20
+    # Each launch is at least 0.5 ms of the launcher's CPU.
+    assert r["launch_duration_s"] >= 7671 * 0.5e-3
+
+
+def test_refill_grows_with_the_process_count(tmp_path):
+    """One process keeps its working set in the L2 (no refill); hundreds evict each other: every
+    wake-up refills all 128 lines of 135 ns (17.28 us)."""
+    one = _run("mega-multiplex", tmp_path, nodes=1, duration=3, seriesLength=1)
+    many = _run("mega-multiplex", tmp_path, nodes=1000, duration=2, seriesLength=1)
+    assert one["refill_us_per_wakeup"] == 0
+    assert many["refill_us_per_wakeup"] == pytest.approx(128 * 0.135, rel=1e-9)
+
+
+def test_sets_keep_their_groups(tmp_path):
+    """Method A with two sets on two switches: each receiver gets its own set's nodes only (its
+    group has its own MAC), through the trunk for the one on the 6009, without loss."""
+    r = _run("mega-scale", tmp_path, senderPcs=8, sendersPerGroup=4, nodesPerPc=100,
+             receivers=2, receiversOn6009=1, warmup=1.6, duration=2.1)
+    # 400 nodes per set, one packet per node per second: about 2.1 s x 400 per receiver.
+    assert r["sara_drops"] == 0 and r["receiver_lost"] == 0
+    assert abs(r["sara_packets"] - 2 * 400 * 2.1) <= 2 * 400  # window edges: +-1 per node
+    assert r["sara_packets"] <= r["sent"] + 2 * 400

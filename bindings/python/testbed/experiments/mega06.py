@@ -1,13 +1,20 @@
-"""[MEGA06] section 4.4: flooding onto the senders, and the overloaded IGMP querier.
+"""[MEGA06]: flooding onto the senders, the overloaded IGMP querier, multiplexing, receiver
+capacity, scaling method A and the Catalyst 6009.
 
 mega-flooding: send_udp PCs under the multicast load that a switch without IGMP snooping floods
 onto them, against the same PCs with snooping (the load stays off their ports).
 mega-querier: the querier PC (mrouted) on the multicast-router port under all multicast, with and
 without NIC interrupt moderation; the queries, the switch's memberships, the receivers' data.
+mega-multiplex: 1 to 10 000 send_udp processes on one PC (Figs. 5-7).
+mega-receiver: one Group B receiver against 5 000 to 60 000 nodes.
+mega-scale: scaling method A, 20 000 to 10^6 nodes (Figs. 9-10).
+mega-cat6009: 640 000 nodes, 32 receivers, 0..32 of them on the Catalyst 6009 (Fig. 11).
 """
 
 import math
 from statistics import mean
+
+import numpy as np
 
 from .. import validation
 from ..experiment import Analysis, Experiment, Figure, Series, Validation, register
@@ -353,3 +360,304 @@ register(Experiment(
     title="The IGMP querier PC under all multicast, with and without interrupt moderation "
           "(section 4.4)",
     program="mega-querier", points=querier_points, analyse=querier_analyse, progress=True))
+
+
+# --------------------------------------------------------------------------------------------
+# mega-multiplex
+
+QUICK_COUNTS = [1, 100, 1000, 5000, 10000]
+PAPER_COUNTS = [1, 10, 100, 500, 1000, 2000, 3000, 5000, 7000, 10000]
+PAPER_MEMORY_MB = [128, 256, 384, 512, 768, 1024]
+NORMAL_STD_FRACTION = 1e-3  # [MEGA06]: std of the send interval <= 1/1000 of the interval
+INTERVAL_US = 1e6
+
+
+def multiplex_points(scale):
+    quick = scale == "quick"
+    pts = []
+    for n in QUICK_COUNTS if quick else PAPER_COUNTS:
+        if n == 1:
+            dur = 60.0 if quick else 600.0
+        else:
+            dur = 3.0 if quick else 30.0
+        pts.append({"role": "count", "nodes": n, "duration": dur, "memoryMb": 0,
+                    "seriesLength": 10.0 if quick else 20.0, "bin": 0.25})
+    # The memory cap: ask for more processes than fit and see where fork fails.
+    for mb in [512] if quick else PAPER_MEMORY_MB:
+        pts.append({"role": "memory", "nodes": 30000, "duration": 0.0, "memoryMb": mb,
+                    "seriesLength": 1.0, "bin": 0.25})
+    return pts
+
+
+def multiplex_analyse(records):
+    rows = []
+    counts = {}
+    memory = {}
+    for rec in records:
+        p, r = rec.params, rec.result
+        rows.append({"role": p["role"], "nodes": p["nodes"], "memory_mb": r["memory_bytes"] / 2**20,
+                     "launched": r["launched"], "launch_failed": r["launch_failed"],
+                     "launch_duration_s": r["launch_duration_s"],
+                     "send_interval_mean_us": r["send_interval_mean_us"],
+                     "send_interval_std_us": r["send_interval_std_us"],
+                     "send_interval_node_std_mean_us": r["send_interval_node_std_mean_us"],
+                     "refill_us_per_wakeup": r["refill_us_per_wakeup"],
+                     "sender_cpu_process": r["sender_cpu_process"],
+                     "send_rate_per_node": r["send_rate_per_node"], "events": r["events"]})
+        if p["role"] == "count":
+            counts[p["nodes"]] = r
+        else:
+            memory[r["memory_bytes"] / 2**20] = r
+    ns = sorted(counts)
+    limit = NORMAL_STD_FRACTION * INTERVAL_US
+    # Counts of processes that actually ran (a request beyond the memory cap runs the cap).
+    normal = [counts[n]["launched"] for n in ns if counts[n]["send_interval_std_us"] <= limit]
+    metrics = {
+        "multiplex_normal_std_limit_us": limit,
+        "multiplex_max_processes_normal": max(normal) if normal else None,
+        "multiplex_process_memory_bytes": records[0].result["process_memory_bytes"],
+    }
+    for n in ns:
+        r = counts[n]
+        metrics[f"multiplex_send_interval_mean_us_{n}"] = r["send_interval_mean_us"]
+        metrics[f"multiplex_send_interval_std_us_{n}"] = r["send_interval_std_us"]
+        metrics[f"multiplex_refill_us_per_wakeup_{n}"] = r["refill_us_per_wakeup"]
+        metrics[f"multiplex_launch_duration_s_{n}"] = r["launch_duration_s"]
+        metrics[f"multiplex_launched_{n}"] = r["launched"]
+    for mb in sorted(memory):
+        metrics[f"multiplex_max_processes_{int(mb)}mb"] = memory[mb]["launched"]
+    if 512 in memory:
+        metrics["multiplex_max_processes_512mb"] = memory[512]["launched"]
+
+    # Fig. 5: packets sent per second after the launch, one curve per count.
+    series = []
+    for n in ns:
+        r = counts[n]
+        xs = [(k + 0.5) * r["bin_s"] for k in range(len(r["sent_pps"]))]
+        series.append(Series(f"{n} processes", xs, r["sent_pps"], style="lines"))
+    fig5 = Figure(name="multiplex-startup", title="MEGA06 Fig. 5: packets sent per second "
+                  "after the launch", xlabel="time after launch (s)", ylabel="packets/s",
+                  logy=True, series=series, extra=["set key bottom right"])
+    fig7 = Figure(name="multiplex-send-interval",
+                  title="MEGA06 Fig. 7: send interval against processes per PC",
+                  xlabel="send_udp processes per PC", ylabel="send interval: std (us)",
+                  logx=True, series=[
+                      Series("standard deviation (pooled)", ns,
+                             [counts[n]["send_interval_std_us"] for n in ns]),
+                      Series("1/1000 of the interval", [ns[0], ns[-1]], [limit, limit],
+                             style="lines")])
+    fig7m = Figure(name="multiplex-send-interval-mean",
+                   title="MEGA06 Fig. 7: mean send interval against processes per PC",
+                   xlabel="send_udp processes per PC", ylabel="mean send interval (us)",
+                   logx=True, series=[Series("mean", ns,
+                                             [counts[n]["send_interval_mean_us"] for n in ns])])
+    mbs = sorted(memory)
+    fig6 = Figure(name="multiplex-memory", title="MEGA06 Fig. 6: installed memory against the "
+                  "largest number of runnable processes", xlabel="runnable send_udp processes",
+                  ylabel="installed memory (MB)",
+                  series=[Series("model", [memory[m]["launched"] for m in mbs], mbs)])
+    notes = [
+        "One Group A PC (Pentium III 1 GHz, Linux 2.6.13, HZ=250); its launcher forks and execs "
+        "the send_udp processes one after another. Every wake-up of a process refills the part "
+        "of its working set (4 KB) that the other processes' runs evicted from the 256 KB L2 "
+        "(Poisson occupancy of the 8-way sets).",
+        f"Largest count with a send-interval deviation <= {limit:g} us: "
+        f"{metrics['multiplex_max_processes_normal']}; the 512 MB PC holds "
+        f"{metrics.get('multiplex_max_processes_512mb')} processes.",
+    ]
+    return Analysis(rows=rows, metrics=metrics, figures=[fig5, fig7, fig7m, fig6], notes=notes)
+
+
+# --------------------------------------------------------------------------------------------
+# mega-receiver, mega-scale, mega-cat6009 (program mega-scale)
+
+def _scale_point(role, sets, senders_per_set, nodes_per_pc, receivers, on6009, duration,
+                 querier=True):
+    return {"role": role, "senderPcs": sets * senders_per_set,
+            "sendersPerGroup": senders_per_set,
+            "nodesPerPc": nodes_per_pc, "receivers": receivers, "receiversOn6009": on6009,
+            "querier": querier, "querierItr": 100.0, "warmup": 1.6, "duration": duration}
+
+
+def receiver_points(scale):
+    quick = scale == "quick"
+    nodes = [10000, 20000, 30000, 40000] if quick else list(range(5000, 60001, 5000))
+    return [{"role": "receiver", "senderPcs": n // 5000, "sendersPerGroup": 0,
+             "nodesPerPc": 5000, "receivers": 1, "receiversOn6009": 0, "querier": False,
+             "querierItr": 100.0, "warmup": 1.6, "duration": 1.0 if quick else 20.0}
+            for n in nodes]
+
+
+def _linear(xs, ys):
+    """Least-squares slope, intercept and R^2 (None if the ys do not vary)."""
+    slope, icpt = np.polyfit(np.asarray(xs, float), np.asarray(ys, float), 1)
+    pred = slope * np.asarray(xs, float) + icpt
+    ss_tot = float(np.sum((np.asarray(ys, float) - np.mean(ys)) ** 2))
+    ss_res = float(np.sum((np.asarray(ys, float) - pred) ** 2))
+    return float(slope), float(icpt), (1 - ss_res / ss_tot) if ss_tot > 0 else None
+
+
+def receiver_analyse(records):
+    rows = []
+    by_n = {}
+    for rec in records:
+        r = rec.result
+        n = int(r["nodes"])
+        by_n[n] = r
+        rows.append({"nodes": n, "sara_packets": r["sara_packets"],
+                     "receiver_lost": r["receiver_lost"],
+                     "receiver_loss_rate": r["receiver_loss_rate"],
+                     "sara_buffer_drops": r["sara_buffer_drops"], "sara_drops": r["sara_drops"],
+                     "switch_drops_output-queue-full": r["switch_drops_output-queue-full"],
+                     "events": r["events"]})
+    ns = sorted(by_n)
+    # Losses on the receiver PC (capture buffer, NIC ring and backlog): the switch drops
+    # nothing here (checked in data.csv), so these are all the drops sara would see.
+    lossless = [n for n in ns if by_n[n]["receiver_lost"] == 0]
+    first_loss = next((n for n in ns if by_n[n]["receiver_lost"] > 0), None)
+    below = [n for n in ns if first_loss is None or n < first_loss]
+    metrics = {"receiver_max_nodes_without_loss": max(below) if below else None,
+               "receiver_first_nodes_with_loss": first_loss,
+               "receiver_lossless_counts": lossless}
+    for n in ns:
+        metrics[f"receiver_drop_rate_{n}_nodes"] = by_n[n]["receiver_loss_rate"]
+    facts = _facts()
+    checks = []
+    if 20000 in by_n:
+        checks.append(Validation("a Group B PC with 20 000 nodes: drop rate [calibration]",
+                                 facts["receiver_20000_nodes_drop_rate"]["value"],
+                                 by_n[20000]["receiver_loss_rate"],
+                                 facts["receiver_20000_nodes_drop_rate"]["tolerance_pct"]))
+    fig = Figure(name="receiver-drops", title="MEGA06: one Group B receiver against the nodes",
+                 xlabel="virtual nodes (1 packet/s each)", ylabel="drop rate",
+                 series=[Series("lost on the receiver PC (capture buffer, NIC)", ns,
+                                [by_n[n]["receiver_loss_rate"] for n in ns])])
+    notes = [f"One Group B PC (100BASE-T, sara on a 113-frame capture buffer) receives k sender "
+             f"PCs x 5 000 nodes of one group; the last count without loss is "
+             f"{metrics['receiver_max_nodes_without_loss']} nodes."]
+    return Analysis(rows=rows, metrics=metrics, validation=checks, figures=[fig], notes=notes)
+
+
+def scale_points(scale):
+    quick = scale == "quick"
+    if quick:
+        # 1/4 of the multiplexing (1 250 nodes per PC): every frame through the same network.
+        return [_scale_point("scale", s, 4, 1250, s, 0, 2.1) for s in (1, 2, 4)]
+    return [_scale_point("scale", s, 4, 5000, s, 0, 180.0) for s in (1, 2, 5, 10, 25, 50)]
+
+
+def scale_analyse(records):
+    rows = []
+    by_n = {}
+    for rec in records:
+        r = rec.result
+        n = int(r["nodes"])
+        by_n[n] = r
+        rows.append({"nodes": n, "receivers": r["receivers"], "sara_drop_rate": r["sara_drop_rate"],
+                     "sara_recv_interval_mean_us": r["sara_recv_interval_mean_us"],
+                     "sara_recv_interval_std_us": r["sara_recv_interval_std_us"],
+                     "sara_send_interval_mean_us": r["sara_send_interval_mean_us"],
+                     "sara_send_interval_std_us": r["sara_send_interval_std_us"],
+                     "queries_due": r["queries_due"], "queries_on_time": r["queries_on_time"],
+                     "querier_nic_drops_pps": r["querier_nic_drops_pps"],
+                     "switch_drops_output-queue-full": r.get("switch_drops_output-queue-full"),
+                     "events": r["events"]})
+    ns = sorted(by_n)
+    lossless = [n for n in ns if by_n[n]["sara_drops"] == 0]
+    d_std = [by_n[n]["sara_recv_interval_std_us"] - by_n[n]["sara_send_interval_std_us"]
+             for n in ns]
+    d_mean = [by_n[n]["sara_recv_interval_mean_us"] - by_n[n]["sara_send_interval_mean_us"]
+              for n in ns]
+    metrics = {
+        "max_nodes_without_loss": max(lossless) if lossless else None,
+        "scale_max_abs_recv_minus_send_std_us": max(abs(x) for x in d_std),
+        "scale_max_abs_recv_minus_send_mean_us": max(abs(x) for x in d_mean),
+        "scale_max_recv_over_send_std": max(by_n[n]["sara_recv_interval_std_us"]
+                                            / by_n[n]["sara_send_interval_std_us"] for n in ns
+                                            if by_n[n]["sara_send_interval_std_us"] > 0),
+    }
+    for n in ns:
+        metrics[f"scale_drop_rate_{n}_nodes"] = by_n[n]["sara_drop_rate"]
+        metrics[f"scale_recv_interval_std_us_{n}_nodes"] = by_n[n]["sara_recv_interval_std_us"]
+        metrics[f"scale_send_interval_std_us_{n}_nodes"] = by_n[n]["sara_send_interval_std_us"]
+    figs = []
+    for kind, num in (("recv", 9), ("send", 10)):
+        figs.append(Figure(
+            name=f"scale-{kind}-interval", title=f"MEGA06 Fig. {num}: {kind}-interval statistics "
+            "against nodes (method A)", xlabel="nodes", ylabel="interval (us)", logx=True,
+            series=[Series("mean - 1 s", ns, [by_n[n][f"sara_{kind}_interval_mean_us"] - 1e6
+                                              for n in ns]),
+                    Series("standard deviation", ns,
+                           [by_n[n][f"sara_{kind}_interval_std_us"] for n in ns])]))
+    figs.append(Figure(name="scale-drops", title="MEGA06: drop rate against nodes (method A)",
+                       xlabel="nodes", ylabel="drop rate", logx=True,
+                       series=[Series("receivers (sara)", ns,
+                                      [by_n[n]["sara_drop_rate"] for n in ns])]))
+    notes = [
+        "Scaling method A: s sets of 4 sender PCs x 5 000 nodes and one receiver, one group per "
+        "set (distinct multicast MACs), all PCs on the Catalyst 6509, the querier PC on a static "
+        "router port with its NIC limited to 100 interrupts/s.",
+        f"Largest node count without loss: {metrics['max_nodes_without_loss']}; receive- minus "
+        f"send-interval deviation at most {metrics['scale_max_abs_recv_minus_send_std_us']:.1f} "
+        "us over the sweep.",
+    ]
+    return Analysis(rows=rows, metrics=metrics, figures=figs, notes=notes)
+
+
+def cat6009_points(scale):
+    if scale == "quick":
+        return [_scale_point("cat6009", 4, 4, 500, 4, r, 2.1) for r in range(0, 5)]
+    return [_scale_point("cat6009", 32, 4, 5000, 32, r, 180.0) for r in range(0, 33, 4)]
+
+
+def cat6009_analyse(records):
+    rows = []
+    by_r = {}
+    for rec in records:
+        r = rec.result
+        by_r[r["receivers_on_6009"]] = r
+        rows.append({"receivers_on_6009": r["receivers_on_6009"], "nodes": r["nodes"],
+                     "sara_drop_rate": r["sara_drop_rate"],
+                     "sara_drop_rate_6009": r["sara_drop_rate_6009"],
+                     "sara_drop_rate_6509": r["sara_drop_rate_6509"],
+                     "switch_drops_random-drop": r.get("switch_drops_random-drop"),
+                     "switch_drops_output-queue-full": r.get("switch_drops_output-queue-full"),
+                     "events": r["events"]})
+    rs = sorted(by_r)
+    slope, icpt, r2 = _linear(rs, [by_r[x]["sara_drop_rate"] for x in rs])
+    metrics = {"cat6009_slope_per_receiver": slope, "cat6009_intercept": icpt,
+               "cat6009_r2": r2, "cat6009_receivers": by_r[rs[0]]["receivers"]}
+    for x in rs:
+        metrics[f"cat6009_drop_rate_{x}_on_6009"] = by_r[x]["sara_drop_rate"]
+    fig = Figure(name="cat6009-drops", title="MEGA06 Fig. 11: drop rate against receivers on "
+                 "the Catalyst 6009", xlabel="receivers on the 6009",
+                 ylabel="drop rate (all receivers)",
+                 series=[Series("model", rs, [by_r[x]["sara_drop_rate"] for x in rs],
+                                style="points"),
+                         Series(f"fit: slope {slope:.3g}", rs, [slope * x + icpt for x in rs],
+                                style="lines")])
+    notes = ["The 6009 is modelled as the 6509 (no per-frame drop probability: no documented "
+             "value exists), so the model predicts the drops that queueing alone produces."]
+    return Analysis(rows=rows, metrics=metrics, figures=[fig], notes=notes)
+
+
+register(Experiment(
+    id="mega-multiplex", study="MEGA06",
+    title="Multiplexing: 1 to 10 000 send_udp processes on one PC (Figs. 5-7)",
+    program="mega-multiplex", points=multiplex_points, analyse=multiplex_analyse,
+    progress=True))
+
+register(Experiment(
+    id="mega-receiver", study="MEGA06",
+    title="Receiver capacity: one Group B PC against 5 000 to 60 000 nodes",
+    program="mega-scale", points=receiver_points, analyse=receiver_analyse, progress=True))
+
+register(Experiment(
+    id="mega-scale", study="MEGA06",
+    title="Scaling method A: 20 000 to 10^6 nodes (Figs. 9-10)",
+    program="mega-scale", points=scale_points, analyse=scale_analyse, progress=True))
+
+register(Experiment(
+    id="mega-cat6009", study="MEGA06",
+    title="640 000 nodes, 32 receivers, 0..32 on the Catalyst 6009 (Fig. 11)",
+    program="mega-scale", points=cat6009_points, analyse=cat6009_analyse, progress=True))

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""The MEGA06 switch path against stock ns-3 (BridgeNetDevice over CSMA), side by side.
+
+Runs build/bench/mega-side-by-side for both sides on the same senders and receivers (S sender
+hosts x N virtual senders, R receivers, one switch, 100 Mbit/s links) and prints, per side:
+link-hops per wall second, frames delivered to the receivers per wall second, events, peak RSS,
+and the module/stock ratios. Memory per sender: the difference of the peak RSS of runs with N and
+2N virtual senders per host, divided by the added senders. Timings on a shared machine are
+noisy: the events and hops are exact, compare the ratios of one run.
+
+    .venv/bin/python bench/mega-side-by-side.py [--nodes 5000] [--seconds 20] [--out FILE]
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(exe, side, senders, nodes, receivers, seconds):
+    args = [str(exe), f"--side={side}", f"--senders={senders}", f"--nodes={nodes}",
+            f"--receivers={receivers}", f"--seconds={seconds}"]
+    t0 = time.monotonic()
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    if status != 0:
+        raise RuntimeError(f"{' '.join(args)} failed: {proc.stderr.read().decode()[-500:]}")
+    r = json.loads(out.decode().strip().splitlines()[-1])
+    r["cpu_s"] = usage.ru_utime + usage.ru_stime
+    r["maxrss_mb"] = usage.ru_maxrss / 1024
+    r["total_wall_s"] = time.monotonic() - t0
+    return r
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=str(ROOT / "build"))
+    ap.add_argument("--senders", type=int, default=2)
+    ap.add_argument("--nodes", type=int, default=5000)
+    ap.add_argument("--receivers", type=int, default=2)
+    ap.add_argument("--seconds", type=float, default=20.0)
+    ap.add_argument("--out", default=None)
+    a = ap.parse_args()
+    exe = Path(a.build) / "bench" / "mega-side-by-side"
+    res = {}
+    for side in ("module", "stock"):
+        big = run(exe, side, a.senders, 2 * a.nodes, a.receivers, 2.0)
+        small = run(exe, side, a.senders, a.nodes, a.receivers, 2.0)
+        r = run(exe, side, a.senders, a.nodes, a.receivers, a.seconds)
+        r["bytes_per_sender"] = ((big["maxrss_mb"] - small["maxrss_mb"]) * 2**20
+                                 / (a.senders * a.nodes))
+        r["hops_per_wall_s"] = r["hops"] / r["wall_s"]
+        r["delivered_per_wall_s"] = r["delivered"] / r["wall_s"]
+        r["hops_per_cpu_s"] = r["hops"] / r["cpu_s"]
+        r["delivered_per_cpu_s"] = r["delivered"] / r["cpu_s"]
+        res[side] = r
+    m, s = res["module"], res["stock"]
+    lines = [
+        f"{a.senders} sender hosts x {a.nodes} virtual senders (1 datagram/s each), "
+        f"{a.receivers} receivers, one switch, 100 Mbit/s links, {a.seconds:g} s simulated; "
+        f"load average {os.getloadavg()[0]:.1f} at the end (2 shared cores).",
+        "",
+        "| side | wall s | CPU s | events | link-hops | hops/wall s | delivered | "
+        "delivered/wall s | events/hop | bytes/sender | peak RSS MB |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for side, r in res.items():
+        lines.append(f"| {side} | {r['wall_s']:.1f} | {r['cpu_s']:.1f} | {r['events']:,} | "
+                     f"{r['hops']:,} | {r['hops_per_wall_s']:,.0f} | {r['delivered']:,} | "
+                     f"{r['delivered_per_wall_s']:,.0f} | {r['events'] / r['hops']:.2f} | "
+                     f"{r['bytes_per_sender']:.0f} | {r['maxrss_mb']:.0f} |")
+    lines += [
+        "",
+        f"module / stock: link-hops per wall second {m['hops_per_wall_s'] / s['hops_per_wall_s']:.2f}x"
+        f" (per CPU second {m['hops_per_cpu_s'] / s['hops_per_cpu_s']:.2f}x), frames delivered "
+        f"per wall second {m['delivered_per_wall_s'] / s['delivered_per_wall_s']:.2f}x (per CPU "
+        f"second {m['delivered_per_cpu_s'] / s['delivered_per_cpu_s']:.2f}x); events per hop "
+        f"{m['events'] / m['hops']:.2f} vs {s['events'] / s['hops']:.2f}.",
+    ]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if a.out:
+        Path(a.out).write_text(text)
+
+
+if __name__ == "__main__":
+    main()

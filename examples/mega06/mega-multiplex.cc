@@ -1,0 +1,216 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * [MEGA06] multiplexing: how many send_udp processes one Group A PC runs. One sender PC and one
+ * receiver PC; the PC's launcher starts --nodes send_udp processes one after another (fork +
+ * execve each, on the PC's CPU, each taking the process's memory); the record holds the packets
+ * sent per time bin after the launch (Fig. 5), the send-interval statistics in an observation
+ * window once every process runs (Fig. 7), how many processes the memory held (Fig. 6), the
+ * cache refill per wake-up and the CPU shares.
+ *
+ *   ./mega-multiplex --nodes=5000 --duration=5 --output=r.json
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/testbed-module.h"
+
+#include <vector>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("MegaMultiplex");
+
+namespace
+{
+
+Time g_launch;                //!< the launch starts
+Time g_bin;                   //!< bin width of the rate series
+std::vector<double> g_bins;   //!< packets sent per bin after the launch
+Time g_obsStart{Time::Max()}; //!< observation window start (once every process runs)
+Time g_obsEnd{Time::Max()};   //!< observation window end
+SaraTable* g_sent;            //!< the send intervals in the window
+uint64_t g_sentInWindow{0};   //!< packets sent in the window
+
+/**
+ * send_udp sent a packet.
+ * @param node virtual-node id
+ * @param serial serial number
+ * @param ts timestamp
+ */
+void
+Sent(uint32_t node, uint32_t serial, Time ts)
+{
+    const auto b = static_cast<std::size_t>((ts - g_launch).GetDouble() / g_bin.GetDouble());
+    if (b < g_bins.size())
+    {
+        g_bins[b] += 1;
+    }
+    if (ts >= g_obsStart && ts < g_obsEnd)
+    {
+        ++g_sentInWindow;
+        g_sent->Add(node, serial, ts, ts);
+    }
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    ExperimentArgs::SetSimulatorDefaults();
+    Mega06TestbedConfig config;
+    uint32_t nodes = 1;
+    double duration = 5;
+    double settle = 1.1;
+    double maxLaunch = 60;
+    double bin = 0.25;
+    double seriesLength = 20;
+    uint32_t memoryMb = 0;
+    std::string role;
+
+    ProgramOptions opts("mega-multiplex",
+                        "[MEGA06] multiplexing: N send_udp processes launched on one Group A PC; "
+                        "rate after launch, send-interval statistics, memory cap");
+    // The study ran up to 10 000 processes per PC; 10^5 bounds the per-process state.
+    opts.Add("nodes", "send_udp processes to launch on the sender PC", nodes, 1, 100000);
+    // Up to an hour of observation (the study observed 180 s).
+    opts.Add("duration",
+             "observation window once every process runs (s; 0: none)",
+             duration,
+             0,
+             3600);
+    opts.Add("settle",
+             "the window starts this long after the last process started (s; >= one interval "
+             "so that every process has slept once)",
+             settle,
+             0,
+             60);
+    // 10^5 launches of 0.5 ms each take under a minute; the bound stops a run that never ends.
+    opts.Add("maxLaunch", "give up if the launch takes longer than this (s)", maxLaunch, 1, 3600);
+    opts.Add("bin", "bin width of the packets-per-second series (s)", bin, 0.01, 10);
+    opts.Add("seriesLength",
+             "length of the packets-per-second series after the launch (s)",
+             seriesLength,
+             0.1,
+             3600);
+    // 0 keeps the profile's installed memory (512 MB for the StarBED PC); up to 64 GB.
+    opts.Add("memoryMb",
+             "installed memory of the sender PC in MB (0: the profile's)",
+             memoryMb,
+             0,
+             65536);
+    opts.Add("profile", "host profile of the PCs", config.profile);
+    opts.Add("role", "a label for the campaign (recorded, no effect)", role);
+    opts.Parse(argc, argv);
+    ProgramOptions::Require(Profile::Exists("host", config.profile),
+                            "--profile='" + config.profile + "' is not a host profile");
+
+    config.senderPcs = 1;
+    config.nodesPerPc = nodes;
+    config.receivers = 1;
+    config.sequentialLaunch = true;
+    config.stopAt = Seconds(3600 * 2);
+    Mega06Testbed tb = Mega06Testbed::Build(config);
+    Ptr<HostPlatform> host = tb.senders.Get(0)->GetObject<HostPlatform>();
+    if (memoryMb > 0)
+    {
+        host->SetAttribute("Memory", UintegerValue(uint64_t(memoryMb) << 20));
+    }
+    Ptr<SendUdp> app = tb.sendUdp[0];
+    g_launch = config.sendAt;
+    g_bin = Seconds(bin);
+    g_bins.assign(static_cast<std::size_t>(std::ceil(seriesLength / bin)), 0.0);
+    SaraTable sent;
+    g_sent = &sent;
+    app->TraceConnectWithoutContext("Send", MakeCallback(&Sent));
+
+    // Once every process runs (or the memory ran out), observe; then stop.
+    double cpu0[3] = {0, 0, 0};
+    double cpu1[3] = {0, 0, 0};
+    Time refill0;
+    Time refill1;
+    uint64_t iter0 = 0;
+    uint64_t iter1 = 0;
+    Ptr<HostCpu> cpu = host->GetCpu();
+    auto snapshot = [&](double* c, Time& refill, uint64_t& iters) {
+        c[0] = cpu->GetBusyTime(HostCpu::HARDIRQ).GetSeconds();
+        c[1] = cpu->GetBusyTime(HostCpu::SOFTIRQ).GetSeconds();
+        c[2] = cpu->GetBusyTime(HostCpu::PROCESS).GetSeconds();
+        refill = cpu->GetRefillTotal();
+        iters = app->GetSent();
+    };
+    bool timedOut = false;
+    std::function<void()> poll = [&]() {
+        if (app->GetLaunchEnd().IsPositive() || app->LaunchFailed())
+        {
+            g_obsStart = app->GetLaunchEnd() + Seconds(settle);
+            g_obsEnd = g_obsStart + Seconds(duration);
+            const Time seriesEnd = g_launch + Seconds(seriesLength);
+            Simulator::Schedule(g_obsStart - Simulator::Now(),
+                                [&]() { snapshot(cpu0, refill0, iter0); });
+            Simulator::Schedule(g_obsEnd - Simulator::Now() - TimeStep(1),
+                                [&]() { snapshot(cpu1, refill1, iter1); });
+            Simulator::Stop(std::max(g_obsEnd, seriesEnd) - Simulator::Now());
+            return;
+        }
+        if (Simulator::Now() > g_launch + Seconds(maxLaunch))
+        {
+            timedOut = true;
+            Simulator::Stop();
+            return;
+        }
+        Simulator::Schedule(MilliSeconds(100), poll);
+    };
+    Simulator::Schedule(g_launch, poll);
+    opts.StartProgress(g_launch
+                       + Seconds(std::max(seriesLength, nodes * 0.0006 + settle + duration)));
+    Simulator::Run();
+    ProgramOptions::Require(!timedOut, "--maxLaunch: the launch did not end in time");
+
+    SaraTable::Summary snd = sent.GetSummary();
+    SaraTable::Summary rcv = tb.sara[0]->GetTable().GetSummary();
+    const double T = duration;
+    const uint64_t wakeups = iter1 - iter0;
+    std::vector<double> rate(g_bins.size());
+    for (std::size_t i = 0; i < g_bins.size(); ++i)
+    {
+        rate[i] = g_bins[i] / bin;
+    }
+
+    ResultRecord rec;
+    rec.SetString("role", role);
+    rec.SetInt("nodes", nodes);
+    rec.SetString("profile", config.profile);
+    UintegerValue mem;
+    host->GetAttribute("Memory", mem);
+    rec.SetInt("memory_bytes", static_cast<int64_t>(mem.Get()));
+    rec.SetInt("memory_used_bytes", static_cast<int64_t>(host->GetMemoryUsed()));
+    rec.SetInt("process_memory_bytes", static_cast<int64_t>(host->GetProcessMemory()));
+    rec.SetInt("launched", app->GetLaunched());
+    rec.SetBool("launch_failed", app->LaunchFailed());
+    rec.Set("launch_duration_s", (app->GetLaunchEnd() - g_launch).GetSeconds());
+    rec.Set("bin_s", bin);
+    rec.SetSeries("sent_pps", rate);
+    rec.Set("duration_s", T);
+    rec.SetInt("sent", g_sentInWindow);
+    rec.Set("send_rate_per_node",
+            T > 0 && app->GetLaunched() > 0 ? g_sentInWindow / double(app->GetLaunched()) / T
+                                            : 0.0);
+    rec.SetInt("send_intervals", snd.intervals);
+    rec.Set("send_interval_mean_us", snd.pooledSendMean * 1e6);
+    rec.Set("send_interval_std_us", snd.pooledSendStd * 1e6);
+    rec.Set("send_interval_node_std_mean_us", snd.sendStdMean * 1e6);
+    rec.Set("send_interval_node_std_max_us", snd.sendStdMax * 1e6);
+    rec.Set("refill_us_per_wakeup",
+            wakeups > 0 ? (refill1 - refill0).GetSeconds() * 1e6 / wakeups : 0.0);
+    rec.Set("sender_cpu_hardirq", T > 0 ? (cpu1[0] - cpu0[0]) / T : 0.0);
+    rec.Set("sender_cpu_softirq", T > 0 ? (cpu1[1] - cpu0[1]) / T : 0.0);
+    rec.Set("sender_cpu_process", T > 0 ? (cpu1[2] - cpu0[2]) / T : 0.0);
+    rec.SetInt("sara_packets", rcv.packets);
+    rec.SetInt("sara_drops", rcv.drops);
+    rec.SetInt("events", static_cast<int64_t>(Simulator::GetEventCount()));
+    rec.Write(opts.GetOutput());
+    Simulator::Destroy();
+    return 0;
+}

@@ -1,0 +1,352 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * [MEGA06] receiver capacity, scaling method A and the Catalyst 6009: Group A sender PCs with
+ * send_udp virtual nodes and Group B receivers (ami + sara), every frame through the snooping
+ * Catalyst 6509 (and, for receivers placed there, the 6009 behind an 802.1Q trunk), optionally
+ * the IGMP querier PC on its router port. One configuration per run:
+ *
+ * - receiver capacity: --senderPcs=k --sendersPerGroup=0 --receivers=1 (k x 5 000 nodes, one
+ *   group, one receiver);
+ * - method A: --senderPcs=4s --sendersPerGroup=4 --receivers=s (s sets of 4 sender PCs and one
+ *   receiver, one group per set);
+ * - Fig. 11: method A with --receiversOn6009=r.
+ *
+ * The record holds, for the observation window [warmup, warmup + duration): the receivers' sara
+ * statistics (drops from serial gaps, receive- and send-interval statistics, pooled over all
+ * nodes of all receivers, and split by switch), the senders' own send-interval statistics, the
+ * switches' drops by reason, the querier's queries and NIC drops.
+ *
+ *   ./mega-scale --senderPcs=8 --sendersPerGroup=4 --receivers=2 --output=r.json
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/testbed-module.h"
+
+#include <cmath>
+#include <fstream>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("MegaScale");
+
+namespace
+{
+
+Time g_obsStart;         //!< observation window start
+Time g_obsEnd;           //!< observation window end
+SaraTable* g_sent;       //!< the senders' own intervals
+uint64_t g_sentInWindow; //!< packets sent in the window
+
+/**
+ * send_udp sent a packet.
+ * @param node virtual-node id
+ * @param serial serial number
+ * @param ts timestamp
+ */
+void
+Sent(uint32_t node, uint32_t serial, Time ts)
+{
+    if (ts < g_obsStart || ts >= g_obsEnd)
+    {
+        return;
+    }
+    ++g_sentInWindow;
+    g_sent->Add(node, serial, ts, ts);
+}
+
+/** Intervals of several tables pooled exactly from their counts, means and deviations. */
+struct Pool
+{
+    double n{0};    //!< intervals
+    double sum{0};  //!< sum of n * mean
+    double sum2{0}; //!< sum of n * (std^2 + mean^2)
+
+    /**
+     * Add one table's pooled statistics.
+     * @param count its intervals
+     * @param mean their mean
+     * @param std their standard deviation
+     */
+    void Add(double count, double mean, double std)
+    {
+        n += count;
+        sum += count * mean;
+        sum2 += count * (std * std + mean * mean);
+    }
+
+    /** @return the mean of all intervals */
+    double Mean() const
+    {
+        return n > 0 ? sum / n : 0.0;
+    }
+
+    /** @return their standard deviation */
+    double Std() const
+    {
+        return n > 0 ? std::sqrt(std::max(0.0, sum2 / n - Mean() * Mean())) : 0.0;
+    }
+};
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    ExperimentArgs::SetSimulatorDefaults();
+    Mega06TestbedConfig config;
+    config.senderPcs = 4;
+    config.sendersPerGroup = 4;
+    double warmup = 2.0;
+    double duration = 3.0;
+    bool querier = true;
+    double itr = 100;
+    double rssEvery = 0;
+    std::string role;
+
+    ProgramOptions opts("mega-scale",
+                        "[MEGA06] receiver capacity, scaling method A and the Catalyst 6009: "
+                        "sender PCs, receivers, the querier; drops and interval statistics");
+    // 207 Group A PCs took part; 256 leaves room for method B's configurations.
+    opts.Add("senderPcs", "Group A sender PCs", config.senderPcs, 1, 256);
+    // 0: all to one group (receiver capacity); [MEGA06] method A: 4.
+    opts.Add("sendersPerGroup",
+             "sender PCs per set and group (0: one group for all)",
+             config.sendersPerGroup,
+             0,
+             256);
+    // The study's limit was 5 000 processes per PC; 10^5 bounds the per-process state.
+    opts.Add("nodesPerPc", "send_udp virtual nodes per sender PC", config.nodesPerPc, 1, 100000);
+    // 64 Group B PCs took part.
+    opts.Add("receivers", "Group B receivers (one per set)", config.receivers, 1, 64);
+    opts.Add("receiversOn6009",
+             "receivers on the Catalyst 6009 (the last ones)",
+             config.receiversOn6009,
+             0,
+             64);
+    opts.Add("trunkRate",
+             "the 802.1Q trunk between the 6509 and the 6009",
+             config.trunkRate,
+             DataRate("10Mbps"),
+             DataRate("100Gbps"));
+    opts.Add("querier", "the IGMP querier PC (mrouted) on a router port of the 6509", querier);
+    // e1000 InterruptThrottleRate: 0 (off) or 100..100 000 interrupts/s.
+    opts.Add("querierItr",
+             "the querier NIC's MaxInterruptRate (interrupts/s, 0: unmoderated)",
+             itr,
+             0,
+             100000);
+    opts.Add("warmup",
+             "seconds before the observation window (senders start at 0.5 s; all run by 1.5 s)",
+             warmup,
+             1.6,
+             60);
+    // Up to an hour of observation (the study observed 180 s).
+    opts.Add("duration", "observation window (s)", duration, 1e-3, 3600);
+    // For the paper-scale benchmark: the process's RSS must not grow with simulated time.
+    opts.Add("rssEvery",
+             "record the resident memory every this many simulated s (0: never)",
+             rssEvery,
+             0,
+             3600);
+    opts.Add("profile", "host profile of the PCs", config.profile);
+    opts.Add("role", "a label for the campaign (recorded, no effect)", role);
+    opts.Parse(argc, argv);
+    ProgramOptions::Require(Profile::Exists("host", config.profile),
+                            "--profile='" + config.profile + "' is not a host profile");
+    ProgramOptions::Require(config.receiversOn6009 <= config.receivers,
+                            "--receiversOn6009 must be <= --receivers");
+    const uint32_t groups
+        = config.sendersPerGroup > 0
+              ? (config.senderPcs + config.sendersPerGroup - 1) / config.sendersPerGroup
+              : 1;
+    ProgramOptions::Require(config.receivers <= groups,
+                            "--receivers must be <= the number of sets (one receiver per set)");
+
+    // Group addresses of the sets: 239.10.0.1 onwards (consecutive: distinct multicast MACs).
+    config.group = Ipv4Address("239.10.0.1");
+    config.querier = querier;
+    config.querierInterruptRate = itr;
+    g_obsStart = Seconds(warmup);
+    g_obsEnd = Seconds(warmup + duration);
+    config.stopAt = g_obsEnd;
+    Mega06Testbed tb = Mega06Testbed::Build(config);
+
+    SaraTable sent;
+    g_sent = &sent;
+    for (auto& app : tb.sendUdp)
+    {
+        app->TraceConnectWithoutContext("Send", MakeCallback(&Sent));
+    }
+    uint32_t queries = 0;
+    uint32_t queriesOnTime = 0;
+    if (tb.mrouted)
+    {
+        tb.mrouted->TraceConnectWithoutContext(
+            "QuerySent",
+            Callback<void, Time, Time>([&](Time due, Time at) {
+                if (due >= g_obsStart && due < g_obsEnd)
+                {
+                    ++queries;
+                    queriesOnTime += (at - due) <= MilliSeconds(100) ? 1 : 0;
+                }
+            }));
+    }
+    std::vector<uint64_t> bufferDrops0(config.receivers, 0);
+    std::vector<uint64_t> nicDrops0(config.receivers, 0);
+    auto nicDrops = [&](uint32_t j) {
+        Ptr<HostNic> nic = Mega06Testbed::GetNic(tb.receivers.Get(j));
+        return nic->GetRxRingDrops() + nic->GetBacklogDrops();
+    };
+    std::array<uint64_t, SwitchFabric::N_DROP_REASONS> sw0{};
+    std::array<uint64_t, SwitchFabric::N_DROP_REASONS> sw1{};
+    auto switchDrops = [&](std::array<uint64_t, SwitchFabric::N_DROP_REASONS>& d) {
+        for (uint32_t r = 0; r < SwitchFabric::N_DROP_REASONS; ++r)
+        {
+            d[r] = tb.bridge->GetFabric()->GetDropCount(SwitchFabric::DropReason(r));
+            if (tb.bridge6009)
+            {
+                d[r] += tb.bridge6009->GetFabric()->GetDropCount(SwitchFabric::DropReason(r));
+            }
+        }
+    };
+    uint64_t qrx0 = 0;
+    uint64_t qdrop0 = 0;
+    uint64_t qrx1 = 0;
+    uint64_t qdrop1 = 0;
+    auto querierNic = [&](uint64_t& rx, uint64_t& drops) {
+        if (tb.querier)
+        {
+            Ptr<HostNic> nic = Mega06Testbed::GetNic(tb.querier);
+            rx = nic->GetReceived();
+            drops = nic->GetRxRingDrops() + nic->GetBacklogDrops();
+        }
+    };
+    Simulator::Schedule(g_obsStart, [&]() {
+        for (uint32_t j = 0; j < config.receivers; ++j)
+        {
+            tb.sara[j]->ResetStatistics();
+            bufferDrops0[j] = tb.sara[j]->GetBufferDrops();
+            nicDrops0[j] = nicDrops(j);
+        }
+        switchDrops(sw0);
+        querierNic(qrx0, qdrop0);
+    });
+    Simulator::Schedule(g_obsEnd - TimeStep(1), [&]() {
+        switchDrops(sw1);
+        querierNic(qrx1, qdrop1);
+    });
+    std::vector<double> rss;
+    if (rssEvery > 0)
+    {
+        for (double t = rssEvery; t <= warmup + duration; t += rssEvery)
+        {
+            Simulator::Schedule(Seconds(t), [&rss]() {
+                std::ifstream status("/proc/self/status");
+                std::string line;
+                while (std::getline(status, line))
+                {
+                    if (line.rfind("VmRSS:", 0) == 0)
+                    {
+                        rss.push_back(std::stod(line.substr(6)) / 1024.0);
+                    }
+                }
+            });
+        }
+    }
+    Simulator::Stop(g_obsEnd);
+    opts.StartProgress(g_obsEnd);
+    Simulator::Run();
+
+    const double T = duration;
+    const double nodes = double(config.senderPcs) * config.nodesPerPc;
+    SaraTable::Summary snd = sent.GetSummary();
+    Pool recvAll;
+    Pool sendAll;
+    uint64_t packets[2] = {0, 0};
+    uint64_t drops[2] = {0, 0};
+    uint64_t bufDrops = 0;
+    uint64_t lost[2] = {0, 0};
+    std::vector<double> rxDropRate;
+    std::vector<double> rxLossRate;
+    for (uint32_t j = 0; j < config.receivers; ++j)
+    {
+        SaraTable::Summary s = tb.sara[j]->GetTable().GetSummary();
+        const int sw = j >= config.receivers - config.receiversOn6009 ? 1 : 0;
+        packets[sw] += s.packets;
+        drops[sw] += s.drops;
+        const uint64_t buf = tb.sara[j]->GetBufferDrops() - bufferDrops0[j];
+        const uint64_t l = buf + nicDrops(j) - nicDrops0[j];
+        bufDrops += buf;
+        lost[sw] += l;
+        rxDropRate.push_back(s.dropRate);
+        rxLossRate.push_back(s.packets + l > 0 ? double(l) / (s.packets + l) : 0.0);
+        recvAll.Add(s.intervals, s.pooledRecvMean, s.pooledRecvStd);
+        sendAll.Add(s.intervals, s.pooledSendMean, s.pooledSendStd);
+    }
+    auto rate = [](uint64_t d, uint64_t p) {
+        return p + d > 0 ? double(d) / (p + d) : 0.0;
+    };
+
+    ResultRecord rec;
+    rec.SetString("role", role);
+    rec.SetInt("sender_pcs", config.senderPcs);
+    rec.SetInt("senders_per_group", config.sendersPerGroup);
+    rec.SetInt("nodes_per_pc", config.nodesPerPc);
+    rec.Set("nodes", nodes);
+    rec.SetInt("receivers", config.receivers);
+    rec.SetInt("receivers_on_6009", config.receiversOn6009);
+    rec.SetBool("querier", querier);
+    rec.Set("querier_itr", itr);
+    rec.Set("duration_s", T);
+    rec.SetString("profile", config.profile);
+    rec.SetInt("sent", g_sentInWindow);
+    rec.Set("send_rate_per_node", g_sentInWindow / nodes / T);
+    rec.SetInt("send_intervals", snd.intervals);
+    rec.Set("send_interval_mean_us", snd.pooledSendMean * 1e6);
+    rec.Set("send_interval_std_us", snd.pooledSendStd * 1e6);
+    rec.SetInt("sara_packets", packets[0] + packets[1]);
+    rec.SetInt("sara_drops", drops[0] + drops[1]);
+    rec.Set("sara_drop_rate", rate(drops[0] + drops[1], packets[0] + packets[1]));
+    rec.Set("sara_drop_rate_6509", rate(drops[0], packets[0]));
+    rec.Set("sara_drop_rate_6009", rate(drops[1], packets[1]));
+    rec.SetInt("sara_buffer_drops", bufDrops);
+    // Losses counted where they happen on the receiver PCs (capture buffer, NIC ring and
+    // backlog), over what reached them: needs no second packet per node (short windows).
+    rec.SetInt("receiver_lost", lost[0] + lost[1]);
+    rec.Set("receiver_loss_rate", rate(lost[0] + lost[1], packets[0] + packets[1]));
+    rec.Set("receiver_loss_rate_6509", rate(lost[0], packets[0]));
+    rec.Set("receiver_loss_rate_6009", rate(lost[1], packets[1]));
+    rec.SetSeries("receiver_loss_rates", rxLossRate);
+    rec.SetSeries("receiver_drop_rate", rxDropRate);
+    rec.SetInt("sara_intervals", static_cast<int64_t>(recvAll.n));
+    rec.Set("sara_recv_interval_mean_us", recvAll.Mean() * 1e6);
+    rec.Set("sara_recv_interval_std_us", recvAll.Std() * 1e6);
+    rec.Set("sara_send_interval_mean_us", sendAll.Mean() * 1e6);
+    rec.Set("sara_send_interval_std_us", sendAll.Std() * 1e6);
+    for (uint32_t r = 0; r < SwitchFabric::N_DROP_REASONS; ++r)
+    {
+        rec.SetInt(std::string("switch_drops_")
+                       + SwitchFabric::DropReasonName(SwitchFabric::DropReason(r)),
+                   static_cast<int64_t>(sw1[r] - sw0[r]));
+    }
+    rec.SetInt("queries_due", queries);
+    rec.SetInt("queries_on_time", queriesOnTime);
+    rec.Set("querier_rx_pps", (qrx1 - qrx0) / T);
+    rec.Set("querier_nic_drops_pps", (qdrop1 - qdrop0) / T);
+    uint64_t sentTotal = 0;
+    for (auto& app : tb.sendUdp)
+    {
+        sentTotal += app->GetSent();
+    }
+    rec.SetInt("sent_total", static_cast<int64_t>(sentTotal));
+    if (rssEvery > 0)
+    {
+        rec.SetSeries("rss_mb", rss);
+    }
+    rec.SetInt("events", static_cast<int64_t>(Simulator::GetEventCount()));
+    rec.Write(opts.GetOutput());
+    Simulator::Destroy();
+    return 0;
+}
