@@ -25,29 +25,36 @@ NS_OBJECT_ENSURE_REGISTERED(NttReceiver);
 TypeId
 NttReceiver::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::NttReceiver")
-                            .SetParent<Application>()
-                            .SetGroupName("Testbed")
-                            .AddConstructor<NttReceiver>()
-                            .AddAttribute("Port",
-                                          "Port of the stream",
-                                          UintegerValue(5001),
-                                          MakeUintegerAccessor(&NttReceiver::m_port),
-                                          MakeUintegerChecker<uint16_t>(1))
-                            .AddAttribute("Tcp",
-                                          "The stream comes over TCP (true) or UDP (false)",
-                                          BooleanValue(true),
-                                          MakeBooleanAccessor(&NttReceiver::m_tcp),
-                                          MakeBooleanChecker())
-                            .AddAttribute("RecordSize",
-                                          "Bytes of each TCP stream record (>= 12 for the header)",
-                                          UintegerValue(4160),
-                                          MakeUintegerAccessor(&NttReceiver::m_recordSize),
-                                          MakeUintegerChecker<uint32_t>(12, 65507))
-                            .AddTraceSource("Arrival",
-                                            "A stream packet arrived at the application",
-                                            MakeTraceSourceAccessor(&NttReceiver::m_arrivalTrace),
-                                            "ns3::NttReceiver::ArrivalTracedCallback");
+    static TypeId tid
+        = TypeId("ns3::NttReceiver")
+              .SetParent<Application>()
+              .SetGroupName("Testbed")
+              .AddConstructor<NttReceiver>()
+              .AddAttribute("Port",
+                            "Port of the stream",
+                            UintegerValue(5001),
+                            MakeUintegerAccessor(&NttReceiver::m_port),
+                            MakeUintegerChecker<uint16_t>(1))
+              .AddAttribute("Tcp",
+                            "The stream comes over TCP (true) or UDP (false)",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&NttReceiver::m_tcp),
+                            MakeBooleanChecker())
+              .AddAttribute("RecordSize",
+                            "Bytes of each TCP stream record (>= 12 for the header)",
+                            UintegerValue(4160),
+                            MakeUintegerAccessor(&NttReceiver::m_recordSize),
+                            MakeUintegerChecker<uint32_t>(12, 65507))
+              .AddAttribute("BsdWindowUpdate",
+                            "TCP: advertise the window after a read as 4.4BSD does (see "
+                            "WindowUpdate); ns-3's TCP alone does not",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&NttReceiver::m_windowUpdate),
+                            MakeBooleanChecker())
+              .AddTraceSource("Arrival",
+                              "A stream packet arrived at the application",
+                              MakeTraceSourceAccessor(&NttReceiver::m_arrivalTrace),
+                              "ns3::NttReceiver::ArrivalTracedCallback");
     return tid;
 }
 
@@ -153,6 +160,7 @@ NttReceiver::Done()
     if (m_tcp)
     {
         ConsumeStream(m_chunk, now);
+        WindowUpdate(m_chunk->GetSize());
     }
     else
     {
@@ -164,6 +172,30 @@ NttReceiver::Done()
         }
     }
     Next();
+}
+
+void
+NttReceiver::WindowUpdate(uint32_t bytes)
+{
+    if (!m_windowUpdate)
+    {
+        return;
+    }
+    // 4.4BSD: after a read, tcp_output() sends a window update when the window can grow by at
+    // least two segments or by half the receive buffer. ns-3's TCP sends none (the sender can
+    // then wait for ever on a window smaller than a segment); a receive-buffer size that grows
+    // makes it advertise its window at once, which is what the read would have caused.
+    UintegerValue buf;
+    UintegerValue mss;
+    m_data->GetAttribute("RcvBufSize", buf);
+    m_data->GetAttribute("SegmentSize", mss);
+    m_unadvertised += bytes;
+    if (m_unadvertised >= 2 * mss.Get() || 2 * m_unadvertised >= buf.Get())
+    {
+        m_unadvertised = 0;
+        m_data->SetAttribute("RcvBufSize", UintegerValue(buf.Get() - 1));
+        m_data->SetAttribute("RcvBufSize", buf);
+    }
 }
 
 void

@@ -97,6 +97,11 @@ class NttReceiver : public Application
     /** The read is done. */
     void Done();
     /**
+     * A read of a TCP stream is done: advertise the window if 4.4BSD would.
+     * @param bytes bytes read
+     */
+    void WindowUpdate(uint32_t bytes);
+    /**
      * Log an arrival.
      * @param seq the packet's number
      * @param now its time
@@ -114,6 +119,8 @@ class NttReceiver : public Application
     uint32_t m_inRecord{0};           //!< bytes of the current record read so far
     std::array<uint8_t, 12> m_head{}; //!< the current record's first bytes (its header)
     uint64_t m_reads{0};              //!< counter
+    bool m_windowUpdate{true};        //!< BsdWindowUpdate
+    uint32_t m_unadvertised{0};       //!< bytes read since the last window update
     Callback<void> m_nextCb;          //!< Next
     Callback<void> m_doneCb;          //!< Done
     std::vector<std::pair<uint32_t, Time>> m_arrivals; //!< the log
