@@ -1,0 +1,246 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ntt-receiver.h"
+
+#include "ns3/boolean.h"
+#include "ns3/host-platform.h"
+#include "ns3/host-process.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/log.h"
+#include "ns3/seq-ts-header.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/tcp-socket-factory.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("NttReceiver");
+NS_OBJECT_ENSURE_REGISTERED(NttReceiver);
+
+TypeId
+NttReceiver::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::NttReceiver")
+              .SetParent<Application>()
+              .SetGroupName("Testbed")
+              .AddConstructor<NttReceiver>()
+              .AddAttribute("Port",
+                            "Port of the stream",
+                            UintegerValue(5001),
+                            MakeUintegerAccessor(&NttReceiver::m_port),
+                            MakeUintegerChecker<uint16_t>(1))
+              .AddAttribute("Tcp",
+                            "The stream comes over TCP (true) or UDP (false)",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&NttReceiver::m_tcp),
+                            MakeBooleanChecker())
+              .AddAttribute("RecordSize",
+                            "Bytes of each TCP stream record (>= 12 for the header)",
+                            UintegerValue(4160),
+                            MakeUintegerAccessor(&NttReceiver::m_recordSize),
+                            MakeUintegerChecker<uint32_t>(12, 65507))
+              .AddAttribute("BsdWindowUpdate",
+                            "TCP: advertise the window after a read as 4.4BSD does (see "
+                            "WindowUpdate); ns-3's TCP alone does not",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&NttReceiver::m_windowUpdate),
+                            MakeBooleanChecker())
+              .AddTraceSource("Arrival",
+                              "A stream packet arrived at the application",
+                              MakeTraceSourceAccessor(&NttReceiver::m_arrivalTrace),
+                              "ns3::NttReceiver::ArrivalTracedCallback");
+    return tid;
+}
+
+NttReceiver::NttReceiver()
+    : m_port(5001)
+    , m_tcp(true)
+    , m_recordSize(4160)
+{
+    NS_LOG_FUNCTION(this);
+    m_nextCb = MakeCallback(&NttReceiver::Next, this);
+    m_doneCb = MakeCallback(&NttReceiver::Done, this);
+}
+
+NttReceiver::~NttReceiver()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+NttReceiver::DoDispose()
+{
+    m_process = nullptr;
+    m_listen = nullptr;
+    m_data = nullptr;
+    m_nextCb.Nullify();
+    m_doneCb.Nullify();
+    Application::DoDispose();
+}
+
+void
+NttReceiver::StartApplication()
+{
+    NS_LOG_FUNCTION(this);
+    Ptr<HostPlatform> host = GetNode()->GetObject<HostPlatform>();
+    NS_ABORT_MSG_IF(!host, "NttReceiver: node " << GetNode()->GetId() << " has no HostPlatform");
+    m_process = host->CreateProcess();
+    m_listen = Socket::CreateSocket(GetNode(),
+                                    m_tcp ? TcpSocketFactory::GetTypeId()
+                                          : UdpSocketFactory::GetTypeId());
+    m_listen->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port));
+    if (m_tcp)
+    {
+        m_listen->Listen();
+        m_listen->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                    MakeCallback(&NttReceiver::OnAccept, this));
+    }
+    else
+    {
+        m_data = m_listen;
+        m_data->SetRecvCallback(MakeCallback(&NttReceiver::OnData, this));
+    }
+}
+
+void
+NttReceiver::StopApplication()
+{
+    NS_LOG_FUNCTION(this);
+    for (auto& s : {m_data, m_listen})
+    {
+        if (s)
+        {
+            s->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
+            s->Close();
+        }
+    }
+}
+
+void
+NttReceiver::OnAccept(Ptr<Socket> socket, const Address&)
+{
+    NS_ABORT_MSG_IF(m_data, "NttReceiver: a second connection");
+    m_data = socket;
+    m_data->SetRecvCallback(MakeCallback(&NttReceiver::OnData, this));
+}
+
+void
+NttReceiver::OnData(Ptr<Socket>)
+{
+    if (!m_busy)
+    {
+        m_busy = true;
+        m_process->Wake(m_nextCb);
+    }
+}
+
+void
+NttReceiver::Next()
+{
+    m_chunk = m_tcp ? m_data->Recv(m_recordSize - m_inRecord, 0) : m_data->Recv();
+    if (!m_chunk || m_chunk->GetSize() == 0)
+    {
+        m_busy = false; // blocks in read()
+        return;
+    }
+    ++m_reads;
+    m_process->Execute(m_process->GetPlatform()->GetRecvCost(m_chunk->GetSize()), m_doneCb);
+}
+
+void
+NttReceiver::Done()
+{
+    const Time now = Simulator::Now();
+    if (m_tcp)
+    {
+        ConsumeStream(m_chunk, now);
+        WindowUpdate(m_chunk->GetSize());
+    }
+    else
+    {
+        SeqTsHeader h;
+        if (m_chunk->GetSize() >= h.GetSerializedSize())
+        {
+            m_chunk->PeekHeader(h);
+            Log(h.GetSeq(), now);
+        }
+    }
+    Next();
+}
+
+void
+NttReceiver::WindowUpdate(uint32_t bytes)
+{
+    if (!m_windowUpdate)
+    {
+        return;
+    }
+    // 4.4BSD: after a read, tcp_output() sends a window update when the window can grow by at
+    // least two segments or by half the receive buffer. ns-3's TCP sends none (the sender can
+    // then wait for ever on a window smaller than a segment); a receive-buffer size that grows
+    // makes it advertise its window at once, which is what the read would have caused.
+    UintegerValue buf;
+    UintegerValue mss;
+    m_data->GetAttribute("RcvBufSize", buf);
+    m_data->GetAttribute("SegmentSize", mss);
+    m_unadvertised += bytes;
+    if (m_unadvertised >= 2 * mss.Get() || 2 * m_unadvertised >= buf.Get())
+    {
+        m_unadvertised = 0;
+        m_data->SetAttribute("RcvBufSize", UintegerValue(buf.Get() - 1));
+        m_data->SetAttribute("RcvBufSize", buf);
+    }
+}
+
+void
+NttReceiver::ConsumeStream(Ptr<const Packet> chunk, Time now)
+{
+    uint32_t offset = 0;
+    const uint32_t size = chunk->GetSize();
+    while (offset < size)
+    {
+        const uint32_t n = std::min(size - offset, m_recordSize - m_inRecord);
+        if (m_inRecord < m_head.size())
+        {
+            const uint32_t h = std::min<uint32_t>(n, m_head.size() - m_inRecord);
+            chunk->CreateFragment(offset, h)->CopyData(m_head.data() + m_inRecord, h);
+        }
+        m_inRecord += n;
+        offset += n;
+        if (m_inRecord == m_recordSize)
+        {
+            // SeqTsHeader: the sequence number first, in network byte order.
+            uint32_t seq = (uint32_t(m_head[0]) << 24) | (uint32_t(m_head[1]) << 16)
+                           | (uint32_t(m_head[2]) << 8) | uint32_t(m_head[3]);
+            Log(seq, now);
+            m_inRecord = 0;
+        }
+    }
+}
+
+void
+NttReceiver::Log(uint32_t seq, Time now)
+{
+    m_arrivals.emplace_back(seq, now);
+    m_arrivalTrace(seq, now);
+}
+
+const std::vector<std::pair<uint32_t, Time>>&
+NttReceiver::GetArrivals() const
+{
+    return m_arrivals;
+}
+
+uint64_t
+NttReceiver::GetReads() const
+{
+    return m_reads;
+}
+
+} // namespace ns3
