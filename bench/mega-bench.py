@@ -12,10 +12,10 @@ import argparse
 import json
 import os
 import platform
-import subprocess
 import tempfile
-import time
 from pathlib import Path
+
+from benchutil import emit, measure
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -46,12 +46,7 @@ def run(exe, params):
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "r.json"
         args = [str(exe)] + [f"--{k}={v}" for k, v in params.items()] + [f"--output={out}"]
-        t0 = time.monotonic()
-        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.monotonic() - t0
-        if status != 0:
-            raise RuntimeError(f"{' '.join(args)} failed: {proc.stderr.read().decode()[-500:]}")
+        _, wall, usage = measure(args)
         return json.loads(out.read_text()), wall, usage.ru_utime, usage.ru_maxrss
 
 
@@ -76,10 +71,7 @@ def main():
     head = [f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
             f"load average at the end {os.getloadavg()[0]:.2f}; ns-3.44 wheel (optimized, "
             "logging compiled in).", ""]
-    text = "\n".join(head + lines) + "\n"
-    print(text)
-    if a.out:
-        Path(a.out).write_text(text)
+    emit(head + lines, a.out)
 
 
 if __name__ == "__main__":

@@ -14,9 +14,9 @@ noisy: the events and hops are exact, compare the ratios of one run.
 import argparse
 import json
 import os
-import subprocess
-import time
 from pathlib import Path
+
+from benchutil import emit, measure
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -24,16 +24,11 @@ ROOT = Path(__file__).resolve().parents[1]
 def run(exe, side, senders, nodes, receivers, seconds):
     args = [str(exe), f"--side={side}", f"--senders={senders}", f"--nodes={nodes}",
             f"--receivers={receivers}", f"--seconds={seconds}"]
-    t0 = time.monotonic()
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out = proc.stdout.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    if status != 0:
-        raise RuntimeError(f"{' '.join(args)} failed: {proc.stderr.read().decode()[-500:]}")
-    r = json.loads(out.decode().strip().splitlines()[-1])
+    out, wall, usage = measure(args)
+    r = json.loads(out.strip().splitlines()[-1])
     r["cpu_s"] = usage.ru_utime + usage.ru_stime
     r["maxrss_mb"] = usage.ru_maxrss / 1024
-    r["total_wall_s"] = time.monotonic() - t0
+    r["total_wall_s"] = wall
     return r
 
 
@@ -82,10 +77,7 @@ def main():
         f"second {m['delivered_per_cpu_s'] / s['delivered_per_cpu_s']:.2f}x); events per hop "
         f"{m['events'] / m['hops']:.2f} vs {s['events'] / s['hops']:.2f}.",
     ]
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if a.out:
-        Path(a.out).write_text(text)
+    emit(lines, a.out)
 
 
 if __name__ == "__main__":

@@ -121,33 +121,12 @@ MulticastLoadSource::StartApplication()
     NS_ABORT_MSG_IF(m_deviceIndex >= GetNode()->GetNDevices(),
                     "MulticastLoadSource: Device " << m_deviceIndex << " does not exist");
     m_device = GetNode()->GetDevice(m_deviceIndex);
-    Ipv4Address src("10.255.255.254");
-    Ptr<Ipv4> ipv4 = GetNode()->GetObject<Ipv4>();
-    if (ipv4)
-    {
-        int32_t i = ipv4->GetInterfaceForDevice(m_device);
-        if (i >= 0 && ipv4->GetNAddresses(i) > 0)
-        {
-            src = ipv4->GetAddress(i, 0).GetLocal();
-        }
-    }
     SendUdpHeader payload;
     payload.SetNodeId(m_nodeId);
     m_template = Create<Packet>(m_packetSize - 20 - 8 - SendUdpHeader::SIZE);
     m_template->AddHeader(payload);
     m_destination = m_device->GetMulticast(m_group);
-    UdpHeader udp;
-    udp.SetSourcePort(m_port);
-    udp.SetDestinationPort(m_port);
-    m_template->AddHeader(udp);
-    Ipv4Header ip;
-    ip.SetSource(src);
-    ip.SetDestination(m_group);
-    ip.SetProtocol(17);
-    ip.SetTtl(1);
-    ip.SetPayloadSize(m_packetSize - 20);
-    ip.EnableChecksum();
-    m_template->AddHeader(ip);
+    SendUdp::AddIpUdpHeaders(m_template, SendUdp::SourceAddress(m_device), m_group, m_port);
     m_gap->SetAttribute("Mean", DoubleValue(m_rate > 0 ? 1.0 / m_rate : 1.0));
     if (m_rate > 0)
     {

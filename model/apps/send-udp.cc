@@ -8,17 +8,19 @@
 #include "ns3/double.h"
 #include "ns3/host-cpu.h"
 #include "ns3/host-platform.h"
-#include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4-l3-protocol.h"
+#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/loopback-net-device.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/socket.h"
 #include "ns3/timer-model.h"
 #include "ns3/trace-source-accessor.h"
-#include "ns3/udp-socket-factory.h"
+#include "ns3/udp-header.h"
+#include "ns3/udp-l4-protocol.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -224,7 +226,7 @@ SendUdp::~SendUdp()
 void
 SendUdp::DoDispose()
 {
-    m_socket = nullptr;
+    m_device = nullptr;
     m_host = nullptr;
     m_rng = nullptr;
     m_serial.clear();
@@ -265,9 +267,9 @@ SendUdp::StartApplication()
     Ptr<NetDevice> dev = node->GetDevice(m_deviceIndex);
     NS_ABORT_MSG_IF(DynamicCast<LoopbackNetDevice>(dev),
                     "SendUdp: Device " << m_deviceIndex << " is the loopback");
-    m_socket = Socket::CreateSocket(node, UdpSocketFactory::GetTypeId());
-    NS_ABORT_MSG_IF(m_socket->Bind() != 0, "SendUdp: cannot bind the UDP socket");
-    m_socket->BindToNetDevice(dev);
+    m_device = dev;
+    m_destination = dev->GetMulticast(m_group);
+    m_source = SourceAddress(dev);
     m_host = node->GetObject<HostPlatform>();
     m_serial.assign(m_nNodes, 0);
     if (m_host)
@@ -365,10 +367,6 @@ SendUdp::StopApplication()
 {
     NS_LOG_FUNCTION(this);
     m_running = false;
-    if (m_socket)
-    {
-        m_socket->Close();
-    }
 }
 
 void
@@ -407,6 +405,47 @@ SendUdp::Iterated(uint32_t i)
 }
 
 void
+SendUdp::AddIpUdpHeaders(Ptr<Packet> p, Ipv4Address src, Ipv4Address group, uint16_t port)
+{
+    const uint32_t payload = p->GetSize();
+    UdpHeader udp;
+    udp.SetSourcePort(port);
+    udp.SetDestinationPort(port);
+    if (Node::ChecksumEnabled())
+    {
+        udp.EnableChecksums();
+        udp.InitializeChecksum(src, group, UdpL4Protocol::PROT_NUMBER);
+    }
+    p->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(src);
+    ip.SetDestination(group);
+    ip.SetProtocol(UdpL4Protocol::PROT_NUMBER);
+    ip.SetTtl(1);
+    ip.SetPayloadSize(payload + 8);
+    if (Node::ChecksumEnabled())
+    {
+        ip.EnableChecksum();
+    }
+    p->AddHeader(ip);
+}
+
+Ipv4Address
+SendUdp::SourceAddress(Ptr<NetDevice> dev)
+{
+    Ptr<Ipv4> ipv4 = dev->GetNode()->GetObject<Ipv4>();
+    if (ipv4)
+    {
+        int32_t i = ipv4->GetInterfaceForDevice(dev);
+        if (i >= 0 && ipv4->GetNAddresses(i) > 0)
+        {
+            return ipv4->GetAddress(i, 0).GetLocal();
+        }
+    }
+    return Ipv4Address("10.255.255.254");
+}
+
+void
 SendUdp::SendPacket(uint32_t i, Time timestamp)
 {
     SendUdpHeader h;
@@ -415,7 +454,8 @@ SendUdp::SendPacket(uint32_t i, Time timestamp)
     h.SetSerial(m_serial[i]);
     Ptr<Packet> p = Create<Packet>(m_packetSize - 20 - 8 - SendUdpHeader::SIZE);
     p->AddHeader(h);
-    m_socket->SendTo(p, 0, InetSocketAddress(m_group, m_port));
+    AddIpUdpHeaders(p, m_source, m_group, m_port);
+    m_device->Send(p, m_destination, Ipv4L3Protocol::PROT_NUMBER);
     m_sendTrace(m_firstNodeId + i, m_serial[i], timestamp);
     ++m_serial[i];
     ++m_sent;

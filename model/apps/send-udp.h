@@ -5,6 +5,7 @@
 #ifndef TESTBED_SEND_UDP_H
 #define TESTBED_SEND_UDP_H
 
+#include "ns3/address.h"
 #include "ns3/application.h"
 #include "ns3/header.h"
 #include "ns3/ipv4-address.h"
@@ -25,7 +26,8 @@ namespace ns3
 {
 
 class HostPlatform;
-class Socket;
+class NetDevice;
+class Packet;
 
 /**
  * @ingroup testbed-apps
@@ -119,6 +121,11 @@ class SendUdpHeader : public Header
  * memory; when the memory is exhausted (HostPlatform::AllocateMemory fails, fork's ENOMEM) the
  * launch stops and the nodes launched so far run.
  *
+ * The datagram goes to the device directly, with the UDP and IPv4 headers the kernel would put
+ * in front (AddIpUdpHeaders): the CPU cost of the kernel's send path is the work item's
+ * (HostPlatform::GetSendCost), and ns-3's socket, routing and traffic-control layers would add
+ * no simulated time (no event) but most of a send's simulator work.
+ *
  * Without a HostPlatform on the node the nodes send at exact intervals at no cost.
  */
 class SendUdp : public Application
@@ -173,6 +180,24 @@ class SendUdp : public Application
     int64_t AssignStreams(int64_t stream);
 
     /**
+     * @brief Put the UDP and IPv4 headers of a send_udp datagram in front of its payload, as
+     * the sender's kernel builds them (source and destination port, UDP length, IPv4 without
+     * options, protocol 17, TTL 1, the header checksum when ns-3's checksums are enabled).
+     * @param p the payload (SendUdpHeader and padding)
+     * @param src the source address
+     * @param group the destination group
+     * @param port the UDP source and destination port
+     */
+    static void AddIpUdpHeaders(Ptr<Packet> p, Ipv4Address src, Ipv4Address group, uint16_t port);
+
+    /**
+     * @brief The IPv4 address of a device's interface (the source of the datagrams it sends).
+     * @param dev the device
+     * @return its first address, or 10.255.255.254 if it has none
+     */
+    static Ipv4Address SourceAddress(Ptr<NetDevice> dev);
+
+    /**
      * TracedCallback signature for a sent packet.
      * @param [in] nodeId the virtual-node id
      * @param [in] serial its serial number
@@ -225,7 +250,9 @@ class SendUdp : public Application
     uint32_t m_deviceIndex;                               //!< Device
     Ptr<UniformRandomVariable> m_rng;                     //!< start times
     Ptr<HostPlatform> m_host;                             //!< the PC (may be null)
-    Ptr<Socket> m_socket;                                 //!< the UDP socket
+    Ptr<NetDevice> m_device;                              //!< the device the datagrams leave
+    Address m_destination;                                //!< the group's MAC address there
+    Ipv4Address m_source;                                 //!< the device's IPv4 address
     uint32_t m_firstPid;                                  //!< process id of node 0
     bool m_sequential;                                    //!< SequentialLaunch
     uint32_t m_launcherPid;                               //!< the launching shell
