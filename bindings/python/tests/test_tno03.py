@@ -61,3 +61,35 @@ def test_network_latency_one_way_and_warmup_excluded(tmp_path):
     assert r["samples"] == 10 and r["sent"] == 11 and r["malformed"] == 0
     assert r["min_us"] > (20000 / 250e6 + 30000 / 195e6) * 1e6
     assert r["max_us"] < 1000
+
+
+# The Fighter sheet (tno-schedulers): a control input at 30 ms reaches the screen through the
+# dynamics at 32 ms and the visual update at 40.333 ms at the refresh at 41.333 ms; no input
+# waits longer for its first refresh (hand-traced over the sheet's frame).
+FIRST_SHOWN_MS = 41.333 - 30.0
+
+
+def test_fighter_component_latency_follows_the_sheet(tmp_path):
+    r = _run("tno-schedulers", tmp_path, scheduler="default", network="lan", duration=1)
+    assert FIRST_SHOWN_MS <= r["component_latency_max_ms"] < FIRST_SHOWN_MS + 1.0
+    assert r["tso_violations"] == 0  # the Default scheduler has no timestamp order
+    assert r["deadline_misses"] == 0
+
+
+def test_utc_tm_on_a_slow_link_violates_timestamp_order(tmp_path):
+    """40 ms +- 10 ms of one-way delay against a 6 ms slack (state at 4 ms, next UPDATE at
+    10 ms): every cockpit update arrives after its time was delivered."""
+    r = _run("tno-schedulers", tmp_path, scheduler="utc", network="degraded", duration=1)
+    assert r["tso_violations"] >= r["federate_updates"] > 0
+    assert r["federate_latency_mean_ms"] > 30.0
+
+
+def test_bad_schedule_sheet_names_file_and_line(tmp_path):
+    import subprocess
+    from testbed import EXAMPLES_DIR
+    sheet = tmp_path / "bad.rci"
+    sheet.write_text("frame 100ms\nupdate input0 0ms\nwobble x 1ms\n")
+    p = subprocess.run([str(EXAMPLES_DIR / "tno-schedulers"), f"--sheet={sheet}"],
+                       capture_output=True, text=True)
+    assert p.returncode == 2
+    assert f"{sheet}:3" in p.stderr
