@@ -301,25 +301,23 @@ main(int argc, char* argv[])
             c.rci->SetAction(n, cb);
         }
         const uint32_t peer = k == 0 ? CLASS_F2 : CLASS_F1;
-        c.rci->SetReflectCallback(
-            RtiLrc::ReflectCallback([&, k, peer](const RtiLrc::Reflection& r) {
-                if (r.objectClass == CLASS_CGF)
-                {
-                    ++cgfReflected;
-                    return;
-                }
-                // Latency between federates: Fighter 1's output to Fighter 2's application
-                // (and back), in true time.
-                const auto& st = sendTimes[peer];
-                if (r.objectClass == peer && r.seq < st.size() && st[r.seq] >= start)
-                {
-                    Time l = Simulator::Now() - st[r.seq];
-                    maxFederate = Max(maxFederate, l);
-                    sumFederate += l.GetSeconds();
-                    ++nFederate;
-                }
-                (void) k;
-            }));
+        c.rci->SetReflectCallback(RtiLrc::ReflectCallback([&, peer](const RtiLrc::Reflection& r) {
+            if (r.objectClass == CLASS_CGF)
+            {
+                ++cgfReflected;
+                return;
+            }
+            // Latency between federates: Fighter 1's output to Fighter 2's application
+            // (and back), in true time.
+            const auto& st = sendTimes[peer];
+            if (r.objectClass == peer && r.seq < st.size() && st[r.seq] >= start)
+            {
+                Time l = Simulator::Now() - st[r.seq];
+                maxFederate = Max(maxFederate, l);
+                sumFederate += l.GetSeconds();
+                ++nFederate;
+            }
+        }));
     }
     // The CGF: 15 updates of 10 entity states (140 bytes each) every 80 ms, at offset 9 ms.
     RciSchedule cgfSheet;
