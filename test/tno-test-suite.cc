@@ -3,12 +3,14 @@
  */
 
 #include "ns3/core-module.h"
+#include "ns3/internet-module.h"
 #include "ns3/testbed-module.h"
 
 /**
  * @file
  * @ingroup testbed
- * Tests of the [TNO03] pieces: RCI schedule sheets, CPU shielding, the direct path's sizes.
+ * Tests of the [TNO03] pieces: RCI schedule sheets, CPU shielding, the direct path's sizes,
+ * node clocks and the UTC-TM scheduler.
  */
 
 using namespace ns3;
@@ -227,6 +229,149 @@ class UpdateSizeTest : public TestCase
 };
 
 /** The suite. */
+/** A node clock's reading and its inverse, free running and disciplined (hand-computed). */
+class NodeClockTest : public TestCase
+{
+  public:
+    NodeClockTest()
+        : TestCase("NodeClock: offset, drift, corrections and the inverse")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<NodeClock> free = CreateObject<NodeClock>();
+        free->SetAttribute("Offset", TimeValue(MilliSeconds(1)));
+        free->SetAttribute("Drift", DoubleValue(50.0));
+        // 10 s + 1 ms + 50 ppm x 10 s.
+        NS_TEST_ASSERT_MSG_EQ(free->GetLocalTime(Seconds(10)), NanoSeconds(10001500000), "free");
+        NS_TEST_ASSERT_MSG_EQ(free->ToTrueTime(NanoSeconds(10001500000)), Seconds(10), "inverse");
+
+        // Corrected every second to a residual of +20 us; 100 ppm fast; 5 ms ahead at first.
+        Ptr<NodeClock> c = CreateObject<NodeClock>();
+        c->SetAttribute("Offset", TimeValue(MilliSeconds(5)));
+        c->SetAttribute("Drift", DoubleValue(100.0));
+        c->SetAttribute("Discipline", StringValue("Ntp"));
+        c->SetAttribute("SyncInterval", TimeValue(Seconds(1)));
+        c->SetAttribute("SyncError", StringValue("ns3::ConstantRandomVariable[Constant=20e-6]"));
+        NS_TEST_ASSERT_MSG_EQ(c->GetLocalTime(Seconds(0.5)), NanoSeconds(505050000), "segment 0");
+        // 2.25 s + 20 us + 100 ppm x 0.25 s.
+        NS_TEST_ASSERT_MSG_EQ(c->GetLocalTime(Seconds(2.25)), NanoSeconds(2250045000), "seg. 2");
+        NS_TEST_ASSERT_MSG_EQ(c->ToTrueTime(NanoSeconds(2250045000)), Seconds(2.25), "inverse");
+        // The step back at 1 s (from 1.0051 s to 1.00002 s): 1.003 s is read twice; the first
+        // time is t + 5 ms + 100e-6 t = 1.003 s, t = 0.998 / 1.0001 s.
+        double t = c->ToTrueTime(MilliSeconds(1003)).GetSeconds();
+        NS_TEST_ASSERT_MSG_EQ_TOL(t, 0.998 / 1.0001, 1e-9, "first reading of a repeated time");
+
+        // A step forward jumps over a local time: it is reached at the correction.
+        Ptr<NodeClock> late = CreateObject<NodeClock>();
+        late->SetAttribute("Offset", TimeValue(MilliSeconds(-5)));
+        late->SetAttribute("Discipline", StringValue("Ntp"));
+        late->SetAttribute("SyncInterval", TimeValue(Seconds(1)));
+        late->SetAttribute("SyncError", StringValue("ns3::ConstantRandomVariable[Constant=0]"));
+        NS_TEST_ASSERT_MSG_EQ(late->ToTrueTime(MilliSeconds(998)), Seconds(1), "skipped time");
+        NS_TEST_ASSERT_MSG_EQ(late->ToTrueTime(MilliSeconds(990)), MilliSeconds(995), "before");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * UTC-TM: a sender and a receiver on one machine (shared memory), both with an Output/Update
+ * every 10 ms at offset 0. A receiver whose clock is 5 ms ahead runs each UPDATE before the
+ * update of the same time has arrived: every update is a TSO violation. A receiver 5 ms behind
+ * finds each update there: none; the updates are handed over in timestamp order, each at the
+ * UPDATE action of its time (5 ms of true time after it was sent, on the receiver's clock).
+ */
+class UtcTmTest : public TestCase
+{
+  public:
+    UtcTmTest()
+        : TestCase("RciFederate UTC-TM: timestamp order, TSO violations with clock error")
+    {
+    }
+
+  private:
+    /**
+     * Run 20 frames.
+     * @param receiverOffset the receiver clock's offset
+     * @param stamps the timestamps handed to the receiver
+     * @param delays true time from a stamp to its hand-over
+     * @return TSO violations
+     */
+    uint64_t Run(Time receiverOffset, std::vector<Time>& stamps, std::vector<Time>& delays)
+    {
+        NodeContainer n;
+        n.Create(1);
+        InternetStackHelper().Install(n);
+        Ptr<HostPlatform> host = HostPlatformHelper("ihawk-redhawk-700").Install(n.Get(0));
+        host->AssignStreams(1);
+        RtiHelper rtiHelper;
+        rtiHelper.SetProfile("tno-rti-sm");
+        Ptr<RtiSettings> settings = rtiHelper.GetSettings();
+        Ptr<RtiExec> exec = CreateObject<RtiExec>();
+        exec->Setup(host, settings);
+        Ptr<RtiFedex> fedex = exec->CreateFederation("utc");
+        std::vector<Ptr<RciFederate>> rci;
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            Ptr<HostProcess> proc = host->CreateProcess();
+            proc->SetCore(1 + i);
+            Ptr<RtiLrc> lrc = CreateObject<RtiLrc>();
+            lrc->Setup(proc, settings, Ipv4Address("127.0.0.1"));
+            lrc->Join(fedex, i == 0 ? "S" : "R");
+            Ptr<RciFederate> f = CreateObject<RciFederate>();
+            f->SetAttribute("Scheduler", StringValue("UtcTm"));
+            f->Setup(lrc,
+                     RciSchedule::Control(MilliSeconds(10), i == 0 ? 0 : 1, i == 0 ? 1 : 0, 0));
+            Ptr<NodeClock> clock = CreateObject<NodeClock>();
+            clock->SetAttribute("Offset", TimeValue(i == 0 ? Seconds(0) : receiverOffset));
+            f->SetClock(clock);
+            rci.push_back(f);
+        }
+        rci[0]->GetLrc()->Publish(1);
+        rci[1]->GetLrc()->Subscribe(1);
+        rci[0]->SetAction("output1", Callback<void>([&]() { rci[0]->Update(1, 512); }));
+        rci[1]->SetReflectCallback(RtiLrc::ReflectCallback([&](const RtiLrc::Reflection& r) {
+            stamps.push_back(r.tag);
+            delays.push_back(Simulator::Now() - Seconds(1) - r.tag);
+        }));
+        for (auto& f : rci)
+        {
+            f->Start(Seconds(1));
+        }
+        Simulator::Schedule(Seconds(1.2), &RciFederate::Stop, rci[0]);
+        Simulator::Schedule(Seconds(1.3), &RciFederate::Stop, rci[1]);
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+        uint64_t v = rci[1]->GetTsoViolations();
+        Simulator::Destroy();
+        return v;
+    }
+
+    void DoRun() override
+    {
+        std::vector<Time> stamps;
+        std::vector<Time> delays;
+        uint64_t ahead = Run(MilliSeconds(5), stamps, delays);
+        NS_TEST_ASSERT_MSG_EQ(ahead, stamps.size(), "every update arrives after its UPDATE");
+        NS_TEST_ASSERT_MSG_GT(stamps.size(), 15, "updates handed over");
+        stamps.clear();
+        delays.clear();
+        uint64_t behind = Run(MilliSeconds(-5), stamps, delays);
+        NS_TEST_ASSERT_MSG_EQ(behind, 0, "no violation with a clock behind");
+        NS_TEST_ASSERT_MSG_EQ(stamps.size(), 20, "the 20 updates sent before the stop");
+        for (std::size_t i = 0; i < stamps.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(stamps[i], MilliSeconds(10) * int64_t(i), "timestamp order");
+            // Handed over at the receiver's UPDATE of that time: 5 ms later in true time, plus
+            // the wake-up of the receiver's process (at most 6 us on this profile).
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(delays[i], MilliSeconds(5), "at the UPDATE action");
+            NS_TEST_ASSERT_MSG_LT(delays[i], MilliSeconds(5) + MicroSeconds(50), "no later");
+        }
+    }
+};
+
 class TnoTestSuite : public TestSuite
 {
   public:
@@ -238,6 +383,8 @@ class TnoTestSuite : public TestSuite
         AddTestCase(new ShieldingTest, TestCase::Duration::QUICK);
         AddTestCase(new InterferenceTest, TestCase::Duration::QUICK);
         AddTestCase(new UpdateSizeTest, TestCase::Duration::QUICK);
+        AddTestCase(new NodeClockTest, TestCase::Duration::QUICK);
+        AddTestCase(new UtcTmTest, TestCase::Duration::QUICK);
     }
 };
 

@@ -20,10 +20,7 @@
  *   ./tno-pipeline --config=1b --frequency=500 --duration=2 --RngRun=1 --output=r.json
  */
 
-#include "ns3/bridge-module.h"
-#include "ns3/core-module.h"
-#include "ns3/internet-module.h"
-#include "ns3/testbed-module.h"
+#include "tno-lan.h"
 
 #include <cmath>
 
@@ -140,48 +137,9 @@ main(int argc, char* argv[])
     std::vector<Ipv4Address> addr(machines.GetN(), Ipv4Address("127.0.0.1"));
     if (machines.GetN() == 2)
     {
-        EthernetHelper eth;
-        eth.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Mbps")));
-        NetDeviceContainer hostDevs;
-        if (cfg.hub)
-        {
-            // A repeater hub: one collision domain, the NICs half duplex (a hub port does not
-            // negotiate; auto-negotiating NICs fall back to half by parallel detection).
-            eth.SetDeviceAttribute("Duplex", StringValue("Auto"));
-            hostDevs = eth.InstallHub(machines);
-        }
-        else
-        {
-            // A store-and-forward switch, full duplex; its switching engine takes 10 us per
-            // frame ([TNO03]: "a switch adds about 10 us of buffering latency").
-            eth.SetDeviceAttribute("Duplex", StringValue("ForcedFull"));
-            Ptr<Node> sw = CreateObject<Node>();
-            SnoopingSwitchHelper swHelper;
-            swHelper.SetFabricAttribute("ForwardingCapacity", DoubleValue(1e5));
-            Ptr<SnoopingBridgeNetDevice> bridge = swHelper.Install(sw);
-            for (uint32_t i = 0; i < machines.GetN(); ++i)
-            {
-                NetDeviceContainer link = eth.Install(machines.Get(i), sw);
-                hostDevs.Add(link.Get(0));
-                bridge->AddSwitchPort(link.Get(1));
-            }
-        }
-        eth.AssignStreams(hostDevs, 500);
-        Ipv4AddressHelper ip("10.3.0.0", "255.255.255.0");
-        Ipv4InterfaceContainer ifs = ip.Assign(hostDevs);
-        for (uint32_t i = 0; i < machines.GetN(); ++i)
-        {
-            addr[i] = ifs.GetAddress(i);
-        }
+        addr = tno::InstallLan(machines, cfg.hub, 500);
     }
-    std::vector<Ptr<HostPlatform>> hosts;
-    for (uint32_t i = 0; i < machines.GetN(); ++i)
-    {
-        HostPlatformHelper helper(i == 0 ? cfg.hostA : cfg.hostB);
-        Ptr<HostPlatform> p = helper.Install(machines.Get(i));
-        p->AssignStreams(100 + 20 * i);
-        hosts.push_back(p);
-    }
+    std::vector<Ptr<HostPlatform>> hosts = tno::InstallHosts(machines, cfg.hostA, cfg.hostB);
     Ptr<HostPlatform> a = hosts[0];
     Ptr<HostPlatform> b = hosts.back();
     const uint32_t shielded = a->GetCpu()->GetNCores() - 1;

@@ -141,15 +141,20 @@ description = SGI Onyx, 4 x 250 MHz MIPS R10000-class, IRIX 6.5 (CPUs 1-3 shield
 HostPlatform.Cpu = ns3::HostCpu[Frequency=250e6|Cores=4|ContextSwitchCost=2500]
 HostCpu.ShieldedCores = 1,2,3
 HostCpu.InterruptCore = 0
-# CPU 0's own activity (clock and housekeeping interrupts, daemons with interrupts masked): a
-# Poisson stream of busy periods that delays the network interrupts queued behind them.
-# Calibrated on [TNO03]'s IRIX network latency: mean 281 us and max 475 us (doc/tno.rst).
-HostCpu.InterferenceRate = 600
-HostCpu.InterferenceDuration = ns3::UniformRandomVariable[Min=0|Max=400e-6]
+# CPU 0's own activity (the 100 Hz clock interrupt and its callouts, daemons running with
+# interrupts blocked): a Poisson stream of 100 busy periods per second (IRIX's HZ = 100) of
+# uniform 0 to 170 us, which delay the network interrupts queued behind them. The longest
+# duration, 170 us, is calibrated on [TNO03]'s IRIX network latency maximum, 475 us
+# (tno-jitter); the mean, minimum and jitter are then checks (doc/tno.rst).
+HostCpu.InterferenceRate = 100
+HostCpu.InterferenceDuration = ns3::UniformRandomVariable[Min=0|Max=170e-6]
 # What an isolated IRIX CPU still sees: sporadic cross-processor interrupts (TLB shootdowns,
-# cache flushes). Calibrated on the 39 us scheduling jitter over 10 000 activations ([TNO03]).
-HostCpu.ShieldedInterferenceRate = 20
-HostCpu.ShieldedInterferenceDuration = ns3::UniformRandomVariable[Min=10e-6|Max=31e-6]
+# cache flushes), a Poisson stream of 30 per second of 35 us each (8 750 cycles at 250 MHz).
+# Both are set from [TNO03]'s scheduling jitter, 39 us over 10 000 activations with "below
+# 10 us most of the time": tno-jitter's irix_sched_jitter_us is a consistency check
+# (doc/tno.rst).
+HostCpu.ShieldedInterferenceRate = 30
+HostCpu.ShieldedInterferenceDuration = ns3::ConstantRandomVariable[Constant=35e-6]
 # POSIX high-resolution timers (CLOCK_SGI_FAST on REACT): a sleep expires at its time.
 HostPlatform.Timer = ns3::IdealTimer
 # Wake-up of a real-time process on its isolated CPU: "below 10 us most of the time" ([TNO03]).
@@ -194,10 +199,12 @@ HostCpu.InterruptCore = 0
 # CPU 0: the 100 Hz timer interrupt of Linux 2.4 (about 5 us each) and the daemons.
 HostCpu.InterferenceRate = 100
 HostCpu.InterferenceDuration = ns3::UniformRandomVariable[Min=2e-6|Max=8e-6]
-# A RedHawk shielded CPU has its local timer interrupt disabled; what remains is rare and short.
-# Calibrated on the 3 us scheduling jitter over 10 000 activations ([TNO03]).
-HostCpu.ShieldedInterferenceRate = 2
-HostCpu.ShieldedInterferenceDuration = ns3::UniformRandomVariable[Min=0.5e-6|Max=2e-6]
+# A RedHawk shielded CPU still sees its 100 Hz local timer interrupt (Linux 2.4, HZ = 100),
+# a Poisson stream of 100 events per second; the handler's 2.5 us (1 750 cycles at 700 MHz) is
+# set from [TNO03]'s 3 us scheduling jitter (sleep then busy-wait) over 10 000 activations:
+# tno-jitter's ihawk_sched_jitter_us is a consistency check (doc/tno.rst).
+HostCpu.ShieldedInterferenceRate = 100
+HostCpu.ShieldedInterferenceDuration = ns3::ConstantRandomVariable[Constant=2.5e-6]
 HostPlatform.Timer = ns3::IdealTimer
 # A pre-emptible kernel wakes a real-time process on its shielded CPU within a few us.
 HostPlatform.SchedulingLatency = ns3::UniformRandomVariable[Min=2e-6|Max=6e-6]
@@ -223,6 +230,9 @@ HostPlatform.Cpu.ContextSwitchCost = 6000
 HostCpu.ShieldedCores = 1
 # CPU 0's tick handler at 2.4 GHz: 1-4 us.
 HostCpu.InterferenceDuration = ns3::UniformRandomVariable[Min=1e-6|Max=4e-6]
+# The shielded CPU's tick handler: the 700 MHz Xeon's 1 750 cycles x 2.2 / 1.9 (the per-clock
+# factors) at 2.4 GHz, 0.85 us.
+HostCpu.ShieldedInterferenceDuration = ns3::ConstantRandomVariable[Constant=0.85e-6]
 HostPlatform.ReferenceCycleFactor = 2.2
 )";
 

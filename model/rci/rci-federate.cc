@@ -6,8 +6,12 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/host-platform.h"
+#include "ns3/host-process.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/timer-model.h"
 #include "ns3/trace-source-accessor.h"
 
 namespace ns3
@@ -41,6 +45,12 @@ RciFederate::GetTypeId()
                             TimeValue(MilliSeconds(1)),
                             MakeTimeAccessor(&RciFederate::m_tolerance),
                             MakeTimeChecker(Seconds(0)))
+              .AddAttribute("Scheduler",
+                            "Time management: Default (none) or UtcTm (paced to the node's "
+                            "synchronised clock, timestamp order kept by the RCI).",
+                            EnumValue(DEFAULT),
+                            MakeEnumAccessor<Scheduler>(&RciFederate::m_scheduler),
+                            MakeEnumChecker(DEFAULT, "Default", UTC_TM, "UtcTm"))
               .AddTraceSource("Action",
                               "An action started: name, scheduled time, start time.",
                               MakeTraceSourceAccessor(&RciFederate::m_actionTrace),
@@ -56,6 +66,11 @@ RciFederate::RciFederate()
     , m_running(false)
     , m_nActions(0)
     , m_misses(0)
+    , m_minLateness(Time::Max())
+    , m_scheduler(DEFAULT)
+    , m_horizon(Time(-1))
+    , m_arrivals(0)
+    , m_violations(0)
 {
 }
 
@@ -67,6 +82,8 @@ void
 RciFederate::DoDispose()
 {
     m_lrc = nullptr;
+    m_clock = nullptr;
+    m_reflect = RtiLrc::ReflectCallback();
     m_actions.clear();
     Object::DoDispose();
 }
@@ -119,8 +136,25 @@ RciFederate::ScheduleNext()
     const auto& a = m_schedule.GetActions()[m_next];
     Time simTime = m_schedule.GetFrame() * int64_t(m_frame) + a.offset;
     Time scheduled = m_start + Seconds(simTime.GetSeconds() / m_timescale);
+    if (m_clock)
+    {
+        // The frame grid is on the node's clock: when does it read the action's time?
+        scheduled = m_clock->ToTrueTime(scheduled);
+    }
     Ptr<HostProcess> process = m_lrc->GetProcess();
-    if (m_pacing)
+    if (m_pacing && (m_scheduler == UTC_TM || !m_reflect.IsNull()))
+    {
+        // A federate that receives through the RCI waits with a timeout (on its RTI's semaphore):
+        // the process stays free to read what arrives meanwhile; the timer's expiry wakes it for
+        // the action. (One that only sends sleeps.)
+        Ptr<HostPlatform> host = process->GetPlatform();
+        Time now = Simulator::Now();
+        Time fire = host->GetTimer()->GetFireTime(now, Max(Seconds(0), scheduled - now));
+        Simulator::Schedule(fire - now, [this, process, scheduled]() {
+            process->Wake(Callback<void>([this, scheduled]() { RunAction(scheduled); }));
+        });
+    }
+    else if (m_pacing)
     {
         process->SleepUntil(scheduled,
                             Callback<void>([this, scheduled]() { RunAction(scheduled); }));
@@ -147,6 +181,12 @@ RciFederate::RunAction(Time scheduled)
         ++m_misses;
     }
     m_maxLateness = Max(m_maxLateness, late);
+    m_minLateness = Min(m_minLateness, late);
+    m_time = m_schedule.GetFrame() * int64_t(m_frame) + a.offset;
+    if (a.kind == RciSchedule::UPDATE && m_scheduler == UTC_TM)
+    {
+        Deliver();
+    }
     m_actionTrace(a.name, scheduled, Simulator::Now());
     auto it = m_actions.find(a.name);
     if (it != m_actions.end() && !it->second.IsNull())
@@ -160,6 +200,79 @@ RciFederate::RunAction(Time scheduled)
     }
     // Queued behind the work the action gave the process.
     ScheduleNext();
+}
+
+void
+RciFederate::SetClock(Ptr<NodeClock> clock)
+{
+    m_clock = clock;
+}
+
+void
+RciFederate::Update(uint32_t objectClass, uint32_t bytes)
+{
+    NS_ABORT_MSG_IF(!m_lrc, "RciFederate::Update before Setup");
+    Time stamp = m_scheduler == UTC_TM ? m_time : (m_clock ? m_clock->Now() : Simulator::Now());
+    m_lrc->Update(objectClass, bytes, stamp);
+}
+
+void
+RciFederate::SetReflectCallback(RtiLrc::ReflectCallback cb)
+{
+    NS_ABORT_MSG_IF(!m_lrc, "RciFederate::SetReflectCallback before Setup");
+    m_reflect = cb;
+    m_lrc->SetReflectCallback(MakeCallback(&RciFederate::OnReflect, this));
+}
+
+void
+RciFederate::OnReflect(const RtiLrc::Reflection& r)
+{
+    if (m_scheduler == DEFAULT)
+    {
+        if (!m_reflect.IsNull())
+        {
+            m_reflect(r);
+        }
+        return;
+    }
+    if (r.tag <= m_horizon)
+    {
+        ++m_violations;
+    }
+    m_kept.emplace(r, m_arrivals++);
+}
+
+void
+RciFederate::Deliver()
+{
+    while (!m_kept.empty() && m_kept.top().first.tag <= m_time)
+    {
+        RtiLrc::Reflection r = m_kept.top().first;
+        m_kept.pop();
+        if (!m_reflect.IsNull())
+        {
+            m_reflect(r);
+        }
+    }
+    m_horizon = Max(m_horizon, m_time);
+}
+
+Time
+RciFederate::GetTime() const
+{
+    return m_time;
+}
+
+uint64_t
+RciFederate::GetTsoViolations() const
+{
+    return m_violations;
+}
+
+Time
+RciFederate::GetMinLateness() const
+{
+    return m_minLateness;
 }
 
 Ptr<RtiLrc>

@@ -5,6 +5,7 @@
 #ifndef TESTBED_RCI_FEDERATE_H
 #define TESTBED_RCI_FEDERATE_H
 
+#include "node-clock.h"
 #include "rci-schedule.h"
 
 #include "ns3/callback.h"
@@ -13,6 +14,8 @@
 #include "ns3/traced-callback.h"
 
 #include <map>
+#include <queue>
+#include <vector>
 
 /**
  * @file
@@ -28,12 +31,25 @@ namespace ns3
  * @brief TNO's RCI layer of one federate ([TNO03]): runs a frame schedule (RciSchedule) in the
  * federate's process with a scheduler, over the federate's local RTI component (RtiLrc).
  *
- * Scheduler implemented: Default (no time synchronisation, updates without timestamp: the
- * actions run at their offsets of each frame on the host's clock, paced at Timescale times
- * real time; with Pacing false, frames follow each other as fast as the process can run
- * them). An action whose start is later than its scheduled time by more than
- * DeadlineTolerance is a deadline miss. The HLA-TM and UTC-TM schedulers of the study are not
- * built yet (see doc/tno.rst).
+ * The actions run at their offsets of each frame, paced at Timescale times real time on the
+ * node's clock (SetClock; without one, the true time); with Pacing false, frames follow each
+ * other as fast as the process can run them. An action whose start is later than its scheduled
+ * time by more than DeadlineTolerance is a deadline miss. Schedulers (attribute Scheduler):
+ *
+ * - Default: no time synchronisation; Update() stamps an update with the node clock's time
+ *   (information only) and a reflection is handed to the application at once.
+ * - UtcTm: the federation's time is UTC, i.e. each node's clock (synchronised by its
+ *   discipline). Update() stamps an update with the federate's time (the scheduled time of the
+ *   current action); the RCI keeps what it reads and hands it over at each UPDATE action, in
+ *   timestamp order, up to the action's time. It never waits: a reflection that arrives after
+ *   the UPDATE action that should have delivered it (timestamp <= a time already delivered) is
+ *   a TSO violation, counted and handed over at the next UPDATE action.
+ *
+ * A federate that receives through the RCI (SetReflectCallback) waits for its next action with
+ * a timeout, reading the RTI as messages come; one that only sends sleeps until the action.
+ *
+ * The study's HLA-TM scheduler (time regulation and constraint through the RTI, waiting for
+ * grants) is not built (doc/tno.rst).
  *
  * An action runs the callback registered under its name (SetAction) in the process; the
  * callback charges its work to the process (HostProcess::Execute, RtiLrc::Update).
@@ -63,6 +79,42 @@ class RciFederate : public Object
      * @param cb the callback
      */
     void SetAction(const std::string& name, Callback<void> cb);
+
+    /** The time-management scheme. */
+    enum Scheduler : uint8_t
+    {
+        DEFAULT, //!< no time synchronisation
+        UTC_TM,  //!< paced to UTC, timestamps in the tag, ordered by the RCI
+    };
+
+    /**
+     * @brief Pace the frames to this node clock (default: the true time).
+     * @param clock the clock
+     */
+    void SetClock(Ptr<NodeClock> clock);
+
+    /**
+     * @brief Send an update through the federate's RTI component, stamped as the scheduler says
+     * (Default: the node clock's time; UtcTm: the current action's federate time).
+     * @param objectClass the object class
+     * @param bytes attribute bytes
+     */
+    void Update(uint32_t objectClass, uint32_t bytes);
+
+    /**
+     * @brief Receive reflections through the RCI (installs itself on the RTI component).
+     * @param cb called in the process with each reflection, when the scheduler hands it over
+     */
+    void SetReflectCallback(RtiLrc::ReflectCallback cb);
+
+    /** @return the federate time of the action running now (or of the last one) */
+    Time GetTime() const;
+
+    /** @return reflections that arrived after their time had been delivered (UtcTm) */
+    uint64_t GetTsoViolations() const;
+
+    /** @return the smallest lateness of an action (with GetMaxLateness: the scheduling jitter) */
+    Time GetMinLateness() const;
 
     /**
      * @brief Start the frames.
@@ -101,20 +153,54 @@ class RciFederate : public Object
      * @param scheduled its scheduled time
      */
     void RunAction(Time scheduled);
+    /**
+     * A reflection read by the RTI component.
+     * @param r the reflection
+     */
+    void OnReflect(const RtiLrc::Reflection& r);
+    /** Hand the kept reflections up to the current time to the application (UtcTm). */
+    void Deliver();
 
-    Ptr<RtiLrc> m_lrc;                                            //!< local RTI component
-    RciSchedule m_schedule;                                       //!< the schedule
-    std::map<std::string, Callback<void>> m_actions;              //!< callbacks
-    bool m_pacing;                                                //!< Pacing
-    double m_timescale;                                           //!< Timescale
-    Time m_tolerance;                                             //!< DeadlineTolerance
-    Time m_start;                                                 //!< start of frame 0
-    uint64_t m_frame;                                             //!< current frame
-    std::size_t m_next;                                           //!< next action index
-    bool m_running;                                               //!< started, not stopped
-    uint64_t m_nActions;                                          //!< counter
-    uint64_t m_misses;                                            //!< counter
-    Time m_maxLateness;                                           //!< largest lateness
+    /** Orders kept reflections by timestamp, then by arrival. */
+    struct Later
+    {
+        /**
+         * @param a one
+         * @param b another
+         * @return whether a comes after b
+         */
+        bool operator()(const std::pair<RtiLrc::Reflection, uint64_t>& a,
+                        const std::pair<RtiLrc::Reflection, uint64_t>& b) const
+        {
+            return a.first.tag != b.first.tag ? a.first.tag > b.first.tag : a.second > b.second;
+        }
+    };
+
+    Ptr<RtiLrc> m_lrc;                               //!< local RTI component
+    RciSchedule m_schedule;                          //!< the schedule
+    std::map<std::string, Callback<void>> m_actions; //!< callbacks
+    bool m_pacing;                                   //!< Pacing
+    double m_timescale;                              //!< Timescale
+    Time m_tolerance;                                //!< DeadlineTolerance
+    Time m_start;                                    //!< start of frame 0
+    uint64_t m_frame;                                //!< current frame
+    std::size_t m_next;                              //!< next action index
+    bool m_running;                                  //!< started, not stopped
+    uint64_t m_nActions;                             //!< counter
+    uint64_t m_misses;                               //!< counter
+    Time m_maxLateness;                              //!< largest lateness
+    Time m_minLateness;                              //!< smallest lateness
+    Scheduler m_scheduler;                           //!< Scheduler
+    Ptr<NodeClock> m_clock;                          //!< the node's clock
+    Time m_time;                                     //!< federate time
+    Time m_horizon;                                  //!< last time delivered
+    RtiLrc::ReflectCallback m_reflect;               //!< application's callback
+    std::priority_queue<std::pair<RtiLrc::Reflection, uint64_t>,
+                        std::vector<std::pair<RtiLrc::Reflection, uint64_t>>,
+                        Later>
+        m_kept;            //!< reflections kept for an UPDATE action, with arrival number
+    uint64_t m_arrivals;   //!< reflections read
+    uint64_t m_violations; //!< TSO violations
     TracedCallback<const std::string&, Time, Time> m_actionTrace; //!< action starts
 };
 

@@ -70,13 +70,13 @@ RtiSettings.Transport = Udp
 RtiSettings.EncodingHeaderSize = 54
 # One per-operation cost K (call, encode, lowest layer, decode, callback); calibrated on the
 # low-frequency latency of configuration 1b (780 us).
-RtiSettings.CallCost = 370
-RtiSettings.EncodeCost = 370
-RtiSettings.TransportCost = 370
-RtiSettings.DecodeCost = 370
-RtiSettings.CallbackCost = 370
+RtiSettings.CallCost = 1470
+RtiSettings.EncodeCost = 1470
+RtiSettings.TransportCost = 1470
+RtiSettings.DecodeCost = 1470
+RtiSettings.CallbackCost = 1470
 # Per reflected message, off its latency: calibrated on the highest frequency of 1b (925 Hz).
-RtiSettings.ReflectTailCost = 178600
+RtiSettings.ReflectTailCost = 170000
 RtiSettings.AdminCost = 100000
 
 [rti tno-rti-sm]

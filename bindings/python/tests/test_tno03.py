@@ -1,0 +1,95 @@
+"""System checks of the TNO03 jitter program against hand-derived expectations."""
+
+import pytest
+
+from programs import run_program as _run
+
+# The profiles' own numbers (model/host/host-profiles.cc): wake-up latency of a process on a
+# shielded CPU, IRIX uniform 3-11 us; the busy-wait's clock read, 700 cycles at 700 MHz.
+IRIX_WAKE_US = (3.0, 11.0)
+CLOCK_READ_US = 700 / 700e6 * 1e6
+
+QUIET = """
+[host quiet-onyx]
+base = onyx-irix65-250
+HostCpu.ShieldedInterferenceRate = 0
+[host quiet-ihawk]
+base = ihawk-redhawk-700
+HostCpu.ShieldedInterferenceRate = 0
+"""
+
+
+def _sched(tmp_path, profile, host, samples=2000):
+    f = tmp_path / "quiet.txt"
+    f.write_text(QUIET)
+    return _run("tno-jitter", tmp_path, measure="sched", profile=profile, hostA=host,
+                profileFile=f, samples=samples, RngRun=3)
+
+
+def test_sleeping_task_error_is_the_wakeup_latency_without_sporadic_events(tmp_path):
+    """A shielded CPU without sporadic events: the error of a sleep on a high-resolution timer is
+    the wake-up path alone, uniform 3-11 us: within it, and spread over most of it."""
+    r = _sched(tmp_path, "irix", "quiet-onyx")
+    assert r["min_us"] >= IRIX_WAKE_US[0] - 1e-3
+    assert r["max_us"] <= IRIX_WAKE_US[1] + 1e-3
+    assert r["jitter_us"] > 0.95 * (IRIX_WAKE_US[1] - IRIX_WAKE_US[0])
+    assert r["mean_us"] == pytest.approx(sum(IRIX_WAKE_US) / 2, abs=0.3)
+    assert sum(r["hist_counts"]) == r["samples"] == 2000
+
+
+def test_busy_wait_absorbs_the_wakeup_latency(tmp_path):
+    """Sleep until 20 us before, then read the clock until the time has come: the task leaves the
+    loop at the first read that ends at or after its time, so the error is below one read."""
+    r = _sched(tmp_path, "ihawk", "quiet-ihawk")
+    assert r["min_us"] >= 0
+    assert r["max_us"] <= CLOCK_READ_US + 1e-3
+    assert r["clock_read_us"] == pytest.approx(CLOCK_READ_US)
+
+
+def test_sporadic_events_widen_the_jitter(tmp_path):
+    """With its sporadic events (35 us each) a shielded IRIX CPU delays some wake-ups by up to one
+    event more than the wake-up path's spread."""
+    r = _run("tno-jitter", tmp_path, measure="sched", profile="irix", samples=10000, RngRun=1)
+    assert r["max_us"] > IRIX_WAKE_US[1] + 5
+    assert r["max_us"] <= IRIX_WAKE_US[1] + 2 * 35 + 1e-3
+
+
+def test_network_latency_one_way_and_warmup_excluded(tmp_path):
+    """10 datagrams: all arrive, the ARP warm-up datagram is not a sample, and the latency is at
+    least the two stacks' CPU time (the IRIX profile's 20 000 + 30 000 cycles at 250/195 MHz)."""
+    r = _run("tno-jitter", tmp_path, measure="net", profile="irix", samples=10, period=0.01)
+    assert r["samples"] == 10 and r["sent"] == 11 and r["malformed"] == 0
+    assert r["min_us"] > (20000 / 250e6 + 30000 / 195e6) * 1e6
+    assert r["max_us"] < 1000
+
+
+# The Fighter sheet (tno-schedulers): a control input at 30 ms reaches the screen through the
+# dynamics at 32 ms and the visual update at 40.333 ms at the refresh at 41.333 ms; no input
+# waits longer for its first refresh (hand-traced over the sheet's frame).
+FIRST_SHOWN_MS = 41.333 - 30.0
+
+
+def test_fighter_component_latency_follows_the_sheet(tmp_path):
+    r = _run("tno-schedulers", tmp_path, scheduler="default", network="lan", duration=1)
+    assert FIRST_SHOWN_MS <= r["component_latency_max_ms"] < FIRST_SHOWN_MS + 1.0
+    assert r["tso_violations"] == 0  # the Default scheduler has no timestamp order
+    assert r["deadline_misses"] == 0
+
+
+def test_utc_tm_on_a_slow_link_violates_timestamp_order(tmp_path):
+    """40 ms +- 10 ms of one-way delay against a 6 ms slack (state at 4 ms, next UPDATE at
+    10 ms): every cockpit update arrives after its time was delivered."""
+    r = _run("tno-schedulers", tmp_path, scheduler="utc", network="degraded", duration=1)
+    assert r["tso_violations"] >= r["federate_updates"] > 0
+    assert r["federate_latency_mean_ms"] > 30.0
+
+
+def test_bad_schedule_sheet_names_file_and_line(tmp_path):
+    import subprocess
+    from testbed import EXAMPLES_DIR
+    sheet = tmp_path / "bad.rci"
+    sheet.write_text("frame 100ms\nupdate input0 0ms\nwobble x 1ms\n")
+    p = subprocess.run([str(EXAMPLES_DIR / "tno-schedulers"), f"--sheet={sheet}"],
+                       capture_output=True, text=True)
+    assert p.returncode == 2
+    assert f"{sheet}:3" in p.stderr

@@ -1,0 +1,399 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * [TNO03] jitter measurements, no load, on the SGI Onyx (IRIX 6.5) or the iHawk (RedHawk):
+ *
+ *   --measure=sched  local scheduling jitter: a periodic task on a shielded CPU (the 250 MHz
+ *                    Onyx, the 700 MHz iHawk) wakes --samples times every --period; its wake-up
+ *                    error is the time it runs minus the time it asked for; jitter = max - min.
+ *                    On IRIX the task sleeps until its time; on RedHawk it sleeps until
+ *                    --busyWait before its time and then busy-waits, reading the clock (each
+ *                    read costs --clockReadCycles) until the time has come.
+ *   --measure=net    network latency between two processes on two machines (Onyx 250 MHz ->
+ *                    Onyx 195 MHz, iHawk 700 MHz -> iHawk 2400 MHz, each process on a shielded
+ *                    CPU) that exchange UDP datagrams through the lowest RTI-DM layer: 16 bytes
+ *                    of data in a 44-byte IP packet (padded to Ethernet's 64-byte minimum
+ *                    frame), one every --period through a 100 Mbit/s switch (or --hub). One-way
+ *                    latency from the sender's call to the receiver's return from its read,
+ *                    both clocks synchronised (a clock card: the simulation's time).
+ *
+ * The record holds mean, min, max, jitter (max - min) and a histogram of the samples.
+ *
+ *   ./tno-jitter --measure=net --profile=irix --RngRun=1 --output=r.json
+ */
+
+#include "tno-lan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <memory>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("TnoJitter");
+
+namespace
+{
+
+/** The machines of one profile family. */
+struct Family
+{
+    std::string a; //!< the measuring machine (scheduling; network sender)
+    std::string b; //!< the network receiver
+};
+
+/** Samples (s) and their histogram. */
+struct Samples
+{
+    std::vector<double> v; //!< the samples (s)
+
+    /**
+     * Write the statistics and the histogram (us) into a record.
+     * @param rec the record
+     * @param binUs the histogram's bin width (us)
+     */
+    void Write(ResultRecord& rec, double binUs) const
+    {
+        NS_ABORT_MSG_IF(v.empty(), "tno-jitter: no samples");
+        double sum = 0;
+        for (double x : v)
+        {
+            sum += x;
+        }
+        auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+        rec.SetInt("samples", v.size());
+        rec.Set("mean_us", sum / v.size() * 1e6);
+        rec.Set("min_us", *lo * 1e6);
+        rec.Set("max_us", *hi * 1e6);
+        rec.Set("jitter_us", (*hi - *lo) * 1e6);
+        // Histogram from the bin holding the minimum to the bin holding the maximum.
+        const double first = std::floor(*lo * 1e6 / binUs);
+        const auto nBins = static_cast<std::size_t>(std::floor(*hi * 1e6 / binUs) - first) + 1;
+        std::vector<double> counts(nBins, 0.0);
+        for (double x : v)
+        {
+            auto k = static_cast<std::size_t>(std::floor(x * 1e6 / binUs) - first);
+            counts[std::min(k, nBins - 1)] += 1;
+        }
+        rec.Set("hist_start_us", first * binUs);
+        rec.Set("hist_bin_us", binUs);
+        rec.SetSeries("hist_counts", counts);
+    }
+};
+
+/** The periodic task of the scheduling measurement. */
+class PeriodicTask
+{
+  public:
+    /**
+     * @param proc the task's process (bound to its core)
+     * @param period the period
+     * @param busyWait sleep until this long before the time, then busy-wait (0: sleep only)
+     * @param clockRead the cost of one clock read of the busy-wait loop
+     * @param n activations
+     */
+    PeriodicTask(Ptr<HostProcess> proc, Time period, Time busyWait, Time clockRead, uint32_t n)
+        : m_proc(proc)
+        , m_period(period)
+        , m_busyWait(busyWait)
+        , m_clockRead(clockRead)
+        , m_n(n)
+    {
+    }
+
+    /**
+     * Start: the first activation is one period after @p start.
+     * @param start a time (now or later)
+     */
+    void Start(Time start)
+    {
+        m_next = start + m_period;
+        Arm();
+    }
+
+    /** @return the wake-up errors */
+    const Samples& GetErrors() const
+    {
+        return m_errors;
+    }
+
+  private:
+    /** Sleep towards the next activation. */
+    void Arm()
+    {
+        if (m_busyWait.IsStrictlyPositive())
+        {
+            m_proc->SleepUntil(m_next - m_busyWait, Callback<void>([this]() { Poll(); }));
+        }
+        else
+        {
+            m_proc->SleepUntil(m_next, Callback<void>([this]() { Activate(); }));
+        }
+    }
+
+    /** One iteration of the busy-wait loop: read the clock; go on while the time has not come.
+     * The clock value is the time at the end of the read (the loop compares it, then reads on). */
+    void Poll()
+    {
+        if (Simulator::Now() >= m_next)
+        {
+            Activate();
+            return;
+        }
+        m_proc->Execute(m_clockRead, Callback<void>([this]() { Poll(); }));
+    }
+
+    /** The task runs: record its wake-up error and sleep again. */
+    void Activate()
+    {
+        m_errors.v.push_back((Simulator::Now() - m_next).GetSeconds());
+        if (m_errors.v.size() < m_n)
+        {
+            m_next += m_period;
+            Arm();
+        }
+    }
+
+    Ptr<HostProcess> m_proc; //!< the task
+    Time m_period;           //!< period
+    Time m_busyWait;         //!< busy-wait before the time
+    Time m_clockRead;        //!< one clock read
+    uint32_t m_n;            //!< activations
+    Time m_next;             //!< the next activation's time
+    Samples m_errors;        //!< wake-up errors (s)
+};
+
+/** One end of the network measurement: a process with a UDP socket on the lowest RTI-DM
+ * layer (the RTI's transport cost and the host's socket costs, no RTI encoding). */
+struct Endpoint
+{
+    Ptr<HostProcess> proc; //!< the process
+    Ptr<Socket> socket;    //!< its UDP socket
+};
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    ExperimentArgs::SetSimulatorDefaults();
+    std::string measure = "sched";
+    std::string family = "irix";
+    uint32_t samples = 10000;
+    double period = 1e-3;
+    double busyWait = -1;
+    double clockReadCycles = -1;
+    double binUs = -1;
+    bool hub = false;
+    std::string hostA;
+    std::string hostB;
+    std::string profileFile;
+    const uint32_t dataBytes = 16; // [TNO03]: 16 bytes of data in a 44-byte packet
+
+    ProgramOptions opts("tno-jitter",
+                        "[TNO03] scheduling jitter of a periodic task on a shielded CPU, or the "
+                        "one-way network latency through the lowest RTI-DM layer");
+    opts.AddChoice("measure", "what to measure", measure, {"sched", "net"});
+    opts.AddChoice("profile",
+                   "the machines: SGI Onyx (IRIX) or iHawk (RedHawk)",
+                   family,
+                   {"irix", "ihawk"});
+    opts.Add("samples", "activations or datagrams", samples, 2, 10000000);
+    opts.Add("period", "the task's period or the datagrams' interval (s)", period, 1e-4, 10.0);
+    opts.Add("busyWait",
+             "sched: busy-wait this long before each activation (s); -1: the profile's way "
+             "(IRIX sleeps only, RedHawk 20 us)",
+             busyWait,
+             -1.0,
+             1.0);
+    opts.Add("clockReadCycles",
+             "sched: CPU cycles of one clock read in the busy-wait loop; -1: the profile's "
+             "(gettimeofday, doc/tno.rst)",
+             clockReadCycles,
+             -1.0,
+             1e7);
+    opts.Add("bin", "histogram bin width (us); -1: 1 us (sched), 5 us (net)", binUs, -1.0, 1e4);
+    opts.Add("hub", "net: a 100 Mbit/s hub instead of the switch", hub);
+    opts.Add("hostA", "host profile of the measuring machine instead of the family's", hostA);
+    opts.Add("hostB", "net: host profile of the receiving machine instead of the family's", hostB);
+    opts.Add("profileFile", "a file of extra profiles (doc/host.rst) to load first", profileFile);
+    opts.Parse(argc, argv);
+    if (!profileFile.empty())
+    {
+        uint32_t count = 0;
+        std::string error;
+        ProgramOptions::Require(Profile::TryLoadFile(profileFile, count, error),
+                                "--profileFile: " + error);
+    }
+    ProgramOptions::Require(busyWait < 0 || busyWait < period,
+                            "--busyWait must be shorter than --period");
+
+    const bool irix = family == "irix";
+    Family machinesOf = irix ? Family{"onyx-irix65-250", "onyx-irix65-195"}
+                             : Family{"ihawk-redhawk-700", "ihawk-redhawk-2400"};
+    machinesOf.a = hostA.empty() ? machinesOf.a : hostA;
+    machinesOf.b = hostB.empty() ? machinesOf.b : hostB;
+    for (const std::string& h : {machinesOf.a, machinesOf.b})
+    {
+        ProgramOptions::Require(Profile::Exists("host", h),
+                                "--hostA/--hostB: '" + h + "' is not a host profile");
+    }
+    if (busyWait < 0)
+    {
+        // RedHawk's way (the study): sleep, then a short busy-wait; 20 us is beyond the largest
+        // wake-up latency of the profile (6 us), so the busy-wait absorbs it. IRIX: sleep only.
+        busyWait = irix ? 0.0 : 20e-6;
+    }
+    if (clockReadCycles < 0)
+    {
+        // gettimeofday(): a system call and the TSC interpolation of Linux 2.4 (doc/tno.rst).
+        clockReadCycles = 700;
+    }
+    if (binUs < 0)
+    {
+        binUs = measure == "sched" ? 1.0 : 5.0;
+    }
+
+    const bool net = measure == "net";
+    NodeContainer machines;
+    machines.Create(net ? 2 : 1);
+    InternetStackHelper internet;
+    internet.Install(machines);
+    std::vector<Ipv4Address> addr(machines.GetN(), Ipv4Address("127.0.0.1"));
+    if (net)
+    {
+        addr = tno::InstallLan(machines, hub, 500);
+    }
+    std::vector<Ptr<HostPlatform>> hosts = tno::InstallHosts(machines, machinesOf.a, machinesOf.b);
+    const Time start = Seconds(0.1);
+    const Time interval = Seconds(period);
+
+    ResultRecord rec;
+    rec.SetString("measure", measure);
+    rec.SetString("profile", family);
+    rec.SetString("host_a", machinesOf.a);
+    rec.Set("period_s", period);
+
+    Samples result;
+    std::unique_ptr<PeriodicTask> task;
+    // The network measurement's state.
+    Endpoint tx;
+    Endpoint rx;
+    Ptr<RtiSettings> rti;
+    uint32_t sent = 0;
+    uint64_t malformed = 0;
+    const uint16_t port = 7000;
+    const InetSocketAddress to(addr.back(), port);
+    std::function<void(Time)> send;
+    if (!net)
+    {
+        Ptr<HostProcess> proc = hosts[0]->CreateProcess();
+        proc->SetCore(1);
+        Time clockRead = hosts[0]->GetCpu()->CyclesToTime(clockReadCycles);
+        task
+            = std::make_unique<PeriodicTask>(proc, interval, Seconds(busyWait), clockRead, samples);
+        task->Start(start);
+        rec.Set("busy_wait_us", busyWait * 1e6);
+        rec.Set("clock_read_us", clockRead.GetSeconds() * 1e6);
+        Simulator::Stop(start + interval * int64_t(samples + 2));
+    }
+    else
+    {
+        rec.SetString("host_b", machinesOf.b);
+        rec.SetString("network", hub ? "hub" : "switch");
+        // The lowest RTI-DM layer: the RTI's transport cost on top of the host's socket calls.
+        RtiHelper rtiHelper;
+        rtiHelper.SetProfile("tno-rti-dm");
+        rti = rtiHelper.GetSettings();
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            Endpoint& e = i == 0 ? tx : rx;
+            e.proc = hosts[i]->CreateProcess();
+            e.proc->SetCore(1);
+            e.socket = Socket::CreateSocket(machines.Get(i), UdpSocketFactory::GetTypeId());
+            NS_ABORT_MSG_IF(e.socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), port)) != 0,
+                            "tno-jitter: cannot bind the UDP socket");
+        }
+        // Receiver: blocked in its read; the datagram wakes it; it reads and takes the time.
+        rx.socket->SetRecvCallback(Callback<void, Ptr<Socket>>([&](Ptr<Socket> sock) {
+            while (Ptr<Packet> p = sock->Recv())
+            {
+                if (p->GetSize() != dataBytes)
+                {
+                    ++malformed;
+                    continue;
+                }
+                uint8_t buf[dataBytes];
+                p->CopyData(buf, dataBytes);
+                uint64_t ns = 0;
+                for (int k = 0; k < 8; ++k)
+                {
+                    ns = (ns << 8) | buf[k];
+                }
+                Ptr<HostPlatform> host = rx.proc->GetPlatform();
+                Time cost = host->GetCpu()->CyclesToTime(rti->TransportCycles()
+                                                         * host->GetReferenceCycleFactor())
+                            + host->GetRecvCost(dataBytes);
+                Time stamp = NanoSeconds(static_cast<int64_t>(ns));
+                // Datagram 0 is the warm-up (its sender resolves the receiver's address by ARP
+                // first): not a sample.
+                const bool warmup = buf[8] == 0 && buf[9] == 0 && buf[10] == 0 && buf[11] == 0;
+                rx.proc->Wake(Callback<void>([&, cost, stamp]() {
+                    rx.proc->Execute(cost, Callback<void>([&, stamp, warmup]() {
+                                         if (warmup)
+                                         {
+                                             return;
+                                         }
+                                         result.v.push_back(
+                                             (Simulator::Now() - stamp).GetSeconds());
+                                     }));
+                }));
+            }
+        }));
+        // Sender: wakes every interval, takes the time, sends through the lowest layer.
+        send = [&](Time at) {
+            tx.proc->SleepUntil(at, Callback<void>([&, at]() {
+                                    uint64_t ns = Simulator::Now().GetNanoSeconds();
+                                    uint8_t buf[dataBytes] = {};
+                                    for (int k = 0; k < 8; ++k)
+                                    {
+                                        buf[k] = static_cast<uint8_t>(ns >> (56 - 8 * k));
+                                    }
+                                    for (int k = 0; k < 4; ++k)
+                                    {
+                                        buf[8 + k] = static_cast<uint8_t>(sent >> (24 - 8 * k));
+                                    }
+                                    Ptr<HostPlatform> host = tx.proc->GetPlatform();
+                                    Time cost = host->GetCpu()->CyclesToTime(
+                                                    rti->TransportCycles()
+                                                    * host->GetReferenceCycleFactor())
+                                                + host->GetSendCost(dataBytes);
+                                    Ptr<Packet> p = Create<Packet>(buf, dataBytes);
+                                    tx.proc->Execute(cost, Callback<void>([&, p]() {
+                                                         tx.socket->SendTo(p, 0, to);
+                                                     }));
+                                    if (++sent <= samples)
+                                    {
+                                        send(at + interval);
+                                    }
+                                }));
+        };
+        send(start); // datagram 0: the warm-up
+        Simulator::Stop(start + interval * int64_t(samples + 2) + Seconds(1));
+    }
+    opts.StartProgress(start + interval * int64_t(samples + 2));
+    Simulator::Run();
+
+    const Samples& s = net ? result : task->GetErrors();
+    s.Write(rec, binUs);
+    if (net)
+    {
+        rec.SetInt("sent", sent);
+        rec.SetInt("malformed", malformed);
+    }
+    rec.SetInt("events", Simulator::GetEventCount());
+    rec.Write(opts.GetOutput());
+    Simulator::Destroy();
+    return 0;
+}

@@ -1,0 +1,396 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * [TNO03] extension: the TNO Fighter Federate's typical requirements run with an RCI scheduler
+ * over a LAN or a degraded emulated link. Two cockpit federates (Fighter 1 on machine A,
+ * Fighter 2 on machine B, each on a shielded CPU of an iHawk 700 MHz) and a federate of about
+ * 150 computer generated forces (CGF, machine B, its own shielded CPU), RTI-DM.
+ *
+ * Each cockpit runs the schedule sheet below (frame 100 ms): control input (an Update action:
+ * read the remote data and the stick) and dynamics at 100 Hz, its own state to the federation
+ * (Output, 512 bytes) at 100 Hz, the visual update at 30 Hz just before a 60 Hz refresh. The CGF
+ * sends 150 entity states of 140 bytes at 12.5 Hz, 10 per update (15 updates of 1400 bytes every
+ * 80 ms, at offset 9 ms): with the two cockpits about 3 Mbit/s.
+ *
+ * Measured: deadline misses (an action later than 1 ms), scheduling jitter (max - min of the
+ * cockpits' action lateness), the latency between components (from a control input to the
+ * refresh that first shows its effect: input -> dynamics -> visual update -> refresh), the
+ * latency between federates (from Fighter 1's state output to Fighter 2's application), and the
+ * TSO violations of UTC-TM (updates that arrive after their time has been delivered).
+ *
+ *   ./tno-schedulers --scheduler=utc --network=degraded --clock=ntp --output=r.json
+ */
+
+#include "tno-lan.h"
+
+#include <fstream>
+#include <sstream>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("TnoSchedulers");
+
+namespace
+{
+
+/** The cockpit federate's schedule sheet (doc/tno.rst). */
+const char* const FIGHTER_SHEET = R"(# TNO Fighter Federate, one cockpit: frame 100 ms
+frame 100ms
+# control input, 100 Hz: read the remote data (RCI Update) and the stick and throttle
+update input0 0ms
+update input1 10ms
+update input2 20ms
+update input3 30ms
+update input4 40ms
+update input5 50ms
+update input6 60ms
+update input7 70ms
+update input8 80ms
+update input9 90ms
+# dynamics, 100 Hz
+sync dynamics0 2ms
+sync dynamics1 12ms
+sync dynamics2 22ms
+sync dynamics3 32ms
+sync dynamics4 42ms
+sync dynamics5 52ms
+sync dynamics6 62ms
+sync dynamics7 72ms
+sync dynamics8 82ms
+sync dynamics9 92ms
+# own state to the federation, 100 Hz
+output state0 4ms
+output state1 14ms
+output state2 24ms
+output state3 34ms
+output state4 44ms
+output state5 54ms
+output state6 64ms
+output state7 74ms
+output state8 84ms
+output state9 94ms
+# visual update, 30 Hz, each 1 ms before a refresh
+sync visual0 7ms
+sync visual1 40333us
+sync visual2 73667us
+# visual refresh, 60 Hz
+sync refresh0 8ms
+sync refresh1 24667us
+sync refresh2 41333us
+sync refresh3 58ms
+sync refresh4 74667us
+sync refresh5 91333us
+)";
+
+/** Component costs in CPU cycles of the cockpit machine (assumptions, doc/tno.rst). */
+constexpr double INPUT_CYCLES = 20000;
+constexpr double DYNAMICS_CYCLES = 400000;
+constexpr double VISUAL_CYCLES = 200000;
+constexpr double REFRESH_CYCLES = 50000;
+
+/** Object classes: each federate publishes its own. */
+constexpr uint32_t CLASS_F1 = 1;
+constexpr uint32_t CLASS_F2 = 2;
+constexpr uint32_t CLASS_CGF = 3;
+
+/** One cockpit's component chain. */
+struct Cockpit
+{
+    Ptr<RciFederate> rci;   //!< its RCI
+    Time lastInput{-1};     //!< the last control input's time
+    Time dynamicsInput{-1}; //!< the input the last dynamics step used
+    Time visualInput{-1};   //!< the input the last visual update showed
+    Time maxComponent;      //!< largest input -> refresh latency
+    double sumComponent{0}; //!< sum of those (s)
+    uint64_t nComponent{0}; //!< their number
+    Time lastShown{-1};     //!< the input shown at the last refresh
+};
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    ExperimentArgs::SetSimulatorDefaults();
+    std::string scheduler = "default";
+    std::string network = "lan";
+    std::string clockKind = "ntp";
+    std::string sheetFile;
+    double duration = 5.0;
+    double delayMs = 40;
+    double jitterMs = 10;
+    double loss = 0.01;
+    double rateMbps = 4;
+
+    ProgramOptions opts("tno-schedulers",
+                        "[TNO03] extension: the Fighter Federate's requirements with an RCI "
+                        "scheduler over a LAN or a degraded emulated link");
+    opts.AddChoice("scheduler", "the RCI scheduler", scheduler, {"default", "utc"});
+    opts.AddChoice("network",
+                   "a 100 Mbit/s switched LAN or a degraded emulated link",
+                   network,
+                   {"lan", "degraded"});
+    opts.AddChoice("clock", "the nodes' clock discipline", clockKind, {"ntp", "card"});
+    opts.Add("sheet", "the cockpits' schedule sheet (default: the built-in one)", sheetFile);
+    opts.Add("duration", "simulated time of the frames (s)", duration, 0.5, 3600.0);
+    opts.Add("delay", "degraded link: one-way delay (ms)", delayMs, 0.0, 10000.0);
+    opts.Add("jitter", "degraded link: delay jitter (ms)", jitterMs, 0.0, 10000.0);
+    opts.Add("loss", "degraded link: loss probability", loss, 0.0, 1.0);
+    opts.Add("rate", "degraded link: bandwidth (Mbit/s)", rateMbps, 0.01, 1000.0);
+    opts.Parse(argc, argv);
+
+    RciSchedule sheet;
+    {
+        std::string text = FIGHTER_SHEET;
+        std::string origin = "built-in fighter sheet";
+        if (!sheetFile.empty())
+        {
+            std::ifstream in(sheetFile);
+            ProgramOptions::Require(bool(in), "--sheet: cannot read '" + sheetFile + "'");
+            std::ostringstream ss;
+            ss << in.rdbuf();
+            text = ss.str();
+            origin = sheetFile;
+        }
+        std::string error;
+        ProgramOptions::Require(RciSchedule::Parse(text, origin, sheet, error), error);
+    }
+
+    // Machines: A (Fighter 1), B (Fighter 2 and the CGF).
+    NodeContainer machines;
+    machines.Create(2);
+    InternetStackHelper internet;
+    internet.Install(machines);
+    NetDeviceContainer devs;
+    std::vector<Ipv4Address> addr = tno::InstallLan(machines, false, 500, &devs);
+    if (network == "degraded")
+    {
+        // The module's link emulator on each machine's egress: delay, jitter, loss, bandwidth.
+        LinkEmulatorHelper emu;
+        emu.SetAttribute("Delay", TimeValue(Seconds(delayMs * 1e-3)));
+        emu.SetAttribute("Jitter", TimeValue(Seconds(jitterMs * 1e-3)));
+        emu.SetAttribute("LossProbability", DoubleValue(loss));
+        emu.SetAttribute("Rate", DataRateValue(DataRate(rateMbps * 1e6)));
+        QueueDiscContainer q;
+        q.Add(emu.Install(devs.Get(0), LinkEmulatorHelper::A_TO_B));
+        q.Add(emu.Install(devs.Get(1), LinkEmulatorHelper::B_TO_A));
+        LinkEmulatorHelper::AssignStreams(q, 700);
+    }
+    std::vector<Ptr<HostPlatform>> hosts
+        = tno::InstallHosts(machines, "ihawk-redhawk-700", "ihawk-redhawk-700");
+    std::vector<Ptr<NodeClock>> clocks;
+    Ptr<UniformRandomVariable> offsetRv = CreateObject<UniformRandomVariable>();
+    offsetRv->SetStream(800);
+    for (uint32_t i = 0; i < 2; ++i)
+    {
+        Ptr<NodeClock> c = CreateObject<NodeClock>();
+        c->SetDiscipline(clockKind == "ntp" ? NodeClock::NTP : NodeClock::CLOCK_CARD);
+        // The offset at the start is a residual of the discipline; a PC crystal's drift of
+        // +-20 ppm (A fast, B slow), corrected at each synchronisation.
+        const double bound = clockKind == "ntp" ? 500e-6 : 1e-6;
+        c->SetAttribute("Offset", TimeValue(Seconds(offsetRv->GetValue(-bound, bound))));
+        c->SetAttribute("Drift", DoubleValue(i == 0 ? 20.0 : -20.0));
+        c->AssignStreams(810 + i);
+        clocks.push_back(c);
+    }
+
+    RtiHelper rtiHelper;
+    rtiHelper.SetProfile("tno-rti-dm");
+    Ptr<RtiSettings> settings = rtiHelper.GetSettings();
+    Ptr<RtiExec> exec = CreateObject<RtiExec>();
+    exec->Setup(hosts[0], settings);
+    Ptr<RtiFedex> fedex = exec->CreateFederation("fighter");
+    auto federate = [&](uint32_t m, uint32_t core, const std::string& name) {
+        Ptr<HostProcess> proc = hosts[m]->CreateProcess();
+        proc->SetCore(core);
+        Ptr<RtiLrc> lrc = CreateObject<RtiLrc>();
+        lrc->Setup(proc, settings, addr[m]);
+        lrc->Join(fedex, name);
+        return lrc;
+    };
+    Ptr<RtiLrc> f1 = federate(0, 1, "Fighter1");
+    Ptr<RtiLrc> f2 = federate(1, 1, "Fighter2");
+    Ptr<RtiLrc> cgf = federate(1, 2, "CGF");
+    f1->Publish(CLASS_F1);
+    f2->Publish(CLASS_F2);
+    cgf->Publish(CLASS_CGF);
+    f1->Subscribe(CLASS_F2);
+    f1->Subscribe(CLASS_CGF);
+    f2->Subscribe(CLASS_F1);
+    f2->Subscribe(CLASS_CGF);
+
+    const std::string schedAttr = scheduler == "utc" ? "UtcTm" : "Default";
+    auto makeRci = [&](Ptr<RtiLrc> lrc, const RciSchedule& s, Ptr<NodeClock> clock) {
+        Ptr<RciFederate> r = CreateObject<RciFederate>();
+        r->SetAttribute("Scheduler", StringValue(schedAttr));
+        r->Setup(lrc, s);
+        r->SetClock(clock);
+        return r;
+    };
+
+    // Send times of every update, per class, by sequence number (for the federate latency).
+    std::map<uint32_t, std::vector<Time>> sendTimes;
+    Time maxFederate;
+    double sumFederate = 0;
+    uint64_t nFederate = 0;
+    uint64_t cgfReflected = 0;
+    const Time start = Seconds(1.0);
+    const Time end = start + Seconds(duration);
+
+    std::vector<Cockpit> cockpits(2);
+    std::vector<Ptr<RtiLrc>> lrcs{f1, f2};
+    for (uint32_t k = 0; k < 2; ++k)
+    {
+        Cockpit& c = cockpits[k];
+        c.rci = makeRci(lrcs[k], sheet, clocks[k]);
+        Ptr<HostProcess> proc = lrcs[k]->GetProcess();
+        const uint32_t own = k == 0 ? CLASS_F1 : CLASS_F2;
+        for (const auto& a : sheet.GetActions())
+        {
+            const std::string& n = a.name;
+            Callback<void> cb;
+            if (n.rfind("input", 0) == 0)
+            {
+                cb = Callback<void>([&c, proc]() {
+                    c.lastInput = Simulator::Now();
+                    proc->ExecuteCycles(INPUT_CYCLES);
+                });
+            }
+            else if (n.rfind("dynamics", 0) == 0)
+            {
+                cb = Callback<void>([&c, proc]() {
+                    Time in = c.lastInput;
+                    proc->ExecuteCycles(DYNAMICS_CYCLES,
+                                        Callback<void>([&c, in]() { c.dynamicsInput = in; }));
+                });
+            }
+            else if (n.rfind("state", 0) == 0)
+            {
+                cb = Callback<void>([&c, own, &sendTimes]() {
+                    sendTimes[own].push_back(Simulator::Now());
+                    c.rci->Update(own, 512);
+                });
+            }
+            else if (n.rfind("visual", 0) == 0)
+            {
+                cb = Callback<void>([&c, proc]() {
+                    Time in = c.dynamicsInput;
+                    proc->ExecuteCycles(VISUAL_CYCLES,
+                                        Callback<void>([&c, in]() { c.visualInput = in; }));
+                });
+            }
+            else if (n.rfind("refresh", 0) == 0)
+            {
+                cb = Callback<void>([&c, proc, end]() {
+                    Time in = c.visualInput;
+                    proc->ExecuteCycles(REFRESH_CYCLES, Callback<void>([&c, in, end]() {
+                                            // The first refresh that shows an input's effect.
+                                            if (in.IsNegative() || in == c.lastShown
+                                                || Simulator::Now() >= end)
+                                            {
+                                                return;
+                                            }
+                                            c.lastShown = in;
+                                            Time l = Simulator::Now() - in;
+                                            c.maxComponent = Max(c.maxComponent, l);
+                                            c.sumComponent += l.GetSeconds();
+                                            ++c.nComponent;
+                                        }));
+                });
+            }
+            c.rci->SetAction(n, cb);
+        }
+        const uint32_t peer = k == 0 ? CLASS_F2 : CLASS_F1;
+        c.rci->SetReflectCallback(RtiLrc::ReflectCallback([&, peer](const RtiLrc::Reflection& r) {
+            if (r.objectClass == CLASS_CGF)
+            {
+                ++cgfReflected;
+                return;
+            }
+            // Latency between federates: Fighter 1's output to Fighter 2's application
+            // (and back), in true time.
+            const auto& st = sendTimes[peer];
+            if (r.objectClass == peer && r.seq < st.size() && st[r.seq] >= start)
+            {
+                Time l = Simulator::Now() - st[r.seq];
+                maxFederate = Max(maxFederate, l);
+                sumFederate += l.GetSeconds();
+                ++nFederate;
+            }
+        }));
+    }
+    // The CGF: 15 updates of 10 entity states (140 bytes each) every 80 ms, at offset 9 ms.
+    RciSchedule cgfSheet;
+    {
+        std::string error;
+        bool ok = RciSchedule::Parse("frame 80ms\noutput entities 9ms\n", "cgf", cgfSheet, error);
+        NS_ABORT_MSG_IF(!ok, error);
+    }
+    Ptr<RciFederate> cgfRci = makeRci(cgf, cgfSheet, clocks[1]);
+    cgfRci->SetAction("entities", Callback<void>([&]() {
+                          for (int i = 0; i < 15; ++i)
+                          {
+                              sendTimes[CLASS_CGF].push_back(Simulator::Now());
+                              cgfRci->Update(CLASS_CGF, 1400);
+                          }
+                      }));
+
+    for (auto& c : cockpits)
+    {
+        c.rci->Start(start);
+    }
+    cgfRci->Start(start);
+    for (auto& c : cockpits)
+    {
+        Simulator::Schedule(end, &RciFederate::Stop, c.rci);
+    }
+    Simulator::Schedule(end, &RciFederate::Stop, cgfRci);
+    Time stop = end + Seconds(1);
+    opts.StartProgress(stop);
+    Simulator::Stop(stop);
+    Simulator::Run();
+
+    uint64_t misses = 0;
+    uint64_t actions = 0;
+    uint64_t violations = 0;
+    Time minLate = Time::Max();
+    Time maxLate;
+    Time maxComponent;
+    double sumComponent = 0;
+    uint64_t nComponent = 0;
+    for (const auto& c : cockpits)
+    {
+        misses += c.rci->GetDeadlineMisses();
+        actions += c.rci->GetActions();
+        violations += c.rci->GetTsoViolations();
+        minLate = Min(minLate, c.rci->GetMinLateness());
+        maxLate = Max(maxLate, c.rci->GetMaxLateness());
+        maxComponent = Max(maxComponent, c.maxComponent);
+        sumComponent += c.sumComponent;
+        nComponent += c.nComponent;
+    }
+
+    ResultRecord rec;
+    rec.SetString("scheduler", scheduler);
+    rec.SetString("network", network);
+    rec.SetString("clock", clockKind);
+    rec.Set("duration_s", duration);
+    rec.SetInt("actions", actions);
+    rec.SetInt("deadline_misses", misses);
+    rec.Set("sched_jitter_us", (maxLate - minLate).GetSeconds() * 1e6);
+    rec.Set("max_lateness_us", maxLate.GetSeconds() * 1e6);
+    rec.Set("component_latency_mean_ms", nComponent ? sumComponent / nComponent * 1e3 : 0.0);
+    rec.Set("component_latency_max_ms", maxComponent.GetSeconds() * 1e3);
+    rec.SetInt("federate_updates", nFederate);
+    rec.Set("federate_latency_mean_ms", nFederate ? sumFederate / nFederate * 1e3 : 0.0);
+    rec.Set("federate_latency_max_ms", maxFederate.GetSeconds() * 1e3);
+    rec.SetInt("tso_violations", violations);
+    rec.SetInt("cgf_reflected", cgfReflected);
+    rec.SetInt("cgf_sent", sendTimes[CLASS_CGF].size());
+    rec.Set("clock_offset_a_us", (clocks[0]->GetLocalTime(start) - start).GetSeconds() * 1e6);
+    rec.Set("clock_offset_b_us", (clocks[1]->GetLocalTime(start) - start).GetSeconds() * 1e6);
+    rec.SetInt("events", Simulator::GetEventCount());
+    rec.Write(opts.GetOutput());
+    Simulator::Destroy();
+    return 0;
+}
