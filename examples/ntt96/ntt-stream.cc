@@ -278,8 +278,11 @@ main(int argc, char* argv[])
     fwd->SetAttribute("ListenPort", UintegerValue(inPort));
     fwd->SetAttribute("RecordSize", UintegerValue(packetSize));
     fwd->SetAttribute("Remote", AddressValue(InetSocketAddress(addressOf(receiver), outPort)));
-    sender->AddApplication(fwd);
-    fwd->SetStartTime(Seconds(0.5));
+    if (randomRate == 0)
+    {
+        sender->AddApplication(fwd);
+        fwd->SetStartTime(Seconds(0.5));
+    }
     PacketSinkHelper sinkHelper("ns3::UdpSocketFactory",
                                 InetSocketAddress(Ipv4Address::GetAny(), 9));
     Ptr<PacketSink> loadSink = DynamicCast<PacketSink>(sinkHelper.Install(sink).Get(0));
@@ -336,9 +339,13 @@ main(int argc, char* argv[])
         }
         cacheFull = filled->IsFull();
         fillTime = now - loadStart;
-        streamStart = now;
-        startStream(Seconds(0));
-        Simulator::Stop(streamDuration);
+        // The sending computer opens its connection now (its SYN, too, meets the full cache),
+        // and the stream follows half a second later.
+        fwd->SetStartTime(Seconds(0));
+        sender->AddApplication(fwd);
+        streamStart = now + Seconds(0.5);
+        startStream(Seconds(0.5));
+        Simulator::Stop(streamDuration + Seconds(0.5));
     };
     if (!filled)
     {

@@ -15,6 +15,7 @@ NttJitter::Compute(const std::vector<std::pair<uint32_t, Time>>& arrivals,
                    uint32_t count)
 {
     Result r;
+    r.missing = count;
     if (arrivals.empty() || count == 0)
     {
         return r;
