@@ -102,6 +102,57 @@ main(int argc, char* argv[])
              65536);
     opts.Add("profile", "host profile of the PCs", config.profile);
     opts.Add("role", "a label for the campaign (recorded, no effect)", role);
+    ResultRecord& rec = opts.Record();
+    rec.Declare("role", ResultRecord::STRING, "--role (a label)")
+        .Declare("nodes", ResultRecord::INT, "send_udp processes asked for (--nodes)")
+        .Declare("profile", ResultRecord::STRING, "host profile of the PCs")
+        .Declare("memory_bytes", ResultRecord::INT, "installed memory of the sender PC (bytes)")
+        .Declare("memory_used_bytes",
+                 ResultRecord::INT,
+                 "memory in use on the sender PC after the launch (bytes)")
+        .Declare("process_memory_bytes",
+                 ResultRecord::INT,
+                 "memory one send_udp process takes (bytes)")
+        .Declare("launched", ResultRecord::INT, "send_udp processes the launcher started")
+        .Declare("launch_failed",
+                 ResultRecord::BOOL,
+                 "the launch stopped because fork found no memory")
+        .Declare("launch_duration_s",
+                 ResultRecord::REAL,
+                 "from the launch to the last process started (s)")
+        .Declare("bin_s", ResultRecord::REAL, "bin width of sent_pps (s)")
+        .Declare("sent_pps",
+                 ResultRecord::SERIES,
+                 "packets sent per second in each bin after the launch (packets/s)")
+        .Declare("duration_s", ResultRecord::REAL, "observation window (s)")
+        .Declare("sent", ResultRecord::INT, "packets sent in the window")
+        .Declare("send_rate_per_node",
+                 ResultRecord::REAL,
+                 "send rate per launched process in the window (packets/s)")
+        .Declare("send_intervals", ResultRecord::INT, "send intervals measured in the window")
+        .Declare("send_interval_mean_us", ResultRecord::REAL, "mean send interval (us)")
+        .Declare("send_interval_std_us",
+                 ResultRecord::REAL,
+                 "standard deviation of the send interval, pooled over processes (us)")
+        .Declare("send_interval_node_std_mean_us",
+                 ResultRecord::REAL,
+                 "mean over processes of each one's send-interval standard deviation (us)")
+        .Declare("send_interval_node_std_max_us",
+                 ResultRecord::REAL,
+                 "largest per-process send-interval standard deviation (us)")
+        .Declare("refill_us_per_wakeup",
+                 ResultRecord::REAL,
+                 "cache refill time per process wake-up in the window (us)")
+        .Declare("sender_cpu_hardirq",
+                 ResultRecord::REAL,
+                 "sender PC CPU share in hard interrupts (0..1)")
+        .Declare("sender_cpu_softirq", ResultRecord::REAL, "sender PC CPU share in softirqs (0..1)")
+        .Declare("sender_cpu_process",
+                 ResultRecord::REAL,
+                 "sender PC CPU share in processes (0..1)")
+        .Declare("sara_packets", ResultRecord::INT, "packets sara received")
+        .Declare("sara_drops", ResultRecord::INT, "packets sara counted as lost")
+        .Declare("events", ResultRecord::INT, "simulator events");
     opts.Parse(argc, argv);
     ProgramOptions::Require(Profile::Exists("host", config.profile),
                             "--profile='" + config.profile + "' is not a host profile");
@@ -178,7 +229,6 @@ main(int argc, char* argv[])
         rate[i] = g_bins[i] / bin;
     }
 
-    ResultRecord rec;
     rec.SetString("role", role);
     rec.SetInt("nodes", nodes);
     rec.SetString("profile", config.profile);

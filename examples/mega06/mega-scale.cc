@@ -152,6 +152,99 @@ main(int argc, char* argv[])
              3600);
     opts.Add("profile", "host profile of the PCs", config.profile);
     opts.Add("role", "a label for the campaign (recorded, no effect)", role);
+    ResultRecord& rec = opts.Record();
+    rec.Declare("role", ResultRecord::STRING, "--role (a label)")
+        .Declare("sender_pcs", ResultRecord::INT, "Group A sender PCs")
+        .Declare("senders_per_group",
+                 ResultRecord::INT,
+                 "sender PCs per set and group (0: one group for all)")
+        .Declare("nodes_per_pc", ResultRecord::INT, "send_udp virtual nodes per sender PC")
+        .Declare("nodes", ResultRecord::REAL, "virtual nodes in total")
+        .Declare("receivers", ResultRecord::INT, "Group B receivers")
+        .Declare("receivers_on_6009", ResultRecord::INT, "receivers on the Catalyst 6009")
+        .Declare("querier", ResultRecord::BOOL, "the IGMP querier PC took part")
+        .Declare("querier_itr",
+                 ResultRecord::REAL,
+                 "the querier NIC's MaxInterruptRate (interrupts/s, 0: unmoderated)")
+        .Declare("duration_s", ResultRecord::REAL, "observation window (s)")
+        .Declare("profile", ResultRecord::STRING, "host profile of the PCs")
+        .Declare("sent", ResultRecord::INT, "packets sent in the window")
+        .Declare("send_rate_per_node", ResultRecord::REAL, "send rate per node (packets/s)")
+        .Declare("send_intervals", ResultRecord::INT, "send intervals measured at the senders")
+        .Declare("send_interval_mean_us",
+                 ResultRecord::REAL,
+                 "mean send interval at the senders (us)")
+        .Declare("send_interval_std_us",
+                 ResultRecord::REAL,
+                 "standard deviation of the send interval at the senders, pooled (us)")
+        .Declare("sara_packets", ResultRecord::INT, "packets sara received, all receivers")
+        .Declare("sara_drops", ResultRecord::INT, "packets sara counted as lost, all receivers")
+        .Declare("sara_drop_rate", ResultRecord::REAL, "sara's loss rate, all receivers (0..1)")
+        .Declare("sara_drop_rate_6509",
+                 ResultRecord::REAL,
+                 "sara's loss rate, receivers on the 6509 (0..1)")
+        .Declare("sara_drop_rate_6009",
+                 ResultRecord::REAL,
+                 "sara's loss rate, receivers on the 6009 (0..1)")
+        .Declare("sara_buffer_drops",
+                 ResultRecord::INT,
+                 "packets dropped at sara's capture buffers in the window")
+        .Declare("receiver_lost",
+                 ResultRecord::INT,
+                 "packets lost on the receiver PCs in the window (buffer, NIC ring, backlog)")
+        .Declare("receiver_loss_rate",
+                 ResultRecord::REAL,
+                 "share lost on the receiver PCs of what reached them, all receivers (0..1)")
+        .Declare("receiver_loss_rate_6509",
+                 ResultRecord::REAL,
+                 "share lost on the receiver PCs, receivers on the 6509 (0..1)")
+        .Declare("receiver_loss_rate_6009",
+                 ResultRecord::REAL,
+                 "share lost on the receiver PCs, receivers on the 6009 (0..1)")
+        .Declare("receiver_loss_rates",
+                 ResultRecord::SERIES,
+                 "share lost on each receiver PC, by receiver (0..1)")
+        .Declare("receiver_drop_rate",
+                 ResultRecord::SERIES,
+                 "sara's loss rate on each receiver, by receiver (0..1)")
+        .Declare("sara_intervals",
+                 ResultRecord::INT,
+                 "receive intervals measured by sara, all receivers")
+        .Declare("sara_recv_interval_mean_us",
+                 ResultRecord::REAL,
+                 "mean receive interval per node at the receivers (us)")
+        .Declare("sara_recv_interval_std_us",
+                 ResultRecord::REAL,
+                 "standard deviation of the receive interval per node, pooled (us)")
+        .Declare("sara_send_interval_mean_us",
+                 ResultRecord::REAL,
+                 "mean send interval per node from the received timestamps (us)")
+        .Declare("sara_send_interval_std_us",
+                 ResultRecord::REAL,
+                 "standard deviation of the send interval from the received timestamps (us)");
+    for (uint32_t r = 0; r < SwitchFabric::N_DROP_REASONS; ++r)
+    {
+        rec.Declare(std::string("switch_drops_")
+                        + SwitchFabric::DropReasonName(SwitchFabric::DropReason(r)),
+                    ResultRecord::INT,
+                    std::string("frames the switches dropped in the window for: ")
+                        + SwitchFabric::DropReasonName(SwitchFabric::DropReason(r)));
+    }
+    rec.Declare("queries_due", ResultRecord::INT, "general queries due in the window (sent or not)")
+        .Declare("queries_on_time",
+                 ResultRecord::INT,
+                 "general queries due in the window that went out within 100 ms of due")
+        .Declare("querier_rx_pps",
+                 ResultRecord::REAL,
+                 "frames the querier's NIC received (packets/s)")
+        .Declare("querier_nic_drops_pps",
+                 ResultRecord::REAL,
+                 "frames the querier's NIC dropped (packets/s)")
+        .Declare("sent_total", ResultRecord::INT, "packets sent in the whole run")
+        .Declare("rss_mb",
+                 ResultRecord::SERIES,
+                 "resident memory every --rssEvery simulated s (MB; only with --rssEvery)")
+        .Declare("events", ResultRecord::INT, "simulator events");
     opts.Parse(argc, argv);
     ProgramOptions::Require(Profile::Exists("host", config.profile),
                             "--profile='" + config.profile + "' is not a host profile");
@@ -289,7 +382,6 @@ main(int argc, char* argv[])
         return p + d > 0 ? double(d) / (p + d) : 0.0;
     };
 
-    ResultRecord rec;
     rec.SetString("role", role);
     rec.SetInt("sender_pcs", config.senderPcs);
     rec.SetInt("senders_per_group", config.sendersPerGroup);
