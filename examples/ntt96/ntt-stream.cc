@@ -143,6 +143,60 @@ main(int argc, char* argv[])
     opts.Add("fastCost", "router: fast-path cycles per packet", fastCost, 0.0, 1e8);
     opts.Add("slowCost", "router: slow-path cycles per packet", slowCost, 0.0, 1e8);
     opts.Add("inputQueue", "router: input queue packets", inputQueue, 1, 100000);
+    ResultRecord& rec = opts.Record();
+    rec.Declare("setup", ResultRecord::STRING, "--setup: ring (exp. 1) or router (exps. 2, 3)")
+        .Declare("protocol", ResultRecord::STRING, "transport of the forwarded stream: tcp or udp")
+        .Declare("stream_from",
+                 ResultRecord::STRING,
+                 "side the stream enters from: fddi or ethernet")
+        .Declare("load_offered_mbps", ResultRecord::REAL, "offered load (UDP payload, Mbit/s)")
+        .Declare("load_carried_mbps", ResultRecord::REAL, "load received by its sink (Mbit/s)")
+        .Declare("jitter_s",
+                 ResultRecord::REAL,
+                 "the study's jitter: max - min of arrival - standard (s)")
+        .Declare("jitter_min_dev_s", ResultRecord::REAL, "smallest arrival - standard (s)")
+        .Declare("jitter_max_dev_s", ResultRecord::REAL, "largest arrival - standard (s)")
+        .Declare("window_packets", ResultRecord::INT, "stream packets in the jitter window")
+        .Declare("window_arrived", ResultRecord::INT, "window packets that arrived")
+        .Declare("window_missing", ResultRecord::INT, "window packets that never arrived")
+        .Declare("window_s", ResultRecord::REAL, "length of the jitter window (s)")
+        .Declare("stream_read", ResultRecord::INT, "stream packets read by the forwarding computer")
+        .Declare("stream_forwarded",
+                 ResultRecord::INT,
+                 "stream records sent on by the forwarding computer")
+        .Declare("stream_arrived", ResultRecord::INT, "stream records read by the receiver")
+        .Declare("cache_side",
+                 ResultRecord::STRING,
+                 "router: interface whose cache is used (Input/Output)")
+        .Declare("cache_policy", ResultRecord::STRING, "router: cache replacement (FlushAll/Lru)")
+        .Declare("cache_ethernet",
+                 ResultRecord::INT,
+                 "router: Ethernet interface cache on (1) or off (0)")
+        .Declare("cache_fddi", ResultRecord::INT, "router: FDDI interface cache on (1) or off (0)")
+        .Declare("flush_interval_s", ResultRecord::REAL, "router: cache flush interval (s)")
+        .Declare("random_rate_pps", ResultRecord::REAL, "random-destination datagrams per second")
+        .Declare("router_fast", ResultRecord::INT, "router: packets on the fast path")
+        .Declare("router_slow", ResultRecord::INT, "router: packets on the slow path")
+        .Declare("router_queue_drops", ResultRecord::INT, "router: slow-path input queue drops")
+        .Declare("router_max_queue",
+                 ResultRecord::INT,
+                 "router: largest slow-path queue (packets)");
+    for (const char* name : {"fddi", "ethernet"})
+    {
+        std::string p = std::string("cache_") + name;
+        std::string what = std::string("router: ") + name + " interface cache ";
+        rec.Declare(p + "_hits", ResultRecord::INT, what + "hits")
+            .Declare(p + "_misses", ResultRecord::INT, what + "misses")
+            .Declare(p + "_fills", ResultRecord::INT, what + "fills")
+            .Declare(p + "_flushes", ResultRecord::INT, what + "flushes");
+    }
+    rec.Declare("cache_filled", ResultRecord::INT, "exp. 3: cache entries when the stream started")
+        .Declare("fill_time_s",
+                 ResultRecord::REAL,
+                 "exp. 3: time the random traffic took to fill the cache (s)")
+        .Declare("random_sent", ResultRecord::INT, "exp. 3: random-destination datagrams sent")
+        .Declare("stream_start_s", ResultRecord::REAL, "time the stream started (s)")
+        .Declare("events", ResultRecord::INT, "simulator events");
     opts.Parse(argc, argv);
     const bool router = setup == "router";
     ProgramOptions::Require(router || randomRate == 0, "--randomRate needs --setup=router");
@@ -372,7 +426,6 @@ main(int argc, char* argv[])
         }
     }
     NttJitter::Result j = NttJitter::Compute(inWindow, interval, packets);
-    ResultRecord rec;
     rec.SetString("setup", setup);
     rec.SetString("protocol", tcp ? "tcp" : "udp");
     rec.SetString("stream_from", router ? streamFrom : "fddi");
