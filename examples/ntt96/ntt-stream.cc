@@ -370,13 +370,14 @@ main(int argc, char* argv[])
     // `packets` packets that arrive).
     const uint32_t margin = warmup + packets / 20 + 20;
     auto startStream = [&](Time delay) {
-        Ptr<UdpClient> stream = CreateObject<UdpClient>();
-        stream->SetAttribute("Remote", AddressValue(InetSocketAddress(addressOf(sender), inPort)));
-        stream->SetAttribute("PacketSize", UintegerValue(packetSize));
-        stream->SetAttribute("Interval", TimeValue(interval));
-        stream->SetAttribute("MaxPackets", UintegerValue(packets + margin));
-        stream->SetStartTime(delay);
-        analyser->AddApplication(stream);
+        // Through the helper (an ObjectFactory in the wheel's library): UdpClient's size depends
+        // on NS3_LOG_ENABLE, which the wheel defines and this module's Release build does not,
+        // so the module must not allocate one itself (CreateObject<UdpClient> overran its block).
+        UdpClientHelper sc(InetSocketAddress(addressOf(sender), inPort));
+        sc.SetAttribute("PacketSize", UintegerValue(packetSize));
+        sc.SetAttribute("Interval", TimeValue(interval));
+        sc.SetAttribute("MaxPackets", UintegerValue(packets + margin));
+        sc.Install(analyser).Start(delay);
     };
     Time streamStart = loadStart + Seconds(load.GetBitRate() > 0 ? 0.5 : 0.0);
     bool cacheFull = false;
