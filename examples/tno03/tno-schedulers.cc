@@ -137,6 +137,46 @@ main(int argc, char* argv[])
     opts.Add("jitter", "degraded link: delay jitter (ms)", jitterMs, 0.0, 10000.0);
     opts.Add("loss", "degraded link: loss probability", loss, 0.0, 1.0);
     opts.Add("rate", "degraded link: bandwidth (Mbit/s)", rateMbps, 0.01, 1000.0);
+    ResultRecord& rec = opts.Record();
+    rec.Declare("scheduler", ResultRecord::STRING, "--scheduler: the RCI scheduler")
+        .Declare("network", ResultRecord::STRING, "--network: lan or degraded")
+        .Declare("clock", ResultRecord::STRING, "--clock: the nodes' clock discipline (ntp, card)")
+        .Declare("duration_s", ResultRecord::REAL, "simulated time of the frames (s)")
+        .Declare("actions", ResultRecord::INT, "schedule actions run by the two cockpits")
+        .Declare("deadline_misses",
+                 ResultRecord::INT,
+                 "cockpit actions started more than 1 ms after their scheduled time")
+        .Declare("sched_jitter_us",
+                 ResultRecord::REAL,
+                 "scheduling jitter: max minus min of the cockpits' action lateness (us)")
+        .Declare("max_lateness_us", ResultRecord::REAL, "largest action lateness (us)")
+        .Declare("component_latency_mean_ms",
+                 ResultRecord::REAL,
+                 "mean control input -> first refresh showing it (ms; limit 30 ms)")
+        .Declare("component_latency_max_ms",
+                 ResultRecord::REAL,
+                 "largest control input -> refresh latency (ms; limit 30 ms)")
+        .Declare("federate_updates",
+                 ResultRecord::INT,
+                 "cockpit state updates reflected at the other cockpit")
+        .Declare("federate_latency_mean_ms",
+                 ResultRecord::REAL,
+                 "mean cockpit state output -> the other cockpit's application (ms; limit 100 ms)")
+        .Declare("federate_latency_max_ms",
+                 ResultRecord::REAL,
+                 "largest cockpit -> cockpit latency (ms; limit 100 ms)")
+        .Declare("tso_violations",
+                 ResultRecord::INT,
+                 "updates that arrived after their timestamp had been delivered")
+        .Declare("cgf_reflected", ResultRecord::INT, "CGF updates reflected at the two cockpits")
+        .Declare("cgf_sent", ResultRecord::INT, "CGF updates sent (1400 bytes each)")
+        .Declare("clock_offset_a_us",
+                 ResultRecord::REAL,
+                 "machine A's clock offset at the start (us)")
+        .Declare("clock_offset_b_us",
+                 ResultRecord::REAL,
+                 "machine B's clock offset at the start (us)")
+        .Declare("events", ResultRecord::INT, "simulator events");
     opts.Parse(argc, argv);
 
     RciSchedule sheet;
@@ -370,7 +410,6 @@ main(int argc, char* argv[])
         nComponent += c.nComponent;
     }
 
-    ResultRecord rec;
     rec.SetString("scheduler", scheduler);
     rec.SetString("network", network);
     rec.SetString("clock", clockKind);
