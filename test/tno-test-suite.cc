@@ -372,6 +372,120 @@ class UtcTmTest : public TestCase
     }
 };
 
+class HlaTmTest : public TestCase
+{
+  public:
+    HlaTmTest()
+        : TestCase("RciFederate HLA-TM: a slow federate holds the others back, timestamp order")
+    {
+    }
+
+  private:
+    /**
+     * Run 200 ms of 10 ms frames: S sends at each action (offset 0), R reads at each action.
+     * @param slowWork the work of each of R's actions
+     * @param nS[out] S's actions
+     * @param nR[out] R's actions
+     * @param tags[out] the timestamps handed to R
+     * @return TSO violations at R
+     */
+    uint64_t Run(Time slowWork, uint64_t& nS, uint64_t& nR, std::vector<Time>& tags)
+    {
+        NodeContainer n;
+        n.Create(1);
+        InternetStackHelper().Install(n);
+        Ptr<HostPlatform> host = HostPlatformHelper("ihawk-redhawk-700").Install(n.Get(0));
+        host->AssignStreams(1);
+        RtiHelper rtiHelper;
+        rtiHelper.SetProfile("tno-rti-sm");
+        Ptr<RtiSettings> settings = rtiHelper.GetSettings();
+        Ptr<RtiExec> exec = CreateObject<RtiExec>();
+        exec->Setup(host, settings);
+        Ptr<RtiFedex> fedex = exec->CreateFederation("hla");
+        std::vector<Ptr<RciFederate>> rci;
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            Ptr<HostProcess> proc = host->CreateProcess();
+            proc->SetCore(1 + i);
+            Ptr<RtiLrc> lrc = CreateObject<RtiLrc>();
+            lrc->Setup(proc, settings, Ipv4Address("127.0.0.1"));
+            lrc->Join(fedex, i == 0 ? "S" : "R");
+            Ptr<RciFederate> f = CreateObject<RciFederate>();
+            f->SetAttribute("Scheduler", StringValue("HlaTm"));
+            f->SetAttribute("Lookahead", TimeValue(MilliSeconds(1)));
+            f->Setup(lrc,
+                     RciSchedule::Control(MilliSeconds(10), i == 0 ? 0 : 1, i == 0 ? 1 : 0, 0));
+            rci.push_back(f);
+        }
+        rci[0]->GetLrc()->Publish(1);
+        rci[1]->GetLrc()->Subscribe(1);
+        bool ahead = false;
+        rci[0]->SetAction("output1", Callback<void>([&]() {
+                              // R's bound is its requested time (at most its time + one frame)
+                              // + L: S cannot be granted beyond R's time + 10 ms.
+                              ahead = ahead
+                                      || rci[0]->GetTime() > rci[1]->GetTime() + MilliSeconds(10);
+                              rci[0]->Update(1, 512);
+                          }));
+        Ptr<HostProcess> rProc = rci[1]->GetLrc()->GetProcess();
+        rci[1]->SetAction("update1", Callback<void>([&]() {
+                              if (slowWork.IsStrictlyPositive())
+                              {
+                                  rProc->Execute(slowWork, Callback<void>());
+                              }
+                          }));
+        bool early = false;
+        rci[1]->SetReflectCallback(RtiLrc::ReflectCallback([&](const RtiLrc::Reflection& r) {
+            early = early || r.tag > rci[1]->GetTime();
+            tags.push_back(r.tag);
+        }));
+        for (auto& f : rci)
+        {
+            f->Start(Seconds(1));
+        }
+        Simulator::Schedule(Seconds(1.2) - NanoSeconds(1), &RciFederate::Stop, rci[0]);
+        Simulator::Schedule(Seconds(1.2) - NanoSeconds(1), &RciFederate::Stop, rci[1]);
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(ahead, false, "S granted beyond R's time + one frame + L");
+        NS_TEST_EXPECT_MSG_EQ(early, false, "a reflection handed over before its time");
+        nS = rci[0]->GetActions();
+        nR = rci[1]->GetActions();
+        uint64_t v = rci[1]->GetTsoViolations();
+        Simulator::Destroy();
+        return v;
+    }
+
+    void DoRun() override
+    {
+        uint64_t nS = 0;
+        uint64_t nR = 0;
+        std::vector<Time> tags;
+        // Both fast: every action of the 200 ms runs, paced.
+        uint64_t v = Run(Seconds(0), nS, nR, tags);
+        NS_TEST_ASSERT_MSG_EQ(v, 0, "no TSO violation by construction");
+        NS_TEST_ASSERT_MSG_EQ(nS, 20, "S: actions at 0, 10, ..., 190 ms");
+        NS_TEST_ASSERT_MSG_EQ(nR, 20, "R: actions at 0, 10, ..., 190 ms");
+        // Stamped time + L (1, 11, ... ms), each handed over at R's first grant at or after it.
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(tags.size(), 18, "updates handed over");
+        for (std::size_t i = 0; i < tags.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(tags[i],
+                                  MilliSeconds(10) * int64_t(i) + MilliSeconds(1),
+                                  "time + lookahead, in timestamp order");
+        }
+        tags.clear();
+        // R slow: each of its actions keeps its process busy 25 ms, so it starts actions at
+        // 0, 25, ..., 175 ms (8 in 200 ms) and requests its next time only when done. S may run
+        // at most one frame ahead of R's time: at most 9 actions instead of 20.
+        v = Run(MilliSeconds(25), nS, nR, tags);
+        NS_TEST_ASSERT_MSG_EQ(v, 0, "no TSO violation by construction");
+        NS_TEST_ASSERT_MSG_EQ(nR, 8, "R: one action per 25 ms");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(nS, nR + 1, "the slow federate slows the other");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(nS, nR, "but S keeps up with R");
+    }
+};
+
 class TnoTestSuite : public TestSuite
 {
   public:
@@ -385,6 +499,7 @@ class TnoTestSuite : public TestSuite
         AddTestCase(new UpdateSizeTest, TestCase::Duration::QUICK);
         AddTestCase(new NodeClockTest, TestCase::Duration::QUICK);
         AddTestCase(new UtcTmTest, TestCase::Duration::QUICK);
+        AddTestCase(new HlaTmTest, TestCase::Duration::QUICK);
     }
 };
 

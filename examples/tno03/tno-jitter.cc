@@ -49,6 +49,28 @@ struct Samples
     std::vector<double> v; //!< the samples (s)
 
     /**
+     * Declare the fields that Write() fills.
+     * @param rec the record
+     */
+    static void Declare(ResultRecord& rec)
+    {
+        rec.Declare("samples", ResultRecord::INT, "samples: activations or datagrams received")
+            .Declare("mean_us",
+                     ResultRecord::REAL,
+                     "mean wake-up error (sched) or one-way latency (net) (us)")
+            .Declare("min_us", ResultRecord::REAL, "smallest sample (us)")
+            .Declare("max_us", ResultRecord::REAL, "largest sample (us)")
+            .Declare("jitter_us", ResultRecord::REAL, "jitter: max minus min of the samples (us)")
+            .Declare("hist_start_us",
+                     ResultRecord::REAL,
+                     "lower edge of the first histogram bin (us)")
+            .Declare("hist_bin_us", ResultRecord::REAL, "histogram bin width (us)")
+            .Declare("hist_counts",
+                     ResultRecord::SERIES,
+                     "samples per histogram bin, from the minimum's bin to the maximum's");
+    }
+
+    /**
      * Write the statistics and the histogram (us) into a record.
      * @param rec the record
      * @param binUs the histogram's bin width (us)
@@ -218,6 +240,19 @@ main(int argc, char* argv[])
     opts.Add("hostA", "host profile of the measuring machine instead of the family's", hostA);
     opts.Add("hostB", "net: host profile of the receiving machine instead of the family's", hostB);
     opts.Add("profileFile", "a file of extra profiles (doc/host.rst) to load first", profileFile);
+    ResultRecord& rec = opts.Record();
+    rec.Declare("measure", ResultRecord::STRING, "--measure: sched or net")
+        .Declare("profile", ResultRecord::STRING, "--profile: the machine family (irix, ihawk)")
+        .Declare("host_a", ResultRecord::STRING, "host profile of the measuring (sending) machine")
+        .Declare("host_b", ResultRecord::STRING, "net: host profile of the receiving machine")
+        .Declare("network", ResultRecord::STRING, "net: hub or switch")
+        .Declare("period_s", ResultRecord::REAL, "task period or datagram interval (s)")
+        .Declare("busy_wait_us", ResultRecord::REAL, "sched: busy-wait before each activation (us)")
+        .Declare("clock_read_us", ResultRecord::REAL, "sched: cost of one clock read (us)")
+        .Declare("sent", ResultRecord::INT, "net: datagrams sent, the warm-up included")
+        .Declare("malformed", ResultRecord::INT, "net: datagrams of the wrong size, dropped")
+        .Declare("events", ResultRecord::INT, "simulator events");
+    Samples::Declare(rec);
     opts.Parse(argc, argv);
     if (!profileFile.empty())
     {
@@ -269,7 +304,6 @@ main(int argc, char* argv[])
     const Time start = Seconds(0.1);
     const Time interval = Seconds(period);
 
-    ResultRecord rec;
     rec.SetString("measure", measure);
     rec.SetString("profile", family);
     rec.SetString("host_a", machinesOf.a);

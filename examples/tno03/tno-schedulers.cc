@@ -121,11 +121,12 @@ main(int argc, char* argv[])
     double jitterMs = 10;
     double loss = 0.01;
     double rateMbps = 4;
+    double lookaheadMs = 1;
 
     ProgramOptions opts("tno-schedulers",
                         "[TNO03] extension: the Fighter Federate's requirements with an RCI "
                         "scheduler over a LAN or a degraded emulated link");
-    opts.AddChoice("scheduler", "the RCI scheduler", scheduler, {"default", "utc"});
+    opts.AddChoice("scheduler", "the RCI scheduler", scheduler, {"default", "utc", "hla"});
     opts.AddChoice("network",
                    "a 100 Mbit/s switched LAN or a degraded emulated link",
                    network,
@@ -137,6 +138,49 @@ main(int argc, char* argv[])
     opts.Add("jitter", "degraded link: delay jitter (ms)", jitterMs, 0.0, 10000.0);
     opts.Add("loss", "degraded link: loss probability", loss, 0.0, 1.0);
     opts.Add("rate", "degraded link: bandwidth (Mbit/s)", rateMbps, 0.01, 1000.0);
+    // Above 0: with TimeAdvanceRequest a zero lookahead forbids stamping the granted time.
+    opts.Add("lookahead", "hla: every federate's lookahead (ms)", lookaheadMs, 0.001, 1000.0);
+    ResultRecord& rec = opts.Record();
+    rec.Declare("scheduler", ResultRecord::STRING, "--scheduler: the RCI scheduler")
+        .Declare("network", ResultRecord::STRING, "--network: lan or degraded")
+        .Declare("clock", ResultRecord::STRING, "--clock: the nodes' clock discipline (ntp, card)")
+        .Declare("duration_s", ResultRecord::REAL, "simulated time of the frames (s)")
+        .Declare("actions", ResultRecord::INT, "schedule actions run by the two cockpits")
+        .Declare("deadline_misses",
+                 ResultRecord::INT,
+                 "cockpit actions started more than 1 ms after their scheduled time")
+        .Declare("sched_jitter_us",
+                 ResultRecord::REAL,
+                 "scheduling jitter: max minus min of the cockpits' action lateness (us)")
+        .Declare("max_lateness_us", ResultRecord::REAL, "largest action lateness (us)")
+        .Declare("component_latency_mean_ms",
+                 ResultRecord::REAL,
+                 "mean control input -> first refresh showing it (ms; limit 30 ms)")
+        .Declare("component_latency_max_ms",
+                 ResultRecord::REAL,
+                 "largest control input -> refresh latency (ms; limit 30 ms)")
+        .Declare("federate_updates",
+                 ResultRecord::INT,
+                 "cockpit state updates reflected at the other cockpit")
+        .Declare("federate_latency_mean_ms",
+                 ResultRecord::REAL,
+                 "mean cockpit state output -> the other cockpit's application (ms; limit 100 ms)")
+        .Declare("federate_latency_max_ms",
+                 ResultRecord::REAL,
+                 "largest cockpit -> cockpit latency (ms; limit 100 ms)")
+        .Declare("tso_violations",
+                 ResultRecord::INT,
+                 "updates that arrived after their timestamp had been delivered")
+        .Declare("grants", ResultRecord::INT, "hla: time advance grants of the three federates")
+        .Declare("cgf_reflected", ResultRecord::INT, "CGF updates reflected at the two cockpits")
+        .Declare("cgf_sent", ResultRecord::INT, "CGF updates sent (1400 bytes each)")
+        .Declare("clock_offset_a_us",
+                 ResultRecord::REAL,
+                 "machine A's clock offset at the start (us)")
+        .Declare("clock_offset_b_us",
+                 ResultRecord::REAL,
+                 "machine B's clock offset at the start (us)")
+        .Declare("events", ResultRecord::INT, "simulator events");
     opts.Parse(argc, argv);
 
     RciSchedule sheet;
@@ -197,6 +241,12 @@ main(int argc, char* argv[])
     RtiHelper rtiHelper;
     rtiHelper.SetProfile("tno-rti-dm");
     Ptr<RtiSettings> settings = rtiHelper.GetSettings();
+    if (scheduler == "hla")
+    {
+        // The conservative time management counts on every timestamped update arriving: HLA-TM
+        // runs RTI-DM's messages over TCP (reliable) instead of UDP (an assumption, doc/tno.rst).
+        settings->SetAttribute("Transport", EnumValue(RtiSettings::TCP));
+    }
     Ptr<RtiExec> exec = CreateObject<RtiExec>();
     exec->Setup(hosts[0], settings);
     Ptr<RtiFedex> fedex = exec->CreateFederation("fighter");
@@ -219,10 +269,13 @@ main(int argc, char* argv[])
     f2->Subscribe(CLASS_F1);
     f2->Subscribe(CLASS_CGF);
 
-    const std::string schedAttr = scheduler == "utc" ? "UtcTm" : "Default";
+    const std::string schedAttr = scheduler == "utc"   ? "UtcTm"
+                                  : scheduler == "hla" ? "HlaTm"
+                                                       : "Default";
     auto makeRci = [&](Ptr<RtiLrc> lrc, const RciSchedule& s, Ptr<NodeClock> clock) {
         Ptr<RciFederate> r = CreateObject<RciFederate>();
         r->SetAttribute("Scheduler", StringValue(schedAttr));
+        r->SetAttribute("Lookahead", TimeValue(Seconds(lookaheadMs * 1e-3)));
         r->Setup(lrc, s);
         r->SetClock(clock);
         return r;
@@ -370,7 +423,6 @@ main(int argc, char* argv[])
         nComponent += c.nComponent;
     }
 
-    ResultRecord rec;
     rec.SetString("scheduler", scheduler);
     rec.SetString("network", network);
     rec.SetString("clock", clockKind);
@@ -385,6 +437,10 @@ main(int argc, char* argv[])
     rec.Set("federate_latency_mean_ms", nFederate ? sumFederate / nFederate * 1e3 : 0.0);
     rec.Set("federate_latency_max_ms", maxFederate.GetSeconds() * 1e3);
     rec.SetInt("tso_violations", violations);
+    if (scheduler == "hla")
+    {
+        rec.SetInt("grants", fedex->GetGrants());
+    }
     rec.SetInt("cgf_reflected", cgfReflected);
     rec.SetInt("cgf_sent", sendTimes[CLASS_CGF].size());
     rec.Set("clock_offset_a_us", (clocks[0]->GetLocalTime(start) - start).GetSeconds() * 1e6);

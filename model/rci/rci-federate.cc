@@ -10,6 +10,7 @@
 #include "ns3/host-platform.h"
 #include "ns3/host-process.h"
 #include "ns3/log.h"
+#include "ns3/rti-fedex.h"
 #include "ns3/simulator.h"
 #include "ns3/timer-model.h"
 #include "ns3/trace-source-accessor.h"
@@ -46,11 +47,19 @@ RciFederate::GetTypeId()
                             MakeTimeAccessor(&RciFederate::m_tolerance),
                             MakeTimeChecker(Seconds(0)))
               .AddAttribute("Scheduler",
-                            "Time management: Default (none) or UtcTm (paced to the node's "
-                            "synchronised clock, timestamp order kept by the RCI).",
+                            "Time management: Default (none), UtcTm (paced to the node's "
+                            "synchronised clock, timestamp order kept by the RCI) or HlaTm "
+                            "(the RTI's time regulation and constraint, waits for grants).",
                             EnumValue(DEFAULT),
                             MakeEnumAccessor<Scheduler>(&RciFederate::m_scheduler),
-                            MakeEnumChecker(DEFAULT, "Default", UTC_TM, "UtcTm"))
+                            MakeEnumChecker(DEFAULT, "Default", UTC_TM, "UtcTm", HLA_TM, "HlaTm"))
+              .AddAttribute("Lookahead",
+                            "HLA-TM: the federate's lookahead; its updates are stamped its time "
+                            "plus this (> 0: with TimeAdvanceRequest a zero lookahead would "
+                            "forbid stamping the granted time itself).",
+                            TimeValue(MilliSeconds(1)),
+                            MakeTimeAccessor(&RciFederate::m_lookahead),
+                            MakeTimeChecker(NanoSeconds(1), Seconds(3600)))
               .AddTraceSource("Action",
                               "An action started: name, scheduled time, start time.",
                               MakeTraceSourceAccessor(&RciFederate::m_actionTrace),
@@ -117,6 +126,11 @@ RciFederate::Start(Time first)
     m_frame = 0;
     m_next = 0;
     m_running = true;
+    if (m_scheduler == HLA_TM)
+    {
+        NS_ABORT_MSG_IF(!m_lrc->GetFedex(), "RciFederate HLA-TM: the federate has not joined");
+        m_lrc->GetFedex()->EnableTimeManagement(m_lrc, m_lookahead);
+    }
     ScheduleNext();
 }
 
@@ -142,7 +156,26 @@ RciFederate::ScheduleNext()
         scheduled = m_clock->ToTrueTime(scheduled);
     }
     Ptr<HostProcess> process = m_lrc->GetProcess();
-    if (m_pacing && (m_scheduler == UTC_TM || !m_reflect.IsNull()))
+    if (m_scheduler == HLA_TM)
+    {
+        // The federate's loop, once the previous action's work is done, requests the advance to
+        // the next action's time at once (its output bound moves up to it, so the others are not
+        // held back while it waits for the wallclock); at the grant it waits, paced, for the
+        // action's time with a timeout, as UTC-TM does, and runs the action.
+        process->Execute(Seconds(0), Callback<void>([this, process, simTime, scheduled]() {
+                             if (!m_running)
+                             {
+                                 return;
+                             }
+                             m_lrc->GetFedex()->RequestAdvance(
+                                 m_lrc,
+                                 simTime,
+                                 Callback<void>([this, process, scheduled]() {
+                                     AwaitGranted(process, scheduled);
+                                 }));
+                         }));
+    }
+    else if (m_pacing && (m_scheduler == UTC_TM || !m_reflect.IsNull()))
     {
         // A federate that receives through the RCI waits with a timeout (on its RTI's semaphore):
         // the process stays free to read what arrives meanwhile; the timer's expiry wakes it for
@@ -167,6 +200,26 @@ RciFederate::ScheduleNext()
 }
 
 void
+RciFederate::AwaitGranted(Ptr<HostProcess> process, Time scheduled)
+{
+    if (!m_running)
+    {
+        return;
+    }
+    if (!m_pacing)
+    {
+        RunAction(Simulator::Now());
+        return;
+    }
+    Ptr<HostPlatform> host = process->GetPlatform();
+    Time now = Simulator::Now();
+    Time fire = host->GetTimer()->GetFireTime(now, Max(Seconds(0), scheduled - now));
+    Simulator::Schedule(fire - now, [this, process, scheduled]() {
+        process->Wake(Callback<void>([this, scheduled]() { RunAction(scheduled); }));
+    });
+}
+
+void
 RciFederate::RunAction(Time scheduled)
 {
     if (!m_running)
@@ -183,8 +236,9 @@ RciFederate::RunAction(Time scheduled)
     m_maxLateness = Max(m_maxLateness, late);
     m_minLateness = Min(m_minLateness, late);
     m_time = m_schedule.GetFrame() * int64_t(m_frame) + a.offset;
-    if (a.kind == RciSchedule::UPDATE && m_scheduler == UTC_TM)
+    if ((a.kind == RciSchedule::UPDATE && m_scheduler == UTC_TM) || m_scheduler == HLA_TM)
     {
+        // HLA-TM: the grant to this time delivers every reflection stamped up to it.
         Deliver();
     }
     m_actionTrace(a.name, scheduled, Simulator::Now());
@@ -213,6 +267,12 @@ RciFederate::Update(uint32_t objectClass, uint32_t bytes)
 {
     NS_ABORT_MSG_IF(!m_lrc, "RciFederate::Update before Setup");
     Time stamp = m_scheduler == UTC_TM ? m_time : (m_clock ? m_clock->Now() : Simulator::Now());
+    if (m_scheduler == HLA_TM)
+    {
+        // Never below the federate's time + lookahead (its output bound).
+        stamp = m_time + m_lookahead;
+        m_lrc->GetFedex()->NoteSent(m_lrc, objectClass, stamp);
+    }
     m_lrc->Update(objectClass, bytes, stamp);
 }
 
@@ -240,6 +300,10 @@ RciFederate::OnReflect(const RtiLrc::Reflection& r)
         ++m_violations;
     }
     m_kept.emplace(r, m_arrivals++);
+    if (m_scheduler == HLA_TM)
+    {
+        m_lrc->GetFedex()->NoteRead(m_lrc, r.tag);
+    }
 }
 
 void

@@ -48,8 +48,13 @@ namespace ns3
  * A federate that receives through the RCI (SetReflectCallback) waits for its next action with
  * a timeout, reading the RTI as messages come; one that only sends sleeps until the action.
  *
- * The study's HLA-TM scheduler (time regulation and constraint through the RTI, waiting for
- * grants) is not built (doc/tno.rst).
+ * - HlaTm: the RTI's time management (the Fedex's, RtiFedex::EnableTimeManagement): the
+ *   federate is time-regulating and time-constrained with lookahead Lookahead. Before each action
+ *   it requests TimeAdvanceRequest(the action's time) as soon as the previous action's work is
+ *   done and waits for the grant, then (paced as above) for the action's time; the reflections
+ *   stamped up to that time are handed over in timestamp order, then the action runs. Update()
+ * stamps an update with the federate's time + Lookahead. A slow federate holds every other back; a
+ * TSO violation cannot happen (still counted, as a check).
  *
  * An action runs the callback registered under its name (SetAction) in the process; the
  * callback charges its work to the process (HostProcess::Execute, RtiLrc::Update).
@@ -85,6 +90,7 @@ class RciFederate : public Object
     {
         DEFAULT, //!< no time synchronisation
         UTC_TM,  //!< paced to UTC, timestamps in the tag, ordered by the RCI
+        HLA_TM,  //!< the RTI's time management: regulating and constrained, waits for grants
     };
 
     /**
@@ -154,6 +160,12 @@ class RciFederate : public Object
      */
     void RunAction(Time scheduled);
     /**
+     * HLA-TM: granted the next action's time; wait (paced) for it, then run it.
+     * @param process the federate's process
+     * @param scheduled the action's true start time
+     */
+    void AwaitGranted(Ptr<HostProcess> process, Time scheduled);
+    /**
      * A reflection read by the RTI component.
      * @param r the reflection
      */
@@ -182,6 +194,7 @@ class RciFederate : public Object
     bool m_pacing;                                   //!< Pacing
     double m_timescale;                              //!< Timescale
     Time m_tolerance;                                //!< DeadlineTolerance
+    Time m_lookahead;                                //!< Lookahead (HLA-TM)
     Time m_start;                                    //!< start of frame 0
     uint64_t m_frame;                                //!< current frame
     std::size_t m_next;                              //!< next action index

@@ -29,6 +29,7 @@ RtiFedex::GetTypeId()
 
 RtiFedex::RtiFedex()
     : m_requests(0)
+    , m_grants(0)
 {
 }
 
@@ -44,6 +45,7 @@ RtiFedex::DoDispose()
     m_federates.clear();
     m_pub.clear();
     m_sub.clear();
+    m_granted.clear();
     Object::DoDispose();
 }
 
@@ -150,6 +152,123 @@ bool
 RtiFedex::IsPublisher(Ptr<const RtiLrc> lrc, uint32_t objectClass) const
 {
     return m_isPub.count({PeekPointer(lrc), objectClass}) > 0;
+}
+
+namespace
+{
+/**
+ * The logical time of a simulation time: nanoseconds, so that a time plus a lookahead is exact
+ * (whole numbers below 2^53 in a double).
+ * @param t the time
+ * @return its logical time
+ */
+LogicalTime
+ToLogical(Time t)
+{
+    return static_cast<LogicalTime>(t.GetNanoSeconds());
+}
+} // namespace
+
+void
+RtiFedex::EnableTimeManagement(Ptr<RtiLrc> lrc, Time lookahead)
+{
+    NS_ABORT_MSG_IF(lookahead.IsNegative(), "RtiFedex: negative lookahead");
+    RtiTimeManager::State& s = m_tm.Get(lrc->GetHandle());
+    s.regulating = true;
+    s.constrained = true;
+    s.time = 0;
+    s.lookahead = ToLogical(lookahead);
+}
+
+void
+RtiFedex::RequestAdvance(Ptr<RtiLrc> lrc, Time t, Callback<void> granted)
+{
+    const uint32_t h = lrc->GetHandle();
+    NS_ABORT_MSG_IF(!m_tm.Has(h), "RtiFedex: federate " << h << " is not time-managed");
+    RtiTimeManager::State& s = m_tm.Get(h);
+    NS_ABORT_MSG_IF(s.advancing, "RtiFedex: federate " << h << " is already advancing");
+    NS_ABORT_MSG_IF(ToLogical(t) < s.time, "RtiFedex: TAR before the federate's time");
+    // TimeAdvanceRequest(t): from the call on, the federate promises no timestamp below t + L.
+    s.advancing = true;
+    s.kind = AdvanceKind::TAR;
+    s.requested = ToLogical(t);
+    m_granted[h] = granted;
+    Request([this]() { GrantAll(); });
+}
+
+void
+RtiFedex::NoteSent(Ptr<RtiLrc> lrc, uint32_t objectClass, Time ts)
+{
+    const uint32_t h = lrc->GetHandle();
+    NS_ABORT_MSG_IF(!m_tm.Has(h), "RtiFedex: federate " << h << " is not time-managed");
+    const TimeBound bound
+        = RtiTimeManager::OutputBound(m_tm.Get(h), RtiTimeManager::Galt(h, m_tm.ComputeBounds()));
+    NS_ABORT_MSG_IF(!bound.Allows(ToLogical(ts)),
+                    "RtiFedex: federate " << h << " sends timestamp " << ts
+                                          << " below its output bound " << bound.t << " ns");
+    for (const Ptr<RtiLrc>& r : m_sub[objectClass])
+    {
+        if (r != lrc && m_tm.Has(r->GetHandle()))
+        {
+            m_inFlight[r->GetHandle()].insert(ToLogical(ts));
+        }
+    }
+}
+
+void
+RtiFedex::NoteRead(Ptr<RtiLrc> lrc, Time ts)
+{
+    auto it = m_inFlight.find(lrc->GetHandle());
+    if (it == m_inFlight.end())
+    {
+        return;
+    }
+    auto m = it->second.find(ToLogical(ts));
+    if (m != it->second.end())
+    {
+        it->second.erase(m);
+        GrantAll();
+    }
+}
+
+void
+RtiFedex::GrantAll()
+{
+    const std::map<FederateHandle, TimeBound> bounds = m_tm.ComputeBounds();
+    for (const Ptr<RtiLrc>& lrc : m_federates)
+    {
+        const uint32_t h = lrc->GetHandle();
+        if (!m_tm.Has(h) || !m_tm.Get(h).advancing)
+        {
+            continue;
+        }
+        RtiTimeManager::State& s = m_tm.Get(h);
+        LogicalTime g = 0;
+        if (!RtiTimeManager::CanGrant(s, RtiTimeManager::Galt(h, bounds), &g))
+        {
+            continue;
+        }
+        // On the direct path updates do not pass through the Fedex: an update stamped <= g that
+        // the federate has not read yet is still on its way (or in its queue); wait for it.
+        const auto& unread = m_inFlight[h];
+        if (!unread.empty() && *unread.begin() <= g)
+        {
+            continue;
+        }
+        RtiTimeManager::ApplyGrant(s, g);
+        ++m_grants;
+        Callback<void> cb = m_granted[h];
+        m_granted.erase(h);
+        // A grant leaves the federate's bound where its request put it: the others' GALT does
+        // not change, one pass suffices.
+        lrc->ChargeAdmin(cb);
+    }
+}
+
+uint64_t
+RtiFedex::GetGrants() const
+{
+    return m_grants;
 }
 
 TypeId

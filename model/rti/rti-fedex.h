@@ -6,8 +6,10 @@
 #define TESTBED_RTI_FEDEX_H
 
 #include "rti-settings.h"
+#include "rti-time-manager.h"
 
 #include "ns3/host-process.h"
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 
 #include <map>
@@ -95,6 +97,41 @@ class RtiFedex : public Object
      */
     bool IsPublisher(Ptr<const RtiLrc> lrc, uint32_t objectClass) const;
 
+    /**
+     * @brief Make a federate time-regulating and time-constrained with a lookahead (the RCI's
+     * HLA-TM scheduler). The Fedex keeps the federation's time management (RtiTimeManager,
+     * central GALT): a federate may send timestamps of at least its output bound, and a
+     * TimeAdvanceRequest(t) is granted when every other regulating federate's bound exceeds t
+     * and every update stamped <= t sent to the federate has been read by it.
+     * @param lrc its local component (joined)
+     * @param lookahead its lookahead (>= 0)
+     */
+    void EnableTimeManagement(Ptr<RtiLrc> lrc, Time lookahead);
+    /**
+     * @brief TimeAdvanceRequest(t): a request on the Fedex's queue; the grant is a callback in
+     * the federate's process (its LRC spends AdminCost on it).
+     * @param lrc its local component (time-managed)
+     * @param t the requested logical time (not before its current time)
+     * @param granted called at the grant
+     */
+    void RequestAdvance(Ptr<RtiLrc> lrc, Time t, Callback<void> granted);
+    /**
+     * @brief A time-managed federate sends an update stamped ts: it is in flight to every
+     * subscriber of the class until NoteRead (ts must not be below the sender's output bound).
+     * @param lrc the sender
+     * @param objectClass the class
+     * @param ts the timestamp
+     */
+    void NoteSent(Ptr<RtiLrc> lrc, uint32_t objectClass, Time ts);
+    /**
+     * @brief A time-managed federate has read an update stamped ts.
+     * @param lrc the reader
+     * @param ts the timestamp
+     */
+    void NoteRead(Ptr<RtiLrc> lrc, Time ts);
+    /** @return time advance grants given */
+    uint64_t GetGrants() const;
+
   protected:
     void DoDispose() override;
 
@@ -114,6 +151,14 @@ class RtiFedex : public Object
     std::map<uint32_t, std::vector<Ptr<RtiLrc>>> m_sub;   //!< class -> subscribers
     std::set<std::pair<const RtiLrc*, uint32_t>> m_isPub; //!< (lrc, class) published
     uint64_t m_requests;                                  //!< counter
+
+    /** Grant every advancing federate that can be granted. */
+    void GrantAll();
+
+    RtiTimeManager m_tm; //!< time management by handle (logical time in ns)
+    std::map<uint32_t, std::multiset<LogicalTime>> m_inFlight; //!< handle -> unread stamps (ns)
+    std::map<uint32_t, Callback<void>> m_granted;              //!< handle -> pending grant callback
+    uint64_t m_grants;                                         //!< counter
 };
 
 /**

@@ -121,6 +121,12 @@ RtiLrc::GetHandle() const
     return m_handle;
 }
 
+Ptr<RtiFedex>
+RtiLrc::GetFedex() const
+{
+    return m_fedex;
+}
+
 Ptr<HostProcess>
 RtiLrc::GetProcess() const
 {

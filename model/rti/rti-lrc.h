@@ -131,6 +131,8 @@ class RtiLrc : public Object
     uint32_t GetHandle() const;
     /** @return the process */
     Ptr<HostProcess> GetProcess() const;
+    /** @return the federation's Fedex (null before Join) */
+    Ptr<RtiFedex> GetFedex() const;
     /** @return updates sent (one per Update, whatever the number of receivers) */
     uint64_t GetSent() const;
     /** @return updates reflected */

@@ -84,6 +84,33 @@ def test_utc_tm_on_a_slow_link_violates_timestamp_order(tmp_path):
     assert r["federate_latency_mean_ms"] > 30.0
 
 
+# HLA-TM on the Fighter sheet: a cockpit's state at 10k + 4 ms is stamped 10k + 5 ms (lookahead
+# 1 ms) and handed to the other cockpit at its first action at or after the stamp (its grant):
+# 7 ms for k = 0 (3 ms later), 58 ms for k = 5 (the refresh, 4 ms), else the next input at
+# 10k + 10 ms (6 ms): a mean of 5.5 ms over the frame, none earlier than 3 ms, the largest 6 ms
+# (hand-traced over the sheet); actions that start late add to it.
+HLA_FEDERATE_MEAN_MS = 5.5
+HLA_FEDERATE_MAX_MS = 6.0
+
+
+def test_hla_tm_hands_updates_over_at_the_first_grant_after_their_stamp(tmp_path):
+    r = _run("tno-schedulers", tmp_path, scheduler="hla", network="lan", duration=1)
+    assert r["tso_violations"] == 0
+    assert r["federate_updates"] > 0 and r["grants"] > 0
+    assert HLA_FEDERATE_MEAN_MS <= r["federate_latency_mean_ms"] < HLA_FEDERATE_MEAN_MS + 1.0
+    assert r["federate_latency_max_ms"] >= HLA_FEDERATE_MAX_MS
+
+
+def test_hla_tm_on_a_slow_link_waits_instead_of_violating(tmp_path):
+    """40 ms +- 10 ms of one-way delay: a cockpit is granted a time only after the other's
+    update stamped before it has arrived, so the federation falls behind its frames (deadline
+    misses) but never delivers out of timestamp order."""
+    r = _run("tno-schedulers", tmp_path, scheduler="hla", network="degraded", duration=1)
+    assert r["tso_violations"] == 0
+    assert r["deadline_misses"] > 0
+    assert r["max_lateness_us"] > 40e3
+
+
 def test_bad_schedule_sheet_names_file_and_line(tmp_path):
     import subprocess
     from testbed import EXAMPLES_DIR
