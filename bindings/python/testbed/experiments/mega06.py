@@ -381,11 +381,11 @@ def multiplex_points(scale):
         else:
             dur = 3.0 if quick else 30.0
         pts.append({"role": "count", "nodes": n, "duration": dur, "memoryMb": 0,
-                    "seriesLength": 10.0 if quick else 20.0, "bin": 0.25})
+                    "seriesLength": 10.0 if quick else 20.0, "bin": 1.0})
     # The memory cap: ask for more processes than fit and see where fork fails.
     for mb in [512] if quick else PAPER_MEMORY_MB:
         pts.append({"role": "memory", "nodes": 30000, "duration": 0.0, "memoryMb": mb,
-                    "seriesLength": 1.0, "bin": 0.25})
+                    "seriesLength": 1.0, "bin": 1.0})
     return pts
 
 
@@ -437,7 +437,8 @@ def multiplex_analyse(records):
         series.append(Series(f"{n} processes", xs, r["sent_pps"], style="lines"))
     fig5 = Figure(name="multiplex-startup", title="MEGA06 Fig. 5: packets sent per second "
                   "after the launch", xlabel="time after launch (s)", ylabel="packets/s",
-                  logy=True, series=series, extra=["set key bottom right"])
+                  logy=True, yrange=(0.5, None), series=series,
+                  extra=["set key bottom right"])
     fig7 = Figure(name="multiplex-send-interval",
                   title="MEGA06 Fig. 7: send interval against processes per PC",
                   xlabel="send_udp processes per PC", ylabel="send interval: std (us)",
