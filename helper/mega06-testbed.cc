@@ -284,4 +284,39 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
     return tb;
 }
 
+void
+Mega06SentWindow::SetWindow(Time start, Time end)
+{
+    m_start = start;
+    m_end = end;
+}
+
+void
+Mega06SentWindow::Watch(Ptr<SendUdp> app)
+{
+    app->TraceConnectWithoutContext("Send", MakeCallback(&Mega06SentWindow::Sent, this));
+}
+
+void
+Mega06SentWindow::Sent(uint32_t node, uint32_t serial, Time ts)
+{
+    if (ts >= m_start && ts < m_end)
+    {
+        ++m_count;
+        m_table.Add(node, serial, ts, ts);
+    }
+}
+
+uint64_t
+Mega06SentWindow::GetCount() const
+{
+    return m_count;
+}
+
+SaraTable::Summary
+Mega06SentWindow::GetSummary() const
+{
+    return m_table.GetSummary();
+}
+
 } // namespace ns3

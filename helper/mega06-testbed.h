@@ -68,6 +68,49 @@ struct Mega06TestbedConfig
 
 /**
  * @ingroup testbed
+ * @brief The senders' own send intervals over an observation window [start, end): sara's
+ * statistics (SaraTable) of the packets that send_udp sent, from SendUdp's "Send" trace (the
+ * send-interval figures of [MEGA06], Figs. 7 and 10). One per experiment program.
+ */
+class Mega06SentWindow
+{
+  public:
+    /**
+     * @brief Set the window (packets sent outside it are not counted).
+     * @param start its start
+     * @param end its end (excluded)
+     */
+    void SetWindow(Time start, Time end);
+
+    /**
+     * @brief Count the packets an application sends from now on.
+     * @param app the send_udp application of a PC
+     */
+    void Watch(Ptr<SendUdp> app);
+
+    /**
+     * @brief A packet sent (SendUdp's "Send" trace).
+     * @param node virtual-node id
+     * @param serial serial number
+     * @param ts send time
+     */
+    void Sent(uint32_t node, uint32_t serial, Time ts);
+
+    /** @return the packets sent in the window */
+    uint64_t GetCount() const;
+
+    /** @return sara's statistics of the send intervals in the window */
+    SaraTable::Summary GetSummary() const;
+
+  private:
+    Time m_start{Time::Max()}; //!< window start
+    Time m_end{Time::Max()};   //!< window end
+    SaraTable m_table;         //!< the intervals
+    uint64_t m_count{0};       //!< packets in the window
+};
+
+/**
+ * @ingroup testbed
  * @brief A [MEGA06] network: one IGMP-snooping switch with the observed PCs on their ports.
  *
  * Ports: senderPcs Group A PCs (1000BASE-T) each running SendUdp (nodesPerPc virtual nodes,

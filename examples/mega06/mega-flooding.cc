@@ -29,27 +29,8 @@ NS_LOG_COMPONENT_DEFINE("MegaFlooding");
 namespace
 {
 
-Time g_obsStart;         //!< observation window start
-Time g_obsEnd;           //!< observation window end
-SaraTable* g_sent;       //!< the senders' own intervals (sara statistics of the sent packets)
-uint64_t g_sentInWindow; //!< packets sent in the window
-
-/**
- * send_udp sent a packet.
- * @param node virtual-node id
- * @param serial serial number
- * @param ts timestamp
- */
-void
-Sent(uint32_t node, uint32_t serial, Time ts)
-{
-    if (ts < g_obsStart || ts >= g_obsEnd)
-    {
-        return;
-    }
-    ++g_sentInWindow;
-    g_sent->Add(node, serial, ts, ts);
-}
+Time g_obsStart; //!< observation window start
+Time g_obsEnd;   //!< observation window end
 
 /** CPU time per class of a set of PCs, at one moment. */
 struct CpuSnapshot
@@ -208,11 +189,11 @@ main(int argc, char* argv[])
     config.stopAt = g_obsEnd;
     Mega06Testbed tb = Mega06Testbed::Build(config);
 
-    SaraTable sent;
-    g_sent = &sent;
+    Mega06SentWindow sent;
+    sent.SetWindow(g_obsStart, g_obsEnd);
     for (auto& app : tb.sendUdp)
     {
-        app->TraceConnectWithoutContext("Send", MakeCallback(&Sent));
+        sent.Watch(app);
     }
     NodeContainer senders = tb.senders;
     NodeContainer receiver(tb.receivers.Get(0));
@@ -248,8 +229,8 @@ main(int argc, char* argv[])
     rec.Set("duration_s", T);
     rec.SetString("profile", config.profile);
     // Senders.
-    rec.SetInt("sent", g_sentInWindow);
-    rec.Set("send_rate_per_node", g_sentInWindow / nodes / T);
+    rec.SetInt("sent", sent.GetCount());
+    rec.Set("send_rate_per_node", sent.GetCount() / nodes / T);
     rec.Set("nodes_sending_fraction", snd.nodes / nodes);
     rec.SetInt("send_intervals", snd.intervals);
     rec.Set("send_interval_mean_us", snd.pooledSendMean * 1e6);

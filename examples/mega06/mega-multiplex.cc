@@ -29,27 +29,20 @@ Time g_bin;                   //!< bin width of the rate series
 std::vector<double> g_bins;   //!< packets sent per bin after the launch
 Time g_obsStart{Time::Max()}; //!< observation window start (once every process runs)
 Time g_obsEnd{Time::Max()};   //!< observation window end
-SaraTable* g_sent;            //!< the send intervals in the window
-uint64_t g_sentInWindow{0};   //!< packets sent in the window
 
 /**
- * send_udp sent a packet.
+ * send_udp sent a packet: count it in its bin after the launch.
  * @param node virtual-node id
  * @param serial serial number
  * @param ts timestamp
  */
 void
-Sent(uint32_t node, uint32_t serial, Time ts)
+Sent(uint32_t /* node */, uint32_t /* serial */, Time ts)
 {
     const auto b = static_cast<std::size_t>((ts - g_launch).GetDouble() / g_bin.GetDouble());
     if (b < g_bins.size())
     {
         g_bins[b] += 1;
-    }
-    if (ts >= g_obsStart && ts < g_obsEnd)
-    {
-        ++g_sentInWindow;
-        g_sent->Add(node, serial, ts, ts);
     }
 }
 
@@ -172,8 +165,8 @@ main(int argc, char* argv[])
     g_launch = config.sendAt;
     g_bin = Seconds(bin);
     g_bins.assign(static_cast<std::size_t>(std::ceil(seriesLength / bin)), 0.0);
-    SaraTable sent;
-    g_sent = &sent;
+    Mega06SentWindow sent;
+    sent.Watch(app);
     app->TraceConnectWithoutContext("Send", MakeCallback(&Sent));
 
     // Once every process runs (or the memory ran out), observe; then stop.
@@ -197,6 +190,7 @@ main(int argc, char* argv[])
         {
             g_obsStart = app->GetLaunchEnd() + Seconds(settle);
             g_obsEnd = g_obsStart + Seconds(duration);
+            sent.SetWindow(g_obsStart, g_obsEnd);
             const Time seriesEnd = g_launch + Seconds(seriesLength);
             Simulator::Schedule(g_obsStart - Simulator::Now(),
                                 [&]() { snapshot(cpu0, refill0, iter0); });
@@ -243,9 +237,9 @@ main(int argc, char* argv[])
     rec.Set("bin_s", bin);
     rec.SetSeries("sent_pps", rate);
     rec.Set("duration_s", T);
-    rec.SetInt("sent", g_sentInWindow);
+    rec.SetInt("sent", sent.GetCount());
     rec.Set("send_rate_per_node",
-            T > 0 && app->GetLaunched() > 0 ? g_sentInWindow / double(app->GetLaunched()) / T
+            T > 0 && app->GetLaunched() > 0 ? sent.GetCount() / double(app->GetLaunched()) / T
                                             : 0.0);
     rec.SetInt("send_intervals", snd.intervals);
     rec.Set("send_interval_mean_us", snd.pooledSendMean * 1e6);

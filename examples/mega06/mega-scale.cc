@@ -34,27 +34,8 @@ NS_LOG_COMPONENT_DEFINE("MegaScale");
 namespace
 {
 
-Time g_obsStart;         //!< observation window start
-Time g_obsEnd;           //!< observation window end
-SaraTable* g_sent;       //!< the senders' own intervals
-uint64_t g_sentInWindow; //!< packets sent in the window
-
-/**
- * send_udp sent a packet.
- * @param node virtual-node id
- * @param serial serial number
- * @param ts timestamp
- */
-void
-Sent(uint32_t node, uint32_t serial, Time ts)
-{
-    if (ts < g_obsStart || ts >= g_obsEnd)
-    {
-        return;
-    }
-    ++g_sentInWindow;
-    g_sent->Add(node, serial, ts, ts);
-}
+Time g_obsStart; //!< observation window start
+Time g_obsEnd;   //!< observation window end
 
 /** Intervals of several tables pooled exactly from their counts, means and deviations. */
 struct Pool
@@ -266,11 +247,11 @@ main(int argc, char* argv[])
     config.stopAt = g_obsEnd;
     Mega06Testbed tb = Mega06Testbed::Build(config);
 
-    SaraTable sent;
-    g_sent = &sent;
+    Mega06SentWindow sent;
+    sent.SetWindow(g_obsStart, g_obsEnd);
     for (auto& app : tb.sendUdp)
     {
-        app->TraceConnectWithoutContext("Send", MakeCallback(&Sent));
+        sent.Watch(app);
     }
     uint32_t queries = 0;
     uint32_t queriesOnTime = 0;
@@ -393,8 +374,8 @@ main(int argc, char* argv[])
     rec.Set("querier_itr", itr);
     rec.Set("duration_s", T);
     rec.SetString("profile", config.profile);
-    rec.SetInt("sent", g_sentInWindow);
-    rec.Set("send_rate_per_node", g_sentInWindow / nodes / T);
+    rec.SetInt("sent", sent.GetCount());
+    rec.Set("send_rate_per_node", sent.GetCount() / nodes / T);
     rec.SetInt("send_intervals", snd.intervals);
     rec.Set("send_interval_mean_us", snd.pooledSendMean * 1e6);
     rec.Set("send_interval_std_us", snd.pooledSendStd * 1e6);

@@ -201,7 +201,6 @@ main(int argc, char* argv[])
     const bool router = setup == "router";
     ProgramOptions::Require(router || randomRate == 0, "--randomRate needs --setup=router");
 
-    Ntt96RegisterProfiles();
     // BSD's tcp_mss(): the interface MTU - 40 on a local net (subnetsarelocal: both segments
     // of network 10 are local), and the smaller of the two ends' values.
     const bool ethernetPath = router;

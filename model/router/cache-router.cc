@@ -239,7 +239,17 @@ CacheRouter::Receive(Ptr<NetDevice> device,
     }
     const uint32_t oif = m_ipv4->GetInterfaceForDevice(route->GetOutputDevice());
     const uint32_t cacheIf = m_side == OUTPUT ? oif : static_cast<uint32_t>(inIf);
-    Frame f{device, packet, protocol, from, to, packetType, Simulator::Now(), -1, oif, false};
+    Frame f{device,
+            packet,
+            protocol,
+            from,
+            to,
+            packetType,
+            Simulator::Now(),
+            ip.GetDestination(),
+            -1,
+            oif,
+            false};
     if (m_enabled[cacheIf])
     {
         uint32_t cached = 0;
@@ -295,9 +305,7 @@ CacheRouter::SlowDone()
     m_input.pop_front();
     if (f.cacheIf >= 0)
     {
-        Ipv4Header ip;
-        f.packet->PeekHeader(ip);
-        m_caches[f.cacheIf]->Fill(ip.GetDestination(), f.oif);
+        m_caches[f.cacheIf]->Fill(f.destination, f.oif);
     }
     ++m_nSlow;
     m_slowTrace(f.packet, Simulator::Now() - f.arrival);

@@ -154,6 +154,7 @@ class CacheRouter : public Object
         Address to;                       //!< destination
         NetDevice::PacketType packetType; //!< type
         Time arrival;                     //!< arrival at the router
+        Ipv4Address destination;          //!< the IP destination (the cache's key)
         int32_t cacheIf;                  //!< interface whose cache to fill (-1: none)
         uint32_t oif;                     //!< output interface
         bool hit;                         //!< cache hit

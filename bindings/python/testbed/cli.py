@@ -131,41 +131,13 @@ def _print_description(program):
     return 0
 
 
-def cmd_sweep(args):
+def _reporting_errors(run):
+    """run() -> exit status; a bad grid, sheet or column is 2, a failed point 1, ^C 130."""
     from .campaign import CampaignError
-    from .sweeps import SweepError, describe, plot_summary, sweep
+    from .sweeps import SweepError
 
-    t0 = time.monotonic()
     try:
-        if args.describe:
-            return _print_description(args.program)
-        grid = _parse_params(args.param)
-        out = (args.out or (ROOT / "results" / f"sweep-{args.program}")).resolve()
-        if args.plot or args.x or args.series:
-            if not (args.plot and args.x):
-                raise SweepError("--plot FIELD needs --x PARAM (and --series PARAM optionally)")
-            fields = {f["name"] for f in describe(args.program)["fields"]}
-            if args.plot not in fields:
-                raise SweepError(f"--plot {args.plot}: {args.program} has no result field "
-                                 f"{args.plot!r} (fields: {', '.join(sorted(fields))})")
-            for what, p in (("--x", args.x), ("--series", args.series)):
-                if p is not None and p not in grid:
-                    raise SweepError(f"{what} {p}: not a --param of this sweep")
-            xtype = {o["name"]: o["type"] for o in describe(args.program)["options"]}.get(args.x)
-            if xtype not in ("uint", "int", "real", "time", "rate"):
-                raise SweepError(f"--x {args.x}: a {xtype}, not a number (use it as --series)")
-        rows = sweep(args.program, grid, reps=args.reps, jobs=args.jobs, out=out,
-                     scheduler=args.scheduler, log=_log, progress=args.progress, frame=False)
-        _log(f"{args.program}: {len(rows)} runs; {out / 'data.csv'}, {out / 'summary.csv'}")
-        if args.plot:
-            import json
-
-            from .sweeps import summarise
-
-            grid_used = json.loads((out / "grid.json").read_text())["grid"]
-            png = plot_summary(args.program, summarise(rows, list(grid_used), args.program),
-                               grid_used, args.plot, args.x, args.series, out)
-            _log(f"figure: {png}")
+        return run()
     except SweepError as e:
         _log(f"error: {e}")
         return 2
@@ -174,28 +146,62 @@ def cmd_sweep(args):
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def cmd_sweep(args):
+    return _reporting_errors(lambda: _sweep(args))
+
+
+def _sweep(args):
+    from .sweeps import SweepError, describe, plot_summary, sweep
+
+    t0 = time.monotonic()
+    if args.describe:
+        return _print_description(args.program)
+    grid = _parse_params(args.param)
+    out = (args.out or (ROOT / "results" / f"sweep-{args.program}")).resolve()
+    if args.plot or args.x or args.series:
+        if not (args.plot and args.x):
+            raise SweepError("--plot FIELD needs --x PARAM (and --series PARAM optionally)")
+        d = describe(args.program)
+        fields = {f["name"] for f in d["fields"]}
+        if args.plot not in fields:
+            raise SweepError(f"--plot {args.plot}: {args.program} has no result field "
+                             f"{args.plot!r} (fields: {', '.join(sorted(fields))})")
+        for what, p in (("--x", args.x), ("--series", args.series)):
+            if p is not None and p not in grid:
+                raise SweepError(f"{what} {p}: not a --param of this sweep")
+        xtype = {o["name"]: o["type"] for o in d["options"]}.get(args.x)
+        if xtype not in ("uint", "int", "real", "time", "rate"):
+            raise SweepError(f"--x {args.x}: a {xtype}, not a number (use it as --series)")
+    rows = sweep(args.program, grid, reps=args.reps, jobs=args.jobs, out=out,
+                 scheduler=args.scheduler, log=_log, progress=args.progress, frame=False)
+    _log(f"{args.program}: {len(rows)} runs; {out / 'data.csv'}, {out / 'summary.csv'}")
+    if args.plot:
+        import json
+
+        from .sweeps import summarise
+
+        grid_used = json.loads((out / "grid.json").read_text())["grid"]
+        png = plot_summary(args.program, summarise(rows, list(grid_used), args.program),
+                           grid_used, args.plot, args.x, args.series, out)
+        _log(f"figure: {png}")
     _log(f"done in {time.monotonic() - t0:.0f} s")
     return 0
 
 
 def cmd_validate(args):
-    from .campaign import CampaignError
-    from .sweeps import SweepError, validate
+    return _reporting_errors(lambda: _validate(args))
+
+
+def _validate(args):
+    from .sweeps import validate
 
     t0 = time.monotonic()
     out = (args.out or (ROOT / "results" / f"validate-{args.program}")).resolve()
-    try:
-        table = validate(args.program, args.measured, tolerance=args.tolerance, reps=args.reps,
-                         jobs=args.jobs, out=out, scheduler=args.scheduler, log=_log,
-                         progress=args.progress, frame=False)
-    except SweepError as e:
-        _log(f"error: {e}")
-        return 2
-    except CampaignError as e:
-        _log(f"error: {e}")
-        return 1
-    except KeyboardInterrupt:
-        return 130
+    table = validate(args.program, args.measured, tolerance=args.tolerance, reps=args.reps,
+                     jobs=args.jobs, out=out, scheduler=args.scheduler, log=_log,
+                     progress=args.progress, frame=False)
     print((out / "validation.md").read_text(), flush=True)
     bad = [r for r in table if not r["pass"]]
     _log(f"{len(table) - len(bad)}/{len(table)} points within {args.tolerance:g} %; "
