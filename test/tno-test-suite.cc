@@ -486,6 +486,131 @@ class HlaTmTest : public TestCase
     }
 };
 
+/**
+ * RTI-SM read cycles (ReadCycleCost), hand-computed: a reader with a per-message cost c = 60 us
+ * and a per-cycle cost W = 80 us. At one message every 200 us (> c + W) each cycle reads one
+ * message and W is off the latency (equal to the run with W = 0). At one every 100 us (between
+ * c and c + W, i.e. above 1 / (c + W) = 7 143 Hz) the reader falls behind once, then reads in
+ * cycles of two (W + 2c = 200 us = 2 periods) and keeps up; with W = 0 it reads one at a time.
+ */
+class ReadCycleTest : public TestCase
+{
+  public:
+    ReadCycleTest()
+        : TestCase("RTI-SM read cycles: the cycle's cost once per burst, off the latency")
+    {
+    }
+
+  private:
+    /** What one run gives. */
+    struct Outcome
+    {
+        uint64_t sent{0};             //!< updates sent
+        uint64_t read{0};             //!< updates reflected
+        std::vector<uint32_t> cycles; //!< messages per read cycle, in order
+        std::vector<Time> latency;    //!< reflect time - tag, in order
+    };
+
+    /**
+     * Send 200 updates at one period to a reader on another shielded CPU of a 700 MHz iHawk.
+     * @param period the sender's period
+     * @param cycleUs ReadCycleCost in microseconds of the reader's CPU
+     * @return the outcome
+     */
+    Outcome Run(Time period, double cycleUs)
+    {
+        NodeContainer n;
+        n.Create(1);
+        InternetStackHelper().Install(n);
+        Ptr<HostPlatform> host = HostPlatformHelper("ihawk-redhawk-700").Install(n.Get(0));
+        host->AssignStreams(1);
+        RtiHelper rtiHelper;
+        rtiHelper.SetProfile("tno-rti-sm");
+        Ptr<RtiSettings> settings = rtiHelper.GetSettings();
+        // Reference cycles per microsecond of a 700 MHz Pentium III Xeon (1.9 cycles each).
+        const double perUs = 700.0 / host->GetReferenceCycleFactor();
+        for (const char* a : {"CallCost",
+                              "EncodeCost",
+                              "TransportCost",
+                              "DecodeCost",
+                              "ShmEnqueueCost",
+                              "ShmCopyCostPerByte",
+                              "ReflectTailCost"})
+        {
+            settings->SetAttribute(a, DoubleValue(0.0));
+        }
+        settings->SetAttribute("CallbackCost", DoubleValue(60 * perUs));
+        settings->SetAttribute("ReadCycleCost", DoubleValue(cycleUs * perUs));
+        Ptr<RtiExec> exec = CreateObject<RtiExec>();
+        exec->Setup(host, settings);
+        Ptr<RtiFedex> fedex = exec->CreateFederation("cycles");
+        std::vector<Ptr<RtiLrc>> lrc;
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            Ptr<HostProcess> proc = host->CreateProcess();
+            proc->SetCore(1 + i);
+            lrc.push_back(CreateObject<RtiLrc>());
+            lrc[i]->Setup(proc, settings, Ipv4Address("127.0.0.1"));
+            lrc[i]->Join(fedex, i == 0 ? "S" : "R");
+        }
+        lrc[0]->Publish(1);
+        lrc[1]->Subscribe(1);
+        Outcome o;
+        lrc[1]->TraceConnectWithoutContext("ReadCycle", Callback<void, uint32_t>([&o](uint32_t k) {
+                                               o.cycles.push_back(k);
+                                           }));
+        lrc[1]->SetReflectCallback(RtiLrc::ReflectCallback([&o](const RtiLrc::Reflection& r) {
+            ++o.read;
+            o.latency.push_back(Simulator::Now() - r.tag);
+        }));
+        for (uint32_t k = 0; k < 200; ++k)
+        {
+            Time at = Seconds(1) + period * int64_t(k);
+            Simulator::Schedule(at, [&o, &lrc, at]() {
+                ++o.sent;
+                lrc[0]->Update(1, 512, at);
+            });
+        }
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+        Simulator::Destroy();
+        return o;
+    }
+
+    void DoRun() override
+    {
+        // Slow enough for single reads: W is spent after the message, off its latency.
+        Outcome slow0 = Run(MicroSeconds(200), 0);
+        Outcome slowW = Run(MicroSeconds(200), 80);
+        NS_TEST_ASSERT_MSG_EQ(slowW.read, 200, "every update read");
+        NS_TEST_ASSERT_MSG_EQ(slowW.cycles.size(), 200, "one cycle per message");
+        for (std::size_t i = 0; i < slowW.latency.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(slowW.latency[i], slow0.latency[i], "W off the latency");
+        }
+        // One every 100 us: more than 1 / (c + W), yet the reader keeps up by reading in pairs.
+        Outcome fastW = Run(MicroSeconds(100), 80);
+        NS_TEST_ASSERT_MSG_EQ(fastW.read, fastW.sent, "keeps up: every update read");
+        std::size_t pairs = 0;
+        for (std::size_t i = 5; i + 1 < fastW.cycles.size(); ++i)
+        {
+            pairs += fastW.cycles[i] == 2 ? 1 : 0;
+        }
+        NS_TEST_ASSERT_MSG_EQ(pairs, fastW.cycles.size() - 6, "cycles of two after the start");
+        // ~100 cycles of 2 for 200 messages (the first few single, the last possibly single).
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(fastW.cycles.size(), 105, "W paid once per pair");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(fastW.cycles.size(), 100, "W paid once per pair");
+        Outcome fast0 = Run(MicroSeconds(100), 0);
+        NS_TEST_ASSERT_MSG_EQ(fast0.cycles.size(), 200, "W = 0, c < period: one at a time");
+        // A message waits for the cycle in progress: the latency grows with W at this rate
+        // (at most c + W + c = 200 us after its send once in pairs).
+        NS_TEST_ASSERT_MSG_GT(fastW.latency.back(), fast0.latency.back(), "latency rises");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(fastW.latency.back(),
+                                    MicroSeconds(200 + 10),
+                                    "bounded: the reader keeps up");
+    }
+};
+
 class TnoTestSuite : public TestSuite
 {
   public:
@@ -500,6 +625,7 @@ class TnoTestSuite : public TestSuite
         AddTestCase(new NodeClockTest, TestCase::Duration::QUICK);
         AddTestCase(new UtcTmTest, TestCase::Duration::QUICK);
         AddTestCase(new HlaTmTest, TestCase::Duration::QUICK);
+        AddTestCase(new ReadCycleTest, TestCase::Duration::QUICK);
     }
 };
 

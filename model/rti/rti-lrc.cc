@@ -37,6 +37,10 @@ RtiLrc::GetTypeId()
                               "was dropped.",
                               MakeTraceSourceAccessor(&RtiLrc::m_dropTrace),
                               "ns3::RtiLrc::DropTracedCallback")
+              .AddTraceSource("ReadCycle",
+                              "A read cycle ended: the messages it delivered (a burst).",
+                              MakeTraceSourceAccessor(&RtiLrc::m_readCycleTrace),
+                              "ns3::RtiLrc::ReadCycleTracedCallback")
               .AddTraceSource("Reflect",
                               "An update was reflected: sender, sequence number, tag.",
                               MakeTraceSourceAccessor(&RtiLrc::m_reflectTrace),
@@ -49,6 +53,7 @@ RtiLrc::RtiLrc()
     , m_factor(1.0)
     , m_reading(false)
     , m_burst(0)
+    , m_cycleLeft(0)
     , m_sent(0)
     , m_reflected(0)
     , m_gaps(0)
@@ -349,20 +354,36 @@ RtiLrc::DataAvailable(Ptr<RtiConnection> conn)
     if (!m_reading && !m_inbox.empty())
     {
         m_reading = true;
-        m_burst = 0;
         // A blocked reader is woken (semaphore or socket); a running one finds the message when
         // it comes back to read.
-        m_process->Wake(Callback<void>([this]() { ReadNext(); }));
+        m_process->Wake(Callback<void>([this]() { StartReadCycle(); }));
     }
+}
+
+void
+RtiLrc::StartReadCycle()
+{
+    // A read cycle delivers the messages queued when it looks; later ones wait for the next.
+    m_cycleLeft = m_inbox.size();
+    m_burst = 0;
+    ReadNext();
 }
 
 void
 RtiLrc::ReadNext()
 {
-    if (m_inbox.empty())
+    if (m_cycleLeft == 0)
     {
-        m_reading = false;
         m_maxBurst = std::max(m_maxBurst, m_burst);
+        m_readCycleTrace(m_burst);
+        if (m_settings->ReadCycleCycles() > 0)
+        {
+            // The cycle's own work, once however many messages it read.
+            m_process->ExecuteCycles(Cycles(m_settings->ReadCycleCycles()),
+                                     Callback<void>([this]() { EndReadCycle(); }));
+            return;
+        }
+        EndReadCycle();
         return;
     }
     const Inbound& msg = m_inbox.front();
@@ -377,10 +398,22 @@ RtiLrc::ReadNext()
 }
 
 void
+RtiLrc::EndReadCycle()
+{
+    if (m_inbox.empty())
+    {
+        m_reading = false;
+        return;
+    }
+    StartReadCycle(); // what came meanwhile: no wake-up, the process is running
+}
+
+void
 RtiLrc::ReadDone()
 {
     Inbound msg = std::move(m_inbox.front());
     m_inbox.pop_front();
+    --m_cycleLeft;
     ++m_burst;
     const RtiMessage& m = msg.msg;
     uint32_t seq = m.GetSerial();

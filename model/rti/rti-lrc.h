@@ -48,8 +48,10 @@ class RtiFedex;
  *   ShmCopyCostPerByte x message size) and a semaphore post;
  * - receive: a blocked process is woken (scheduling latency), then per message the host's
  *   socket read cost (not for shared memory), TransportCost, DecodeCost(bytes), CallbackCost,
- *   the reflect callback, then ReflectTailCost. A process that falls behind reads all waiting
- *   messages in one burst (one wake-up).
+ *   the reflect callback, then ReflectTailCost. Reading goes in read cycles (the RTI's tick):
+ *   a cycle delivers the messages queued when it starts, then spends ReadCycleCost once;
+ *   messages that arrived meanwhile start the next cycle without a wake-up. A process that
+ *   falls behind therefore reads in bursts and pays the cycle's cost once per burst.
  *
  * Messages are the RTI's own (RtiMessage UPDATE_ATTRIBUTES: the class as handle, one attribute
  * value of the update's bytes, the RCI's tag as an 8-byte user tag, the sender's sequence number
@@ -195,6 +197,11 @@ class RtiLrc : public Object
      * @param [in] tag its tag
      */
     typedef void (*ReflectTracedCallback)(uint32_t sender, uint32_t seq, Time tag);
+    /**
+     * TracedCallback signature of ReadCycle.
+     * @param messages the messages the read cycle delivered
+     */
+    typedef void (*ReadCycleTracedCallback)(uint32_t messages);
 
   protected:
     void DoDispose() override;
@@ -220,32 +227,38 @@ class RtiLrc : public Object
     void DataAvailable(Ptr<RtiConnection> conn);
     void ReadNext();
     void ReadDone();
+    /** Start a read cycle: it delivers the messages queued now. */
+    void StartReadCycle();
+    /** The read cycle's own work is done: read what came meanwhile, or block. */
+    void EndReadCycle();
     void SendNow(uint32_t objectClass, const RtiMessage& msg);
     double Cycles(double referenceCycles) const;
 
-    Ptr<HostProcess> m_process;                               //!< the federate process
-    Ptr<RtiSettings> m_settings;                              //!< settings
-    Ptr<RtiFedex> m_fedex;                                    //!< the federation
-    Ipv4Address m_address;                                    //!< node address
-    uint32_t m_handle;                                        //!< federate handle
-    double m_factor;                                          //!< host's ReferenceCycleFactor
-    Ptr<Socket> m_udp;                                        //!< UDP socket (send and receive)
-    Ptr<Socket> m_listen;                                     //!< TCP listening socket
-    std::vector<Ptr<RtiConnection>> m_receiving;              //!< connections this LRC reads
-    std::map<uint32_t, std::vector<Route>> m_routes;          //!< class -> receivers
-    std::map<uint32_t, uint32_t> m_nextSeq;                   //!< class -> next sequence number
-    std::map<uint32_t, uint32_t> m_expected;                  //!< sender -> next expected seq
-    std::deque<Inbound> m_inbox;                              //!< messages waiting to be read
-    bool m_reading;                                           //!< the read loop is active
-    uint32_t m_burst;                                         //!< messages read since the wake-up
-    ReflectCallback m_reflect;                                //!< the federate's callback
-    uint64_t m_sent;                                          //!< counter
-    uint64_t m_reflected;                                     //!< counter
-    uint64_t m_gaps;                                          //!< counter
-    uint64_t m_queueDrops;                                    //!< counter
-    uint32_t m_maxBurst;                                      //!< largest burst
+    Ptr<HostProcess> m_process;                      //!< the federate process
+    Ptr<RtiSettings> m_settings;                     //!< settings
+    Ptr<RtiFedex> m_fedex;                           //!< the federation
+    Ipv4Address m_address;                           //!< node address
+    uint32_t m_handle;                               //!< federate handle
+    double m_factor;                                 //!< host's ReferenceCycleFactor
+    Ptr<Socket> m_udp;                               //!< UDP socket (send and receive)
+    Ptr<Socket> m_listen;                            //!< TCP listening socket
+    std::vector<Ptr<RtiConnection>> m_receiving;     //!< connections this LRC reads
+    std::map<uint32_t, std::vector<Route>> m_routes; //!< class -> receivers
+    std::map<uint32_t, uint32_t> m_nextSeq;          //!< class -> next sequence number
+    std::map<uint32_t, uint32_t> m_expected;         //!< sender -> next expected seq
+    std::deque<Inbound> m_inbox;                     //!< messages waiting to be read
+    bool m_reading;                                  //!< the read loop is active
+    uint32_t m_burst;                                //!< messages read in this read cycle
+    std::size_t m_cycleLeft;                         //!< messages of this read cycle still to read
+    ReflectCallback m_reflect;                       //!< the federate's callback
+    uint64_t m_sent;                                 //!< counter
+    uint64_t m_reflected;                            //!< counter
+    uint64_t m_gaps;                                 //!< counter
+    uint64_t m_queueDrops;                           //!< counter
+    uint32_t m_maxBurst;                             //!< largest burst
     TracedCallback<uint32_t, const std::string&> m_dropTrace; //!< lost
     TracedCallback<uint32_t, uint32_t, Time> m_reflectTrace;  //!< sender, seq, tag
+    TracedCallback<uint32_t> m_readCycleTrace;                //!< messages of a read cycle
 };
 
 } // namespace ns3

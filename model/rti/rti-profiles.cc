@@ -95,7 +95,11 @@ RtiSettings.CallbackCost = 8150
 RtiSettings.ShmEnqueueCost = 5000
 RtiSettings.ShmCopyCostPerByte = 1
 RtiSettings.ShmQueueSize = 64
-RtiSettings.ReflectTailCost = 9600
+# Per reflected message, off its latency: calibrated on the highest frequency of 2 (3900 Hz).
+RtiSettings.ReflectTailCost = 8000
+# Once per read cycle (the RTI's tick, the RCI's frame bookkeeping, the semaphore wait of an
+# empty queue): calibrated on the knee of 2 (2500 Hz); see doc/tno.rst.
+RtiSettings.ReadCycleCost = 30000
 RtiSettings.AdminCost = 100000
 
 [rti dmso-rti13ng]
@@ -104,12 +108,13 @@ RtiSettings.DataPath = Direct
 RtiSettings.Transport = Tcp
 RtiSettings.TcpNoDelay = true
 RtiSettings.EncodingHeaderSize = 54
-RtiSettings.CallCost = 35300
-RtiSettings.EncodeCost = 35300
-RtiSettings.TransportCost = 35300
-RtiSettings.DecodeCost = 35300
-RtiSettings.CallbackCost = 35300
-RtiSettings.ReflectTailCost = 278000
+# K calibrated on the low-frequency latency of 1a (2900 us), T on its highest frequency (375 Hz).
+RtiSettings.CallCost = 36900
+RtiSettings.EncodeCost = 36900
+RtiSettings.TransportCost = 36900
+RtiSettings.DecodeCost = 36900
+RtiSettings.CallbackCost = 36900
+RtiSettings.ReflectTailCost = 268400
 RtiSettings.AdminCost = 300000
 )";
 

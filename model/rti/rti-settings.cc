@@ -159,6 +159,16 @@ RtiSettings::GetTypeId()
                             DoubleValue(0.0),
                             MakeDoubleAccessor(&RtiSettings::m_reflectTailCycles),
                             MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("ReadCycleCost",
+                            "Cycles a receiving process spends once per read cycle, however many "
+                            "messages the cycle delivered: from finding its queue empty to being "
+                            "ready to read again (the RTI's tick and the RCI's frame bookkeeping, "
+                            "the queue's semaphore wait). Messages arriving meanwhile are read in "
+                            "the next cycle, without a wake-up; a reader that falls behind reads "
+                            "in bursts and pays it once per burst (direct path).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RtiSettings::m_readCycleCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
               .AddAttribute("ShmEnqueueCost",
                             "Cycles to put one message on one shared-memory queue: lock, slot "
                             "bookkeeping and the semaphore post (shared-memory transport).",
@@ -238,6 +248,12 @@ double
 RtiSettings::ReflectTailCycles() const
 {
     return m_reflectTailCycles;
+}
+
+double
+RtiSettings::ReadCycleCycles() const
+{
+    return m_readCycleCycles;
 }
 
 double

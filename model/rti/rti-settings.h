@@ -87,6 +87,8 @@ class RtiSettings : public Object
     double TransportCycles() const;
     /** @return cycles after each reflect callback, off the message's path (direct path) */
     double ReflectTailCycles() const;
+    /** @return cycles once per read cycle, when the reader finds its queue empty (direct path) */
+    double ReadCycleCycles() const;
     /**
      * @brief Cycles to copy a message into one shared-memory queue and post its semaphore.
      * @param bytes message size
@@ -154,6 +156,7 @@ class RtiSettings : public Object
     Transport m_transport;         //!< Transport
     double m_transportCycles;      //!< TransportCost
     double m_reflectTailCycles;    //!< ReflectTailCost
+    double m_readCycleCycles;      //!< ReadCycleCost
     double m_shmCycles;            //!< ShmEnqueueCost
     double m_shmCyclesPerByte;     //!< ShmCopyCostPerByte
     uint32_t m_shmQueueSize;       //!< ShmQueueSize
