@@ -148,7 +148,14 @@ main(int argc, char* argv[])
         .Declare("actions", ResultRecord::INT, "schedule actions run by the two cockpits")
         .Declare("deadline_misses",
                  ResultRecord::INT,
-                 "cockpit actions started more than 1 ms after their scheduled time")
+                 "cockpit actions started more than 1 ms after their scheduled time, or due "
+                 "before the end but never started (actions_not_run)")
+        .Declare("actions_not_run",
+                 ResultRecord::INT,
+                 "cockpit actions due before the end that had not started (held back)")
+        .Declare("deadline_misses_by_action",
+                 ResultRecord::STRING,
+                 "the late starts by kind of action (input, dynamics, state, visual, refresh)")
         .Declare("sched_jitter_us",
                  ResultRecord::REAL,
                  "scheduling jitter: max minus min of the cockpits' action lateness (us)")
@@ -292,10 +299,21 @@ main(int argc, char* argv[])
 
     std::vector<Cockpit> cockpits(2);
     std::vector<Ptr<RtiLrc>> lrcs{f1, f2};
+    std::map<std::string, uint64_t> missesBy;
     for (uint32_t k = 0; k < 2; ++k)
     {
         Cockpit& c = cockpits[k];
         c.rci = makeRci(lrcs[k], sheet, clocks[k]);
+        // Misses by kind of action: the name without its trailing number ("dynamics3").
+        c.rci->TraceConnectWithoutContext(
+            "Action",
+            Callback<void, const std::string&, Time, Time>(
+                [&missesBy](const std::string& name, Time scheduled, Time started) {
+                    if (started - scheduled > MilliSeconds(1))
+                    {
+                        ++missesBy[name.substr(0, name.find_last_not_of("0123456789") + 1)];
+                    }
+                }));
         Ptr<HostProcess> proc = lrcs[k]->GetProcess();
         const uint32_t own = k == 0 ? CLASS_F1 : CLASS_F2;
         for (const auto& a : sheet.GetActions())
@@ -405,6 +423,7 @@ main(int argc, char* argv[])
 
     uint64_t misses = 0;
     uint64_t actions = 0;
+    uint64_t notRun = 0;
     uint64_t violations = 0;
     Time minLate = Time::Max();
     Time maxLate;
@@ -415,6 +434,7 @@ main(int argc, char* argv[])
     {
         misses += c.rci->GetDeadlineMisses();
         actions += c.rci->GetActions();
+        notRun += c.rci->GetActionsNotRun();
         violations += c.rci->GetTsoViolations();
         minLate = Min(minLate, c.rci->GetMinLateness());
         maxLate = Max(maxLate, c.rci->GetMaxLateness());
@@ -428,7 +448,14 @@ main(int argc, char* argv[])
     rec.SetString("clock", clockKind);
     rec.Set("duration_s", duration);
     rec.SetInt("actions", actions);
-    rec.SetInt("deadline_misses", misses);
+    rec.SetInt("deadline_misses", misses + notRun);
+    rec.SetInt("actions_not_run", notRun);
+    std::string by;
+    for (const auto& [kind, n] : missesBy)
+    {
+        by += (by.empty() ? "" : " ") + kind + ":" + std::to_string(n);
+    }
+    rec.SetString("deadline_misses_by_action", by);
     rec.Set("sched_jitter_us", (maxLate - minLate).GetSeconds() * 1e6);
     rec.Set("max_lateness_us", maxLate.GetSeconds() * 1e6);
     rec.Set("component_latency_mean_ms", nComponent ? sumComponent / nComponent * 1e3 : 0.0);

@@ -75,6 +75,7 @@ RciFederate::RciFederate()
     , m_running(false)
     , m_nActions(0)
     , m_misses(0)
+    , m_notRun(0)
     , m_minLateness(Time::Max())
     , m_scheduler(DEFAULT)
     , m_horizon(Time(-1))
@@ -137,7 +138,37 @@ RciFederate::Start(Time first)
 void
 RciFederate::Stop()
 {
+    if (m_running && m_pacing && !m_schedule.GetActions().empty())
+    {
+        // The actions already due that have not started: from the pending one on.
+        const std::size_t n = m_schedule.GetActions().size();
+        const Time now = Simulator::Now();
+        uint64_t frame = m_frame;
+        std::size_t i = m_next;
+        while (ScheduledTime(frame, i) < now)
+        {
+            ++m_notRun;
+            if (++i == n)
+            {
+                i = 0;
+                ++frame;
+            }
+        }
+    }
     m_running = false;
+}
+
+Time
+RciFederate::ScheduledTime(uint64_t frame, std::size_t index) const
+{
+    Time simTime = m_schedule.GetFrame() * int64_t(frame) + m_schedule.GetActions()[index].offset;
+    Time scheduled = m_start + Seconds(simTime.GetSeconds() / m_timescale);
+    if (m_clock)
+    {
+        // The frame grid is on the node's clock: when does it read the action's time?
+        scheduled = m_clock->ToTrueTime(scheduled);
+    }
+    return scheduled;
 }
 
 void
@@ -149,12 +180,7 @@ RciFederate::ScheduleNext()
     }
     const auto& a = m_schedule.GetActions()[m_next];
     Time simTime = m_schedule.GetFrame() * int64_t(m_frame) + a.offset;
-    Time scheduled = m_start + Seconds(simTime.GetSeconds() / m_timescale);
-    if (m_clock)
-    {
-        // The frame grid is on the node's clock: when does it read the action's time?
-        scheduled = m_clock->ToTrueTime(scheduled);
-    }
+    Time scheduled = ScheduledTime(m_frame, m_next);
     Ptr<HostProcess> process = m_lrc->GetProcess();
     if (m_scheduler == HLA_TM)
     {
@@ -355,6 +381,12 @@ uint64_t
 RciFederate::GetDeadlineMisses() const
 {
     return m_misses;
+}
+
+uint64_t
+RciFederate::GetActionsNotRun() const
+{
+    return m_notRun;
 }
 
 Time

@@ -137,6 +137,11 @@ class RciFederate : public Object
     uint64_t GetActions() const;
     /** @return actions that started later than their time by more than DeadlineTolerance */
     uint64_t GetDeadlineMisses() const;
+    /**
+     * @return actions whose scheduled time had come when Stop() was called but that had not
+     *         started (a federate held back, e.g. waiting for a grant); not deadline misses
+     */
+    uint64_t GetActionsNotRun() const;
     /** @return the largest lateness of an action */
     Time GetMaxLateness() const;
 
@@ -154,6 +159,12 @@ class RciFederate : public Object
   private:
     /** Sleep until the next action, then run it. */
     void ScheduleNext();
+    /**
+     * @param frame a frame number
+     * @param index an action of the schedule
+     * @return the true time the action is scheduled for (the node clock's reading of it)
+     */
+    Time ScheduledTime(uint64_t frame, std::size_t index) const;
     /**
      * Run an action.
      * @param scheduled its scheduled time
@@ -201,6 +212,7 @@ class RciFederate : public Object
     bool m_running;                                  //!< started, not stopped
     uint64_t m_nActions;                             //!< counter
     uint64_t m_misses;                               //!< counter
+    uint64_t m_notRun;                               //!< actions due but not started at Stop
     Time m_maxLateness;                              //!< largest lateness
     Time m_minLateness;                              //!< smallest lateness
     Scheduler m_scheduler;                           //!< Scheduler
