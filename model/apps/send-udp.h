@@ -307,7 +307,8 @@ class SendUdp : public Application
     std::vector<uint32_t> m_due;   //!< nodes due at the current wake-up (reused)
     /// The datagram's octets (IPv4, UDP, SendUdpHeader, padding) as BuildPacket serializes
     /// them, for the send to patch the 16 octets that differ (timestamp, node id, serial);
-    /// empty when ns-3's checksums are enabled (the UDP checksum covers the payload).
+    /// empty when ns-3's checksums are enabled at StartApplication (the UDP checksum covers
+    /// the payload; ChecksumEnabled is a program-wide setting made before the simulation).
     std::vector<uint8_t> m_datagram;
     TracedCallback<uint32_t, uint32_t, Time> m_sendTrace; //!< sent packets
 };
