@@ -8,6 +8,7 @@
 #include "ns3/boolean.h"
 #include "ns3/csma-helper.h"
 #include "ns3/double.h"
+#include "ns3/global-value.h"
 #include "ns3/host-cpu.h"
 #include "ns3/host-nic.h"
 #include "ns3/host-platform-helper.h"
@@ -171,6 +172,148 @@ class SendUdpTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(host->CreateProcess()->GetPid(), 3u, "pids after the reserved block");
         NS_TEST_ASSERT_MSG_EQ(host->ReservePids(10), 4u, "a new block starts at the next pid");
         Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * The octets of a send_udp datagram as the receiver's device gets them, against RFC 791 and
+ * RFC 768 written out by hand: IPv4 without options (version 4, IHL 5, total length 100,
+ * protocol 17, TTL 1, the sender's and the group's addresses), UDP (ports 10000, length 80),
+ * then the payload (64-bit timestamp in ns, 32-bit node id, 32-bit serial, big-endian) and zero
+ * padding. With ns-3's checksums off SendUdp patches a prebuilt datagram, with them on it
+ * serializes the headers: both give these octets, the second with checksums that verify.
+ */
+class SendUdpDatagramTestCase : public TestCase
+{
+  public:
+    SendUdpDatagramTestCase()
+        : TestCase("send_udp: the datagram's octets (RFC 791 and 768), checksums off and on")
+    {
+    }
+
+  private:
+    std::vector<std::vector<uint8_t>> m_rx; //!< the datagrams received, in order
+
+    /**
+     * Promiscuous receive callback of the receiver's device.
+     * @param packet the frame without its Ethernet header
+     * @param protocol the EtherType
+     * @return true
+     */
+    bool Rx(Ptr<NetDevice>,
+            Ptr<const Packet> packet,
+            uint16_t protocol,
+            const Address&,
+            const Address&,
+            NetDevice::PacketType)
+    {
+        if (protocol == 0x0800 && packet->GetSize() == 100)
+        {
+            std::vector<uint8_t> b(packet->GetSize());
+            packet->CopyData(b.data(), b.size());
+            if (b[9] == 17) // UDP (the IGMP reports are protocol 2)
+            {
+                m_rx.push_back(std::move(b));
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Run two virtual nodes (ids 7 and 8) without a host platform from 0.1 s for 1.5 s.
+     * @param checksums ns-3's ChecksumEnabled
+     */
+    void RunOnce(bool checksums)
+    {
+        GlobalValue::Bind("ChecksumEnabled", BooleanValue(checksums));
+        m_rx.clear();
+        Pair pair;
+        pair.devs.Get(1)->SetPromiscReceiveCallback(
+            MakeCallback(&SendUdpDatagramTestCase::Rx, this));
+        Ptr<SendUdp> app = CreateObject<SendUdp>();
+        app->SetAttribute("Nodes", UintegerValue(2));
+        app->SetAttribute("FirstNodeId", UintegerValue(7));
+        app->SetAttribute("Group", Ipv4AddressValue(kGroup));
+        app->SetAttribute("StartWindow", TimeValue(Seconds(0)));
+        app->SetAttribute("Device", UintegerValue(0));
+        pair.nodes.Get(0)->AddApplication(app);
+        app->SetStartTime(MilliSeconds(100));
+        app->SetStopTime(MilliSeconds(1600));
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+        Simulator::Destroy();
+        GlobalValue::Bind("ChecksumEnabled", BooleanValue(false));
+    }
+
+    /**
+     * One's-complement sum of 16-bit words (RFC 1071).
+     * @param b the octets
+     * @param from first octet
+     * @param to one past the last octet
+     * @param sum the sum so far
+     * @return the folded sum
+     */
+    static uint32_t Sum(const std::vector<uint8_t>& b, size_t from, size_t to, uint32_t sum)
+    {
+        for (size_t k = from; k < to; k += 2)
+        {
+            sum += (uint32_t(b[k]) << 8) | b[k + 1];
+        }
+        while (sum >> 16)
+        {
+            sum = (sum & 0xFFFF) + (sum >> 16);
+        }
+        return sum;
+    }
+
+    void DoRun() override
+    {
+        // Without a host the nodes send at 0.1 s and 1.1 s, node 7 before node 8 each time.
+        std::vector<std::vector<uint8_t>> expected;
+        const std::pair<uint64_t, uint32_t> sends[]
+            = {{100000000, 7}, {100000000, 8}, {1100000000, 7}, {1100000000, 8}};
+        uint32_t k = 0;
+        for (auto [ns, node] : sends)
+        {
+            std::vector<uint8_t> e = {0x45, 0,    0,    100,  0,   0,  0, 0, 1, 17, 0, 0, // IPv4
+                                      10,   0,    0,    1,    239, 1,  0, 1,  // 10.0.0.1
+                                      0x27, 0x10, 0x27, 0x10, 0,   80, 0, 0}; // UDP
+            for (int s = 56; s >= 0; s -= 8)
+            {
+                e.push_back(uint8_t(ns >> s));
+            }
+            for (uint32_t v : {node, k / 2})
+            {
+                for (int s = 24; s >= 0; s -= 8)
+                {
+                    e.push_back(uint8_t(v >> s));
+                }
+            }
+            e.resize(100, 0);
+            expected.push_back(e);
+            ++k;
+        }
+
+        RunOnce(false);
+        NS_TEST_ASSERT_MSG_EQ(m_rx.size(), 4u, "two sends per node");
+        for (uint32_t i = 0; i < m_rx.size() && i < 4; ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ((m_rx[i] == expected[i]), true, "datagram " << i << " octets");
+        }
+
+        RunOnce(true);
+        NS_TEST_ASSERT_MSG_EQ(m_rx.size(), 4u, "two sends per node (checksums on)");
+        for (uint32_t i = 0; i < m_rx.size() && i < 4; ++i)
+        {
+            std::vector<uint8_t> b = m_rx[i];
+            NS_TEST_ASSERT_MSG_EQ(Sum(b, 0, 20, 0), 0xFFFFu, "IPv4 header checksum verifies");
+            // UDP: pseudo-header (addresses, protocol, UDP length) plus the datagram.
+            const uint32_t pseudo = Sum(b, 12, 20, 17 + 80);
+            NS_TEST_ASSERT_MSG_EQ(Sum(b, 20, 100, pseudo), 0xFFFFu, "UDP checksum verifies");
+            b[10] = b[11] = b[26] = b[27] = 0;
+            NS_TEST_ASSERT_MSG_EQ((b == expected[i]), true, "same octets besides checksums");
+        }
     }
 };
 
@@ -484,6 +627,7 @@ class Mega06TestSuite : public TestSuite
         : TestSuite("testbed-mega06", Type::UNIT)
     {
         AddTestCase(new SendUdpTestCase, Duration::QUICK);
+        AddTestCase(new SendUdpDatagramTestCase, Duration::QUICK);
         AddTestCase(new SaraStatisticsTestCase, Duration::QUICK);
         AddTestCase(new QuerierDelayTestCase, Duration::QUICK);
         AddTestCase(new MembershipTimeoutTestCase, Duration::QUICK);

@@ -23,6 +23,8 @@
 #include "ns3/udp-l4-protocol.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -231,6 +233,11 @@ SendUdp::DoDispose()
     m_rng = nullptr;
     m_serial.clear();
     m_iterated.clear();
+    m_wakeEvent.Cancel();
+    m_wakeEventTime = -1;
+    m_wakeups.clear();
+    m_due.clear();
+    m_datagram.clear();
     Application::DoDispose();
 }
 
@@ -272,6 +279,13 @@ SendUdp::StartApplication()
     m_source = SourceAddress(dev);
     m_host = node->GetObject<HostPlatform>();
     m_serial.assign(m_nNodes, 0);
+    m_datagram.clear();
+    if (!Node::ChecksumEnabled())
+    {
+        Ptr<Packet> p = BuildPacket(0, Seconds(0));
+        m_datagram.resize(p->GetSize());
+        p->CopyData(m_datagram.data(), m_datagram.size());
+    }
     if (m_host)
     {
         m_firstPid = m_host->ReservePids(m_nNodes);
@@ -302,7 +316,7 @@ SendUdp::StartApplication()
     for (uint32_t i = 0; i < m_nNodes; ++i)
     {
         Time start = Seconds(m_rng->GetValue(0.0, m_startWindow.GetSeconds()));
-        Simulator::Schedule(start, [this, i]() { Runnable(i); });
+        Sleep(i, start);
     }
     m_launched = m_nNodes;
     m_launchEnd = Simulator::Now() + m_startWindow;
@@ -395,13 +409,68 @@ SendUdp::Iterated(uint32_t i)
     if (!m_host)
     {
         SendPacket(i, now);
-        Simulator::Schedule(m_interval, [this, i]() { Runnable(i); });
+        Sleep(i, m_interval);
         return;
     }
     // The timestamp was taken just before the send path (sendto) began.
     SendPacket(i, now - m_sendCost);
     // sleep(Interval) on the OS timer, then the scheduling latency, then the run queue.
-    Simulator::Schedule(m_host->SleepDelay(nullptr, m_interval), [this, i]() { Runnable(i); });
+    Sleep(i, m_host->SleepDelay(nullptr, m_interval));
+}
+
+namespace
+{
+/// Heap order of SendUdp's wake-ups: std::push_heap keeps the largest on top, so "greater"
+/// puts the earliest (time, then sleep order) there.
+struct LaterWakeup
+{
+    template<class W>
+    bool operator()(const W& a, const W& b) const
+    {
+        return a.time != b.time ? a.time > b.time : a.seq > b.seq;
+    }
+};
+} // namespace
+
+void
+SendUdp::Sleep(uint32_t i, Time delay)
+{
+    const int64_t at = (Simulator::Now() + delay).GetTimeStep();
+    m_wakeups.push_back(Wakeup{at, m_nextSeq++, i});
+    std::push_heap(m_wakeups.begin(), m_wakeups.end(), LaterWakeup());
+    // One simulator event for the earliest wake-up. An earlier one replaces it, scheduled at
+    // this instant as the node's own event would have been.
+    if (m_wakeEventTime < 0 || at < m_wakeEventTime)
+    {
+        m_wakeEvent.Cancel();
+        m_wakeEventTime = at;
+        m_wakeEvent = Simulator::Schedule(delay, &SendUdp::Wake, this);
+    }
+}
+
+void
+SendUdp::Wake()
+{
+    const int64_t now = Simulator::Now().GetTimeStep();
+    m_wakeEventTime = -1;
+    m_due.clear();
+    while (!m_wakeups.empty() && m_wakeups.front().time <= now)
+    {
+        m_due.push_back(m_wakeups.front().node);
+        std::pop_heap(m_wakeups.begin(), m_wakeups.end(), LaterWakeup());
+        m_wakeups.pop_back();
+    }
+    // The next wake-up is scheduled before the due nodes run, as the events of nodes that went
+    // to sleep earlier were scheduled before anything these nodes schedule now.
+    if (!m_wakeups.empty() && m_running)
+    {
+        m_wakeEventTime = m_wakeups.front().time;
+        m_wakeEvent = Simulator::Schedule(TimeStep(m_wakeEventTime - now), &SendUdp::Wake, this);
+    }
+    for (uint32_t i : m_due)
+    {
+        Runnable(i);
+    }
 }
 
 void
@@ -445,8 +514,8 @@ SendUdp::SourceAddress(Ptr<NetDevice> dev)
     return Ipv4Address("10.255.255.254");
 }
 
-void
-SendUdp::SendPacket(uint32_t i, Time timestamp)
+Ptr<Packet>
+SendUdp::BuildPacket(uint32_t i, Time timestamp) const
 {
     SendUdpHeader h;
     h.SetTimestamp(timestamp);
@@ -455,6 +524,33 @@ SendUdp::SendPacket(uint32_t i, Time timestamp)
     Ptr<Packet> p = Create<Packet>(m_packetSize - 20 - 8 - SendUdpHeader::SIZE);
     p->AddHeader(h);
     AddIpUdpHeaders(p, m_source, m_group, m_port);
+    return p;
+}
+
+void
+SendUdp::SendPacket(uint32_t i, Time timestamp)
+{
+    Ptr<Packet> p;
+    if (m_datagram.empty())
+    {
+        p = BuildPacket(i, timestamp);
+    }
+    else
+    {
+        // The same octets as BuildPacket's, without serializing three headers per datagram:
+        // the SendUdpHeader follows the IPv4 (20) and UDP (8) headers, in network byte order.
+        uint8_t* b = m_datagram.data() + 20 + 8;
+        auto put = [&b](uint64_t v, int octets) {
+            for (int k = octets - 1; k >= 0; --k)
+            {
+                *b++ = static_cast<uint8_t>(v >> (8 * k));
+            }
+        };
+        put(static_cast<uint64_t>(timestamp.GetNanoSeconds()), 8);
+        put(m_firstNodeId + i, 4);
+        put(m_serial[i], 4);
+        p = Create<Packet>(m_datagram.data(), m_datagram.size());
+    }
     m_device->Send(p, m_destination, Ipv4L3Protocol::PROT_NUMBER);
     m_sendTrace(m_firstNodeId + i, m_serial[i], timestamp);
     ++m_serial[i];

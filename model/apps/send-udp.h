@@ -7,6 +7,7 @@
 
 #include "ns3/address.h"
 #include "ns3/application.h"
+#include "ns3/event-id.h"
 #include "ns3/header.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
@@ -111,8 +112,16 @@ class SendUdpHeader : public Header
  *
  * Why a multiplexer and not N HostProcess objects: a PC of [MEGA06] ran 5 000 send_udp
  * processes. Per virtual node this class keeps one 32-bit serial number, plus the CPU work item
- * or the timer event that is pending for it; process ids come from
- * HostPlatform::ReservePids. The CPU sees exactly the work items N processes would submit.
+ * or the wake-up that is pending for it; process ids come from HostPlatform::ReservePids. The
+ * CPU sees exactly the work items N processes would submit.
+ *
+ * The sleeping nodes' wake-ups (their start times, then the end of each sleep) are kept in this
+ * object's own min-heap of (time, order of the sleep); the simulator holds one event, the
+ * earliest wake-up, instead of one per sleeping node. When it fires, every node due at that
+ * instant becomes runnable in the order their sleeps began, as separate events at one instant
+ * would run. The simulator's scheduler thus holds a few events per PC instead of one per
+ * virtual node (10^6 at the scale of [MEGA06]), which is what makes its insertions and removals
+ * slow and its memory large.
  *
  * With SequentialLaunch, the nodes are not started at random times but launched one after
  * another as the study's PCs started them (a shell loop forking send_udp processes): each launch
@@ -213,6 +222,23 @@ class SendUdp : public Application
     void StopApplication() override;
 
     /**
+     * Node i wakes up after delay (its start or the end of its sleep): queue it in the wake-up
+     * heap and (re)schedule the one wake-up event if it is now the earliest.
+     * @param i node index on this PC
+     * @param delay time from now
+     */
+    void Sleep(uint32_t i, Time delay);
+    /**
+     * Build the datagram the sender's kernel builds (payload, UDP and IPv4 headers), the
+     * old way: through the headers' Serialize.
+     * @param i node index on this PC
+     * @param timestamp the send timestamp
+     * @return the datagram
+     */
+    Ptr<Packet> BuildPacket(uint32_t i, Time timestamp) const;
+    /** The earliest wake-up is due: every node due now becomes runnable. */
+    void Wake();
+    /**
      * A virtual node is runnable: its iteration goes to the CPU.
      * @param i node index on this PC
      */
@@ -239,32 +265,51 @@ class SendUdp : public Application
      */
     void SendPacket(uint32_t i, Time timestamp);
 
-    uint32_t m_nNodes;                                    //!< Nodes
-    uint32_t m_firstNodeId;                               //!< FirstNodeId
-    Ipv4Address m_group;                                  //!< Group
-    uint16_t m_port;                                      //!< Port
-    Time m_interval;                                      //!< Interval
-    uint32_t m_packetSize;                                //!< PacketSize (IP octets)
-    Time m_startWindow;                                   //!< StartWindow
-    double m_loopCycles;                                  //!< LoopCost
-    uint32_t m_deviceIndex;                               //!< Device
-    Ptr<UniformRandomVariable> m_rng;                     //!< start times
-    Ptr<HostPlatform> m_host;                             //!< the PC (may be null)
-    Ptr<NetDevice> m_device;                              //!< the device the datagrams leave
-    Address m_destination;                                //!< the group's MAC address there
-    Ipv4Address m_source;                                 //!< the device's IPv4 address
-    uint32_t m_firstPid;                                  //!< process id of node 0
-    bool m_sequential;                                    //!< SequentialLaunch
-    uint32_t m_launcherPid;                               //!< the launching shell
-    uint32_t m_launched;                                  //!< nodes started
-    bool m_launchFailed;                                  //!< memory exhausted
-    Time m_launchEnd;                                     //!< last node started
-    bool m_running;                                       //!< started and not stopped
-    uint64_t m_sent;                                      //!< packets sent
-    std::vector<uint32_t> m_serial;                       //!< per node: next serial number
-    std::vector<Callback<void>> m_iterated;               //!< per node: iteration done
-    Time m_sendCost;                                      //!< send path of one packet
-    Time m_iterationCost;                                 //!< CPU time of one iteration
+    uint32_t m_nNodes;                      //!< Nodes
+    uint32_t m_firstNodeId;                 //!< FirstNodeId
+    Ipv4Address m_group;                    //!< Group
+    uint16_t m_port;                        //!< Port
+    Time m_interval;                        //!< Interval
+    uint32_t m_packetSize;                  //!< PacketSize (IP octets)
+    Time m_startWindow;                     //!< StartWindow
+    double m_loopCycles;                    //!< LoopCost
+    uint32_t m_deviceIndex;                 //!< Device
+    Ptr<UniformRandomVariable> m_rng;       //!< start times
+    Ptr<HostPlatform> m_host;               //!< the PC (may be null)
+    Ptr<NetDevice> m_device;                //!< the device the datagrams leave
+    Address m_destination;                  //!< the group's MAC address there
+    Ipv4Address m_source;                   //!< the device's IPv4 address
+    uint32_t m_firstPid;                    //!< process id of node 0
+    bool m_sequential;                      //!< SequentialLaunch
+    uint32_t m_launcherPid;                 //!< the launching shell
+    uint32_t m_launched;                    //!< nodes started
+    bool m_launchFailed;                    //!< memory exhausted
+    Time m_launchEnd;                       //!< last node started
+    bool m_running;                         //!< started and not stopped
+    uint64_t m_sent;                        //!< packets sent
+    std::vector<uint32_t> m_serial;         //!< per node: next serial number
+    std::vector<Callback<void>> m_iterated; //!< per node: iteration done
+    Time m_sendCost;                        //!< send path of one packet
+    Time m_iterationCost;                   //!< CPU time of one iteration
+
+    /// A pending wake-up: its time, then the order the sleeps began in (ties at one instant).
+    struct Wakeup
+    {
+        int64_t time;  //!< time step of the wake-up
+        uint64_t seq;  //!< order of the sleep's start
+        uint32_t node; //!< node index
+    };
+
+    std::vector<Wakeup> m_wakeups; //!< min-heap of the sleeping nodes' wake-ups
+    uint64_t m_nextSeq{0};         //!< order of the next sleep
+    EventId m_wakeEvent;           //!< the earliest wake-up's event
+    int64_t m_wakeEventTime{-1};   //!< its time step (-1: none pending)
+    std::vector<uint32_t> m_due;   //!< nodes due at the current wake-up (reused)
+    /// The datagram's octets (IPv4, UDP, SendUdpHeader, padding) as BuildPacket serializes
+    /// them, for the send to patch the 16 octets that differ (timestamp, node id, serial);
+    /// empty when ns-3's checksums are enabled at StartApplication (the UDP checksum covers
+    /// the payload; ChecksumEnabled is a program-wide setting made before the simulation).
+    std::vector<uint8_t> m_datagram;
     TracedCallback<uint32_t, uint32_t, Time> m_sendTrace; //!< sent packets
 };
 
