@@ -56,7 +56,7 @@ struct JaxaBenchmarkConfig
     /**
      * Host parameters changed for a sensitivity or calibration study: "Key=Value;..." where Key
      * is a profile key (HostPlatform.SendCost) or an attribute inside an object value
-     * (IdleEntryTime); applied to the federate PCs' and the emulator's profiles ("" = none).
+     * (ContextSwitchCost); applied to the federate PCs' and the emulator's profiles ("" = none).
      */
     std::string hostSet;
 };
