@@ -34,6 +34,17 @@ def test_zero_delay_ping_is_the_sum_of_the_documented_path_costs(tmp_path):
         assert abs(rtt - expected_ms) < 1e-6
 
 
+def test_a_receive_coalescing_timer_delays_each_of_the_four_receptions(tmp_path):
+    """--hostSet changes the three PCs' profiles: a receive interrupt delay of 50 us (a NIC that
+    coalesces on a timer) makes each of the ping's four isolated frames wait exactly 50 us for
+    its interrupt: the RTT grows by 4 x 50 us (doc/host.rst, the zero-delay ping)."""
+    base = _run("jaxa-table2", tmp_path, delay="0ms", count=2)["rtt_ms"]
+    slow = _run("jaxa-table2", tmp_path, delay="0ms", count=2,
+                hostSet="HostNic.InterruptDelay=50us")["rtt_ms"]
+    for b, s in zip(base, slow):
+        assert abs(s - b - 4 * 0.050) < 1e-9
+
+
 def test_ftp_rate_is_bounded_by_tcp_payload_share_of_the_ip_rate(tmp_path):
     """NIST Net limits IP bytes; TCP carries 1448 payload bytes per 1500-byte packet (MSS with
     timestamps), so the ftp rate cannot exceed 1448/1500 of the setting, and a long transfer
@@ -48,6 +59,9 @@ def test_bad_arguments_are_refused(tmp_path):
     proc = subprocess.run([str(EXAMPLES_DIR / "jaxa-table2"), "--count=0"],
                           capture_output=True, text=True)
     assert proc.returncode == 2 and "--count" in proc.stderr
+    proc = subprocess.run([str(EXAMPLES_DIR / "jaxa-table2"), "--hostSet=NoSuch=1"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "--hostSet" in proc.stderr and "NoSuch" in proc.stderr
     proc = subprocess.run([str(EXAMPLES_DIR / "jaxa-table1"), "--bandwidth=fast"],
                           capture_output=True, text=True)
     assert proc.returncode == 2 and "not a data rate" in proc.stderr

@@ -82,7 +82,8 @@ DELAYS_MS = [0, 5, 10, 15, 50, 100]
 
 def table2_points(scale):
     count, runs = (10, 2) if scale == "quick" else (100, 5)
-    return [{"delay": f"{d}ms", "count": count, "RngRun": run}
+    extra = {"hostSet": HOST_SET} if HOST_SET else {}
+    return [{"delay": f"{d}ms", "count": count, "RngRun": run, **extra}
             for d in DELAYS_MS for run in range(1, runs + 1)]
 
 
