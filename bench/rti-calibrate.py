@@ -13,7 +13,7 @@ crossing-point method over 128k, 512k, 1M, 10M). The host profiles are main's un
 changes them (for a calibration against a proposed host change). Prints the values to put in
 model/rti/rti-profile.cc; it changes nothing itself.
 
-    ./testbed python bench/rti-calibrate.py [--hostSet "IdleEntryTime=500ms"] [--exchanges 300]
+    ./testbed python bench/rti-calibrate.py [--hostSet "HostNic.InterruptDelay=50us"] [--exchanges 300]
 """
 
 import argparse

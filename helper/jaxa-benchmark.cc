@@ -48,24 +48,6 @@ SplitSettings(const std::string& text, const std::string& option)
     return out;
 }
 
-/**
- * A copy of a host profile with some parameters changed (Profile::TryWithChanges), registered
- * under a new name (exit status 2 with a message if a change does not apply).
- * @param base the profile
- * @param changes the changes
- * @return the new profile's name
- */
-std::string
-ChangedProfile(const std::string& base, const Profile::Settings& changes)
-{
-    Profile changed;
-    std::string error;
-    bool ok = Profile::Get("host", base).TryWithChanges(changes, base + "+changed", changed, error);
-    ProgramOptions::Require(ok, "--hostSet: " + error);
-    Profile::Register(changed);
-    return changed.GetName();
-}
-
 /** When the master registers the start synchronization point (every join is done by then). */
 const Time READY_AT = Seconds(1);
 
@@ -97,6 +79,23 @@ struct RunState
 };
 
 } // namespace
+
+std::string
+JaxaBenchmark::ChangedHostProfile(const std::string& base, const std::string& changes)
+{
+    if (changes.empty())
+    {
+        return base;
+    }
+    Profile changed;
+    std::string error;
+    bool ok
+        = Profile::Get("host", base)
+              .TryWithChanges(SplitSettings(changes, "hostSet"), base + "+changed", changed, error);
+    ProgramOptions::Require(ok, "--hostSet: " + error);
+    Profile::Register(changed);
+    return changed.GetName();
+}
 
 void
 JaxaBenchmark::AddOptions(ProgramOptions& opts, JaxaBenchmarkConfig& c)
@@ -155,7 +154,7 @@ JaxaBenchmark::AddOptions(ProgramOptions& opts, JaxaBenchmarkConfig& c)
     opts.Add("hostSet",
              "host parameters changed (sensitivity studies): Key=Value;... with Key a profile "
              "setting (HostNic.InterruptDelay), an attribute inside one "
-             "(HostPlatform.Cpu.IdleExitLatency) or such an attribute alone when unique",
+             "(HostPlatform.Cpu.ContextSwitchCost) or such an attribute alone when unique",
              c.hostSet);
     DeclareFields(opts.Record());
 }
@@ -219,9 +218,8 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
     std::string emulatorProfile = c.emulatorProfile;
     if (!c.hostSet.empty())
     {
-        auto changes = SplitSettings(c.hostSet, "hostSet");
-        hostProfile = ChangedProfile(c.hostProfile, changes);
-        emulatorProfile = ChangedProfile(c.emulatorProfile, changes);
+        hostProfile = ChangedHostProfile(c.hostProfile, c.hostSet);
+        emulatorProfile = ChangedHostProfile(c.emulatorProfile, c.hostSet);
     }
     testbed.SetHostProfile(hostProfile);
     testbed.SetEmulatorProfile(emulatorProfile);

@@ -56,7 +56,7 @@ struct JaxaBenchmarkConfig
     /**
      * Host parameters changed for a sensitivity or calibration study: "Key=Value;..." where Key
      * is a profile key (HostPlatform.SendCost) or an attribute inside an object value
-     * (IdleEntryTime); applied to the federate PCs' and the emulator's profiles ("" = none).
+     * (ContextSwitchCost); applied to the federate PCs' and the emulator's profiles ("" = none).
      */
     std::string hostSet;
 };
@@ -123,6 +123,16 @@ class JaxaBenchmark
      * @param record the record to fill
      */
     static void RunAll(const JaxaBenchmarkConfig& config, uint32_t firstRun, ResultRecord& record);
+
+    /**
+     * @brief A copy of a host profile with some parameters changed (Profile::TryWithChanges),
+     * registered under a new name: the programs' --hostSet (exit status 2 naming it if a change
+     * does not parse or apply).
+     * @param base the profile
+     * @param changes "Key=Value;..." ("" = none: base itself)
+     * @return the name of the profile to use
+     */
+    static std::string ChangedHostProfile(const std::string& base, const std::string& changes);
 };
 
 } // namespace ns3

@@ -7,6 +7,7 @@
  * in each direction; the record holds every RTT and their mean.
  *
  *   ./jaxa-table2 --delay=10ms --count=10 --output=r.json
+ *   ./jaxa-table2 --delay=0ms --hostSet="HostNic.InterruptDelay=50us" --output=-
  */
 
 #include "ns3/core-module.h"
@@ -47,6 +48,7 @@ main(int argc, char* argv[])
     uint32_t size = 56;
     DataRate bandwidth(0);
     std::string pcap;
+    std::string hostSet;
 
     ProgramOptions opts("jaxa-table2",
                         "[JAXA06] Table 2: ping from host A to host B through NIST Net, one a "
@@ -66,6 +68,10 @@ main(int argc, char* argv[])
              DataRate(0),
              DataRate("100Mbps"));
     opts.Add("pcap", "pcap file prefix (empty: none)", pcap);
+    opts.Add("hostSet",
+             "host parameters changed on the three PCs (sensitivity studies): Key=Value;... as "
+             "jaxa-benchmark's --hostSet",
+             hostSet);
     ResultRecord& rec = opts.Record();
     rec.Declare("delay_ms", ResultRecord::REAL, "--delay (ms)")
         .Declare("count", ResultRecord::INT, "--count")
@@ -79,6 +85,11 @@ main(int argc, char* argv[])
                             "--bandwidth/--size: an echo would take longer than the 1 s interval");
 
     EmulatedTestbedHelper testbed = EmulatedTestbedHelper::Jaxa06();
+    if (!hostSet.empty())
+    {
+        testbed.SetHostProfile(JaxaBenchmark::ChangedHostProfile("pc2006-linux26", hostSet));
+        testbed.SetEmulatorProfile(JaxaBenchmark::ChangedHostProfile("nistnet-linux24", hostSet));
+    }
     testbed.SetEmulatorAttribute("Rate", DataRateValue(bandwidth));
     testbed.SetEmulatorAttribute("Delay", TimeValue(delay));
     testbed.EnablePcap(pcap);

@@ -28,13 +28,10 @@ const char* const g_builtinProfiles = R"(
 [host pc2006-linux26]
 description = 2006 desktop PC (Pentium 4 class, 3 GHz), Linux 2.6, 100BASE-TX; JAXA06 federate PCs
 # Context switch of a few microseconds (lmbench lat_ctx on P4-class CPUs: 2-5 us).
-# Cold start after a long idle period: a CPU idle for 500 ms or more has dropped into its
-# deepest idle state and lost the receive path's working set from its caches and TLB; the first
-# work item after it pays IdleExitLatency. Exchanges that keep the PC busy (the RTI benchmark's
-# steps, < 0.5 s) never pay it; a 1 Hz ping pays it at its first two receptions (NIST Net PC,
-# host B). The exit latency is calibrated on [JAXA06] Table 2: ping RTT 0.6 ms at delay 0
-# (doc/host.rst).
-HostPlatform.Cpu = ns3::HostCpu[Frequency=3e9|Cores=1|ContextSwitchCost=6000|IdleEntryTime=500ms|IdleExitLatency=262us]
+# No deep idle state: a desktop Pentium 4 under Linux 2.6 idles in HLT (ACPI C1, or C1E on the
+# later steppings), whose exit takes on the order of a microsecond; the ACPI C2/C3 states with
+# tens of microseconds of exit latency were features of the mobile parts (doc/host.rst).
+HostPlatform.Cpu = ns3::HostCpu[Frequency=3e9|Cores=1|ContextSwitchCost=6000]
 # Jiffy-based sleeps: first tick after the expiry plus one (Linux 2.6 before hrtimers).
 HostPlatform.Timer = ns3::TickTimer[Frequency=1000|ExtraTicks=1]
 # Wake-up of a blocked process on an idle machine: tens of microseconds at most.
@@ -59,8 +56,8 @@ HostNic.Napi = false
 # of the same generation, two 100BASE-TX NICs; it forwards in the kernel, no process involved.
 [host nistnet-linux24]
 description = NIST Net emulator PC (Pentium 4 class, 3 GHz), Linux 2.4 router, two 100BASE-TX NICs
-# Same CPU generation and idle states as the federate PCs (calibration: see pc2006-linux26).
-HostPlatform.Cpu = ns3::HostCpu[Frequency=3e9|Cores=1|ContextSwitchCost=6000|IdleEntryTime=500ms|IdleExitLatency=262us]
+# Same CPU generation as the federate PCs (no deep idle state: see pc2006-linux26).
+HostPlatform.Cpu = ns3::HostCpu[Frequency=3e9|Cores=1|ContextSwitchCost=6000]
 HostPlatform.Timer = ns3::TickTimer[Frequency=100|ExtraTicks=1]
 HostNic.RxRingSize = 256
 HostNic.InterruptDelay = 0us

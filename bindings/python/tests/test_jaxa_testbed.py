@@ -18,6 +18,33 @@ def test_ping_delay_adds_twice_the_setting_plus_rtc_quantisation(tmp_path):
             assert 2 * d <= rtt - base <= 2 * d + 2 * RTC_TICK_MS + 1e-6
 
 
+def test_zero_delay_ping_is_the_sum_of_the_documented_path_costs(tmp_path):
+    """At delay 0 without a rate limit NIST Net forwards at once and nothing idles: the RTT is
+    the ping's send path, four 100BASE-TX hops and four receptions, hand-summed from the host
+    profiles (pc2006-linux26, nistnet-linux24: 3 GHz; doc/host.rst). The 56-byte echo is an
+    84-byte IP datagram, a 110-byte frame on the wire with preamble, header and FCS. (The profiles
+    before issue 15 added a fitted 262 us idle exit at two receptions: 0.6 ms.)"""
+    ghz = 3.0
+    send = (15000 + 2 * 84) / ghz                  # SendCost + SendCostPerByte x IP bytes
+    hop = 110 * 8 / 100e6 * 1e9 + 50               # wire time at 100 Mbit/s + 50 ns of cable
+    rx = (9000 + 3000 + 15000 + 1 * 84) / ghz      # interrupt + driver + stack (+ per byte)
+    expected_ms = (send + 4 * hop + 4 * rx) * 1e-6
+    rtts = _run("jaxa-table2", tmp_path, delay="0ms", count=3)["rtt_ms"]
+    for rtt in rtts:
+        assert abs(rtt - expected_ms) < 1e-6
+
+
+def test_a_receive_coalescing_timer_delays_each_of_the_four_receptions(tmp_path):
+    """--hostSet changes the three PCs' profiles: a receive interrupt delay of 50 us (a NIC that
+    coalesces on a timer) makes each of the ping's four isolated frames wait exactly 50 us for
+    its interrupt: the RTT grows by 4 x 50 us (doc/host.rst, the zero-delay ping)."""
+    base = _run("jaxa-table2", tmp_path, delay="0ms", count=2)["rtt_ms"]
+    slow = _run("jaxa-table2", tmp_path, delay="0ms", count=2,
+                hostSet="HostNic.InterruptDelay=50us")["rtt_ms"]
+    for b, s in zip(base, slow):
+        assert abs(s - b - 4 * 0.050) < 1e-9
+
+
 def test_ftp_rate_is_bounded_by_tcp_payload_share_of_the_ip_rate(tmp_path):
     """NIST Net limits IP bytes; TCP carries 1448 payload bytes per 1500-byte packet (MSS with
     timestamps), so the ftp rate cannot exceed 1448/1500 of the setting, and a long transfer
@@ -32,6 +59,9 @@ def test_bad_arguments_are_refused(tmp_path):
     proc = subprocess.run([str(EXAMPLES_DIR / "jaxa-table2"), "--count=0"],
                           capture_output=True, text=True)
     assert proc.returncode == 2 and "--count" in proc.stderr
+    proc = subprocess.run([str(EXAMPLES_DIR / "jaxa-table2"), "--hostSet=NoSuch=1"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "--hostSet" in proc.stderr and "NoSuch" in proc.stderr
     proc = subprocess.run([str(EXAMPLES_DIR / "jaxa-table1"), "--bandwidth=fast"],
                           capture_output=True, text=True)
     assert proc.returncode == 2 and "not a data rate" in proc.stderr
