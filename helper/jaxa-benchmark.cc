@@ -149,7 +149,7 @@ JaxaBenchmark::AddOptions(ProgramOptions& opts, JaxaBenchmarkConfig& c)
                    {"", "on", "off"});
     opts.Add("hostProfile", "host profile of the federate PCs", c.hostProfile);
     opts.Add("emulatorProfile", "host profile of the NIST Net PC", c.emulatorProfile);
-    opts.Add("profileFile", "file of extra profiles (Profile text format)", c.profileFile);
+    opts.AddProfileFile(c.profileFile);
     opts.Add("rtiSet", "RtiSettings attributes after the profile: Name=Value;...", c.rtiSet);
     opts.Add("hostSet",
              "host parameters changed (sensitivity studies): Key=Value;... with Key a profile "

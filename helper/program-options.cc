@@ -7,6 +7,7 @@
 #include "ns3/callback.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
+#include "ns3/profile.h"
 
 #include <algorithm>
 #include <charconv>
@@ -658,10 +659,28 @@ ProgramOptions::Parse(int argc, char* argv[])
                         + (allowed.empty() ? "" : " (allowed: " + allowed + ")"));
         }
     }
+    if (m_profileFile && !m_profileFile->empty())
+    {
+        uint32_t count = 0;
+        std::string error;
+        // Loaded first: the message must be built after the load has set it.
+        const bool ok = Profile::TryLoadFile(*m_profileFile, count, error);
+        Require(ok, "--profileFile: " + error);
+    }
     if (m_check)
     {
         std::exit(0);
     }
+}
+
+ProgramOptions&
+ProgramOptions::AddProfileFile(std::string& path)
+{
+    m_profileFile = &path;
+    return Add("profileFile",
+               "a file of extra profiles (host, RTI, ...; the text format of doc/host.rst) to "
+               "load first",
+               path);
 }
 
 ResultRecord&

@@ -194,6 +194,14 @@ class ProgramOptions
      */
     ProgramOptions& Add(const std::string& name, const std::string& help, std::string& value);
     /**
+     * @brief The option --profileFile: a file of extra profiles (any kind, Profile's text
+     * format) that Parse() loads once the options are checked; a file that cannot be read or
+     * parsed exits 2 naming it (also under --check).
+     * @param path where the file's name goes (default: "" = none)
+     * @return this
+     */
+    ProgramOptions& AddProfileFile(std::string& path);
+    /**
      * @brief An option whose value is one of a list of words.
      * @param name the option's name
      * @param help what it sets
@@ -321,6 +329,7 @@ class ProgramOptions
     std::string m_output;                        //!< --output
     bool m_describe{false};                      //!< --describe
     bool m_check{false};                         //!< --check
+    std::string* m_profileFile{nullptr};         //!< --profileFile, if the program has it
     ResultRecord m_record;                       //!< the result record
     bool m_progress{false};                      //!< --progress
     std::unique_ptr<CommandLine> m_cmd;          //!< ns-3's parser

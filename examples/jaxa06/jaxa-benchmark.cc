@@ -34,13 +34,6 @@ main(int argc, char* argv[])
     ResultRecord& rec = opts.Record();
     rec.Declare("program", ResultRecord::STRING, "the program's name");
     opts.Parse(argc, argv);
-    if (!config.profileFile.empty())
-    {
-        uint32_t count = 0;
-        std::string error;
-        bool ok = Profile::TryLoadFile(config.profileFile, count, error);
-        ProgramOptions::Require(ok, "--profileFile: " + error);
-    }
     JaxaBenchmark::Check(config);
     rec.SetString("program", "jaxa-benchmark");
     JaxaBenchmark::RunAll(config, RngSeedManager::GetRun(), rec);

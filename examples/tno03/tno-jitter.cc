@@ -239,7 +239,7 @@ main(int argc, char* argv[])
     opts.Add("hub", "net: a 100 Mbit/s hub instead of the switch", hub);
     opts.Add("hostA", "host profile of the measuring machine instead of the family's", hostA);
     opts.Add("hostB", "net: host profile of the receiving machine instead of the family's", hostB);
-    opts.Add("profileFile", "a file of extra profiles (doc/host.rst) to load first", profileFile);
+    opts.AddProfileFile(profileFile);
     ResultRecord& rec = opts.Record();
     rec.Declare("measure", ResultRecord::STRING, "--measure: sched or net")
         .Declare("profile", ResultRecord::STRING, "--profile: the machine family (irix, ihawk)")
@@ -254,13 +254,6 @@ main(int argc, char* argv[])
         .Declare("events", ResultRecord::INT, "simulator events");
     Samples::Declare(rec);
     opts.Parse(argc, argv);
-    if (!profileFile.empty())
-    {
-        uint32_t count = 0;
-        std::string error;
-        ProgramOptions::Require(Profile::TryLoadFile(profileFile, count, error),
-                                "--profileFile: " + error);
-    }
     ProgramOptions::Require(busyWait < 0 || busyWait < period,
                             "--busyWait must be shorter than --period");
 

@@ -82,9 +82,7 @@ main(int argc, char* argv[])
     opts.Add("warmup", "time from the Sender's start to the window (s)", warmup, 0.0, 60.0);
     opts.Add("dataSize", "attribute bytes per update", dataSize, 1, 60000);
     opts.Add("rti", "RTI profile instead of the configuration's", rtiProfile);
-    opts.Add("profileFile",
-             "a file of extra profiles (RTI or host, doc/host.rst) to load first",
-             profileFile);
+    opts.AddProfileFile(profileFile);
     ResultRecord& rec = opts.Record();
     rec.Declare("config", ResultRecord::STRING, "--config")
         .Declare("rti", ResultRecord::STRING, "RTI profile")
@@ -116,13 +114,6 @@ main(int argc, char* argv[])
         .Declare("cpu_b_process_s", ResultRecord::REAL, "process CPU time on PC B (s)")
         .Declare("events", ResultRecord::INT, "simulator events");
     opts.Parse(argc, argv);
-    if (!profileFile.empty())
-    {
-        uint32_t count = 0;
-        std::string error;
-        ProgramOptions::Require(Profile::TryLoadFile(profileFile, count, error),
-                                "--profileFile: " + error);
-    }
     ProgramOptions::Require(rtiProfile.empty() || Profile::Exists("rti", rtiProfile),
                             "--rti='" + rtiProfile + "' is not an RTI profile");
 
