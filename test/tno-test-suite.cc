@@ -277,6 +277,46 @@ class NodeClockTest : public TestCase
 };
 
 /**
+ * Two RTI-SM federates, S (CPU 1) and R (CPU 2), on one 700 MHz iHawk: the host, the RTIexec
+ * and a Fedex, both local components joined; S publishes class 1, R subscribes to it.
+ */
+struct ShmPair
+{
+    Ptr<HostPlatform> host;       //!< the machine
+    Ptr<RtiSettings> settings;    //!< tno-rti-sm, shared by both local components
+    std::vector<Ptr<RtiLrc>> lrc; //!< S, R
+
+    /**
+     * Build the pair.
+     * @param federation the federation's name
+     */
+    explicit ShmPair(const std::string& federation)
+    {
+        NodeContainer n;
+        n.Create(1);
+        InternetStackHelper().Install(n);
+        host = HostPlatformHelper("ihawk-redhawk-700").Install(n.Get(0));
+        host->AssignStreams(1);
+        RtiHelper rtiHelper;
+        rtiHelper.SetProfile("tno-rti-sm");
+        settings = rtiHelper.GetSettings();
+        Ptr<RtiExec> exec = CreateObject<RtiExec>();
+        exec->Setup(host, settings);
+        Ptr<RtiFedex> fedex = exec->CreateFederation(federation);
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            Ptr<HostProcess> proc = host->CreateProcess();
+            proc->SetCore(1 + i);
+            lrc.push_back(CreateObject<RtiLrc>());
+            lrc[i]->Setup(proc, settings, Ipv4Address("127.0.0.1"));
+            lrc[i]->Join(fedex, i == 0 ? "S" : "R");
+        }
+        lrc[0]->Publish(1);
+        lrc[1]->Subscribe(1);
+    }
+};
+
+/**
  * UTC-TM: a sender and a receiver on one machine (shared memory), both with an Output/Update
  * every 10 ms at offset 0. A receiver whose clock is 5 ms ahead runs each UPDATE before the
  * update of the same time has arrived: every update is a TSO violation. A receiver 5 ms behind
@@ -301,36 +341,19 @@ class UtcTmTest : public TestCase
      */
     uint64_t Run(Time receiverOffset, std::vector<Time>& stamps, std::vector<Time>& delays)
     {
-        NodeContainer n;
-        n.Create(1);
-        InternetStackHelper().Install(n);
-        Ptr<HostPlatform> host = HostPlatformHelper("ihawk-redhawk-700").Install(n.Get(0));
-        host->AssignStreams(1);
-        RtiHelper rtiHelper;
-        rtiHelper.SetProfile("tno-rti-sm");
-        Ptr<RtiSettings> settings = rtiHelper.GetSettings();
-        Ptr<RtiExec> exec = CreateObject<RtiExec>();
-        exec->Setup(host, settings);
-        Ptr<RtiFedex> fedex = exec->CreateFederation("utc");
+        ShmPair pair("utc");
         std::vector<Ptr<RciFederate>> rci;
         for (uint32_t i = 0; i < 2; ++i)
         {
-            Ptr<HostProcess> proc = host->CreateProcess();
-            proc->SetCore(1 + i);
-            Ptr<RtiLrc> lrc = CreateObject<RtiLrc>();
-            lrc->Setup(proc, settings, Ipv4Address("127.0.0.1"));
-            lrc->Join(fedex, i == 0 ? "S" : "R");
             Ptr<RciFederate> f = CreateObject<RciFederate>();
             f->SetAttribute("Scheduler", StringValue("UtcTm"));
-            f->Setup(lrc,
+            f->Setup(pair.lrc[i],
                      RciSchedule::Control(MilliSeconds(10), i == 0 ? 0 : 1, i == 0 ? 1 : 0, 0));
             Ptr<NodeClock> clock = CreateObject<NodeClock>();
             clock->SetAttribute("Offset", TimeValue(i == 0 ? Seconds(0) : receiverOffset));
             f->SetClock(clock);
             rci.push_back(f);
         }
-        rci[0]->GetLrc()->Publish(1);
-        rci[1]->GetLrc()->Subscribe(1);
         rci[0]->SetAction("output1", Callback<void>([&]() { rci[0]->Update(1, 512); }));
         rci[1]->SetReflectCallback(RtiLrc::ReflectCallback([&](const RtiLrc::Reflection& r) {
             stamps.push_back(r.tag);
@@ -391,34 +414,17 @@ class HlaTmTest : public TestCase
      */
     uint64_t Run(Time slowWork, uint64_t& nS, uint64_t& nR, std::vector<Time>& tags)
     {
-        NodeContainer n;
-        n.Create(1);
-        InternetStackHelper().Install(n);
-        Ptr<HostPlatform> host = HostPlatformHelper("ihawk-redhawk-700").Install(n.Get(0));
-        host->AssignStreams(1);
-        RtiHelper rtiHelper;
-        rtiHelper.SetProfile("tno-rti-sm");
-        Ptr<RtiSettings> settings = rtiHelper.GetSettings();
-        Ptr<RtiExec> exec = CreateObject<RtiExec>();
-        exec->Setup(host, settings);
-        Ptr<RtiFedex> fedex = exec->CreateFederation("hla");
+        ShmPair pair("hla");
         std::vector<Ptr<RciFederate>> rci;
         for (uint32_t i = 0; i < 2; ++i)
         {
-            Ptr<HostProcess> proc = host->CreateProcess();
-            proc->SetCore(1 + i);
-            Ptr<RtiLrc> lrc = CreateObject<RtiLrc>();
-            lrc->Setup(proc, settings, Ipv4Address("127.0.0.1"));
-            lrc->Join(fedex, i == 0 ? "S" : "R");
             Ptr<RciFederate> f = CreateObject<RciFederate>();
             f->SetAttribute("Scheduler", StringValue("HlaTm"));
             f->SetAttribute("Lookahead", TimeValue(MilliSeconds(1)));
-            f->Setup(lrc,
+            f->Setup(pair.lrc[i],
                      RciSchedule::Control(MilliSeconds(10), i == 0 ? 0 : 1, i == 0 ? 1 : 0, 0));
             rci.push_back(f);
         }
-        rci[0]->GetLrc()->Publish(1);
-        rci[1]->GetLrc()->Subscribe(1);
         bool ahead = false;
         rci[0]->SetAction("output1", Callback<void>([&]() {
                               // R's bound is its requested time (at most its time + one frame)
@@ -519,16 +525,11 @@ class ReadCycleTest : public TestCase
      */
     Outcome Run(Time period, double cycleUs)
     {
-        NodeContainer n;
-        n.Create(1);
-        InternetStackHelper().Install(n);
-        Ptr<HostPlatform> host = HostPlatformHelper("ihawk-redhawk-700").Install(n.Get(0));
-        host->AssignStreams(1);
-        RtiHelper rtiHelper;
-        rtiHelper.SetProfile("tno-rti-sm");
-        Ptr<RtiSettings> settings = rtiHelper.GetSettings();
+        ShmPair pair("cycles");
+        Ptr<RtiSettings> settings = pair.settings;
+        std::vector<Ptr<RtiLrc>>& lrc = pair.lrc;
         // Reference cycles per microsecond of a 700 MHz Pentium III Xeon (1.9 cycles each).
-        const double perUs = 700.0 / host->GetReferenceCycleFactor();
+        const double perUs = 700.0 / pair.host->GetReferenceCycleFactor();
         for (const char* a : {"CallCost",
                               "EncodeCost",
                               "TransportCost",
@@ -541,20 +542,6 @@ class ReadCycleTest : public TestCase
         }
         settings->SetAttribute("CallbackCost", DoubleValue(60 * perUs));
         settings->SetAttribute("ReadCycleCost", DoubleValue(cycleUs * perUs));
-        Ptr<RtiExec> exec = CreateObject<RtiExec>();
-        exec->Setup(host, settings);
-        Ptr<RtiFedex> fedex = exec->CreateFederation("cycles");
-        std::vector<Ptr<RtiLrc>> lrc;
-        for (uint32_t i = 0; i < 2; ++i)
-        {
-            Ptr<HostProcess> proc = host->CreateProcess();
-            proc->SetCore(1 + i);
-            lrc.push_back(CreateObject<RtiLrc>());
-            lrc[i]->Setup(proc, settings, Ipv4Address("127.0.0.1"));
-            lrc[i]->Join(fedex, i == 0 ? "S" : "R");
-        }
-        lrc[0]->Publish(1);
-        lrc[1]->Subscribe(1);
         Outcome o;
         lrc[1]->TraceConnectWithoutContext("ReadCycle", Callback<void, uint32_t>([&o](uint32_t k) {
                                                o.cycles.push_back(k);
