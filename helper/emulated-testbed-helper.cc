@@ -155,6 +155,18 @@ EmulatedTestbedHelper::SetEmulatorProfile(const std::string& profile)
     m_emulatorProfile = profile;
 }
 
+std::string
+EmulatedTestbedHelper::GetHostProfile() const
+{
+    return m_hostProfile;
+}
+
+std::string
+EmulatedTestbedHelper::GetEmulatorProfile() const
+{
+    return m_emulatorProfile;
+}
+
 void
 EmulatedTestbedHelper::SetInstallNics(bool install)
 {

@@ -117,6 +117,12 @@ class EmulatedTestbedHelper
      */
     void SetEmulatorProfile(const std::string& profile);
 
+    /** @return the host profile of hosts A and B ("" = no host model) */
+    std::string GetHostProfile() const;
+
+    /** @return the host profile of the emulator router ("" = no host model) */
+    std::string GetEmulatorProfile() const;
+
     /**
      * @brief Whether the host platforms get NIC models on their devices (default true; false
      * for virtual hosts without a NIC, as GINE's).

@@ -80,21 +80,25 @@ struct RunState
 
 } // namespace
 
-std::string
-JaxaBenchmark::ChangedHostProfile(const std::string& base, const std::string& changes)
+void
+JaxaBenchmark::ApplyHostSet(EmulatedTestbedHelper& testbed, const std::string& changes)
 {
     if (changes.empty())
     {
-        return base;
+        return;
     }
-    Profile changed;
-    std::string error;
-    bool ok
-        = Profile::Get("host", base)
-              .TryWithChanges(SplitSettings(changes, "hostSet"), base + "+changed", changed, error);
-    ProgramOptions::Require(ok, "--hostSet: " + error);
-    Profile::Register(changed);
-    return changed.GetName();
+    const Profile::Settings settings = SplitSettings(changes, "hostSet");
+    auto changed = [&settings](const std::string& base) {
+        Profile copy;
+        std::string error;
+        bool ok
+            = Profile::Get("host", base).TryWithChanges(settings, base + "+changed", copy, error);
+        ProgramOptions::Require(ok, "--hostSet: " + error);
+        Profile::Register(copy);
+        return copy.GetName();
+    };
+    testbed.SetHostProfile(changed(testbed.GetHostProfile()));
+    testbed.SetEmulatorProfile(changed(testbed.GetEmulatorProfile()));
 }
 
 void
@@ -214,15 +218,9 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
                              : c.emulatorNic == "full" ? EthernetNetDevice::FORCED_FULL
                                                        : EthernetNetDevice::FORCED_HALF);
     }
-    std::string hostProfile = c.hostProfile;
-    std::string emulatorProfile = c.emulatorProfile;
-    if (!c.hostSet.empty())
-    {
-        hostProfile = ChangedHostProfile(c.hostProfile, c.hostSet);
-        emulatorProfile = ChangedHostProfile(c.emulatorProfile, c.hostSet);
-    }
-    testbed.SetHostProfile(hostProfile);
-    testbed.SetEmulatorProfile(emulatorProfile);
+    testbed.SetHostProfile(c.hostProfile);
+    testbed.SetEmulatorProfile(c.emulatorProfile);
+    ApplyHostSet(testbed, c.hostSet);
     EmulatedTestbed tb = testbed.Install();
     testbed.AssignStreams(tb, 1000);
 

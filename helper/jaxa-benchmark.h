@@ -23,6 +23,7 @@ namespace ns3
 {
 
 class ProgramOptions;
+class EmulatedTestbedHelper;
 
 /**
  * @ingroup testbed-rti
@@ -125,14 +126,13 @@ class JaxaBenchmark
     static void RunAll(const JaxaBenchmarkConfig& config, uint32_t firstRun, ResultRecord& record);
 
     /**
-     * @brief A copy of a host profile with some parameters changed (Profile::TryWithChanges),
-     * registered under a new name: the programs' --hostSet (exit status 2 naming it if a change
-     * does not parse or apply).
-     * @param base the profile
-     * @param changes "Key=Value;..." ("" = none: base itself)
-     * @return the name of the profile to use
+     * @brief The programs' --hostSet: the testbed's host profiles (federate PCs and NIST Net
+     * PC) replaced by copies with some parameters changed (Profile::TryWithChanges), registered
+     * under new names (exit status 2 naming --hostSet if a change does not parse or apply).
+     * @param testbed the testbed, its profiles set
+     * @param changes "Key=Value;..." ("" = none: the profiles stay)
      */
-    static std::string ChangedHostProfile(const std::string& base, const std::string& changes);
+    static void ApplyHostSet(EmulatedTestbedHelper& testbed, const std::string& changes);
 };
 
 } // namespace ns3

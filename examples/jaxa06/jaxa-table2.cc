@@ -85,11 +85,7 @@ main(int argc, char* argv[])
                             "--bandwidth/--size: an echo would take longer than the 1 s interval");
 
     EmulatedTestbedHelper testbed = EmulatedTestbedHelper::Jaxa06();
-    if (!hostSet.empty())
-    {
-        testbed.SetHostProfile(JaxaBenchmark::ChangedHostProfile("pc2006-linux26", hostSet));
-        testbed.SetEmulatorProfile(JaxaBenchmark::ChangedHostProfile("nistnet-linux24", hostSet));
-    }
+    JaxaBenchmark::ApplyHostSet(testbed, hostSet);
     testbed.SetEmulatorAttribute("Rate", DataRateValue(bandwidth));
     testbed.SetEmulatorAttribute("Delay", TimeValue(delay));
     testbed.EnablePcap(pcap);

@@ -23,8 +23,6 @@
 #include "ns3/udp-l4-protocol.h"
 #include "ns3/uinteger.h"
 
-#include <algorithm>
-
 namespace ns3
 {
 
@@ -235,7 +233,7 @@ SendUdp::DoDispose()
     m_iterated.clear();
     m_wakeEvent.Cancel();
     m_wakeEventTime = -1;
-    m_wakeups.clear();
+    m_wakeups = {};
     m_due.clear();
     m_datagram.clear();
     Application::DoDispose();
@@ -418,26 +416,11 @@ SendUdp::Iterated(uint32_t i)
     Sleep(i, m_host->SleepDelay(nullptr, m_interval));
 }
 
-namespace
-{
-/// Heap order of SendUdp's wake-ups: std::push_heap keeps the largest on top, so "greater"
-/// puts the earliest (time, then sleep order) there.
-struct LaterWakeup
-{
-    template<class W>
-    bool operator()(const W& a, const W& b) const
-    {
-        return a.time != b.time ? a.time > b.time : a.seq > b.seq;
-    }
-};
-} // namespace
-
 void
 SendUdp::Sleep(uint32_t i, Time delay)
 {
     const int64_t at = (Simulator::Now() + delay).GetTimeStep();
-    m_wakeups.push_back(Wakeup{at, m_nextSeq++, i});
-    std::push_heap(m_wakeups.begin(), m_wakeups.end(), LaterWakeup());
+    m_wakeups.push(Wakeup{at, m_nextSeq++, i});
     // One simulator event for the earliest wake-up. An earlier one replaces it, scheduled at
     // this instant as the node's own event would have been.
     if (m_wakeEventTime < 0 || at < m_wakeEventTime)
@@ -454,17 +437,16 @@ SendUdp::Wake()
     const int64_t now = Simulator::Now().GetTimeStep();
     m_wakeEventTime = -1;
     m_due.clear();
-    while (!m_wakeups.empty() && m_wakeups.front().time <= now)
+    while (!m_wakeups.empty() && m_wakeups.top().time <= now)
     {
-        m_due.push_back(m_wakeups.front().node);
-        std::pop_heap(m_wakeups.begin(), m_wakeups.end(), LaterWakeup());
-        m_wakeups.pop_back();
+        m_due.push_back(m_wakeups.top().node);
+        m_wakeups.pop();
     }
     // The next wake-up is scheduled before the due nodes run, as the events of nodes that went
     // to sleep earlier were scheduled before anything these nodes schedule now.
     if (!m_wakeups.empty() && m_running)
     {
-        m_wakeEventTime = m_wakeups.front().time;
+        m_wakeEventTime = m_wakeups.top().time;
         m_wakeEvent = Simulator::Schedule(TimeStep(m_wakeEventTime - now), &SendUdp::Wake, this);
     }
     for (uint32_t i : m_due)

@@ -15,6 +15,8 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
+#include <functional>
+#include <queue>
 #include <vector>
 
 /**
@@ -298,13 +300,23 @@ class SendUdp : public Application
         int64_t time;  //!< time step of the wake-up
         uint64_t seq;  //!< order of the sleep's start
         uint32_t node; //!< node index
+
+        /**
+         * @param o another wake-up
+         * @return true if this one comes after @p o (std::greater puts the earliest on top)
+         */
+        bool operator>(const Wakeup& o) const
+        {
+            return time != o.time ? time > o.time : seq > o.seq;
+        }
     };
 
-    std::vector<Wakeup> m_wakeups; //!< min-heap of the sleeping nodes' wake-ups
-    uint64_t m_nextSeq{0};         //!< order of the next sleep
-    EventId m_wakeEvent;           //!< the earliest wake-up's event
-    int64_t m_wakeEventTime{-1};   //!< its time step (-1: none pending)
-    std::vector<uint32_t> m_due;   //!< nodes due at the current wake-up (reused)
+    /// The sleeping nodes' wake-ups, earliest on top.
+    std::priority_queue<Wakeup, std::vector<Wakeup>, std::greater<Wakeup>> m_wakeups;
+    uint64_t m_nextSeq{0};       //!< order of the next sleep
+    EventId m_wakeEvent;         //!< the earliest wake-up's event
+    int64_t m_wakeEventTime{-1}; //!< its time step (-1: none pending)
+    std::vector<uint32_t> m_due; //!< nodes due at the current wake-up (reused)
     /// The datagram's octets (IPv4, UDP, SendUdpHeader, padding) as BuildPacket serializes
     /// them, for the send to patch the 16 octets that differ (timestamp, node id, serial);
     /// empty when ns-3's checksums are enabled at StartApplication (the UDP checksum covers

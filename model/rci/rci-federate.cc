@@ -159,10 +159,15 @@ RciFederate::Stop()
 }
 
 Time
+RciFederate::SimTime(uint64_t frame, std::size_t index) const
+{
+    return m_schedule.GetFrame() * int64_t(frame) + m_schedule.GetActions()[index].offset;
+}
+
+Time
 RciFederate::ScheduledTime(uint64_t frame, std::size_t index) const
 {
-    Time simTime = m_schedule.GetFrame() * int64_t(frame) + m_schedule.GetActions()[index].offset;
-    Time scheduled = m_start + Seconds(simTime.GetSeconds() / m_timescale);
+    Time scheduled = m_start + Seconds(SimTime(frame, index).GetSeconds() / m_timescale);
     if (m_clock)
     {
         // The frame grid is on the node's clock: when does it read the action's time?
@@ -178,8 +183,7 @@ RciFederate::ScheduleNext()
     {
         return;
     }
-    const auto& a = m_schedule.GetActions()[m_next];
-    Time simTime = m_schedule.GetFrame() * int64_t(m_frame) + a.offset;
+    Time simTime = SimTime(m_frame, m_next);
     Time scheduled = ScheduledTime(m_frame, m_next);
     Ptr<HostProcess> process = m_lrc->GetProcess();
     if (m_scheduler == HLA_TM)
@@ -261,7 +265,7 @@ RciFederate::RunAction(Time scheduled)
     }
     m_maxLateness = Max(m_maxLateness, late);
     m_minLateness = Min(m_minLateness, late);
-    m_time = m_schedule.GetFrame() * int64_t(m_frame) + a.offset;
+    m_time = SimTime(m_frame, m_next);
     if ((a.kind == RciSchedule::UPDATE && m_scheduler == UTC_TM) || m_scheduler == HLA_TM)
     {
         // HLA-TM: the grant to this time delivers every reflection stamped up to it.

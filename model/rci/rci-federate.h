@@ -162,6 +162,12 @@ class RciFederate : public Object
     /**
      * @param frame a frame number
      * @param index an action of the schedule
+     * @return the action's simulation (logical) time: frame x Frame + its offset
+     */
+    Time SimTime(uint64_t frame, std::size_t index) const;
+    /**
+     * @param frame a frame number
+     * @param index an action of the schedule
      * @return the true time the action is scheduled for (the node clock's reading of it)
      */
     Time ScheduledTime(uint64_t frame, std::size_t index) const;
