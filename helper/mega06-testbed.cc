@@ -27,6 +27,7 @@
 #include "ns3/timer-model.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <set>
 
 namespace ns3
@@ -204,6 +205,19 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
         HostPlatformHelper qhost(c.profile);
         qhost.SetNicAttribute("MaxInterruptRate", DoubleValue(c.querierInterruptRate));
         qhost.Install(tb.querier);
+    }
+
+    // No program listens on the send_udp port of the sender PCs and the querier: their kernels
+    // discard the datagrams that reach them (flooded, or the router port's) after the NIC's
+    // processing, without ns-3's IPv4 and UDP layers (HostPlatform::BindUdpMulticast); the
+    // receivers' sara binds the port itself.
+    for (auto it = hostsAll.Begin(); it != hostsAll.End(); ++it)
+    {
+        if (std::find(tb.receivers.Begin(), tb.receivers.End(), *it) == tb.receivers.End())
+        {
+            (*it)->GetObject<HostPlatform>()->BindUdpMulticast(c.port,
+                                                               HostPlatform::UdpMulticastSink());
+        }
     }
 
     // Each PC's clock interrupt has its own phase (the PCs booted at different times): without

@@ -314,6 +314,7 @@ void
 Sara::DoDispose()
 {
     m_socket = nullptr;
+    m_host = nullptr;
     m_process = nullptr;
     m_buffer.clear();
     Application::DoDispose();
@@ -363,12 +364,21 @@ void
 Sara::StartApplication()
 {
     NS_LOG_FUNCTION(this);
-    m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
-    NS_ABORT_MSG_IF(m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0,
-                    "Sara: cannot bind UDP port " << m_port);
-    m_socket->SetRecvPktInfo(true);
-    m_socket->SetRecvCallback(MakeCallback(&Sara::Capture, this));
     Ptr<HostPlatform> host = GetNode()->GetObject<HostPlatform>();
+    if (host && !Node::ChecksumEnabled())
+    {
+        // The kernel delivers the port's multicast datagrams to the capture directly.
+        m_host = host;
+        m_host->BindUdpMulticast(m_port, MakeCallback(&Sara::CaptureDatagram, this));
+    }
+    else
+    {
+        m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+        NS_ABORT_MSG_IF(m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0,
+                        "Sara: cannot bind UDP port " << m_port);
+        m_socket->SetRecvPktInfo(true);
+        m_socket->SetRecvCallback(MakeCallback(&Sara::Capture, this));
+    }
     if (host)
     {
         m_process = host->CreateProcess();
@@ -381,11 +391,43 @@ Sara::StopApplication()
 {
     NS_LOG_FUNCTION(this);
     m_running = false;
+    if (m_host)
+    {
+        // Closed: no program listens on the port any more (the kernel discards its datagrams).
+        m_host->BindUdpMulticast(m_port, HostPlatform::UdpMulticastSink());
+    }
     if (m_socket)
     {
         m_socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
         m_socket->Close();
     }
+}
+
+Sara::Captured
+Sara::Parse(Ptr<const Packet> packet, uint32_t offset, uint32_t size, Time now)
+{
+    Captured c;
+    c.payload = size;
+    c.time = now;
+    if (size < SendUdpHeader::SIZE)
+    {
+        return c; // foreign
+    }
+    // The send_udp header (SendUdpHeader's 16 octets in network byte order).
+    uint8_t b[64];
+    NS_ASSERT(offset + SendUdpHeader::SIZE <= sizeof(b));
+    packet->CopyData(b, offset + SendUdpHeader::SIZE);
+    const uint8_t* h = b + offset;
+    uint64_t ts = 0;
+    for (int k = 0; k < 8; ++k)
+    {
+        ts = (ts << 8) | h[k];
+    }
+    c.sendUdp = true;
+    c.sent = static_cast<int64_t>(ts);
+    c.nodeId = (uint32_t(h[8]) << 24) | (uint32_t(h[9]) << 16) | (uint32_t(h[10]) << 8) | h[11];
+    c.serial = (uint32_t(h[12]) << 24) | (uint32_t(h[13]) << 16) | (uint32_t(h[14]) << 8) | h[15];
+    return c;
 }
 
 void
@@ -398,29 +440,59 @@ Sara::Capture(Ptr<Socket> socket)
         {
             continue;
         }
-        if (m_group != Ipv4Address::GetAny())
+        Ipv4Address group = Ipv4Address::GetAny();
+        Ipv4PacketInfoTag info;
+        if (p->PeekPacketTag(info))
         {
-            Ipv4PacketInfoTag info;
-            if (!p->PeekPacketTag(info) || info.GetAddress() != m_group)
-            {
-                ++m_filtered;
-                continue;
-            }
+            group = info.GetAddress();
         }
-        if (!m_process)
+        else if (m_group != Ipv4Address::GetAny())
         {
-            ++m_captured;
-            Account(p, Simulator::Now());
+            ++m_filtered; // no destination known: the filter cannot match
             continue;
         }
-        if (m_buffer.size() >= m_bufferPackets)
-        {
-            ++m_bufferDrops;
-            continue;
-        }
-        ++m_captured;
-        m_buffer.push_back({p, Simulator::Now()});
+        Offer(group, Parse(p, 0, p->GetSize(), Simulator::Now()));
     }
+    WakeReader();
+}
+
+void
+Sara::CaptureDatagram(Ptr<const Packet> packet, Ipv4Address group, uint32_t offset, uint32_t size)
+{
+    if (!m_running)
+    {
+        return;
+    }
+    Offer(group, Parse(packet, offset, size, Simulator::Now()));
+    WakeReader();
+}
+
+void
+Sara::Offer(Ipv4Address group, const Captured& c)
+{
+    if (m_group != Ipv4Address::GetAny() && group != m_group)
+    {
+        ++m_filtered;
+        return;
+    }
+    if (!m_process)
+    {
+        ++m_captured;
+        Account(c);
+        return;
+    }
+    if (m_buffer.size() >= m_bufferPackets)
+    {
+        ++m_bufferDrops;
+        return;
+    }
+    ++m_captured;
+    m_buffer.push_back(c);
+}
+
+void
+Sara::WakeReader()
+{
     if (m_process && !m_reading && !m_buffer.empty())
     {
         // The blocked reader is woken.
@@ -439,7 +511,7 @@ Sara::ReadNext()
     }
     Ptr<HostPlatform> host = m_process->GetPlatform();
     // The frame as captured: Ethernet 14 + IP/UDP headers 28 + payload.
-    Time cost = host->GetRecvCost(m_buffer.front().packet->GetSize() + 28 + 14)
+    Time cost = host->GetRecvCost(m_buffer.front().payload + 28 + 14)
                 + host->GetCpu()->CyclesToTime(m_processCycles);
     m_process->Execute(cost, m_consume);
 }
@@ -448,24 +520,23 @@ void
 Sara::Consume()
 {
     NS_ASSERT(!m_buffer.empty());
-    Captured c = std::move(m_buffer.front());
+    Captured c = m_buffer.front();
     m_buffer.pop_front();
-    Account(c.packet, c.time);
+    Account(c);
     ReadNext();
 }
 
 void
-Sara::Account(Ptr<Packet> p, Time captured)
+Sara::Account(const Captured& c)
 {
-    if (p->GetSize() < SendUdpHeader::SIZE)
+    if (!c.sendUdp)
     {
         ++m_foreign;
         return;
     }
-    SendUdpHeader h;
-    p->PeekHeader(h);
-    m_table.Add(h.GetNodeId(), h.GetSerial(), h.GetTimestamp(), captured);
-    m_recordTrace(h.GetNodeId(), h.GetSerial(), h.GetTimestamp(), captured);
+    const Time sent = NanoSeconds(c.sent);
+    m_table.Add(c.nodeId, c.serial, sent, c.time);
+    m_recordTrace(c.nodeId, c.serial, sent, c.time);
 }
 
 } // namespace ns3

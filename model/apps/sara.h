@@ -25,6 +25,7 @@
 namespace ns3
 {
 
+class HostPlatform;
 class HostProcess;
 class Packet;
 class Socket;
@@ -165,7 +166,11 @@ class SaraTable
  * no process cost; they are counted as filtered. Packets that do not carry a send_udp payload
  * are read and counted as foreign.
  *
- * Without a HostPlatform on the node every packet is accounted at once, at no cost.
+ * On a PC (a HostPlatform on the node) with ns-3's checksums off, the datagrams come straight
+ * from the NIC model's receive processing (HostPlatform::BindUdpMulticast) instead of through
+ * ns-3's IPv4 and UDP layers and a socket, which add no simulated time on this path; the capture
+ * filter, the buffer and its drops are the same. Without a HostPlatform every packet is
+ * accounted at once, at no cost.
  */
 class Sara : public Application
 {
@@ -219,34 +224,66 @@ class Sara : public Application
     void StartApplication() override;
     void StopApplication() override;
 
+    /** A captured packet: what sara reads of it, and when it was captured. */
+    struct Captured
+    {
+        uint32_t payload{0}; //!< UDP payload size (octets)
+        bool sendUdp{false}; //!< carries a send_udp header (else foreign)
+        uint32_t nodeId{0};  //!< its virtual-node id
+        uint32_t serial{0};  //!< its serial number
+        int64_t sent{0};     //!< its send timestamp (ns)
+        Time time;           //!< capture time
+    };
+
     /**
-     * Packets delivered to the capture socket.
+     * Packets delivered to the capture socket (the path through ns-3's IPv4 and UDP).
      * @param socket the socket
      */
     void Capture(Ptr<Socket> socket);
+    /**
+     * A datagram straight from the kernel's receive path (HostPlatform::BindUdpMulticast).
+     * @param packet the IPv4 datagram
+     * @param group its destination group
+     * @param offset where its UDP payload starts
+     * @param size the UDP payload's size
+     */
+    void CaptureDatagram(Ptr<const Packet> packet,
+                         Ipv4Address group,
+                         uint32_t offset,
+                         uint32_t size);
+    /**
+     * The capture filter, the buffer (or the immediate account without a host) for one packet.
+     * @param group its destination group
+     * @param c the packet
+     */
+    void Offer(Ipv4Address group, const Captured& c);
+    /** Wake the blocked reader if packets wait. */
+    void WakeReader();
     /** Read the next packet from the buffer, if any (process context). */
     void ReadNext();
     /** The packet at the head of the buffer has been read: account it. */
     void Consume();
     /**
-     * Parse and account a packet.
-     * @param p the UDP payload
-     * @param captured capture time
+     * Parse a UDP payload.
+     * @param packet the packet
+     * @param offset where the UDP payload starts in it
+     * @param size the payload's size
+     * @param now the capture time
+     * @return the captured packet
      */
-    void Account(Ptr<Packet> p, Time captured);
-
-    /** A captured packet. */
-    struct Captured
-    {
-        Ptr<Packet> packet; //!< UDP payload
-        Time time;          //!< capture time
-    };
+    static Captured Parse(Ptr<const Packet> packet, uint32_t offset, uint32_t size, Time now);
+    /**
+     * Account a packet.
+     * @param c the packet
+     */
+    void Account(const Captured& c);
 
     uint16_t m_port;               //!< Port
     Ipv4Address m_group;           //!< Group (0.0.0.0 = any)
     uint32_t m_bufferPackets;      //!< BufferPackets
     double m_processCycles;        //!< ProcessCost
-    Ptr<Socket> m_socket;          //!< capture socket
+    Ptr<Socket> m_socket;          //!< capture socket (null on the direct path)
+    Ptr<HostPlatform> m_host;      //!< the PC whose kernel delivers directly (null: socket)
     Ptr<HostProcess> m_process;    //!< the sara process (null without a host)
     Callback<void> m_readNext;     //!< ReadNext, built once (per wake-up)
     Callback<void> m_consume;      //!< Consume, built once (per packet)

@@ -133,6 +133,7 @@ HostNic::DoDispose()
     m_cpu = nullptr;
     m_device = nullptr;
     m_deliver = DeliverCallback();
+    m_intercept = InterceptCallback();
     m_legacyHandlerDoneCb = Callback<void>();
     m_pollCb = Callback<void>();
     m_softirqDoneCb = Callback<void>();
@@ -151,6 +152,12 @@ Ptr<NetDevice>
 HostNic::GetDevice() const
 {
     return m_device;
+}
+
+void
+HostNic::SetIntercept(InterceptCallback intercept)
+{
+    m_intercept = intercept;
 }
 
 uint64_t
@@ -326,6 +333,10 @@ HostNic::Deliver(const Frame& frame)
 {
     ++m_delivered;
     m_deliverTrace(frame.packet, Simulator::Now() - frame.arrival);
+    if (!m_intercept.IsNull() && m_intercept(frame.packet, frame.protocol))
+    {
+        return;
+    }
     m_deliver(frame.device, frame.packet, frame.protocol, frame.from, frame.to, frame.packetType);
 }
 

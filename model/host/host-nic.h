@@ -93,6 +93,19 @@ class HostNic : public Object
     Ptr<NetDevice> GetDevice() const;
 
     /**
+     * Callback that may take a processed frame before it goes up the stack: it returns true if
+     * it consumed the frame (the payload and the EtherType are its arguments).
+     */
+    typedef Callback<bool, Ptr<const Packet>, uint16_t> InterceptCallback;
+
+    /**
+     * @brief Let a callback take processed frames before the stack (HostPlatform installs its
+     * UDP multicast bindings here, see HostPlatform::BindUdpMulticast).
+     * @param intercept the callback (null: every frame goes up the stack)
+     */
+    void SetIntercept(InterceptCallback intercept);
+
+    /**
      * @brief Entry point for frames from the device (a Node protocol handler).
      * @param device the receiving device
      * @param packet the frame's payload
@@ -173,6 +186,7 @@ class HostNic : public Object
     Ptr<HostCpu> m_cpu;                   //!< CPU running the handlers
     Ptr<NetDevice> m_device;              //!< our device
     DeliverCallback m_deliver;            //!< upper layer
+    InterceptCallback m_intercept;        //!< takes frames before the upper layer (may be null)
     std::deque<Frame> m_ring;             //!< receive ring
     std::deque<Frame> m_backlog;          //!< legacy: softirq input queue
     uint32_t m_handlerFrames;             //!< legacy: frames taken by the running handler

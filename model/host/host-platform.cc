@@ -143,6 +143,7 @@ HostPlatform::DoDispose()
         nic->Dispose();
     }
     m_nics.clear();
+    m_udpBindings.clear();
     if (m_cpu)
     {
         m_cpu->Dispose();
@@ -313,7 +314,90 @@ HostPlatform::InstallNic(Ptr<NetDevice> device)
     nic->Setup(m_cpu, device, MakeCallback(&TrafficControlLayer::Receive, tc));
     m_nics[device] = nic;
     Interpose();
+    UpdateIntercepts();
     return nic;
+}
+
+void
+HostPlatform::BindUdpMulticast(uint16_t port, UdpMulticastSink sink)
+{
+    NS_LOG_FUNCTION(this << port);
+    for (auto& b : m_udpBindings)
+    {
+        if (b.port == port)
+        {
+            b.sink = sink;
+            return;
+        }
+    }
+    m_udpBindings.push_back({port, sink});
+    UpdateIntercepts();
+}
+
+void
+HostPlatform::UnbindUdpMulticast(uint16_t port)
+{
+    NS_LOG_FUNCTION(this << port);
+    for (auto it = m_udpBindings.begin(); it != m_udpBindings.end(); ++it)
+    {
+        if (it->port == port)
+        {
+            m_udpBindings.erase(it);
+            UpdateIntercepts();
+            return;
+        }
+    }
+}
+
+void
+HostPlatform::UpdateIntercepts()
+{
+    HostNic::InterceptCallback cb;
+    if (!m_udpBindings.empty())
+    {
+        cb = MakeCallback(&HostPlatform::DeliverUdpMulticast, this);
+    }
+    for (auto& [dev, nic] : m_nics)
+    {
+        nic->SetIntercept(cb);
+    }
+}
+
+bool
+HostPlatform::DeliverUdpMulticast(Ptr<const Packet> packet, uint16_t protocol)
+{
+    constexpr uint32_t kIpUdp = 20 + 8;
+    if (protocol != Ipv4L3Protocol::PROT_NUMBER || Node::ChecksumEnabled())
+    {
+        return false;
+    }
+    uint8_t h[kIpUdp];
+    if (packet->CopyData(h, kIpUdp) < kIpUdp)
+    {
+        return false;
+    }
+    // IPv4 without options, UDP, not a fragment (MF clear, offset 0), to 224.0.0.0/4, whole.
+    const uint32_t total = (static_cast<uint32_t>(h[2]) << 8) | h[3];
+    if (h[0] != 0x45 || h[9] != 17 || (h[6] & 0x3f) != 0 || h[7] != 0 || (h[16] >> 4) != 0xe
+        || total < kIpUdp || total > packet->GetSize())
+    {
+        return false;
+    }
+    const uint16_t port = static_cast<uint16_t>((h[22] << 8) | h[23]);
+    for (const auto& b : m_udpBindings)
+    {
+        if (b.port == port)
+        {
+            if (!b.sink.IsNull())
+            {
+                const uint32_t group
+                    = (static_cast<uint32_t>(h[16]) << 24) | (h[17] << 16) | (h[18] << 8) | h[19];
+                b.sink(packet, Ipv4Address(group), kIpUdp, total - kIpUdp);
+            }
+            return true;
+        }
+    }
+    return false;
 }
 
 void
