@@ -103,6 +103,7 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
                           EnumValue(c.unregisteredToRouterPorts
                                         ? SnoopingBridgeNetDevice::ROUTER_PORTS
                                         : SnoopingBridgeNetDevice::FLOOD));
+    sh.SetLinkType(c.links);
     tb.switchNode = CreateObject<Node>();
     tb.bridge = sh.Install(tb.switchNode);
     tb.bridge->SetTimers(timers);
@@ -150,6 +151,13 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
             tb.bridge->SetStaticRouterPort(tb.querierPort, true);
         }
     }
+    if (c.links == SnoopingSwitchHelper::FULL_DUPLEX)
+    {
+        // The rest of the network: a 10 Gb/s full-duplex link (it carries up to 10^6 frames/s).
+        devs.Add(sh.Connect(tb.bridge, tb.rest, DataRate("10Gbps")).Get(0));
+        tb.restPort = tb.bridge->GetNPorts() - 1;
+    }
+    else
     {
         // The rest of the network: a 10 Gb/s full-duplex link (ns-3's SimpleNetDevice: two events
         // per frame instead of the CSMA model's five; it carries up to 10^6 frames/s).

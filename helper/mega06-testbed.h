@@ -10,6 +10,7 @@
 #include "ns3/igmp-timers.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mrouted.h"
+#include "ns3/multicast-helper.h"
 #include "ns3/multicast-load-source.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
@@ -64,6 +65,9 @@ struct Mega06TestbedConfig
     uint32_t receiversOn6009{0};  //!< the last receivers are on a second switch (the 6009)
     DataRate trunkRate{"1Gbps"};  //!< the 802.1Q trunk between the 6509 and the 6009
     bool sequentialLaunch{false}; //!< send_udp processes launched one by one (SendUdp)
+    /// The links: lean full-duplex Ethernet (the study's 1000BASE-T and 100BASE-TX links), or
+    /// ns-3's half-duplex CSMA without preamble and gap (the model before issue 29).
+    SnoopingSwitchHelper::LinkType links{SnoopingSwitchHelper::FULL_DUPLEX};
 };
 
 /**

@@ -4,6 +4,8 @@
 
 #include "multicast-helper.h"
 
+#include "full-duplex-ethernet-helper.h"
+
 #include "ns3/csma-channel.h"
 #include "ns3/csma-net-device.h"
 #include "ns3/drop-tail-queue.h"
@@ -13,6 +15,7 @@
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -132,6 +135,12 @@ SnoopingSwitchHelper::SetPortQueueSize(QueueSize size)
     m_queueSize = size;
 }
 
+void
+SnoopingSwitchHelper::SetLinkType(LinkType type)
+{
+    m_linkType = type;
+}
+
 Ptr<SnoopingBridgeNetDevice>
 SnoopingSwitchHelper::Install(Ptr<Node> switchNode) const
 {
@@ -145,6 +154,18 @@ SnoopingSwitchHelper::Install(Ptr<Node> switchNode) const
 NetDeviceContainer
 SnoopingSwitchHelper::Link(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay) const
 {
+    if (m_linkType == FULL_DUPLEX)
+    {
+        NS_ABORT_MSG_IF(m_queueSize.GetUnit() != QueueSizeUnit::PACKETS,
+                        "SnoopingSwitchHelper: full-duplex links count their queues in frames, "
+                        "not "
+                            << m_queueSize);
+        FullDuplexEthernetHelper eth;
+        eth.SetDeviceAttribute("DataRate", DataRateValue(rate));
+        eth.SetDeviceAttribute("MaxQueueFrames", UintegerValue(m_queueSize.GetValue()));
+        eth.SetChannelAttribute("Delay", TimeValue(delay));
+        return eth.Install(a, b);
+    }
     Ptr<CsmaChannel> ch = CreateObject<CsmaChannel>();
     ch->SetAttribute("DataRate", DataRateValue(rate));
     ch->SetAttribute("Delay", TimeValue(delay));

@@ -96,14 +96,28 @@ class IgmpHelper
 
 /**
  * @ingroup testbed-multicast
- * @brief Builds snooping switches and their links: one CsmaChannel per link (its own data
- * rate: 1000BASE-T senders, 100BASE-T receivers), per-port output queues of a given size, and
- * 802.1Q trunks between switches.
+ * @brief Builds snooping switches and their links: one link per port (its own data rate:
+ * 1000BASE-T senders, 100BASE-T receivers), per-port output queues of a given size, and 802.1Q
+ * trunks between switches. The links are ns-3's CSMA (CsmaChannel and CsmaNetDevice: half
+ * duplex, no preamble or interframe gap) unless SetLinkType(FULL_DUPLEX) asks for the lean
+ * full-duplex Ethernet links (FullDuplexEthernetNetDevice: one event per frame and hop).
  */
 class SnoopingSwitchHelper
 {
   public:
+    /// The links the helper builds.
+    enum LinkType : uint8_t
+    {
+        CSMA = 0,        //!< ns-3's CsmaChannel with two CsmaNetDevices
+        FULL_DUPLEX = 1, //!< a FullDuplexEthernetChannel with two FullDuplexEthernetNetDevices
+    };
+
     SnoopingSwitchHelper();
+    /**
+     * @brief The links of every port created afterwards.
+     * @param type CSMA (the default) or FULL_DUPLEX
+     */
+    void SetLinkType(LinkType type);
     /**
      * @brief Set an attribute of the SnoopingBridgeNetDevice created by Install().
      * @param name the attribute name
@@ -156,9 +170,10 @@ class SnoopingSwitchHelper
 
   private:
     NetDeviceContainer Link(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay) const;
-    ObjectFactory m_device; //!< bridge factory
-    ObjectFactory m_fabric; //!< fabric factory
-    QueueSize m_queueSize;  //!< port queue size
+    ObjectFactory m_device;    //!< bridge factory
+    ObjectFactory m_fabric;    //!< fabric factory
+    QueueSize m_queueSize;     //!< port queue size
+    LinkType m_linkType{CSMA}; //!< the links built
 };
 
 } // namespace ns3

@@ -131,6 +131,12 @@ main(int argc, char* argv[])
              rssEvery,
              0,
              3600);
+    std::string links = "full-duplex";
+    opts.AddChoice("links",
+                   "the links: the lean full-duplex Ethernet links, or ns-3's CSMA (the model "
+                   "before issue 29)",
+                   links,
+                   {"full-duplex", "csma"});
     opts.Add("profile", "host profile of the PCs", config.profile);
     opts.Add("role", "a label for the campaign (recorded, no effect)", role);
     ResultRecord& rec = opts.Record();
@@ -241,6 +247,7 @@ main(int argc, char* argv[])
     // Group addresses of the sets: 239.10.0.1 onwards (consecutive: distinct multicast MACs).
     config.group = Ipv4Address("239.10.0.1");
     config.querier = querier;
+    config.links = links == "csma" ? SnoopingSwitchHelper::CSMA : SnoopingSwitchHelper::FULL_DUPLEX;
     config.querierInterruptRate = itr;
     g_obsStart = Seconds(warmup);
     g_obsEnd = Seconds(warmup + duration);

@@ -159,11 +159,22 @@ SaraTable::Clear()
 SaraTable::Summary
 SaraTable::GetSummary() const
 {
-    Summary s;
-    s.nodes = m_impl->nodes.size();
+    // Over the nodes in the order of their ids: the floating-point sums do not depend on how
+    // the per-node state is stored.
+    std::vector<std::pair<uint32_t, const Impl::Node*>> nodes;
+    nodes.reserve(m_impl->nodes.size());
     for (const auto& [id, n] : m_impl->nodes)
     {
-        NodeStats ns = MakeStats(id, n);
+        nodes.emplace_back(id, &n);
+    }
+    std::sort(nodes.begin(), nodes.end(), [](const auto& a, const auto& b) {
+        return a.first < b.first;
+    });
+    Summary s;
+    s.nodes = nodes.size();
+    for (const auto& [id, n] : nodes)
+    {
+        NodeStats ns = MakeStats(id, *n);
         s.packets += ns.packets;
         s.drops += ns.drops;
         s.reordered += ns.reordered;
@@ -185,28 +196,28 @@ SaraTable::GetSummary() const
         // Pooled: total mean, and the law of total variance over the nodes.
         double sumSend = 0;
         double sumRecv = 0;
-        for (const auto& [id, n] : m_impl->nodes)
+        for (const auto& [id, n] : nodes)
         {
-            const double k = acc::count(n.send);
+            const double k = acc::count(n->send);
             if (k > 0)
             {
-                sumSend += k * acc::mean(n.send);
-                sumRecv += k * acc::mean(n.recv);
+                sumSend += k * acc::mean(n->send);
+                sumRecv += k * acc::mean(n->recv);
             }
         }
         s.pooledSendMean = sumSend / s.intervals;
         s.pooledRecvMean = sumRecv / s.intervals;
         double varSend = 0;
         double varRecv = 0;
-        for (const auto& [id, n] : m_impl->nodes)
+        for (const auto& [id, n] : nodes)
         {
-            const double k = acc::count(n.send);
+            const double k = acc::count(n->send);
             if (k > 0)
             {
-                const double ds = acc::mean(n.send) - s.pooledSendMean;
-                const double dr = acc::mean(n.recv) - s.pooledRecvMean;
-                varSend += k * (acc::variance(n.send) + ds * ds);
-                varRecv += k * (acc::variance(n.recv) + dr * dr);
+                const double ds = acc::mean(n->send) - s.pooledSendMean;
+                const double dr = acc::mean(n->recv) - s.pooledRecvMean;
+                varSend += k * (acc::variance(n->send) + ds * ds);
+                varRecv += k * (acc::variance(n->recv) + dr * dr);
             }
         }
         s.pooledSendStd = std::sqrt(std::max(0.0, varSend / s.intervals));
