@@ -9,6 +9,7 @@
 #include "ns3/boolean.h"
 #include "ns3/channel.h"
 #include "ns3/enum.h"
+#include "ns3/full-duplex-ethernet-net-device.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -185,6 +186,7 @@ SnoopingBridgeNetDevice::AddSwitchPort(Ptr<NetDevice> port)
     m_portIndex[PeekPointer(port)] = static_cast<uint32_t>(m_ports.size());
     Port p;
     p.dev = port;
+    p.lean = dynamic_cast<FullDuplexEthernetNetDevice*>(PeekPointer(port));
     m_ports.push_back(p);
     m_mark.push_back(0);
     return static_cast<uint32_t>(m_ports.size() - 1);
@@ -335,7 +337,7 @@ SnoopingBridgeNetDevice::ReceiveFromDevice(Ptr<NetDevice> device,
     }
     else
     {
-        f.packet = packet->Copy();
+        f.packet = packet; // never changed: the output ports send it (or copies) as it is
     }
     m_fabric->Ingress(f);
     return true;
@@ -513,11 +515,12 @@ SnoopingBridgeNetDevice::SendToPort(uint32_t port, const SwitchFabric::Frame& fr
         m_fabric->NotifyDrop(frame.packet, port, SwitchFabric::PORT_DOWN);
         return;
     }
-    Ptr<Packet> copy = frame.packet->Copy();
-    if (m_fabric->RandomDrop(copy, port))
+    if (m_fabric->RandomDrop(frame.packet, port))
     {
         return;
     }
+    Ptr<const Packet> out = frame.packet;
+    Ptr<Packet> own; // a packet of this port's own (the tagged frame), if any
     uint16_t protocol = frame.protocol;
     if (p.trunk)
     {
@@ -526,13 +529,16 @@ SnoopingBridgeNetDevice::SendToPort(uint32_t port, const SwitchFabric::Frame& fr
                                 static_cast<uint8_t>(frame.protocol >> 8),
                                 static_cast<uint8_t>(frame.protocol & 0xff)};
         Ptr<Packet> tagged = Create<Packet>(tag, 4);
-        tagged->AddAtEnd(copy);
-        copy = tagged;
+        tagged->AddAtEnd(frame.packet);
+        out = own = tagged;
         protocol = kVlan;
     }
-    if (!p.dev->SendFrom(copy, frame.src, frame.dst, protocol))
+    const bool sent
+        = p.lean ? p.lean->SendShared(out, frame.src, frame.dst, protocol)
+                 : p.dev->SendFrom(own ? own : out->Copy(), frame.src, frame.dst, protocol);
+    if (!sent)
     {
-        m_fabric->NotifyDrop(copy, port, SwitchFabric::OUTPUT_QUEUE_FULL);
+        m_fabric->NotifyDrop(out, port, SwitchFabric::OUTPUT_QUEUE_FULL);
     }
 }
 

@@ -27,6 +27,7 @@
 namespace ns3
 {
 
+class FullDuplexEthernetNetDevice;
 class Node;
 
 /**
@@ -53,6 +54,11 @@ class Node;
  * Groups are IPv4 addresses (not MAC addresses: no 32:1 ambiguity), kept in a hash map with
  * one small vector of (port, expiry) per group; per-frame work is a hash lookup plus the
  * output ports. Membership timers are lazy: one event per group at its earliest expiry.
+ *
+ * Frames are not copied: the packet a port received is the one every output port sends
+ * (FullDuplexEthernetNetDevice::SendShared), and a copy goes only to ports of other device types
+ * (ns-3 devices add their headers to the packet they are given). A copy that finds its port's
+ * output queue full is counted (OUTPUT_QUEUE_FULL) when the frame arrives, at no further cost.
  *
  * A port can be an 802.1Q trunk (SetTrunk): frames leave it with a 4-octet VLAN tag (EtherType
  * 0x8100, then TCI and the inner EtherType) and arrive on it tagged; untagged access ports carry
@@ -196,7 +202,9 @@ class SnoopingBridgeNetDevice : public NetDevice
     /// A port.
     struct Port
     {
-        Ptr<NetDevice> dev;       //!< the device
+        Ptr<NetDevice> dev; //!< the device
+        /// the device if it is a lean full-duplex port (frames go out of it without a copy)
+        FullDuplexEthernetNetDevice* lean{nullptr};
         bool trunk{false};        //!< 802.1Q tagged
         uint16_t vlan{1};         //!< VLAN id on a trunk
         bool staticRouter{false}; //!< configured router port

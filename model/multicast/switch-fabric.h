@@ -61,11 +61,11 @@ class SwitchFabric : public Object
     /// A frame inside the switch.
     struct Frame
     {
-        Ptr<Packet> packet; //!< payload (no Ethernet header, no VLAN tag)
-        uint32_t inPort;    //!< ingress port index (UINT32_MAX = from the switch itself)
-        uint16_t protocol;  //!< EtherType
-        Mac48Address src;   //!< source MAC
-        Mac48Address dst;   //!< destination MAC
+        Ptr<const Packet> packet; //!< payload (no Ethernet header, no VLAN tag); never changed
+        uint32_t inPort;          //!< ingress port index (UINT32_MAX = from the switch itself)
+        uint16_t protocol;        //!< EtherType
+        Mac48Address src;         //!< source MAC
+        Mac48Address dst;         //!< destination MAC
     };
 
     /// Forwarding-decision callback (the bridge), called when the engine has served a frame.
