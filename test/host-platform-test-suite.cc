@@ -27,6 +27,7 @@
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -829,6 +830,138 @@ class HostProfileBaseTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * HostCpu arrivals (ArrivalSource): PROCESS items that fall due at known times are taken by the
+ * CPU as if submitted then, hand-computed on one core at 1 GHz with a 1 000-cycle (1 us)
+ * context switch. Processes 1 and 2 wake at 10 and 12 us (5 us of work each), process 3 at
+ * 40 us (3 us); an interrupt (2 us) comes at 11 us, and a process 4 item (1 us) is submitted
+ * directly at 12 us, the instant process 2 falls due. Expected: process 1 starts at 10 (switch
+ * 1 us, from process 9 which ran first at 0-1 us), is preempted at 11 (served 1 of 6), resumes
+ * at 13 and ends at 18; process 2 (due 12, before process 4's submission at the same instant)
+ * then runs 18-24 (switch 1 + 5), process 4 24-26 (switch 1 + 1); process 3 starts on the idle
+ * core at 40 and ends at 44 (switch 1 + 3), its completion the only event of its wake-up. The
+ * same schedule with one event per wake-up (Submit at 10, 12 and 40 us) gives the same
+ * completions with three events more.
+ */
+class HostArrivalTestCase : public TestCase
+{
+  public:
+    HostArrivalTestCase()
+        : TestCase("HostCpu: arrivals taken when they fall due, without events of their own")
+    {
+    }
+
+  private:
+    /// The test's arrival source: (time, owner, service) in order.
+    class Source : public HostCpu::ArrivalSource
+    {
+      public:
+        std::vector<std::tuple<int64_t, uint32_t, Time>> items; //!< pending, earliest first
+        Callback<void, uint32_t> done;                          //!< completion (owner)
+
+        bool PeekArrival(Arrival& next) const override
+        {
+            if (items.empty())
+            {
+                return false;
+            }
+            next.time = std::get<0>(items.front());
+            next.owner = std::get<1>(items.front());
+            next.service = std::get<2>(items.front());
+            return true;
+        }
+
+        Callback<void> TakeArrival() override
+        {
+            const uint32_t owner = std::get<1>(items.front());
+            items.erase(items.begin());
+            return Callback<void>([this, owner]() { done(owner); });
+        }
+    };
+
+    std::vector<std::pair<uint32_t, int64_t>> m_done; //!< (owner, completion in ns)
+
+    void Done(uint32_t owner)
+    {
+        m_done.emplace_back(owner, Simulator::Now().GetNanoSeconds());
+    }
+
+    /**
+     * Run the scenario.
+     * @param arrivals whether the wake-ups are arrivals (else one Submit event each)
+     * @return the events the simulator ran
+     */
+    uint64_t Run(bool arrivals)
+    {
+        m_done.clear();
+        Ptr<HostPlatform> p = MakePlatform(1e9, 1, 1000);
+        Ptr<HostCpu> cpu = p->GetCpu();
+        auto done = MakeCallback(&HostArrivalTestCase::Done, this);
+        Source source;
+        source.done = done;
+        const std::vector<std::tuple<int64_t, uint32_t, Time>> wakeups
+            = {{10000, 1, MicroSeconds(5)},
+               {12000, 2, MicroSeconds(5)},
+               {40000, 3, MicroSeconds(3)}};
+        // Process 9 runs first (so that process 1 pays a switch).
+        cpu->Submit(HostCpu::PROCESS, NanoSeconds(0), 9, Callback<void>([done]() { done(9); }));
+        if (arrivals)
+        {
+            source.items = wakeups;
+            cpu->AddArrivalSource(&source);
+        }
+        else
+        {
+            for (const auto& [t, owner, service] : wakeups)
+            {
+                Simulator::Schedule(NanoSeconds(t), [cpu, owner, service, done]() {
+                    cpu->Submit(HostCpu::PROCESS, service, owner, Callback<void>([done, owner]() {
+                                    done(owner);
+                                }));
+                });
+            }
+        }
+        Simulator::Schedule(MicroSeconds(11), [cpu]() {
+            cpu->Submit(HostCpu::HARDIRQ, MicroSeconds(2), HostCpu::KERNEL, Callback<void>());
+        });
+        Simulator::Schedule(MicroSeconds(12), [cpu, done]() {
+            cpu->Submit(HostCpu::PROCESS, MicroSeconds(1), 4, Callback<void>([done]() {
+                            done(4);
+                        }));
+        });
+        Simulator::Run();
+        const uint64_t events = Simulator::GetEventCount();
+        if (arrivals)
+        {
+            cpu->RemoveArrivalSource(&source);
+        }
+        Simulator::Destroy();
+        return events;
+    }
+
+    void DoRun() override
+    {
+        const std::vector<std::pair<uint32_t, int64_t>> expected
+            = {{9, 0}, {1, 18000}, {2, 24000}, {4, 26000}, {3, 44000}};
+        const uint64_t withEvents = Run(false);
+        NS_TEST_ASSERT_MSG_EQ(m_done.size(), expected.size(), "one wake-up event each");
+        for (std::size_t i = 0; i < expected.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(m_done[i].first, expected[i].first, "order, events");
+            NS_TEST_EXPECT_MSG_EQ(m_done[i].second, expected[i].second, "time, events");
+        }
+        const uint64_t withArrivals = Run(true);
+        NS_TEST_ASSERT_MSG_EQ(m_done.size(), expected.size(), "arrivals");
+        for (std::size_t i = 0; i < expected.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(m_done[i].first, expected[i].first, "order, arrivals");
+            NS_TEST_EXPECT_MSG_EQ(m_done[i].second, expected[i].second, "time, arrivals");
+        }
+        NS_TEST_EXPECT_MSG_EQ(withEvents, withArrivals + 3, "three wake-up events fewer");
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * The host platform suite.
  */
 class HostPlatformTestSuite : public TestSuite
@@ -839,6 +972,7 @@ class HostPlatformTestSuite : public TestSuite
     {
         AddTestCase(new HostCpuTestCase, Duration::QUICK);
         AddTestCase(new HostCacheRefillTestCase, Duration::QUICK);
+        AddTestCase(new HostArrivalTestCase, Duration::QUICK);
         AddTestCase(new HostProcessTestCase, Duration::QUICK);
         AddTestCase(new HostNicTestCase, Duration::QUICK);
         AddTestCase(new HostReceivePathTestCase, Duration::QUICK);

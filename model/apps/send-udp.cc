@@ -226,6 +226,11 @@ SendUdp::~SendUdp()
 void
 SendUdp::DoDispose()
 {
+    if (m_cpu)
+    {
+        m_cpu->RemoveArrivalSource(this);
+        m_cpu = nullptr;
+    }
     m_device = nullptr;
     m_host = nullptr;
     m_rng = nullptr;
@@ -305,16 +310,28 @@ SendUdp::StartApplication()
     m_launched = 0;
     m_launchFailed = false;
     m_launchEnd = Time(-1);
+    if (m_host && !m_cpu)
+    {
+        // The CPU takes the wake-ups from the heap (no event per wake-up).
+        m_cpu = m_host->GetCpu();
+        m_cpu->AddArrivalSource(this);
+    }
     if (m_sequential && m_host)
     {
         m_launcherPid = m_host->ReservePids(1);
         Launch(0);
         return;
     }
+    m_starting = true;
     for (uint32_t i = 0; i < m_nNodes; ++i)
     {
         Time start = Seconds(m_rng->GetValue(0.0, m_startWindow.GetSeconds()));
         Sleep(i, start);
+    }
+    m_starting = false;
+    if (m_cpu)
+    {
+        m_cpu->ArrivalsChanged();
     }
     m_launched = m_nNodes;
     m_launchEnd = Simulator::Now() + m_startWindow;
@@ -379,6 +396,32 @@ SendUdp::StopApplication()
 {
     NS_LOG_FUNCTION(this);
     m_running = false;
+    if (m_cpu)
+    {
+        m_cpu->ArrivalsChanged(); // no more arrivals
+    }
+}
+
+bool
+SendUdp::PeekArrival(HostCpu::ArrivalSource::Arrival& next) const
+{
+    if (!m_running || m_wakeups.empty())
+    {
+        return false;
+    }
+    const Wakeup& w = m_wakeups.top();
+    next.time = w.time;
+    next.service = m_iterationCost;
+    next.owner = m_firstPid + w.node;
+    return true;
+}
+
+Callback<void>
+SendUdp::TakeArrival()
+{
+    const uint32_t i = m_wakeups.top().node;
+    m_wakeups.pop();
+    return m_iterated[i];
 }
 
 void
@@ -420,7 +463,17 @@ void
 SendUdp::Sleep(uint32_t i, Time delay)
 {
     const int64_t at = (Simulator::Now() + delay).GetTimeStep();
-    m_wakeups.push(Wakeup{at, m_nextSeq++, i});
+    const uint64_t seq = m_nextSeq++;
+    m_wakeups.push(Wakeup{at, seq, i});
+    if (m_cpu)
+    {
+        // The CPU takes it when it falls due; it plans anew if this is now the earliest.
+        if (!m_starting && m_wakeups.top().seq == seq)
+        {
+            m_cpu->ArrivalsChanged();
+        }
+        return;
+    }
     // One simulator event for the earliest wake-up. An earlier one replaces it, scheduled at
     // this instant as the node's own event would have been.
     if (m_wakeEventTime < 0 || at < m_wakeEventTime)

@@ -9,6 +9,7 @@
 #include "ns3/application.h"
 #include "ns3/event-id.h"
 #include "ns3/header.h"
+#include "ns3/host-cpu.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
@@ -118,12 +119,14 @@ class SendUdpHeader : public Header
  * CPU sees exactly the work items N processes would submit.
  *
  * The sleeping nodes' wake-ups (their start times, then the end of each sleep) are kept in this
- * object's own min-heap of (time, order of the sleep); the simulator holds one event, the
- * earliest wake-up, instead of one per sleeping node. When it fires, every node due at that
- * instant becomes runnable in the order their sleeps began, as separate events at one instant
- * would run. The simulator's scheduler thus holds a few events per PC instead of one per
- * virtual node (10^6 at the scale of [MEGA06]), which is what makes its insertions and removals
- * slow and its memory large.
+ * object's own min-heap of (time, order of the sleep): the PC's run queue of processes to come.
+ * On a PC the heap is an arrival source of the CPU (HostCpu::ArrivalSource): the CPU takes each
+ * node's iteration when its wake-up falls due, with no simulator event for the wake-up (the
+ * iteration's completion is the one event of a send). Without a HostPlatform the simulator holds
+ * one event, the earliest wake-up. Nodes due at one instant become runnable in the order their
+ * sleeps began, as separate events at one instant would run. The simulator's scheduler thus
+ * holds a few events per PC instead of one per virtual node (10^6 at the scale of [MEGA06]),
+ * which is what makes its insertions and removals slow and its memory large.
  *
  * With SequentialLaunch, the nodes are not started at random times but launched one after
  * another as the study's PCs started them (a shell loop forking send_udp processes): each launch
@@ -139,7 +142,9 @@ class SendUdpHeader : public Header
  *
  * Without a HostPlatform on the node the nodes send at exact intervals at no cost.
  */
-class SendUdp : public Application
+class SendUdp
+    : public Application
+    , private HostCpu::ArrivalSource
 {
   public:
     /**
@@ -222,6 +227,10 @@ class SendUdp : public Application
   private:
     void StartApplication() override;
     void StopApplication() override;
+
+    // HostCpu::ArrivalSource: the wake-up heap.
+    bool PeekArrival(HostCpu::ArrivalSource::Arrival& next) const override;
+    Callback<void> TakeArrival() override;
 
     /**
      * Node i wakes up after delay (its start or the end of its sleep): queue it in the wake-up
@@ -314,6 +323,8 @@ class SendUdp : public Application
     /// The sleeping nodes' wake-ups, earliest on top.
     std::priority_queue<Wakeup, std::vector<Wakeup>, std::greater<Wakeup>> m_wakeups;
     uint64_t m_nextSeq{0};       //!< order of the next sleep
+    Ptr<HostCpu> m_cpu;          //!< the PC's CPU, which takes the wake-ups (null: no PC)
+    bool m_starting{false};      //!< StartApplication is queueing the first wake-ups
     EventId m_wakeEvent;         //!< the earliest wake-up's event
     int64_t m_wakeEventTime{-1}; //!< its time step (-1: none pending)
     std::vector<uint32_t> m_due; //!< nodes due at the current wake-up (reused)

@@ -13,6 +13,7 @@
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -165,6 +166,10 @@ HostCpu::DoDispose()
         core.task.done = Callback<void>();
     }
     m_cores.clear();
+    m_planEvent.Cancel();
+    m_arrivalEvent.Cancel();
+    m_planned = false;
+    m_sources.clear();
     for (auto& q : m_runq)
     {
         q.clear();
@@ -409,6 +414,7 @@ Time
 HostCpu::GetBusyTime(Priority priority) const
 {
     NS_ASSERT(priority < N_PRIORITIES);
+    Sync();
     Time busy = m_busy[priority];
     // Add the part of running tasks served so far.
     for (const auto& core : m_cores)
@@ -425,6 +431,7 @@ uint32_t
 HostCpu::GetQueueLength(Priority priority) const
 {
     NS_ASSERT(priority < N_PRIORITIES);
+    Sync();
     uint32_t n = m_runq[priority].size();
     for (const auto& q : m_coreRunq)
     {
@@ -436,6 +443,7 @@ HostCpu::GetQueueLength(Priority priority) const
 bool
 HostCpu::HasIdleCore() const
 {
+    Sync();
     if (m_cores.size() < m_nCores)
     {
         return true;
@@ -460,15 +468,23 @@ HostCpu::Submit(Priority priority, Time service, uint32_t owner, Callback<void> 
     {
         Setup();
     }
-    Task task{service, service, Simulator::Now(), Time(-1), priority, owner, std::move(done)};
-    const int32_t bound = m_affine ? CoreOf(owner) : -1;
+    Enter();
+    const Time now = Simulator::Now();
+    SubmitTask(Task{service, service, now, Time(-1), priority, owner, std::move(done)},
+               now.GetTimeStep());
+    Leave();
+}
 
+void
+HostCpu::SubmitTask(Task&& task, int64_t at)
+{
+    const int32_t bound = m_affine ? CoreOf(task.owner) : -1;
     // An idle core that may run it takes it at once (lowest index first: deterministic).
     for (uint32_t c = 0; c < m_cores.size(); ++c)
     {
         if (!m_cores[c].busy && MayRun(c, bound))
         {
-            Start(c, std::move(task));
+            Start(c, std::move(task), at);
             return;
         }
     }
@@ -476,7 +492,7 @@ HostCpu::Submit(Priority priority, Time service, uint32_t owner, Callback<void> 
     int victim = -1;
     for (uint32_t c = 0; c < m_cores.size(); ++c)
     {
-        if (MayRun(c, bound) && m_cores[c].task.priority > priority
+        if (MayRun(c, bound) && m_cores[c].task.priority > task.priority
             && (victim < 0 || m_cores[c].task.priority > m_cores[victim].task.priority))
         {
             victim = c;
@@ -486,63 +502,93 @@ HostCpu::Submit(Priority priority, Time service, uint32_t owner, Callback<void> 
     {
         Core& core = m_cores[victim];
         Task preempted = std::move(core.task);
-        Time served = Simulator::Now() - core.started;
+        Time served = TimeStep(at) - core.started;
         preempted.remaining -= served;
         m_busy[preempted.priority] += served;
         core.completion.Cancel();
         core.busy = false;
-        core.idleSince = Simulator::Now(); // not idle at all: the new item starts at once
+        core.idleSince = TimeStep(at); // not idle at all: the new item starts at once
         NS_LOG_LOGIC("core " << victim << " preempts owner " << preempted.owner << " class "
                              << +preempted.priority << " remaining " << preempted.remaining);
         // The preempted item resumes before the others of its class.
         int32_t home = m_affine ? CoreOf(preempted.owner) : -1;
         RunQueue(home, preempted.priority).push_front(std::move(preempted));
-        Start(victim, std::move(task));
+        Start(victim, std::move(task), at);
         return;
     }
-    RunQueue(bound, priority).push_back(std::move(task));
+    RunQueue(bound, task.priority).push_back(std::move(task));
+}
+
+Time
+HostCpu::StartExtra(const Core& core, Priority priority, uint32_t owner, int64_t at, bool commit)
+{
+    Time extra;
+    // A core leaving a deep idle state needs the exit latency first.
+    if (m_idleEntry.IsStrictlyPositive() && TimeStep(at) - core.idleSince >= m_idleEntry)
+    {
+        extra += m_idleExit;
+    }
+    // A process task on a core that last ran another process pays a context switch, and the
+    // refill of its working set as far as the others evicted it.
+    if (priority == PROCESS)
+    {
+        const bool other = owner != core.lastOwner;
+        const bool switched = other && core.lastOwner != KERNEL;
+        if (switched)
+        {
+            const Time refill = GetRefillTime(owner);
+            extra += CyclesToTime(m_contextSwitchCycles) + refill;
+            if (commit)
+            {
+                m_refillTotal += refill;
+            }
+        }
+        if (commit)
+        {
+            Touch(owner, other);
+        }
+    }
+    return extra;
 }
 
 void
-HostCpu::Start(uint32_t c, Task&& task)
+HostCpu::Start(uint32_t c, Task&& task, int64_t at, const EventId* planned)
 {
     Core& core = m_cores[c];
     NS_ASSERT(!core.busy);
     if (task.firstStart.IsStrictlyNegative())
     {
-        task.firstStart = Simulator::Now();
-        // A core leaving a deep idle state needs the exit latency first.
-        if (m_idleEntry.IsStrictlyPositive() && Simulator::Now() - core.idleSince >= m_idleEntry)
-        {
-            task.remaining += m_idleExit;
-            task.service += m_idleExit;
-        }
-        // A process task on a core that last ran another process pays a context switch, and
-        // the refill of its working set as far as the others evicted it.
-        if (task.priority == PROCESS)
-        {
-            const bool other = task.owner != core.lastOwner;
-            const bool switched = other && core.lastOwner != KERNEL;
-            if (switched)
-            {
-                const Time refill = GetRefillTime(task.owner);
-                const Time cs = CyclesToTime(m_contextSwitchCycles) + refill;
-                task.remaining += cs;
-                task.service += cs;
-                m_refillTotal += refill;
-            }
-            Touch(task.owner, other);
-        }
+        task.firstStart = TimeStep(at);
+        const Time extra = StartExtra(core, task.priority, task.owner, at, true);
+        task.remaining += extra;
+        task.service += extra;
     }
     if (task.priority == PROCESS)
     {
         core.lastOwner = task.owner;
     }
     core.busy = true;
-    core.started = Simulator::Now();
+    core.started = TimeStep(at);
     core.task = std::move(task);
+    if (planned)
+    {
+        // A planned arrival: its completion was scheduled when it was planned.
+        NS_ASSERT(Simulator::GetDelayLeft(*planned) + Simulator::Now()
+                  == core.started + core.task.remaining);
+        core.completion = *planned;
+        return;
+    }
     // A lambda event: no std::bind/std::function behind it (one allocation per item, not two).
-    core.completion = Simulator::Schedule(core.task.remaining, [this, c]() { Complete(c); });
+    core.completion = Simulator::Schedule(core.started + core.task.remaining - Simulator::Now(),
+                                          [this, c]() { CompletionEvent(c); });
+}
+
+void
+HostCpu::CompletionEvent(uint32_t c)
+{
+    Enter();
+    Complete(c);
+    Leave();
 }
 
 void
@@ -587,9 +633,194 @@ HostCpu::Dispatch(uint32_t c)
         {
             Task next = std::move(q->front());
             q->pop_front();
-            Start(c, std::move(next));
+            Start(c, std::move(next), Simulator::Now().GetTimeStep());
             return;
         }
+    }
+}
+
+// --- arrivals --------------------------------------------------------------------------------
+
+void
+HostCpu::AddArrivalSource(ArrivalSource* source)
+{
+    NS_LOG_FUNCTION(this << source);
+    NS_ABORT_MSG_IF(!source, "HostCpu::AddArrivalSource: null source");
+    if (m_cores.size() != m_nCores)
+    {
+        Setup();
+    }
+    Enter();
+    m_sources.push_back(source);
+    Leave();
+}
+
+void
+HostCpu::RemoveArrivalSource(ArrivalSource* source)
+{
+    NS_LOG_FUNCTION(this << source);
+    Enter();
+    auto it = std::find(m_sources.begin(), m_sources.end(), source);
+    if (it != m_sources.end())
+    {
+        if (m_planned)
+        {
+            // Resolve left a plan only for the future; it may be this source's.
+            m_planEvent.Cancel();
+            m_planned = false;
+        }
+        m_sources.erase(it);
+    }
+    Leave();
+}
+
+void
+HostCpu::ArrivalsChanged()
+{
+    if (m_cores.size() != m_nCores)
+    {
+        Setup();
+    }
+    // Resolve cancels a plan for the future; Replan plans the (new) earliest arrival.
+    Enter();
+    Leave();
+}
+
+void
+HostCpu::Sync() const
+{
+    if (m_sources.empty())
+    {
+        return;
+    }
+    HostCpu* self = const_cast<HostCpu*>(this);
+    self->Enter();
+    self->Leave();
+}
+
+void
+HostCpu::Enter()
+{
+    if (m_depth++ == 0 && !m_sources.empty())
+    {
+        Resolve();
+    }
+}
+
+void
+HostCpu::Leave()
+{
+    NS_ASSERT(m_depth > 0);
+    if (--m_depth == 0 && !m_sources.empty())
+    {
+        Replan();
+    }
+}
+
+int32_t
+HostCpu::EarliestArrival(ArrivalSource::Arrival& next) const
+{
+    int32_t best = -1;
+    ArrivalSource::Arrival a;
+    for (uint32_t s = 0; s < m_sources.size(); ++s)
+    {
+        if (m_sources[s]->PeekArrival(a) && (best < 0 || a.time < next.time))
+        {
+            best = static_cast<int32_t>(s);
+            next = a;
+        }
+    }
+    return best;
+}
+
+void
+HostCpu::TakeArrival(int32_t s, const ArrivalSource::Arrival& a, const EventId* planned)
+{
+    Callback<void> done = m_sources[s]->TakeArrival();
+    const Time at = TimeStep(a.time);
+    Task task{a.service, a.service, at, Time(-1), PROCESS, a.owner, std::move(done)};
+    if (planned)
+    {
+        Start(0, std::move(task), a.time, planned);
+        return;
+    }
+    SubmitTask(std::move(task), a.time);
+}
+
+void
+HostCpu::Resolve()
+{
+    const int64_t now = Simulator::Now().GetTimeStep();
+    ArrivalSource::Arrival a;
+    if (m_planned)
+    {
+        m_planned = false;
+        if (m_planTime <= now)
+        {
+            // The planned arrival started at its time (nothing happened on the CPU since).
+            const int32_t s = EarliestArrival(a);
+            NS_ABORT_MSG_IF(s != m_planSource || a.time != m_planTime,
+                            "HostCpu: an arrival source changed its earliest arrival without "
+                            "ArrivalsChanged");
+            TakeArrival(s, a, &m_planEvent);
+        }
+        else
+        {
+            m_planEvent.Cancel();
+        }
+    }
+    // The arrivals that fell due while the cores were busy join the run queues at their times.
+    int32_t s;
+    while ((s = EarliestArrival(a)) >= 0 && a.time <= now)
+    {
+        TakeArrival(s, a, nullptr);
+    }
+}
+
+void
+HostCpu::Replan()
+{
+    if (m_planned || m_cores.size() != m_nCores)
+    {
+        return;
+    }
+    ArrivalSource::Arrival a;
+    const int32_t s = EarliestArrival(a);
+    if (s < 0)
+    {
+        return;
+    }
+    if (m_nCores == 1 && !m_affine)
+    {
+        const Core& core = m_cores[0];
+        if (core.busy)
+        {
+            return; // it waits in the run queue (taken at the next entry, in time order)
+        }
+        // The core is idle until then: the item starts at its time; only its completion is an
+        // event (with the extra time as of its start: nothing changes on the CPU before it).
+        const Time extra = StartExtra(core, PROCESS, a.owner, a.time, false);
+        m_planned = true;
+        m_planTime = a.time;
+        m_planSource = s;
+        m_planEvent = Simulator::Schedule(TimeStep(a.time) + a.service + extra - Simulator::Now(),
+                                          [this]() { CompletionEvent(0); });
+        return;
+    }
+    // Several cores (or affinity): an event at the arrival's time if a core is idle then.
+    bool idle = false;
+    for (const auto& core : m_cores)
+    {
+        idle = idle || !core.busy;
+    }
+    if (idle && !(m_arrivalEvent.IsPending() && m_arrivalEventTime == a.time))
+    {
+        m_arrivalEvent.Cancel();
+        m_arrivalEventTime = a.time;
+        m_arrivalEvent = Simulator::Schedule(TimeStep(a.time) - Simulator::Now(), [this]() {
+            Enter();
+            Leave();
+        });
     }
 }
 

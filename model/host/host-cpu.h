@@ -57,6 +57,16 @@ namespace ns3
  * (lines touched by all switched-in runs in between). Few processes keep their working sets
  * cached; thousands evict each other completely, and every wake-up pays the whole refill.
  *
+ * Arrivals (ArrivalSource): processes that wake up at times known in advance (the end of a
+ * sleep) can be handed to the CPU as a source of future PROCESS work items instead of one
+ * simulator event per wake-up. The CPU takes each item when it falls due, exactly as if it had
+ * been submitted then (same run-queue position, same start, context switch and refill): while a
+ * core is busy, the items that fell due are put in the run queue, in the order of their times,
+ * at the next change of the CPU's state (a submission, a completion, an observation); when the
+ * core (single-core CPUs) is idle, the earliest arrival's start is planned and only its
+ * completion is an event, so a wake-up costs no event of its own. An item submitted at the same
+ * instant as an arrival falls due counts as later than it.
+ *
  * Idle states: a core that has been idle for at least IdleEntryTime is in a deep idle state
  * (ACPI C-state, caches gone cold); the first item it runs afterwards needs IdleExitLatency
  * more (wake-up from the idle state and cache refill). Sporadic traffic (a ping a second) pays
@@ -97,6 +107,56 @@ class HostCpu : public Object
      * @param done called when the item has received its whole service time
      */
     void Submit(Priority priority, Time service, uint32_t owner, Callback<void> done);
+
+    /**
+     * @brief A source of PROCESS work items that fall due at times known in advance (processes
+     * waking from a sleep), taken by the CPU without an event of their own (see the class
+     * description).
+     */
+    class ArrivalSource
+    {
+      public:
+        virtual ~ArrivalSource() = default;
+
+        /// A pending arrival: when it falls due and the work item it brings.
+        struct Arrival
+        {
+            int64_t time{0};   //!< time step at which the item is submitted
+            Time service;      //!< its service time
+            uint32_t owner{0}; //!< its owner (a process id)
+        };
+
+        /**
+         * @brief The source's earliest pending arrival.
+         * @param next set to it
+         * @return false if none is pending
+         */
+        virtual bool PeekArrival(Arrival& next) const = 0;
+
+        /**
+         * @brief The CPU takes the earliest pending arrival (the one PeekArrival gives).
+         * @return the item's completion callback
+         */
+        virtual Callback<void> TakeArrival() = 0;
+    };
+
+    /**
+     * @brief Take the arrivals of a source (it must stay alive until removed).
+     * @param source the source
+     */
+    void AddArrivalSource(ArrivalSource* source);
+
+    /**
+     * @brief Stop taking the arrivals of a source.
+     * @param source the source
+     */
+    void RemoveArrivalSource(ArrivalSource* source);
+
+    /**
+     * @brief A source's earliest arrival changed (one was added before it, or the source stopped):
+     * the CPU plans again.
+     */
+    void ArrivalsChanged();
 
     /**
      * @brief Convert CPU cycles to time at this CPU's frequency.
@@ -229,13 +289,61 @@ class HostCpu : public Object
      * Start a task on a core.
      * @param c core index
      * @param task the task (moved from)
+     * @param at the time it starts (time step; now, or an arrival's time not later than now)
+     * @param planned its completion event if already scheduled (a planned arrival), else null
      */
-    void Start(uint32_t c, Task&& task);
+    void Start(uint32_t c, Task&& task, int64_t at, const EventId* planned = nullptr);
+    /**
+     * The extra time a task needs when it starts on a core at some time: the exit from a deep
+     * idle state, a context switch and the refill of its working set.
+     * @param core the core
+     * @param priority the task's class
+     * @param owner its owner
+     * @param at its start (time step)
+     * @param commit whether it starts now (the cache model records the run) or is only planned
+     * @return the extra time
+     */
+    Time StartExtra(const Core& core, Priority priority, uint32_t owner, int64_t at, bool commit);
+    /**
+     * Submit a task at a given time (now, or the time an arrival fell due).
+     * @param task the task (moved from)
+     * @param at the time (time step)
+     */
+    void SubmitTask(Task&& task, int64_t at);
     /**
      * The task on a core has completed.
      * @param c core index
      */
     void Complete(uint32_t c);
+    /**
+     * A completion event (a planned arrival's, or a started task's).
+     * @param c core index
+     */
+    void CompletionEvent(uint32_t c);
+    /** An entry into the CPU's state: bring the arrivals up to now (outermost entry only). */
+    void Enter();
+    /** The end of an entry: plan the next arrival (outermost entry only). */
+    void Leave();
+    /** A planned arrival whose time has come starts; one in the future is cancelled; the
+     * arrivals that fell due until now are submitted at their times. */
+    void Resolve();
+    /** Plan the earliest arrival's start on an idle core (or an event at its time). */
+    void Replan();
+    /**
+     * The source with the earliest pending arrival.
+     * @param next set to that arrival
+     * @return its index in m_sources, or -1 if none is pending
+     */
+    int32_t EarliestArrival(ArrivalSource::Arrival& next) const;
+    /**
+     * Submit a source's earliest arrival at its time.
+     * @param s the source's index
+     * @param a the arrival (PeekArrival's)
+     * @param planned the planned completion event if it starts as planned, else null
+     */
+    void TakeArrival(int32_t s, const ArrivalSource::Arrival& a, const EventId* planned);
+    /** Bring the arrivals up to now before an observation (const getters). */
+    void Sync() const;
     /**
      * Start the highest-priority queued task on an idle core, if any.
      * @param c core index
@@ -331,6 +439,14 @@ class HostCpu : public Object
     std::vector<uint64_t> m_lastTouched;   //!< per owner: m_linesTouched after its last run + 1
     Time m_refillTotal;                    //!< refill time charged so far
     std::array<Time, N_PRIORITIES> m_busy; //!< accumulated service per class
+    std::vector<ArrivalSource*> m_sources; //!< arrival sources
+    uint32_t m_depth{0};                   //!< nesting of entries (Enter/Leave)
+    bool m_planned{false};                 //!< an arrival's start is planned (one core, idle)
+    int64_t m_planTime{0};                 //!< its time (time step)
+    int32_t m_planSource{-1};              //!< its source
+    EventId m_planEvent;                   //!< its completion event
+    EventId m_arrivalEvent;                //!< multi-core CPUs: an event at an arrival's time
+    int64_t m_arrivalEventTime{-1};        //!< its time
     TracedCallback<uint8_t, uint32_t, Time, Time> m_workTrace; //!< completion trace
     static constexpr int TIME_CACHE_BITS = 5;                  //!< log2 of the size of m_timeCache
     mutable std::array<CachedTime, 1 << TIME_CACHE_BITS>
