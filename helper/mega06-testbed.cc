@@ -272,6 +272,17 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
         Ptr<Sara> sara = CreateObject<Sara>();
         sara->SetAttribute("Port", UintegerValue(c.port));
         sara->SetAttribute("Group", Ipv4AddressValue(receiverGroup(i)));
+        // The nodes it expects: its set's (sender PCs i * sendersPerGroup onwards), or all.
+        if (c.sendersPerGroup > 0)
+        {
+            const uint32_t firstPc = i * c.sendersPerGroup;
+            const uint32_t pcs = std::min(c.sendersPerGroup, c.senderPcs - firstPc);
+            sara->ReserveNodes(firstPc * c.nodesPerPc, pcs * c.nodesPerPc);
+        }
+        else
+        {
+            sara->ReserveNodes(0, c.senderPcs * c.nodesPerPc);
+        }
         tb.receivers.Get(i)->AddApplication(sara);
         sara->SetStartTime(Seconds(0));
         sara->SetStopTime(c.stopAt);
@@ -316,6 +327,15 @@ Mega06SentWindow::SetWindow(Time start, Time end)
 void
 Mega06SentWindow::Watch(Ptr<SendUdp> app)
 {
+    // Its nodes' ids (the PCs' consecutive ranges join into one flat table).
+    UintegerValue first;
+    UintegerValue nodes;
+    app->GetAttribute("FirstNodeId", first);
+    app->GetAttribute("Nodes", nodes);
+    if (m_table.GetNNodes() == 0)
+    {
+        m_table.Reserve(first.Get(), nodes.Get());
+    }
     app->TraceConnectWithoutContext("Send", MakeCallback(&Mega06SentWindow::Sent, this));
 }
 

@@ -4,12 +4,14 @@
  * The lean full-duplex Ethernet link (FullDuplexEthernetNetDevice) against hand-computed wire
  * times (IEEE 802.3: preamble and SFD 8 octets, header 14, payload padded to 46, FCS 4, gap 96
  * bit times), the drop-tail rule, the independence of the two directions, and the module's
- * 802.3 device in full duplex (EthernetNetDevice) on the same traffic.
+ * 802.3 device in full duplex (EthernetNetDevice) on the same traffic; frame descriptors
+ * (FrameTemplate) against the octets and timing of the same frames as ns-3 Packets.
  */
 
 #include "ns3/data-rate.h"
 #include "ns3/ethernet-helper.h"
 #include "ns3/ethernet-net-device.h"
+#include "ns3/frame-descriptor.h"
 #include "ns3/full-duplex-ethernet-helper.h"
 #include "ns3/full-duplex-ethernet-net-device.h"
 #include "ns3/node-container.h"
@@ -373,6 +375,155 @@ class FullDuplexDifferentialTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * Frame descriptors (FrameTemplate, FrameDescriptor) against the same frames as ns-3 Packets.
+ * A hand-built IPv4/UDP datagram (RFC 791/768 layout: 100 octets, to 239.1.2.3, UDP port 5001,
+ * 16 variable octets after the UDP header) parses to its group, port, payload offset 28 and
+ * payload size 72; a descriptor's octets (MakePacket, CopyData) are the datagram's with its own
+ * 16 octets; the same schedule sent as descriptors and as Packets through a queue of 2 frames
+ * gives identical arrival times (hand-computed as in the queue test), drops and octets at a
+ * receiver that takes Packets, and the same times at one that takes descriptors. A datagram to
+ * a unicast address, or with IP options, is not a multicast template.
+ */
+class FrameDescriptorTestCase : public TestCase
+{
+  public:
+    FrameDescriptorTestCase()
+        : TestCase("full-duplex Ethernet: frame descriptors carry the same octets and timing")
+    {
+    }
+
+  private:
+    /** @return the 100-octet datagram (IPv4 20, UDP 8, payload 72; variable octets zero) */
+    static std::vector<uint8_t> Datagram()
+    {
+        std::vector<uint8_t> d(100, 0);
+        const uint8_t ip[20]
+            = {0x45, 0, 0, 100, 0, 1, 0x40, 0, 1, 17, 0, 0, 10, 0, 0, 1, 239, 1, 2, 3};
+        std::copy(ip, ip + 20, d.begin());
+        d[20] = 0x13; // source port 5000
+        d[21] = 0x88;
+        d[22] = 0x13; // destination port 5001
+        d[23] = 0x89;
+        d[24] = 0; // UDP length 80
+        d[25] = 80;
+        for (uint32_t k = 44; k < 100; ++k)
+        {
+            d[k] = static_cast<uint8_t>(k); // the constant padding
+        }
+        return d;
+    }
+
+    void DoRun() override
+    {
+        const std::vector<uint8_t> d = Datagram();
+        Ptr<FrameTemplate> t = Create<FrameTemplate>(d, 28, 0x0800);
+        const FrameTemplate::Udp& u = t->GetUdp();
+        NS_TEST_ASSERT_MSG_EQ(u.valid, true, "a UDP multicast datagram");
+        NS_TEST_EXPECT_MSG_EQ(u.group, Ipv4Address("239.1.2.3"), "group");
+        NS_TEST_EXPECT_MSG_EQ(u.port, 5001, "port");
+        NS_TEST_EXPECT_MSG_EQ(u.offset, 28u, "payload offset");
+        NS_TEST_EXPECT_MSG_EQ(u.size, 72u, "payload size (total length 100 - 28)");
+        NS_TEST_EXPECT_MSG_EQ(t->GetSize(), 100u, "size");
+
+        // Its octets.
+        FrameDescriptor f{t, {}};
+        for (uint32_t k = 0; k < FrameTemplate::VAR; ++k)
+        {
+            f.var[k] = static_cast<uint8_t>(0xa0 + k);
+        }
+        std::vector<uint8_t> expected = d;
+        std::copy(f.var.begin(), f.var.end(), expected.begin() + 28);
+        Ptr<Packet> p = f.MakePacket();
+        std::vector<uint8_t> got(p->GetSize());
+        p->CopyData(got.data(), got.size());
+        NS_TEST_EXPECT_MSG_EQ((got == expected), true, "MakePacket: the datagram's octets");
+        for (uint32_t n : {20u, 28u, 30u, 44u, 64u, 200u})
+        {
+            std::vector<uint8_t> b(200, 0xff);
+            const uint32_t c = f.CopyData(b.data(), n);
+            NS_TEST_EXPECT_MSG_EQ(c, std::min(n, 100u), "CopyData " << n << ": count");
+            NS_TEST_EXPECT_MSG_EQ(std::equal(b.begin(), b.begin() + c, expected.begin()),
+                                  true,
+                                  "CopyData " << n << ": octets");
+            NS_TEST_EXPECT_MSG_EQ(b[c], 0xff, "CopyData " << n << ": no more");
+        }
+
+        // Not multicast templates: a unicast destination, IP options.
+        std::vector<uint8_t> uni = d;
+        uni[16] = 10;
+        NS_TEST_EXPECT_MSG_EQ(Create<FrameTemplate>(uni, 28, 0x0800)->GetUdp().valid,
+                              false,
+                              "unicast");
+        std::vector<uint8_t> opt = d;
+        opt[0] = 0x46;
+        NS_TEST_EXPECT_MSG_EQ(Create<FrameTemplate>(opt, 28, 0x0800)->GetUdp().valid,
+                              false,
+                              "IP options");
+
+        // Timing and drops: descriptors and Packets on the same schedule (queue of 2, 1 Gbit/s:
+        // five at t = 0, two dropped; one at 1 007 ns dropped, one at 1 008 ns queued).
+        const std::vector<int64_t> sendAt = {0, 0, 0, 0, 0, 1007, 1008};
+        const std::vector<int64_t> arrive = {1008, 1104 + 1008, 2 * 1104 + 1008, 3 * 1104 + 1008};
+        std::vector<std::vector<uint8_t>> octets[2];
+        std::vector<int64_t> times[3];
+        uint64_t drops[3] = {0, 0, 0};
+        for (int mode = 0; mode < 3; ++mode) // 0: Packets, 1: descriptors, 2: to a descriptor sink
+        {
+            NetDeviceContainer link = Link("1Gbps", 2);
+            auto a = DynamicCast<FullDuplexEthernetNetDevice>(link.Get(0));
+            auto b = DynamicCast<FullDuplexEthernetNetDevice>(link.Get(1));
+            const Mac48Address src = Mac48Address::ConvertFrom(a->GetAddress());
+            const Mac48Address dst("01:00:5e:01:02:03");
+            std::vector<int64_t>& tm = times[mode];
+            auto* oc = mode < 2 ? &octets[mode] : nullptr;
+            auto rx = [&tm, oc](Ptr<NetDevice>, Ptr<const Packet> q, uint16_t, const Address&) {
+                tm.push_back(Simulator::Now().GetNanoSeconds());
+                std::vector<uint8_t> o(q->GetSize());
+                q->CopyData(o.data(), o.size());
+                oc->push_back(o);
+                return true;
+            };
+            if (mode < 2)
+            {
+                b->SetReceiveCallback(
+                    Callback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>(
+                        rx));
+            }
+            else
+            {
+                b->SetFrameReceiveCallback(FullDuplexEthernetNetDevice::FrameReceiveCallback(
+                    [&tm](Ptr<FullDuplexEthernetNetDevice>,
+                          const FrameDescriptor&,
+                          Mac48Address,
+                          Mac48Address) { tm.push_back(Simulator::Now().GetNanoSeconds()); }));
+            }
+            for (std::size_t i = 0; i < sendAt.size(); ++i)
+            {
+                FrameDescriptor fi{t, {}};
+                fi.var[15] = static_cast<uint8_t>(i); // the serial's last octet
+                uint64_t* dr = &drops[mode];
+                Simulator::Schedule(NanoSeconds(sendAt[i]), [a, fi, src, dst, mode, dr]() {
+                    const bool ok = mode == 0 ? a->Send(fi.MakePacket(), dst, 0x0800)
+                                              : a->SendFrame(fi, src, dst);
+                    *dr += ok ? 0 : 1;
+                });
+            }
+            Simulator::Run();
+            Simulator::Destroy();
+            NS_TEST_EXPECT_MSG_EQ(drops[mode], 3u, "mode " << mode << ": drops");
+            NS_TEST_ASSERT_MSG_EQ(tm.size(), arrive.size(), "mode " << mode << ": frames");
+            for (std::size_t i = 0; i < arrive.size(); ++i)
+            {
+                NS_TEST_EXPECT_MSG_EQ(tm[i], arrive[i], "mode " << mode << ": frame " << i);
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ((octets[0] == octets[1]), true, "the same octets as Packets");
+        NS_TEST_EXPECT_MSG_EQ(+octets[1].back()[28 + 15], 6, "the last is the 7th frame's");
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * The full-duplex Ethernet suite.
  */
 class FullDuplexEthernetTestSuite : public TestSuite
@@ -385,6 +536,7 @@ class FullDuplexEthernetTestSuite : public TestSuite
         AddTestCase(new FullDuplexQueueTestCase, Duration::QUICK);
         AddTestCase(new FullDuplexCrossingTestCase, Duration::QUICK);
         AddTestCase(new FullDuplexDifferentialTestCase, Duration::QUICK);
+        AddTestCase(new FrameDescriptorTestCase, Duration::QUICK);
     }
 };
 

@@ -870,11 +870,11 @@ class HostArrivalTestCase : public TestCase
             return true;
         }
 
-        Callback<void> TakeArrival() override
+        HostCpu::Completion TakeArrival() override
         {
             const uint32_t owner = std::get<1>(items.front());
             items.erase(items.begin());
-            return Callback<void>([this, owner]() { done(owner); });
+            return HostCpu::Completion{Callback<void>(), done, owner};
         }
     };
 

@@ -61,7 +61,57 @@ struct SaraTable::Impl
         SaraAcc recv;           //!< receive intervals (s)
     };
 
-    std::unordered_map<uint32_t, Node> nodes; //!< per-node state
+    /// Nodes of ids [base, base + flat.size()) (Reserve): a flat array, seen once packets > 0.
+    uint32_t base{0};
+    std::vector<Node> flat;                   //!< their state
+    uint32_t flatSeen{0};                     //!< of them seen
+    std::unordered_map<uint32_t, Node> nodes; //!< every other node's state
+
+    /**
+     * @param id a node id
+     * @return its state if seen, else null
+     */
+    const Node* Find(uint32_t id) const
+    {
+        if (id - base < flat.size())
+        {
+            const Node& n = flat[id - base];
+            return n.packets > 0 ? &n : nullptr;
+        }
+        auto it = nodes.find(id);
+        return it == nodes.end() ? nullptr : &it->second;
+    }
+
+    /**
+     * @return every seen node, in the order of the ids
+     */
+    std::vector<std::pair<uint32_t, const Node*>> Sorted() const
+    {
+        std::vector<std::pair<uint32_t, const Node*>> v;
+        v.reserve(flatSeen + nodes.size());
+        for (const auto& [id, n] : nodes)
+        {
+            v.emplace_back(id, &n);
+        }
+        std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
+            return a.first < b.first;
+        });
+        // The flat range lies between the map's ids below and above it.
+        const auto mid = std::lower_bound(v.begin(), v.end(), base, [](const auto& a, uint32_t b) {
+            return a.first < b;
+        });
+        std::vector<std::pair<uint32_t, const Node*>> flatNodes;
+        flatNodes.reserve(flatSeen);
+        for (uint32_t k = 0; k < flat.size(); ++k)
+        {
+            if (flat[k].packets > 0)
+            {
+                flatNodes.emplace_back(base + k, &flat[k]);
+            }
+        }
+        v.insert(mid, flatNodes.begin(), flatNodes.end());
+        return v;
+    }
 };
 
 namespace
@@ -102,10 +152,49 @@ SaraTable::SaraTable()
 SaraTable::~SaraTable() = default;
 
 void
+SaraTable::Reserve(uint32_t firstId, uint32_t count)
+{
+    NS_ABORT_MSG_IF(GetNNodes() > 0, "SaraTable::Reserve: the table is not empty");
+    NS_ABORT_MSG_IF(firstId + uint64_t(count) > (uint64_t(1) << 32),
+                    "SaraTable::Reserve: ids beyond 2^32");
+    Impl& m = *m_impl;
+    if (m.flat.empty())
+    {
+        m.base = firstId;
+        m.flat.resize(count);
+        return;
+    }
+    // Extend the flat range if the new one touches it (else its ids go to the map).
+    const uint64_t lo = std::min<uint64_t>(m.base, firstId);
+    const uint64_t hi
+        = std::max<uint64_t>(uint64_t(m.base) + m.flat.size(), uint64_t(firstId) + count);
+    if (firstId <= uint64_t(m.base) + m.flat.size() && uint64_t(firstId) + count >= m.base)
+    {
+        std::vector<Impl::Node> flat(hi - lo);
+        std::move(m.flat.begin(), m.flat.end(), flat.begin() + (m.base - lo));
+        m.flat = std::move(flat);
+        m.base = static_cast<uint32_t>(lo);
+    }
+}
+
+void
 SaraTable::Add(uint32_t nodeId, uint32_t serial, Time sent, Time received)
 {
-    auto [it, fresh] = m_impl->nodes.try_emplace(nodeId);
-    Impl::Node& n = it->second;
+    Impl::Node* node;
+    bool fresh;
+    if (nodeId - m_impl->base < m_impl->flat.size())
+    {
+        node = &m_impl->flat[nodeId - m_impl->base];
+        fresh = node->packets == 0; // every seen node has a packet (its first)
+        m_impl->flatSeen += fresh ? 1 : 0;
+    }
+    else
+    {
+        auto [it, created] = m_impl->nodes.try_emplace(nodeId);
+        node = &it->second;
+        fresh = created;
+    }
+    Impl::Node& n = *node;
     if (!fresh && serial <= n.lastSerial)
     {
         ++n.reordered;
@@ -133,27 +222,29 @@ SaraTable::Add(uint32_t nodeId, uint32_t serial, Time sent, Time received)
 bool
 SaraTable::Has(uint32_t nodeId) const
 {
-    return m_impl->nodes.count(nodeId) > 0;
+    return m_impl->Find(nodeId) != nullptr;
 }
 
 SaraTable::NodeStats
 SaraTable::GetNode(uint32_t nodeId) const
 {
-    auto it = m_impl->nodes.find(nodeId);
-    NS_ABORT_MSG_IF(it == m_impl->nodes.end(), "SaraTable::GetNode: node " << nodeId << " unseen");
-    return MakeStats(nodeId, it->second);
+    const Impl::Node* n = m_impl->Find(nodeId);
+    NS_ABORT_MSG_IF(!n, "SaraTable::GetNode: node " << nodeId << " unseen");
+    return MakeStats(nodeId, *n);
 }
 
 uint32_t
 SaraTable::GetNNodes() const
 {
-    return m_impl->nodes.size();
+    return m_impl->flatSeen + m_impl->nodes.size();
 }
 
 void
 SaraTable::Clear()
 {
     m_impl->nodes.clear();
+    std::fill(m_impl->flat.begin(), m_impl->flat.end(), Impl::Node{});
+    m_impl->flatSeen = 0;
 }
 
 SaraTable::Summary
@@ -161,15 +252,7 @@ SaraTable::GetSummary() const
 {
     // Over the nodes in the order of their ids: the floating-point sums do not depend on how
     // the per-node state is stored.
-    std::vector<std::pair<uint32_t, const Impl::Node*>> nodes;
-    nodes.reserve(m_impl->nodes.size());
-    for (const auto& [id, n] : m_impl->nodes)
-    {
-        nodes.emplace_back(id, &n);
-    }
-    std::sort(nodes.begin(), nodes.end(), [](const auto& a, const auto& b) {
-        return a.first < b.first;
-    });
+    const std::vector<std::pair<uint32_t, const Impl::Node*>> nodes = m_impl->Sorted();
     Summary s;
     s.nodes = nodes.size();
     for (const auto& [id, n] : nodes)
@@ -240,18 +323,11 @@ SaraTable::GetSummary() const
 void
 SaraTable::WriteNodes(std::ostream& os) const
 {
-    std::vector<uint32_t> ids;
-    ids.reserve(m_impl->nodes.size());
-    for (const auto& [id, n] : m_impl->nodes)
-    {
-        ids.push_back(id);
-    }
-    std::sort(ids.begin(), ids.end());
     os << "node,packets,drops,reordered,intervals,send_mean_us,send_std_us,recv_mean_us,"
           "recv_std_us\n";
-    for (uint32_t id : ids)
+    for (const auto& [id, n] : m_impl->Sorted())
     {
-        NodeStats s = MakeStats(id, m_impl->nodes.at(id));
+        NodeStats s = MakeStats(id, *n);
         os << id << "," << s.packets << "," << s.drops << "," << s.reordered << "," << s.intervals
            << "," << s.sendMean * 1e6 << "," << s.sendStd * 1e6 << "," << s.recvMean * 1e6 << ","
            << s.recvStd * 1e6 << "\n";
@@ -337,6 +413,12 @@ Sara::GetTable() const
     return m_table;
 }
 
+void
+Sara::ReserveNodes(uint32_t firstId, uint32_t count)
+{
+    m_table.Reserve(firstId, count);
+}
+
 uint64_t
 Sara::GetCaptured() const
 {
@@ -415,20 +497,16 @@ Sara::StopApplication()
 }
 
 Sara::Captured
-Sara::Parse(Ptr<const Packet> packet, uint32_t offset, uint32_t size, Time now)
+Sara::Parse(const uint8_t* h, uint32_t size, Time now)
 {
     Captured c;
     c.payload = size;
     c.time = now;
-    if (size < SendUdpHeader::SIZE)
+    if (!h)
     {
-        return c; // foreign
+        return c; // foreign: shorter than the send_udp header
     }
     // The send_udp header (SendUdpHeader's 16 octets in network byte order).
-    uint8_t b[64];
-    NS_ASSERT(offset + SendUdpHeader::SIZE <= sizeof(b));
-    packet->CopyData(b, offset + SendUdpHeader::SIZE);
-    const uint8_t* h = b + offset;
     uint64_t ts = 0;
     for (int k = 0; k < 8; ++k)
     {
@@ -462,19 +540,31 @@ Sara::Capture(Ptr<Socket> socket)
             ++m_filtered; // no destination known: the filter cannot match
             continue;
         }
-        Offer(group, Parse(p, 0, p->GetSize(), Simulator::Now()));
+        uint8_t h[SendUdpHeader::SIZE];
+        const bool whole = p->GetSize() >= SendUdpHeader::SIZE;
+        if (whole)
+        {
+            p->CopyData(h, SendUdpHeader::SIZE);
+        }
+        Offer(group, Parse(whole ? h : nullptr, p->GetSize(), Simulator::Now()));
     }
     WakeReader();
 }
 
 void
-Sara::CaptureDatagram(Ptr<const Packet> packet, Ipv4Address group, uint32_t offset, uint32_t size)
+Sara::CaptureDatagram(const HostPlatform::UdpDatagram& d)
 {
     if (!m_running)
     {
         return;
     }
-    Offer(group, Parse(packet, offset, size, Simulator::Now()));
+    uint8_t h[SendUdpHeader::SIZE];
+    const bool whole = d.size >= SendUdpHeader::SIZE;
+    if (whole)
+    {
+        d.CopyPayload(h, SendUdpHeader::SIZE);
+    }
+    Offer(d.group, Parse(whole ? h : nullptr, d.size, Simulator::Now()));
     WakeReader();
 }
 

@@ -7,6 +7,7 @@
 
 #include "ns3/application.h"
 #include "ns3/callback.h"
+#include "ns3/host-platform.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
@@ -25,7 +26,6 @@
 namespace ns3
 {
 
-class HostPlatform;
 class HostProcess;
 class Packet;
 class Socket;
@@ -97,6 +97,16 @@ class SaraTable
         double pooledRecvMean{0};       //!< mean of all receive intervals of all nodes (s)
         double pooledRecvStd{0};        //!< their standard deviation (s)
     };
+
+    /**
+     * @brief Keep the nodes of ids [firstId, firstId + count) in a flat array (the ids a
+     * receiver expects: [MEGA06]'s sets are contiguous ranges) instead of the hash table of the
+     * other ids; a range that touches the reserved one extends it. Statistics and their order are
+     * the same either way. Only while the table is empty.
+     * @param firstId the first id
+     * @param count the number of ids
+     */
+    void Reserve(uint32_t firstId, uint32_t count);
 
     /**
      * @brief Account one packet.
@@ -190,6 +200,13 @@ class Sara : public Application
      */
     const SaraTable& GetTable() const;
 
+    /**
+     * @brief The virtual nodes this sara expects (SaraTable::Reserve).
+     * @param firstId the first id
+     * @param count the number of ids
+     */
+    void ReserveNodes(uint32_t firstId, uint32_t count);
+
     /** @return packets captured (put into the buffer) */
     uint64_t GetCaptured() const;
     /** @return packets dropped because the capture buffer was full */
@@ -242,15 +259,9 @@ class Sara : public Application
     void Capture(Ptr<Socket> socket);
     /**
      * A datagram straight from the kernel's receive path (HostPlatform::BindUdpMulticast).
-     * @param packet the IPv4 datagram
-     * @param group its destination group
-     * @param offset where its UDP payload starts
-     * @param size the UDP payload's size
+     * @param d the datagram
      */
-    void CaptureDatagram(Ptr<const Packet> packet,
-                         Ipv4Address group,
-                         uint32_t offset,
-                         uint32_t size);
+    void CaptureDatagram(const HostPlatform::UdpDatagram& d);
     /**
      * The capture filter, the buffer (or the immediate account without a host) for one packet.
      * @param group its destination group
@@ -265,13 +276,12 @@ class Sara : public Application
     void Consume();
     /**
      * Parse a UDP payload.
-     * @param packet the packet
-     * @param offset where the UDP payload starts in it
+     * @param head its first SendUdpHeader::SIZE octets (null if it is shorter)
      * @param size the payload's size
      * @param now the capture time
      * @return the captured packet
      */
-    static Captured Parse(Ptr<const Packet> packet, uint32_t offset, uint32_t size, Time now);
+    static Captured Parse(const uint8_t* head, uint32_t size, Time now);
     /**
      * Account a packet.
      * @param c the packet

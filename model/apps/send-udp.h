@@ -8,9 +8,11 @@
 #include "ns3/address.h"
 #include "ns3/application.h"
 #include "ns3/event-id.h"
+#include "ns3/frame-descriptor.h"
 #include "ns3/header.h"
 #include "ns3/host-cpu.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/mac48-address.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/random-variable-stream.h"
@@ -29,6 +31,7 @@
 namespace ns3
 {
 
+class FullDuplexEthernetNetDevice;
 class HostPlatform;
 class NetDevice;
 class Packet;
@@ -136,7 +139,9 @@ class SendUdpHeader : public Header
  * launch stops and the nodes launched so far run.
  *
  * The datagram goes to the device directly, with the UDP and IPv4 headers the kernel would put
- * in front (AddIpUdpHeaders): the CPU cost of the kernel's send path is the work item's
+ * in front (AddIpUdpHeaders); on a lean full-duplex port (FullDuplexEthernetNetDevice) it goes as
+ * a FrameDescriptor, the PC's FrameTemplate (its constant octets) and the 16 octets that differ,
+ * without an ns-3 Packet: the CPU cost of the kernel's send path is the work item's
  * (HostPlatform::GetSendCost), and ns-3's socket, routing and traffic-control layers would add
  * no simulated time (no event) but most of a send's simulator work.
  *
@@ -230,7 +235,7 @@ class SendUdp
 
     // HostCpu::ArrivalSource: the wake-up heap.
     bool PeekArrival(HostCpu::ArrivalSource::Arrival& next) const override;
-    Callback<void> TakeArrival() override;
+    HostCpu::Completion TakeArrival() override;
 
     /**
      * Node i wakes up after delay (its start or the end of its sleep): queue it in the wake-up
@@ -276,32 +281,32 @@ class SendUdp
      */
     void SendPacket(uint32_t i, Time timestamp);
 
-    uint32_t m_nNodes;                      //!< Nodes
-    uint32_t m_firstNodeId;                 //!< FirstNodeId
-    Ipv4Address m_group;                    //!< Group
-    uint16_t m_port;                        //!< Port
-    Time m_interval;                        //!< Interval
-    uint32_t m_packetSize;                  //!< PacketSize (IP octets)
-    Time m_startWindow;                     //!< StartWindow
-    double m_loopCycles;                    //!< LoopCost
-    uint32_t m_deviceIndex;                 //!< Device
-    Ptr<UniformRandomVariable> m_rng;       //!< start times
-    Ptr<HostPlatform> m_host;               //!< the PC (may be null)
-    Ptr<NetDevice> m_device;                //!< the device the datagrams leave
-    Address m_destination;                  //!< the group's MAC address there
-    Ipv4Address m_source;                   //!< the device's IPv4 address
-    uint32_t m_firstPid;                    //!< process id of node 0
-    bool m_sequential;                      //!< SequentialLaunch
-    uint32_t m_launcherPid;                 //!< the launching shell
-    uint32_t m_launched;                    //!< nodes started
-    bool m_launchFailed;                    //!< memory exhausted
-    Time m_launchEnd;                       //!< last node started
-    bool m_running;                         //!< started and not stopped
-    uint64_t m_sent;                        //!< packets sent
-    std::vector<uint32_t> m_serial;         //!< per node: next serial number
-    std::vector<Callback<void>> m_iterated; //!< per node: iteration done
-    Time m_sendCost;                        //!< send path of one packet
-    Time m_iterationCost;                   //!< CPU time of one iteration
+    uint32_t m_nNodes;                   //!< Nodes
+    uint32_t m_firstNodeId;              //!< FirstNodeId
+    Ipv4Address m_group;                 //!< Group
+    uint16_t m_port;                     //!< Port
+    Time m_interval;                     //!< Interval
+    uint32_t m_packetSize;               //!< PacketSize (IP octets)
+    Time m_startWindow;                  //!< StartWindow
+    double m_loopCycles;                 //!< LoopCost
+    uint32_t m_deviceIndex;              //!< Device
+    Ptr<UniformRandomVariable> m_rng;    //!< start times
+    Ptr<HostPlatform> m_host;            //!< the PC (may be null)
+    Ptr<NetDevice> m_device;             //!< the device the datagrams leave
+    Address m_destination;               //!< the group's MAC address there
+    Ipv4Address m_source;                //!< the device's IPv4 address
+    uint32_t m_firstPid;                 //!< process id of node 0
+    bool m_sequential;                   //!< SequentialLaunch
+    uint32_t m_launcherPid;              //!< the launching shell
+    uint32_t m_launched;                 //!< nodes started
+    bool m_launchFailed;                 //!< memory exhausted
+    Time m_launchEnd;                    //!< last node started
+    bool m_running;                      //!< started and not stopped
+    uint64_t m_sent;                     //!< packets sent
+    std::vector<uint32_t> m_serial;      //!< per node: next serial number
+    Callback<void, uint32_t> m_iterated; //!< Iterated: one callback, the node as its tag
+    Time m_sendCost;                     //!< send path of one packet
+    Time m_iterationCost;                //!< CPU time of one iteration
 
     /// A pending wake-up: its time, then the order the sleeps began in (ties at one instant).
     struct Wakeup
@@ -333,6 +338,12 @@ class SendUdp
     /// empty when ns-3's checksums are enabled at StartApplication (the UDP checksum covers
     /// the payload; ChecksumEnabled is a program-wide setting made before the simulation).
     std::vector<uint8_t> m_datagram;
+    /// The datagram as a frame template when the device is a lean full-duplex port: the send is
+    /// a FrameDescriptor (the template and the 16 octets), no ns-3 Packet (null otherwise).
+    Ptr<FrameTemplate> m_template;
+    FullDuplexEthernetNetDevice* m_lean{nullptr}; //!< the device, if a lean full-duplex port
+    Mac48Address m_srcMac;                        //!< its address
+    Mac48Address m_dstMac;                        //!< the group's MAC address
     TracedCallback<uint32_t, uint32_t, Time> m_sendTrace; //!< sent packets
 };
 

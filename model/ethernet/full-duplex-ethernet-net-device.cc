@@ -116,6 +116,7 @@ FullDuplexEthernetNetDevice::DoDispose()
     m_node = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
+    m_frameCallback = FrameReceiveCallback();
     m_leave.clear();
     NetDevice::DoDispose();
 }
@@ -218,19 +219,13 @@ FullDuplexEthernetNetDevice::SendFrom(Ptr<Packet> packet,
 }
 
 bool
-FullDuplexEthernetNetDevice::SendShared(Ptr<const Packet> packet,
-                                        Mac48Address source,
-                                        Mac48Address dest,
-                                        uint16_t protocol)
+FullDuplexEthernetNetDevice::Admit(uint32_t payload, uint16_t protocol, int64_t& arrival)
 {
-    NS_LOG_FUNCTION(this << packet << source << dest << protocol);
-    const uint32_t payload = packet->GetSize();
     const int64_t now = Simulator::Now().GetTimeStep() * m_stepPs;
     // The queue is full if the oldest of the last MaxQueueFrames frames still waits.
     if (!m_peer || payload > m_mtu + (protocol == kVlan ? 4u : 0u) || m_leave[m_head] > now)
     {
         ++m_stats.txDrops;
-        m_macTxDropTrace(packet);
         return false;
     }
     const uint32_t frame = FrameOctets(payload);
@@ -244,6 +239,24 @@ FullDuplexEthernetNetDevice::SendShared(Ptr<const Packet> packet,
     m_head = m_head + 1 == m_queueLimit ? 0 : m_head + 1;
     ++m_stats.txFrames;
     m_stats.txBytes += frame;
+    // The one event of the hop: the last bit at the peer (rounded up to the time resolution).
+    arrival = (m_lastBitEnd + m_delayPs + m_stepPs - 1) / m_stepPs - now / m_stepPs;
+    return true;
+}
+
+bool
+FullDuplexEthernetNetDevice::SendShared(Ptr<const Packet> packet,
+                                        Mac48Address source,
+                                        Mac48Address dest,
+                                        uint16_t protocol)
+{
+    NS_LOG_FUNCTION(this << packet << source << dest << protocol);
+    int64_t arrival;
+    if (!Admit(packet->GetSize(), protocol, arrival))
+    {
+        m_macTxDropTrace(packet);
+        return false;
+    }
     m_macTxTrace(packet);
     if (!m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
     {
@@ -251,10 +264,8 @@ FullDuplexEthernetNetDevice::SendShared(Ptr<const Packet> packet,
         m_snifferTrace(f);
         m_promiscSnifferTrace(f);
     }
-    // The one event of the hop: the last bit at the peer (rounded up to the time resolution).
-    const int64_t arrival = (m_lastBitEnd + m_delayPs + m_stepPs - 1) / m_stepPs;
     Simulator::ScheduleWithContext(m_peerContext,
-                                   TimeStep(arrival - now / m_stepPs),
+                                   TimeStep(arrival),
                                    &FullDuplexEthernetNetDevice::Receive,
                                    PeekPointer(m_peer),
                                    packet,
@@ -262,6 +273,73 @@ FullDuplexEthernetNetDevice::SendShared(Ptr<const Packet> packet,
                                    dest,
                                    protocol);
     return true;
+}
+
+bool
+FullDuplexEthernetNetDevice::SendFrame(const FrameDescriptor& frame,
+                                       Mac48Address source,
+                                       Mac48Address dest)
+{
+    int64_t arrival;
+    if (!Admit(frame.GetSize(), frame.tmpl->GetProtocol(), arrival))
+    {
+        if (!m_macTxDropTrace.IsEmpty())
+        {
+            m_macTxDropTrace(frame.MakePacket());
+        }
+        return false;
+    }
+    if (!m_macTxTrace.IsEmpty() || !m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
+    {
+        Ptr<Packet> p = frame.MakePacket();
+        m_macTxTrace(p);
+        if (!m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
+        {
+            Ptr<Packet> f = BuildFrame(p, source, dest, frame.tmpl->GetProtocol());
+            m_snifferTrace(f);
+            m_promiscSnifferTrace(f);
+        }
+    }
+    FullDuplexEthernetNetDevice* peer = PeekPointer(m_peer);
+    Simulator::ScheduleWithContext(m_peerContext, TimeStep(arrival), [peer, frame, source, dest]() {
+        peer->ReceiveFrame(frame, source, dest);
+    });
+    return true;
+}
+
+void
+FullDuplexEthernetNetDevice::SetFrameReceiveCallback(FrameReceiveCallback cb)
+{
+    m_frameCallback = cb;
+}
+
+void
+FullDuplexEthernetNetDevice::ReceiveFrame(FrameDescriptor frame,
+                                          Mac48Address source,
+                                          Mac48Address dest)
+{
+    if (m_frameCallback.IsNull())
+    {
+        Receive(frame.MakePacket(), source, dest, frame.tmpl->GetProtocol());
+        return;
+    }
+    ++m_stats.rxFrames;
+    m_stats.rxBytes += FrameOctets(frame.GetSize());
+    if (!m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty() || !m_macRxTrace.IsEmpty()
+        || !m_macPromiscRxTrace.IsEmpty())
+    {
+        Ptr<Packet> p = frame.MakePacket();
+        Ptr<Packet> f = BuildFrame(p, source, dest, frame.tmpl->GetProtocol());
+        const bool mine = dest.IsGroup() || dest == m_address;
+        if (mine)
+        {
+            m_snifferTrace(f);
+            m_macRxTrace(p);
+        }
+        m_promiscSnifferTrace(f);
+        m_macPromiscRxTrace(p);
+    }
+    m_frameCallback(this, frame, source, dest);
 }
 
 Ptr<Packet>

@@ -5,6 +5,8 @@
 #ifndef TESTBED_FULL_DUPLEX_ETHERNET_NET_DEVICE_H
 #define TESTBED_FULL_DUPLEX_ETHERNET_NET_DEVICE_H
 
+#include "frame-descriptor.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
@@ -59,6 +61,11 @@ class FullDuplexEthernetChannel;
  * Ethernet header and trailer are built only for the Sniffer and PromiscSniffer traces (pcap),
  * and only while something is connected to them; the transmit side is written when the frame is
  * queued.
+ *
+ * Frames of a family that differ only in a few octets (FrameTemplate: [MEGA06]'s send_udp
+ * datagrams) may travel as FrameDescriptor (SendFrame) instead of Packets, with the same timing,
+ * queue and counters; a receiver that takes descriptors registers with SetFrameReceiveCallback,
+ * everywhere else a descriptor becomes the same octets as a Packet (FrameTemplate::MakePacket).
  */
 class FullDuplexEthernetNetDevice : public NetDevice
 {
@@ -112,6 +119,35 @@ class FullDuplexEthernetNetDevice : public NetDevice
                     Mac48Address source,
                     Mac48Address dest,
                     uint16_t protocol);
+
+    /**
+     * @brief Send a frame given by its descriptor (a FrameTemplate and its variable octets):
+     * the same timing, queue and counters as a packet of the same size, without an ns-3 Packet.
+     * @param frame the frame
+     * @param source the source address
+     * @param dest the destination address
+     * @return false if dropped (queue full, too large, link down)
+     */
+    bool SendFrame(const FrameDescriptor& frame, Mac48Address source, Mac48Address dest);
+
+    /**
+     * Callback of a receiver that takes frame descriptors (the snooping bridge, a host's NIC
+     * model): this device, the frame, its source and destination addresses.
+     */
+    typedef Callback<void,
+                     Ptr<FullDuplexEthernetNetDevice>,
+                     const FrameDescriptor&,
+                     Mac48Address,
+                     Mac48Address>
+        FrameReceiveCallback;
+
+    /**
+     * @brief Let a receiver take the frames that arrive as descriptors; without one they reach
+     * the receive callbacks as ns-3 Packets (FrameTemplate::MakePacket). The receiver gets every
+     * such frame, whatever its destination (it filters like a promiscuous receiver).
+     * @param cb the receiver (null: Packets)
+     */
+    void SetFrameReceiveCallback(FrameReceiveCallback cb);
 
     /**
      * @brief Octets of the frame that carries a payload, header to FCS.
@@ -178,6 +214,23 @@ class FullDuplexEthernetNetDevice : public NetDevice
 
   private:
     /**
+     * The transmitter takes a frame (or drops it): its timing and the queue.
+     * @param payload the payload's octets
+     * @param protocol the EtherType
+     * @param arrival set to the time step at which its last bit reaches the peer
+     * @return false if it is dropped (queue full, too large, link down)
+     */
+    bool Admit(uint32_t payload, uint16_t protocol, int64_t& arrival);
+
+    /**
+     * A frame given by its descriptor has reached this end.
+     * @param frame the frame
+     * @param source the source address
+     * @param dest the destination address
+     */
+    void ReceiveFrame(FrameDescriptor frame, Mac48Address source, Mac48Address dest);
+
+    /**
      * A frame's last bit has reached this end.
      * @param packet the payload
      * @param source the source address
@@ -233,6 +286,7 @@ class FullDuplexEthernetNetDevice : public NetDevice
     uint32_t m_ifIndex{0};                               //!< interface index
     NetDevice::ReceiveCallback m_rxCallback;             //!< receive callback
     NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous callback
+    FrameReceiveCallback m_frameCallback;                //!< takes descriptors (may be null)
     TracedCallback<> m_linkChangeCallbacks;              //!< link changes
 
     Stats m_stats; //!< counters

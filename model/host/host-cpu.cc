@@ -163,7 +163,7 @@ HostCpu::DoDispose()
     for (auto& core : m_cores)
     {
         core.completion.Cancel();
-        core.task.done = Callback<void>();
+        core.task.done = Completion();
     }
     m_cores.clear();
     m_planEvent.Cancel();
@@ -346,6 +346,19 @@ HostCpu::CyclesToTime(double cycles) const
     return e.time;
 }
 
+bool
+HostCpu::IsCompleting(Time t) const
+{
+    for (const auto& core : m_cores)
+    {
+        if (core.busy && core.started + core.task.remaining == t)
+        {
+            return true;
+        }
+    }
+    return m_planned && m_planEnd == t;
+}
+
 Time
 HostCpu::GetRefillTime(uint32_t owner) const
 {
@@ -462,6 +475,22 @@ void
 HostCpu::Submit(Priority priority, Time service, uint32_t owner, Callback<void> done)
 {
     NS_LOG_FUNCTION(this << +priority << service << owner);
+    SubmitNow(priority, service, owner, Completion{std::move(done), {}, 0});
+}
+
+void
+HostCpu::Submit(Priority priority,
+                Time service,
+                uint32_t owner,
+                Callback<void, uint32_t> done,
+                uint32_t tag)
+{
+    SubmitNow(priority, service, owner, Completion{{}, std::move(done), tag});
+}
+
+void
+HostCpu::SubmitNow(Priority priority, Time service, uint32_t owner, Completion&& done)
+{
     NS_ABORT_MSG_IF(priority >= N_PRIORITIES, "HostCpu: unknown priority " << +priority);
     NS_ABORT_MSG_IF(service.IsStrictlyNegative(), "HostCpu: negative service time " << service);
     if (m_cores.size() != m_nCores)
@@ -600,16 +629,20 @@ HostCpu::Complete(uint32_t c)
     m_busy[task.priority] += Simulator::Now() - core.started;
     core.busy = false;
     core.idleSince = Simulator::Now();
-    core.task.done = Callback<void>();
+    core.task.done = Completion();
     NS_LOG_LOGIC("core " << c << " completed owner " << task.owner << " class " << +task.priority
                          << " service " << task.service);
     m_workTrace(task.priority, task.owner, task.firstStart - task.submitted, task.service);
     // The core takes the next queued item first, so work that the completion submits queues
     // behind the items already waiting (no jumping the queue through an idle core).
     Dispatch(c);
-    if (!task.done.IsNull())
+    if (!task.done.done.IsNull())
     {
-        task.done();
+        task.done.done();
+    }
+    else if (!task.done.tagged.IsNull())
+    {
+        task.done.tagged(task.done.tag);
     }
 }
 
@@ -736,7 +769,7 @@ HostCpu::EarliestArrival(ArrivalSource::Arrival& next) const
 void
 HostCpu::TakeArrival(int32_t s, const ArrivalSource::Arrival& a, const EventId* planned)
 {
-    Callback<void> done = m_sources[s]->TakeArrival();
+    Completion done = m_sources[s]->TakeArrival();
     const Time at = TimeStep(a.time);
     Task task{a.service, a.service, at, Time(-1), PROCESS, a.owner, std::move(done)};
     if (planned)
@@ -803,8 +836,9 @@ HostCpu::Replan()
         m_planned = true;
         m_planTime = a.time;
         m_planSource = s;
-        m_planEvent = Simulator::Schedule(TimeStep(a.time) + a.service + extra - Simulator::Now(),
-                                          [this]() { CompletionEvent(0); });
+        m_planEnd = TimeStep(a.time) + a.service + extra;
+        m_planEvent
+            = Simulator::Schedule(m_planEnd - Simulator::Now(), [this]() { CompletionEvent(0); });
         return;
     }
     // Several cores (or affinity): an event at the arrival's time if a core is idle then.

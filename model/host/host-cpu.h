@@ -109,6 +109,29 @@ class HostCpu : public Object
     void Submit(Priority priority, Time service, uint32_t owner, Callback<void> done);
 
     /**
+     * @brief Submit a work item whose completion callback takes a tag (one callback serves many
+     * items, e.g. one per virtual process, without a callback object per item).
+     * @param priority its class
+     * @param service CPU time it needs
+     * @param owner who runs it (see the other Submit)
+     * @param done called with @p tag when the item has received its whole service time
+     * @param tag the tag
+     */
+    void Submit(Priority priority,
+                Time service,
+                uint32_t owner,
+                Callback<void, uint32_t> done,
+                uint32_t tag);
+
+    /// What a work item calls when it completes: done(), or tagged(tag).
+    struct Completion
+    {
+        Callback<void> done;             //!< called if not null
+        Callback<void, uint32_t> tagged; //!< else called with tag, if not null
+        uint32_t tag{0};                 //!< the tag
+    };
+
+    /**
      * @brief A source of PROCESS work items that fall due at times known in advance (processes
      * waking from a sleep), taken by the CPU without an event of their own (see the class
      * description).
@@ -135,9 +158,9 @@ class HostCpu : public Object
 
         /**
          * @brief The CPU takes the earliest pending arrival (the one PeekArrival gives).
-         * @return the item's completion callback
+         * @return the item's completion
          */
-        virtual Callback<void> TakeArrival() = 0;
+        virtual Completion TakeArrival() = 0;
     };
 
     /**
@@ -229,6 +252,13 @@ class HostCpu : public Object
     int64_t AssignStreams(int64_t stream);
 
     /**
+     * @brief Whether a work item completes at a time (its completion event is due then).
+     * @param t the time
+     * @return true if a running (or planned) item's completion is at @p t
+     */
+    bool IsCompleting(Time t) const;
+
+    /**
      * @brief Whether any core is idle right now.
      * @return true if at least one core is idle
      */
@@ -265,13 +295,13 @@ class HostCpu : public Object
     /** A work item. */
     struct Task
     {
-        Time remaining;      //!< service still needed
-        Time service;        //!< total service
-        Time submitted;      //!< submission time
-        Time firstStart;     //!< first time it ran (-1 = not yet)
-        Priority priority;   //!< class
-        uint32_t owner;      //!< owner id
-        Callback<void> done; //!< completion callback
+        Time remaining;    //!< service still needed
+        Time service;      //!< total service
+        Time submitted;    //!< submission time
+        Time firstStart;   //!< first time it ran (-1 = not yet)
+        Priority priority; //!< class
+        uint32_t owner;    //!< owner id
+        Completion done;   //!< completion
     };
 
     /** A core. */
@@ -304,6 +334,14 @@ class HostCpu : public Object
      * @return the extra time
      */
     Time StartExtra(const Core& core, Priority priority, uint32_t owner, int64_t at, bool commit);
+    /**
+     * Submit a work item now (both Submit overloads).
+     * @param priority its class
+     * @param service CPU time it needs
+     * @param owner who runs it
+     * @param done its completion
+     */
+    void SubmitNow(Priority priority, Time service, uint32_t owner, Completion&& done);
     /**
      * Submit a task at a given time (now, or the time an arrival fell due).
      * @param task the task (moved from)
@@ -443,6 +481,7 @@ class HostCpu : public Object
     uint32_t m_depth{0};                   //!< nesting of entries (Enter/Leave)
     bool m_planned{false};                 //!< an arrival's start is planned (one core, idle)
     int64_t m_planTime{0};                 //!< its time (time step)
+    Time m_planEnd;                        //!< its completion
     int32_t m_planSource{-1};              //!< its source
     EventId m_planEvent;                   //!< its completion event
     EventId m_arrivalEvent;                //!< multi-core CPUs: an event at an arrival's time

@@ -5,6 +5,7 @@
 #include "host-platform.h"
 
 #include "ns3/double.h"
+#include "ns3/full-duplex-ethernet-net-device.h"
 #include "ns3/ideal-timer.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv6-l3-protocol.h"
@@ -14,6 +15,8 @@
 #include "ns3/string.h"
 #include "ns3/traffic-control-layer.h"
 #include "ns3/uinteger.h"
+
+#include <cstring>
 
 namespace ns3
 {
@@ -313,6 +316,12 @@ HostPlatform::InstallNic(Ptr<NetDevice> device)
     Ptr<HostNic> nic = m_nicFactory.Create<HostNic>();
     nic->Setup(m_cpu, device, MakeCallback(&TrafficControlLayer::Receive, tc));
     m_nics[device] = nic;
+    if (Ptr<FullDuplexEthernetNetDevice> lean = DynamicCast<FullDuplexEthernetNetDevice>(device))
+    {
+        // Frame descriptors (the lean path) go to the NIC model as they are: the node's handler
+        // for IPv4 on this device is the NIC model (Interpose).
+        lean->SetFrameReceiveCallback(MakeCallback(&HostNic::ReceiveFrame, nic));
+    }
     Interpose();
     UpdateIntercepts();
     return nic;
@@ -353,13 +362,16 @@ void
 HostPlatform::UpdateIntercepts()
 {
     HostNic::InterceptCallback cb;
+    HostNic::FrameInterceptCallback frameCb;
     if (!m_udpBindings.empty())
     {
         cb = MakeCallback(&HostPlatform::DeliverUdpMulticast, this);
+        frameCb = MakeCallback(&HostPlatform::DeliverUdpMulticastFrame, this);
     }
     for (auto& [dev, nic] : m_nics)
     {
         nic->SetIntercept(cb);
+        nic->SetFrameIntercept(frameCb);
     }
 }
 
@@ -390,14 +402,60 @@ HostPlatform::DeliverUdpMulticast(Ptr<const Packet> packet, uint16_t protocol)
         {
             if (!b.sink.IsNull())
             {
-                const uint32_t group
-                    = (static_cast<uint32_t>(h[16]) << 24) | (h[17] << 16) | (h[18] << 8) | h[19];
-                b.sink(packet, Ipv4Address(group), kIpUdp, total - kIpUdp);
+                UdpDatagram d;
+                d.group = Ipv4Address((static_cast<uint32_t>(h[16]) << 24) | (h[17] << 16)
+                                      | (h[18] << 8) | h[19]);
+                d.offset = kIpUdp;
+                d.size = total - kIpUdp;
+                d.packet = packet;
+                b.sink(d);
             }
             return true;
         }
     }
     return false;
+}
+
+bool
+HostPlatform::DeliverUdpMulticastFrame(const FrameDescriptor& frame)
+{
+    const FrameTemplate::Udp& u = frame.tmpl->GetUdp();
+    if (!u.valid || Node::ChecksumEnabled())
+    {
+        return false;
+    }
+    for (const auto& b : m_udpBindings)
+    {
+        if (b.port == u.port)
+        {
+            if (!b.sink.IsNull())
+            {
+                UdpDatagram d;
+                d.group = u.group;
+                d.offset = u.offset;
+                d.size = u.size;
+                d.frame = &frame;
+                b.sink(d);
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+void
+HostPlatform::UdpDatagram::CopyPayload(uint8_t* buf, uint32_t n) const
+{
+    NS_ABORT_MSG_IF(n > size || n > 64, "UdpDatagram::CopyPayload: " << n << " octets");
+    if (frame && offset == frame->tmpl->GetVarOffset() && n <= FrameTemplate::VAR)
+    {
+        std::memcpy(buf, frame->var.data(), n); // the variable octets are the payload's start
+        return;
+    }
+    uint8_t b[64 + 64];
+    const uint32_t got = frame ? frame->CopyData(b, offset + n) : packet->CopyData(b, offset + n);
+    NS_ABORT_MSG_IF(got < offset + n, "UdpDatagram::CopyPayload: short frame");
+    std::memcpy(buf, b + offset, n);
 }
 
 void

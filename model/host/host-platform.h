@@ -174,11 +174,28 @@ class HostPlatform : public Object
     Ptr<HostNic> GetNic(Ptr<NetDevice> device) const;
 
     /**
-     * Receiver of the UDP datagrams that BindUdpMulticast binds: the frame's payload (the IPv4
-     * datagram, possibly followed by link-layer padding), the destination group, the offset of
-     * the UDP payload in it and the UDP payload's size (from the IPv4 total length).
+     * A UDP multicast datagram that BindUdpMulticast delivers: an ns-3 Packet (the frame's
+     * payload: the IPv4 datagram, possibly followed by link-layer padding) or a frame descriptor
+     * of the lean path (FrameDescriptor: no Packet is made for it).
      */
-    typedef Callback<void, Ptr<const Packet>, Ipv4Address, uint32_t, uint32_t> UdpMulticastSink;
+    struct UdpDatagram
+    {
+        Ipv4Address group;                     //!< the destination group
+        uint32_t offset{0};                    //!< where the UDP payload starts in the frame
+        uint32_t size{0};                      //!< the UDP payload's size (IPv4 total length)
+        Ptr<const Packet> packet;              //!< the frame's payload, or null
+        const FrameDescriptor* frame{nullptr}; //!< the frame, when packet is null
+
+        /**
+         * @brief Copy the start of the UDP payload.
+         * @param buf where to
+         * @param n octets (at most size; at most 64)
+         */
+        void CopyPayload(uint8_t* buf, uint32_t n) const;
+    };
+
+    /** Receiver of the UDP datagrams that BindUdpMulticast binds. */
+    typedef Callback<void, const UdpDatagram&> UdpMulticastSink;
 
     /**
      * @brief Deliver the UDP datagrams to multicast groups on @p port straight from the kernel's
@@ -235,6 +252,12 @@ class HostPlatform : public Object
      * @return true if it was taken (delivered or discarded)
      */
     bool DeliverUdpMulticast(Ptr<const Packet> packet, uint16_t protocol);
+    /**
+     * A NIC model's processed frame descriptor: the same for frames of the lean path.
+     * @param frame the frame
+     * @return true if it was taken (delivered or discarded)
+     */
+    bool DeliverUdpMulticastFrame(const FrameDescriptor& frame);
 
     /// A bound UDP port.
     struct UdpBinding

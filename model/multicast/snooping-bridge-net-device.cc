@@ -187,6 +187,12 @@ SnoopingBridgeNetDevice::AddSwitchPort(Ptr<NetDevice> port)
     Port p;
     p.dev = port;
     p.lean = dynamic_cast<FullDuplexEthernetNetDevice*>(PeekPointer(port));
+    if (p.lean)
+    {
+        // Frame descriptors (the lean path) come to the bridge as they are.
+        p.lean->SetFrameReceiveCallback(
+            MakeCallback(&SnoopingBridgeNetDevice::ReceiveFrameFromPort, this));
+    }
     m_ports.push_back(p);
     m_mark.push_back(0);
     return static_cast<uint32_t>(m_ports.size() - 1);
@@ -344,6 +350,30 @@ SnoopingBridgeNetDevice::ReceiveFromDevice(Ptr<NetDevice> device,
 }
 
 void
+SnoopingBridgeNetDevice::ReceiveFrameFromPort(Ptr<FullDuplexEthernetNetDevice> device,
+                                              const FrameDescriptor& frame,
+                                              Mac48Address source,
+                                              Mac48Address destination)
+{
+    const int32_t in = GetPortIndex(device);
+    NS_ASSERT(in >= 0);
+    if (frame.tmpl->GetProtocol() == kVlan && m_ports[in].trunk)
+    {
+        // Tagged: untag it as a Packet (descriptors are never tagged by this module).
+        Ptr<Packet> p = frame.MakePacket();
+        ReceiveFromDevice(device, p, kVlan, source, destination, NetDevice::PACKET_OTHERHOST);
+        return;
+    }
+    SwitchFabric::Frame f;
+    f.inPort = static_cast<uint32_t>(in);
+    f.src = source;
+    f.dst = destination;
+    f.protocol = frame.tmpl->GetProtocol();
+    f.desc = frame;
+    m_fabric->Ingress(f);
+}
+
+void
 SnoopingBridgeNetDevice::Forward(const SwitchFabric::Frame& frame)
 {
     if (frame.inPort != kLocalPort)
@@ -365,7 +395,7 @@ SnoopingBridgeNetDevice::Forward(const SwitchFabric::Frame& frame)
             return;
         }
         uint8_t ip[64];
-        const uint32_t n = frame.packet->CopyData(ip, sizeof(ip));
+        const uint32_t n = frame.CopyData(ip, sizeof(ip));
         if (n < 20 || (ip[0] >> 4) != 4 || (ip[0] & 0x0f) < 5)
         {
             Flood(frame); // not a parsable IPv4 header: treat as non-IP multicast
@@ -399,7 +429,7 @@ SnoopingBridgeNetDevice::Forward(const SwitchFabric::Frame& frame)
     }
     else if (static_cast<uint32_t>(out) == frame.inPort)
     {
-        m_fabric->NotifyDrop(frame.packet, frame.inPort, SwitchFabric::FILTERED);
+        m_fabric->NotifyDrop(frame, frame.inPort, SwitchFabric::FILTERED);
     }
     else
     {
@@ -414,11 +444,11 @@ SnoopingBridgeNetDevice::SnoopIgmp(const SwitchFabric::Frame& frame,
 {
     const uint32_t ihl = 4u * (ip[0] & 0x0f);
     const uint32_t total = (static_cast<uint32_t>(ip[2]) << 8) | ip[3];
-    const uint32_t size = frame.packet->GetSize();
+    const uint32_t size = frame.GetSize();
     if (total > size || total < ihl + 8)
     {
-        m_malformedTrace(frame.packet, frame.inPort);
-        m_fabric->NotifyDrop(frame.packet, frame.inPort, SwitchFabric::MALFORMED_IGMP);
+        m_malformedTrace(frame.GetPacket(), frame.inPort);
+        m_fabric->NotifyDrop(frame, frame.inPort, SwitchFabric::MALFORMED_IGMP);
         return false;
     }
     const uint32_t igmpLen = total - ihl;
@@ -430,12 +460,12 @@ SnoopingBridgeNetDevice::SnoopIgmp(const SwitchFabric::Frame& frame,
         big.resize(total);
         buf = big.data();
     }
-    frame.packet->CopyData(buf, total);
+    frame.CopyData(buf, total);
     IgmpHeader h;
     if (h.Parse(buf + ihl, igmpLen) != IgmpHeader::PARSE_OK)
     {
-        m_malformedTrace(frame.packet, frame.inPort);
-        m_fabric->NotifyDrop(frame.packet, frame.inPort, SwitchFabric::MALFORMED_IGMP);
+        m_malformedTrace(frame.GetPacket(), frame.inPort);
+        m_fabric->NotifyDrop(frame, frame.inPort, SwitchFabric::MALFORMED_IGMP);
         return false;
     }
     const bool fromPort = frame.inPort != kLocalPort;
@@ -512,14 +542,23 @@ SnoopingBridgeNetDevice::SendToPort(uint32_t port, const SwitchFabric::Frame& fr
     Port& p = m_ports[port];
     if (!p.dev->IsLinkUp())
     {
-        m_fabric->NotifyDrop(frame.packet, port, SwitchFabric::PORT_DOWN);
+        m_fabric->NotifyDrop(frame, port, SwitchFabric::PORT_DOWN);
         return;
     }
-    if (m_fabric->RandomDrop(frame.packet, port))
+    if (m_fabric->RandomDrop(frame, port))
     {
         return;
     }
-    Ptr<const Packet> out = frame.packet;
+    if (!frame.packet && p.lean && !p.trunk)
+    {
+        // A descriptor through a lean access port: no Packet at all.
+        if (!p.lean->SendFrame(frame.desc, frame.src, frame.dst))
+        {
+            m_fabric->NotifyDrop(frame, port, SwitchFabric::OUTPUT_QUEUE_FULL);
+        }
+        return;
+    }
+    Ptr<const Packet> out = frame.GetPacket();
     Ptr<Packet> own; // a packet of this port's own (the tagged frame), if any
     uint16_t protocol = frame.protocol;
     if (p.trunk)
@@ -529,7 +568,7 @@ SnoopingBridgeNetDevice::SendToPort(uint32_t port, const SwitchFabric::Frame& fr
                                 static_cast<uint8_t>(frame.protocol >> 8),
                                 static_cast<uint8_t>(frame.protocol & 0xff)};
         Ptr<Packet> tagged = Create<Packet>(tag, 4);
-        tagged->AddAtEnd(frame.packet);
+        tagged->AddAtEnd(out);
         out = own = tagged;
         protocol = kVlan;
     }
@@ -740,13 +779,14 @@ SnoopingBridgeNetDevice::DeliverLocal(const SwitchFabric::Frame& frame, PacketTy
     {
         return;
     }
+    Ptr<const Packet> packet = frame.GetPacket();
     if (!m_promiscRxCallback.IsNull())
     {
-        m_promiscRxCallback(this, frame.packet, frame.protocol, frame.src, frame.dst, type);
+        m_promiscRxCallback(this, packet, frame.protocol, frame.src, frame.dst, type);
     }
     if (!m_rxCallback.IsNull())
     {
-        m_rxCallback(this, frame.packet, frame.protocol, frame.src);
+        m_rxCallback(this, packet, frame.protocol, frame.src);
     }
 }
 

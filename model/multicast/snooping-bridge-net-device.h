@@ -59,6 +59,8 @@ class Node;
  * (FullDuplexEthernetNetDevice::SendShared), and a copy goes only to ports of other device types
  * (ns-3 devices add their headers to the packet they are given). A copy that finds its port's
  * output queue full is counted (OUTPUT_QUEUE_FULL) when the frame arrives, at no further cost.
+ * Frames that arrive as FrameDescriptor on lean ports are forwarded as descriptors through lean
+ * ports and as Packets (FrameTemplate::MakePacket) through any other port.
  *
  * A port can be an 802.1Q trunk (SetTrunk): frames leave it with a 4-octet VLAN tag (EtherType
  * 0x8100, then TCI and the inner EtherType) and arrive on it tagged; untagged access ports carry
@@ -226,6 +228,17 @@ class SnoopingBridgeNetDevice : public NetDevice
         Time timerAt;                //!< when it fires
     };
 
+    /**
+     * A lean port received a frame descriptor.
+     * @param device the port
+     * @param frame the frame
+     * @param source its source address
+     * @param destination its destination address
+     */
+    void ReceiveFrameFromPort(Ptr<FullDuplexEthernetNetDevice> device,
+                              const FrameDescriptor& frame,
+                              Mac48Address source,
+                              Mac48Address destination);
     bool ReceiveFromDevice(Ptr<NetDevice> device,
                            Ptr<const Packet> packet,
                            uint16_t protocol,

@@ -133,7 +133,7 @@ SwitchFabric::Ingress(const Frame& frame)
     // m_queue holds the frame in service at its head.
     if (m_queue.size() > m_queueLimit)
     {
-        NotifyDrop(frame.packet, frame.inPort, ENGINE_OVERFLOW);
+        NotifyDrop(frame, frame.inPort, ENGINE_OVERFLOW);
         return;
     }
     m_queue.push_back(frame);
@@ -164,18 +164,31 @@ SwitchFabric::GetEngineQueueLength() const
 }
 
 bool
+SwitchFabric::DrawDrop()
+{
+    return m_dropProbability > 0.0 && m_rng->GetValue() < m_dropProbability;
+}
+
+bool
 SwitchFabric::RandomDrop(Ptr<const Packet> packet, uint32_t port)
 {
-    if (m_dropProbability <= 0.0)
+    if (!DrawDrop())
     {
         return false;
     }
-    if (m_rng->GetValue() < m_dropProbability)
+    NotifyDrop(packet, port, RANDOM_DROP);
+    return true;
+}
+
+bool
+SwitchFabric::RandomDrop(const Frame& frame, uint32_t port)
+{
+    if (!DrawDrop())
     {
-        NotifyDrop(packet, port, RANDOM_DROP);
-        return true;
+        return false;
     }
-    return false;
+    NotifyDrop(frame, port, RANDOM_DROP);
+    return true;
 }
 
 void
@@ -247,6 +260,17 @@ SwitchFabric::NotifyDrop(Ptr<const Packet> packet, uint32_t port, DropReason rea
     NS_LOG_LOGIC("drop on port " << port << ": " << DropReasonName(reason));
     ++m_drops[reason];
     m_dropTrace(packet, port, reason);
+}
+
+void
+SwitchFabric::NotifyDrop(const Frame& frame, uint32_t port, DropReason reason)
+{
+    NS_LOG_LOGIC("drop on port " << port << ": " << DropReasonName(reason));
+    ++m_drops[reason];
+    if (!m_dropTrace.IsEmpty())
+    {
+        m_dropTrace(frame.GetPacket(), port, reason);
+    }
 }
 
 uint64_t

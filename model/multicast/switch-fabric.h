@@ -7,6 +7,7 @@
 
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
+#include "ns3/frame-descriptor.h"
 #include "ns3/mac48-address.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -58,7 +59,7 @@ class SwitchFabric : public Object
         N_DROP_REASONS = 6,    //!< number of reasons
     };
 
-    /// A frame inside the switch.
+    /// A frame inside the switch: an ns-3 Packet, or a FrameDescriptor (the lean path).
     struct Frame
     {
         Ptr<const Packet> packet; //!< payload (no Ethernet header, no VLAN tag); never changed
@@ -66,6 +67,30 @@ class SwitchFabric : public Object
         uint16_t protocol;        //!< EtherType
         Mac48Address src;         //!< source MAC
         Mac48Address dst;         //!< destination MAC
+        FrameDescriptor desc;     //!< the frame, when packet is null
+
+        /** @return the payload's size */
+        uint32_t GetSize() const
+        {
+            return packet ? packet->GetSize() : desc.GetSize();
+        }
+
+        /**
+         * @brief Copy the start of the payload.
+         * @param buf where to
+         * @param n at most this many octets
+         * @return the octets copied
+         */
+        uint32_t CopyData(uint8_t* buf, uint32_t n) const
+        {
+            return packet ? packet->CopyData(buf, n) : desc.CopyData(buf, n);
+        }
+
+        /** @return the payload as a Packet (made from the descriptor if need be) */
+        Ptr<const Packet> GetPacket() const
+        {
+            return packet ? packet : Ptr<const Packet>(desc.MakePacket());
+        }
     };
 
     /// Forwarding-decision callback (the bridge), called when the engine has served a frame.
@@ -101,6 +126,15 @@ class SwitchFabric : public Object
     bool RandomDrop(Ptr<const Packet> packet, uint32_t port);
 
     /**
+     * @brief Should this copy of a frame leaving through @p port be dropped at random? Counts
+     * and traces the drop (the packet made for the trace only if something listens).
+     * @param frame the frame
+     * @param port the output port
+     * @return true if dropped
+     */
+    bool RandomDrop(const Frame& frame, uint32_t port);
+
+    /**
      * @brief Learn (or refresh) a source address on a port.
      * @param addr the address
      * @param port the port
@@ -125,6 +159,14 @@ class SwitchFabric : public Object
      * @param reason the reason
      */
     void NotifyDrop(Ptr<const Packet> packet, uint32_t port, DropReason reason);
+
+    /**
+     * @brief Count and trace a drop (the packet made for the trace only if something listens).
+     * @param frame the frame
+     * @param port the port concerned
+     * @param reason the reason
+     */
+    void NotifyDrop(const Frame& frame, uint32_t port, DropReason reason);
     /**
      * @brief The number of drops for one reason.
      * @param reason the reason
@@ -167,6 +209,12 @@ class SwitchFabric : public Object
     void DoDispose() override;
 
   private:
+    /**
+     * Draw whether a copy is dropped at random (no draw if the probability is 0).
+     * @return true if it is dropped
+     */
+    bool DrawDrop();
+
     /// Serve the head of the engine queue.
     void Serve();
     /// Purge aged entries (when the table is full).
