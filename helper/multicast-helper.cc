@@ -13,6 +13,7 @@
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
+#include "ns3/user-attributes.h"
 
 namespace ns3
 {
@@ -27,7 +28,7 @@ IgmpHelper::IgmpHelper()
 void
 IgmpHelper::SetAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_factory.Set(name, value);
+    UserAttributes::SetFixed(m_factory, name, value, "through IgmpHelper::SetAttribute");
 }
 
 void
@@ -56,6 +57,23 @@ IgmpHelper::Install(Ptr<Node> node) const
     Ptr<IgmpL4Protocol> igmp = m_factory.Create<IgmpL4Protocol>();
     if (m_timers)
     {
+        // The timers are one set (RFC 3376 section 8): a user value for one of them would be
+        // overwritten here.
+        for (const char* name : {"Robustness",
+                                 "QueryInterval",
+                                 "QueryResponseInterval",
+                                 "StartupQueryInterval",
+                                 "StartupQueryCount",
+                                 "LastMemberQueryInterval",
+                                 "LastMemberQueryCount",
+                                 "UnsolicitedReportIntervalV2",
+                                 "UnsolicitedReportIntervalV3"})
+        {
+            UserAttributes::RequireNotGiven(IgmpL4Protocol::GetTypeId(),
+                                            name,
+                                            "as one of the IGMP timers it sets together "
+                                            "(IgmpHelper::SetTimers)");
+        }
         igmp->SetTimers(*m_timers);
     }
     node->AggregateObject(igmp);
@@ -117,19 +135,20 @@ SnoopingSwitchHelper::SnoopingSwitchHelper()
 void
 SnoopingSwitchHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_device.Set(name, value);
+    UserAttributes::SetFixed(m_device, name, value, "through SnoopingSwitchHelper");
 }
 
 void
 SnoopingSwitchHelper::SetFabricAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_fabric.Set(name, value);
+    UserAttributes::SetFixed(m_fabric, name, value, "through SnoopingSwitchHelper");
 }
 
 void
 SnoopingSwitchHelper::SetPortQueueSize(QueueSize size)
 {
     m_queueSize = size;
+    m_queueSizeFixed = true;
 }
 
 Ptr<SnoopingBridgeNetDevice>
@@ -146,15 +165,28 @@ NetDeviceContainer
 SnoopingSwitchHelper::Link(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay) const
 {
     Ptr<CsmaChannel> ch = CreateObject<CsmaChannel>();
-    ch->SetAttribute("DataRate", DataRateValue(rate));
-    ch->SetAttribute("Delay", TimeValue(delay));
+    UserAttributes::SetFixed(ch, "DataRate", DataRateValue(rate), "per link, for its topology");
+    UserAttributes::SetFixed(ch, "Delay", TimeValue(delay), "per link, for its topology");
     NetDeviceContainer devs;
     for (Ptr<Node> n : {a, b})
     {
         Ptr<CsmaNetDevice> d = CreateObject<CsmaNetDevice>();
         d->SetAddress(Mac48Address::Allocate());
         Ptr<DropTailQueue<Packet>> q = CreateObject<DropTailQueue<Packet>>();
-        q->SetMaxSize(m_queueSize);
+        // The port queue's size is the helper's default (a user's
+        // --ns3::DropTailQueue<Packet>::MaxSize= replaces it), unless the program set it
+        // (SetPortQueueSize).
+        if (m_queueSizeFixed)
+        {
+            UserAttributes::SetFixed(q,
+                                     "MaxSize",
+                                     QueueSizeValue(m_queueSize),
+                                     "through SnoopingSwitchHelper::SetPortQueueSize");
+        }
+        else
+        {
+            UserAttributes::SetDefault(q, "MaxSize", QueueSizeValue(m_queueSize));
+        }
         d->SetQueue(q);
         n->AddDevice(d);
         d->Attach(ch);

@@ -4,6 +4,8 @@
 
 #include "program-options.h"
 
+#include "user-attributes.h"
+
 #include "ns3/callback.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
@@ -559,6 +561,19 @@ ProgramOptions::PreCheck(int argc, char* argv[])
         {
             known = known || o->name == name;
         }
+        if (name.find("::") != std::string::npos)
+        {
+            // --ns3::Type::Attribute=value: checked here (ns-3 exits 1, or aborts on a bad
+            // time), then recorded: it wins over the values the set-up gives
+            // (UserAttributes).
+            std::string why;
+            Require(eq != std::string::npos, "--" + name + ": give a value (--" + name + "=...)");
+            // Checked first: the message must be built after the check has set it.
+            const bool ok = UserAttributes::Check(name, value, why);
+            Require(ok, "--" + name + "=" + value + ": " + why);
+            UserAttributes::Record(name, value);
+            continue;
+        }
         if (name == "RngRun" || name == "RngSeed")
         {
             uint64_t v = 0;
@@ -588,6 +603,7 @@ ProgramOptions::PreCheck(int argc, char* argv[])
 void
 ProgramOptions::Parse(int argc, char* argv[])
 {
+    UserAttributes::SetProgram(m_program);
     PreCheck(argc, argv);
     m_cmd = std::make_unique<CommandLine>(m_program);
     m_cmd->Usage(m_description);

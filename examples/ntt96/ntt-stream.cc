@@ -36,25 +36,30 @@ namespace
 void
 ConfigureBsdTcp(uint32_t mss)
 {
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpLinuxReno"));
-    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", StringValue("ns3::TcpClassicRecovery"));
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
-    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(8192)); // tcp_sendspace
-    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(8192)); // tcp_recvspace
-    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(1));
-    Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MilliSeconds(200)));
-    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(2));
-    Config::SetDefault("ns3::TcpSocket::TcpNoDelay", BooleanValue(false)); // Nagle on
-    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(false));
-    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
-    Config::SetDefault("ns3::TcpSocketBase::WindowScaling", BooleanValue(false));
-    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(Seconds(1)));
-    Config::SetDefault("ns3::TcpSocketBase::ClockGranularity", TimeValue(MilliSeconds(500)));
+    UserAttributes::SetConfigDefault("ns3::TcpL4Protocol::SocketType",
+                                     StringValue("ns3::TcpLinuxReno"));
+    UserAttributes::SetConfigDefault("ns3::TcpL4Protocol::RecoveryType",
+                                     StringValue("ns3::TcpClassicRecovery"));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::SndBufSize",
+                                     UintegerValue(8192)); // tcp_sendspace
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::RcvBufSize",
+                                     UintegerValue(8192)); // tcp_recvspace
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(1));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MilliSeconds(200)));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::DelAckCount", UintegerValue(2));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::TcpNoDelay", BooleanValue(false)); // Nagle on
+    UserAttributes::SetConfigDefault("ns3::TcpSocketBase::Sack", BooleanValue(false));
+    UserAttributes::SetConfigDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
+    UserAttributes::SetConfigDefault("ns3::TcpSocketBase::WindowScaling", BooleanValue(false));
+    UserAttributes::SetConfigDefault("ns3::TcpSocketBase::MinRto", TimeValue(Seconds(1)));
+    UserAttributes::SetConfigDefault("ns3::TcpSocketBase::ClockGranularity",
+                                     TimeValue(MilliSeconds(500)));
     // BSD's arpresolve() sends its request at once (ns-3 waits up to 10 ms by default).
-    Config::SetDefault("ns3::ArpL3Protocol::RequestJitter",
-                       StringValue("ns3::ConstantRandomVariable[Constant=0]"));
+    UserAttributes::SetConfigDefault("ns3::ArpL3Protocol::RequestJitter",
+                                     StringValue("ns3::ConstantRandomVariable[Constant=0]"));
     // udp_recvspace = 40 x (1024 + sizeof(struct sockaddr_in)) = 41 600 bytes.
-    Config::SetDefault("ns3::UdpSocket::RcvBufSize", UintegerValue(41600));
+    UserAttributes::SetConfigDefault("ns3::UdpSocket::RcvBufSize", UintegerValue(41600));
 }
 
 /**
@@ -275,7 +280,10 @@ main(int argc, char* argv[])
         Ptr<Node> n = all.Get(i);
         if (n != rtr)
         {
-            n->GetObject<Ipv4>()->SetAttribute("IpForward", BooleanValue(false));
+            UserAttributes::SetFixed(n->GetObject<Ipv4>(),
+                                     "IpForward",
+                                     BooleanValue(false),
+                                     "off on every host but the router");
         }
     }
     Ptr<CacheRouter> cacheRouter;
@@ -302,13 +310,14 @@ main(int argc, char* argv[])
         rph.SetInstallNics(false);
         rph.Install(rtr)->AssignStreams(200);
         cacheRouter = CreateObject<CacheRouter>();
-        cacheRouter->SetAttribute("FastPathCost", DoubleValue(fastCost));
-        cacheRouter->SetAttribute("SlowPathCost", DoubleValue(slowCost));
-        cacheRouter->SetAttribute("InputQueueLimit", UintegerValue(inputQueue));
-        cacheRouter->SetAttribute("CacheSide", StringValue(cacheSide));
-        cacheRouter->SetAttribute("CachePolicy", StringValue(cachePolicy));
-        cacheRouter->SetAttribute("FlushInterval", TimeValue(flushInterval));
-        cacheRouter->SetAttribute("CacheCapacity", UintegerValue(cacheCapacity));
+        const std::string by = "from its router options";
+        UserAttributes::SetFixed(cacheRouter, "FastPathCost", DoubleValue(fastCost), by);
+        UserAttributes::SetFixed(cacheRouter, "SlowPathCost", DoubleValue(slowCost), by);
+        UserAttributes::SetFixed(cacheRouter, "InputQueueLimit", UintegerValue(inputQueue), by);
+        UserAttributes::SetFixed(cacheRouter, "CacheSide", StringValue(cacheSide), by);
+        UserAttributes::SetFixed(cacheRouter, "CachePolicy", StringValue(cachePolicy), by);
+        UserAttributes::SetFixed(cacheRouter, "FlushInterval", TimeValue(flushInterval), by);
+        UserAttributes::SetFixed(cacheRouter, "CacheCapacity", UintegerValue(cacheCapacity), by);
         cacheRouter->Install(rtr);
         cacheRouter->SetCacheEnabled(ifFddi, cacheFddi);
         cacheRouter->SetCacheEnabled(ifEthernet, cacheEthernet);
@@ -321,16 +330,28 @@ main(int argc, char* argv[])
     const uint16_t inPort = 5000;
     const uint16_t outPort = 5001;
     Ptr<NttReceiver> rx = CreateObject<NttReceiver>();
-    rx->SetAttribute("Tcp", BooleanValue(tcp));
-    rx->SetAttribute("Port", UintegerValue(outPort));
-    rx->SetAttribute("RecordSize", UintegerValue(packetSize));
+    const std::string by = "from its options (--tcp, --packetSize)";
+    UserAttributes::SetFixed(rx, "Tcp", BooleanValue(tcp), by);
+    UserAttributes::SetFixed(rx, "Port", UintegerValue(outPort), by);
+    UserAttributes::SetFixed(rx, "RecordSize", UintegerValue(packetSize), by);
     receiver->AddApplication(rx);
     rx->SetStartTime(Seconds(0.1));
     Ptr<NttForwarder> fwd = CreateObject<NttForwarder>();
-    fwd->SetAttribute("Tcp", BooleanValue(tcp));
-    fwd->SetAttribute("ListenPort", UintegerValue(inPort));
-    fwd->SetAttribute("RecordSize", UintegerValue(packetSize));
-    fwd->SetAttribute("Remote", AddressValue(InetSocketAddress(addressOf(receiver), outPort)));
+    UserAttributes::SetFixed(fwd, "Tcp", BooleanValue(tcp), by);
+    UserAttributes::SetFixed(fwd, "ListenPort", UintegerValue(inPort), by);
+    UserAttributes::SetFixed(fwd, "RecordSize", UintegerValue(packetSize), by);
+    UserAttributes::SetFixed(fwd,
+                             "Remote",
+                             AddressValue(InetSocketAddress(addressOf(receiver), outPort)),
+                             by);
+    // The load's and the stream's UDP clients (UdpClientHelper below) are the program's too.
+    for (const char* name : {"MaxPackets", "PacketSize", "Interval", "RemoteAddress", "RemotePort"})
+    {
+        UserAttributes::RequireNotGiven(UdpClient::GetTypeId(),
+                                        name,
+                                        "for the analyser's stream and load ports");
+    }
+    UserAttributes::RequireNotGiven(PacketSink::GetTypeId(), "Local", "for the load's sink");
     if (randomRate == 0)
     {
         sender->AddApplication(fwd);
@@ -358,7 +379,10 @@ main(int argc, char* argv[])
     if (randomRate > 0)
     {
         rnd = CreateObject<RandomDestinationSource>();
-        rnd->SetAttribute("Rate", DoubleValue(randomRate));
+        UserAttributes::SetFixed(rnd,
+                                 "Rate",
+                                 DoubleValue(randomRate),
+                                 "from its option --randomRate");
         rnd->AssignStreams(400);
         randomSender->AddApplication(rnd);
         rnd->SetStartTime(loadStart);
