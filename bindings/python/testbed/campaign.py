@@ -184,9 +184,20 @@ def _sha256(path: Path) -> str:
     return _HASHES[key]
 
 
+_LINKED: dict[tuple, list[Path]] = {}
+
+
 def _linked_libraries(exe: Path) -> list[Path]:
     """The shared libraries the dynamic loader resolves for a program (``ldd``; none for a
-    script or a static program)."""
+    script or a static program; cached by path, size and modification time)."""
+    st = exe.stat()
+    key = (str(exe), st.st_size, st.st_mtime_ns)
+    if key not in _LINKED:
+        _LINKED[key] = _run_ldd(exe)
+    return _LINKED[key]
+
+
+def _run_ldd(exe: Path) -> list[Path]:
     try:
         r = subprocess.run(["ldd", str(exe)], capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired):

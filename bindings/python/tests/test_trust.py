@@ -290,3 +290,28 @@ def test_reproduce_exits_1_when_a_perturbed_tolerance_fails_a_check(tmp_path, mo
     assert cli.main(args + ["--no-strict"]) == 0
     report = (tmp_path / "r" / "report.md").read_text()
     assert "**Independent checks: 0/4 within tolerance.**" in report
+
+
+@built
+def test_validate_counts_checks_only_and_reports_calibration_rows(tmp_path, capsys):
+    """./testbed validate: a measured row marked calibration that is far off is reported as not
+    reproduced and does not fail; a check that is off fails (exit 1), unless --no-strict."""
+    f = tmp_path / "own.json"
+    subprocess.run([str(EXAMPLES_DIR / "jaxa-table2"), "--delay=25ms", "--count=3", "--RngRun=1",
+                    f"--output={f}"], check=True, capture_output=True)
+    own = json.loads(f.read_text())["rtt_mean_ms"]
+    sheet = tmp_path / "m.csv"
+    sheet.write_text("delay_ms,count,rtt_mean_ms,validation_role,calibrated_parameter\n"
+                     f"25,3,{own!r},check,\n"
+                     f"25,3,{own * 2!r},calibration,HostNic.InterruptDelay\n")
+    args = ["validate", "jaxa-table2", "--measured", str(sheet), "--tolerance", "1", "--jobs",
+            "1", "--no-progress", "--out", str(tmp_path / "v")]
+    assert cli.main(args) == 0
+    out = capsys.readouterr().out
+    assert "checks 1/1 within 1 %; 0/1 calibration points reproduced" in out, out
+    md = (tmp_path / "v" / "validation.md").read_text()
+    assert "calibration (sets HostNic.InterruptDelay)" in md
+    sheet.write_text("delay_ms,count,rtt_mean_ms\n" f"25,3,{own * 2!r}\n")
+    assert cli.main(args) == 1
+    assert "check FAILED: delay=25ms count=3 rtt_mean_ms" in capsys.readouterr().out
+    assert cli.main(args + ["--no-strict"]) == 0
