@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <regex>
 
 namespace ns3
@@ -109,6 +110,42 @@ PreCheckValue(const TypeId::AttributeInformation& info, const std::string& value
         && std::any_of(value.begin(), value.end(), [](unsigned char c) { return std::isspace(c); }))
     {
         why = "a value with a space";
+        return false;
+    }
+    // DoubleValue, UintegerValue and IntegerValue read a number from a stream and abort when
+    // text is left over ("0.5x", "abc"): their syntax is checked here.
+    static const std::map<std::string, std::regex> numbers
+        = {{"ns3::DoubleValue",
+            std::regex("^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")},
+           {"ns3::UintegerValue", std::regex("^\\+?[0-9]+$")},
+           {"ns3::IntegerValue", std::regex("^[+-]?[0-9]+$")}};
+    auto number = numbers.find(kind);
+    if (number != numbers.end() && !std::regex_match(value, number->second))
+    {
+        why = "not a number of the attribute's type ("
+              + info.checker->GetUnderlyingTypeInformation() + ")";
+        return false;
+    }
+    if (kind.rfind("ns3::EnumValue", 0) == 0)
+    {
+        // (EnumValue asserts on an unknown name where NS_ASSERT is compiled in)
+        const std::string names = info.checker->GetUnderlyingTypeInformation();
+        std::size_t pos = 0;
+        while (pos <= names.size())
+        {
+            const std::size_t bar = names.find('|', pos);
+            if (names.substr(pos, bar == std::string::npos ? std::string::npos : bar - pos)
+                == value)
+            {
+                return true;
+            }
+            if (bar == std::string::npos)
+            {
+                break;
+            }
+            pos = bar + 1;
+        }
+        why = "not one of " + names;
         return false;
     }
     if (kind == "ns3::PointerValue")

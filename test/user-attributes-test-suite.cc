@@ -79,6 +79,12 @@ class CheckTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(ok("ns3::LinkEmulatorQueueDisc::Delay", "soon"), false, "time");
         NS_TEST_ASSERT_MSG_NE(why.find("not a time"), std::string::npos, why);
         NS_TEST_ASSERT_MSG_EQ(ok("ns3::LinkEmulatorQueueDisc::Semantics", "Fast"), false, "enum");
+        NS_TEST_ASSERT_MSG_NE(why.find("not one of NistNet|Netem"), std::string::npos, why);
+        // DoubleValue's and UintegerValue's parsers abort over text left after the number.
+        NS_TEST_ASSERT_MSG_EQ(ok("ns3::LinkEmulatorQueueDisc::LossProbability", "0.5x"),
+                              false,
+                              "not a number");
+        NS_TEST_ASSERT_MSG_EQ(ok("ns3::HostPing::Count", "12x"), false, "not an unsigned");
         NS_TEST_ASSERT_MSG_EQ(ok("ns3::LinkEmulatorQueueDisc::LossProbability", "1.5"),
                               false,
                               "the checker's range [0, 1]");

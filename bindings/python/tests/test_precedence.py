@@ -87,6 +87,8 @@ def test_an_attribute_the_program_sets_itself_is_refused(tmp_path, program, args
     ("--ns3::NoSuchType::Delay=1", "no type ns3::NoSuchType"),
     ("--ns3::LinkEmulatorQueueDisc::Delay=soon", "not a time"),   # ns-3: abort (134)
     ("--ns3::LinkEmulatorQueueDisc::LossProbability=2", "does not take"),
+    ("--ns3::LinkEmulatorQueueDisc::LossProbability=0.5x", "not a number"),  # ns-3: abort
+    ("--ns3::LinkEmulatorQueueDisc::Semantics=Fast", "not one of NistNet|Netem"),
     ("--ns3::BoostedTcTimer::Rate=1Mbps", "give --ns3::TcTimer::Rate"),
     ("--ns3::ArpL3Protocol::RequestJitter=ns3::Nope[Constant=0]", "not an object"),
 ])
