@@ -10,6 +10,8 @@
  *   ./gine-burst --timer=rtc --RngRun=1 --output=r.json
  */
 
+#include "gine-timer-helper.h"
+
 #include "ns3/core-module.h"
 #include "ns3/icmpv4.h"
 #include "ns3/internet-module.h"

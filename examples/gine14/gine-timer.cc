@@ -11,6 +11,8 @@
  *   ./gine-timer --timer=tctimer --firings=1000 --RngRun=1 --output=r.json
  */
 
+#include "gine-timer-helper.h"
+
 #include "ns3/core-module.h"
 #include "ns3/testbed-module.h"
 

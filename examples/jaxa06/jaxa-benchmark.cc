@@ -12,7 +12,7 @@
  *   ./jaxa-benchmark --mode=bidir --bandwidth=20Mbps --extraCrc=6 --output=-
  */
 
-#include "ns3/jaxa-benchmark.h"
+#include "jaxa-benchmark-driver.h"
 
 #include "ns3/experiment-args.h"
 #include "ns3/profile.h"

@@ -10,6 +10,8 @@
  *   ./jaxa-table2 --delay=0ms --hostSet="HostNic.InterruptDelay=50us" --output=-
  */
 
+#include "jaxa-benchmark-driver.h"
+
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/testbed-module.h"

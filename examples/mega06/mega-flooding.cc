@@ -15,6 +15,8 @@
  *   ./mega-flooding --load=30000 --snooping=false --output=r.json
  */
 
+#include "mega06-testbed.h"
+
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/testbed-module.h"

@@ -11,6 +11,8 @@
  *   ./mega-multiplex --nodes=5000 --duration=5 --output=r.json
  */
 
+#include "mega06-testbed.h"
+
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/testbed-module.h"

@@ -17,6 +17,8 @@
  *   ./mega-querier --load=100000 --itr=0 --igmpTimeScale=0.04 --output=r.json
  */
 
+#include "mega06-testbed.h"
+
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/testbed-module.h"

@@ -20,6 +20,8 @@
  *   ./mega-scale --senderPcs=8 --sendersPerGroup=4 --receivers=2 --output=r.json
  */
 
+#include "mega06-testbed.h"
+
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/testbed-module.h"

@@ -24,6 +24,10 @@
 
 #include "tno-lan.h"
 
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/testbed-module.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>

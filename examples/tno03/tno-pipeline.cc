@@ -22,6 +22,10 @@
 
 #include "tno-lan.h"
 
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/testbed-module.h"
+
 #include <cmath>
 
 using namespace ns3;

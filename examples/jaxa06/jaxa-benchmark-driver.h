@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef TESTBED_JAXA_BENCHMARK_H
-#define TESTBED_JAXA_BENCHMARK_H
+#ifndef TESTBED_JAXA_BENCHMARK_DRIVER_H
+#define TESTBED_JAXA_BENCHMARK_DRIVER_H
 
 #include "ns3/data-rate.h"
 #include "ns3/ethernet-net-device.h"
@@ -137,4 +137,4 @@ class JaxaBenchmark
 
 } // namespace ns3
 
-#endif /* TESTBED_JAXA_BENCHMARK_H */
+#endif /* TESTBED_JAXA_BENCHMARK_DRIVER_H */

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "jaxa-benchmark.h"
+#include "jaxa-benchmark-driver.h"
 
 #include "ns3/boolean.h"
 #include "ns3/emulated-testbed-helper.h"
