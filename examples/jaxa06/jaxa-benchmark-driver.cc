@@ -4,12 +4,13 @@
 
 #include "jaxa-benchmark-driver.h"
 
+#include "jaxa-benchmark-federate.h"
+
 #include "ns3/boolean.h"
 #include "ns3/emulated-testbed-helper.h"
 #include "ns3/enum.h"
 #include "ns3/experiment-args.h"
 #include "ns3/host-platform.h"
-#include "ns3/jaxa-benchmark-federate.h"
 #include "ns3/link-emulator-queue-disc.h"
 #include "ns3/log.h"
 #include "ns3/profile.h"

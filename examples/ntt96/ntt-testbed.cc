@@ -4,6 +4,9 @@
 
 #include "ntt-testbed.h"
 
+#include "ntt-forwarder.h"
+#include "random-destination-source.h"
+
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
