@@ -8,8 +8,8 @@
 #include "ns3/ethernet-helper.h"
 #include "ns3/host-platform-helper.h"
 #include "ns3/ipv4-address-helper.h"
-#include "ns3/multicast-helper.h"
 #include "ns3/string.h"
+#include "ns3/switch-helper.h"
 
 namespace ns3
 {
@@ -31,14 +31,14 @@ InstallLan(const NodeContainer& machines, bool hub, int64_t stream, NetDeviceCon
     {
         eth.SetDeviceAttribute("Duplex", StringValue("ForcedFull"));
         Ptr<Node> sw = CreateObject<Node>();
-        SnoopingSwitchHelper swHelper;
+        SwitchHelper swHelper;
         swHelper.SetFabricAttribute("ForwardingCapacity", DoubleValue(1e5));
-        Ptr<SnoopingBridgeNetDevice> bridge = swHelper.Install(sw);
+        Ptr<SwitchNetDevice> lanSwitch = swHelper.Install(sw);
         for (uint32_t i = 0; i < machines.GetN(); ++i)
         {
             NetDeviceContainer link = eth.Install(machines.Get(i), sw);
             hostDevs.Add(link.Get(0));
-            bridge->AddSwitchPort(link.Get(1));
+            lanSwitch->AddSwitchPort(link.Get(1));
         }
     }
     eth.AssignStreams(hostDevs, stream);
