@@ -104,6 +104,21 @@ class JaxaBenchmark
     static void AddOptions(ProgramOptions& opts, JaxaBenchmarkConfig& config);
 
     /**
+     * @brief Declare the testbed's PC options, shared by the JAXA06 programs: --hostProfile
+     * (federate PCs), --emulatorProfile (NIST Net PC), --hostSet, --profileFile.
+     * @param opts the program's options
+     * @param config where they go (its hostProfile, emulatorProfile, hostSet, profileFile)
+     */
+    static void AddHostOptions(ProgramOptions& opts, JaxaBenchmarkConfig& config);
+
+    /**
+     * @brief Give the testbed the chosen PCs: the profiles, then --hostSet on them.
+     * @param testbed the testbed
+     * @param config the configuration (its hostProfile, emulatorProfile, hostSet)
+     */
+    static void SetHosts(EmulatedTestbedHelper& testbed, const JaxaBenchmarkConfig& config);
+
+    /**
      * @brief Declare the fields that RunAll writes (AddOptions declares them in the options'
      * record).
      * @param record the record
@@ -112,7 +127,7 @@ class JaxaBenchmark
 
     /**
      * @brief Check what the options' ranges cannot (exit status 2 with a message if bad): the
-     * combinations, the profiles' names.
+     * combinations (ProgramOptions::Parse checks the profiles' names).
      * @param config the configuration
      */
     static void Check(const JaxaBenchmarkConfig& config);
@@ -127,7 +142,7 @@ class JaxaBenchmark
 
     /**
      * @brief The programs' --hostSet: the testbed's host profiles (federate PCs and NIST Net
-     * PC) replaced by copies with some parameters changed (Profile::TryWithChanges), registered
+     * PC) replaced by copies with some parameters changed (ProgramOptions::WithHostSet), registered
      * under new names (exit status 2 naming --hostSet if a change does not parse or apply).
      * @param testbed the testbed, its profiles set
      * @param changes "Key=Value;..." ("" = none: the profiles stay)

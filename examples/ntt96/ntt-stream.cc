@@ -30,8 +30,9 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    ExperimentArgs::SetSimulatorDefaults();
+    ProgramOptions::SetSimulatorDefaults();
     NttStreamConfig c;
+    std::string profileFile;
     ProgramOptions opts("ntt-stream",
                         "[NTT96] jitter of the 6 Mbit/s stream over TCP or UDP on an FDDI ring "
                         "or through a route-cache router, under load");
@@ -49,10 +50,14 @@ main(int argc, char* argv[])
              DataRate("1Gbps"));
     // The study: 1000; at least 10 for a meaningful max - min.
     opts.Add("packets", "stream packets in the jitter window", c.packets, 10, 100000);
-    opts.Add("warmup", "stream packets before the jitter window", c.warmup, 0, 100000);
+    opts.Add("warmupPackets",
+             "stream packets before the jitter window",
+             c.warmupPackets,
+             0,
+             100000);
     opts.Add("interval", "the stream's interval", c.interval, MicroSeconds(100), Seconds(1));
     // 12 bytes carry the sequence number; 4324 is the largest unfragmented UDP payload on FDDI.
-    opts.Add("packetSize", "stream packet bytes (UDP payload)", c.packetSize, 12, 4324);
+    opts.Add("packetSize", "stream packet bytes (UDP payload)", c.packetSize, 12, 4324, "bytes");
     opts.Add("cacheEthernet", "router: route cache of the Ethernet interface on", c.cacheEthernet);
     opts.Add("cacheFddi", "router: route cache of the FDDI interface on", c.cacheFddi);
     opts.AddChoice("cacheSide",
@@ -71,7 +76,8 @@ main(int argc, char* argv[])
              "router: random-destination datagrams per second (0: none; exp. 3)",
              c.randomRate,
              0.0,
-             1e6);
+             1e6,
+             "datagrams/s");
     opts.Add("fillTimeout",
              "router: the stream starts at the latest this long after the random traffic",
              c.fillTimeout,
@@ -79,9 +85,17 @@ main(int argc, char* argv[])
              Seconds(3600));
     // ANSI X3.139: T_Max is 165 ms; below 1 ms the ring latency of long rings no longer fits.
     opts.Add("ttrt", "FDDI target token rotation time", c.ttrt, MilliSeconds(1), MilliSeconds(165));
-    opts.Add("fastCost", "router: fast-path cycles per packet", c.fastCost, 0.0, 1e8);
-    opts.Add("slowCost", "router: slow-path cycles per packet", c.slowCost, 0.0, 1e8);
+    opts.Add("fastCost", "router: fast-path cycles per packet", c.fastCost, 0.0, 1e8, "cycles");
+    opts.Add("slowCost", "router: slow-path cycles per packet", c.slowCost, 0.0, 1e8, "cycles");
     opts.Add("inputQueue", "router: input queue packets", c.inputQueue, 1, 100000);
+    opts.AddHostProfile(c.hostProfile, "host profile of the sending and receiving computers");
+    opts.AddProfile("routerProfile",
+                    "host",
+                    "router: host profile of the route-cache router",
+                    c.routerProfile);
+    opts.AddHostSet(c.hostSet);
+    opts.AddProfileFile(profileFile);
+    opts.AddDeprecated("warmup", "warmupPackets");
     NttTestbed::DeclareFields(opts.Record());
     opts.Parse(argc, argv);
     ProgramOptions::Require(c.setup == "router" || c.randomRate == 0,

@@ -237,7 +237,7 @@ NttTestbed::Build()
         m_ifEthernet = rip->GetInterfaceForDevice(hubDevs.Get(0));
         Ipv4StaticRoutingHelper srh;
         srh.GetStaticRouting(rip)->SetDefaultRoute(AddressOf(m_sink), m_ifFddi);
-        HostPlatformHelper rph("router1995-m68040");
+        HostPlatformHelper rph(ProgramOptions::WithHostSet(m_c.routerProfile, m_c.hostSet));
         rph.SetInstallNics(false);
         rph.Install(rtr)->AssignStreams(200);
         m_cacheRouter = CreateObject<CacheRouter>();
@@ -252,7 +252,7 @@ NttTestbed::Build()
         m_cacheRouter->SetCacheEnabled(m_ifFddi, m_c.cacheFddi);
         m_cacheRouter->SetCacheEnabled(m_ifEthernet, m_c.cacheEthernet);
     }
-    HostPlatformHelper hosts("ws1995-bsd44");
+    HostPlatformHelper hosts(ProgramOptions::WithHostSet(m_c.hostProfile, m_c.hostSet));
     hosts.Install(m_sender)->AssignStreams(100);
     hosts.Install(m_receiver)->AssignStreams(110);
 
@@ -301,7 +301,7 @@ NttTestbed::Build()
 
     // The stream: the analyser's port sends packets + a margin (the window is the first
     // `packets` packets that arrive).
-    m_margin = m_c.warmup + m_c.packets / 20 + 20;
+    m_margin = m_c.warmupPackets + m_c.packets / 20 + 20;
     m_streamStart = m_loadStart + Seconds(m_c.load.GetBitRate() > 0 ? 0.5 : 0.0);
     m_streamDuration = m_c.interval * (m_c.packets + m_margin) + Seconds(2);
     if (!m_filled)
@@ -359,7 +359,7 @@ NttTestbed::Write(ResultRecord& record) const
     std::vector<std::pair<uint32_t, Time>> inWindow;
     for (const auto& a : arrivals)
     {
-        if (a.first >= m_c.warmup)
+        if (a.first >= m_c.warmupPackets)
         {
             inWindow.push_back(a);
         }

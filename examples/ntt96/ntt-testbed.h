@@ -42,7 +42,7 @@ struct NttStreamConfig
     bool tcp{true};                    //!< the stream forwarded over TCP (else UDP)
     DataRate load{"0bps"};             //!< offered load (UDP payload bit/s)
     uint32_t packets{1000};            //!< stream packets in the jitter window
-    uint32_t warmup{20};               //!< stream packets before the jitter window
+    uint32_t warmupPackets{20};        //!< stream packets before the jitter window
     Time interval{MicroSeconds(5550)}; //!< the stream's interval
     uint32_t packetSize{4160};         //!< stream packet bytes (UDP payload)
     bool cacheEthernet{true};          //!< router: Ethernet interface's route cache on
@@ -57,6 +57,9 @@ struct NttStreamConfig
     double fastCost{1800};         //!< router: fast-path cycles per packet
     double slowCost{18000};        //!< router: slow-path cycles per packet
     uint32_t inputQueue{75};       //!< router: input queue packets
+    std::string hostProfile{"ws1995-bsd44"};        //!< host profile of S and R
+    std::string routerProfile{"router1995-m68040"}; //!< host profile of the router
+    std::string hostSet; //!< --hostSet: host parameters changed on S, R and the router
 };
 
 /**
