@@ -304,7 +304,9 @@ class PlainSwitchTestCase : public TestCase
         Simulator::Schedule(Seconds(8), [&]() { expect({2, 3, 2, 1}, "to learned host 1"); });
         Simulator::Stop(Seconds(9));
         Simulator::Run();
-        NS_TEST_ASSERT_MSG_EQ(sw->GetFabric()->GetMacTableSize(), 4u, "every host that sent is learned");
+        NS_TEST_ASSERT_MSG_EQ(sw->GetFabric()->GetMacTableSize(),
+                              4u,
+                              "every host that sent is learned");
         Simulator::Destroy();
     }
 };
