@@ -95,7 +95,7 @@ def test_experiments_are_declared():
             assert pts and len({campaign.point_key(p) for p in pts}) == len(pts)
     roles = {p["role"] for p in exps["mega-flooding"].points("quick")}
     assert roles == {"one-process", "receiver-20000", "sweep"}
-    itrs = {p["itr"] for p in exps["mega-querier"].points("quick")}
+    itrs = {p["querierItr"] for p in exps["mega-querier"].points("quick")}
     assert 0 in itrs and min(i for i in itrs if i > 0) == 100
 
 
