@@ -246,12 +246,12 @@ class RtiHelperTest : public GivenTestCase
     }
 };
 
-/** SnoopingSwitchHelper and FddiHelper: their queue sizes are defaults. */
+/** SwitchHelper (and its SnoopingSwitchHelper) and FddiHelper: their queue sizes are defaults. */
 class QueueSizeTest : public GivenTestCase
 {
   public:
     QueueSizeTest()
-        : GivenTestCase("SnoopingSwitchHelper, FddiHelper: "
+        : GivenTestCase("SwitchHelper, SnoopingSwitchHelper, FddiHelper: "
                         "--ns3::DropTailQueue<Packet>::MaxSize wins over 100 and 50 packets")
     {
     }
@@ -260,6 +260,12 @@ class QueueSizeTest : public GivenTestCase
     void DoRun() override
     {
         UserAttributes::Give("ns3::DropTailQueue<Packet>::MaxSize", "7p");
+        SwitchHelper plain;
+        Ptr<SwitchNetDevice> sw = plain.Install(CreateObject<Node>());
+        NetDeviceContainer p = plain.Connect(sw, CreateObject<Node>(), DataRate("100Mbps"));
+        NS_TEST_ASSERT_MSG_EQ(DynamicCast<CsmaNetDevice>(p.Get(1))->GetQueue()->GetMaxSize(),
+                              QueueSize("7p"),
+                              "plain switch port: the user's size, not 100 packets");
         SnoopingSwitchHelper sh;
         Ptr<SnoopingBridgeNetDevice> br = sh.Install(CreateObject<Node>());
         NetDeviceContainer d = sh.Connect(br, CreateObject<Node>(), DataRate("100Mbps"));
@@ -276,63 +282,6 @@ class QueueSizeTest : public GivenTestCase
     }
 };
 
-/** GineTimerHelper: the RTC's drawn phase yields to the user's. */
-class GineTimerHelperTest : public GivenTestCase
-{
-  public:
-    GineTimerHelperTest()
-        : GivenTestCase("GineTimerHelper: --ns3::RtcTimer::Phase wins over the drawn phase")
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        UserAttributes::Give("ns3::RtcTimer::Phase", "50us");
-        Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
-        u->SetStream(1);
-        Ptr<TimerModel> t = GineTimerHelper::Create("rtc", 43, MicroSeconds(10), u);
-        TimeValue phase;
-        t->GetAttribute("Phase", phase);
-        NS_TEST_ASSERT_MSG_EQ(phase.Get(), MicroSeconds(50), "the user's phase");
-    }
-};
-
-/** Mega06Testbed: the PCs' clock phases yield to the user's; the profile's CPU too. */
-class Mega06TestbedTest : public GivenTestCase
-{
-  public:
-    Mega06TestbedTest()
-        : GivenTestCase("Mega06Testbed: --ns3::TickTimer::Phase and --ns3::HostPlatform::"
-                        "SchedulingLatency win over the drawn phases and the profile")
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        UserAttributes::Give("ns3::TickTimer::Phase", "1ms");
-        UserAttributes::Give("ns3::HostPlatform::SchedulingLatency",
-                             "ns3::ConstantRandomVariable[Constant=0]");
-        Mega06TestbedConfig c;
-        c.senderPcs = 2;
-        c.nodesPerPc = 2;
-        Mega06Testbed tb = Mega06Testbed::Build(c);
-        for (uint32_t i = 0; i < tb.senders.GetN(); ++i)
-        {
-            Ptr<HostPlatform> p = tb.senders.Get(i)->GetObject<HostPlatform>();
-            TimeValue phase;
-            p->GetTimer()->GetAttribute("Phase", phase);
-            NS_TEST_ASSERT_MSG_EQ(phase.Get(), MilliSeconds(1), "PC " << i << ": the user's");
-            PointerValue latency;
-            p->GetAttribute("SchedulingLatency", latency);
-            NS_TEST_ASSERT_MSG_NE(latency.Get<ConstantRandomVariable>(),
-                                  nullptr,
-                                  "PC " << i << ": the user's latency, not the calibrated one");
-        }
-    }
-};
-
 /** The suite. */
 class UserAttributesTestSuite : public TestSuite
 {
@@ -346,8 +295,6 @@ class UserAttributesTestSuite : public TestSuite
         AddTestCase(new HostPlatformHelperTest(), Duration::QUICK);
         AddTestCase(new RtiHelperTest(), Duration::QUICK);
         AddTestCase(new QueueSizeTest(), Duration::QUICK);
-        AddTestCase(new GineTimerHelperTest(), Duration::QUICK);
-        AddTestCase(new Mega06TestbedTest(), Duration::QUICK);
     }
 };
 
