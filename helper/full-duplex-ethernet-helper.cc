@@ -6,6 +6,7 @@
 
 #include "ns3/log.h"
 #include "ns3/mac48-address.h"
+#include "ns3/user-attributes.h"
 
 namespace ns3
 {
@@ -21,13 +22,19 @@ FullDuplexEthernetHelper::FullDuplexEthernetHelper()
 void
 FullDuplexEthernetHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_device.Set(name, value);
+    UserAttributes::SetFixed(m_device,
+                             name,
+                             value,
+                             "through FullDuplexEthernetHelper::SetDeviceAttribute");
 }
 
 void
 FullDuplexEthernetHelper::SetChannelAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_channel.Set(name, value);
+    UserAttributes::SetFixed(m_channel,
+                             name,
+                             value,
+                             "through FullDuplexEthernetHelper::SetChannelAttribute");
 }
 
 NetDeviceContainer

@@ -4,18 +4,13 @@
 
 #include "multicast-helper.h"
 
-#include "full-duplex-ethernet-helper.h"
-
-#include "ns3/csma-channel.h"
-#include "ns3/csma-net-device.h"
-#include "ns3/drop-tail-queue.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
-#include "ns3/uinteger.h"
+#include "ns3/user-attributes.h"
 
 namespace ns3
 {
@@ -30,7 +25,7 @@ IgmpHelper::IgmpHelper()
 void
 IgmpHelper::SetAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_factory.Set(name, value);
+    UserAttributes::SetFixed(m_factory, name, value, "through IgmpHelper::SetAttribute");
 }
 
 void
@@ -59,6 +54,23 @@ IgmpHelper::Install(Ptr<Node> node) const
     Ptr<IgmpL4Protocol> igmp = m_factory.Create<IgmpL4Protocol>();
     if (m_timers)
     {
+        // The timers are one set (RFC 3376 section 8): a user value for one of them would be
+        // overwritten here.
+        for (const char* name : {"Robustness",
+                                 "QueryInterval",
+                                 "QueryResponseInterval",
+                                 "StartupQueryInterval",
+                                 "StartupQueryCount",
+                                 "LastMemberQueryInterval",
+                                 "LastMemberQueryCount",
+                                 "UnsolicitedReportIntervalV2",
+                                 "UnsolicitedReportIntervalV3"})
+        {
+            UserAttributes::RequireNotGiven(IgmpL4Protocol::GetTypeId(),
+                                            name,
+                                            "as one of the IGMP timers it sets together "
+                                            "(IgmpHelper::SetTimers)");
+        }
         igmp->SetTimers(*m_timers);
     }
     node->AggregateObject(igmp);
@@ -111,101 +123,14 @@ IgmpHelper::AssignStreams(NodeContainer nodes, int64_t stream)
 }
 
 SnoopingSwitchHelper::SnoopingSwitchHelper()
-    : m_queueSize("100p")
+    : SwitchHelper(SnoopingBridgeNetDevice::GetTypeId())
 {
-    m_device.SetTypeId(SnoopingBridgeNetDevice::GetTypeId());
-    m_fabric.SetTypeId(SwitchFabric::GetTypeId());
-}
-
-void
-SnoopingSwitchHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_device.Set(name, value);
-}
-
-void
-SnoopingSwitchHelper::SetFabricAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_fabric.Set(name, value);
-}
-
-void
-SnoopingSwitchHelper::SetPortQueueSize(QueueSize size)
-{
-    m_queueSize = size;
-}
-
-void
-SnoopingSwitchHelper::SetLinkType(LinkType type)
-{
-    m_linkType = type;
 }
 
 Ptr<SnoopingBridgeNetDevice>
 SnoopingSwitchHelper::Install(Ptr<Node> switchNode) const
 {
-    Ptr<SnoopingBridgeNetDevice> br = m_device.Create<SnoopingBridgeNetDevice>();
-    Ptr<SwitchFabric> fabric = m_fabric.Create<SwitchFabric>();
-    br->SetFabric(fabric);
-    switchNode->AddDevice(br);
-    return br;
-}
-
-NetDeviceContainer
-SnoopingSwitchHelper::Link(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay) const
-{
-    if (m_linkType == FULL_DUPLEX)
-    {
-        NS_ABORT_MSG_IF(m_queueSize.GetUnit() != QueueSizeUnit::PACKETS,
-                        "SnoopingSwitchHelper: full-duplex links count their queues in frames, "
-                        "not "
-                            << m_queueSize);
-        FullDuplexEthernetHelper eth;
-        eth.SetDeviceAttribute("DataRate", DataRateValue(rate));
-        eth.SetDeviceAttribute("MaxQueueFrames", UintegerValue(m_queueSize.GetValue()));
-        eth.SetChannelAttribute("Delay", TimeValue(delay));
-        return eth.Install(a, b);
-    }
-    Ptr<CsmaChannel> ch = CreateObject<CsmaChannel>();
-    ch->SetAttribute("DataRate", DataRateValue(rate));
-    ch->SetAttribute("Delay", TimeValue(delay));
-    NetDeviceContainer devs;
-    for (Ptr<Node> n : {a, b})
-    {
-        Ptr<CsmaNetDevice> d = CreateObject<CsmaNetDevice>();
-        d->SetAddress(Mac48Address::Allocate());
-        Ptr<DropTailQueue<Packet>> q = CreateObject<DropTailQueue<Packet>>();
-        q->SetMaxSize(m_queueSize);
-        d->SetQueue(q);
-        n->AddDevice(d);
-        d->Attach(ch);
-        devs.Add(d);
-    }
-    return devs;
-}
-
-NetDeviceContainer
-SnoopingSwitchHelper::Connect(Ptr<SnoopingBridgeNetDevice> bridge,
-                              Ptr<Node> host,
-                              DataRate rate,
-                              Time delay) const
-{
-    NetDeviceContainer d = Link(host, bridge->GetNode(), rate, delay);
-    bridge->AddSwitchPort(d.Get(1));
-    return d;
-}
-
-NetDeviceContainer
-SnoopingSwitchHelper::ConnectTrunk(Ptr<SnoopingBridgeNetDevice> a,
-                                   Ptr<SnoopingBridgeNetDevice> b,
-                                   DataRate rate,
-                                   uint16_t vlan,
-                                   Time delay) const
-{
-    NetDeviceContainer d = Link(a->GetNode(), b->GetNode(), rate, delay);
-    a->SetTrunk(a->AddSwitchPort(d.Get(0)), vlan);
-    b->SetTrunk(b->AddSwitchPort(d.Get(1)), vlan);
-    return d;
+    return DynamicCast<SnoopingBridgeNetDevice>(SwitchHelper::Install(switchNode));
 }
 
 } // namespace ns3

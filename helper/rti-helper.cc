@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 #include "ns3/profile.h"
 #include "ns3/string.h"
+#include "ns3/user-attributes.h"
 
 namespace ns3
 {
@@ -23,23 +24,53 @@ RtiHelper::RtiHelper()
 void
 RtiHelper::SetProfile(const std::string& profile)
 {
+    // A profile's values are defaults: a user's --ns3::RtiSettings::<name>= replaces them.
     for (const auto& [name, value] : Profile::Get("rti", profile).GetSection("RtiSettings"))
     {
-        SetSettingsAttribute(name, StringValue(value));
+        if (m_settings)
+        {
+            UserAttributes::SetDefault(m_settings, name, StringValue(value));
+        }
+        else
+        {
+            UserAttributes::SetDefault(m_settingsFactory, name, StringValue(value));
+        }
     }
 }
 
 void
 RtiHelper::SetSettingsAttribute(const std::string& name, const AttributeValue& value)
 {
+    const std::string by = "from its options, through RtiHelper::SetSettingsAttribute";
     if (m_settings)
     {
-        m_settings->SetAttribute(name, value);
+        UserAttributes::SetFixed(m_settings, name, value, by);
     }
     else
     {
-        m_settingsFactory.Set(name, value);
+        UserAttributes::SetFixed(m_settingsFactory, name, value, by);
     }
+}
+
+std::string
+RtiHelper::TrySetSettings(const Profile::Settings& settings)
+{
+    const TypeId tid = RtiSettings::GetTypeId();
+    for (const auto& [name, value] : settings)
+    {
+        TypeId::AttributeInformation info;
+        if (!tid.LookupAttributeByName(name, &info))
+        {
+            return "RtiSettings has no attribute '" + name + "'";
+        }
+        Ptr<AttributeValue> v = info.checker->CreateValidValue(StringValue(value));
+        if (!v)
+        {
+            return "'" + value + "' is not a valid value of RtiSettings::" + name;
+        }
+        SetSettingsAttribute(name, *v);
+    }
+    return "";
 }
 
 Ptr<RtiSettings>

@@ -20,6 +20,8 @@
  *   ./mega-scale --senderPcs=8 --sendersPerGroup=4 --receivers=2 --output=r.json
  */
 
+#include "mega06-testbed.h"
+
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/testbed-module.h"
@@ -75,8 +77,10 @@ struct Pool
 int
 main(int argc, char* argv[])
 {
-    ExperimentArgs::SetSimulatorDefaults();
+    ProgramOptions::SetSimulatorDefaults();
     Mega06TestbedConfig config;
+    std::string hostSet;
+    std::string profileFile;
     config.senderPcs = 4;
     config.sendersPerGroup = 4;
     double warmup = 2.0;
@@ -117,27 +121,33 @@ main(int argc, char* argv[])
              "the querier NIC's MaxInterruptRate (interrupts/s, 0: unmoderated)",
              itr,
              0,
-             100000);
+             100000,
+             "interrupts/s");
     opts.Add("warmup",
              "seconds before the observation window (senders start at 0.5 s; all run by 1.5 s)",
              warmup,
              1.6,
-             60);
+             60,
+             "s");
     // Up to an hour of observation (the study observed 180 s).
-    opts.Add("duration", "observation window (s)", duration, 1e-3, 3600);
+    opts.Add("duration", "observation window (s)", duration, 1e-3, 3600, "s");
     // For the paper-scale benchmark: the process's RSS must not grow with simulated time.
     opts.Add("rssEvery",
              "record the resident memory every this many simulated s (0: never)",
              rssEvery,
              0,
-             3600);
+             3600,
+             "s");
     std::string links = "full-duplex";
     opts.AddChoice("links",
                    "the links: the lean full-duplex Ethernet links, or ns-3's CSMA (the model "
                    "before issue 29)",
                    links,
                    {"full-duplex", "csma"});
-    opts.Add("profile", "host profile of the PCs", config.profile);
+    opts.AddHostProfile(config.profile, "host profile of the PCs");
+    opts.AddHostSet(hostSet);
+    opts.AddProfileFile(profileFile);
+    opts.AddDeprecated("profile", "hostProfile");
     opts.Add("role", "a label for the campaign (recorded, no effect)", role);
     ResultRecord& rec = opts.Record();
     rec.Declare("role", ResultRecord::STRING, "--role (a label)")
@@ -233,8 +243,7 @@ main(int argc, char* argv[])
                  "resident memory every --rssEvery simulated s (MB; only with --rssEvery)")
         .Declare("events", ResultRecord::INT, "simulator events");
     opts.Parse(argc, argv);
-    ProgramOptions::Require(Profile::Exists("host", config.profile),
-                            "--profile='" + config.profile + "' is not a host profile");
+    config.profile = ProgramOptions::WithHostSet(config.profile, hostSet);
     ProgramOptions::Require(config.receiversOn6009 <= config.receivers,
                             "--receiversOn6009 must be <= --receivers");
     const uint32_t groups
@@ -247,7 +256,7 @@ main(int argc, char* argv[])
     // Group addresses of the sets: 239.10.0.1 onwards (consecutive: distinct multicast MACs).
     config.group = Ipv4Address("239.10.0.1");
     config.querier = querier;
-    config.links = links == "csma" ? SnoopingSwitchHelper::CSMA : SnoopingSwitchHelper::FULL_DUPLEX;
+    config.links = links == "csma" ? SwitchHelper::CSMA : SwitchHelper::FULL_DUPLEX;
     config.querierInterruptRate = itr;
     g_obsStart = Seconds(warmup);
     g_obsEnd = Seconds(warmup + duration);

@@ -54,17 +54,49 @@ def _facts():
     return {r["fact"]: r for r in validation.load("mega06-facts.csv")}
 
 
+# doc/mega.rst, "Calibration and validation": the two facts that set a parameter; the others are
+# checks. The tolerances are the ranges the study's sentences allow (the "reading" column of
+# validation/mega06-facts.csv).
+CALIBRATION = {
+    "one_process_send_interval_std_us":
+        "HostPlatform::SchedulingLatency of starbed-p3-linux2613 (exponential, mean 212 us)",
+    "receiver_20000_nodes_drop_rate": "Sara::BufferPackets (113 frames)",
+}
+REASONS = {
+    "one_process_send_interval_std_us": "the study's stated accuracy: 'a few hundred "
+                                        "microseconds', read as 300 us, 150-450 us",
+    "receiver_20000_nodes_drop_rate": "the study's statement 'no loss' is exact: one lost "
+                                      "packet fails it",
+    "disturbing_flooded_load_log10_pps": "the study's stated accuracy: 'tens of thousands of "
+                                         "packets/s' is 10^4-10^5, log10 4-5 around 4.5",
+    "send_rate_ratio_at_1e6_flooded": "the study's statement 'could not even send' is exact: "
+                                      "any packet sent fails it",
+    "querier_queries_on_time_unmoderated": "the study's statement 'failed to send IGMP queries' "
+                                           "is exact: any query on time fails it",
+    "querier_queries_on_time_moderated": "the study's statement 'fixed it' is exact: every "
+                                         "query on time",
+}
+
+
+def _fact_check(label, fact, simulated):
+    """A validation point of a [MEGA06] fact: its number, tolerance, role and reason."""
+    f = _facts()[fact]
+    return Validation(label, f["value"], simulated, f["tolerance_pct"],
+                      role="calibration" if fact in CALIBRATION else "check",
+                      reason=REASONS[fact], parameter=CALIBRATION.get(fact))
+
+
 def flooding_points(scale):
     quick = scale == "quick"
     pcs = 1 if quick else 4
     pts = []
     # Calibration check: one send_udp process on one PC, no load, a long observation.
     pts.append({"role": "one-process", "senderPcs": 1, "nodesPerPc": 1, "snooping": True,
-                "load": 0.0, "warmup": 2.0, "duration": 120.0 if quick else 600.0,
+                "loadPps": 0.0, "warmup": 2.0, "duration": 120.0 if quick else 600.0,
                 "loadLead": 0.0})
     # Receiver capacity: one MEGA06 set, 4 PCs x 5 000 nodes = 20 000 nodes to one receiver.
     pts.append({"role": "receiver-20000", "senderPcs": 4, "nodesPerPc": 5000, "snooping": True,
-                "load": 0.0, "warmup": 2.0, "duration": 3.0 if quick else 20.0,
+                "loadPps": 0.0, "warmup": 2.0, "duration": 3.0 if quick else 20.0,
                 "loadLead": 0.0})
     for snooping in (False, True):
         loads = QUICK_LOADS if quick else PAPER_LOADS
@@ -80,19 +112,18 @@ def flooding_points(scale):
             else:
                 duration, lead = (10.0, 1.0) if load <= 1e5 else (3.0, 1.0)
             pts.append({"role": "sweep", "senderPcs": pcs, "nodesPerPc": 5000,
-                        "snooping": snooping, "load": load, "warmup": 2.0,
+                        "snooping": snooping, "loadPps": load, "warmup": 2.0,
                         "duration": duration, "loadLead": lead})
     return pts
 
 
 def flooding_analyse(records):
-    facts = _facts()
     rows = []
     sweep = {True: {}, False: {}}
     one = rx20k = None
     for rec in records:
         p, r = rec.params, rec.result
-        rows.append({"role": p["role"], "snooping": p["snooping"], "load_pps": p["load"],
+        rows.append({"role": p["role"], "snooping": p["snooping"], "load_pps": p["loadPps"],
                      "sender_pcs": p["senderPcs"], "nodes_per_pc": p["nodesPerPc"],
                      "duration_s": p["duration"],
                      **{k: r[k] for k in FLOODING_COLUMNS}, "events": r.get("events")})
@@ -101,7 +132,7 @@ def flooding_analyse(records):
         elif p["role"] == "receiver-20000":
             rx20k = r
         else:
-            sweep[p["snooping"]][p["load"]] = r
+            sweep[p["snooping"]][p["loadPps"]] = r
 
     # The unflooded reference: the snooping-on points (the load never reaches the PCs), those
     # with windows of at least 2 s (a window shorter than the 1.008 s interval holds no
@@ -150,23 +181,17 @@ def flooding_analyse(records):
     top = max(sweep[False])
 
     checks = [
-        Validation("one send_udp process per PC: send-interval std (us) [calibration]",
-                   facts["one_process_send_interval_std_us"]["value"],
-                   one["send_interval_std_us"],
-                   facts["one_process_send_interval_std_us"]["tolerance_pct"]),
-        Validation("a Group B PC with 20 000 nodes: drop rate",
-                   facts["receiver_20000_nodes_drop_rate"]["value"],
-                   (rx20k["sara_drops"] + rx20k["sara_buffer_drops"])
-                   / max(1, rx20k["sara_packets"] + rx20k["sara_drops"]),
-                   facts["receiver_20000_nodes_drop_rate"]["tolerance_pct"]),
-        Validation("log10 of the flooded load that disturbs sending (packets/s)",
-                   facts["disturbing_flooded_load_log10_pps"]["value"],
-                   math.log10(disturbed) if disturbed else float("nan"),
-                   facts["disturbing_flooded_load_log10_pps"]["tolerance_pct"]),
-        Validation(f"send rate at {_label(top)} packets/s flooded / unflooded",
-                   facts["send_rate_ratio_at_1e6_flooded"]["value"],
-                   metrics[f"flooding_send_rate_ratio_at_{_label(top)}pps"],
-                   facts["send_rate_ratio_at_1e6_flooded"]["tolerance_pct"]),
+        _fact_check("one send_udp process per PC: send-interval std (us) [calibration]",
+                    "one_process_send_interval_std_us", one["send_interval_std_us"]),
+        _fact_check("a Group B PC with 20 000 nodes: drop rate", "receiver_20000_nodes_drop_rate",
+                    (rx20k["sara_drops"] + rx20k["sara_buffer_drops"])
+                    / max(1, rx20k["sara_packets"] + rx20k["sara_drops"])),
+        _fact_check("log10 of the flooded load that disturbs sending (packets/s)",
+                    "disturbing_flooded_load_log10_pps",
+                    math.log10(disturbed) if disturbed else float("nan")),
+        _fact_check(f"send rate at {_label(top)} packets/s flooded / unflooded",
+                    "send_rate_ratio_at_1e6_flooded",
+                    metrics[f"flooding_send_rate_ratio_at_{_label(top)}pps"]),
     ]
 
     figs = []
@@ -219,9 +244,9 @@ PAPER_ITRS = [0, 8000, 2000, 1000, 500, 250, 100]
 
 def querier_points(scale):
     if scale == "quick":
-        return [{"load": 1e5, "itr": itr, "igmpTimeScale": 0.02, "duration": 1.25,
+        return [{"loadPps": 1e5, "querierItr": itr, "igmpTimeScale": 0.02, "durationGmi": 1.25,
                  "nodesPerPc": 1000, "receivers": 2} for itr in QUICK_ITRS]
-    return [{"load": 1e6, "itr": itr, "igmpTimeScale": 0.1, "duration": 2.0,
+    return [{"loadPps": 1e6, "querierItr": itr, "igmpTimeScale": 0.1, "durationGmi": 2.0,
              "nodesPerPc": 5000, "receivers": 4} for itr in PAPER_ITRS]
 
 # Result fields of a mega-querier point copied into data.csv, in column order.
@@ -240,13 +265,12 @@ def _itr_label(itr):
 
 
 def querier_analyse(records):
-    facts = _facts()
     rows = []
     by_itr = {}
     for rec in records:
         p, r = rec.params, rec.result
-        by_itr[p["itr"]] = r
-        rows.append({"load_pps": p["load"], "itr": p["itr"],
+        by_itr[p["querierItr"]] = r
+        rows.append({"load_pps": p["loadPps"], "itr": p["querierItr"],
                      "igmp_time_scale": p["igmpTimeScale"],
                      **{k: r[k] for k in QUERIER_COLUMNS}, "events": r.get("events")})
     itrs = sorted(by_itr)
@@ -254,7 +278,7 @@ def querier_analyse(records):
     un = by_itr[0]
     m = by_itr[mod]
     metrics = {
-        "querier_load_pps": records[0].params["load"],
+        "querier_load_pps": records[0].params["loadPps"],
         "querier_igmp_query_interval_s": un["query_interval_s"],
         "querier_group_membership_interval_s": un["gmi_s"],
         "querier_moderated_interrupt_rate": mod,
@@ -281,14 +305,10 @@ def querier_analyse(records):
         metrics[f"querier_queries_on_time_fraction_{lab}"] = by_itr[i]["queries_on_time_fraction"]
         metrics[f"querier_memberships_timed_out_{lab}"] = by_itr[i]["memberships_timed_out"]
     checks = [
-        Validation("unmoderated querier NIC: fraction of queries on time",
-                   facts["querier_queries_on_time_unmoderated"]["value"],
-                   un["queries_on_time_fraction"],
-                   facts["querier_queries_on_time_unmoderated"]["tolerance_pct"]),
-        Validation(f"NIC limited to {int(mod)} interrupts/s: fraction of queries on time",
-                   facts["querier_queries_on_time_moderated"]["value"],
-                   m["queries_on_time_fraction"],
-                   facts["querier_queries_on_time_moderated"]["tolerance_pct"]),
+        _fact_check("unmoderated querier NIC: fraction of queries on time",
+                    "querier_queries_on_time_unmoderated", un["queries_on_time_fraction"]),
+        _fact_check(f"NIC limited to {int(mod)} interrupts/s: fraction of queries on time",
+                    "querier_queries_on_time_moderated", m["queries_on_time_fraction"]),
     ]
     # Figure 1: the receivers' data over time.
     series = []
@@ -332,7 +352,7 @@ def querier_analyse(records):
     p0 = records[0].params
     notes = [
         f"The querier PC (mrouted, a user process; StarBED profile, legacy e1000 driver) is on a "
-        f"static multicast-router port and receives all multicast: {p0['load']:g} packets/s "
+        f"static multicast-router port and receives all multicast: {p0['loadPps']:g} packets/s "
         f"from the other senders plus one sender PC's {p0['nodesPerPc']} nodes. IGMP timers are "
         f"the RFC 2236 defaults times {p0['igmpTimeScale']} (Query Interval "
         f"{un['query_interval_s']:g} s, Group Membership Interval {un['gmi_s']:g} s), so a "
@@ -522,13 +542,11 @@ def receiver_analyse(records):
                "receiver_lossless_counts": lossless}
     for n in ns:
         metrics[f"receiver_drop_rate_{n}_nodes"] = by_n[n]["receiver_loss_rate"]
-    facts = _facts()
     checks = []
     if 20000 in by_n:
-        checks.append(Validation("a Group B PC with 20 000 nodes: drop rate [calibration]",
-                                 facts["receiver_20000_nodes_drop_rate"]["value"],
-                                 by_n[20000]["receiver_loss_rate"],
-                                 facts["receiver_20000_nodes_drop_rate"]["tolerance_pct"]))
+        checks.append(_fact_check("a Group B PC with 20 000 nodes: drop rate [calibration]",
+                                  "receiver_20000_nodes_drop_rate",
+                                  by_n[20000]["receiver_loss_rate"]))
     fig = Figure(name="receiver-drops", title="MEGA06: one Group B receiver against the nodes",
                  xlabel="virtual nodes (1 packet/s each)", ylabel="drop rate",
                  series=[Series("lost on the receiver PC (capture buffer, NIC)", ns,

@@ -5,18 +5,19 @@
 #ifndef TESTBED_MEGA06_TESTBED_H
 #define TESTBED_MEGA06_TESTBED_H
 
+#include "multicast-load-source.h"
+
 #include "ns3/ami.h"
 #include "ns3/data-rate.h"
 #include "ns3/igmp-timers.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mrouted.h"
-#include "ns3/multicast-helper.h"
-#include "ns3/multicast-load-source.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/sara.h"
 #include "ns3/send-udp.h"
 #include "ns3/snooping-bridge-net-device.h"
+#include "ns3/switch-helper.h"
 
 #include <string>
 #include <vector>
@@ -67,7 +68,7 @@ struct Mega06TestbedConfig
     bool sequentialLaunch{false}; //!< send_udp processes launched one by one (SendUdp)
     /// The links: lean full-duplex Ethernet (the study's 1000BASE-T and 100BASE-TX links), or
     /// ns-3's half-duplex CSMA without preamble and gap (the model before issue 29).
-    SnoopingSwitchHelper::LinkType links{SnoopingSwitchHelper::FULL_DUPLEX};
+    SwitchHelper::LinkType links{SwitchHelper::FULL_DUPLEX};
 };
 
 /**
