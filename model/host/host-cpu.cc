@@ -4,6 +4,7 @@
 
 #include "host-cpu.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
@@ -79,6 +80,13 @@ HostCpu::GetTypeId()
                             DoubleValue(0.0),
                             MakeDoubleAccessor(&HostCpu::m_interferenceRate),
                             MakeDoubleChecker<double>(0.0, 1e6))
+              .AddAttribute("InterferencePeriodic",
+                            "Events of InterferenceRate come periodically, every "
+                            "1/InterferenceRate from a random phase per core (a clock "
+                            "interrupt and its handler), instead of as a Poisson stream.",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&HostCpu::m_interferencePeriodic),
+                            MakeBooleanChecker())
               .AddAttribute("InterferenceDuration",
                             "Duration (s) of one event of InterferenceRate.",
                             StringValue("ns3::ConstantRandomVariable[Constant=0]"),
@@ -138,6 +146,7 @@ HostCpu::HostCpu()
     , m_interruptCore(-1)
     , m_affine(false)
     , m_interferenceRate(0)
+    , m_interferencePeriodic(false)
     , m_shieldedInterferenceRate(0)
     , m_nInterference(0)
     , m_cacheSize(0)
@@ -246,14 +255,14 @@ HostCpu::DoInitialize()
         {
             m_affinity[INTERFERENCE_OWNER + c] = c;
             m_affine = true;
-            ScheduleInterference(c);
+            ScheduleInterference(c, true);
         }
     }
     Object::DoInitialize();
 }
 
 void
-HostCpu::ScheduleInterference(uint32_t c)
+HostCpu::ScheduleInterference(uint32_t c, bool first)
 {
     double rate = m_shielded[c] ? m_shieldedInterferenceRate : m_interferenceRate;
     if (rate <= 0)
@@ -261,6 +270,12 @@ HostCpu::ScheduleInterference(uint32_t c)
         return;
     }
     Time gap = Seconds(m_interArrival->GetValue() / rate);
+    if (m_interferencePeriodic && !m_shielded[c])
+    {
+        // A clock: every 1/rate; the first tick at a uniform phase (1 - e^-X of the exponential
+        // draw X is uniform on (0, 1)).
+        gap = first ? Seconds(-std::expm1(-gap.GetSeconds() * rate) / rate) : Seconds(1.0 / rate);
+    }
     m_interferenceEvents[c] = Simulator::Schedule(gap, &HostCpu::Interfere, this, c);
 }
 
@@ -273,7 +288,7 @@ HostCpu::Interfere(uint32_t c)
     ++m_nInterference;
     NS_LOG_LOGIC("core " << c << " interference " << seconds * 1e6 << " us");
     Submit(HARDIRQ, Seconds(seconds), INTERFERENCE_OWNER + c, Callback<void>());
-    ScheduleInterference(c);
+    ScheduleInterference(c, false);
 }
 
 void

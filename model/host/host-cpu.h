@@ -278,8 +278,9 @@ class HostCpu : public Object
     /**
      * Schedule the next sporadic interference event on a core.
      * @param c core index
+     * @param first the core's first event (a periodic clock's phase)
      */
-    void ScheduleInterference(uint32_t c);
+    void ScheduleInterference(uint32_t c, bool first);
     /**
      * A sporadic interference event on a core: kernel work that preempts the process there.
      * @param c core index
@@ -315,6 +316,7 @@ class HostCpu : public Object
     std::unordered_map<uint32_t, uint32_t> m_affinity;                  //!< owner -> core
     std::vector<std::array<std::deque<Task>, N_PRIORITIES>> m_coreRunq; //!< bound tasks per core
     double m_interferenceRate;                                //!< InterferenceRate (per core, 1/s)
+    bool m_interferencePeriodic;                              //!< InterferencePeriodic
     double m_shieldedInterferenceRate;                        //!< ShieldedInterferenceRate
     Ptr<RandomVariableStream> m_interferenceDuration;         //!< InterferenceDuration (s)
     Ptr<RandomVariableStream> m_shieldedInterferenceDuration; //!< ShieldedInterferenceDuration
