@@ -81,9 +81,9 @@ HostCpu::GetTypeId()
                             MakeDoubleAccessor(&HostCpu::m_interferenceRate),
                             MakeDoubleChecker<double>(0.0, 1e6))
               .AddAttribute("InterferencePeriodic",
-                            "Events of InterferenceRate come periodically, every "
-                            "1/InterferenceRate from a random phase per core (a clock "
-                            "interrupt and its handler), instead of as a Poisson stream.",
+                            "Whether the events of InterferenceRate (not the shielded ones) come "
+                            "periodically, every 1/InterferenceRate from a random phase (a "
+                            "kernel's timer tick: Linux's HZ), instead of as a Poisson stream.",
                             BooleanValue(false),
                             MakeBooleanAccessor(&HostCpu::m_interferencePeriodic),
                             MakeBooleanChecker())
@@ -146,8 +146,8 @@ HostCpu::HostCpu()
     , m_interruptCore(-1)
     , m_affine(false)
     , m_interferenceRate(0)
-    , m_interferencePeriodic(false)
     , m_shieldedInterferenceRate(0)
+    , m_interferencePeriodic(false)
     , m_nInterference(0)
     , m_cacheSize(0)
     , m_cacheLine(32)
@@ -269,13 +269,18 @@ HostCpu::ScheduleInterference(uint32_t c, bool first)
     {
         return;
     }
-    Time gap = Seconds(m_interArrival->GetValue() / rate);
-    if (m_interferencePeriodic && !m_shielded[c])
+    double draw = 1.0;
+    if (!m_interferencePeriodic || m_shielded[c])
     {
-        // A clock: every 1/rate; the first tick at a uniform phase (1 - e^-X of the exponential
-        // draw X is uniform on (0, 1)).
-        gap = first ? Seconds(-std::expm1(-gap.GetSeconds() * rate) / rate) : Seconds(1.0 / rate);
+        draw = m_interArrival->GetValue(); // Poisson: exponential gaps, mean 1 / rate
     }
+    else if (first)
+    {
+        // A periodic tick: the first at a uniform phase (1 - exp(-x) of an exponential draw x is
+        // uniform on [0, 1), so one stream serves both arrival laws), then one every period.
+        draw = 1.0 - std::exp(-m_interArrival->GetValue());
+    }
+    Time gap = Seconds(draw / rate);
     m_interferenceEvents[c] = Simulator::Schedule(gap, &HostCpu::Interfere, this, c);
 }
 

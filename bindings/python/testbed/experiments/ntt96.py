@@ -108,16 +108,16 @@ def _metric(metrics, name, r):
 
 def load_points(scale):
     mt = MAX_TIME[scale]
-    pts = [{"setup": "ring", "tcp": tcp, "loadRate": _rate(m, FDDI_MAX_FRAME),
+    pts = [{"setup": "ring", "tcp": tcp, "loadPps": _rate(m, FDDI_MAX_FRAME),
             "loadFrame": FDDI_MAX_FRAME, "maxTime": mt}
            for tcp in (False, True) for m in RING_MBPS[scale]]
     # Set-up uncertainties at a load with spare capacity and beyond the ring's: the analyser's
     # stream port off the loaded ring; Ethernet-sized (1 518-byte) load frames.
     for m in (60, 110):
         for tcp in (False, True):
-            pts.append({"setup": "ring", "tcp": tcp, "loadRate": _rate(m, FDDI_MAX_FRAME),
+            pts.append({"setup": "ring", "tcp": tcp, "loadPps": _rate(m, FDDI_MAX_FRAME),
                         "loadFrame": FDDI_MAX_FRAME, "analyserOnRing": False, "maxTime": mt})
-        pts.append({"setup": "ring", "tcp": True, "loadRate": _rate(m, ETHERNET_MAX_FRAME),
+        pts.append({"setup": "ring", "tcp": True, "loadPps": _rate(m, ETHERNET_MAX_FRAME),
                     "loadFrame": ETHERNET_MAX_FRAME, "maxTime": mt})
     return pts
 
@@ -180,7 +180,7 @@ def load_analyse(records):
 
 def router_points(scale):
     mt = MAX_TIME[scale]
-    pts = [{"setup": "router", "tcp": True, "receiverSide": side, "loadRate": float(pps),
+    pts = [{"setup": "router", "tcp": True, "receiverSide": side, "loadPps": float(pps),
             "loadFrame": ETHERNET_MAX_FRAME, "cacheEthernet": e, "cacheFddi": f, "maxTime": mt}
            for side in SIDES for e, f, _ in CACHES for pps in ROUTER_PPS[scale]]
     # Smaller frames at the same packet rates: the router's work is per packet.
@@ -188,7 +188,7 @@ def router_points(scale):
         for e, f in ((True, True), (True, False)):
             for pps in ROUTER_SMALL_PPS[scale]:
                 pts.append({"setup": "router", "tcp": True, "receiverSide": "fddi",
-                            "loadRate": float(pps), "loadFrame": frame, "cacheEthernet": e,
+                            "loadPps": float(pps), "loadFrame": frame, "cacheEthernet": e,
                             "cacheFddi": f, "maxTime": mt})
     return pts
 
@@ -350,7 +350,7 @@ def overflow_analyse(records):
 
 def _cost(p):
     """Relative cost: the load's and the random traffic's packets, and a cut-off's length."""
-    return 1 + p.get("randomRate", 0) / 500 + p.get("loadRate", 0) / 1000
+    return 1 + p.get("randomRate", 0) / 500 + p.get("loadPps", 0) / 1000
 
 
 register(Experiment(id="ntt-load", study="NTT96",
