@@ -4,10 +4,11 @@
 
 #include "bsd-tcp-helper.h"
 
+#include "user-attributes.h"
+
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/bsd-tcp-socket-factory.h"
-#include "ns3/config.h"
 #include "ns3/nstime.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -20,29 +21,32 @@ namespace ns3
 void
 BsdTcpHelper::ConfigureDefaults(uint32_t sndBuf, uint32_t rcvBuf, bool timestamps)
 {
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpLinuxReno"));
-    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", StringValue("ns3::TcpClassicRecovery"));
-    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(sndBuf));
-    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rcvBuf));
-    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(1));
+    UserAttributes::SetConfigDefault("ns3::TcpL4Protocol::SocketType",
+                                     StringValue("ns3::TcpLinuxReno"));
+    UserAttributes::SetConfigDefault("ns3::TcpL4Protocol::RecoveryType",
+                                     StringValue("ns3::TcpClassicRecovery"));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::SndBufSize", UintegerValue(sndBuf));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rcvBuf));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(1));
     // PR_FASTHZ = 5: tcp_fasttimo every 200 ms (BsdTcpSocket sends delayed ACKs on that tick).
-    Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MilliSeconds(200)));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MilliSeconds(200)));
     // TCP_REASS only sets TF_DELACK for in-order data: no ACK every n-th segment on arrival.
-    Config::SetDefault("ns3::TcpSocket::DelAckCount",
-                       UintegerValue(std::numeric_limits<uint32_t>::max()));
-    Config::SetDefault("ns3::TcpSocket::TcpNoDelay", BooleanValue(false)); // Nagle on
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::DelAckCount",
+                                     UintegerValue(std::numeric_limits<uint32_t>::max()));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::TcpNoDelay", BooleanValue(false)); // Nagle on
     // TCP_MAXRXTSHIFT = 12 retransmissions, the 13th timeout drops the connection.
-    Config::SetDefault("ns3::TcpSocket::DataRetries", UintegerValue(12));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::DataRetries", UintegerValue(12));
     // SYNs: BsdTcpSocket's own timers (6 s, then 24, 48 s) and the 75 s connection-establishment
     // timer, which expires before ns-3's count of SYN retries could.
-    Config::SetDefault("ns3::TcpSocket::ConnTimeout", TimeValue(Seconds(6)));
-    Config::SetDefault("ns3::TcpSocket::ConnCount", UintegerValue(13));
-    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(false));
-    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(timestamps));
-    Config::SetDefault("ns3::TcpSocketBase::WindowScaling", BooleanValue(false));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::ConnTimeout", TimeValue(Seconds(6)));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::ConnCount", UintegerValue(13));
+    UserAttributes::SetConfigDefault("ns3::TcpSocketBase::Sack", BooleanValue(false));
+    UserAttributes::SetConfigDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(timestamps));
+    UserAttributes::SetConfigDefault("ns3::TcpSocketBase::WindowScaling", BooleanValue(false));
     // TCPTV_MIN = 1 s; the slow timeout's 500 ms clock.
-    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(Seconds(1)));
-    Config::SetDefault("ns3::TcpSocketBase::ClockGranularity", TimeValue(MilliSeconds(500)));
+    UserAttributes::SetConfigDefault("ns3::TcpSocketBase::MinRto", TimeValue(Seconds(1)));
+    UserAttributes::SetConfigDefault("ns3::TcpSocketBase::ClockGranularity",
+                                     TimeValue(MilliSeconds(500)));
 }
 
 void

@@ -33,7 +33,10 @@ class BsdTcpHelper
      * delayed-ACK tick 200 ms (PR_FASTHZ) and no ACK-every-n-segments rule on arrival (an ACK
      * goes out on the tick, on a read that opens the window, or for out-of-order data), 12 data
      * retransmissions (TCP_MAXRXTSHIFT), minimum RTO 1 s (TCPTV_MIN) on a 500 ms clock, no
-     * SACK, no window scaling.
+     * SACK, no window scaling. Each is a default (UserAttributes::SetConfigDefault): a value the
+     * user gave on the command line (`--ns3::TcpSocket::DataRetries=...`) stays; a program
+     * that passes its own option's value (@p sndBuf, @p rcvBuf, @p timestamps) refuses the
+     * user's value for that attribute itself (UserAttributes::RequireNotGiven).
      * @param sndBuf send buffer (tcp_sendspace: 8192)
      * @param rcvBuf receive buffer (tcp_recvspace: 8192)
      * @param timestamps RFC 1323 timestamps (4.4BSD-Lite: on, tcp_do_rfc1323; most vendor stacks

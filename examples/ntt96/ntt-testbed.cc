@@ -234,13 +234,28 @@ NttTestbed::Build()
         return (b + maxseg - 1) / maxseg * maxseg;
     };
     m_mss = maxseg - (m_c.timestamps ? 12 : 0);
+    // The buffers, the timestamps and the MSS come from this program's options and the path
+    // (the record reports them as mss and tcp_buffer_bytes): a user's --ns3:: value for them
+    // would contradict the record, so it is refused. BsdTcpHelper's other 4.4BSD values are
+    // defaults the user's --ns3:: values replace.
+    const std::string byBuf = "from its options --sndBuf/--rcvBuf (rounded up to a multiple of "
+                              "the MSS, through BsdTcpHelper::ConfigureDefaults)";
+    UserAttributes::RequireNotGiven(TcpSocket::GetTypeId(), "SndBufSize", byBuf);
+    UserAttributes::RequireNotGiven(TcpSocket::GetTypeId(), "RcvBufSize", byBuf);
+    UserAttributes::RequireNotGiven(TcpSocketBase::GetTypeId(),
+                                    "Timestamp",
+                                    "from its option --tcpTimestamps");
+    UserAttributes::RequireNotGiven(TcpSocket::GetTypeId(),
+                                    "SegmentSize",
+                                    "from the path's MTU, --mclBytes and --tcpTimestamps "
+                                    "(4.4BSD's tcp_mss())");
     BsdTcpHelper::ConfigureDefaults(roundUp(m_c.sndBuf), roundUp(m_c.rcvBuf), m_c.timestamps);
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(m_mss));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::SegmentSize", UintegerValue(m_mss));
     // BSD's arpresolve() sends its request at once (ns-3 waits up to 10 ms by default).
-    Config::SetDefault("ns3::ArpL3Protocol::RequestJitter",
-                       StringValue("ns3::ConstantRandomVariable[Constant=0]"));
+    UserAttributes::SetConfigDefault("ns3::ArpL3Protocol::RequestJitter",
+                                     StringValue("ns3::ConstantRandomVariable[Constant=0]"));
     // udp_recvspace = 40 x (1024 + sizeof(struct sockaddr_in)) = 41 600 bytes.
-    Config::SetDefault("ns3::UdpSocket::RcvBufSize", UintegerValue(41600));
+    UserAttributes::SetConfigDefault("ns3::UdpSocket::RcvBufSize", UintegerValue(41600));
 
     // --- nodes --------------------------------------------------------------------------------
     m_analyser = CreateObject<Node>();         // the analyser's stream port
@@ -351,7 +366,10 @@ NttTestbed::Build()
     {
         if (all.Get(i) != rtr)
         {
-            all.Get(i)->GetObject<Ipv4>()->SetAttribute("IpForward", BooleanValue(false));
+            UserAttributes::SetFixed(all.Get(i)->GetObject<Ipv4>(),
+                                     "IpForward",
+                                     BooleanValue(false),
+                                     "off on every host but the router");
         }
     }
     if (m_router)
@@ -381,13 +399,20 @@ NttTestbed::Build()
         rph.SetInstallNics(false);
         rph.Install(rtr)->AssignStreams(200);
         m_cacheRouter = CreateObject<CacheRouter>();
-        m_cacheRouter->SetAttribute("FastPathCost", DoubleValue(m_c.fastCost));
-        m_cacheRouter->SetAttribute("SlowPathCost", DoubleValue(m_c.slowCost));
-        m_cacheRouter->SetAttribute("InputQueueLimit", UintegerValue(m_c.inputQueue));
-        m_cacheRouter->SetAttribute("CacheSide", StringValue(m_c.cacheSide));
-        m_cacheRouter->SetAttribute("CachePolicy", StringValue(m_c.cachePolicy));
-        m_cacheRouter->SetAttribute("FlushInterval", TimeValue(m_c.flushInterval));
-        m_cacheRouter->SetAttribute("CacheCapacity", UintegerValue(m_c.cacheCapacity));
+        const std::string by = "from its router options";
+        UserAttributes::SetFixed(m_cacheRouter, "FastPathCost", DoubleValue(m_c.fastCost), by);
+        UserAttributes::SetFixed(m_cacheRouter, "SlowPathCost", DoubleValue(m_c.slowCost), by);
+        UserAttributes::SetFixed(m_cacheRouter,
+                                 "InputQueueLimit",
+                                 UintegerValue(m_c.inputQueue),
+                                 by);
+        UserAttributes::SetFixed(m_cacheRouter, "CacheSide", StringValue(m_c.cacheSide), by);
+        UserAttributes::SetFixed(m_cacheRouter, "CachePolicy", StringValue(m_c.cachePolicy), by);
+        UserAttributes::SetFixed(m_cacheRouter, "FlushInterval", TimeValue(m_c.flushInterval), by);
+        UserAttributes::SetFixed(m_cacheRouter,
+                                 "CacheCapacity",
+                                 UintegerValue(m_c.cacheCapacity),
+                                 by);
         m_cacheRouter->Install(rtr);
         m_cacheRouter->SetCacheEnabled(m_ifFddi, m_c.cacheFddi);
         m_cacheRouter->SetCacheEnabled(m_ifEthernet, m_c.cacheEthernet);
@@ -400,18 +425,44 @@ NttTestbed::Build()
 
     // --- applications -------------------------------------------------------------------------
     m_rx = CreateObject<NttReceiver>();
-    m_rx->SetAttribute("Tcp", BooleanValue(m_c.tcp));
-    m_rx->SetAttribute("Port", UintegerValue(OUT_PORT));
-    m_rx->SetAttribute("RecordSize", UintegerValue(m_c.packetSize));
-    m_rx->SetAttribute("TcpFactory", TypeIdValue(BsdTcpSocketFactory::GetTypeId()));
+    const std::string by = "from its options (--tcp, --packetSize)";
+    const std::string byTcp = "for the hosts' 4.4BSD TCP (BsdTcpHelper)";
+    UserAttributes::SetFixed(m_rx, "Tcp", BooleanValue(m_c.tcp), by);
+    UserAttributes::SetFixed(m_rx, "Port", UintegerValue(OUT_PORT), by);
+    UserAttributes::SetFixed(m_rx, "RecordSize", UintegerValue(m_c.packetSize), by);
+    UserAttributes::SetFixed(m_rx,
+                             "TcpFactory",
+                             TypeIdValue(BsdTcpSocketFactory::GetTypeId()),
+                             byTcp);
     m_receiver->AddApplication(m_rx);
     m_rx->SetStartTime(Seconds(0.1));
     m_fwd = CreateObject<NttForwarder>();
-    m_fwd->SetAttribute("Tcp", BooleanValue(m_c.tcp));
-    m_fwd->SetAttribute("ListenPort", UintegerValue(IN_PORT));
-    m_fwd->SetAttribute("RecordSize", UintegerValue(m_c.packetSize));
-    m_fwd->SetAttribute("TcpFactory", TypeIdValue(BsdTcpSocketFactory::GetTypeId()));
-    m_fwd->SetAttribute("Remote", AddressValue(InetSocketAddress(AddressOf(m_receiver), OUT_PORT)));
+    UserAttributes::SetFixed(m_fwd, "Tcp", BooleanValue(m_c.tcp), by);
+    UserAttributes::SetFixed(m_fwd, "ListenPort", UintegerValue(IN_PORT), by);
+    UserAttributes::SetFixed(m_fwd, "RecordSize", UintegerValue(m_c.packetSize), by);
+    UserAttributes::SetFixed(m_fwd,
+                             "TcpFactory",
+                             TypeIdValue(BsdTcpSocketFactory::GetTypeId()),
+                             byTcp);
+    UserAttributes::SetFixed(m_fwd,
+                             "Remote",
+                             AddressValue(InetSocketAddress(AddressOf(m_receiver), OUT_PORT)),
+                             by);
+    // The load's and the stream's UDP clients (UdpClientHelper below and in StartStream) and
+    // the load's sink are the program's too.
+    for (const char* name :
+         {"MaxPackets", "PacketSize", "Interval", "Remote", "RemoteAddress", "RemotePort"})
+    {
+        UserAttributes::RequireNotGiven(UdpClient::GetTypeId(),
+                                        name,
+                                        "for the analyser's stream and load ports (from its "
+                                        "options --packetSize, --interval, --loadPps, "
+                                        "--loadFrame)");
+    }
+    for (const char* name : {"Local", "Protocol"})
+    {
+        UserAttributes::RequireNotGiven(PacketSink::GetTypeId(), name, "for the load's sink");
+    }
     PacketSinkHelper sinkHelper("ns3::UdpSocketFactory",
                                 InetSocketAddress(Ipv4Address::GetAny(), 9));
     m_loadSink = DynamicCast<PacketSink>(sinkHelper.Install(m_sink).Get(0));
@@ -429,8 +480,14 @@ NttTestbed::Build()
     if (m_c.randomRate > 0)
     {
         m_random = CreateObject<RandomDestinationSource>();
-        m_random->SetAttribute("Rate", DoubleValue(m_c.randomRate));
-        m_random->SetAttribute("PacketSize", UintegerValue(m_c.randomSize));
+        UserAttributes::SetFixed(m_random,
+                                 "Rate",
+                                 DoubleValue(m_c.randomRate),
+                                 "from its option --randomRate");
+        UserAttributes::SetFixed(m_random,
+                                 "PacketSize",
+                                 UintegerValue(m_c.randomSize),
+                                 "from its option --randomSize");
         m_random->AssignStreams(400);
         randomSender->AddApplication(m_random);
         m_random->SetStartTime(m_loadStart);
