@@ -114,6 +114,7 @@ EmulatedTestbedHelper::EmulatedTestbedHelper()
     , m_installNics(true)
     , m_randomPhase(false)
     , m_linuxTcp(false)
+    , m_releaseOnCpu(false)
     , m_nicHost(EthernetNetDevice::FORCED_HALF)
     , m_nicEmulator(EthernetNetDevice::FORCED_HALF)
 {
@@ -132,6 +133,9 @@ EmulatedTestbedHelper::Jaxa06()
     helper.SetEmulatorTimer(CreateNistNetTimer());
     helper.SetRandomTimerPhase(true);
     helper.SetLinuxTcp(true);
+    // NIST Net releases in its RTC interrupt handler, on the PC's one CPU, after the hard
+    // interrupt work queued before it (the NICs' handlers, the kernel's tick).
+    helper.SetReleaseOnEmulatorCpu(true);
     return helper;
 }
 
@@ -189,6 +193,12 @@ void
 EmulatedTestbedHelper::SetLinuxTcp(bool linux)
 {
     m_linuxTcp = linux;
+}
+
+void
+EmulatedTestbedHelper::SetReleaseOnEmulatorCpu(bool onCpu)
+{
+    m_releaseOnCpu = onCpu;
 }
 
 void
@@ -348,6 +358,15 @@ EmulatedTestbedHelper::Install(Ptr<Node> hostA, Ptr<Node> emulator, Ptr<Node> ho
         HostPlatformHelper router(m_emulatorProfile);
         router.SetInstallNics(m_installNics);
         router.Install(emulator);
+    }
+    if (m_releaseOnCpu)
+    {
+        Ptr<HostPlatform> pc = emulator->GetObject<HostPlatform>();
+        NS_ABORT_MSG_IF(!pc,
+                        "EmulatedTestbedHelper: releasing on the emulator's CPU needs an emulator "
+                        "profile");
+        t.aToB->SetAttribute("ReleaseCpu", PointerValue(pc->GetCpu()));
+        t.bToA->SetAttribute("ReleaseCpu", PointerValue(pc->GetCpu()));
     }
     return t;
 }

@@ -1178,14 +1178,14 @@ class RtiEvokedCallbacksTestCase : public TestCase
  * @ingroup testbed-tests
  * The two-way [JAXA06] step as pRTI 1516 runs it, counted at the CRC against the IEEE 1516-2000
  * services each federate calls per step. Two-way: each of the two federates calls
- * updateAttributeValues (6.8; one UPDATE_ATTRIBUTES to the CRC) and timeAdvanceRequest (8.8;
- * one TIME_ADVANCE_REQUEST); the CRC routes each update to the other federate, the subscriber
- * (reflectAttributeValues, 6.11: one REFLECT_ATTRIBUTES) and grants both (timeAdvanceGrant,
- * 8.13: one TIME_ADVANCE_GRANT each): 4 messages in and 4 out per step. One-way: 1 + 2 in
- * (one update, two requests), 1 + 2 out. Nothing else per step (central GALT: no null
- * messages; TSO release at the grant: no GALT notices). Counted as the difference between
- * runs of 20 and 10 steps, which cancels the set-up (join, publish, subscribe, register,
- * enable time regulation and constrained, the synchronization point). No TSO message may
+ * Update Attribute Values (clause 6, object management: one UPDATE_ATTRIBUTES to the CRC) and
+ * Time Advance Request (clause 8, time management: one TIME_ADVANCE_REQUEST); the CRC routes
+ * each update to the other federate, its subscriber (Reflect Attribute Values: one
+ * REFLECT_ATTRIBUTES) and grants both (Time Advance Grant: one TIME_ADVANCE_GRANT each): 4 messages
+ * in and 4 out per step. One-way: 1 + 2 in (one update, two requests), 1 + 2 out. Nothing else per
+ * step (central GALT: no null messages; TSO release at the grant: no GALT notices). Counted as the
+ * difference between runs of 20 and 10 steps, which cancels the set-up (join, publish, subscribe,
+ * register, enable time regulation and constrained, the synchronization point). No TSO message may
  * arrive after its grant: the CRC saw both updates before either grant.
  */
 class RtiJaxaTwoWayCountTestCase : public TestCase

@@ -26,6 +26,7 @@ uint64_t g_rxBytes = 0;     //!< bytes received by the sink
 Time g_first = Seconds(-1); //!< first data byte at the receiver
 Time g_last = Seconds(-1);  //!< last data byte at the receiver
 uint32_t g_firstSize = 0;   //!< size of the first received chunk
+uint64_t g_fileBytes = 0;   //!< the file's size: the run stops when it is in
 
 /**
  * Sink receive trace.
@@ -42,6 +43,11 @@ SinkRx(Ptr<const Packet> p, const Address& from)
     }
     g_last = Simulator::Now();
     g_rxBytes += p->GetSize();
+    if (g_rxBytes >= g_fileBytes)
+    {
+        // The PCs' kernel ticks never stop: the run ends with the transfer.
+        Simulator::Stop();
+    }
 }
 
 } // namespace
@@ -109,6 +115,9 @@ main(int argc, char* argv[])
     ApplicationContainer ftpApp = ftp.Install(tb.hostA);
     ftpApp.Start(Seconds(1));
     sinkApp.Start(Seconds(0));
+    g_fileBytes = fileBytes;
+    // A guard: the transfer takes at most 1e5 s (checked above), and some more for TCP's start.
+    Simulator::Stop(Seconds(2e5));
 
     Simulator::Run();
     NS_ABORT_MSG_IF(g_rxBytes != fileBytes,

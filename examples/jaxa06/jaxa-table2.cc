@@ -101,6 +101,8 @@ main(int argc, char* argv[])
     // Start at an arbitrary point of the RTC's tick period (not on a tick).
     ping->SetStartTime(Seconds(1) + MicroSeconds(37));
     ping->SetStopTime(Seconds(1) + Seconds(count) + delay * 4 + Seconds(1));
+    // The PCs' kernel ticks never stop: the run ends with the ping.
+    Simulator::Stop(Seconds(1) + Seconds(count) + delay * 4 + Seconds(2));
 
     Simulator::Run();
     NS_ABORT_MSG_IF(g_rttMs.size() != count,

@@ -583,10 +583,13 @@ def bidir_analyse(records):
     fig = Figure(name="bidir", title="JAXA06 bidirectional vs one-way exchange",
                  xlabel="data size (bytes)", ylabel="time per exchange (ms)", series=series,
                  logy=True)
-    notes = ["Prediction. Both federates run the same program (update, TAR, reflect the other's "
-             "update before the grant), full duplex. Ratio = bidirectional / one-way time, "
-             "largest over the data sizes; beta from the crossing of the 128 kbit/s and "
-             "1 Mbit/s bidirectional lines."]
+    notes = ["Prediction. Both federates run the same program as pRTI 1516 would (each step "
+             "updateAttributeValues and timeAdvanceRequest, then evokeCallback until the grant, "
+             "the other's reflect before it; the CRC on host B with peer-b), full duplex. Ratio = "
+             "bidirectional / one-way time, largest over the data sizes; beta from the crossing "
+             "of the 128 kbit/s and 1 Mbit/s bidirectional lines. Per exchange: frame pairs of "
+             "opposite directions overlapping on a federate link, TCP retransmissions and "
+             "timeouts. The timeline shows one 1 Mbit/s 1024 B step on both links."]
     figures = [fig]
     tl = next((r for r in records if r.params["mode"] == "bidir" and _bw_label(r.params) == "1M"
                and r.params["dataSize"] == 1024), None)
