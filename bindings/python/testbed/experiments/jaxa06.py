@@ -594,8 +594,8 @@ def bidir_analyse(records):
     tl = next((r for r in records if r.params["mode"] == "bidir" and _bw_label(r.params) == "1M"
                and r.params["dataSize"] == 1024), None)
     if tl is not None and "timeline_lane" in tl.result:
-        figures.append(timeline_figure("bidir-timeline", "JAXA06 two-way, 1 Mbit/s 1024 B, "
-                                       "full duplex", tl))
+        figures.append(timeline_figure("bidir-timeline", "two-way 1Mbps 1024 B, full duplex",
+                                       tl))
     return Analysis(rows=_rows(records), metrics=metrics, figures=figures, notes=notes)
 
 
@@ -664,14 +664,14 @@ def timeline_figure(name, title, rec):
             ys += [int(ln) + 1.2, int(ln) + 1.2]
     if xs:
         series.append(Series("collided (sender's view)", xs, ys, style="segments"))
-    return Figure(name=name, title=f"{title}: step {res['timeline_step']} "
-                  f"({res['timeline_step_us'] / 1e3:.3f} ms), "
-                  f"{res['frame_overlaps']} overlapping pairs in all steps",
+    return Figure(name=name, title=f"{title}, step {res['timeline_step']} "
+                  f"({res['timeline_step_us'] / 1e3:.2f} ms); {res['frame_overlaps']} "
+                  "overlapping pairs, all steps",
                   xlabel="time from the step's start (us)", ylabel="lane",
                   series=series, yrange=(0.5, 4.7),
                   extra=["set ytics (" + ", ".join(f'"{l}" {i + 1}' for i, l in
                                                    enumerate(LANES)) + ")",
-                         "set style line 1 lw 6", "set key bottom right"])
+                         "set for [i=1:8] linetype i lw 7", "set key bottom right"])
 
 
 def duplex_analyse(records):
@@ -726,7 +726,7 @@ def duplex_analyse(records):
         if r is not None and "timeline_lane" in r.result:
             figures.append(timeline_figure(
                 f"duplex-timeline-{setting}",
-                f"JAXA06 two-way, {bw}bps {size} B, mismatch", r))
+                f"two-way {bw}bps {size} B, mismatch", r))
     notes = ["Prediction. The federate PCs' NICs forced to half duplex (IEEE 802.3 CSMA/CD, "
              "model/ethernet) facing the NIST Net PC's NICs forced full (main: only the federate "
              "PCs' setting was changed, a duplex mismatch), forced half, or autonegotiating "
