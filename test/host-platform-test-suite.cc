@@ -829,6 +829,49 @@ class HostProfileBaseTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * A kernel tick (HostCpu InterferencePeriodic): InterferenceRate events per second exactly, one
+ * every period from a phase in [0, period): 1000 Hz gives 500 events in [0, 0.5 s) and 1000 in
+ * [0, 1 s) whatever the phase (a Poisson stream would give 1000 +- 32), each of its duration.
+ */
+class HostTickTestCase : public TestCase
+{
+  public:
+    HostTickTestCase()
+        : TestCase("HostCpu: a periodic kernel tick (InterferencePeriodic)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<HostCpu> cpu = CreateObject<HostCpu>();
+        cpu->SetAttribute("InterferenceRate", DoubleValue(1000.0));
+        cpu->SetAttribute("InterferencePeriodic", BooleanValue(true));
+        cpu->SetAttribute("InterferenceDuration",
+                          StringValue("ns3::ConstantRandomVariable[Constant=2e-6]"));
+        cpu->AssignStreams(7);
+        cpu->Initialize();
+        uint64_t half = 0;
+        Simulator::Schedule(Seconds(0.5) - NanoSeconds(1),
+                            [&]() { half = cpu->GetInterferenceEvents(); });
+        Simulator::Stop(Seconds(1) - NanoSeconds(1));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(half, 500u, "one tick per millisecond in the first half second");
+        NS_TEST_EXPECT_MSG_EQ(cpu->GetInterferenceEvents(), 1000u, "1000 ticks in one second");
+        // 2 us per tick (the last one may still run when the run stops).
+        const int64_t n = cpu->GetInterferenceEvents();
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(cpu->GetBusyTime(HostCpu::HARDIRQ),
+                                    MicroSeconds(2) * (n - 1),
+                                    "2 us per tick");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(cpu->GetBusyTime(HostCpu::HARDIRQ),
+                                    MicroSeconds(2) * n,
+                                    "2 us per tick");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * The host platform suite.
  */
 class HostPlatformTestSuite : public TestSuite
@@ -845,6 +888,7 @@ class HostPlatformTestSuite : public TestSuite
         AddTestCase(new HostRouterPathTestCase, Duration::QUICK);
         AddTestCase(new HostProfileTestCase, Duration::QUICK);
         AddTestCase(new HostProfileBaseTestCase, Duration::QUICK);
+        AddTestCase(new HostTickTestCase, Duration::QUICK);
     }
 };
 
