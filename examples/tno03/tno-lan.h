@@ -5,10 +5,11 @@
 #ifndef TESTBED_TNO_LAN_H
 #define TESTBED_TNO_LAN_H
 
-#include "ns3/bridge-module.h"
-#include "ns3/core-module.h"
-#include "ns3/internet-module.h"
-#include "ns3/testbed-module.h"
+#include "ns3/host-platform.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/net-device-container.h"
+#include "ns3/node-container.h"
+#include "ns3/ptr.h"
 
 #include <string>
 #include <vector>
@@ -37,48 +38,10 @@ namespace tno
  * @param devices if not null, receives the machines' devices (in machine order)
  * @return each machine's address
  */
-inline std::vector<Ipv4Address>
-InstallLan(const NodeContainer& machines,
-           bool hub,
-           int64_t stream,
-           NetDeviceContainer* devices = nullptr)
-{
-    EthernetHelper eth;
-    eth.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Mbps")));
-    NetDeviceContainer hostDevs;
-    if (hub)
-    {
-        eth.SetDeviceAttribute("Duplex", StringValue("Auto"));
-        hostDevs = eth.InstallHub(machines);
-    }
-    else
-    {
-        eth.SetDeviceAttribute("Duplex", StringValue("ForcedFull"));
-        Ptr<Node> sw = CreateObject<Node>();
-        SnoopingSwitchHelper swHelper;
-        swHelper.SetFabricAttribute("ForwardingCapacity", DoubleValue(1e5));
-        Ptr<SnoopingBridgeNetDevice> bridge = swHelper.Install(sw);
-        for (uint32_t i = 0; i < machines.GetN(); ++i)
-        {
-            NetDeviceContainer link = eth.Install(machines.Get(i), sw);
-            hostDevs.Add(link.Get(0));
-            bridge->AddSwitchPort(link.Get(1));
-        }
-    }
-    eth.AssignStreams(hostDevs, stream);
-    Ipv4AddressHelper ip("10.3.0.0", "255.255.255.0");
-    Ipv4InterfaceContainer ifs = ip.Assign(hostDevs);
-    if (devices)
-    {
-        *devices = hostDevs;
-    }
-    std::vector<Ipv4Address> addr;
-    for (uint32_t i = 0; i < machines.GetN(); ++i)
-    {
-        addr.push_back(ifs.GetAddress(i));
-    }
-    return addr;
-}
+std::vector<Ipv4Address> InstallLan(const NodeContainer& machines,
+                                    bool hub,
+                                    int64_t stream,
+                                    NetDeviceContainer* devices = nullptr);
 
 /**
  * Install the host platforms: machine 0 gets @p hostA, the others @p hostB; random streams
@@ -88,19 +51,9 @@ InstallLan(const NodeContainer& machines,
  * @param hostB host profile of the other machines
  * @return the platforms, in machine order
  */
-inline std::vector<Ptr<HostPlatform>>
-InstallHosts(const NodeContainer& machines, const std::string& hostA, const std::string& hostB)
-{
-    std::vector<Ptr<HostPlatform>> hosts;
-    for (uint32_t i = 0; i < machines.GetN(); ++i)
-    {
-        HostPlatformHelper helper(i == 0 ? hostA : hostB);
-        Ptr<HostPlatform> p = helper.Install(machines.Get(i));
-        p->AssignStreams(100 + 20 * i);
-        hosts.push_back(p);
-    }
-    return hosts;
-}
+std::vector<Ptr<HostPlatform>> InstallHosts(const NodeContainer& machines,
+                                            const std::string& hostA,
+                                            const std::string& hostB);
 
 } // namespace tno
 } // namespace ns3

@@ -145,7 +145,7 @@ JITTER_MEASURES = {
 def jitter_points(scale):
     # 10 000 activations / datagrams per run, as in the study; more runs at paper scale.
     runs = 1 if scale == "quick" else 5
-    return [{"measure": m, "profile": p, "samples": 10000,
+    return [{"measure": m, "platform": p, "samples": 10000,
              "period": 1e-3 if m == "sched" else 1e-2, "RngRun": run}
             for m in JITTER_MEASURES for p in JITTER_PROFILES for run in range(1, runs + 1)]
 
@@ -154,7 +154,7 @@ def jitter_analyse(records):
     by = {}
     rows = []
     for rec in records:
-        m, p, r = rec.params["measure"], rec.params["profile"], rec.result
+        m, p, r = rec.params["measure"], rec.params["platform"], rec.result
         by.setdefault((m, p), []).append(rec)
         rows.append({"measure": m, "profile": p, "run": rec.params["RngRun"],
                      "samples": r["samples"], "mean_us": r["mean_us"], "min_us": r["min_us"],
