@@ -13,7 +13,6 @@
 #include "ns3/host-platform-helper.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
-#include "ns3/jaxa-benchmark.h"
 #include "ns3/node-container.h"
 #include "ns3/packet.h"
 #include "ns3/point-to-point-helper.h"
@@ -1176,70 +1175,6 @@ class RtiEvokedCallbacksTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
- * The two-way [JAXA06] step as pRTI 1516 runs it, counted at the CRC against the IEEE 1516-2000
- * services each federate calls per step. Two-way: each of the two federates calls
- * Update Attribute Values (clause 6, object management: one UPDATE_ATTRIBUTES to the CRC) and
- * Time Advance Request (clause 8, time management: one TIME_ADVANCE_REQUEST); the CRC routes
- * each update to the other federate, its subscriber (Reflect Attribute Values: one
- * REFLECT_ATTRIBUTES) and grants both (Time Advance Grant: one TIME_ADVANCE_GRANT each): 4 messages
- * in and 4 out per step. One-way: 1 + 2 in (one update, two requests), 1 + 2 out. Nothing else per
- * step (central GALT: no null messages; TSO release at the grant: no GALT notices). Counted as the
- * difference between runs of 20 and 10 steps, which cancels the set-up (join, publish, subscribe,
- * register, enable time regulation and constrained, the synchronization point). No TSO message may
- * arrive after its grant: the CRC saw both updates before either grant.
- */
-class RtiJaxaTwoWayCountTestCase : public TestCase
-{
-  public:
-    /**
-     * Constructor.
-     * @param mode "bidir" (two-way) or "sync" (one-way)
-     */
-    RtiJaxaTwoWayCountTestCase(const std::string& mode)
-        : TestCase("RTI: the JAXA06 " + mode
-                   + " step costs the CRC the messages of the 1516 "
-                     "services it uses")
-        , m_mode(mode)
-    {
-    }
-
-  private:
-    std::string m_mode; //!< the benchmark mode
-
-    void DoRun() override
-    {
-        JaxaBenchmarkConfig c;
-        c.mode = m_mode;
-        c.dataSize = 64;
-        c.bandwidth = DataRate("1Mbps");
-        c.reps = 1;
-        c.exchanges = 10;
-        JaxaBenchmarkRun r10 = JaxaBenchmark::RunOnce(c, 1);
-        c.exchanges = 20;
-        JaxaBenchmarkRun r20 = JaxaBenchmark::RunOnce(c, 1);
-        const uint64_t feds = m_mode == "bidir" ? 2 : 1; // federates that send an update
-        auto in = [&](RtiMessage::Type t) {
-            return (r20.crcInByType[t] - r10.crcInByType[t]) / 10.0;
-        };
-        auto out = [&](RtiMessage::Type t) {
-            return (r20.crcOutByType[t] - r10.crcOutByType[t]) / 10.0;
-        };
-        NS_TEST_EXPECT_MSG_EQ(in(RtiMessage::UPDATE_ATTRIBUTES), feds, "updates in per step");
-        NS_TEST_EXPECT_MSG_EQ(in(RtiMessage::TIME_ADVANCE_REQUEST), 2.0, "requests per step");
-        NS_TEST_EXPECT_MSG_EQ(out(RtiMessage::REFLECT_ATTRIBUTES), feds, "reflects per step");
-        NS_TEST_EXPECT_MSG_EQ(out(RtiMessage::TIME_ADVANCE_GRANT), 2.0, "grants per step");
-        NS_TEST_EXPECT_MSG_EQ((r20.crcMessagesIn - r10.crcMessagesIn) / 10.0,
-                              feds + 2.0,
-                              "nothing else comes in per step");
-        NS_TEST_EXPECT_MSG_EQ((r20.crcMessagesOut - r10.crcMessagesOut) / 10.0,
-                              feds + 2.0,
-                              "nothing else goes out per step");
-        NS_TEST_EXPECT_MSG_EQ(r10.lateTso + r20.lateTso, 0u, "no update after its grant");
-    }
-};
-
-/**
- * @ingroup testbed-tests
  * The RTI suite.
  */
 class RtiTestSuite : public TestSuite
@@ -1265,8 +1200,6 @@ class RtiTestSuite : public TestSuite
         AddTestCase(new RtiNagleTestCase, Duration::QUICK);
         AddTestCase(new RtiWriteBatchingTestCase, Duration::QUICK);
         AddTestCase(new RtiEvokedCallbacksTestCase, Duration::QUICK);
-        AddTestCase(new RtiJaxaTwoWayCountTestCase("bidir"), Duration::QUICK);
-        AddTestCase(new RtiJaxaTwoWayCountTestCase("sync"), Duration::QUICK);
     }
 };
 

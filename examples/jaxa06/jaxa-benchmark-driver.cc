@@ -623,6 +623,18 @@ JaxaBenchmark::DeclareFields(ResultRecord& rec)
         .Declare("cpu_busy_other_pc", R::REAL, "CPU busy share of the other PC (0..1)")
         .Declare("crc_messages_in_last_run", R::INT, "messages the CRC received, last repetition")
         .Declare("crc_messages_out_last_run", R::INT, "messages the CRC sent, last repetition")
+        .Declare("crc_updates_in_last_run",
+                 R::INT,
+                 "UPDATE_ATTRIBUTES the CRC received, last repetition")
+        .Declare("crc_requests_in_last_run",
+                 R::INT,
+                 "TIME_ADVANCE_REQUEST the CRC received, last repetition")
+        .Declare("crc_reflects_out_last_run",
+                 R::INT,
+                 "REFLECT_ATTRIBUTES the CRC sent, last repetition")
+        .Declare("crc_grants_out_last_run",
+                 R::INT,
+                 "TIME_ADVANCE_GRANT the CRC sent, last repetition")
         .Declare("late_tso_messages", R::INT, "TSO messages delivered late, all repetitions")
         .Declare("events", R::INT, "simulator events, all repetitions")
         .Declare("wall_seconds", R::REAL, "wall-clock time of the runs (s)");
@@ -733,6 +745,10 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
             std::accumulate(busyOther.begin(), busyOther.end(), 0.0) / busyOther.size());
     rec.SetInt("crc_messages_in_last_run", last.crcMessagesIn);
     rec.SetInt("crc_messages_out_last_run", last.crcMessagesOut);
+    rec.SetInt("crc_updates_in_last_run", last.crcInByType[RtiMessage::UPDATE_ATTRIBUTES]);
+    rec.SetInt("crc_requests_in_last_run", last.crcInByType[RtiMessage::TIME_ADVANCE_REQUEST]);
+    rec.SetInt("crc_reflects_out_last_run", last.crcOutByType[RtiMessage::REFLECT_ATTRIBUTES]);
+    rec.SetInt("crc_grants_out_last_run", last.crcOutByType[RtiMessage::TIME_ADVANCE_GRANT]);
     rec.SetInt("late_tso_messages", late);
     rec.SetInt("events", events);
     rec.Set("wall_seconds",

@@ -2,6 +2,8 @@
 
 import subprocess
 
+import pytest
+
 from testbed import EXAMPLES_DIR
 from programs import run_program as _run
 
@@ -80,3 +82,35 @@ def test_bad_arguments_are_refused(tmp_path):
     proc = subprocess.run([str(EXAMPLES_DIR / "jaxa-table1"), "--nonsense=1"],
                           capture_output=True, text=True)
     assert proc.returncode not in (0,) and proc.returncode > 0
+
+
+@pytest.mark.parametrize("mode,feds", [("bidir", 2), ("sync", 1)])
+def test_two_way_step_costs_the_crc_the_messages_of_the_1516_services(tmp_path, mode, feds):
+    """The [JAXA06] step as pRTI 1516 runs it, counted at the CRC against the IEEE 1516-2000
+    services each federate calls per step. Two-way: each of the two federates calls Update
+    Attribute Values (clause 6: one UPDATE_ATTRIBUTES to the CRC) and Time Advance Request
+    (clause 8: one TIME_ADVANCE_REQUEST); the CRC routes each update to the other federate, its
+    subscriber (Reflect Attribute Values: one REFLECT_ATTRIBUTES), and grants both (one
+    TIME_ADVANCE_GRANT each): 4 messages in and 4 out per step. One-way: 1 + 2 in, 1 + 2 out.
+    Nothing else per step (central GALT: no null messages; TSO release at the grant: no GALT
+    notices). Counted as the difference between runs of 20 and 10 steps, which cancels the set-up
+    (join, publish, subscribe, register, time regulation/constrained, the synchronization point).
+    The per-type counts tell the modes apart: with --galt=null the totals would also be 4/4 (null
+    messages instead of requests and grants), but no TAR/TAG. No TSO message may arrive after its
+    grant: the CRC saw both updates before either grant."""
+    for n in (10, 20):
+        (tmp_path / str(n)).mkdir()
+    recs = {n: _run("jaxa-benchmark", tmp_path / str(n), mode=mode, dataSize=64,
+                    bandwidth="1Mbps", reps=1, exchanges=n)
+            for n in (10, 20)}
+
+    def per_step(field):
+        return (recs[20][field] - recs[10][field]) / 10.0
+
+    assert per_step("crc_updates_in_last_run") == feds
+    assert per_step("crc_requests_in_last_run") == 2
+    assert per_step("crc_reflects_out_last_run") == feds
+    assert per_step("crc_grants_out_last_run") == 2
+    assert per_step("crc_messages_in_last_run") == feds + 2
+    assert per_step("crc_messages_out_last_run") == feds + 2
+    assert recs[10]["late_tso_messages"] + recs[20]["late_tso_messages"] == 0
