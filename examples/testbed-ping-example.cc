@@ -46,8 +46,6 @@ main(int argc, char* argv[])
     ping->SetAttribute("Count", UintegerValue(count));
     ping->TraceConnectWithoutContext("Rtt", MakeCallback(&PrintRtt));
     tb.hostA->AddApplication(ping);
-    // The PCs' kernel ticks never stop: the run ends after the pings (one a second).
-    Simulator::Stop(Seconds(count + 2) + delay * 4);
     Simulator::Run();
     Simulator::Destroy();
     return 0;

@@ -19,6 +19,7 @@
 #include "ns3/tick-timer.h"
 #include "ns3/traffic-control-helper.h"
 #include "ns3/traffic-control-layer.h"
+#include "ns3/user-attributes.h"
 
 namespace ns3
 {
@@ -118,7 +119,8 @@ EmulatedTestbedHelper::EmulatedTestbedHelper()
     , m_nicHost(EthernetNetDevice::FORCED_HALF)
     , m_nicEmulator(EthernetNetDevice::FORCED_HALF)
 {
-    m_emulator.SetAttribute("Semantics", EnumValue(LinkEmulatorQueueDisc::NIST_NET));
+    // The testbed's default (a user's --ns3::LinkEmulatorQueueDisc::Semantics replaces it).
+    m_emulator.SetDefaultAttribute("Semantics", EnumValue(LinkEmulatorQueueDisc::NIST_NET));
 }
 
 EmulatedTestbedHelper
@@ -143,7 +145,7 @@ Ptr<TimerModel>
 EmulatedTestbedHelper::CreateNistNetTimer()
 {
     Ptr<TickTimer> rtc = CreateObject<TickTimer>();
-    rtc->SetAttribute("Frequency", DoubleValue(NISTNET_RTC_HZ));
+    UserAttributes::SetDefault(rtc, "Frequency", DoubleValue(NISTNET_RTC_HZ));
     return rtc;
 }
 
@@ -365,8 +367,15 @@ EmulatedTestbedHelper::Install(Ptr<Node> hostA, Ptr<Node> emulator, Ptr<Node> ho
         NS_ABORT_MSG_IF(!pc,
                         "EmulatedTestbedHelper: releasing on the emulator's CPU needs an emulator "
                         "profile");
-        t.aToB->SetAttribute("ReleaseCpu", PointerValue(pc->GetCpu()));
-        t.bToA->SetAttribute("ReleaseCpu", PointerValue(pc->GetCpu()));
+        // The emulator PC's own CPU (the topology): not the user's to change.
+        for (const auto& q : {t.aToB, t.bToA})
+        {
+            UserAttributes::SetFixed(q,
+                                     "ReleaseCpu",
+                                     PointerValue(pc->GetCpu()),
+                                     "the emulator PC's CPU, through "
+                                     "EmulatedTestbedHelper::SetReleaseOnEmulatorCpu");
+        }
     }
     return t;
 }
@@ -383,8 +392,9 @@ EmulatedTestbedHelper::AssignStreams(const EmulatedTestbed& testbed, int64_t str
         tick->GetAttribute("Frequency", frequency);
         Ptr<UniformRandomVariable> phase = CreateObject<UniformRandomVariable>();
         phase->SetStream(current++);
-        tick->SetAttribute("Phase",
-                           TimeValue(Seconds(phase->GetValue(0.0, 1.0 / frequency.Get()))));
+        // Drawn in any case, so that the later streams stay the same.
+        const Time drawn = Seconds(phase->GetValue(0.0, 1.0 / frequency.Get()));
+        UserAttributes::SetDefault(tick, "Phase", TimeValue(drawn));
     }
     for (Ptr<Node> n : {testbed.hostA, testbed.emulator, testbed.hostB})
     {

@@ -78,7 +78,6 @@ struct EmulatedTestbed
  * helper.SetEmulatorAttribute("Delay", TimeValue(MilliSeconds(50)));
  * EmulatedTestbed tb = helper.Install();
  * helper.AssignStreams(tb, 1000); // also draws the NIST Net clock's phase
- * Simulator::Stop(Seconds(10));    // the PCs' kernel ticks never end a run by themselves
  * @endcode
  */
 class EmulatedTestbedHelper

@@ -101,6 +101,8 @@ struct JaxaBenchmarkRun
     std::vector<JaxaFrameSpan> timeline; //!< the frames of one step (see RunOnce)
     uint32_t timelineStep{0};            //!< the step the timeline shows (0: none)
     double timelineStepUs{0};            //!< its duration (us)
+    bool finished{false};                //!< every data federate completed its exchanges
+    uint32_t completed{0};               //!< exchanges every data federate completed
 };
 
 /**
