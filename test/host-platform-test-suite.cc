@@ -83,6 +83,10 @@ class HostClockInterruptTestCase : public TestCase
         cpu->SetAttribute("InterferencePeriodic", BooleanValue(true));
         cpu->SetAttribute("InterferenceDuration",
                           StringValue("ns3::ConstantRandomVariable[Constant=20e-6]"));
+        // Every tick an event, also on the idle CPU after the job: the check reads each
+        // handler's WorkDone at its own instant (deferred, an idle CPU's ticks run only when the
+        // CPU is next used or asked; the deferral's own cases are further below).
+        cpu->SetAttribute("IdleInterferenceEvents", BooleanValue(true));
         cpu->AssignStreams(3);
         cpu->Initialize();
         std::vector<Time> ticks; // handler completions
