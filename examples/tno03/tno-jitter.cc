@@ -211,6 +211,7 @@ main(int argc, char* argv[])
     std::string hostA;
     std::string hostB;
     std::string profileFile;
+    std::string bandName = "central";
     const uint32_t dataBytes = 16; // [TNO03]: 16 bytes of data in a 44-byte packet
 
     ProgramOptions opts("tno-jitter",
@@ -239,9 +240,15 @@ main(int argc, char* argv[])
     opts.Add("hub", "net: a 100 Mbit/s hub instead of the switch", hub);
     opts.Add("hostA", "host profile of the measuring machine instead of the family's", hostA);
     opts.Add("hostB", "net: host profile of the receiving machine instead of the family's", hostB);
+    opts.AddChoice("band",
+                   "the iHawk's uncalibrated parameters at their central values or at the fast "
+                   "or slow end of their documented ranges (doc/tno.rst); no effect on the Onyx",
+                   bandName,
+                   {"central", "fast", "slow"});
     opts.AddProfileFile(profileFile);
     ResultRecord& rec = opts.Record();
     rec.Declare("measure", ResultRecord::STRING, "--measure: sched or net")
+        .Declare("band", ResultRecord::STRING, "--band")
         .Declare("profile", ResultRecord::STRING, "--profile: the machine family (irix, ihawk)")
         .Declare("host_a", ResultRecord::STRING, "host profile of the measuring (sending) machine")
         .Declare("host_b", ResultRecord::STRING, "net: host profile of the receiving machine")
@@ -294,11 +301,16 @@ main(int argc, char* argv[])
         addr = tno::InstallLan(machines, hub, 500);
     }
     std::vector<Ptr<HostPlatform>> hosts = tno::InstallHosts(machines, machinesOf.a, machinesOf.b);
+    for (uint32_t i = 0; i < hosts.size(); ++i)
+    {
+        tno::ApplyBand(hosts[i], i == 0 ? machinesOf.a : machinesOf.b, tno::ParseBand(bandName));
+    }
     const Time start = Seconds(0.1);
     const Time interval = Seconds(period);
 
     rec.SetString("measure", measure);
     rec.SetString("profile", family);
+    rec.SetString("band", bandName);
     rec.SetString("host_a", machinesOf.a);
     rec.Set("period_s", period);
 

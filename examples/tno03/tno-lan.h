@@ -9,6 +9,7 @@
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/testbed-module.h"
+#include "ns3/traffic-control-module.h"
 
 #include <string>
 #include <vector>
@@ -78,6 +79,135 @@ InstallLan(const NodeContainer& machines,
         addr.push_back(ifs.GetAddress(i));
     }
     return addr;
+}
+
+/**
+ * The RCI's own work per action (frame scheduling, the action's bookkeeping, tag formatting),
+ * in MIPS R10000 cycles scaled by the host's ReferenceCycleFactor: calibrated on the knee of
+ * configuration 2 (2 500 Hz; doc/tno.rst). The same middleware over every RTI.
+ */
+constexpr double RCI_ACTION_CYCLES = 19600;
+
+/**
+ * The RCI's own work per reflection it receives (parsing the tag, keeping and handing over the
+ * values), MIPS R10000 cycles: calibrated on the highest frequency of configuration 2 (3 900 Hz;
+ * doc/tno.rst). The read side of every reader, over every RTI.
+ */
+constexpr double RCI_REFLECT_CYCLES = 8000;
+
+/** Clock reads per RCI action (a gettimeofday(): the host's SyscallCost each). */
+constexpr uint32_t RCI_CLOCK_READS = 1;
+
+/**
+ * Set the RCI's costs (RCI_ACTION_CYCLES, RCI_CLOCK_READS) on an RCI federate.
+ * @param rci the federate
+ * @param actionCycles the RCI's cycles per action (default RCI_ACTION_CYCLES)
+ * @param reflectCycles the RCI's cycles per reflection (default RCI_REFLECT_CYCLES)
+ */
+inline void
+SetRciCosts(Ptr<RciFederate> rci,
+            double actionCycles = RCI_ACTION_CYCLES,
+            double reflectCycles = RCI_REFLECT_CYCLES)
+{
+    rci->SetAttribute("ActionCost", DoubleValue(actionCycles));
+    rci->SetAttribute("ReflectCost", DoubleValue(reflectCycles));
+    rci->SetAttribute("ClockReads", UintegerValue(RCI_CLOCK_READS));
+}
+
+/**
+ * Give every machine's network device the host's queueing discipline instead of ns-3's
+ * default (FqCoDel): a priority FIFO (Linux 2.4 pfifo_fast; BSD's single ifqueue behaves as
+ * its one band for this traffic) of the host's TxQueueLength packets.
+ * @param devices the machines' devices
+ * @param hosts the platforms, in the same order
+ */
+inline void
+InstallQueueDiscs(const NetDeviceContainer& devices, const std::vector<Ptr<HostPlatform>>& hosts)
+{
+    for (uint32_t i = 0; i < devices.GetN(); ++i)
+    {
+        Ptr<NetDevice> dev = devices.Get(i);
+        Ptr<TrafficControlLayer> tc = dev->GetNode()->GetObject<TrafficControlLayer>();
+        if (tc->GetRootQueueDiscOnDevice(dev))
+        {
+            tc->DeleteRootQueueDiscOnDevice(dev);
+        }
+        TrafficControlHelper tch;
+        tch.SetRootQueueDisc(
+            "ns3::PfifoFastQueueDisc",
+            "MaxSize",
+            QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, hosts[i]->GetTxQueueLength())));
+        tch.Install(dev);
+    }
+}
+
+/** The uncertainty band of the iHawk's parameters that are not calibrated (doc/tno.rst). */
+enum class Band
+{
+    CENTRAL, //!< the central values of the profiles
+    FAST,    //!< the fast end: the smallest per-clock factor, the lmbench OS costs
+    SLOW,    //!< the slow end: the largest per-clock factor, twice the lmbench OS costs
+};
+
+/**
+ * Parse a band name.
+ * @param name central, fast or slow
+ * @return the band
+ */
+inline Band
+ParseBand(const std::string& name)
+{
+    return name == "fast" ? Band::FAST : name == "slow" ? Band::SLOW : Band::CENTRAL;
+}
+
+/**
+ * Move an iHawk host to one end of its documented ranges (other hosts are left alone): the
+ * middleware's per-clock factor (0.93-1.9 for the Pentium III Xeon, 1.07-2.2 for the
+ * Pentium 4 Xeon: the study's "three times faster" to SPEC CINT2000 per MHz) and the kernel's
+ * costs (lmbench's loopback figures to twice them: a real NIC's descriptor work and the fully
+ * pre-emptible kernel's locking are not in lmbench's loopback path).
+ * @param host the platform
+ * @param profile its profile's name
+ * @param band the band
+ */
+inline void
+ApplyBand(Ptr<HostPlatform> host, const std::string& profile, Band band)
+{
+    if (band == Band::CENTRAL || profile.rfind("ihawk", 0) != 0)
+    {
+        return;
+    }
+    const bool p4 = host->GetCpu()->GetFrequency() > 1.5e9;
+    const double factor = band == Band::FAST ? (p4 ? 1.07 : 0.93) : (p4 ? 2.2 : 1.9);
+    host->SetAttribute("ReferenceCycleFactor", DoubleValue(factor));
+    if (band == Band::SLOW)
+    {
+        for (const char* a :
+             {"SyscallCost", "WaitCost", "SendCost", "RecvCost", "TxCompletionCost"})
+        {
+            DoubleValue v;
+            host->GetAttribute(a, v);
+            host->SetAttribute(a, DoubleValue(2 * v.Get()));
+        }
+        DoubleValue cs;
+        host->GetCpu()->GetAttribute("ContextSwitchCost", cs);
+        host->GetCpu()->SetAttribute("ContextSwitchCost", DoubleValue(2 * cs.Get()));
+        Ptr<Node> node = host->GetObject<Node>();
+        for (uint32_t d = 0; d < node->GetNDevices(); ++d)
+        {
+            Ptr<HostNic> nic = host->GetNic(node->GetDevice(d));
+            if (!nic)
+            {
+                continue;
+            }
+            for (const char* a : {"InterruptCost", "DriverCost", "StackCost"})
+            {
+                DoubleValue v;
+                nic->GetAttribute(a, v);
+                nic->SetAttribute(a, DoubleValue(2 * v.Get()));
+            }
+        }
+    }
 }
 
 /**

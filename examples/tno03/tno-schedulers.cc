@@ -281,6 +281,7 @@ main(int argc, char* argv[])
                                                        : "Default";
     auto makeRci = [&](Ptr<RtiLrc> lrc, const RciSchedule& s, Ptr<NodeClock> clock) {
         Ptr<RciFederate> r = CreateObject<RciFederate>();
+        tno::SetRciCosts(r);
         r->SetAttribute("Scheduler", StringValue(schedAttr));
         r->SetAttribute("Lookahead", TimeValue(Seconds(lookaheadMs * 1e-3)));
         r->Setup(lrc, s);

@@ -14,15 +14,26 @@ CONFIGS = {
     "3b": ("3b_switch", "3b: RTI-DM, iHawk, switch"),
     "4": ("4_sm", "4: RTI-SM, one iHawk"),
 }
-# The frequencies raised run by run (Hz); beyond the study's ranges for the predictions.
+# The frequencies raised run by run (Hz). The predictions' grids run past the medium's own
+# limits, so that the Sender, the medium or loss ends a sweep, never the grid: a 622-byte IP
+# packet is a 660-byte frame on the wire with preamble and gap (52.8 us at 100 Mbit/s); through
+# the hub both hops share one medium (one over two frame times: 9 470 Hz), through the switch
+# each direction of each port carries one frame per message (18 940 Hz).
 GRID = {
     "1a": [50, 100, 200, 250, 275, 300, 325, 350, 375, 400, 450],
     "1b": [100, 200, 400, 600, 800, 850, 900, 925, 950, 1000, 1100],
     "2": [250, 500, 1000, 1500, 2000, 2500, 3000, 3500, 3800, 3900, 4000, 4500],
-    "3a": [100, 250, 500, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 5000, 6000, 8000],
-    "3b": [100, 250, 500, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 5000, 6000, 8000],
-    "4": [500, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 10000, 12000, 15000],
+    "3a": [500, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000, 11000, 12000],
+    "3b": [500, 1000, 2000, 3000, 4000, 5000, 6000, 8000, 10000, 12000, 14000, 16000, 18000,
+           20000],
+    "4": [500, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 10000, 12000, 15000, 20000,
+          25000],
 }
+# The predictions are also run at the two ends of the documented ranges of the iHawk's
+# parameters that are not calibrated (tno-pipeline --band; doc/tno.rst): their spread is the
+# prediction's band.
+PREDICTIONS = ("3a", "3b", "4")
+BANDS = ("fast", "slow")
 # Criteria (doc/tno.rst): the Receiver keeps up when its mean read frequency over the window is
 # within 1 % of the Sender's and the latency does not grow over the window (mean of the last
 # quarter at most 1.5 x the first quarter's); loss at most 0.1 %; the Sender reaches 99 % of the
@@ -35,18 +46,60 @@ SENDER_TOLERANCE = 0.01
 KNEE_RISE = 0.10
 
 
+# Which calibration number set which parameter (doc/tno.rst, "Calibration"); every other
+# number of the table is an independent check.
+PIPELINE_CALIBRATION = {
+    ("1a", "latency_us"): "dmso-rti13ng per-operation cost K",
+    ("1a", "max_hz"): "dmso-rti13ng read-side cost ReflectTailCost",
+    ("1b", "max_hz"): "onyx-irix65 SendOffPathCost + RecvOffPathCost (IRIX off-path UDP work)",
+    ("2", "latency_us"): "tno-rti upper-layer per-operation cost K (shared by RTI-DM and RTI-SM)",
+    ("2", "knee_hz"): "the RCI's ActionCost (per Update action)",
+    ("2", "max_hz"): "tno-rti-sm ShmEnqueueCost (RTI-SM's queue bookkeeping)",
+}
+PIPELINE_REASONS = {
+    "latency_us": "the accuracy of the host stack costs every latency rests on (lmbench figures "
+                  "of an IP25 R10000 under IRIX 6.2, carried to IRIX 6.5 on the Onyx: +-25 %)",
+    "knee_hz": "the study's resolution: a knee between two of its frequencies (1a: 300-375 Hz, "
+               "25 % of 300 Hz)",
+    "max_hz": "the measurement's resolution: 'above X Hz unacceptable loss' is a run-by-run "
+              "search of unstated step; 15 % is wider than the sweep's steps near each maximum",
+}
+
+
+def _validation(label, measured, simulated, tolerance, parameter, reason):
+    """A validation point with its role: "calibration" if the number set a parameter, else
+    "check" (issue 25's fields when the Validation class has them, else in the label)."""
+    role = "calibration" if parameter else "check"
+    try:
+        return Validation(label, measured, simulated, tolerance, role=role, reason=reason,
+                          parameter=parameter)
+    except TypeError:
+        return Validation(f"{label} [{role}]", measured, simulated, tolerance)
+
+
 def pipeline_points(scale):
     duration, runs = (1.0, 1) if scale == "quick" else (10.0, 3)
-    return [{"config": c, "frequency": f, "duration": duration, "RngRun": run}
-            for c, grid in GRID.items() for f in grid for run in range(1, runs + 1)]
+    pts = [{"config": c, "frequency": f, "duration": duration, "RngRun": run}
+           for c, grid in GRID.items() for f in grid for run in range(1, runs + 1)]
+    pts += [{"config": c, "frequency": f, "duration": duration, "band": b, "RngRun": run}
+            for c in PREDICTIONS for b in BANDS for f in GRID[c] for run in range(1, runs + 1)]
+    return pts
+
+
+# Where a lost update was dropped (the record's counters), for the sweep's end.
+LOSS_PLACES = (("socket_drops", "socket receive buffer"), ("queue_drops", "shared-memory queue"),
+               ("qdisc_drops", "transmit queue"), ("nic_drops", "NIC ring"),
+               ("mac_drops", "hub collisions"))
 
 
 def _verdict(r, frequency):
-    """Why a point ends the sweep (None if it does not)."""
+    """Why a point ends the sweep (None if it does not): the criterion and what caused it."""
     if r["send_rate_hz"] < (1 - SENDER_TOLERANCE) * frequency:
         return "sender cannot reach the rate"
     if r["loss"] > LOSS_LIMIT:
-        return "loss above 0.1 %"
+        counts = [(r.get(k, 0) or 0, place) for k, place in LOSS_PLACES]
+        n, place = max(counts)
+        return "loss above 0.1 %" + (f" ({place})" if n > 0 else "")
     if (r["read_rate_hz"] < (1 - READ_TOLERANCE) * r["send_rate_hz"]
             or r["latency_growth"] > GROWTH_LIMIT):
         return "receiver falls behind"
@@ -77,27 +130,46 @@ def pipeline_analyse(records):
     rows = []
     for rec in records:
         c, f, r = rec.params["config"], rec.params["frequency"], rec.result
+        band = rec.params.get("band", "central")
         verdict = _verdict(r, f)
-        by.setdefault(c, {}).setdefault(f, []).append((r, verdict))
-        rows.append({"config": c, "frequency_hz": f, "run": rec.params["RngRun"],
+        by.setdefault((c, band), {}).setdefault(f, []).append((r, verdict))
+        rows.append({"config": c, "band": band, "frequency_hz": f, "run": rec.params["RngRun"],
                      "latency_mean_us": r["latency_mean_us"], "latency_max_us": r["latency_max_us"],
                      "loss": r["loss"], "read_rate_hz": r["read_rate_hz"],
                      "send_rate_hz": r["send_rate_hz"], "latency_growth": r["latency_growth"],
-                     "relay_max_burst": r["relay_max_burst"], "verdict": verdict or "ok"})
+                     "relay_max_burst": r["relay_max_burst"],
+                     "relay_cpu_share": r.get("relay_cpu_share"),
+                     "receiver_cpu_share": r.get("receiver_cpu_share"),
+                     "sender_cpu_share": r.get("sender_cpu_share"),
+                     "verdict": verdict or "ok"})
     metrics, series = {}, []
-    for c, (prefix, title) in CONFIGS.items():
-        if c not in by:
-            continue
+    summaries = {}
+    for (c, band), fs in by.items():
         pts = []
-        for f, rs in by[c].items():
+        for f, rs in fs.items():
             lat = sum(r["latency_mean_us"] for r, _ in rs) / len(rs)
             verdict = next((v for _, v in rs if v), None)
             pts.append((f, lat, verdict))
-        lat0, knee, best, ended = sweep_summary(pts)
+        summaries[(c, band)] = (sweep_summary(pts), pts)
+    for c, (prefix, title) in CONFIGS.items():
+        if (c, "central") not in summaries:
+            continue
+        (lat0, knee, best, ended), pts = summaries[(c, "central")]
         metrics[f"{prefix}_latency_us"] = lat0
         metrics[f"{prefix}_knee_hz"] = knee
         metrics[f"{prefix}_max_hz"] = best
         metrics[f"{prefix}_sweep_ended_by"] = ended
+        # The prediction's band: the central value and the two ends of the ranges.
+        ends = [summaries[(c, b)][0] for b in BANDS if (c, b) in summaries]
+        if ends:
+            for k, q in enumerate(("latency_us", "knee_hz", "max_hz")):
+                values = [v[k] for v in ends + [(lat0, knee, best)] if v[k] is not None]
+                if values:
+                    metrics[f"{prefix}_{q}_low"] = min(values)
+                    metrics[f"{prefix}_{q}_high"] = max(values)
+            for b in BANDS:
+                if (c, b) in summaries:
+                    metrics[f"{prefix}_{b}_sweep_ended_by"] = summaries[(c, b)][0][3]
         ok = sorted((f, lat) for f, lat, v in pts if v is None)
         series.append(Series(title, [f for f, _ in ok], [lat for _, lat in ok]))
     facts = {(str(r["config"]), r["quantity"]): float(r["value"])
@@ -107,10 +179,9 @@ def pipeline_analyse(records):
     for (c, q), value in facts.items():
         sim = metrics.get(f"{CONFIGS[c][0]}_{q}")
         if sim is not None:
-            # Configuration 2's knee set RTI-SM's ReadCycleCost (doc/tno.rst): a consistency
-            # check of the calibration, said in its label.
-            label = f"{c} {q}" + (" [sets ReadCycleCost]" if (c, q) == ("2", "knee_hz") else "")
-            checks.append(Validation(label, value, sim, tolerance[q]))
+            param = PIPELINE_CALIBRATION.get((c, q))
+            checks.append(_validation(f"{c} {q}", value, sim, tolerance[q], param,
+                                      PIPELINE_REASONS.get((c, q), PIPELINE_REASONS[q])))
     fig = Figure(name="pipeline-latency",
                  title="TNO03 Figs. 8-14: mean latency against the Sender's frequency",
                  xlabel="frequency (Hz)", ylabel="mean latency (us)", logx=True, logy=True,
@@ -143,11 +214,29 @@ JITTER_MEASURES = {
 
 
 def jitter_points(scale):
-    # 10 000 activations / datagrams per run, as in the study; more runs at paper scale.
+    # 10 000 activations / datagrams per run, as in the study; more runs at paper scale. The
+    # iHawk network latency (a prediction) also at the ends of the iHawk's ranges (--band).
     runs = 1 if scale == "quick" else 5
-    return [{"measure": m, "profile": p, "samples": 10000,
-             "period": 1e-3 if m == "sched" else 1e-2, "RngRun": run}
-            for m in JITTER_MEASURES for p in JITTER_PROFILES for run in range(1, runs + 1)]
+    pts = [{"measure": m, "profile": p, "samples": 10000,
+            "period": 1e-3 if m == "sched" else 1e-2, "RngRun": run}
+           for m in JITTER_MEASURES for p in JITTER_PROFILES for run in range(1, runs + 1)]
+    pts += [{"measure": "net", "profile": "ihawk", "samples": 10000, "period": 1e-2, "band": b,
+             "RngRun": run} for b in BANDS for run in range(1, runs + 1)]
+    return pts
+
+
+# doc/tno.rst: the shielded CPUs' sporadic events were set from the two scheduling jitters,
+# IRIX CPU 0's event duration from the network latency maximum, the receive path's cold lines
+# from the body of the IRIX distribution (mean - min); the minimum and the jitter are checks.
+JITTER_CALIBRATION = {
+    "irix_sched_jitter_us": "onyx-irix65 ShieldedInterferenceRate and ShieldedInterferenceDuration",
+    "ihawk_sched_jitter_us": "ihawk-redhawk ShieldedInterferenceDuration",
+    "irix_net_max_us": "onyx-irix65 InterferenceDuration of CPU 0",
+    "irix_net_mean_us": "onyx-irix65 HostNic ColdLines (with the minimum: the body width)",
+}
+JITTER_REASON = ("the measurement's resolution: an extreme over 10 000 samples of sporadic events "
+                 "is one draw; the host costs the minimum rests on are lmbench figures of an "
+                 "IRIX 6.2 R10000 (+-25 %)")
 
 
 def jitter_analyse(records):
@@ -155,21 +244,39 @@ def jitter_analyse(records):
     rows = []
     for rec in records:
         m, p, r = rec.params["measure"], rec.params["profile"], rec.result
-        by.setdefault((m, p), []).append(rec)
-        rows.append({"measure": m, "profile": p, "run": rec.params["RngRun"],
+        band = rec.params.get("band", "central")
+        by.setdefault((m, p) if band == "central" else (m, p, band), []).append(rec)
+        rows.append({"measure": m, "profile": p, "band": band, "run": rec.params["RngRun"],
                      "samples": r["samples"], "mean_us": r["mean_us"], "min_us": r["min_us"],
                      "max_us": r["max_us"], "jitter_us": r["jitter_us"]})
     metrics = {}
-    for (m, p), recs in sorted(by.items()):
-        def avg(key):
-            return sum(x.result[key] for x in recs) / len(recs)
+    for key, recs in sorted(by.items()):
+        def avg(q):
+            return sum(x.result[q] for x in recs) / len(recs)
+        m, p = key[0], key[1]
         if m == "sched":
             metrics[f"{p}_sched_jitter_us"] = avg("jitter_us")
-        else:
+        elif len(key) == 2:
             for q in ("mean", "min", "max", "jitter"):
                 metrics[f"{p}_net_{q}_us"] = avg(f"{q}_us")
-    checks = [Validation(str(row["metric"]), float(row["value"]), metrics[row["metric"]],
-                         float(row["tolerance_pct"]))
+        else:
+            for q in ("mean", "min", "max", "jitter"):
+                metrics[f"{p}_net_{q}_us_{key[2]}"] = avg(f"{q}_us")
+    # The predictions' bands: the central value and the ends of the iHawk's ranges.
+    for q in ("mean", "min", "max", "jitter"):
+        values = [metrics[k] for k in (f"ihawk_net_{q}_us", *(f"ihawk_net_{q}_us_{b}"
+                                                              for b in BANDS)) if k in metrics]
+        if values:
+            metrics[f"ihawk_net_{q}_us_low"] = min(values)
+            metrics[f"ihawk_net_{q}_us_high"] = max(values)
+        for b in BANDS:
+            metrics.pop(f"ihawk_net_{q}_us_{b}", None)
+    if "irix_net_mean_us" in metrics:
+        # The body of the distribution: the number the cold-line count was set on.
+        metrics["irix_net_body_us"] = metrics["irix_net_mean_us"] - metrics["irix_net_min_us"]
+    checks = [_validation(str(row["metric"]), float(row["value"]), metrics[row["metric"]],
+                          float(row["tolerance_pct"]), JITTER_CALIBRATION.get(row["metric"]),
+                          JITTER_REASON)
               for row in validation.load("tno03-jitter.csv") if row["metric"] in metrics]
     figures = []
     for m, (xlabel, _) in JITTER_MEASURES.items():
