@@ -196,16 +196,16 @@ class HostNic : public Object
     Callback<void> m_pollCb;              //!< MaybeSoftirq (NAPI handler done), for the CPU
     Callback<void> m_softirqDoneCb;       //!< SoftirqDone, for the CPU
 
-    uint32_t m_ringSize;         //!< RxRingSize
-    double m_maxInterruptRate;   //!< MaxInterruptRate (0 = unlimited)
-    Time m_interruptDelay;       //!< InterruptDelay
-    double m_interruptCycles;    //!< InterruptCost
-    double m_driverCycles;       //!< DriverCost
-    double m_stackCycles;        //!< StackCost
-    double m_stackCyclesPerByte; //!< StackCostPerByte
-    bool m_napi;                 //!< Napi
-    uint32_t m_maxPerInterrupt;  //!< MaxPacketsPerInterrupt (0 = all)
-    uint32_t m_backlogLimit;     //!< BacklogLimit
+    uint32_t m_ringSize;                   //!< RxRingSize
+    double m_maxInterruptRate;             //!< MaxInterruptRate (0 = unlimited)
+    Time m_interruptDelay;                 //!< InterruptDelay
+    double m_interruptCycles;              //!< InterruptCost
+    double m_driverCycles;                 //!< DriverCost
+    double m_stackCycles;                  //!< StackCost
+    double m_stackCyclesPerByte;           //!< StackCostPerByte
+    bool m_napi;                           //!< Napi
+    uint32_t m_maxPerInterrupt;            //!< MaxPacketsPerInterrupt (0 = all)
+    uint32_t m_backlogLimit;               //!< BacklogLimit
     Ptr<RandomVariableStream> m_coldLines; //!< ColdLines (null: none)
 
     uint64_t m_received;     //!< counter
