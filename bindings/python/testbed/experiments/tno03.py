@@ -102,7 +102,13 @@ def _verdict(r, frequency):
         return "loss above 0.1 %" + (f" ({place})" if n > 0 else "")
     if (r["read_rate_hz"] < (1 - READ_TOLERANCE) * r["send_rate_hz"]
             or r["latency_growth"] > GROWTH_LIMIT):
-        return "receiver falls behind"
+        # The bottleneck: a federate whose CPU was busy all the window, else the network.
+        shares = [(r.get(f"{k}_cpu_share") or 0, name) for k, name in
+                  (("relay", "ReceiverSender"), ("receiver", "Receiver"))]
+        share, name = max(shares)
+        return "receiver falls behind" + (f" ({name} CPU)" if share >= 0.95 else
+                                          " (network queue)" if r.get("network", "none") != "none"
+                                          else "")
     return None
 
 
