@@ -135,7 +135,7 @@ main(int argc, char* argv[])
     std::string v;
     while (std::getline(ss, v, ','))
     {
-        ExperimentArgs::Require(v == "stock" || v == "tbf" || v == "emulator" || v == "hosts",
+        ProgramOptions::Require(v == "stock" || v == "tbf" || v == "emulator" || v == "hosts",
                                 "--variants: unknown variant '" + v + "'");
         RunVariant(v, packets);
     }

@@ -56,7 +56,7 @@ Read(Ptr<Socket> s)
 int
 main(int argc, char* argv[])
 {
-    ExperimentArgs::SetSimulatorDefaults();
+    ProgramOptions::SetSimulatorDefaults();
     std::string side = "module";
     uint32_t senders = 2;
     uint32_t nodes = 5000;

@@ -243,8 +243,10 @@ function(build_lib_example)
   cmake_parse_arguments(BLIB_EXAMPLE "IGNORE_PCH" "NAME" "SOURCE_FILES;HEADER_FILES;LIBRARIES_TO_LINK"
                         ${ARGN})
   add_executable(${BLIB_EXAMPLE_NAME} ${BLIB_EXAMPLE_SOURCE_FILES})
-  target_link_libraries(${BLIB_EXAMPLE_NAME} PRIVATE ${libtestbed} ${BLIB_EXAMPLE_LIBRARIES_TO_LINK}
-                                                     ${TESTBED_MALLOC_LIB})
+  # The plain signature (no PRIVATE), as ns-3's build_exec uses: examples/CMakeLists.txt adds the
+  # study library to the same target afterwards, and CMake refuses a mix of the two signatures.
+  target_link_libraries(${BLIB_EXAMPLE_NAME} ${libtestbed} ${BLIB_EXAMPLE_LIBRARIES_TO_LINK}
+                        ${TESTBED_MALLOC_LIB})
   set_target_properties(${BLIB_EXAMPLE_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                                                         ${CMAKE_BINARY_DIR}/examples)
 endfunction()

@@ -128,18 +128,23 @@ main(int argc, char* argv[])
     opts.Add("actions", "';'-separated T:ACTION:HOST:GROUP (join, leave, silent)", actions);
     opts.Add("out", "CSV output file", out);
     // Seconds; a run of at most an hour of simulated time, sends at least 1 ms apart.
-    opts.Add("period", "send period (s)", period, 1e-3, 3600);
-    opts.Add("sendStart", "first send (s)", sendStart, 0, 3600);
-    opts.Add("stop", "end of the run (s)", stop, 0, 3600);
+    opts.Add("period", "send period (s)", period, 1e-3, 3600, "s");
+    opts.Add("sendStart", "first send (s)", sendStart, 0, 3600, "s");
+    opts.Add("stop", "end of the run (s)", stop, 0, 3600, "s");
     // The IGMP timers within RFC 3376's encodable ranges (Max Resp Code, QQIC).
-    opts.Add("queryInterval", "Query Interval (s)", qi, 0.1, 31744);
-    opts.Add("queryResponseInterval", "Query Response Interval (s)", qri, 0.1, 3174.4);
-    opts.Add("lmqi", "Last Member Query Interval (s)", lmqi, 0.1, 25.5);
+    opts.Add("queryInterval", "Query Interval (s)", qi, 0.1, 31744, "s");
+    opts.Add("queryResponseInterval", "Query Response Interval (s)", qri, 0.1, 3174.4, "s");
+    opts.Add("lmqi", "Last Member Query Interval (s)", lmqi, 0.1, 25.5, "s");
     opts.Add("lmqc", "Last Member Query Count", lmqc, 1, 100);
     opts.Add("startupCount", "Startup Query Count", startupCount, 1, 100);
-    opts.Add("startupInterval", "Startup Query Interval (s)", startupInterval, 0.001, 31744);
-    opts.Add("membershipInterval", "switch port membership timeout (s)", membership, 0.001, 1e5);
-    opts.Add("routerPortTimeout", "switch router-port timeout (s)", routerTimeout, 0.001, 1e5);
+    opts.Add("startupInterval", "Startup Query Interval (s)", startupInterval, 0.001, 31744, "s");
+    opts.Add("membershipInterval",
+             "switch port membership timeout (s)",
+             membership,
+             0.001,
+             1e5,
+             "s");
+    opts.Add("routerPortTimeout", "switch router-port timeout (s)", routerTimeout, 0.001, 1e5, "s");
     opts.Add("fastLeave", "switch fast leave", fastLeave);
     opts.AddChoice("unregistered",
                    "switch UnregisteredPolicy",

@@ -4,9 +4,6 @@
 
 #include "multicast-helper.h"
 
-#include "ns3/csma-channel.h"
-#include "ns3/csma-net-device.h"
-#include "ns3/drop-tail-queue.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -108,83 +105,14 @@ IgmpHelper::AssignStreams(NodeContainer nodes, int64_t stream)
 }
 
 SnoopingSwitchHelper::SnoopingSwitchHelper()
-    : m_queueSize("100p")
+    : SwitchHelper(SnoopingBridgeNetDevice::GetTypeId())
 {
-    m_device.SetTypeId(SnoopingBridgeNetDevice::GetTypeId());
-    m_fabric.SetTypeId(SwitchFabric::GetTypeId());
-}
-
-void
-SnoopingSwitchHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_device.Set(name, value);
-}
-
-void
-SnoopingSwitchHelper::SetFabricAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_fabric.Set(name, value);
-}
-
-void
-SnoopingSwitchHelper::SetPortQueueSize(QueueSize size)
-{
-    m_queueSize = size;
 }
 
 Ptr<SnoopingBridgeNetDevice>
 SnoopingSwitchHelper::Install(Ptr<Node> switchNode) const
 {
-    Ptr<SnoopingBridgeNetDevice> br = m_device.Create<SnoopingBridgeNetDevice>();
-    Ptr<SwitchFabric> fabric = m_fabric.Create<SwitchFabric>();
-    br->SetFabric(fabric);
-    switchNode->AddDevice(br);
-    return br;
-}
-
-NetDeviceContainer
-SnoopingSwitchHelper::Link(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay) const
-{
-    Ptr<CsmaChannel> ch = CreateObject<CsmaChannel>();
-    ch->SetAttribute("DataRate", DataRateValue(rate));
-    ch->SetAttribute("Delay", TimeValue(delay));
-    NetDeviceContainer devs;
-    for (Ptr<Node> n : {a, b})
-    {
-        Ptr<CsmaNetDevice> d = CreateObject<CsmaNetDevice>();
-        d->SetAddress(Mac48Address::Allocate());
-        Ptr<DropTailQueue<Packet>> q = CreateObject<DropTailQueue<Packet>>();
-        q->SetMaxSize(m_queueSize);
-        d->SetQueue(q);
-        n->AddDevice(d);
-        d->Attach(ch);
-        devs.Add(d);
-    }
-    return devs;
-}
-
-NetDeviceContainer
-SnoopingSwitchHelper::Connect(Ptr<SnoopingBridgeNetDevice> bridge,
-                              Ptr<Node> host,
-                              DataRate rate,
-                              Time delay) const
-{
-    NetDeviceContainer d = Link(host, bridge->GetNode(), rate, delay);
-    bridge->AddSwitchPort(d.Get(1));
-    return d;
-}
-
-NetDeviceContainer
-SnoopingSwitchHelper::ConnectTrunk(Ptr<SnoopingBridgeNetDevice> a,
-                                   Ptr<SnoopingBridgeNetDevice> b,
-                                   DataRate rate,
-                                   uint16_t vlan,
-                                   Time delay) const
-{
-    NetDeviceContainer d = Link(a->GetNode(), b->GetNode(), rate, delay);
-    a->SetTrunk(a->AddSwitchPort(d.Get(0)), vlan);
-    b->SetTrunk(b->AddSwitchPort(d.Get(1)), vlan);
-    return d;
+    return DynamicCast<SnoopingBridgeNetDevice>(SwitchHelper::Install(switchNode));
 }
 
 } // namespace ns3

@@ -5,13 +5,11 @@
 #ifndef TESTBED_MULTICAST_HELPER_H
 #define TESTBED_MULTICAST_HELPER_H
 
-#include "ns3/data-rate.h"
 #include "ns3/igmp-l4-protocol.h"
-#include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
-#include "ns3/queue-size.h"
 #include "ns3/snooping-bridge-net-device.h"
+#include "ns3/switch-helper.h"
 
 #include <optional>
 
@@ -96,69 +94,19 @@ class IgmpHelper
 
 /**
  * @ingroup testbed-multicast
- * @brief Builds snooping switches and their links: one CsmaChannel per link (its own data
- * rate: 1000BASE-T senders, 100BASE-T receivers), per-port output queues of a given size, and
- * 802.1Q trunks between switches.
+ * @brief Builds IGMP-snooping switches (SnoopingBridgeNetDevice) and their links: a SwitchHelper
+ * whose devices snoop IGMP.
  */
-class SnoopingSwitchHelper
+class SnoopingSwitchHelper : public SwitchHelper
 {
   public:
     SnoopingSwitchHelper();
     /**
-     * @brief Set an attribute of the SnoopingBridgeNetDevice created by Install().
-     * @param name the attribute name
-     * @param value its value
-     */
-    void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
-    /**
-     * @brief Set an attribute of the SwitchFabric created by Install().
-     * @param name the attribute name
-     * @param value its value
-     */
-    void SetFabricAttribute(const std::string& name, const AttributeValue& value);
-    /**
-     * @brief Output queue size of every port created afterwards (switch and host side).
-     * @param size e.g. QueueSize("100p")
-     */
-    void SetPortQueueSize(QueueSize size);
-    /**
-     * @brief Put a snooping bridge (no ports yet) on a switch node.
+     * @brief Put a snooping switch (no ports yet) on a switch node.
      * @param switchNode the node
-     * @return the bridge
+     * @return the switch
      */
     Ptr<SnoopingBridgeNetDevice> Install(Ptr<Node> switchNode) const;
-    /**
-     * @brief Link a host to a new switch port.
-     * @param bridge the switch
-     * @param host the host node
-     * @param rate link data rate (port speed)
-     * @param delay propagation delay
-     * @return {host device, switch port device}
-     */
-    NetDeviceContainer Connect(Ptr<SnoopingBridgeNetDevice> bridge,
-                               Ptr<Node> host,
-                               DataRate rate,
-                               Time delay = Seconds(0)) const;
-    /**
-     * @brief Link two switches with an 802.1Q tagged trunk.
-     * @param a one switch
-     * @param b the other
-     * @param rate link data rate
-     * @param vlan the VLAN id
-     * @param delay propagation delay
-     * @return {port of a, port of b}
-     */
-    NetDeviceContainer ConnectTrunk(Ptr<SnoopingBridgeNetDevice> a,
-                                    Ptr<SnoopingBridgeNetDevice> b,
-                                    DataRate rate,
-                                    uint16_t vlan = 1,
-                                    Time delay = Seconds(0)) const;
-
-  private:
-    NetDeviceContainer Link(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay) const;
-    ObjectFactory m_device; //!< bridge factory
-    ObjectFactory m_fabric; //!< fabric factory
-    QueueSize m_queueSize;  //!< port queue size
 };
 
 } // namespace ns3

@@ -5,9 +5,11 @@
 #include "program-options.h"
 
 #include "ns3/callback.h"
+#include "ns3/environment-variable.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/profile.h"
+#include "ns3/string.h"
 
 #include <algorithm>
 #include <charconv>
@@ -275,7 +277,8 @@ ProgramOptions::AddNumber(const std::string& name,
                           T max,
                           const char* type,
                           std::string (*parse)(const std::string&, Parsed&),
-                          std::string (*text)(T))
+                          std::string (*text)(T),
+                          const std::string& unit)
 {
     NS_ABORT_MSG_IF(!(min <= max) || value < min || value > max,
                     "ProgramOptions: --" << name << ": default outside its range");
@@ -286,6 +289,7 @@ ProgramOptions::AddNumber(const std::string& name,
     o.defaultText = text(value);
     o.minText = text(min);
     o.maxText = text(max);
+    o.unit = unit;
     T* target = &value;
     o.apply = [target, min, max, parse](const std::string& s) -> std::string {
         Parsed v{};
@@ -309,16 +313,19 @@ ProgramOptions::Add(const std::string& name,
                     const std::string& help,
                     uint32_t& value,
                     uint32_t min,
-                    uint32_t max)
+                    uint32_t max,
+                    const std::string& unit)
 {
-    return AddNumber<uint32_t, uint64_t>(name,
-                                         help,
-                                         value,
-                                         min,
-                                         max,
-                                         "uint",
-                                         &ParseUnsigned,
-                                         [](uint32_t x) { return std::to_string(x); });
+    return AddNumber<uint32_t, uint64_t>(
+        name,
+        help,
+        value,
+        min,
+        max,
+        "uint",
+        &ParseUnsigned,
+        [](uint32_t x) { return std::to_string(x); },
+        unit);
 }
 
 ProgramOptions&
@@ -326,16 +333,19 @@ ProgramOptions::Add(const std::string& name,
                     const std::string& help,
                     uint64_t& value,
                     uint64_t min,
-                    uint64_t max)
+                    uint64_t max,
+                    const std::string& unit)
 {
-    return AddNumber<uint64_t, uint64_t>(name,
-                                         help,
-                                         value,
-                                         min,
-                                         max,
-                                         "uint",
-                                         &ParseUnsigned,
-                                         [](uint64_t x) { return std::to_string(x); });
+    return AddNumber<uint64_t, uint64_t>(
+        name,
+        help,
+        value,
+        min,
+        max,
+        "uint",
+        &ParseUnsigned,
+        [](uint64_t x) { return std::to_string(x); },
+        unit);
 }
 
 ProgramOptions&
@@ -343,16 +353,19 @@ ProgramOptions::Add(const std::string& name,
                     const std::string& help,
                     int64_t& value,
                     int64_t min,
-                    int64_t max)
+                    int64_t max,
+                    const std::string& unit)
 {
-    return AddNumber<int64_t, int64_t>(name,
-                                       help,
-                                       value,
-                                       min,
-                                       max,
-                                       "int",
-                                       &ParseSigned,
-                                       [](int64_t x) { return std::to_string(x); });
+    return AddNumber<int64_t, int64_t>(
+        name,
+        help,
+        value,
+        min,
+        max,
+        "int",
+        &ParseSigned,
+        [](int64_t x) { return std::to_string(x); },
+        unit);
 }
 
 ProgramOptions&
@@ -360,9 +373,11 @@ ProgramOptions::Add(const std::string& name,
                     const std::string& help,
                     double& value,
                     double min,
-                    double max)
+                    double max,
+                    const std::string& unit)
 {
-    return AddNumber<double, double>(name, help, value, min, max, "real", &ParseReal, &RealText);
+    return AddNumber<double,
+                     double>(name, help, value, min, max, "real", &ParseReal, &RealText, unit);
 }
 
 ProgramOptions&
@@ -585,9 +600,74 @@ ProgramOptions::PreCheck(int argc, char* argv[])
     }
 }
 
+std::vector<std::string>
+ProgramOptions::Rewrite(int argc, char* argv[])
+{
+    static const std::regex bareNumber("^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$");
+    std::vector<std::string> args(argv, argv + argc);
+    std::set<std::string> given;
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string& arg = args[i];
+        if (arg.size() > 1 && arg[0] == '-')
+        {
+            std::string body = arg.substr(arg[1] == '-' ? 2 : 1);
+            given.insert(body.substr(0, body.find('=')));
+        }
+    }
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string& arg = args[i];
+        if (arg.size() < 2 || arg[0] != '-')
+        {
+            continue;
+        }
+        std::string body = arg.substr(arg[1] == '-' ? 2 : 1);
+        const auto eq = body.find('=');
+        const std::string name = body.substr(0, eq);
+        for (const Alias& a : m_aliases)
+        {
+            if (a.old != name)
+            {
+                continue;
+            }
+            std::string value = eq == std::string::npos ? "" : body.substr(eq + 1);
+            const bool bare = !a.bareUnit.empty() && std::regex_match(value, bareNumber);
+            if (a.old == a.name && !bare)
+            {
+                break; // the option's own spelling
+            }
+            Require(a.old == a.name || given.count(a.name) == 0,
+                    "--" + a.old + " (deprecated) and --" + a.name + " are the same option: give "
+                        + "--" + a.name + " only");
+            if (bare)
+            {
+                value += a.bareUnit;
+            }
+            const std::string now = "--" + a.name + (eq == std::string::npos ? "" : "=" + value);
+            std::cerr << "warning: " << m_program << ": " << arg
+                      << (a.old == a.name ? " (a number without a unit, read in " + a.bareUnit + ")"
+                                          : "")
+                      << " is deprecated and will be refused in the next release: write " << now
+                      << std::endl;
+            arg = now;
+            break;
+        }
+    }
+    return args;
+}
+
 void
 ProgramOptions::Parse(int argc, char* argv[])
 {
+    std::vector<std::string> args = Rewrite(argc, argv);
+    std::vector<char*> ptrs;
+    for (auto& a : args)
+    {
+        ptrs.push_back(a.data());
+    }
+    ptrs.push_back(nullptr);
+    argv = ptrs.data();
     PreCheck(argc, argv);
     m_cmd = std::make_unique<CommandLine>(m_program);
     m_cmd->Usage(m_description);
@@ -607,7 +687,8 @@ ProgramOptions::Parse(int argc, char* argv[])
         }
         else if (!opt->minText.empty())
         {
-            help += " [" + opt->minText + " .. " + opt->maxText + "]";
+            help += " [" + opt->minText + " .. " + opt->maxText
+                    + (opt->unit.empty() ? "" : " " + opt->unit) + "]";
         }
         m_cmd->AddValue(opt->name,
                         help,
@@ -667,6 +748,16 @@ ProgramOptions::Parse(int argc, char* argv[])
         const bool ok = Profile::TryLoadFile(*m_profileFile, count, error);
         Require(ok, "--profileFile: " + error);
     }
+    for (const ProfileCheck& c : m_profileChecks)
+    {
+        Require((c.allowEmpty && c.value->empty()) || Profile::Exists(c.kind, *c.value),
+                "--" + c.option + "='" + *c.value + "' is not a profile of kind " + c.kind
+                    + " (built-in or from --profileFile)");
+    }
+    for (const std::string& name : m_settingsOptions)
+    {
+        ParseSettings(GetText(name), name);
+    }
     if (m_check)
     {
         std::exit(0);
@@ -681,6 +772,102 @@ ProgramOptions::AddProfileFile(std::string& path)
                "a file of extra profiles (host, RTI, ...; the text format of doc/host.rst) to "
                "load first",
                path);
+}
+
+ProgramOptions&
+ProgramOptions::AddProfile(const std::string& option,
+                           const std::string& kind,
+                           const std::string& help,
+                           std::string& name,
+                           bool allowEmpty)
+{
+    m_profileChecks.push_back(ProfileCheck{option, kind, &name, allowEmpty});
+    return Add(option, help, name);
+}
+
+ProgramOptions&
+ProgramOptions::AddHostProfile(std::string& name, const std::string& help, bool allowEmpty)
+{
+    return AddProfile("hostProfile", "host", help, name, allowEmpty);
+}
+
+ProgramOptions&
+ProgramOptions::AddRtiProfile(std::string& name, const std::string& help, bool allowEmpty)
+{
+    return AddProfile("rtiProfile", "rti", help, name, allowEmpty);
+}
+
+ProgramOptions&
+ProgramOptions::AddHostSet(std::string& changes)
+{
+    m_settingsOptions.emplace_back("hostSet");
+    return Add("hostSet",
+               "host parameters changed (sensitivity studies): Key=Value;... with Key a host "
+               "profile setting (HostNic.InterruptDelay=50us) or an attribute inside an object "
+               "value (ContextSwitchCost)",
+               changes);
+}
+
+ProgramOptions&
+ProgramOptions::AddRtiSet(std::string& changes)
+{
+    m_settingsOptions.emplace_back("rtiSet");
+    return Add("rtiSet", "RtiSettings attributes after the RTI profile: Name=Value;...", changes);
+}
+
+ProgramOptions&
+ProgramOptions::AddDeprecated(const std::string& old,
+                              const std::string& name,
+                              const std::string& bareUnit)
+{
+    bool declared = false;
+    for (const auto& o : m_opts)
+    {
+        declared = declared || o->name == name;
+        NS_ABORT_MSG_IF(o->name == old && old != name,
+                        "ProgramOptions: deprecated --" << old << " is also an option");
+    }
+    NS_ABORT_MSG_IF(!declared, "ProgramOptions: --" << old << " stands for undeclared --" << name);
+    NS_ABORT_MSG_IF(old == name && bareUnit.empty(),
+                    "ProgramOptions: --" << old << " cannot stand for itself");
+    m_aliases.push_back(Alias{old, name, bareUnit});
+    return *this;
+}
+
+void
+ProgramOptions::SetSimulatorDefaults()
+{
+    if (!EnvironmentVariable::Get("NS_GLOBAL_VALUE", "SchedulerType").first)
+    {
+        GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
+    }
+}
+
+Profile::Settings
+ProgramOptions::ParseSettings(const std::string& text, const std::string& option)
+{
+    Profile::Settings out;
+    std::string error;
+    bool ok = Profile::ParseChanges(text, out, error);
+    Require(ok, "--" + option + ": " + error);
+    return out;
+}
+
+std::string
+ProgramOptions::WithHostSet(const std::string& profile, const std::string& changes)
+{
+    if (changes.empty())
+    {
+        return profile;
+    }
+    const Profile::Settings settings = ParseSettings(changes, "hostSet");
+    Profile copy;
+    std::string error;
+    bool ok
+        = Profile::Get("host", profile).TryWithChanges(settings, profile + "+changed", copy, error);
+    Require(ok, "--hostSet: " + error);
+    Profile::Register(copy);
+    return copy.GetName();
 }
 
 ResultRecord&
@@ -757,6 +944,10 @@ ProgramOptions::Describe() const
         {
             os << ", \"min\": " << value(o->minText) << ", \"max\": " << value(o->maxText);
         }
+        if (!o->unit.empty())
+        {
+            os << ", \"unit\": " << Quote(o->unit);
+        }
         if (o->repetitions)
         {
             os << ", \"repetitions\": true";
@@ -772,6 +963,17 @@ ProgramOptions::Describe() const
         }
         os << "}";
         first = false;
+    }
+    os << "], \"deprecated\": [";
+    for (size_t i = 0; i < m_aliases.size(); ++i)
+    {
+        const Alias& a = m_aliases[i];
+        os << (i ? ", " : "") << "{\"name\": " << Quote(a.old) << ", \"use\": " << Quote(a.name);
+        if (!a.bareUnit.empty())
+        {
+            os << ", \"bare_number_unit\": " << Quote(a.bareUnit);
+        }
+        os << "}";
     }
     os << "], \"fields\": " << m_record.DescribeFields() << "}";
     return os.str();

@@ -10,6 +10,7 @@
 #include "ns3/command-line.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
+#include "ns3/profile.h"
 #include "ns3/show-progress.h"
 
 #include <functional>
@@ -51,6 +52,15 @@ namespace ns3
  * Upper bounds say what the model can represent or what one machine's memory and time can hold;
  * the help text of each option gives the reason where it is not obvious.
  *
+ * One spelling per setting: an option name means one setting with one type and unit in every
+ * program (a time is a `time`, a bit rate a `rate`, every other number declares its unit, which
+ * --describe gives). The settings every program shares are declared here once: --hostProfile
+ * (AddHostProfile; PCs in another role: AddProfile), --hostSet (AddHostSet, applied by
+ * WithHostSet), --rtiProfile, --rtiSet (AddRtiProfile, AddRtiSet, split by ParseSettings),
+ * --profileFile (AddProfileFile); Parse() checks the profiles' names and the Name=Value syntax.
+ * A renamed option stays for one release (AddDeprecated): its old spelling is rewritten to the
+ * new one with a warning on stderr, and --describe lists it under "deprecated".
+ *
  * @code
  * ProgramOptions opts("gine-timer", "GINE14 timer accuracy");
  * uint32_t firings = 1000;
@@ -83,13 +93,16 @@ class ProgramOptions
      * @param value where the value goes (its initial value is the default)
      * @param min smallest allowed value
      * @param max largest allowed value
+     * @param unit the value's unit ("s", "bytes", "frames/s"; "" for a count): --describe
+     *        gives it, and one option name has one unit in every program
      * @return this
      */
     ProgramOptions& Add(const std::string& name,
                         const std::string& help,
                         uint32_t& value,
                         uint32_t min,
-                        uint32_t max);
+                        uint32_t max,
+                        const std::string& unit = "");
     /**
      * @brief A 64-bit unsigned integer option.
      * @param name the option's name
@@ -97,13 +110,15 @@ class ProgramOptions
      * @param value where the value goes (default)
      * @param min smallest allowed value
      * @param max largest allowed value
+     * @param unit the value's unit ("" for a count)
      * @return this
      */
     ProgramOptions& Add(const std::string& name,
                         const std::string& help,
                         uint64_t& value,
                         uint64_t min,
-                        uint64_t max);
+                        uint64_t max,
+                        const std::string& unit = "");
     /**
      * @brief A signed integer option.
      * @param name the option's name
@@ -111,13 +126,15 @@ class ProgramOptions
      * @param value where the value goes (default)
      * @param min smallest allowed value
      * @param max largest allowed value
+     * @param unit the value's unit ("" for a count)
      * @return this
      */
     ProgramOptions& Add(const std::string& name,
                         const std::string& help,
                         int64_t& value,
                         int64_t min,
-                        int64_t max);
+                        int64_t max,
+                        const std::string& unit = "");
     /**
      * @brief A real-number option.
      * @param name the option's name
@@ -125,13 +142,15 @@ class ProgramOptions
      * @param value where the value goes (default)
      * @param min smallest allowed value
      * @param max largest allowed value
+     * @param unit the value's unit ("" for a count)
      * @return this
      */
     ProgramOptions& Add(const std::string& name,
                         const std::string& help,
                         double& value,
                         double min,
-                        double max);
+                        double max,
+                        const std::string& unit = "");
     /**
      * @brief An unsigned option that is a number of repetitions the program runs itself, with
      * run numbers RngRun, RngRun + 1, ... (`--describe` marks it "repetitions": a sweep spaces
@@ -202,6 +221,71 @@ class ProgramOptions
      */
     ProgramOptions& AddProfileFile(std::string& path);
     /**
+     * @brief --hostProfile: the host profile (kind "host") of the program's PCs. Parse() checks
+     * that the profile exists (after --profileFile is loaded; exit 2 naming the option).
+     * @param name where the profile's name goes (default)
+     * @param help which PCs it is for
+     * @param allowEmpty whether "" is allowed (the program's own choice, e.g. a configuration's)
+     * @return this
+     */
+    ProgramOptions& AddHostProfile(std::string& name,
+                                   const std::string& help,
+                                   bool allowEmpty = false);
+    /**
+     * @brief --rtiProfile: the RTI profile (kind "rti"), checked as AddHostProfile() checks.
+     * @param name where the profile's name goes (default)
+     * @param help what it is for
+     * @param allowEmpty whether "" is allowed (the program's own choice)
+     * @return this
+     */
+    ProgramOptions& AddRtiProfile(std::string& name,
+                                  const std::string& help,
+                                  bool allowEmpty = false);
+    /**
+     * @brief Another profile option (a PC in another role: --emulatorProfile, --routerProfile,
+     * --peerProfile), checked as AddHostProfile() checks.
+     * @param option the option's name
+     * @param kind the profile kind ("host", "rti", ...)
+     * @param help what it is for
+     * @param name where the profile's name goes (default)
+     * @param allowEmpty whether "" is allowed
+     * @return this
+     */
+    ProgramOptions& AddProfile(const std::string& option,
+                               const std::string& kind,
+                               const std::string& help,
+                               std::string& name,
+                               bool allowEmpty = false);
+    /**
+     * @brief --hostSet: host parameters changed for a sensitivity or calibration study,
+     * "Key=Value;..." with Key a host profile key (HostNic.InterruptDelay) or an attribute inside
+     * an object value; Parse() checks the syntax, WithHostSet() applies it to a profile.
+     * @param changes where the text goes (default "": none)
+     * @return this
+     */
+    ProgramOptions& AddHostSet(std::string& changes);
+    /**
+     * @brief --rtiSet: RtiSettings attributes set after the RTI profile, "Name=Value;...";
+     * Parse() checks the syntax, ParseSettings() splits it.
+     * @param changes where the text goes (default "": none)
+     * @return this
+     */
+    ProgramOptions& AddRtiSet(std::string& changes);
+    /**
+     * @brief A deprecated spelling, accepted for one release: --old=VALUE is read as
+     * --name=VALUE (VALUE with @p bareUnit appended if it is a bare number, the old option's
+     * unit), with a warning on stderr. @p old may be @p name itself when only the unit of a bare
+     * number changed (a real in ms that became a time). --describe lists the aliases.
+     * @param old the old name
+     * @param name the declared option it stands for
+     * @param bareUnit unit appended to a bare number ("" = the value as given)
+     * @return this
+     */
+    ProgramOptions& AddDeprecated(const std::string& old,
+                                  const std::string& name,
+                                  const std::string& bareUnit = "");
+
+    /**
      * @brief An option whose value is one of a list of words.
      * @param name the option's name
      * @param help what it sets
@@ -264,6 +348,34 @@ class ProgramOptions
     static void Require(bool ok, const std::string& message);
 
     /**
+     * @brief Simulator settings every experiment program starts with (call first in main):
+     * the event queue is ns3::PriorityQueueScheduler, a binary heap on a vector, instead of
+     * ns-3's default std::map (no allocation per event). Every scheduler runs the events in the
+     * same (time, id) order, so results do not depend on it; NS_GLOBAL_VALUE=SchedulerType=...
+     * and --SchedulerType still choose another one.
+     */
+    static void SetSimulatorDefaults();
+
+    /**
+     * @brief Split "Name=Value;Name=Value" (--hostSet, --rtiSet) into pairs (exit 2 naming the
+     * option if malformed).
+     * @param text the text
+     * @param option the option's name (for the message)
+     * @return the pairs
+     */
+    static Profile::Settings ParseSettings(const std::string& text, const std::string& option);
+
+    /**
+     * @brief A host profile with the --hostSet changes: registered as "<profile>+changed"
+     * (Profile::TryWithChanges) and its name returned; @p profile itself when @p changes is
+     * empty. A change that does not apply exits 2 naming --hostSet.
+     * @param profile a host profile's name
+     * @param changes the --hostSet text
+     * @return the name of the profile to install
+     */
+    static std::string WithHostSet(const std::string& profile, const std::string& changes);
+
+    /**
      * @brief The options as JSON (what --describe prints).
      * @return a JSON object {"program", "description", "options": [...], "fields": [...]}
      */
@@ -279,6 +391,7 @@ class ProgramOptions
         std::string defaultText;          //!< the default as text
         std::string minText;              //!< lower bound as text ("" = none)
         std::string maxText;              //!< upper bound as text ("" = none)
+        std::string unit;                 //!< a number's unit ("" = none or a count)
         std::vector<std::string> choices; //!< allowed words (choice)
         std::string raw;                  //!< the text CommandLine stored
         bool given{false};                //!< given on the command line
@@ -304,6 +417,7 @@ class ProgramOptions
      * @param type the type's name in --describe
      * @param parse the parser (returns "" or why the text is refused)
      * @param text a value as text
+     * @param unit the value's unit
      * @return this
      */
     template<typename T, typename Parsed>
@@ -314,7 +428,8 @@ class ProgramOptions
                               T max,
                               const char* type,
                               std::string (*parse)(const std::string&, Parsed&),
-                              std::string (*text)(T));
+                              std::string (*text)(T),
+                              const std::string& unit);
 
     /**
      * @brief Check the names and the global values on the raw command line.
@@ -330,10 +445,40 @@ class ProgramOptions
     bool m_describe{false};                      //!< --describe
     bool m_check{false};                         //!< --check
     std::string* m_profileFile{nullptr};         //!< --profileFile, if the program has it
-    ResultRecord m_record;                       //!< the result record
-    bool m_progress{false};                      //!< --progress
-    std::unique_ptr<CommandLine> m_cmd;          //!< ns-3's parser
-    std::unique_ptr<ShowProgress> m_show;        //!< the progress reporter (--progress)
+
+    /** A deprecated spelling of an option (AddDeprecated). */
+    struct Alias
+    {
+        std::string old;      //!< the old name
+        std::string name;     //!< the option it stands for
+        std::string bareUnit; //!< unit appended to a bare number
+    };
+
+    std::vector<Alias> m_aliases; //!< deprecated spellings
+
+    /** A profile option checked by Parse: option name, kind, value, "" allowed. */
+    struct ProfileCheck
+    {
+        std::string option;     //!< the option's name
+        std::string kind;       //!< the profile kind
+        std::string* value;     //!< the chosen name
+        bool allowEmpty{false}; //!< "" allowed
+    };
+
+    std::vector<ProfileCheck> m_profileChecks;  //!< profile options to check
+    std::vector<std::string> m_settingsOptions; //!< Name=Value;... options to check
+
+    /**
+     * @brief The command line with the deprecated spellings rewritten (warnings on stderr).
+     * @param argc argument count
+     * @param argv arguments
+     * @return the arguments to parse
+     */
+    std::vector<std::string> Rewrite(int argc, char* argv[]);
+    ResultRecord m_record;                //!< the result record
+    bool m_progress{false};               //!< --progress
+    std::unique_ptr<CommandLine> m_cmd;   //!< ns-3's parser
+    std::unique_ptr<ShowProgress> m_show; //!< the progress reporter (--progress)
 };
 
 } // namespace ns3

@@ -42,6 +42,27 @@ RtiHelper::SetSettingsAttribute(const std::string& name, const AttributeValue& v
     }
 }
 
+std::string
+RtiHelper::TrySetSettings(const Profile::Settings& settings)
+{
+    const TypeId tid = RtiSettings::GetTypeId();
+    for (const auto& [name, value] : settings)
+    {
+        TypeId::AttributeInformation info;
+        if (!tid.LookupAttributeByName(name, &info))
+        {
+            return "RtiSettings has no attribute '" + name + "'";
+        }
+        Ptr<AttributeValue> v = info.checker->CreateValidValue(StringValue(value));
+        if (!v)
+        {
+            return "'" + value + "' is not a valid value of RtiSettings::" + name;
+        }
+        SetSettingsAttribute(name, *v);
+    }
+    return "";
+}
+
 Ptr<RtiSettings>
 RtiHelper::GetSettings()
 {

@@ -6,6 +6,7 @@
 #define TESTBED_RTI_HELPER_H
 
 #include "ns3/object-factory.h"
+#include "ns3/profile.h"
 #include "ns3/rti-ambassador.h"
 #include "ns3/rti-central-component.h"
 #include "ns3/rti-fom.h"
@@ -55,6 +56,14 @@ class RtiHelper
      */
     void SetSettingsAttribute(const std::string& name, const AttributeValue& value);
 
+    /**
+     * @brief Set RtiSettings attributes given as text (a program's --rtiSet), each checked
+     * first: the attribute must exist and the value must pass its checker.
+     * @param settings (attribute name, value as text) pairs, set in order
+     * @return "" if all were set, else why the first refused one was refused (nothing after it
+     *         is set)
+     */
+    std::string TrySetSettings(const Profile::Settings& settings);
     /**
      * @brief The federation's settings (created at the first call; attributes set after that
      * apply to the created object).

@@ -1,7 +1,8 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * IGMP-snooping switch (RFC 4541) forwarding sets, and the switch-fabric model.
+ * IGMP-snooping switch (RFC 4541) forwarding sets, the plain learning switch and the
+ * switch-fabric model.
  */
 
 #include "ns3/boolean.h"
@@ -21,6 +22,7 @@
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/string.h"
+#include "ns3/switch-helper.h"
 #include "ns3/test.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
@@ -241,6 +243,70 @@ class SnoopForwardingTestCase : public TestCase
         NS_TEST_ASSERT_MSG_GT(lan.reportsSeen[q], 0u, "the querier gets the reports");
         NS_TEST_ASSERT_MSG_EQ(lan.br->IsRouterPort(0), true, "port 0 learned from queries");
         NS_TEST_ASSERT_MSG_EQ(lan.br->IsRouterPort(1), false, "port 1 is not");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * The plain learning switch (SwitchNetDevice, IEEE 802.1D transparent bridging): a group-
+ * addressed frame goes to every port but its ingress port, IGMP included (nothing is snooped);
+ * unicast to an unknown address is flooded, to a learned address it leaves through that
+ * address's port only.
+ */
+class PlainSwitchTestCase : public TestCase
+{
+  public:
+    PlainSwitchTestCase()
+        : TestCase("Plain learning switch: multicast flooded, unicast learned")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        SwitchHelper sh;
+        Ptr<Node> swNode = CreateObject<Node>();
+        Ptr<SwitchNetDevice> sw = sh.Install(swNode);
+        NodeContainer hosts;
+        hosts.Create(4);
+        std::vector<Ptr<NetDevice>> devs;
+        std::vector<uint32_t> arrived(4, 0);
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            devs.push_back(sh.Connect(sw, hosts.Get(i), DataRate("100Mbps")).Get(0));
+            // Every frame that reaches the host's NIC, whatever its destination address.
+            devs[i]->TraceConnectWithoutContext("PhyRxEnd",
+                                                MakeBoundCallback(
+                                                    +[](uint32_t* n, Ptr<const Packet>) { ++*n; },
+                                                    &arrived[i]));
+        }
+        NS_TEST_ASSERT_MSG_EQ(sw->GetNPorts(), 4u, "four ports");
+        auto send = [&](uint32_t from, Address to) {
+            devs[from]->Send(Create<Packet>(100), to, 0x0800);
+        };
+        auto expect = [&](std::vector<uint32_t> want, const std::string& what) {
+            for (uint32_t i = 0; i < 4; ++i)
+            {
+                NS_TEST_ASSERT_MSG_EQ(arrived[i], want[i], what << ": frames at host " << i);
+            }
+        };
+        // Group-addressed: flooded to the three other ports.
+        Simulator::Schedule(Seconds(1), [&]() { send(3, Mac48Address::GetMulticast(G1)); });
+        Simulator::Schedule(Seconds(2), [&]() { expect({1, 1, 1, 0}, "multicast"); });
+        // Unicast to host 1, whose address the switch has not seen yet: flooded.
+        Simulator::Schedule(Seconds(3), [&]() { send(0, devs[1]->GetAddress()); });
+        Simulator::Schedule(Seconds(4), [&]() { expect({1, 2, 2, 1}, "unknown unicast"); });
+        // Host 1 speaks (learned on its port); then unicast to it leaves through its port only.
+        Simulator::Schedule(Seconds(5), [&]() { send(1, devs[0]->GetAddress()); });
+        Simulator::Schedule(Seconds(6), [&]() { expect({2, 2, 2, 1}, "to learned host 0"); });
+        Simulator::Schedule(Seconds(7), [&]() { send(2, devs[1]->GetAddress()); });
+        Simulator::Schedule(Seconds(8), [&]() { expect({2, 3, 2, 1}, "to learned host 1"); });
+        Simulator::Stop(Seconds(9));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(sw->GetFabric()->GetMacTableSize(),
+                              4u,
+                              "every host that sent is learned");
         Simulator::Destroy();
     }
 };
@@ -807,6 +873,7 @@ class SnoopingBridgeTestSuite : public TestSuite
         AddTestCase(new LossySwitchTestCase, Duration::QUICK);
         AddTestCase(new RouterPortTestCase, Duration::QUICK);
         AddTestCase(new UdpReceiverTestCase, Duration::QUICK);
+        AddTestCase(new PlainSwitchTestCase, Duration::QUICK);
     }
 };
 

@@ -54,7 +54,7 @@ Done(uint32_t i, Ptr<const Packet>)
 int
 main(int argc, char* argv[])
 {
-    ExperimentArgs::SetSimulatorDefaults();
+    ProgramOptions::SetSimulatorDefaults();
     uint32_t stations = 8;
     uint32_t payload = 1500;
     Time span = Seconds(1);
@@ -69,14 +69,15 @@ main(int argc, char* argv[])
              "payload octets per frame (46..1500: frames of 64..1518)",
              payload,
              46,
-             1500);
+             1500,
+             "bytes");
     opts.Add("seconds", "simulated time", span, MilliSeconds(1), Seconds(100));
     opts.Add("rate",
              "the hub's rate (10 or 100 Mbit/s)",
              rate,
              DataRate("10Mbps"),
              DataRate("100Mbps"));
-    opts.Add("cable", "each station's cable to the hub (m)", cable, 0, 100);
+    opts.Add("cable", "each station's cable to the hub (m)", cable, 0, 100, "m");
     ResultRecord& rec = opts.Record();
     rec.Declare("stations", ResultRecord::INT, "--stations")
         .Declare("frame_octets", ResultRecord::INT, "frame size (octets)")

@@ -10,6 +10,8 @@
  *   ./gine-burst --timer=rtc --RngRun=1 --output=r.json
  */
 
+#include "gine-timer-helper.h"
+
 #include "ns3/core-module.h"
 #include "ns3/icmpv4.h"
 #include "ns3/internet-module.h"
@@ -101,7 +103,7 @@ Cv(const std::vector<double>& x)
 int
 main(int argc, char* argv[])
 {
-    ExperimentArgs::SetSimulatorDefaults();
+    ProgramOptions::SetSimulatorDefaults();
     std::string timerName = "rtc";
     uint32_t count = 15;
     uint32_t size = 56;
@@ -110,7 +112,9 @@ main(int argc, char* argv[])
     Time delay = Seconds(0);
     DataRate rate(0);
     DataRate line("100Mbps");
-    std::string profile = "gine-i5-3337u-linux38";
+    std::string hostProfile = "gine-i5-3337u-linux38";
+    std::string hostSet;
+    std::string profileFile;
 
     ProgramOptions opts("gine-burst",
                         "[GINE14] burst suppression: host A pings host B through GINE with "
@@ -120,17 +124,18 @@ main(int argc, char* argv[])
                    timerName,
                    {"rtc", "boosted", "tctimer", "nanosleep", "ideal"});
     opts.Add("count", "echo requests, all preloaded (ping -l COUNT -c COUNT)", count, 2, 1000);
-    opts.Add("size", "ICMP data bytes (ping -s; one Ethernet frame)", size, 8, 1472);
+    opts.Add("size", "ICMP data bytes (ping -s; one Ethernet frame)", size, 8, 1472, "bytes");
     opts.Add("tcInterval",
              "period asked of the (Boosted) TCTimer",
              tcInterval,
              NanoSeconds(100),
              Seconds(1));
     opts.Add("packetSize",
-             "TCTimer packet length on lo (octets: 14 Ethernet + 20 IP + 8 UDP + data)",
+             "TCTimer packet length on lo (14 Ethernet + 20 IP + 8 UDP + data)",
              packetSize,
              42,
-             65549);
+             65549,
+             "bytes");
     opts.Add("delay", "GINE link delay, each direction", delay, Seconds(0), Seconds(10));
     opts.Add("bandwidth",
              "GINE link bandwidth, each direction (0bps: none)",
@@ -142,7 +147,10 @@ main(int argc, char* argv[])
              line,
              DataRate("1Mbps"),
              DataRate("10Gbps"));
-    opts.Add("profile", "host profile of the GINE PC (the virtual hosts run on it)", profile);
+    opts.AddHostProfile(hostProfile, "host profile of the GINE PC (the virtual hosts run on it)");
+    opts.AddHostSet(hostSet);
+    opts.AddProfileFile(profileFile);
+    opts.AddDeprecated("profile", "hostProfile");
     ResultRecord& rec = opts.Record();
     rec.Declare("timer", ResultRecord::STRING, "--timer")
         .Declare("count", ResultRecord::INT, "--count")
@@ -161,8 +169,6 @@ main(int argc, char* argv[])
         .Declare("timer_firings_a_to_b", ResultRecord::INT, "emulator timer firings, A to B")
         .Declare("tc_shaper_period_us", ResultRecord::REAL, "tc shaper period (us; tc timer only)");
     opts.Parse(argc, argv);
-    ProgramOptions::Require(Profile::Exists("host", profile),
-                            "--profile='" + profile + "' is not a host profile");
     ProgramOptions::Require(rate.GetBitRate() == 0 || rate.GetBitRate() >= 1000,
                             "--bandwidth must be 0 (none) or at least 1kbps");
 
@@ -181,7 +187,7 @@ main(int argc, char* argv[])
     helper.SetEmulatorAttribute("Delay", TimeValue(delay));
     helper.SetEmulatorAttribute("Rate", DataRateValue(rate));
     helper.SetEmulatorTimer(timer);
-    helper.SetHostProfile(profile);
+    helper.SetHostProfile(ProgramOptions::WithHostSet(hostProfile, hostSet));
     helper.SetInstallNics(false);
     EmulatedTestbed tb = helper.Install();
     helper.AssignStreams(tb, 2001);

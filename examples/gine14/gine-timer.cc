@@ -11,6 +11,8 @@
  *   ./gine-timer --timer=tctimer --firings=1000 --RngRun=1 --output=r.json
  */
 
+#include "gine-timer-helper.h"
+
 #include "ns3/core-module.h"
 #include "ns3/testbed-module.h"
 
@@ -123,7 +125,7 @@ class TimerLoop
 int
 main(int argc, char* argv[])
 {
-    ExperimentArgs::SetSimulatorDefaults();
+    ProgramOptions::SetSimulatorDefaults();
     std::string timerName = "rtc";
     uint32_t minUs = 10;
     uint32_t maxUs = 300;
@@ -132,7 +134,9 @@ main(int argc, char* argv[])
     double loopCycles = 2000;
     uint32_t packetSize = 43;
     uint32_t calibrationFirings = 1000;
-    std::string profile = "gine-i5-3337u-linux38";
+    std::string hostProfile = "gine-i5-3337u-linux38";
+    std::string hostSet;
+    std::string profileFile;
 
     ProgramOptions opts("gine-timer",
                         "[GINE14] timer accuracy: one timer, requested intervals minUs..maxUs, "
@@ -143,27 +147,32 @@ main(int argc, char* argv[])
                    {"ideal", "rtc", "nanosleep", "tctimer", "boosted"});
     // Intervals up to 1 s: the study's 10-300 us and far beyond; the sweep's length is bounded
     // below (at most 10 000 requested intervals).
-    opts.Add("minUs", "smallest requested interval (us)", minUs, 1, 1000000);
-    opts.Add("maxUs", "largest requested interval (us)", maxUs, 1, 1000000);
-    opts.Add("stepUs", "step of the requested intervals (us)", stepUs, 1, 1000000);
+    opts.Add("minUs", "smallest requested interval", minUs, 1, 1000000, "us");
+    opts.Add("maxUs", "largest requested interval", maxUs, 1, 1000000, "us");
+    opts.Add("stepUs", "step of the requested intervals", stepUs, 1, 1000000, "us");
     // Each firing is a few simulator events; 10^6 per interval keeps a run within minutes.
     opts.Add("firings", "timed firings per request", firings, 1, 1000000);
     opts.Add("loopCycles",
              "CPU cycles of the loop per firing (timestamp, bookkeeping, the waiting call)",
              loopCycles,
              0,
-             1e9);
+             1e9,
+             "cycles");
     opts.Add("packetSize",
-             "TCTimer packet length on lo (octets: 14 Ethernet + 20 IP + 8 UDP + data)",
+             "TCTimer packet length on lo (14 Ethernet + 20 IP + 8 UDP + data)",
              packetSize,
              42,
-             65549);
+             65549,
+             "bytes");
     opts.Add("calibrationFirings",
              "Boosted TCTimer calibration packets",
              calibrationFirings,
              1,
              1000000);
-    opts.Add("profile", "host profile of the GINE PC", profile);
+    opts.AddHostProfile(hostProfile, "host profile of the GINE PC");
+    opts.AddHostSet(hostSet);
+    opts.AddProfileFile(profileFile);
+    opts.AddDeprecated("profile", "hostProfile");
     ResultRecord& rec = opts.Record();
     rec.Declare("timer", ResultRecord::STRING, "--timer")
         .Declare("firings", ResultRecord::INT, "--firings")
@@ -181,8 +190,7 @@ main(int argc, char* argv[])
     ProgramOptions::Require(maxUs >= minUs, "--maxUs must be >= --minUs");
     ProgramOptions::Require((maxUs - minUs) / stepUs < 10000,
                             "--minUs, --maxUs, --stepUs: at most 10000 requested intervals");
-    ProgramOptions::Require(Profile::Exists("host", profile),
-                            "--profile='" + profile + "' is not a host profile");
+    const std::string profile = ProgramOptions::WithHostSet(hostProfile, hostSet);
 
     std::vector<double> requested;
     std::vector<double> measured;

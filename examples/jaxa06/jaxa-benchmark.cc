@@ -12,9 +12,8 @@
  *   ./jaxa-benchmark --mode=bidir --bandwidth=20Mbps --extraCrc=6 --output=-
  */
 
-#include "ns3/jaxa-benchmark.h"
+#include "jaxa-benchmark-driver.h"
 
-#include "ns3/experiment-args.h"
 #include "ns3/profile.h"
 #include "ns3/program-options.h"
 #include "ns3/result-record.h"
@@ -25,7 +24,7 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    ExperimentArgs::SetSimulatorDefaults();
+    ProgramOptions::SetSimulatorDefaults();
     JaxaBenchmarkConfig config;
     ProgramOptions opts("jaxa-benchmark",
                         "[JAXA06] RTI benchmark: one configuration, its repetitions, the time "

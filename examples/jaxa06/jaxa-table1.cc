@@ -10,6 +10,8 @@
  *   ./jaxa-table1 --bandwidth=1Mbps --fileBytes=2000000 --output=r.json
  */
 
+#include "jaxa-benchmark-driver.h"
+
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
@@ -49,12 +51,13 @@ SinkRx(Ptr<const Packet> p, const Address& from)
 int
 main(int argc, char* argv[])
 {
-    ExperimentArgs::SetSimulatorDefaults();
+    ProgramOptions::SetSimulatorDefaults();
     DataRate setting("1Mbps");
     Time delay = Seconds(0);
     uint64_t fileBytes = 2000000;
     bool halfDuplex = false;
     std::string pcap;
+    JaxaBenchmarkConfig hosts; // the testbed's PCs: --hostProfile, --emulatorProfile, --hostSet
 
     ProgramOptions opts("jaxa-table1",
                         "[JAXA06] Table 1: an ftp transfer from host A to host B through NIST Net; "
@@ -69,9 +72,10 @@ main(int argc, char* argv[])
     opts.Add("delay", "NIST Net delay setting, each direction", delay, Seconds(0), Seconds(10));
     // At least 100 kB (the rate is measured after the first segment); at most 1 GB (each
     // segment is simulated: about 700 000 packets and their ACKs).
-    opts.Add("fileBytes", "size of the transferred file (bytes)", fileBytes, 100000, 1000000000);
+    opts.Add("fileBytes", "size of the transferred file", fileBytes, 100000, 1000000000, "bytes");
     opts.Add("halfDuplex", "NICs at half duplex", halfDuplex);
     opts.Add("pcap", "pcap file prefix (empty: none)", pcap);
+    JaxaBenchmark::AddHostOptions(opts, hosts);
     ResultRecord& rec = opts.Record();
     rec.Declare("bandwidth", ResultRecord::STRING, "--bandwidth as given")
         .Declare("setting_bps", ResultRecord::REAL, "NIST Net bandwidth setting (bit/s)")
@@ -89,6 +93,7 @@ main(int argc, char* argv[])
     const std::string bandwidth = opts.GetText("bandwidth");
 
     EmulatedTestbedHelper testbed = EmulatedTestbedHelper::Jaxa06();
+    JaxaBenchmark::SetHosts(testbed, hosts);
     testbed.SetEmulatorAttribute("Rate", DataRateValue(setting));
     testbed.SetEmulatorAttribute("Delay", TimeValue(delay));
     if (halfDuplex)

@@ -10,6 +10,8 @@
  *   ./jaxa-table2 --delay=0ms --hostSet="HostNic.InterruptDelay=50us" --output=-
  */
 
+#include "jaxa-benchmark-driver.h"
+
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/testbed-module.h"
@@ -42,13 +44,13 @@ Rtt(uint16_t seq, Time rtt)
 int
 main(int argc, char* argv[])
 {
-    ExperimentArgs::SetSimulatorDefaults();
+    ProgramOptions::SetSimulatorDefaults();
     Time delay = Seconds(0);
     uint32_t count = 10;
     uint32_t size = 56;
     DataRate bandwidth(0);
     std::string pcap;
-    std::string hostSet;
+    JaxaBenchmarkConfig hosts; // the testbed's PCs: --hostProfile, --emulatorProfile, --hostSet
 
     ProgramOptions opts("jaxa-table2",
                         "[JAXA06] Table 2: ping from host A to host B through NIST Net, one a "
@@ -61,17 +63,19 @@ main(int argc, char* argv[])
              Seconds(10));
     // One ping a second: 10^5 pings are 28 hours of simulated time.
     opts.Add("count", "number of pings (ping -c)", count, 1, 100000);
-    opts.Add("size", "ICMP data bytes (ping -s; an IP datagram of at most 65535)", size, 8, 65507);
+    opts.Add("size",
+             "ICMP data bytes (ping -s; an IP datagram of at most 65535)",
+             size,
+             8,
+             65507,
+             "bytes");
     opts.Add("bandwidth",
              "NIST Net bandwidth setting (0bps: no limit)",
              bandwidth,
              DataRate(0),
              DataRate("100Mbps"));
     opts.Add("pcap", "pcap file prefix (empty: none)", pcap);
-    opts.Add("hostSet",
-             "host parameters changed on the three PCs (sensitivity studies): Key=Value;... as "
-             "jaxa-benchmark's --hostSet",
-             hostSet);
+    JaxaBenchmark::AddHostOptions(opts, hosts);
     ResultRecord& rec = opts.Record();
     rec.Declare("delay_ms", ResultRecord::REAL, "--delay (ms)")
         .Declare("count", ResultRecord::INT, "--count")
@@ -85,7 +89,7 @@ main(int argc, char* argv[])
                             "--bandwidth/--size: an echo would take longer than the 1 s interval");
 
     EmulatedTestbedHelper testbed = EmulatedTestbedHelper::Jaxa06();
-    JaxaBenchmark::ApplyHostSet(testbed, hostSet);
+    JaxaBenchmark::SetHosts(testbed, hosts);
     testbed.SetEmulatorAttribute("Rate", DataRateValue(bandwidth));
     testbed.SetEmulatorAttribute("Delay", TimeValue(delay));
     testbed.EnablePcap(pcap);

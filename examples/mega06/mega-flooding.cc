@@ -6,14 +6,16 @@
  * takes the CPU that their send_udp processes need.
  *
  * One configuration: senderPcs Group A PCs with nodesPerPc send_udp virtual nodes each and one
- * Group B receiver (ami + sara) on one group, the other senders' aggregate load (--load frames/s)
- * from the rest of the network to another group, snooping on or off. The record holds, for the
- * observation window [warmup, warmup + duration): the senders' achieved send rate and their
+ * Group B receiver (ami + sara) on one group, the other senders' aggregate load (--loadPps
+ * frames/s) from the rest of the network to another group, snooping on or off. The record holds,
+ * for the observation window [warmup, warmup + duration): the senders' achieved send rate and their
  * send-interval statistics (from send_udp's own timestamps), the frames their NICs received,
  * their CPU shares, and the receiver's sara statistics.
  *
- *   ./mega-flooding --load=30000 --snooping=false --output=r.json
+ *   ./mega-flooding --loadPps=30000 --snooping=false --output=r.json
  */
+
+#include "mega06-testbed.h"
 
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
@@ -87,8 +89,10 @@ std::array<uint64_t, 3> g_rxNic0; //!< receiver's NIC counters at the window sta
 int
 main(int argc, char* argv[])
 {
-    ExperimentArgs::SetSimulatorDefaults();
+    ProgramOptions::SetSimulatorDefaults();
     Mega06TestbedConfig config;
+    std::string hostSet;
+    std::string profileFile;
     double load = 0;
     bool snooping = true;
     double warmup = 2.0;
@@ -105,17 +109,32 @@ main(int argc, char* argv[])
     opts.Add("senderPcs", "Group A sender PCs simulated one by one", config.senderPcs, 1, 64);
     // The study's limit was 5 000 processes per PC; 10^5 bounds the per-process state.
     opts.Add("nodesPerPc", "send_udp virtual nodes per sender PC", config.nodesPerPc, 1, 100000);
-    opts.Add("load", "the other senders' aggregate multicast load (frames/s)", load, 0, 1e7);
+    opts.Add("loadPps",
+             "the other senders' aggregate multicast load (frames/s)",
+             load,
+             0,
+             1e7,
+             "frames/s");
     opts.Add("snooping", "IGMP snooping on the switch", snooping);
     opts.Add("warmup",
              "seconds before the observation window (senders start at 0.5 s; all run by 1.6 s)",
              warmup,
              1.6,
-             60);
+             60,
+             "s");
     // Up to an hour of observation (the study observed 180 s).
-    opts.Add("duration", "observation window (s)", duration, 1e-3, 3600);
-    opts.Add("loadLead", "the load starts this many seconds before the window", loadLead, 0, 60);
-    opts.Add("profile", "host profile of the PCs", config.profile);
+    opts.Add("duration", "observation window (s)", duration, 1e-3, 3600, "s");
+    opts.Add("loadLead",
+             "the load starts this many seconds before the window",
+             loadLead,
+             0,
+             60,
+             "s");
+    opts.AddHostProfile(config.profile, "host profile of the PCs");
+    opts.AddHostSet(hostSet);
+    opts.AddProfileFile(profileFile);
+    opts.AddDeprecated("profile", "hostProfile");
+    opts.AddDeprecated("load", "loadPps");
     opts.Add("nodesCsv", "write the receiver's per-node sara statistics here", nodesCsv);
     opts.Add("role", "a label for the campaign (recorded, no effect)", role);
     ResultRecord& rec = opts.Record();
@@ -177,8 +196,7 @@ main(int argc, char* argv[])
         .Declare("events", ResultRecord::INT, "simulator events");
     opts.Parse(argc, argv);
     ProgramOptions::Require(loadLead <= warmup, "--loadLead must be <= --warmup");
-    ProgramOptions::Require(Profile::Exists("host", config.profile),
-                            "--profile='" + config.profile + "' is not a host profile");
+    config.profile = ProgramOptions::WithHostSet(config.profile, hostSet);
 
     config.snooping = snooping;
     config.receivers = 1;

@@ -11,6 +11,8 @@
  *   ./mega-multiplex --nodes=5000 --duration=5 --output=r.json
  */
 
+#include "mega06-testbed.h"
+
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/testbed-module.h"
@@ -51,8 +53,10 @@ Sent(uint32_t /* node */, uint32_t /* serial */, Time ts)
 int
 main(int argc, char* argv[])
 {
-    ExperimentArgs::SetSimulatorDefaults();
+    ProgramOptions::SetSimulatorDefaults();
     Mega06TestbedConfig config;
+    std::string hostSet;
+    std::string profileFile;
     uint32_t nodes = 1;
     double duration = 5;
     double settle = 1.1;
@@ -72,28 +76,40 @@ main(int argc, char* argv[])
              "observation window once every process runs (s; 0: none)",
              duration,
              0,
-             3600);
+             3600,
+             "s");
     opts.Add("settle",
              "the window starts this long after the last process started (s; >= one interval "
              "so that every process has slept once)",
              settle,
              0,
-             60);
+             60,
+             "s");
     // 10^5 launches of 0.5 ms each take under a minute; the bound stops a run that never ends.
-    opts.Add("maxLaunch", "give up if the launch takes longer than this (s)", maxLaunch, 1, 3600);
-    opts.Add("bin", "bin width of the packets-per-second series (s)", bin, 0.01, 10);
+    opts.Add("maxLaunch",
+             "give up if the launch takes longer than this (s)",
+             maxLaunch,
+             1,
+             3600,
+             "s");
+    opts.Add("bin", "bin width of the packets-per-second series (s)", bin, 0.01, 10, "s");
     opts.Add("seriesLength",
              "length of the packets-per-second series after the launch (s)",
              seriesLength,
              0.1,
-             3600);
+             3600,
+             "s");
     // 0 keeps the profile's installed memory (512 MB for the StarBED PC); up to 64 GB.
     opts.Add("memoryMb",
              "installed memory of the sender PC in MB (0: the profile's)",
              memoryMb,
              0,
-             65536);
-    opts.Add("profile", "host profile of the PCs", config.profile);
+             65536,
+             "MB");
+    opts.AddHostProfile(config.profile, "host profile of the PCs");
+    opts.AddHostSet(hostSet);
+    opts.AddProfileFile(profileFile);
+    opts.AddDeprecated("profile", "hostProfile");
     opts.Add("role", "a label for the campaign (recorded, no effect)", role);
     ResultRecord& rec = opts.Record();
     rec.Declare("role", ResultRecord::STRING, "--role (a label)")
@@ -147,8 +163,7 @@ main(int argc, char* argv[])
         .Declare("sara_drops", ResultRecord::INT, "packets sara counted as lost")
         .Declare("events", ResultRecord::INT, "simulator events");
     opts.Parse(argc, argv);
-    ProgramOptions::Require(Profile::Exists("host", config.profile),
-                            "--profile='" + config.profile + "' is not a host profile");
+    config.profile = ProgramOptions::WithHostSet(config.profile, hostSet);
 
     config.senderPcs = 1;
     config.nodesPerPc = nodes;

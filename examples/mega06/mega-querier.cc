@@ -6,16 +6,18 @@
  * the snooping switch's port memberships time out and the receivers stop getting data.
  * Limiting the NIC's interrupt rate (e1000 InterruptThrottleRate) gives the CPU back.
  *
- * One configuration: the querier PC (mrouted, static router port, NIC MaxInterruptRate --itr),
- * one sender PC (nodesPerPc send_udp nodes) and receivers (ami + sara) on one group, and the
- * other senders' load (--load frames/s, from the rest of the network to another group joined
- * there), IGMP timers scaled by --igmpTimeScale. The load starts at Query Interval / 2, after the
- * startup queries have been answered. The record holds the general queries (due, sent, delays,
- * on time), the memberships that timed out at the switch, the data the receivers got over time,
- * and the querier's CPU shares and NIC counters under load.
+ * One configuration: the querier PC (mrouted, static router port, NIC MaxInterruptRate
+ * --querierItr), one sender PC (nodesPerPc send_udp nodes) and receivers (ami + sara) on one group,
+ * and the other senders' load (--loadPps frames/s, from the rest of the network to another group
+ * joined there), IGMP timers scaled by --igmpTimeScale. The load starts at Query Interval / 2,
+ * after the startup queries have been answered. The record holds the general queries (due, sent,
+ * delays, on time), the memberships that timed out at the switch, the data the receivers got over
+ * time, and the querier's CPU shares and NIC counters under load.
  *
- *   ./mega-querier --load=100000 --itr=0 --igmpTimeScale=0.04 --output=r.json
+ *   ./mega-querier --loadPps=100000 --querierItr=0 --igmpTimeScale=0.04 --output=r.json
  */
+
+#include "mega06-testbed.h"
 
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
@@ -113,8 +115,10 @@ Sent(uint32_t node, uint32_t serial, Time ts)
 int
 main(int argc, char* argv[])
 {
-    ExperimentArgs::SetSimulatorDefaults();
+    ProgramOptions::SetSimulatorDefaults();
     Mega06TestbedConfig config;
+    std::string hostSet;
+    std::string profileFile;
     config.querier = true;
     config.senderPcs = 1;
     config.nodesPerPc = 1000;
@@ -128,18 +132,25 @@ main(int argc, char* argv[])
     ProgramOptions opts("mega-querier",
                         "[MEGA06] querier overload: the IGMP querier's router port under the "
                         "multicast load, with and without NIC interrupt moderation");
-    opts.Add("load", "the other senders' aggregate multicast load (frames/s)", load, 0, 1e7);
-    opts.Add("itr",
+    opts.Add("loadPps",
+             "the other senders' aggregate multicast load (frames/s)",
+             load,
+             0,
+             1e7,
+             "frames/s");
+    opts.Add("querierItr",
              "the querier NIC's MaxInterruptRate (interrupts/s, 0 = unmoderated)",
              itr,
              0,
-             1e6);
+             1e6,
+             "interrupts/s");
     // Scaled IGMP timers for quick runs; 1 = RFC 2236's (125 s queries).
     opts.Add("igmpTimeScale",
              "IGMP timers (RFC 2236 defaults) times this",
              config.igmpTimeScale,
              0.01,
-             1);
+             1,
+             "1");
     opts.Add("nodesPerPc", "send_udp virtual nodes on the sender PC", config.nodesPerPc, 1, 100000);
     opts.Add("receivers", "receiver PCs", config.receivers, 1, 64);
     opts.Add("staticRouterPort",
@@ -152,10 +163,22 @@ main(int argc, char* argv[])
              "a query is on time if sent within this many seconds of its due time",
              onTime,
              1e-6,
-             1000);
+             1000,
+             "s");
     // At least 1.2 GMIs (a membership must have the chance to expire); at most 20.
-    opts.Add("duration", "load duration in Group Membership Intervals", durationGmi, 1.2, 20);
-    opts.Add("profile", "host profile of the PCs", config.profile);
+    opts.Add("durationGmi",
+             "load duration in Group Membership Intervals",
+             durationGmi,
+             1.2,
+             20,
+             "GMI");
+    opts.AddHostProfile(config.profile, "host profile of the PCs");
+    opts.AddHostSet(hostSet);
+    opts.AddProfileFile(profileFile);
+    opts.AddDeprecated("profile", "hostProfile");
+    opts.AddDeprecated("load", "loadPps");
+    opts.AddDeprecated("itr", "querierItr");
+    opts.AddDeprecated("duration", "durationGmi");
     ResultRecord& rec = opts.Record();
     rec.Declare("load_pps", ResultRecord::REAL, "offered load (packets/s)")
         .Declare("itr", ResultRecord::REAL, "interrupt throttle rate (interrupts/s)")
@@ -212,8 +235,7 @@ main(int argc, char* argv[])
         .Declare("load_frames_sent", ResultRecord::INT, "load generator frames sent")
         .Declare("events", ResultRecord::INT, "simulator events");
     opts.Parse(argc, argv);
-    ProgramOptions::Require(Profile::Exists("host", config.profile),
-                            "--profile='" + config.profile + "' is not a host profile");
+    config.profile = ProgramOptions::WithHostSet(config.profile, hostSet);
 
     const IgmpTimers timers = Mega06Testbed::Timers(config);
     const Time qi = timers.queryInterval;

@@ -20,6 +20,8 @@
  *   ./mega-scale --senderPcs=8 --sendersPerGroup=4 --receivers=2 --output=r.json
  */
 
+#include "mega06-testbed.h"
+
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/testbed-module.h"
@@ -75,8 +77,10 @@ struct Pool
 int
 main(int argc, char* argv[])
 {
-    ExperimentArgs::SetSimulatorDefaults();
+    ProgramOptions::SetSimulatorDefaults();
     Mega06TestbedConfig config;
+    std::string hostSet;
+    std::string profileFile;
     config.senderPcs = 4;
     config.sendersPerGroup = 4;
     double warmup = 2.0;
@@ -117,21 +121,27 @@ main(int argc, char* argv[])
              "the querier NIC's MaxInterruptRate (interrupts/s, 0: unmoderated)",
              itr,
              0,
-             100000);
+             100000,
+             "interrupts/s");
     opts.Add("warmup",
              "seconds before the observation window (senders start at 0.5 s; all run by 1.5 s)",
              warmup,
              1.6,
-             60);
+             60,
+             "s");
     // Up to an hour of observation (the study observed 180 s).
-    opts.Add("duration", "observation window (s)", duration, 1e-3, 3600);
+    opts.Add("duration", "observation window (s)", duration, 1e-3, 3600, "s");
     // For the paper-scale benchmark: the process's RSS must not grow with simulated time.
     opts.Add("rssEvery",
              "record the resident memory every this many simulated s (0: never)",
              rssEvery,
              0,
-             3600);
-    opts.Add("profile", "host profile of the PCs", config.profile);
+             3600,
+             "s");
+    opts.AddHostProfile(config.profile, "host profile of the PCs");
+    opts.AddHostSet(hostSet);
+    opts.AddProfileFile(profileFile);
+    opts.AddDeprecated("profile", "hostProfile");
     opts.Add("role", "a label for the campaign (recorded, no effect)", role);
     ResultRecord& rec = opts.Record();
     rec.Declare("role", ResultRecord::STRING, "--role (a label)")
@@ -227,8 +237,7 @@ main(int argc, char* argv[])
                  "resident memory every --rssEvery simulated s (MB; only with --rssEvery)")
         .Declare("events", ResultRecord::INT, "simulator events");
     opts.Parse(argc, argv);
-    ProgramOptions::Require(Profile::Exists("host", config.profile),
-                            "--profile='" + config.profile + "' is not a host profile");
+    config.profile = ProgramOptions::WithHostSet(config.profile, hostSet);
     ProgramOptions::Require(config.receiversOn6009 <= config.receivers,
                             "--receiversOn6009 must be <= --receivers");
     const uint32_t groups

@@ -19,10 +19,14 @@
  *
  * The record holds mean, min, max, jitter (max - min) and a histogram of the samples.
  *
- *   ./tno-jitter --measure=net --profile=irix --RngRun=1 --output=r.json
+ *   ./tno-jitter --measure=net --platform=irix --RngRun=1 --output=r.json
  */
 
 #include "tno-lan.h"
+
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/testbed-module.h"
 
 #include <algorithm>
 #include <cmath>
@@ -199,7 +203,7 @@ struct Endpoint
 int
 main(int argc, char* argv[])
 {
-    ExperimentArgs::SetSimulatorDefaults();
+    ProgramOptions::SetSimulatorDefaults();
     std::string measure = "sched";
     std::string family = "irix";
     uint32_t samples = 10000;
@@ -211,6 +215,9 @@ main(int argc, char* argv[])
     std::string method = "oneway";
     std::string hostA;
     std::string hostB;
+    std::string hostSet;
+    std::string rtiProfile = "tno-rti-dm";
+    std::string rtiSet;
     std::string profileFile;
     std::string bandName = "central";
     const uint32_t dataBytes = 16; // [TNO03]: 16 bytes of data in a 44-byte packet
@@ -219,25 +226,27 @@ main(int argc, char* argv[])
                         "[TNO03] scheduling jitter of a periodic task on a shielded CPU, or the "
                         "one-way network latency through the lowest RTI-DM layer");
     opts.AddChoice("measure", "what to measure", measure, {"sched", "net"});
-    opts.AddChoice("profile",
+    opts.AddChoice("platform",
                    "the machines: SGI Onyx (IRIX) or iHawk (RedHawk)",
                    family,
                    {"irix", "ihawk"});
     opts.Add("samples", "activations or datagrams", samples, 2, 10000000);
-    opts.Add("period", "the task's period or the datagrams' interval (s)", period, 1e-4, 10.0);
+    opts.Add("period", "the task's period or the datagrams' interval (s)", period, 1e-4, 10.0, "s");
     opts.Add("busyWait",
              "sched: busy-wait this long before each activation (s); -1: the profile's way "
              "(IRIX sleeps only, RedHawk 20 us)",
              busyWait,
              -1.0,
-             1.0);
+             1.0,
+             "s");
     opts.Add("clockReadCycles",
              "sched: CPU cycles of one clock read in the busy-wait loop; -1: the profile's "
              "(gettimeofday, doc/tno.rst)",
              clockReadCycles,
              -1.0,
-             1e7);
-    opts.Add("bin", "histogram bin width (us); -1: 1 us (sched), 5 us (net)", binUs, -1.0, 1e4);
+             1e7,
+             "cycles");
+    opts.Add("binUs", "histogram bin width; -1: 1 us (sched), 5 us (net)", binUs, -1.0, 1e4, "us");
     opts.Add("hub", "net: a 100 Mbit/s hub instead of the switch", hub);
     opts.AddChoice("method",
                    "net: one-way latency on synchronised clocks (oneway), or half the round "
@@ -245,18 +254,31 @@ main(int argc, char* argv[])
                    "which waits for it, takes half its round trip (echo; both directions)",
                    method,
                    {"oneway", "echo"});
-    opts.Add("hostA", "host profile of the measuring machine instead of the family's", hostA);
-    opts.Add("hostB", "net: host profile of the receiving machine instead of the family's", hostB);
     opts.AddChoice("band",
                    "the iHawk's uncalibrated parameters at their central values or at the fast "
                    "or slow end of their documented ranges (doc/tno.rst); no effect on the Onyx",
                    bandName,
                    {"central", "fast", "slow"});
+    opts.AddHostProfile(hostA,
+                        "host profile of the measuring machine (A; empty: the platform's)",
+                        true);
+    opts.AddProfile("peerProfile",
+                    "host",
+                    "net: host profile of the receiving machine (B; empty: the platform's)",
+                    hostB,
+                    true);
+    opts.AddHostSet(hostSet);
+    opts.AddRtiProfile(rtiProfile, "net: the RTI whose lowest RTI-DM layer carries the datagrams");
+    opts.AddRtiSet(rtiSet);
     opts.AddProfileFile(profileFile);
+    opts.AddDeprecated("profile", "platform");
+    opts.AddDeprecated("bin", "binUs");
+    opts.AddDeprecated("hostA", "hostProfile");
+    opts.AddDeprecated("hostB", "peerProfile");
     ResultRecord& rec = opts.Record();
     rec.Declare("measure", ResultRecord::STRING, "--measure: sched or net")
         .Declare("band", ResultRecord::STRING, "--band")
-        .Declare("profile", ResultRecord::STRING, "--profile: the machine family (irix, ihawk)")
+        .Declare("profile", ResultRecord::STRING, "--platform: the machine family (irix, ihawk)")
         .Declare("host_a", ResultRecord::STRING, "host profile of the measuring (sending) machine")
         .Declare("host_b", ResultRecord::STRING, "net: host profile of the receiving machine")
         .Declare("network", ResultRecord::STRING, "net: hub or switch")
@@ -275,13 +297,8 @@ main(int argc, char* argv[])
     const bool irix = family == "irix";
     Family machinesOf = irix ? Family{"onyx-irix65-250", "onyx-irix65-195"}
                              : Family{"ihawk-redhawk-700", "ihawk-redhawk-2400"};
-    machinesOf.a = hostA.empty() ? machinesOf.a : hostA;
-    machinesOf.b = hostB.empty() ? machinesOf.b : hostB;
-    for (const std::string& h : {machinesOf.a, machinesOf.b})
-    {
-        ProgramOptions::Require(Profile::Exists("host", h),
-                                "--hostA/--hostB: '" + h + "' is not a host profile");
-    }
+    machinesOf.a = ProgramOptions::WithHostSet(hostA.empty() ? machinesOf.a : hostA, hostSet);
+    machinesOf.b = ProgramOptions::WithHostSet(hostB.empty() ? machinesOf.b : hostB, hostSet);
     if (busyWait < 0)
     {
         // RedHawk's way (the study): sleep, then a short busy-wait; 20 us is beyond the largest
@@ -387,7 +404,10 @@ main(int argc, char* argv[])
         rec.SetString("method", method);
         // The lowest RTI-DM layer: the RTI's transport cost on top of the host's socket calls.
         RtiHelper rtiHelper;
-        rtiHelper.SetProfile("tno-rti-dm");
+        rtiHelper.SetProfile(rtiProfile);
+        const std::string why
+            = rtiHelper.TrySetSettings(ProgramOptions::ParseSettings(rtiSet, "rtiSet"));
+        ProgramOptions::Require(why.empty(), "--rtiSet: " + why);
         rti = rtiHelper.GetSettings();
         for (uint32_t i = 0; i < 2; ++i)
         {

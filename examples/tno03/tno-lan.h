@@ -5,11 +5,12 @@
 #ifndef TESTBED_TNO_LAN_H
 #define TESTBED_TNO_LAN_H
 
-#include "ns3/bridge-module.h"
-#include "ns3/core-module.h"
-#include "ns3/internet-module.h"
-#include "ns3/testbed-module.h"
-#include "ns3/traffic-control-module.h"
+#include "ns3/host-platform.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/net-device-container.h"
+#include "ns3/node-container.h"
+#include "ns3/ptr.h"
+#include "ns3/rci-federate.h"
 
 #include <string>
 #include <vector>
@@ -38,48 +39,10 @@ namespace tno
  * @param devices if not null, receives the machines' devices (in machine order)
  * @return each machine's address
  */
-inline std::vector<Ipv4Address>
-InstallLan(const NodeContainer& machines,
-           bool hub,
-           int64_t stream,
-           NetDeviceContainer* devices = nullptr)
-{
-    EthernetHelper eth;
-    eth.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Mbps")));
-    NetDeviceContainer hostDevs;
-    if (hub)
-    {
-        eth.SetDeviceAttribute("Duplex", StringValue("Auto"));
-        hostDevs = eth.InstallHub(machines);
-    }
-    else
-    {
-        eth.SetDeviceAttribute("Duplex", StringValue("ForcedFull"));
-        Ptr<Node> sw = CreateObject<Node>();
-        SnoopingSwitchHelper swHelper;
-        swHelper.SetFabricAttribute("ForwardingCapacity", DoubleValue(1e5));
-        Ptr<SnoopingBridgeNetDevice> bridge = swHelper.Install(sw);
-        for (uint32_t i = 0; i < machines.GetN(); ++i)
-        {
-            NetDeviceContainer link = eth.Install(machines.Get(i), sw);
-            hostDevs.Add(link.Get(0));
-            bridge->AddSwitchPort(link.Get(1));
-        }
-    }
-    eth.AssignStreams(hostDevs, stream);
-    Ipv4AddressHelper ip("10.3.0.0", "255.255.255.0");
-    Ipv4InterfaceContainer ifs = ip.Assign(hostDevs);
-    if (devices)
-    {
-        *devices = hostDevs;
-    }
-    std::vector<Ipv4Address> addr;
-    for (uint32_t i = 0; i < machines.GetN(); ++i)
-    {
-        addr.push_back(ifs.GetAddress(i));
-    }
-    return addr;
-}
+std::vector<Ipv4Address> InstallLan(const NodeContainer& machines,
+                                    bool hub,
+                                    int64_t stream,
+                                    NetDeviceContainer* devices = nullptr);
 
 /**
  * The RCI's own work per action (frame scheduling, the action's bookkeeping, tag formatting),
@@ -104,15 +67,9 @@ constexpr uint32_t RCI_CLOCK_READS = 1;
  * @param actionCycles the RCI's cycles per action (default RCI_ACTION_CYCLES)
  * @param reflectCycles the RCI's cycles per reflection (default RCI_REFLECT_CYCLES)
  */
-inline void
-SetRciCosts(Ptr<RciFederate> rci,
-            double actionCycles = RCI_ACTION_CYCLES,
-            double reflectCycles = RCI_REFLECT_CYCLES)
-{
-    rci->SetAttribute("ActionCost", DoubleValue(actionCycles));
-    rci->SetAttribute("ReflectCost", DoubleValue(reflectCycles));
-    rci->SetAttribute("ClockReads", UintegerValue(RCI_CLOCK_READS));
-}
+void SetRciCosts(Ptr<RciFederate> rci,
+                 double actionCycles = RCI_ACTION_CYCLES,
+                 double reflectCycles = RCI_REFLECT_CYCLES);
 
 /**
  * Give every machine's network device the host's queueing discipline instead of ns-3's
@@ -121,25 +78,8 @@ SetRciCosts(Ptr<RciFederate> rci,
  * @param devices the machines' devices
  * @param hosts the platforms, in the same order
  */
-inline void
-InstallQueueDiscs(const NetDeviceContainer& devices, const std::vector<Ptr<HostPlatform>>& hosts)
-{
-    for (uint32_t i = 0; i < devices.GetN(); ++i)
-    {
-        Ptr<NetDevice> dev = devices.Get(i);
-        Ptr<TrafficControlLayer> tc = dev->GetNode()->GetObject<TrafficControlLayer>();
-        if (tc->GetRootQueueDiscOnDevice(dev))
-        {
-            tc->DeleteRootQueueDiscOnDevice(dev);
-        }
-        TrafficControlHelper tch;
-        tch.SetRootQueueDisc(
-            "ns3::PfifoFastQueueDisc",
-            "MaxSize",
-            QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, hosts[i]->GetTxQueueLength())));
-        tch.Install(dev);
-    }
-}
+void InstallQueueDiscs(const NetDeviceContainer& devices,
+                       const std::vector<Ptr<HostPlatform>>& hosts);
 
 /** The uncertainty band of the iHawk's parameters that are not calibrated (doc/tno.rst). */
 enum class Band
@@ -154,11 +94,7 @@ enum class Band
  * @param name central, fast or slow
  * @return the band
  */
-inline Band
-ParseBand(const std::string& name)
-{
-    return name == "fast" ? Band::FAST : name == "slow" ? Band::SLOW : Band::CENTRAL;
-}
+Band ParseBand(const std::string& name);
 
 /**
  * Move an iHawk host to one end of its documented ranges (other hosts are left alone): the
@@ -170,45 +106,7 @@ ParseBand(const std::string& name)
  * @param profile its profile's name
  * @param band the band
  */
-inline void
-ApplyBand(Ptr<HostPlatform> host, const std::string& profile, Band band)
-{
-    if (band == Band::CENTRAL || profile.rfind("ihawk", 0) != 0)
-    {
-        return;
-    }
-    const bool p4 = host->GetCpu()->GetFrequency() > 1.5e9;
-    const double factor = band == Band::FAST ? (p4 ? 1.07 : 0.93) : (p4 ? 2.2 : 1.9);
-    host->SetAttribute("ReferenceCycleFactor", DoubleValue(factor));
-    if (band == Band::SLOW)
-    {
-        for (const char* a :
-             {"SyscallCost", "WaitCost", "SendCost", "RecvCost", "TxCompletionCost"})
-        {
-            DoubleValue v;
-            host->GetAttribute(a, v);
-            host->SetAttribute(a, DoubleValue(2 * v.Get()));
-        }
-        DoubleValue cs;
-        host->GetCpu()->GetAttribute("ContextSwitchCost", cs);
-        host->GetCpu()->SetAttribute("ContextSwitchCost", DoubleValue(2 * cs.Get()));
-        Ptr<Node> node = host->GetObject<Node>();
-        for (uint32_t d = 0; d < node->GetNDevices(); ++d)
-        {
-            Ptr<HostNic> nic = host->GetNic(node->GetDevice(d));
-            if (!nic)
-            {
-                continue;
-            }
-            for (const char* a : {"InterruptCost", "DriverCost", "StackCost"})
-            {
-                DoubleValue v;
-                nic->GetAttribute(a, v);
-                nic->SetAttribute(a, DoubleValue(2 * v.Get()));
-            }
-        }
-    }
-}
+void ApplyBand(Ptr<HostPlatform> host, const std::string& profile, Band band);
 
 /**
  * Install the host platforms: machine 0 gets @p hostA, the others @p hostB; random streams
@@ -218,19 +116,9 @@ ApplyBand(Ptr<HostPlatform> host, const std::string& profile, Band band)
  * @param hostB host profile of the other machines
  * @return the platforms, in machine order
  */
-inline std::vector<Ptr<HostPlatform>>
-InstallHosts(const NodeContainer& machines, const std::string& hostA, const std::string& hostB)
-{
-    std::vector<Ptr<HostPlatform>> hosts;
-    for (uint32_t i = 0; i < machines.GetN(); ++i)
-    {
-        HostPlatformHelper helper(i == 0 ? hostA : hostB);
-        Ptr<HostPlatform> p = helper.Install(machines.Get(i));
-        p->AssignStreams(100 + 20 * i);
-        hosts.push_back(p);
-    }
-    return hosts;
-}
+std::vector<Ptr<HostPlatform>> InstallHosts(const NodeContainer& machines,
+                                            const std::string& hostA,
+                                            const std::string& hostB);
 
 } // namespace tno
 } // namespace ns3

@@ -22,6 +22,10 @@
 
 #include "tno-lan.h"
 
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/testbed-module.h"
+
 #include <cmath>
 
 using namespace ns3;
@@ -61,13 +65,17 @@ struct Measure
 int
 main(int argc, char* argv[])
 {
-    ExperimentArgs::SetSimulatorDefaults();
+    ProgramOptions::SetSimulatorDefaults();
     std::string config = "1b";
     double frequency = 100;
     double duration = 2.0;
     double warmup = 0.3;
     uint32_t dataSize = 512;
     std::string rtiProfile;
+    std::string rtiSet;
+    std::string hostProfile;
+    std::string peerProfile;
+    std::string hostSet;
     std::string profileFile;
     std::string bandName = "central";
     double rciActionCycles = tno::RCI_ACTION_CYCLES;
@@ -80,29 +88,42 @@ main(int argc, char* argv[])
                    "the study's configuration",
                    config,
                    {"1a", "1b", "2", "3a", "3b", "4"});
-    opts.Add("frequency", "the Sender's update frequency (Hz)", frequency, 0.1, 100000.0);
-    opts.Add("duration", "measurement window (s of simulated time)", duration, 0.01, 3600.0);
-    opts.Add("warmup", "time from the Sender's start to the window (s)", warmup, 0.0, 60.0);
-    opts.Add("dataSize", "attribute bytes per update", dataSize, 1, 60000);
-    opts.Add("rti", "RTI profile instead of the configuration's", rtiProfile);
+    opts.Add("frequency", "the Sender's update frequency (Hz)", frequency, 0.1, 100000.0, "Hz");
+    opts.Add("duration", "measurement window (s of simulated time)", duration, 0.01, 3600.0, "s");
+    opts.Add("warmup", "time from the Sender's start to the window (s)", warmup, 0.0, 60.0, "s");
+    opts.Add("dataSize", "attribute bytes per update", dataSize, 1, 60000, "bytes");
+    opts.AddRtiProfile(rtiProfile, "RTI profile (empty: the configuration's)", true);
+    opts.AddRtiSet(rtiSet);
+    opts.AddHostProfile(hostProfile,
+                        "host profile of PC A: Sender and Receiver (empty: the configuration's)",
+                        true);
+    opts.AddProfile("peerProfile",
+                    "host",
+                    "host profile of PC B: ReceiverSender (empty: the configuration's)",
+                    peerProfile,
+                    true);
+    opts.AddHostSet(hostSet);
     opts.Add("rciActionCost",
              "the RCI's own cycles per action (MIPS R10000 cycles; default: the calibrated "
              "value, doc/tno.rst)",
              rciActionCycles,
              0.0,
-             1e9);
+             1e9,
+             "cycles");
     opts.Add("rciReflectCost",
              "the RCI's own cycles per reflection (MIPS R10000 cycles; default: the calibrated "
              "value, doc/tno.rst)",
              rciReflectCycles,
              0.0,
-             1e9);
+             1e9,
+             "cycles");
     opts.AddChoice("band",
                    "the iHawk's uncalibrated parameters at their central values or at the fast "
                    "or slow end of their documented ranges (doc/tno.rst); no effect on the Onyx",
                    bandName,
                    {"central", "fast", "slow"});
     opts.AddProfileFile(profileFile);
+    opts.AddDeprecated("rti", "rtiProfile");
     ResultRecord& rec = opts.Record();
     rec.Declare("config", ResultRecord::STRING, "--config")
         .Declare("rti", ResultRecord::STRING, "RTI profile")
@@ -152,8 +173,6 @@ main(int argc, char* argv[])
         .Declare("cpu_b_process_s", ResultRecord::REAL, "process CPU time on PC B (s)")
         .Declare("events", ResultRecord::INT, "simulator events");
     opts.Parse(argc, argv);
-    ProgramOptions::Require(rtiProfile.empty() || Profile::Exists("rti", rtiProfile),
-                            "--rti='" + rtiProfile + "' is not an RTI profile");
 
     const std::map<std::string, PipelineConfig> configs{
         {"1a", {"dmso-rti13ng", "onyx-irix65-250", "onyx-irix65-195", false}},
@@ -168,12 +187,30 @@ main(int argc, char* argv[])
     {
         cfg.rti = rtiProfile;
     }
+    if (!hostProfile.empty())
+    {
+        cfg.hostA = hostProfile;
+    }
+    if (!peerProfile.empty())
+    {
+        ProgramOptions::Require(!cfg.hostB.empty(),
+                                "--peerProfile: configuration " + config + " has one machine");
+        cfg.hostB = peerProfile;
+    }
+    cfg.hostA = ProgramOptions::WithHostSet(cfg.hostA, hostSet);
+    if (!cfg.hostB.empty())
+    {
+        cfg.hostB = ProgramOptions::WithHostSet(cfg.hostB, hostSet);
+    }
     RtiHelper rtiHelper;
     rtiHelper.SetProfile(cfg.rti);
+    const std::string why
+        = rtiHelper.TrySetSettings(ProgramOptions::ParseSettings(rtiSet, "rtiSet"));
+    ProgramOptions::Require(why.empty(), "--rtiSet: " + why);
     Ptr<RtiSettings> settings = rtiHelper.GetSettings();
     const bool shm = settings->GetTransport() == RtiSettings::SHARED_MEMORY;
     ProgramOptions::Require(!shm || cfg.hostB.empty(),
-                            "--rti: a shared-memory RTI cannot join two machines");
+                            "--rtiProfile: a shared-memory RTI cannot join two machines");
 
     // Machines and network.
     NodeContainer machines;

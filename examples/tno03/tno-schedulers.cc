@@ -23,6 +23,10 @@
 
 #include "tno-lan.h"
 
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/testbed-module.h"
+
 #include <fstream>
 #include <sstream>
 
@@ -111,17 +115,23 @@ struct Cockpit
 int
 main(int argc, char* argv[])
 {
-    ExperimentArgs::SetSimulatorDefaults();
+    ProgramOptions::SetSimulatorDefaults();
     std::string scheduler = "default";
     std::string network = "lan";
     std::string clockKind = "ntp";
     std::string sheetFile;
     double duration = 5.0;
-    double delayMs = 40;
-    double jitterMs = 10;
+    Time delay = MilliSeconds(40);
+    Time jitter = MilliSeconds(10);
     double loss = 0.01;
-    double rateMbps = 4;
-    double lookaheadMs = 1;
+    DataRate bandwidth("4Mbps");
+    Time lookahead = MilliSeconds(1);
+    std::string hostProfile = "ihawk-redhawk-700";
+    std::string peerProfile = "ihawk-redhawk-700";
+    std::string hostSet;
+    std::string profileFile;
+    std::string rtiProfile = "tno-rti-dm";
+    std::string rtiSet;
 
     ProgramOptions opts("tno-schedulers",
                         "[TNO03] extension: the Fighter Federate's requirements with an RCI "
@@ -133,13 +143,35 @@ main(int argc, char* argv[])
                    {"lan", "degraded"});
     opts.AddChoice("clock", "the nodes' clock discipline", clockKind, {"ntp", "card"});
     opts.Add("sheet", "the cockpits' schedule sheet (default: the built-in one)", sheetFile);
-    opts.Add("duration", "simulated time of the frames (s)", duration, 0.5, 3600.0);
-    opts.Add("delay", "degraded link: one-way delay (ms)", delayMs, 0.0, 10000.0);
-    opts.Add("jitter", "degraded link: delay jitter (ms)", jitterMs, 0.0, 10000.0);
-    opts.Add("loss", "degraded link: loss probability", loss, 0.0, 1.0);
-    opts.Add("rate", "degraded link: bandwidth (Mbit/s)", rateMbps, 0.01, 1000.0);
+    opts.Add("duration", "simulated time of the frames", duration, 0.5, 3600.0, "s");
+    opts.Add("delay", "degraded link: one-way delay", delay, Seconds(0), Seconds(10));
+    opts.Add("jitter", "degraded link: delay jitter", jitter, Seconds(0), Seconds(10));
+    opts.Add("loss", "degraded link: loss probability", loss, 0.0, 1.0, "1");
+    opts.Add("bandwidth",
+             "degraded link: bandwidth, each direction",
+             bandwidth,
+             DataRate("10kbps"),
+             DataRate("1Gbps"));
     // Above 0: with TimeAdvanceRequest a zero lookahead forbids stamping the granted time.
-    opts.Add("lookahead", "hla: every federate's lookahead (ms)", lookaheadMs, 0.001, 1000.0);
+    opts.Add("lookahead",
+             "hla: every federate's lookahead",
+             lookahead,
+             MicroSeconds(1),
+             Seconds(1));
+    opts.AddHostProfile(hostProfile, "host profile of machine A (Fighter 1)");
+    opts.AddProfile("peerProfile",
+                    "host",
+                    "host profile of machine B (Fighter 2 and the CGF)",
+                    peerProfile);
+    opts.AddHostSet(hostSet);
+    opts.AddProfileFile(profileFile);
+    opts.AddRtiProfile(rtiProfile, "the RTI's profile");
+    opts.AddRtiSet(rtiSet);
+    // One release: the old spellings (plain numbers in ms and Mbit/s).
+    opts.AddDeprecated("delay", "delay", "ms");
+    opts.AddDeprecated("jitter", "jitter", "ms");
+    opts.AddDeprecated("lookahead", "lookahead", "ms");
+    opts.AddDeprecated("rate", "bandwidth", "Mbps");
     ResultRecord& rec = opts.Record();
     rec.Declare("scheduler", ResultRecord::STRING, "--scheduler: the RCI scheduler")
         .Declare("network", ResultRecord::STRING, "--network: lan or degraded")
@@ -218,17 +250,19 @@ main(int argc, char* argv[])
     {
         // The module's link emulator on each machine's egress: delay, jitter, loss, bandwidth.
         LinkEmulatorHelper emu;
-        emu.SetAttribute("Delay", TimeValue(Seconds(delayMs * 1e-3)));
-        emu.SetAttribute("Jitter", TimeValue(Seconds(jitterMs * 1e-3)));
+        emu.SetAttribute("Delay", TimeValue(delay));
+        emu.SetAttribute("Jitter", TimeValue(jitter));
         emu.SetAttribute("LossProbability", DoubleValue(loss));
-        emu.SetAttribute("Rate", DataRateValue(DataRate(rateMbps * 1e6)));
+        emu.SetAttribute("Rate", DataRateValue(bandwidth));
         QueueDiscContainer q;
         q.Add(emu.Install(devs.Get(0), LinkEmulatorHelper::A_TO_B));
         q.Add(emu.Install(devs.Get(1), LinkEmulatorHelper::B_TO_A));
         LinkEmulatorHelper::AssignStreams(q, 700);
     }
     std::vector<Ptr<HostPlatform>> hosts
-        = tno::InstallHosts(machines, "ihawk-redhawk-700", "ihawk-redhawk-700");
+        = tno::InstallHosts(machines,
+                            ProgramOptions::WithHostSet(hostProfile, hostSet),
+                            ProgramOptions::WithHostSet(peerProfile, hostSet));
     std::vector<Ptr<NodeClock>> clocks;
     Ptr<UniformRandomVariable> offsetRv = CreateObject<UniformRandomVariable>();
     offsetRv->SetStream(800);
@@ -246,7 +280,10 @@ main(int argc, char* argv[])
     }
 
     RtiHelper rtiHelper;
-    rtiHelper.SetProfile("tno-rti-dm");
+    rtiHelper.SetProfile(rtiProfile);
+    const std::string why
+        = rtiHelper.TrySetSettings(ProgramOptions::ParseSettings(rtiSet, "rtiSet"));
+    ProgramOptions::Require(why.empty(), "--rtiSet: " + why);
     Ptr<RtiSettings> settings = rtiHelper.GetSettings();
     if (scheduler == "hla")
     {
@@ -283,7 +320,7 @@ main(int argc, char* argv[])
         Ptr<RciFederate> r = CreateObject<RciFederate>();
         tno::SetRciCosts(r);
         r->SetAttribute("Scheduler", StringValue(schedAttr));
-        r->SetAttribute("Lookahead", TimeValue(Seconds(lookaheadMs * 1e-3)));
+        r->SetAttribute("Lookahead", TimeValue(lookahead));
         r->Setup(lrc, s);
         r->SetClock(clock);
         return r;

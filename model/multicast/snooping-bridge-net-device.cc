@@ -7,12 +7,9 @@
 #include "igmp-header.h"
 
 #include "ns3/boolean.h"
-#include "ns3/channel.h"
 #include "ns3/enum.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
-#include "ns3/node.h"
-#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -28,9 +25,7 @@ NS_OBJECT_ENSURE_REGISTERED(SnoopingBridgeNetDevice);
 namespace
 {
 constexpr uint16_t kIpv4 = 0x0800;
-constexpr uint16_t kVlan = 0x8100;
 constexpr uint8_t kIgmp = 2;
-constexpr uint32_t kLocalPort = UINT32_MAX;
 } // namespace
 
 TypeId
@@ -38,15 +33,9 @@ SnoopingBridgeNetDevice::GetTypeId()
 {
     static TypeId tid
         = TypeId("ns3::SnoopingBridgeNetDevice")
-              .SetParent<NetDevice>()
+              .SetParent<SwitchNetDevice>()
               .SetGroupName("Testbed")
               .AddConstructor<SnoopingBridgeNetDevice>()
-              .AddAttribute("Mtu",
-                            "The MAC-level Maximum Transmission Unit (octets).",
-                            UintegerValue(1500),
-                            MakeUintegerAccessor(&SnoopingBridgeNetDevice::SetMtu,
-                                                 &SnoopingBridgeNetDevice::GetMtu),
-                            MakeUintegerChecker<uint16_t>(68, 9216))
               .AddAttribute("Snooping",
                             "IGMP snooping on; off = every multicast frame is flooded.",
                             BooleanValue(true),
@@ -87,12 +76,6 @@ SnoopingBridgeNetDevice::GetTypeId()
                             UintegerValue(IgmpTimers().LastMemberQueryCount()),
                             MakeUintegerAccessor(&SnoopingBridgeNetDevice::m_lastMemberCount),
                             MakeUintegerChecker<uint32_t>(1, 100))
-              .AddAttribute("Fabric",
-                            "The switch fabric (engine, MAC table, random drop).",
-                            PointerValue(),
-                            MakePointerAccessor(&SnoopingBridgeNetDevice::SetFabric,
-                                                &SnoopingBridgeNetDevice::GetFabric),
-                            MakePointerChecker<SwitchFabric>())
               .AddTraceSource("Membership",
                               "A port joined (true) or left / timed out of (false) a group.",
                               MakeTraceSourceAccessor(&SnoopingBridgeNetDevice::m_membershipTrace),
@@ -111,22 +94,6 @@ SnoopingBridgeNetDevice::GetTypeId()
 SnoopingBridgeNetDevice::SnoopingBridgeNetDevice()
 {
     NS_LOG_FUNCTION(this);
-    SetFabric(CreateObject<SwitchFabric>());
-}
-
-void
-SnoopingBridgeNetDevice::SetFabric(Ptr<SwitchFabric> fabric)
-{
-    if (!fabric)
-    {
-        return; // the attribute's default (null): keep the fabric made by the constructor
-    }
-    if (m_fabric && m_fabric != fabric)
-    {
-        m_fabric->SetForwardCallback(SwitchFabric::ForwardCallback());
-    }
-    m_fabric = fabric;
-    m_fabric->SetForwardCallback(MakeCallback(&SnoopingBridgeNetDevice::Forward, this));
 }
 
 SnoopingBridgeNetDevice::~SnoopingBridgeNetDevice()
@@ -141,92 +108,23 @@ SnoopingBridgeNetDevice::DoDispose()
         grp.timer.Cancel();
     }
     m_groups.clear();
-    m_ports.clear();
-    if (m_fabric)
-    {
-        m_fabric->Dispose();
-    }
-    m_fabric = nullptr;
-    m_node = nullptr;
-    m_rxCallback = NetDevice::ReceiveCallback();
-    m_promiscRxCallback = NetDevice::PromiscReceiveCallback();
-    NetDevice::DoDispose();
-}
-
-Ptr<SwitchFabric>
-SnoopingBridgeNetDevice::GetFabric() const
-{
-    return m_fabric;
-}
-
-uint32_t
-SnoopingBridgeNetDevice::AddSwitchPort(Ptr<NetDevice> port)
-{
-    NS_LOG_FUNCTION(this << port);
-    NS_ABORT_MSG_IF(!port, "SnoopingBridgeNetDevice::AddSwitchPort: null device");
-    NS_ABORT_MSG_IF(!m_node, "SnoopingBridgeNetDevice: add the bridge to its node first");
-    NS_ABORT_MSG_IF(port->GetNode() != m_node,
-                    "SnoopingBridgeNetDevice: port device belongs to another node");
-    NS_ABORT_MSG_IF(!Mac48Address::IsMatchingType(port->GetAddress()),
-                    "SnoopingBridgeNetDevice: port device is not Ethernet-like");
-    NS_ABORT_MSG_IF(!port->SupportsSendFrom(),
-                    "SnoopingBridgeNetDevice: port device does not support SendFrom");
-    if (m_address == Mac48Address())
-    {
-        m_address = Mac48Address::ConvertFrom(port->GetAddress());
-    }
-    NS_ABORT_MSG_IF(m_portIndex.count(PeekPointer(port)),
-                    "SnoopingBridgeNetDevice: device added twice as a port");
-    // The port hands every frame straight to the bridge (its promiscuous receive callback),
-    // not through Node's protocol-handler list, whose dispatch is linear in the number of
-    // handlers (one per port for ns-3's BridgeNetDevice).
-    port->SetPromiscReceiveCallback(
-        MakeCallback(&SnoopingBridgeNetDevice::ReceiveFromDevice, this));
-    m_portIndex[PeekPointer(port)] = static_cast<uint32_t>(m_ports.size());
-    Port p;
-    p.dev = port;
-    m_ports.push_back(p);
-    m_mark.push_back(0);
-    return static_cast<uint32_t>(m_ports.size() - 1);
-}
-
-uint32_t
-SnoopingBridgeNetDevice::GetNPorts() const
-{
-    return static_cast<uint32_t>(m_ports.size());
-}
-
-Ptr<NetDevice>
-SnoopingBridgeNetDevice::GetPort(uint32_t i) const
-{
-    NS_ABORT_MSG_IF(i >= m_ports.size(), "SnoopingBridgeNetDevice: no port " << i);
-    return m_ports[i].dev;
-}
-
-int32_t
-SnoopingBridgeNetDevice::GetPortIndex(Ptr<const NetDevice> dev) const
-{
-    auto it = m_portIndex.find(PeekPointer(dev));
-    return it == m_portIndex.end() ? -1 : static_cast<int32_t>(it->second);
+    SwitchNetDevice::DoDispose();
 }
 
 void
-SnoopingBridgeNetDevice::SetTrunk(uint32_t port, uint16_t vlan)
+SnoopingBridgeNetDevice::NotifyPortAdded(uint32_t port)
 {
-    NS_ABORT_MSG_IF(port >= m_ports.size(), "SnoopingBridgeNetDevice::SetTrunk: no port " << port);
-    NS_ABORT_MSG_IF(vlan < 1 || vlan > 4094,
-                    "SnoopingBridgeNetDevice::SetTrunk: VLAN id " << vlan << " not in 1..4094");
-    m_ports[port].trunk = true;
-    m_ports[port].vlan = vlan;
+    m_routerState.emplace_back();
+    m_mark.push_back(0);
 }
 
 void
 SnoopingBridgeNetDevice::SetStaticRouterPort(uint32_t port, bool router)
 {
-    NS_ABORT_MSG_IF(port >= m_ports.size(),
+    NS_ABORT_MSG_IF(port >= GetNPorts(),
                     "SnoopingBridgeNetDevice::SetStaticRouterPort: no port " << port);
     const bool before = IsRouterPort(port);
-    m_ports[port].staticRouter = router;
+    m_routerState[port].staticRouter = router;
     if (std::find(m_routerCandidates.begin(), m_routerCandidates.end(), port)
         == m_routerCandidates.end())
     {
@@ -241,7 +139,7 @@ SnoopingBridgeNetDevice::SetStaticRouterPort(uint32_t port, bool router)
 bool
 SnoopingBridgeNetDevice::IsRouterPort(uint32_t port) const
 {
-    const Port& p = m_ports.at(port);
+    const RouterState& p = m_routerState.at(port);
     return p.staticRouter || p.routerUntil > Simulator::Now();
 }
 
@@ -249,7 +147,7 @@ void
 SnoopingBridgeNetDevice::LearnRouterPort(uint32_t port)
 {
     const bool before = IsRouterPort(port);
-    m_ports[port].routerUntil = Simulator::Now() + m_routerPortTimeout;
+    m_routerState[port].routerUntil = Simulator::Now() + m_routerPortTimeout;
     if (std::find(m_routerCandidates.begin(), m_routerCandidates.end(), port)
         == m_routerCandidates.end())
     {
@@ -289,7 +187,7 @@ SnoopingBridgeNetDevice::GetForwardingSet(Ipv4Address group, uint32_t inPort) co
     const bool linkLocal = (group.Get() & 0xffffff00u) == 0xe0000000u;
     std::vector<uint32_t> members = GetMemberPorts(group);
     const bool flood = !m_snooping || linkLocal || (members.empty() && m_unregistered == FLOOD);
-    for (uint32_t p = 0; p < m_ports.size(); ++p)
+    for (uint32_t p = 0; p < GetNPorts(); ++p)
     {
         if (p == inPort)
         {
@@ -303,108 +201,6 @@ SnoopingBridgeNetDevice::GetForwardingSet(Ipv4Address group, uint32_t inPort) co
     return r;
 }
 
-// --- data path -------------------------------------------------------------------------------
-
-bool
-SnoopingBridgeNetDevice::ReceiveFromDevice(Ptr<NetDevice> device,
-                                           Ptr<const Packet> packet,
-                                           uint16_t protocol,
-                                           const Address& source,
-                                           const Address& destination,
-                                           PacketType packetType)
-{
-    NS_LOG_FUNCTION(this << device << packet << protocol);
-    const int32_t in = GetPortIndex(device);
-    NS_ASSERT(in >= 0);
-    SwitchFabric::Frame f;
-    f.inPort = static_cast<uint32_t>(in);
-    f.src = Mac48Address::ConvertFrom(source);
-    f.dst = Mac48Address::ConvertFrom(destination);
-    f.protocol = protocol;
-    if (protocol == kVlan && m_ports[in].trunk)
-    {
-        // Strip the 802.1Q tag: TCI (2 octets) and the inner EtherType (2 octets).
-        uint8_t tag[4];
-        if (packet->CopyData(tag, 4) < 4)
-        {
-            m_fabric->NotifyDrop(packet, f.inPort, SwitchFabric::FILTERED);
-            return true;
-        }
-        f.protocol = static_cast<uint16_t>((tag[2] << 8) | tag[3]);
-        f.packet = packet->CreateFragment(4, packet->GetSize() - 4);
-    }
-    else
-    {
-        f.packet = packet->Copy();
-    }
-    m_fabric->Ingress(f);
-    return true;
-}
-
-void
-SnoopingBridgeNetDevice::Forward(const SwitchFabric::Frame& frame)
-{
-    if (frame.inPort != kLocalPort)
-    {
-        m_fabric->Learn(frame.src, frame.inPort);
-    }
-    if (frame.dst.IsBroadcast())
-    {
-        DeliverLocal(frame, NetDevice::PACKET_BROADCAST);
-        Flood(frame);
-        return;
-    }
-    if (frame.dst.IsGroup())
-    {
-        DeliverLocal(frame, NetDevice::PACKET_MULTICAST);
-        if (!m_snooping || frame.protocol != kIpv4)
-        {
-            Flood(frame);
-            return;
-        }
-        uint8_t ip[64];
-        const uint32_t n = frame.packet->CopyData(ip, sizeof(ip));
-        if (n < 20 || (ip[0] >> 4) != 4 || (ip[0] & 0x0f) < 5)
-        {
-            Flood(frame); // not a parsable IPv4 header: treat as non-IP multicast
-            return;
-        }
-        const uint32_t group
-            = (static_cast<uint32_t>(ip[16]) << 24) | (ip[17] << 16) | (ip[18] << 8) | ip[19];
-        if (ip[9] == kIgmp)
-        {
-            SnoopIgmp(frame, ip, n);
-            return;
-        }
-        if ((group & 0xffffff00u) == 0xe0000000u)
-        {
-            Flood(frame); // 224.0.0.0/24: always flooded (RFC 4541 2.1.2 (2))
-            return;
-        }
-        ToGroup(frame, group);
-        return;
-    }
-    // Unicast.
-    if (frame.dst == m_address)
-    {
-        DeliverLocal(frame, NetDevice::PACKET_HOST);
-        return;
-    }
-    const int64_t out = m_fabric->Lookup(frame.dst);
-    if (out < 0)
-    {
-        Flood(frame);
-    }
-    else if (static_cast<uint32_t>(out) == frame.inPort)
-    {
-        m_fabric->NotifyDrop(frame.packet, frame.inPort, SwitchFabric::FILTERED);
-    }
-    else
-    {
-        SendToPort(static_cast<uint32_t>(out), frame);
-    }
-}
-
 bool
 SnoopingBridgeNetDevice::SnoopIgmp(const SwitchFabric::Frame& frame,
                                    const uint8_t* ip,
@@ -416,7 +212,7 @@ SnoopingBridgeNetDevice::SnoopIgmp(const SwitchFabric::Frame& frame,
     if (total > size || total < ihl + 8)
     {
         m_malformedTrace(frame.packet, frame.inPort);
-        m_fabric->NotifyDrop(frame.packet, frame.inPort, SwitchFabric::MALFORMED_IGMP);
+        GetFabric()->NotifyDrop(frame.packet, frame.inPort, SwitchFabric::MALFORMED_IGMP);
         return false;
     }
     const uint32_t igmpLen = total - ihl;
@@ -433,10 +229,10 @@ SnoopingBridgeNetDevice::SnoopIgmp(const SwitchFabric::Frame& frame,
     if (h.Parse(buf + ihl, igmpLen) != IgmpHeader::PARSE_OK)
     {
         m_malformedTrace(frame.packet, frame.inPort);
-        m_fabric->NotifyDrop(frame.packet, frame.inPort, SwitchFabric::MALFORMED_IGMP);
+        GetFabric()->NotifyDrop(frame.packet, frame.inPort, SwitchFabric::MALFORMED_IGMP);
         return false;
     }
-    const bool fromPort = frame.inPort != kLocalPort;
+    const bool fromPort = frame.inPort != LOCAL_PORT;
     switch (h.GetType())
     {
         case IgmpHeader::MEMBERSHIP_QUERY:
@@ -505,50 +301,6 @@ SnoopingBridgeNetDevice::SnoopIgmp(const SwitchFabric::Frame& frame,
 }
 
 void
-SnoopingBridgeNetDevice::SendToPort(uint32_t port, const SwitchFabric::Frame& frame)
-{
-    Port& p = m_ports[port];
-    if (!p.dev->IsLinkUp())
-    {
-        m_fabric->NotifyDrop(frame.packet, port, SwitchFabric::PORT_DOWN);
-        return;
-    }
-    Ptr<Packet> copy = frame.packet->Copy();
-    if (m_fabric->RandomDrop(copy, port))
-    {
-        return;
-    }
-    uint16_t protocol = frame.protocol;
-    if (p.trunk)
-    {
-        const uint8_t tag[4] = {static_cast<uint8_t>(p.vlan >> 8),
-                                static_cast<uint8_t>(p.vlan & 0xff),
-                                static_cast<uint8_t>(frame.protocol >> 8),
-                                static_cast<uint8_t>(frame.protocol & 0xff)};
-        Ptr<Packet> tagged = Create<Packet>(tag, 4);
-        tagged->AddAtEnd(copy);
-        copy = tagged;
-        protocol = kVlan;
-    }
-    if (!p.dev->SendFrom(copy, frame.src, frame.dst, protocol))
-    {
-        m_fabric->NotifyDrop(copy, port, SwitchFabric::OUTPUT_QUEUE_FULL);
-    }
-}
-
-void
-SnoopingBridgeNetDevice::Flood(const SwitchFabric::Frame& frame)
-{
-    for (uint32_t p = 0; p < m_ports.size(); ++p)
-    {
-        if (p != frame.inPort)
-        {
-            SendToPort(p, frame);
-        }
-    }
-}
-
-void
 SnoopingBridgeNetDevice::ToRouterPorts(const SwitchFabric::Frame& frame)
 {
     for (uint32_t p : m_routerCandidates)
@@ -595,8 +347,6 @@ SnoopingBridgeNetDevice::ToGroup(const SwitchFabric::Frame& frame, uint32_t grou
         }
     }
 }
-
-// --- membership ------------------------------------------------------------------------------
 
 void
 SnoopingBridgeNetDevice::Join(uint32_t group, uint32_t port)
@@ -717,190 +467,6 @@ SnoopingBridgeNetDevice::GroupTimer(uint32_t group)
 }
 
 void
-SnoopingBridgeNetDevice::DeliverLocal(const SwitchFabric::Frame& frame, PacketType type)
-{
-    if (frame.inPort == kLocalPort)
-    {
-        return;
-    }
-    if (m_localUp < 0)
-    {
-        // Decided once, at the first frame (the stack is installed before the simulation runs):
-        // pass frames up only if the switch node has an IPv4 interface on the bridge.
-        Ptr<Ipv4> ipv4 = m_node->GetObject<Ipv4>();
-        m_localUp = ipv4 && ipv4->GetInterfaceForDevice(this) >= 0 ? 1 : 0;
-    }
-    if (m_localUp == 0)
-    {
-        return;
-    }
-    if (!m_promiscRxCallback.IsNull())
-    {
-        m_promiscRxCallback(this, frame.packet, frame.protocol, frame.src, frame.dst, type);
-    }
-    if (!m_rxCallback.IsNull())
-    {
-        m_rxCallback(this, frame.packet, frame.protocol, frame.src);
-    }
-}
-
-// --- NetDevice -------------------------------------------------------------------------------
-
-void
-SnoopingBridgeNetDevice::SetIfIndex(const uint32_t index)
-{
-    m_ifIndex = index;
-}
-
-uint32_t
-SnoopingBridgeNetDevice::GetIfIndex() const
-{
-    return m_ifIndex;
-}
-
-Ptr<Channel>
-SnoopingBridgeNetDevice::GetChannel() const
-{
-    return nullptr;
-}
-
-void
-SnoopingBridgeNetDevice::SetAddress(Address address)
-{
-    m_address = Mac48Address::ConvertFrom(address);
-}
-
-Address
-SnoopingBridgeNetDevice::GetAddress() const
-{
-    return m_address;
-}
-
-bool
-SnoopingBridgeNetDevice::SetMtu(const uint16_t mtu)
-{
-    m_mtu = mtu;
-    return true;
-}
-
-uint16_t
-SnoopingBridgeNetDevice::GetMtu() const
-{
-    return m_mtu;
-}
-
-bool
-SnoopingBridgeNetDevice::IsLinkUp() const
-{
-    return true;
-}
-
-void
-SnoopingBridgeNetDevice::AddLinkChangeCallback(Callback<void> callback)
-{
-}
-
-bool
-SnoopingBridgeNetDevice::IsBroadcast() const
-{
-    return true;
-}
-
-Address
-SnoopingBridgeNetDevice::GetBroadcast() const
-{
-    return Mac48Address::GetBroadcast();
-}
-
-bool
-SnoopingBridgeNetDevice::IsMulticast() const
-{
-    return true;
-}
-
-Address
-SnoopingBridgeNetDevice::GetMulticast(Ipv4Address multicastGroup) const
-{
-    return Mac48Address::GetMulticast(multicastGroup);
-}
-
-Address
-SnoopingBridgeNetDevice::GetMulticast(Ipv6Address addr) const
-{
-    return Mac48Address::GetMulticast(addr);
-}
-
-bool
-SnoopingBridgeNetDevice::IsPointToPoint() const
-{
-    return false;
-}
-
-bool
-SnoopingBridgeNetDevice::IsBridge() const
-{
-    return true;
-}
-
-bool
-SnoopingBridgeNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
-{
-    return SendFrom(packet, m_address, dest, protocolNumber);
-}
-
-bool
-SnoopingBridgeNetDevice::SendFrom(Ptr<Packet> packet,
-                                  const Address& source,
-                                  const Address& dest,
-                                  uint16_t protocolNumber)
-{
-    SwitchFabric::Frame f;
-    f.packet = packet;
-    f.inPort = kLocalPort;
-    f.protocol = protocolNumber;
-    f.src = Mac48Address::ConvertFrom(source);
-    f.dst = Mac48Address::ConvertFrom(dest);
-    Forward(f);
-    return true;
-}
-
-Ptr<Node>
-SnoopingBridgeNetDevice::GetNode() const
-{
-    return m_node;
-}
-
-void
-SnoopingBridgeNetDevice::SetNode(Ptr<Node> node)
-{
-    m_node = node;
-}
-
-bool
-SnoopingBridgeNetDevice::NeedsArp() const
-{
-    return true;
-}
-
-void
-SnoopingBridgeNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
-{
-    m_rxCallback = cb;
-}
-
-void
-SnoopingBridgeNetDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
-{
-    m_promiscRxCallback = cb;
-}
-
-bool
-SnoopingBridgeNetDevice::SupportsSendFrom() const
-{
-    return true;
-}
-
-void
 SnoopingBridgeNetDevice::SetTimers(const IgmpTimers& timers)
 {
     NS_LOG_FUNCTION(this);
@@ -908,6 +474,36 @@ SnoopingBridgeNetDevice::SetTimers(const IgmpTimers& timers)
     SetAttribute("RouterPortTimeout", TimeValue(timers.OtherQuerierPresentInterval()));
     SetAttribute("LastMemberQueryInterval", TimeValue(timers.lastMemberQueryInterval));
     SetAttribute("LastMemberQueryCount", UintegerValue(timers.LastMemberQueryCount()));
+}
+
+void
+SnoopingBridgeNetDevice::ForwardGroup(const SwitchFabric::Frame& frame)
+{
+    if (!m_snooping || frame.protocol != kIpv4)
+    {
+        Flood(frame);
+        return;
+    }
+    uint8_t ip[64];
+    const uint32_t n = frame.packet->CopyData(ip, sizeof(ip));
+    if (n < 20 || (ip[0] >> 4) != 4 || (ip[0] & 0x0f) < 5)
+    {
+        Flood(frame); // not a parsable IPv4 header: treat as non-IP multicast
+        return;
+    }
+    const uint32_t group
+        = (static_cast<uint32_t>(ip[16]) << 24) | (ip[17] << 16) | (ip[18] << 8) | ip[19];
+    if (ip[9] == kIgmp)
+    {
+        SnoopIgmp(frame, ip, n);
+        return;
+    }
+    if ((group & 0xffffff00u) == 0xe0000000u)
+    {
+        Flood(frame); // 224.0.0.0/24: always flooded (RFC 4541 2.1.2 (2))
+        return;
+    }
+    ToGroup(frame, group);
 }
 
 } // namespace ns3

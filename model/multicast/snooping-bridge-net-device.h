@@ -6,13 +6,11 @@
 #define TESTBED_SNOOPING_BRIDGE_NET_DEVICE_H
 
 #include "igmp-timers.h"
-#include "switch-fabric.h"
 
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
-#include "ns3/mac48-address.h"
-#include "ns3/net-device.h"
 #include "ns3/nstime.h"
+#include "ns3/switch-net-device.h"
 #include "ns3/traced-callback.h"
 
 #include <unordered_map>
@@ -21,20 +19,19 @@
 /**
  * @file
  * @ingroup testbed-multicast
- * An Ethernet switch that snoops IGMP (RFC 4541) on top of a SwitchFabric.
+ * IGMP snooping (RFC 4541): the multicast forwarding of a SwitchNetDevice.
  */
 
 namespace ns3
 {
 
-class Node;
-
 /**
  * @ingroup testbed-multicast
- * @brief A learning Ethernet switch with IGMP snooping (RFC 4541) and a fabric model.
+ * @brief A learning Ethernet switch (SwitchNetDevice: ports, fabric, MAC learning, 802.1Q
+ * trunks) that forwards multicast by IGMP snooping (RFC 4541).
  *
- * Like ns-3's BridgeNetDevice, it is installed on a switch node and given port devices
- * (AddSwitchPort); unlike it, it forwards multicast by IGMP state:
+ * It plugs into SwitchNetDevice's multicast forwarding (ForwardGroup) and forwards multicast
+ * by IGMP state; unicast and broadcast are the switch's:
  *
  * - queries: the ingress port becomes a router port for RouterPortTimeout (ports can also be
  *   made router ports statically); queries are flooded;
@@ -54,11 +51,11 @@ class Node;
  * one small vector of (port, expiry) per group; per-frame work is a hash lookup plus the
  * output ports. Membership timers are lazy: one event per group at its earliest expiry.
  *
- * A port can be an 802.1Q trunk (SetTrunk): frames leave it with a 4-octet VLAN tag (EtherType
- * 0x8100, then TCI and the inner EtherType) and arrive on it tagged; untagged access ports carry
- * plain frames. Only one VLAN is bridged.
+ * The TypeId keeps its name (ns3::SnoopingBridgeNetDevice, parent ns3::SwitchNetDevice): Config
+ * paths and --ns3::SnoopingBridgeNetDevice::Attr options name it; Mtu and Fabric are the
+ * parent's attributes.
  */
-class SnoopingBridgeNetDevice : public NetDevice
+class SnoopingBridgeNetDevice : public SwitchNetDevice
 {
   public:
     /// What to do with multicast data for groups that have no members.
@@ -86,33 +83,6 @@ class SnoopingBridgeNetDevice : public NetDevice
     void SetTimers(const IgmpTimers& timers);
 
     /**
-     * @brief Add a port. The device must support SendFrom (Ethernet-like, e.g. CsmaNetDevice)
-     * and belong to the same node.
-     * @param port the port device
-     * @return the port index
-     */
-    uint32_t AddSwitchPort(Ptr<NetDevice> port);
-    /** @return the number of ports */
-    uint32_t GetNPorts() const;
-    /**
-     * @brief A port device.
-     * @param i the port index
-     * @return the device
-     */
-    Ptr<NetDevice> GetPort(uint32_t i) const;
-    /**
-     * @brief The index of a port device.
-     * @param dev the device
-     * @return the index, or -1
-     */
-    int32_t GetPortIndex(Ptr<const NetDevice> dev) const;
-    /**
-     * @brief Make a port an 802.1Q tagged trunk.
-     * @param port the port index
-     * @param vlan the VLAN id (1..4094) written into the tag
-     */
-    void SetTrunk(uint32_t port, uint16_t vlan);
-    /**
      * @brief Configure a port as a static multicast router port (or undo it).
      * @param port the port index
      * @param router true for a static router port
@@ -138,43 +108,6 @@ class SnoopingBridgeNetDevice : public NetDevice
      * @return port indices in ascending order
      */
     std::vector<uint32_t> GetForwardingSet(Ipv4Address group, uint32_t inPort) const;
-    /** @return the fabric */
-    Ptr<SwitchFabric> GetFabric() const;
-    /**
-     * @brief Replace the fabric (before the simulation starts).
-     * @param fabric the fabric
-     */
-    void SetFabric(Ptr<SwitchFabric> fabric);
-
-    // --- NetDevice ---------------------------------------------------------------------------
-    void SetIfIndex(const uint32_t index) override;
-    uint32_t GetIfIndex() const override;
-    Ptr<Channel> GetChannel() const override;
-    void SetAddress(Address address) override;
-    Address GetAddress() const override;
-    bool SetMtu(const uint16_t mtu) override;
-    uint16_t GetMtu() const override;
-    bool IsLinkUp() const override;
-    void AddLinkChangeCallback(Callback<void> callback) override;
-    bool IsBroadcast() const override;
-    Address GetBroadcast() const override;
-    bool IsMulticast() const override;
-    Address GetMulticast(Ipv4Address multicastGroup) const override;
-    Address GetMulticast(Ipv6Address addr) const override;
-    bool IsPointToPoint() const override;
-    bool IsBridge() const override;
-    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
-    bool SendFrom(Ptr<Packet> packet,
-                  const Address& source,
-                  const Address& dest,
-                  uint16_t protocolNumber) override;
-    Ptr<Node> GetNode() const override;
-    void SetNode(Ptr<Node> node) override;
-    bool NeedsArp() const override;
-    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
-    void SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb) override;
-    bool SupportsSendFrom() const override;
-
     /**
      * TracedCallback signature for membership changes.
      * @param [in] group the group
@@ -191,14 +124,13 @@ class SnoopingBridgeNetDevice : public NetDevice
 
   protected:
     void DoDispose() override;
+    void ForwardGroup(const SwitchFabric::Frame& frame) override;
+    void NotifyPortAdded(uint32_t port) override;
 
   private:
-    /// A port.
-    struct Port
+    /// A port's multicast-router state.
+    struct RouterState
     {
-        Ptr<NetDevice> dev;       //!< the device
-        bool trunk{false};        //!< 802.1Q tagged
-        uint16_t vlan{1};         //!< VLAN id on a trunk
         bool staticRouter{false}; //!< configured router port
         Time routerUntil;         //!< learned router port expiry
     };
@@ -218,15 +150,6 @@ class SnoopingBridgeNetDevice : public NetDevice
         Time timerAt;                //!< when it fires
     };
 
-    bool ReceiveFromDevice(Ptr<NetDevice> device,
-                           Ptr<const Packet> packet,
-                           uint16_t protocol,
-                           const Address& source,
-                           const Address& destination,
-                           PacketType packetType);
-    void Forward(const SwitchFabric::Frame& frame);
-    void SendToPort(uint32_t port, const SwitchFabric::Frame& frame);
-    void Flood(const SwitchFabric::Frame& frame);
     void ToRouterPorts(const SwitchFabric::Frame& frame);
     void ToGroup(const SwitchFabric::Frame& frame, uint32_t group);
     bool SnoopIgmp(const SwitchFabric::Frame& frame, const uint8_t* ip, uint32_t ipLen);
@@ -235,22 +158,12 @@ class SnoopingBridgeNetDevice : public NetDevice
     void ArmTimer(uint32_t group, Group& g, Time at);
     void GroupTimer(uint32_t group);
     void LearnRouterPort(uint32_t port);
-    void DeliverLocal(const SwitchFabric::Frame& frame, PacketType type);
 
-    Ptr<Node> m_node;                                           //!< the switch node
-    Ptr<SwitchFabric> m_fabric;                                 //!< the fabric
-    std::vector<Port> m_ports;                                  //!< ports
-    std::unordered_map<const NetDevice*, uint32_t> m_portIndex; //!< device -> port index
-    int m_localUp{-1}; //!< pass frames up the bridge device: -1 not yet known, 0 no, 1 yes
-    std::vector<uint32_t> m_routerCandidates;              //!< ports that are or were router ports
-    std::unordered_map<uint32_t, Group> m_groups;          //!< group -> members
-    std::vector<uint64_t> m_mark;                          //!< per-port stamp for de-duplication
-    uint64_t m_stamp{0};                                   //!< current stamp
-    Mac48Address m_address;                                //!< bridge address
-    uint32_t m_ifIndex{0};                                 //!< interface index
-    uint16_t m_mtu{1500};                                  //!< MTU
-    NetDevice::ReceiveCallback m_rxCallback;               //!< up-call
-    NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous up-call
+    std::vector<RouterState> m_routerState;       //!< per port
+    std::vector<uint32_t> m_routerCandidates;     //!< ports that are or were router ports
+    std::unordered_map<uint32_t, Group> m_groups; //!< group -> members
+    std::vector<uint64_t> m_mark;                 //!< per-port stamp for de-duplication
+    uint64_t m_stamp{0};                          //!< current stamp
 
     bool m_snooping;                   //!< snooping on
     UnregisteredPolicy m_unregistered; //!< unregistered-multicast policy

@@ -18,7 +18,7 @@ SLEEP_TICKS = 252  # sleep(1) from after the send: first tick at or after the ex
 def test_send_interval_mean_is_252_jiffies(tmp_path):
     """Without load the mean send interval is 252 ticks = 1.008 s (the scheduling-latency
     differences average out): within 5 standard errors of the pooled mean."""
-    r = _run("mega-flooding", tmp_path, nodesPerPc=300, load=0, warmup=1.6, duration=4)
+    r = _run("mega-flooding", tmp_path, nodesPerPc=300, loadPps=0, warmup=1.6, duration=4)
     n = r["send_intervals"]
     assert n >= 300 * 2  # 3 or 4 sends per node in 4 s
     se = r["send_interval_std_us"] / math.sqrt(n)
@@ -30,10 +30,10 @@ def test_snooping_keeps_the_load_off_the_senders(tmp_path):
     """With snooping the other group's load never reaches a sender port; without, every frame
     is flooded to it: a Poisson count of mean load * T (within 5 sigma)."""
     load, T = 20000.0, 1.0
-    on = _run("mega-flooding", tmp_path, nodesPerPc=50, load=load, snooping="true",
+    on = _run("mega-flooding", tmp_path, nodesPerPc=50, loadPps=load, snooping="true",
               warmup=1.6, duration=T)
     assert on["sender_rx_pps"] == 0
-    off = _run("mega-flooding", tmp_path, nodesPerPc=50, load=load, snooping="false",
+    off = _run("mega-flooding", tmp_path, nodesPerPc=50, loadPps=load, snooping="false",
                warmup=1.6, duration=T)
     assert abs(off["sender_rx_pps"] * T - load * T) <= 5 * math.sqrt(load * T)
     # The receiver's capture filter keeps only its group's packets.
@@ -43,7 +43,7 @@ def test_snooping_keeps_the_load_off_the_senders(tmp_path):
 def test_livelock_stops_the_senders(tmp_path):
     """A flood beyond the PC's receive capacity (legacy driver, no moderation) leaves no CPU
     to the send_udp processes: they send nothing and the CPU is all interrupt and softirq."""
-    r = _run("mega-flooding", tmp_path, nodesPerPc=100, load=300000, snooping="false",
+    r = _run("mega-flooding", tmp_path, nodesPerPc=100, loadPps=300000, snooping="false",
              warmup=1.6, duration=0.3, loadLead=0.2)
     assert r["sent"] == 0
     assert r["sender_cpu_process"] == 0
@@ -54,8 +54,9 @@ def test_querier_livelock_and_moderation(tmp_path):
     """Unmoderated under 10^5 frames/s the querier sends no query under load; the receiver's
     membership expires exactly one Group Membership Interval after a report that came before
     the load; limited to 100 interrupts/s every query is on time and nothing expires."""
-    common = dict(load=100000, igmpTimeScale=0.01, duration=1.3, nodesPerPc=50, receivers=1)
-    un = _run("mega-querier", tmp_path, itr=0, **common)
+    common = dict(loadPps=100000, igmpTimeScale=0.01, durationGmi=1.3, nodesPerPc=50,
+                  receivers=1)
+    un = _run("mega-querier", tmp_path, querierItr=0, **common)
     assert un["queries_due_under_load"] >= 1
     assert un["queries_on_time_fraction"] == 0
     assert un["data_memberships_timed_out"] == 1
@@ -64,17 +65,17 @@ def test_querier_livelock_and_moderation(tmp_path):
     last_report = un["first_data_timeout_s"] - gmi
     assert 0 < last_report < un["load_start_s"]
     assert un["data_delivered_fraction_tail"] == 0
-    mod = _run("mega-querier", tmp_path, itr=100, **common)
+    mod = _run("mega-querier", tmp_path, querierItr=100, **common)
     assert mod["queries_on_time_fraction"] == 1
     assert mod["memberships_timed_out"] == 0
     assert mod["data_delivered_fraction_tail"] > 0.9
 
 
 def test_bad_arguments_are_refused():
-    for prog, arg, word in (("mega-flooding", "--load=-1", "--load"),
+    for prog, arg, word in (("mega-flooding", "--loadPps=-1", "--loadPps"),
                             ("mega-flooding", "--warmup=1", "--warmup"),
                             ("mega-querier", "--igmpTimeScale=0.001", "--igmpTimeScale"),
-                            ("mega-querier", "--itr=-5", "--itr"),
+                            ("mega-querier", "--querierItr=-5", "--querierItr"),
                             ("mega-scale", "--receiversOn6009=3", "--receiversOn6009"),
                             ("mega-scale", "--senderPcs=4 --receivers=2", "--receivers"),
                             ("mega-multiplex", "--nodes=0", "--nodes")):
@@ -94,7 +95,7 @@ def test_experiments_are_declared():
             assert pts and len({campaign.point_key(p) for p in pts}) == len(pts)
     roles = {p["role"] for p in exps["mega-flooding"].points("quick")}
     assert roles == {"one-process", "receiver-20000", "sweep"}
-    itrs = {p["itr"] for p in exps["mega-querier"].points("quick")}
+    itrs = {p["querierItr"] for p in exps["mega-querier"].points("quick")}
     assert 0 in itrs and min(i for i in itrs if i > 0) == 100
 
 

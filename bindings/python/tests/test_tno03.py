@@ -22,7 +22,7 @@ HostCpu.ShieldedInterferenceRate = 0
 def _sched(tmp_path, profile, host, samples=2000):
     f = tmp_path / "quiet.txt"
     f.write_text(QUIET)
-    return _run("tno-jitter", tmp_path, measure="sched", profile=profile, hostA=host,
+    return _run("tno-jitter", tmp_path, measure="sched", platform=profile, hostProfile=host,
                 profileFile=f, samples=samples, RngRun=3)
 
 
@@ -49,7 +49,7 @@ def test_busy_wait_absorbs_the_wakeup_latency(tmp_path):
 def test_sporadic_events_widen_the_jitter(tmp_path):
     """With its sporadic events (35 us each) a shielded IRIX CPU delays some wake-ups by up to one
     event more than the wake-up path's spread."""
-    r = _run("tno-jitter", tmp_path, measure="sched", profile="irix", samples=10000, RngRun=1)
+    r = _run("tno-jitter", tmp_path, measure="sched", platform="irix", samples=10000, RngRun=1)
     assert r["max_us"] > IRIX_WAKE_US[1] + 5
     assert r["max_us"] <= IRIX_WAKE_US[1] + 2 * 35 + 1e-3
 
@@ -57,7 +57,7 @@ def test_sporadic_events_widen_the_jitter(tmp_path):
 def test_network_latency_one_way_and_warmup_excluded(tmp_path):
     """10 datagrams: all arrive, the ARP warm-up datagram is not a sample, and the latency is at
     least the two stacks' CPU time (the IRIX profile's 20 000 + 30 000 cycles at 250/195 MHz)."""
-    r = _run("tno-jitter", tmp_path, measure="net", profile="irix", samples=10, period=0.01)
+    r = _run("tno-jitter", tmp_path, measure="net", platform="irix", samples=10, period=0.01)
     assert r["samples"] == 10 and r["sent"] == 11 and r["malformed"] == 0
     assert r["min_us"] > (20000 / 250e6 + 30000 / 195e6) * 1e6
     assert r["max_us"] < 1000

@@ -60,11 +60,11 @@ def flooding_points(scale):
     pts = []
     # Calibration check: one send_udp process on one PC, no load, a long observation.
     pts.append({"role": "one-process", "senderPcs": 1, "nodesPerPc": 1, "snooping": True,
-                "load": 0.0, "warmup": 2.0, "duration": 120.0 if quick else 600.0,
+                "loadPps": 0.0, "warmup": 2.0, "duration": 120.0 if quick else 600.0,
                 "loadLead": 0.0})
     # Receiver capacity: one MEGA06 set, 4 PCs x 5 000 nodes = 20 000 nodes to one receiver.
     pts.append({"role": "receiver-20000", "senderPcs": 4, "nodesPerPc": 5000, "snooping": True,
-                "load": 0.0, "warmup": 2.0, "duration": 3.0 if quick else 20.0,
+                "loadPps": 0.0, "warmup": 2.0, "duration": 3.0 if quick else 20.0,
                 "loadLead": 0.0})
     for snooping in (False, True):
         loads = QUICK_LOADS if quick else PAPER_LOADS
@@ -80,7 +80,7 @@ def flooding_points(scale):
             else:
                 duration, lead = (10.0, 1.0) if load <= 1e5 else (3.0, 1.0)
             pts.append({"role": "sweep", "senderPcs": pcs, "nodesPerPc": 5000,
-                        "snooping": snooping, "load": load, "warmup": 2.0,
+                        "snooping": snooping, "loadPps": load, "warmup": 2.0,
                         "duration": duration, "loadLead": lead})
     return pts
 
@@ -92,7 +92,7 @@ def flooding_analyse(records):
     one = rx20k = None
     for rec in records:
         p, r = rec.params, rec.result
-        rows.append({"role": p["role"], "snooping": p["snooping"], "load_pps": p["load"],
+        rows.append({"role": p["role"], "snooping": p["snooping"], "load_pps": p["loadPps"],
                      "sender_pcs": p["senderPcs"], "nodes_per_pc": p["nodesPerPc"],
                      "duration_s": p["duration"],
                      **{k: r[k] for k in FLOODING_COLUMNS}, "events": r.get("events")})
@@ -101,7 +101,7 @@ def flooding_analyse(records):
         elif p["role"] == "receiver-20000":
             rx20k = r
         else:
-            sweep[p["snooping"]][p["load"]] = r
+            sweep[p["snooping"]][p["loadPps"]] = r
 
     # The unflooded reference: the snooping-on points (the load never reaches the PCs), those
     # with windows of at least 2 s (a window shorter than the 1.008 s interval holds no
@@ -219,9 +219,9 @@ PAPER_ITRS = [0, 8000, 2000, 1000, 500, 250, 100]
 
 def querier_points(scale):
     if scale == "quick":
-        return [{"load": 1e5, "itr": itr, "igmpTimeScale": 0.02, "duration": 1.25,
+        return [{"loadPps": 1e5, "querierItr": itr, "igmpTimeScale": 0.02, "durationGmi": 1.25,
                  "nodesPerPc": 1000, "receivers": 2} for itr in QUICK_ITRS]
-    return [{"load": 1e6, "itr": itr, "igmpTimeScale": 0.1, "duration": 2.0,
+    return [{"loadPps": 1e6, "querierItr": itr, "igmpTimeScale": 0.1, "durationGmi": 2.0,
              "nodesPerPc": 5000, "receivers": 4} for itr in PAPER_ITRS]
 
 # Result fields of a mega-querier point copied into data.csv, in column order.
@@ -245,8 +245,8 @@ def querier_analyse(records):
     by_itr = {}
     for rec in records:
         p, r = rec.params, rec.result
-        by_itr[p["itr"]] = r
-        rows.append({"load_pps": p["load"], "itr": p["itr"],
+        by_itr[p["querierItr"]] = r
+        rows.append({"load_pps": p["loadPps"], "itr": p["querierItr"],
                      "igmp_time_scale": p["igmpTimeScale"],
                      **{k: r[k] for k in QUERIER_COLUMNS}, "events": r.get("events")})
     itrs = sorted(by_itr)
@@ -254,7 +254,7 @@ def querier_analyse(records):
     un = by_itr[0]
     m = by_itr[mod]
     metrics = {
-        "querier_load_pps": records[0].params["load"],
+        "querier_load_pps": records[0].params["loadPps"],
         "querier_igmp_query_interval_s": un["query_interval_s"],
         "querier_group_membership_interval_s": un["gmi_s"],
         "querier_moderated_interrupt_rate": mod,
@@ -332,7 +332,7 @@ def querier_analyse(records):
     p0 = records[0].params
     notes = [
         f"The querier PC (mrouted, a user process; StarBED profile, legacy e1000 driver) is on a "
-        f"static multicast-router port and receives all multicast: {p0['load']:g} packets/s "
+        f"static multicast-router port and receives all multicast: {p0['loadPps']:g} packets/s "
         f"from the other senders plus one sender PC's {p0['nodesPerPc']} nodes. IGMP timers are "
         f"the RFC 2236 defaults times {p0['igmpTimeScale']} (Query Interval "
         f"{un['query_interval_s']:g} s, Group Membership Interval {un['gmi_s']:g} s), so a "

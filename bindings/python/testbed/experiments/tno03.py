@@ -226,11 +226,11 @@ def jitter_points(scale):
     runs = 1 if scale == "quick" else 5
     # The network latency by the study's method: two processes exchanging datagrams (an echo),
     # the latency half the round trip (tno-jitter --method=echo; doc/tno.rst).
-    pts = [{"measure": m, "profile": p, "samples": 10000,
+    pts = [{"measure": m, "platform": p, "samples": 10000,
             "period": 1e-3 if m == "sched" else 1e-2, **({"method": "echo"} if m == "net" else {}),
             "RngRun": run}
            for m in JITTER_MEASURES for p in JITTER_PROFILES for run in range(1, runs + 1)]
-    pts += [{"measure": "net", "profile": "ihawk", "samples": 10000, "period": 1e-2,
+    pts += [{"measure": "net", "platform": "ihawk", "samples": 10000, "period": 1e-2,
              "method": "echo", "band": b, "RngRun": run}
             for b in BANDS for run in range(1, runs + 1)]
     return pts
@@ -254,7 +254,7 @@ def jitter_analyse(records):
     by = {}
     rows = []
     for rec in records:
-        m, p, r = rec.params["measure"], rec.params["profile"], rec.result
+        m, p, r = rec.params["measure"], rec.params["platform"], rec.result
         band = rec.params.get("band", "central")
         by.setdefault((m, p) if band == "central" else (m, p, band), []).append(rec)
         rows.append({"measure": m, "profile": p, "band": band, "run": rec.params["RngRun"],

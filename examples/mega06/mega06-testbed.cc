@@ -4,13 +4,11 @@
 
 #include "mega06-testbed.h"
 
-#include "host-platform-helper.h"
-#include "multicast-helper.h"
-
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/host-nic.h"
+#include "ns3/host-platform-helper.h"
 #include "ns3/host-platform.h"
 #include "ns3/igmp-l4-protocol.h"
 #include "ns3/internet-stack-helper.h"
@@ -20,6 +18,7 @@
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/mac48-address.h"
+#include "ns3/multicast-helper.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/simple-channel.h"
 #include "ns3/simple-net-device.h"

@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef TESTBED_JAXA_BENCHMARK_H
-#define TESTBED_JAXA_BENCHMARK_H
+#ifndef TESTBED_JAXA_BENCHMARK_DRIVER_H
+#define TESTBED_JAXA_BENCHMARK_DRIVER_H
 
 #include "ns3/data-rate.h"
 #include "ns3/ethernet-net-device.h"
@@ -104,6 +104,21 @@ class JaxaBenchmark
     static void AddOptions(ProgramOptions& opts, JaxaBenchmarkConfig& config);
 
     /**
+     * @brief Declare the testbed's PC options, shared by the JAXA06 programs: --hostProfile
+     * (federate PCs), --emulatorProfile (NIST Net PC), --hostSet, --profileFile.
+     * @param opts the program's options
+     * @param config where they go (its hostProfile, emulatorProfile, hostSet, profileFile)
+     */
+    static void AddHostOptions(ProgramOptions& opts, JaxaBenchmarkConfig& config);
+
+    /**
+     * @brief Give the testbed the chosen PCs: the profiles, then --hostSet on them.
+     * @param testbed the testbed
+     * @param config the configuration (its hostProfile, emulatorProfile, hostSet)
+     */
+    static void SetHosts(EmulatedTestbedHelper& testbed, const JaxaBenchmarkConfig& config);
+
+    /**
      * @brief Declare the fields that RunAll writes (AddOptions declares them in the options'
      * record).
      * @param record the record
@@ -112,7 +127,7 @@ class JaxaBenchmark
 
     /**
      * @brief Check what the options' ranges cannot (exit status 2 with a message if bad): the
-     * combinations, the profiles' names.
+     * combinations (ProgramOptions::Parse checks the profiles' names).
      * @param config the configuration
      */
     static void Check(const JaxaBenchmarkConfig& config);
@@ -127,7 +142,7 @@ class JaxaBenchmark
 
     /**
      * @brief The programs' --hostSet: the testbed's host profiles (federate PCs and NIST Net
-     * PC) replaced by copies with some parameters changed (Profile::TryWithChanges), registered
+     * PC) replaced by copies with some parameters changed (ProgramOptions::WithHostSet), registered
      * under new names (exit status 2 naming --hostSet if a change does not parse or apply).
      * @param testbed the testbed, its profiles set
      * @param changes "Key=Value;..." ("" = none: the profiles stay)
@@ -137,4 +152,4 @@ class JaxaBenchmark
 
 } // namespace ns3
 
-#endif /* TESTBED_JAXA_BENCHMARK_H */
+#endif /* TESTBED_JAXA_BENCHMARK_DRIVER_H */

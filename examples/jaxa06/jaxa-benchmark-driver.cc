@@ -2,14 +2,14 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "jaxa-benchmark.h"
+#include "jaxa-benchmark-driver.h"
+
+#include "jaxa-benchmark-federate.h"
 
 #include "ns3/boolean.h"
 #include "ns3/emulated-testbed-helper.h"
 #include "ns3/enum.h"
-#include "ns3/experiment-args.h"
 #include "ns3/host-platform.h"
-#include "ns3/jaxa-benchmark-federate.h"
 #include "ns3/link-emulator-queue-disc.h"
 #include "ns3/log.h"
 #include "ns3/profile.h"
@@ -31,22 +31,6 @@ NS_LOG_COMPONENT_DEFINE("JaxaBenchmark");
 
 namespace
 {
-
-/**
- * Split "k=v;k=v" into pairs (exit status 2 with a message naming the option if malformed).
- * @param text the text
- * @param option option name (for the error message)
- * @return the pairs
- */
-Profile::Settings
-SplitSettings(const std::string& text, const std::string& option)
-{
-    Profile::Settings out;
-    std::string error;
-    bool ok = Profile::ParseChanges(text, out, error);
-    ProgramOptions::Require(ok, "--" + option + ": " + error);
-    return out;
-}
 
 /** When the master registers the start synchronization point (every join is done by then). */
 const Time READY_AT = Seconds(1);
@@ -83,22 +67,28 @@ struct RunState
 void
 JaxaBenchmark::ApplyHostSet(EmulatedTestbedHelper& testbed, const std::string& changes)
 {
-    if (changes.empty())
-    {
-        return;
-    }
-    const Profile::Settings settings = SplitSettings(changes, "hostSet");
-    auto changed = [&settings](const std::string& base) {
-        Profile copy;
-        std::string error;
-        bool ok
-            = Profile::Get("host", base).TryWithChanges(settings, base + "+changed", copy, error);
-        ProgramOptions::Require(ok, "--hostSet: " + error);
-        Profile::Register(copy);
-        return copy.GetName();
-    };
-    testbed.SetHostProfile(changed(testbed.GetHostProfile()));
-    testbed.SetEmulatorProfile(changed(testbed.GetEmulatorProfile()));
+    testbed.SetHostProfile(ProgramOptions::WithHostSet(testbed.GetHostProfile(), changes));
+    testbed.SetEmulatorProfile(ProgramOptions::WithHostSet(testbed.GetEmulatorProfile(), changes));
+}
+
+void
+JaxaBenchmark::AddHostOptions(ProgramOptions& opts, JaxaBenchmarkConfig& c)
+{
+    opts.AddHostProfile(c.hostProfile, "host profile of the federate PCs");
+    opts.AddProfile("emulatorProfile",
+                    "host",
+                    "host profile of the NIST Net PC",
+                    c.emulatorProfile);
+    opts.AddHostSet(c.hostSet);
+    opts.AddProfileFile(c.profileFile);
+}
+
+void
+JaxaBenchmark::SetHosts(EmulatedTestbedHelper& testbed, const JaxaBenchmarkConfig& c)
+{
+    testbed.SetHostProfile(c.hostProfile);
+    testbed.SetEmulatorProfile(c.emulatorProfile);
+    ApplyHostSet(testbed, c.hostSet);
 }
 
 void
@@ -110,7 +100,7 @@ JaxaBenchmark::AddOptions(ProgramOptions& opts, JaxaBenchmarkConfig& c)
                    {"sync", "async", "bidir"});
     opts.Add("tsoData", "synchronised data in timestamp order (false: receive order)", c.tsoData);
     // Up to 1 MiB per update (larger than any update of the era's HLA benchmarks).
-    opts.Add("dataSize", "payload bytes per update", c.dataSize, 1, 1048576);
+    opts.Add("dataSize", "payload bytes per update", c.dataSize, 1, 1048576, "bytes");
     opts.Add("bandwidth",
              "NIST Net bandwidth, each direction (0bps: none; up to the 100BASE-TX line)",
              c.bandwidth,
@@ -142,7 +132,7 @@ JaxaBenchmark::AddOptions(ProgramOptions& opts, JaxaBenchmarkConfig& c)
                    "PC of the CRC: receiver (host B) or sender (host A)",
                    c.crcHost,
                    {"receiver", "sender"});
-    opts.Add("rtiProfile", "profile (kind rti) of the RTI", c.rtiProfile);
+    opts.AddRtiProfile(c.rtiProfile, "the RTI's profile");
     opts.AddChoice("galt",
                    "GALT algorithm (empty: the profile's)",
                    c.galt,
@@ -151,15 +141,8 @@ JaxaBenchmark::AddOptions(ProgramOptions& opts, JaxaBenchmarkConfig& c)
                    "Nagle on the RTI's TCP connections (empty: the profile's)",
                    c.nagle,
                    {"", "on", "off"});
-    opts.Add("hostProfile", "host profile of the federate PCs", c.hostProfile);
-    opts.Add("emulatorProfile", "host profile of the NIST Net PC", c.emulatorProfile);
-    opts.AddProfileFile(c.profileFile);
-    opts.Add("rtiSet", "RtiSettings attributes after the profile: Name=Value;...", c.rtiSet);
-    opts.Add("hostSet",
-             "host parameters changed (sensitivity studies): Key=Value;... with Key a profile "
-             "setting (HostNic.InterruptDelay), an attribute inside one "
-             "(HostPlatform.Cpu.ContextSwitchCost) or such an attribute alone when unique",
-             c.hostSet);
+    AddHostOptions(opts, c);
+    opts.AddRtiSet(c.rtiSet);
     DeclareFields(opts.Record());
 }
 
@@ -181,12 +164,6 @@ JaxaBenchmark::Check(const JaxaBenchmarkConfig& c)
     ProgramOptions::Require(perExchange * c.exchanges <= 1e5,
                             "--exchanges x (--delay, --dataSize / --bandwidth): a repetition "
                             "would take more than 1e5 s of simulated time");
-    ProgramOptions::Require(Profile::Exists("rti", c.rtiProfile),
-                            "--rtiProfile='" + c.rtiProfile + "' is not an RTI profile");
-    ProgramOptions::Require(Profile::Exists("host", c.hostProfile),
-                            "--hostProfile='" + c.hostProfile + "' is not a host profile");
-    ProgramOptions::Require(Profile::Exists("host", c.emulatorProfile),
-                            "--emulatorProfile='" + c.emulatorProfile + "' is not a host profile");
 }
 
 JaxaBenchmarkRun
@@ -218,9 +195,7 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
                              : c.emulatorNic == "full" ? EthernetNetDevice::FORCED_FULL
                                                        : EthernetNetDevice::FORCED_HALF);
     }
-    testbed.SetHostProfile(c.hostProfile);
-    testbed.SetEmulatorProfile(c.emulatorProfile);
-    ApplyHostSet(testbed, c.hostSet);
+    SetHosts(testbed, c);
     EmulatedTestbed tb = testbed.Install();
     testbed.AssignStreams(tb, 1000);
 
@@ -235,10 +210,8 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
     {
         rti.SetSettingsAttribute("TcpNoDelay", BooleanValue(c.nagle == "off"));
     }
-    for (const auto& [name, value] : SplitSettings(c.rtiSet, "rtiSet"))
-    {
-        rti.SetSettingsAttribute(name, StringValue(value));
-    }
+    const std::string why = rti.TrySetSettings(ProgramOptions::ParseSettings(c.rtiSet, "rtiSet"));
+    ProgramOptions::Require(why.empty(), "--rtiSet: " + why);
     rti.GetFom()->AddObjectClass("Data", {"payload"});
     RunState st;
     st.crcPc = c.crcHost == "receiver" ? tb.hostB : tb.hostA;

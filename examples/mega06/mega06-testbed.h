@@ -5,12 +5,13 @@
 #ifndef TESTBED_MEGA06_TESTBED_H
 #define TESTBED_MEGA06_TESTBED_H
 
+#include "multicast-load-source.h"
+
 #include "ns3/ami.h"
 #include "ns3/data-rate.h"
 #include "ns3/igmp-timers.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mrouted.h"
-#include "ns3/multicast-load-source.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/sara.h"

@@ -20,7 +20,7 @@
 
 /**
  * @file
- * @ingroup testbed-multicast
+ * @ingroup testbed-switch
  * The switching fabric of an Ethernet switch: forwarding engine, MAC table, random drops.
  */
 
@@ -28,7 +28,7 @@ namespace ns3
 {
 
 /**
- * @ingroup testbed-multicast
+ * @ingroup testbed-switch
  * @brief The fabric of a store-and-forward Ethernet switch.
  *
  * - **Forwarding engine**: one server that makes one forwarding decision per frame in
@@ -41,7 +41,7 @@ namespace ns3
  *   (the Catalyst 6009 of MEGA06 dropped a constant fraction independent of load).
  *
  * Per-output-port queues are the ports' device queues (CsmaNetDevice TxQueue, whose MaxSize
- * the helper sets); their overflows are reported here as OUTPUT_QUEUE_FULL by the bridge.
+ * the helper sets); their overflows are reported here as OUTPUT_QUEUE_FULL by the switch.
  */
 class SwitchFabric : public Object
 {

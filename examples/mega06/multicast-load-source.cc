@@ -4,8 +4,6 @@
 
 #include "multicast-load-source.h"
 
-#include "send-udp.h"
-
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/ipv4-header.h"
@@ -15,6 +13,7 @@
 #include "ns3/net-device.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/send-udp.h"
 #include "ns3/simulator.h"
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"

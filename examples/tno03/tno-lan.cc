@@ -1,0 +1,154 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "tno-lan.h"
+
+#include "ns3/double.h"
+#include "ns3/ethernet-helper.h"
+#include "ns3/host-nic.h"
+#include "ns3/host-platform-helper.h"
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/node.h"
+#include "ns3/queue-size.h"
+#include "ns3/string.h"
+#include "ns3/switch-helper.h"
+#include "ns3/traffic-control-helper.h"
+#include "ns3/traffic-control-layer.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+namespace tno
+{
+
+std::vector<Ipv4Address>
+InstallLan(const NodeContainer& machines, bool hub, int64_t stream, NetDeviceContainer* devices)
+{
+    EthernetHelper eth;
+    eth.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Mbps")));
+    NetDeviceContainer hostDevs;
+    if (hub)
+    {
+        eth.SetDeviceAttribute("Duplex", StringValue("Auto"));
+        hostDevs = eth.InstallHub(machines);
+    }
+    else
+    {
+        eth.SetDeviceAttribute("Duplex", StringValue("ForcedFull"));
+        Ptr<Node> sw = CreateObject<Node>();
+        SwitchHelper swHelper;
+        swHelper.SetFabricAttribute("ForwardingCapacity", DoubleValue(1e5));
+        Ptr<SwitchNetDevice> lanSwitch = swHelper.Install(sw);
+        for (uint32_t i = 0; i < machines.GetN(); ++i)
+        {
+            NetDeviceContainer link = eth.Install(machines.Get(i), sw);
+            hostDevs.Add(link.Get(0));
+            lanSwitch->AddSwitchPort(link.Get(1));
+        }
+    }
+    eth.AssignStreams(hostDevs, stream);
+    Ipv4AddressHelper ip("10.3.0.0", "255.255.255.0");
+    Ipv4InterfaceContainer ifs = ip.Assign(hostDevs);
+    if (devices)
+    {
+        *devices = hostDevs;
+    }
+    std::vector<Ipv4Address> addr;
+    for (uint32_t i = 0; i < machines.GetN(); ++i)
+    {
+        addr.push_back(ifs.GetAddress(i));
+    }
+    return addr;
+}
+
+std::vector<Ptr<HostPlatform>>
+InstallHosts(const NodeContainer& machines, const std::string& hostA, const std::string& hostB)
+{
+    std::vector<Ptr<HostPlatform>> hosts;
+    for (uint32_t i = 0; i < machines.GetN(); ++i)
+    {
+        HostPlatformHelper helper(i == 0 ? hostA : hostB);
+        Ptr<HostPlatform> p = helper.Install(machines.Get(i));
+        p->AssignStreams(100 + 20 * i);
+        hosts.push_back(p);
+    }
+    return hosts;
+}
+
+void
+SetRciCosts(Ptr<RciFederate> rci, double actionCycles, double reflectCycles)
+{
+    rci->SetAttribute("ActionCost", DoubleValue(actionCycles));
+    rci->SetAttribute("ReflectCost", DoubleValue(reflectCycles));
+    rci->SetAttribute("ClockReads", UintegerValue(RCI_CLOCK_READS));
+}
+
+void
+InstallQueueDiscs(const NetDeviceContainer& devices, const std::vector<Ptr<HostPlatform>>& hosts)
+{
+    for (uint32_t i = 0; i < devices.GetN(); ++i)
+    {
+        Ptr<NetDevice> dev = devices.Get(i);
+        Ptr<TrafficControlLayer> tc = dev->GetNode()->GetObject<TrafficControlLayer>();
+        if (tc->GetRootQueueDiscOnDevice(dev))
+        {
+            tc->DeleteRootQueueDiscOnDevice(dev);
+        }
+        TrafficControlHelper tch;
+        tch.SetRootQueueDisc(
+            "ns3::PfifoFastQueueDisc",
+            "MaxSize",
+            QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, hosts[i]->GetTxQueueLength())));
+        tch.Install(dev);
+    }
+}
+
+Band
+ParseBand(const std::string& name)
+{
+    return name == "fast" ? Band::FAST : name == "slow" ? Band::SLOW : Band::CENTRAL;
+}
+
+void
+ApplyBand(Ptr<HostPlatform> host, const std::string& profile, Band band)
+{
+    if (band == Band::CENTRAL || profile.rfind("ihawk", 0) != 0)
+    {
+        return;
+    }
+    const bool p4 = host->GetCpu()->GetFrequency() > 1.5e9;
+    const double factor = band == Band::FAST ? (p4 ? 1.07 : 0.93) : (p4 ? 2.2 : 1.9);
+    host->SetAttribute("ReferenceCycleFactor", DoubleValue(factor));
+    if (band == Band::SLOW)
+    {
+        for (const char* a :
+             {"SyscallCost", "WaitCost", "SendCost", "RecvCost", "TxCompletionCost"})
+        {
+            DoubleValue v;
+            host->GetAttribute(a, v);
+            host->SetAttribute(a, DoubleValue(2 * v.Get()));
+        }
+        DoubleValue cs;
+        host->GetCpu()->GetAttribute("ContextSwitchCost", cs);
+        host->GetCpu()->SetAttribute("ContextSwitchCost", DoubleValue(2 * cs.Get()));
+        Ptr<Node> node = host->GetObject<Node>();
+        for (uint32_t d = 0; d < node->GetNDevices(); ++d)
+        {
+            Ptr<HostNic> nic = host->GetNic(node->GetDevice(d));
+            if (!nic)
+            {
+                continue;
+            }
+            for (const char* a : {"InterruptCost", "DriverCost", "StackCost"})
+            {
+                DoubleValue v;
+                nic->GetAttribute(a, v);
+                nic->SetAttribute(a, DoubleValue(2 * v.Get()));
+            }
+        }
+    }
+}
+
+} // namespace tno
+} // namespace ns3
