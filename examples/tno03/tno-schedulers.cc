@@ -26,6 +26,7 @@
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/testbed-module.h"
+#include "ns3/traffic-control-module.h"
 
 #include <fstream>
 #include <sstream>
