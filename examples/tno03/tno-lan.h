@@ -9,6 +9,7 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
+#include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/rci-federate.h"
 
@@ -26,23 +27,34 @@ namespace tno
 {
 
 /**
+ * The switch's bus arbitration cycle: 16 ports granted 1 us each (an assumption: a 16-port
+ * shared-bus switch of the era; doc/tno.rst). With the 2.56 Gbit/s bus a 600-byte frame waits
+ * 0-16 us and crosses in 1.9 us: 9.9 us on average, the study's "about 10 us of buffering".
+ */
+const Time SWITCH_ARBITRATION_CYCLE = MicroSeconds(16);
+
+/**
  * Join machines by a 100 Mbit/s LAN and number them 10.3.0.0/24.
  *
- * A switch: store and forward, full duplex; its switching engine takes 10 us per frame
- * ([TNO03]: "a switch adds about 10 us of buffering latency"). A hub: one collision domain, the
- * NICs half duplex (a hub port does not negotiate; auto-negotiating NICs fall back to half by
+ * A switch: store and forward, full duplex, a shared-bus fabric: a frame fully received waits
+ * for its ingress port's grant of a round-robin arbiter (SWITCH_ARBITRATION_CYCLE, 0 to one
+ * cycle), then crosses a 2.56 Gbit/s bus ([TNO03]: "a switch adds about 10 us of buffering
+ * latency": the mean of a variable delay; doc/tno.rst). A hub: one collision domain, the NICs
+ * half duplex (a hub port does not negotiate; auto-negotiating NICs fall back to half by
  * parallel detection), CSMA/CD.
  *
  * @param machines the machines (with an Internet stack)
  * @param hub a repeater hub instead of a switch
  * @param stream first random stream of the Ethernet devices
  * @param devices if not null, receives the machines' devices (in machine order)
+ * @param arbitrationCycle the switch's bus arbitration cycle
  * @return each machine's address
  */
 std::vector<Ipv4Address> InstallLan(const NodeContainer& machines,
                                     bool hub,
                                     int64_t stream,
-                                    NetDeviceContainer* devices = nullptr);
+                                    NetDeviceContainer* devices = nullptr,
+                                    Time arbitrationCycle = SWITCH_ARBITRATION_CYCLE);
 
 /**
  * The RCI's own work per action (frame scheduling, the action's bookkeeping, tag formatting),

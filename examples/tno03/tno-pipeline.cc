@@ -79,6 +79,7 @@ main(int argc, char* argv[])
     std::string hostSet;
     std::string profileFile;
     std::string bandName = "central";
+    Time switchCycle = tno::SWITCH_ARBITRATION_CYCLE;
     double rciActionCycles = tno::RCI_ACTION_CYCLES;
     double rciReflectCycles = tno::RCI_REFLECT_CYCLES;
 
@@ -118,6 +119,12 @@ main(int argc, char* argv[])
              0.0,
              1e9,
              "cycles");
+    opts.Add("switchCycle",
+             "the switch's bus arbitration cycle (a frame waits 0 to one cycle for its port's "
+             "grant; doc/tno.rst)",
+             switchCycle,
+             Seconds(0),
+             MilliSeconds(1));
     opts.AddChoice("band",
                    "the iHawk's uncalibrated parameters at their central values or at the fast "
                    "or slow end of their documented ranges (doc/tno.rst); no effect on the Onyx",
@@ -222,7 +229,7 @@ main(int argc, char* argv[])
     NetDeviceContainer devs;
     if (machines.GetN() == 2)
     {
-        addr = tno::InstallLan(machines, cfg.hub, 500, &devs);
+        addr = tno::InstallLan(machines, cfg.hub, 500, &devs, switchCycle);
     }
     std::vector<Ptr<HostPlatform>> hosts = tno::InstallHosts(machines, cfg.hostA, cfg.hostB);
     const tno::Band band = tno::ParseBand(bandName);
