@@ -16,6 +16,7 @@
 #include "ns3/traffic-control-helper.h"
 #include "ns3/traffic-control-layer.h"
 #include "ns3/uinteger.h"
+#include "ns3/user-attributes.h"
 
 namespace ns3
 {
@@ -85,11 +86,22 @@ InstallHosts(const NodeContainer& machines, const std::string& hostA, const std:
 }
 
 void
-SetRciCosts(Ptr<RciFederate> rci, double actionCycles, double reflectCycles)
+SetRciCosts(Ptr<RciFederate> rci,
+            double actionCycles,
+            double reflectCycles,
+            const std::string& by)
 {
-    rci->SetAttribute("ActionCost", DoubleValue(actionCycles));
-    rci->SetAttribute("ReflectCost", DoubleValue(reflectCycles));
-    rci->SetAttribute("ClockReads", UintegerValue(RCI_CLOCK_READS));
+    if (by.empty())
+    {
+        UserAttributes::SetDefault(rci, "ActionCost", DoubleValue(actionCycles));
+        UserAttributes::SetDefault(rci, "ReflectCost", DoubleValue(reflectCycles));
+    }
+    else
+    {
+        UserAttributes::SetFixed(rci, "ActionCost", DoubleValue(actionCycles), by);
+        UserAttributes::SetFixed(rci, "ReflectCost", DoubleValue(reflectCycles), by);
+    }
+    UserAttributes::SetDefault(rci, "ClockReads", UintegerValue(RCI_CLOCK_READS));
 }
 
 void
@@ -127,7 +139,10 @@ ApplyBand(Ptr<HostPlatform> host, const std::string& profile, Band band)
     }
     const bool p4 = host->GetCpu()->GetFrequency() > 1.5e9;
     const double factor = band == Band::FAST ? (p4 ? 1.07 : 0.93) : (p4 ? 2.2 : 1.9);
-    host->SetAttribute("ReferenceCycleFactor", DoubleValue(factor));
+    const std::string by = std::string("from its option --band=") +
+                           (band == Band::FAST ? "fast" : "slow") +
+                           " (the end of the iHawk's documented range)";
+    UserAttributes::SetFixed(host, "ReferenceCycleFactor", DoubleValue(factor), by);
     if (band == Band::SLOW)
     {
         for (const char* a :
@@ -135,11 +150,11 @@ ApplyBand(Ptr<HostPlatform> host, const std::string& profile, Band band)
         {
             DoubleValue v;
             host->GetAttribute(a, v);
-            host->SetAttribute(a, DoubleValue(2 * v.Get()));
+            UserAttributes::SetFixed(host, a, DoubleValue(2 * v.Get()), by);
         }
         DoubleValue cs;
         host->GetCpu()->GetAttribute("ContextSwitchCost", cs);
-        host->GetCpu()->SetAttribute("ContextSwitchCost", DoubleValue(2 * cs.Get()));
+        UserAttributes::SetFixed(host->GetCpu(), "ContextSwitchCost", DoubleValue(2 * cs.Get()), by);
         Ptr<Node> node = host->GetObject<Node>();
         for (uint32_t d = 0; d < node->GetNDevices(); ++d)
         {
@@ -152,7 +167,7 @@ ApplyBand(Ptr<HostPlatform> host, const std::string& profile, Band band)
             {
                 DoubleValue v;
                 nic->GetAttribute(a, v);
-                nic->SetAttribute(a, DoubleValue(2 * v.Get()));
+                UserAttributes::SetFixed(nic, a, DoubleValue(2 * v.Get()), by);
             }
         }
     }

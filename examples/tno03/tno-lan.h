@@ -74,14 +74,20 @@ constexpr double RCI_REFLECT_CYCLES = 8000;
 constexpr uint32_t RCI_CLOCK_READS = 1;
 
 /**
- * Set the RCI's costs (RCI_ACTION_CYCLES, RCI_CLOCK_READS) on an RCI federate.
+ * Set the RCI's costs (RCI_ACTION_CYCLES, RCI_CLOCK_READS) on an RCI federate. Without @p by
+ * the costs are the set-up's defaults (a user's --ns3::RciFederate::ActionCost= etc. wins);
+ * with @p by they come from program options and a user value for them is refused (exit 2).
+ * The clock reads are always a default.
  * @param rci the federate
  * @param actionCycles the RCI's cycles per action (default RCI_ACTION_CYCLES)
  * @param reflectCycles the RCI's cycles per reflection (default RCI_REFLECT_CYCLES)
+ * @param by the options the costs come from, e.g. "from its options --rciActionCost and
+ *        --rciReflectCost"; empty: defaults
  */
 void SetRciCosts(Ptr<RciFederate> rci,
                  double actionCycles = RCI_ACTION_CYCLES,
-                 double reflectCycles = RCI_REFLECT_CYCLES);
+                 double reflectCycles = RCI_REFLECT_CYCLES,
+                 const std::string& by = "");
 
 /**
  * Give every machine's network device the host's queueing discipline instead of ns-3's

@@ -36,6 +36,9 @@ NS_LOG_COMPONENT_DEFINE("TnoPipeline");
 namespace
 {
 
+/** What sets the RCI's costs (a user's --ns3::RciFederate::ActionCost= is refused). */
+const std::string RCI_BY = "from its options --rciActionCost and --rciReflectCost";
+
 /** One configuration of the study. */
 struct PipelineConfig
 {
@@ -145,6 +148,9 @@ main(int argc, char* argv[])
         .Declare("send_rate_hz", ResultRecord::REAL, "achieved send rate (Hz)")
         .Declare("read_rate_hz", ResultRecord::REAL, "achieved read rate (Hz)")
         .Declare("loss", ResultRecord::REAL, "share of updates lost (0..1)")
+        .Declare("lost",
+                 ResultRecord::INT,
+                 "updates of the window that never arrived (sent - received)")
         .Declare("latency_mean_us", ResultRecord::REAL, "mean end-to-end latency (us)")
         .Declare("latency_sd_us", ResultRecord::REAL, "latency standard deviation (us)")
         .Declare("latency_max_us", ResultRecord::REAL, "largest latency (us)")
@@ -278,7 +284,7 @@ main(int argc, char* argv[])
     // action each: a read cycle of their RTI component, with the RCI's own cost.
     auto reader = [rciActionCycles, rciReflectCycles](Ptr<RtiLrc> lrc) {
         Ptr<RciFederate> r = CreateObject<RciFederate>();
-        tno::SetRciCosts(r, rciActionCycles, rciReflectCycles);
+        tno::SetRciCosts(r, rciActionCycles, rciReflectCycles, RCI_BY);
         r->Setup(lrc, RciSchedule::Control(Seconds(1), 1, 0, 0));
         r->ReadInUpdateActions();
         return r;
@@ -346,7 +352,7 @@ main(int argc, char* argv[])
 
     // The Sender's RCI: one Output action per frame of 1/frequency.
     Ptr<RciFederate> rci = CreateObject<RciFederate>();
-    tno::SetRciCosts(rci, rciActionCycles, rciReflectCycles);
+    tno::SetRciCosts(rci, rciActionCycles, rciReflectCycles, RCI_BY);
     rci->Setup(sender, RciSchedule::Control(Seconds(1.0 / frequency), 0, 1, 0));
     uint64_t sentTotal = 0;
     rci->SetAction("output1", Callback<void>([&]() {
@@ -396,10 +402,16 @@ main(int argc, char* argv[])
     rec.Set("send_rate_hz", sendRate);
     rec.Set("read_rate_hz", readRate);
     rec.Set("loss", loss);
-    rec.Set("latency_mean_us", mean * 1e6);
-    rec.Set("latency_sd_us", sd * 1e6);
-    rec.Set("latency_max_us", m.max * 1e6);
-    rec.Set("latency_growth", growth);
+    NS_ABORT_MSG_IF(m.received > m.sent, m.received << " messages received of " << m.sent);
+    rec.SetInt("lost", m.sent - m.received);
+    if (m.received > 0)
+    {
+        // (without a message there is no latency: the fields stay out of the record)
+        rec.Set("latency_mean_us", mean * 1e6);
+        rec.Set("latency_sd_us", sd * 1e6);
+        rec.Set("latency_max_us", m.max * 1e6);
+        rec.Set("latency_growth", growth);
+    }
     rec.SetInt("relay_max_burst", m.relayBurst);
     rec.SetInt("receiver_max_burst", m.receiverBurst);
     rec.SetString("band", bandName);

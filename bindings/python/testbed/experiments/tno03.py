@@ -47,14 +47,17 @@ KNEE_RISE = 0.10
 
 
 # Which calibration number set which parameter (doc/tno.rst, "Calibration"); every other
-# number of the table is an independent check.
+# number of the table is an independent check, or a known gap when doc/tno.rst explains why the
+# model does not reach it.
 PIPELINE_CALIBRATION = {
-    ("1a", "latency_us"): "dmso-rti13ng per-operation cost K",
-    ("1a", "max_hz"): "dmso-rti13ng read-side cost ReflectTailCost",
-    ("1b", "max_hz"): "onyx-irix65 SendOffPathCost + RecvOffPathCost (IRIX off-path UDP work)",
-    ("2", "latency_us"): "tno-rti upper-layer per-operation cost K (shared by RTI-DM and RTI-SM)",
-    ("2", "knee_hz"): "the RCI's ActionCost (per Update action)",
-    ("2", "max_hz"): "tno-rti-sm ShmEnqueueCost (RTI-SM's queue bookkeeping)",
+    ("1a", "latency_us"): "dmso-rti13ng per-operation cost K (39 300 R10000 cycles)",
+    ("1a", "max_hz"): "dmso-rti13ng read-side cost ReflectTailCost (120 000 R10000 cycles)",
+    ("1b", "max_hz"): "onyx-irix65 SendOffPathCost + RecvOffPathCost (IRIX off-path UDP work, "
+                      "68 000 cycles each)",
+    ("2", "latency_us"): "tno-rti upper-layer per-operation cost K, shared by RTI-DM and RTI-SM "
+                         "(7 300 R10000 cycles)",
+    ("2", "knee_hz"): "the RCI's ActionCost per Update action (19 600 R10000 cycles)",
+    ("2", "max_hz"): "the RCI's ReflectCost per reflection (8 000 R10000 cycles)",
 }
 PIPELINE_REASONS = {
     "latency_us": "the accuracy of the host stack costs every latency rests on (lmbench figures "
@@ -64,17 +67,30 @@ PIPELINE_REASONS = {
     "max_hz": "the measurement's resolution: 'above X Hz unacceptable loss' is a run-by-run "
               "search of unstated step; 15 % is wider than the sweep's steps near each maximum",
 }
+# Independent numbers the model does not reach, with the doc/tno.rst section that says why
+# (issue 25's known_gap: listed, never a failure; the tolerance is not changed).
+PIPELINE_GAPS = {
+    ("1b", "latency_us"): (
+        "no parameter was set on it; the model is about 215 us (+28 %) above it while 2's "
+        "latency, with the same upper layers and RCI costs, is exact: the excess is in what 1b "
+        "has and 2 has not, the IRIX UDP path twice (lmbench IRIX 6.2 on a POWER Challenge, "
+        "loopback) and two store-and-forward hops; the IRIX stack figures of another OS release "
+        "and machine class are the likely source (the same figures need 2.9x more off-path work "
+        "to give 1b's maximum); nothing is tuned to close it",
+        "doc/tno.rst, 'Calibration': 'Checks: 1b latency ... outside the 25 % tolerance' (a "
+        "known gap)"),
+}
 
 
-def _validation(label, measured, simulated, tolerance, parameter, reason):
-    """A validation point with its role: "calibration" if the number set a parameter, else
-    "check" (issue 25's fields when the Validation class has them, else in the label)."""
-    role = "calibration" if parameter else "check"
-    try:
-        return Validation(label, measured, simulated, tolerance, role=role, reason=reason,
-                          parameter=parameter)
-    except TypeError:
-        return Validation(f"{label} [{role}]", measured, simulated, tolerance)
+def _validation(label, measured, simulated, tolerance, parameter, reason, gap=None):
+    """A validation point with its role: "calibration" if the number set a parameter,
+    "known_gap" if doc/tno.rst documents why the model misses it, else "check"."""
+    if gap:
+        return Validation(label, measured, simulated, tolerance, role="known_gap",
+                          reason=f"{gap[0]}; tolerance: {reason}", doc=gap[1])
+    return Validation(label, measured, simulated, tolerance,
+                      role="calibration" if parameter else "check", reason=reason,
+                      parameter=parameter)
 
 
 def pipeline_points(scale):
@@ -187,7 +203,8 @@ def pipeline_analyse(records):
         if sim is not None:
             param = PIPELINE_CALIBRATION.get((c, q))
             checks.append(_validation(f"{c} {q}", value, sim, tolerance[q], param,
-                                      PIPELINE_REASONS.get((c, q), PIPELINE_REASONS[q])))
+                                      PIPELINE_REASONS.get((c, q), PIPELINE_REASONS[q]),
+                                      PIPELINE_GAPS.get((c, q))))
     fig = Figure(name="pipeline-latency",
                  title="TNO03 Figs. 8-14: mean latency against the Sender's frequency",
                  xlabel="frequency (Hz)", ylabel="mean latency (us)", logx=True, logy=True,
@@ -240,10 +257,12 @@ def jitter_points(scale):
 # IRIX CPU 0's event duration from the network latency maximum, the receive path's cold lines
 # from the body of the IRIX distribution (mean - min); the minimum and the jitter are checks.
 JITTER_CALIBRATION = {
-    "irix_sched_jitter_us": "onyx-irix65 ShieldedInterferenceRate and ShieldedInterferenceDuration",
-    "ihawk_sched_jitter_us": "ihawk-redhawk ShieldedInterferenceDuration",
-    "irix_net_max_us": "onyx-irix65 InterferenceDuration of CPU 0",
-    "irix_net_mean_us": "onyx-irix65 HostNic ColdLines (with the minimum: the body width)",
+    "irix_sched_jitter_us": "onyx-irix65 HostCpu ShieldedInterferenceRate and "
+                            "ShieldedInterferenceDuration (30/s of 35 us)",
+    "ihawk_sched_jitter_us": "ihawk-redhawk HostCpu ShieldedInterferenceDuration (2.5 us)",
+    "irix_net_max_us": "onyx-irix65 HostCpu InterferenceDuration of CPU 0 (uniform 0-285 us)",
+    "irix_net_mean_us": "onyx-irix65 HostNic ColdLines, with the minimum: the body mean - min "
+                        "(uniform 0 to 2 m lines, m = 14)",
 }
 JITTER_REASON = ("the measurement's resolution: an extreme over 10 000 samples of sporadic events "
                  "is one draw; the host costs the minimum rests on are lmbench figures of an "
