@@ -86,10 +86,7 @@ InstallHosts(const NodeContainer& machines, const std::string& hostA, const std:
 }
 
 void
-SetRciCosts(Ptr<RciFederate> rci,
-            double actionCycles,
-            double reflectCycles,
-            const std::string& by)
+SetRciCosts(Ptr<RciFederate> rci, double actionCycles, double reflectCycles, const std::string& by)
 {
     if (by.empty())
     {
@@ -139,9 +136,9 @@ ApplyBand(Ptr<HostPlatform> host, const std::string& profile, Band band)
     }
     const bool p4 = host->GetCpu()->GetFrequency() > 1.5e9;
     const double factor = band == Band::FAST ? (p4 ? 1.07 : 0.93) : (p4 ? 2.2 : 1.9);
-    const std::string by = std::string("from its option --band=") +
-                           (band == Band::FAST ? "fast" : "slow") +
-                           " (the end of the iHawk's documented range)";
+    const std::string by = std::string("from its option --band=")
+                           + (band == Band::FAST ? "fast" : "slow")
+                           + " (the end of the iHawk's documented range)";
     UserAttributes::SetFixed(host, "ReferenceCycleFactor", DoubleValue(factor), by);
     if (band == Band::SLOW)
     {
@@ -154,7 +151,10 @@ ApplyBand(Ptr<HostPlatform> host, const std::string& profile, Band band)
         }
         DoubleValue cs;
         host->GetCpu()->GetAttribute("ContextSwitchCost", cs);
-        UserAttributes::SetFixed(host->GetCpu(), "ContextSwitchCost", DoubleValue(2 * cs.Get()), by);
+        UserAttributes::SetFixed(host->GetCpu(),
+                                 "ContextSwitchCost",
+                                 DoubleValue(2 * cs.Get()),
+                                 by);
         Ptr<Node> node = host->GetObject<Node>();
         for (uint32_t d = 0; d < node->GetNDevices(); ++d)
         {

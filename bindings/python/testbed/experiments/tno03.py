@@ -77,8 +77,7 @@ PIPELINE_GAPS = {
         "loopback) and two store-and-forward hops; the IRIX stack figures of another OS release "
         "and machine class are the likely source (the same figures need 2.9x more off-path work "
         "to give 1b's maximum); nothing is tuned to close it",
-        "doc/tno.rst, 'Calibration': 'Checks: 1b latency ... outside the 25 % tolerance' (a "
-        "known gap)"),
+        "doc/tno.rst, 'Calibration': 'Known gap: configuration 1b's latency'"),
 }
 
 
@@ -262,7 +261,7 @@ JITTER_CALIBRATION = {
     "ihawk_sched_jitter_us": "ihawk-redhawk HostCpu ShieldedInterferenceDuration (2.5 us)",
     "irix_net_max_us": "onyx-irix65 HostCpu InterferenceDuration of CPU 0 (uniform 0-285 us)",
     "irix_net_mean_us": "onyx-irix65 HostNic ColdLines, with the minimum: the body mean - min "
-                        "(uniform 0 to 2 m lines, m = 14)",
+                        "(uniform 0 to 2 m lines, m = 11)",
 }
 JITTER_REASON = ("the measurement's resolution: an extreme over 10 000 samples of sporadic events "
                  "is one draw; the host costs the minimum rests on are lmbench figures of an "
