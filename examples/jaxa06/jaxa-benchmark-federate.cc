@@ -85,7 +85,11 @@ JaxaBenchmarkFederate::GetTypeId()
               .AddTraceSource("Start",
                               "The loop starts.",
                               MakeTraceSourceAccessor(&JaxaBenchmarkFederate::m_startTrace),
-                              "ns3::JaxaBenchmarkFederate::StartTracedCallback");
+                              "ns3::JaxaBenchmarkFederate::StartTracedCallback")
+              .AddTraceSource("Step",
+                              "A synchronised step completed: its grant reached the program.",
+                              MakeTraceSourceAccessor(&JaxaBenchmarkFederate::m_stepTrace),
+                              "ns3::JaxaBenchmarkFederate::StepTracedCallback");
     return tid;
 }
 
@@ -192,6 +196,7 @@ JaxaBenchmarkFederate::Continue()
     {
         m_granted = false;
         ++m_completed;
+        m_stepTrace(m_completed);
         if (m_completed == m_exchanges)
         {
             Finish();

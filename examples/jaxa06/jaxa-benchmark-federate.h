@@ -101,6 +101,13 @@ class JaxaBenchmarkFederate
      */
     typedef void (*StartTracedCallback)(Time start);
 
+    /**
+     * TracedCallback signature for a completed synchronised step (its grant reached the
+     * program).
+     * @param step the number of steps completed so far (1 for the first)
+     */
+    typedef void (*StepTracedCallback)(uint32_t step);
+
     // FederateAmbassador
     void FederationJoined(FederateHandle federate) override;
     void AnnounceSynchronizationPoint(const std::string& label, const UserTag& tag) override;
@@ -172,6 +179,7 @@ class JaxaBenchmarkFederate
     Time m_end;                             //!< loop end
     TracedCallback<Time, Time> m_doneTrace; //!< end of the loop
     TracedCallback<Time> m_startTrace;      //!< start of the loop
+    TracedCallback<uint32_t> m_stepTrace;   //!< a synchronised step completed
 };
 
 } // namespace ns3

@@ -87,6 +87,17 @@ HostCpu::GetTypeId()
                             BooleanValue(false),
                             MakeBooleanAccessor(&HostCpu::m_interferencePeriodic),
                             MakeBooleanChecker())
+              .AddAttribute("IdleInterferenceEvents",
+                            "Whether interference events are simulator events while every core "
+                            "is idle (true: a CPU with interference never lets Simulator::Run() "
+                            "end by itself). False: while the CPU is idle they are not "
+                            "scheduled, and are run when the CPU is next used or asked (Submit, "
+                            "GetBusyTime, GetQueueLength, HasIdleCore, GetInterferenceEvents), "
+                            "at the instants, with the draws and in the order they would have "
+                            "had: results are the same.",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&HostCpu::m_idleInterferenceEvents),
+                            MakeBooleanChecker())
               .AddAttribute("InterferenceDuration",
                             "Duration (s) of one event of InterferenceRate.",
                             StringValue("ns3::ConstantRandomVariable[Constant=0]"),
@@ -148,6 +159,7 @@ HostCpu::HostCpu()
     , m_interferenceRate(0)
     , m_shieldedInterferenceRate(0)
     , m_interferencePeriodic(false)
+    , m_idleInterferenceEvents(false)
     , m_nInterference(0)
     , m_cacheSize(0)
     , m_cacheLine(32)
@@ -251,18 +263,21 @@ HostCpu::DoInitialize()
     if (m_interferenceRate > 0 || m_shieldedInterferenceRate > 0)
     {
         m_interferenceEvents.resize(m_nCores);
+        m_nextInterference.assign(m_nCores, Time(-1));
+        // An idle CPU defers its events until it is used (IdleInterferenceEvents).
+        m_deferred = !m_idleInterferenceEvents && AllIdle();
         for (uint32_t c = 0; c < m_nCores; ++c)
         {
             m_affinity[INTERFERENCE_OWNER + c] = c;
             m_affine = true;
-            ScheduleInterference(c, true);
+            ScheduleInterference(c, true, Simulator::Now());
         }
     }
     Object::DoInitialize();
 }
 
 void
-HostCpu::ScheduleInterference(uint32_t c, bool first)
+HostCpu::ScheduleInterference(uint32_t c, bool first, Time from)
 {
     double rate = m_shielded[c] ? m_shieldedInterferenceRate : m_interferenceRate;
     if (rate <= 0)
@@ -281,7 +296,136 @@ HostCpu::ScheduleInterference(uint32_t c, bool first)
         draw = 1.0 - std::exp(-m_interArrival->GetValue());
     }
     Time gap = Seconds(draw / rate);
-    m_interferenceEvents[c] = Simulator::Schedule(gap, &HostCpu::Interfere, this, c);
+    m_nextInterference[c] = from + gap;
+    if (!m_deferred)
+    {
+        m_interferenceEvents[c]
+            = Simulator::Schedule(from + gap - Simulator::Now(), &HostCpu::Interfere, this, c);
+    }
+}
+
+bool
+HostCpu::AllIdle() const
+{
+    for (const auto& core : m_cores)
+    {
+        if (core.busy)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+void
+HostCpu::Arm()
+{
+    if (!m_deferred)
+    {
+        return;
+    }
+    m_deferred = false;
+    for (uint32_t c = 0; c < m_nextInterference.size(); ++c)
+    {
+        if (!m_nextInterference[c].IsNegative())
+        {
+            NS_ASSERT(m_nextInterference[c] > Simulator::Now());
+            m_interferenceEvents[c] = Simulator::Schedule(m_nextInterference[c] - Simulator::Now(),
+                                                          &HostCpu::Interfere,
+                                                          this,
+                                                          c);
+        }
+    }
+}
+
+void
+HostCpu::Defer()
+{
+    if (m_deferred || m_idleInterferenceEvents || m_nextInterference.empty())
+    {
+        return;
+    }
+    m_deferred = true;
+    for (auto& ev : m_interferenceEvents)
+    {
+        // Removed, not cancelled: a cancelled event stays in the event list until its time,
+        // and the run would not end before it. m_nextInterference keeps its instant.
+        Simulator::Remove(ev);
+    }
+}
+
+void
+HostCpu::CatchUp()
+{
+    if (!m_deferred)
+    {
+        return;
+    }
+    const Time now = Simulator::Now();
+    while (true)
+    {
+        // The core whose event is due first (in time order, as the events would have run:
+        // the cores share the gap and duration streams).
+        int32_t c = -1;
+        for (uint32_t i = 0; i < m_nextInterference.size(); ++i)
+        {
+            const Time t = m_nextInterference[i];
+            if (!t.IsNegative() && t <= now && (c < 0 || t < m_nextInterference[c]))
+            {
+                c = i;
+            }
+        }
+        if (c < 0)
+        {
+            break;
+        }
+        const Time t = m_nextInterference[c];
+        ScheduleInterference(c, false, t); // the next instant (no event while deferred)
+        // What Interfere() does at t, with the CPU idle but for earlier deferred events.
+        Ptr<RandomVariableStream> d
+            = m_shielded[c] ? m_shieldedInterferenceDuration : m_interferenceDuration;
+        const Time service = Seconds(std::max(0.0, d->GetValue()));
+        ++m_nInterference;
+        const uint32_t owner = INTERFERENCE_OWNER + c;
+        Core& core = m_cores[c];
+        if (core.busy)
+        {
+            // An earlier event still runs now: this one waits behind it (it is bound to c).
+            RunQueue(c, HARDIRQ)
+                .push_back(Task{service, service, t, Time(-1), HARDIRQ, owner, Callback<void>()});
+        }
+        else
+        {
+            // Start() at t: it waits for an earlier event that ran past t; otherwise a core
+            // idle for IdleEntryTime pays the exit latency.
+            Time start = std::max(t, core.idleSince);
+            Time run = service;
+            if (start == t && m_idleEntry.IsStrictlyPositive() && t - core.idleSince >= m_idleEntry)
+            {
+                run += m_idleExit;
+            }
+            const Time end = start + run;
+            if (end <= now)
+            {
+                // Complete() at end.
+                m_busy[HARDIRQ] += run;
+                core.idleSince = end;
+                m_workTrace(HARDIRQ, owner, start - t, run);
+            }
+            else
+            {
+                // Still running now: on its core since start, completing at end.
+                core.busy = true;
+                core.started = start;
+                core.task = Task{run, run, t, start, HARDIRQ, owner, Callback<void>()};
+                core.completion = Simulator::Schedule(end - now, [this, c]() { Complete(c); });
+            }
+        }
+    }
+    if (!AllIdle())
+    {
+        Arm();
+    }
 }
 
 void
@@ -293,7 +437,7 @@ HostCpu::Interfere(uint32_t c)
     ++m_nInterference;
     NS_LOG_LOGIC("core " << c << " interference " << seconds * 1e6 << " us");
     Submit(HARDIRQ, Seconds(seconds), INTERFERENCE_OWNER + c, Callback<void>());
-    ScheduleInterference(c, false);
+    ScheduleInterference(c, false, Simulator::Now());
 }
 
 void
@@ -318,6 +462,8 @@ HostCpu::IsShielded(uint32_t core) const
 uint64_t
 HostCpu::GetInterferenceEvents() const
 {
+    // A query brings the deferred interference up to now (it changes nothing but when it runs).
+    const_cast<HostCpu*>(this)->CatchUp();
     return m_nInterference;
 }
 
@@ -435,6 +581,7 @@ Time
 HostCpu::GetBusyTime(Priority priority) const
 {
     NS_ASSERT(priority < N_PRIORITIES);
+    const_cast<HostCpu*>(this)->CatchUp();
     Time busy = m_busy[priority];
     // Add the part of running tasks served so far.
     for (const auto& core : m_cores)
@@ -451,6 +598,7 @@ uint32_t
 HostCpu::GetQueueLength(Priority priority) const
 {
     NS_ASSERT(priority < N_PRIORITIES);
+    const_cast<HostCpu*>(this)->CatchUp();
     uint32_t n = m_runq[priority].size();
     for (const auto& q : m_coreRunq)
     {
@@ -462,6 +610,7 @@ HostCpu::GetQueueLength(Priority priority) const
 bool
 HostCpu::HasIdleCore() const
 {
+    const_cast<HostCpu*>(this)->CatchUp();
     if (m_cores.size() < m_nCores)
     {
         return true;
@@ -486,6 +635,10 @@ HostCpu::Submit(Priority priority, Time service, uint32_t owner, Callback<void> 
     {
         Setup();
     }
+    // The deferred interference first (an event due now runs before the new item), then the
+    // events are scheduled again: the CPU is about to be busy.
+    CatchUp();
+    Arm();
     Task task{service, service, Simulator::Now(), Time(-1), priority, owner, std::move(done)};
     const int32_t bound = m_affine ? CoreOf(owner) : -1;
 
@@ -590,6 +743,10 @@ HostCpu::Complete(uint32_t c)
     if (!task.done.IsNull())
     {
         task.done();
+    }
+    if (AllIdle())
+    {
+        Defer(); // nothing can see the interference until the CPU is used again
     }
 }
 

@@ -285,13 +285,32 @@ class HostCpu : public Object
      * Schedule the next sporadic interference event on a core.
      * @param c core index
      * @param first whether it is the core's first event (a periodic tick draws its phase)
+     * @param from the instant the gap is counted from (the previous event's, or now)
      */
-    void ScheduleInterference(uint32_t c, bool first);
+    void ScheduleInterference(uint32_t c, bool first, Time from);
     /**
      * A sporadic interference event on a core: kernel work that preempts the process there.
      * @param c core index
      */
     void Interfere(uint32_t c);
+    /**
+     * Whether every core is idle (then nothing is queued either: a queued item waits only for
+     * a busy core).
+     * @return true if no core runs a work item
+     */
+    bool AllIdle() const;
+    /**
+     * Bring the deferred interference up to now (while the CPU was idle, its events were not
+     * scheduled): run, in time order, every event due at or before now as the event would have
+     * run (same instants, the same draws in the same order, the same idle-exit rule); one still
+     * running now is put on its core (and any due behind it queued), and the events are scheduled
+     * again if a core is busy. Nothing to do while the events are scheduled.
+     */
+    void CatchUp();
+    /** Schedule the next interference event of every core that has one (they were deferred). */
+    void Arm();
+    /** Cancel the pending interference events (the CPU is idle): defer them. */
+    void Defer();
 
     /**
      * Record a process's run for the cache model (its lines are now the most recent).
@@ -324,11 +343,14 @@ class HostCpu : public Object
     double m_interferenceRate;         //!< InterferenceRate (per core, 1/s)
     double m_shieldedInterferenceRate; //!< ShieldedInterferenceRate
     bool m_interferencePeriodic;       //!< InterferencePeriodic: a timer tick, not Poisson
-    Ptr<RandomVariableStream> m_interferenceDuration;           //!< InterferenceDuration (s)
-    Ptr<RandomVariableStream> m_shieldedInterferenceDuration;   //!< ShieldedInterferenceDuration
-    Ptr<ExponentialRandomVariable> m_interArrival;              //!< gaps between events (mean 1)
-    std::vector<EventId> m_interferenceEvents;                  //!< next event per core
-    uint64_t m_nInterference;                                   //!< counter
+    Ptr<RandomVariableStream> m_interferenceDuration;         //!< InterferenceDuration (s)
+    Ptr<RandomVariableStream> m_shieldedInterferenceDuration; //!< ShieldedInterferenceDuration
+    Ptr<ExponentialRandomVariable> m_interArrival;            //!< gaps between events (mean 1)
+    std::vector<EventId> m_interferenceEvents;                //!< next event per core
+    std::vector<Time> m_nextInterference; //!< per core: when its next event is due (-1: none)
+    bool m_idleInterferenceEvents;        //!< IdleInterferenceEvents
+    bool m_deferred{false};   //!< the interference events are not scheduled (the CPU is idle)
+    uint64_t m_nInterference; //!< counter
     static constexpr uint32_t INTERFERENCE_OWNER = 0xFFFFF000u; //!< + core index
     uint64_t m_cacheSize;                                       //!< CacheSize (octets)
     uint32_t m_cacheLine;                                       //!< CacheLineSize (octets)

@@ -34,6 +34,13 @@ description = 2006 desktop PC (Pentium 4 class, 3 GHz), Linux 2.6, 100BASE-TX; J
 HostPlatform.Cpu = ns3::HostCpu[Frequency=3e9|Cores=1|ContextSwitchCost=6000]
 # Jiffy-based sleeps: first tick after the expiry plus one (Linux 2.6 before hrtimers).
 HostPlatform.Timer = ns3::TickTimer[Frequency=1000|ExtraTicks=1]
+# The kernel's timer interrupt: HZ = 1000 on i386 Linux 2.6 (include/asm-i386/param.h; R. Love,
+# Linux Kernel Development, 2nd ed., 2005, ch. 10), periodic from an arbitrary phase, each tick's
+# handler and timer softirq 1-4 us on a 2.4 GHz Pentium 4 (the estimate of ihawk-redhawk-2400's
+# CPU 0), 2 400-9 600 cycles: 0.8-3.2 us at 3 GHz. It delays whatever the CPU does at the time.
+HostCpu.InterferenceRate = 1000
+HostCpu.InterferencePeriodic = true
+HostCpu.InterferenceDuration = ns3::UniformRandomVariable[Min=0.8e-6|Max=3.2e-6]
 # Wake-up of a blocked process on an idle machine: tens of microseconds at most.
 HostPlatform.SchedulingLatency = ns3::ExponentialRandomVariable[Mean=5e-6|Bound=1e-4]
 # Socket send: system call, UDP/TCP, IP and driver transmit; copy and checksum per byte.
@@ -59,6 +66,11 @@ description = NIST Net emulator PC (Pentium 4 class, 3 GHz), Linux 2.4 router, t
 # Same CPU generation as the federate PCs (no deep idle state: see pc2006-linux26).
 HostPlatform.Cpu = ns3::HostCpu[Frequency=3e9|Cores=1|ContextSwitchCost=6000]
 HostPlatform.Timer = ns3::TickTimer[Frequency=100|ExtraTicks=1]
+# Linux 2.4's timer interrupt, HZ = 100 on i386 (Love, ch. 10), the same handler as
+# pc2006-linux26's.
+HostCpu.InterferenceRate = 100
+HostCpu.InterferencePeriodic = true
+HostCpu.InterferenceDuration = ns3::UniformRandomVariable[Min=0.8e-6|Max=3.2e-6]
 HostNic.RxRingSize = 256
 HostNic.InterruptDelay = 0us
 HostNic.InterruptCost = 9000
