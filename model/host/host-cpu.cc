@@ -584,6 +584,12 @@ HostCpu::GetRefillTotal() const
     return m_refillTotal;
 }
 
+Time
+HostCpu::GetMemoryLatency() const
+{
+    return m_memoryLatency;
+}
+
 double
 HostCpu::GetFrequency() const
 {

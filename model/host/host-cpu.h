@@ -279,6 +279,12 @@ class HostCpu : public Object
     Time GetRefillTotal() const;
 
     /**
+     * @brief Time to refill one cache line from main memory (attribute MemoryLatency).
+     * @return the latency
+     */
+    Time GetMemoryLatency() const;
+
+    /**
      * TracedCallback signature for a work item's completion.
      * @param [in] priority the item's class
      * @param [in] owner the item's owner

@@ -10,9 +10,12 @@
 #include "ns3/double.h"
 #include "ns3/full-duplex-ethernet-net-device.h"
 #include "ns3/log.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
+
+#include <cmath>
 
 namespace ns3
 {
@@ -68,6 +71,15 @@ HostNic::GetTypeId()
                             DoubleValue(0.0),
                             MakeDoubleAccessor(&HostNic::m_stackCyclesPerByte),
                             MakeDoubleChecker<double>(0.0, 1e6))
+              .AddAttribute("ColdLines",
+                            "Cache lines the receive path of one frame refills from memory "
+                            "(the frame's descriptor and buffer, the socket and protocol state "
+                            "another CPU or an earlier frame left elsewhere), drawn per frame; "
+                            "each costs the CPU's MemoryLatency on top of StackCost. Empty: "
+                            "none (the per-frame cost is deterministic).",
+                            PointerValue(),
+                            MakePointerAccessor(&HostNic::m_coldLines),
+                            MakePointerChecker<RandomVariableStream>())
               .AddAttribute("Napi",
                             "true: NAPI polling driver; false: legacy interrupt-driven driver "
                             "with a backlog queue.",
@@ -132,6 +144,7 @@ HostNic::DoDispose()
     m_ring.clear();
     m_backlog.clear();
     m_cpu = nullptr;
+    m_coldLines = nullptr;
     m_device = nullptr;
     m_deliver = DeliverCallback();
     m_intercept = InterceptCallback();
@@ -172,6 +185,23 @@ Ptr<const Packet>
 HostNic::PacketOf(const Frame& frame)
 {
     return frame.packet ? frame.packet : Ptr<const Packet>(frame.desc.MakePacket());
+}
+
+int64_t
+HostNic::AssignStreams(int64_t stream)
+{
+    if (!m_coldLines)
+    {
+        return 0;
+    }
+    m_coldLines->SetStream(stream);
+    return 1;
+}
+
+bool
+HostNic::HasVariability() const
+{
+    return m_coldLines != nullptr;
 }
 
 uint64_t
@@ -352,7 +382,14 @@ HostNic::StackTime(const Frame& frame) const
     {
         cycles += m_driverCycles;
     }
-    return m_cpu->CyclesToTime(cycles);
+    Time t = m_cpu->CyclesToTime(cycles);
+    if (m_coldLines)
+    {
+        // Cache and bus state: the lines this frame's processing finds cold.
+        const double lines = std::max(0.0, m_coldLines->GetValue());
+        t += NanoSeconds(std::llround(lines * m_cpu->GetMemoryLatency().GetNanoSeconds()));
+    }
+    return t;
 }
 
 void

@@ -13,6 +13,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
 #include <deque>
@@ -152,6 +153,16 @@ class HostNic : public Object
      */
     void SetFrameIntercept(FrameInterceptCallback intercept);
 
+    /**
+     * @brief Assign fixed random variable stream numbers (only where ColdLines is set).
+     * @param stream first stream index
+     * @return number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /** @return whether the receive path has a per-frame random part (ColdLines set) */
+    bool HasVariability() const;
+
     /** @return frames dropped because the receive ring was full */
     uint64_t GetRxRingDrops() const;
     /** @return frames dropped because the backlog was full (legacy driver) */
@@ -241,16 +252,17 @@ class HostNic : public Object
     Callback<void> m_pollCb;                 //!< MaybeSoftirq (NAPI handler done), for the CPU
     Callback<void> m_softirqDoneCb;          //!< SoftirqDone, for the CPU
 
-    uint32_t m_ringSize;         //!< RxRingSize
-    double m_maxInterruptRate;   //!< MaxInterruptRate (0 = unlimited)
-    Time m_interruptDelay;       //!< InterruptDelay
-    double m_interruptCycles;    //!< InterruptCost
-    double m_driverCycles;       //!< DriverCost
-    double m_stackCycles;        //!< StackCost
-    double m_stackCyclesPerByte; //!< StackCostPerByte
-    bool m_napi;                 //!< Napi
-    uint32_t m_maxPerInterrupt;  //!< MaxPacketsPerInterrupt (0 = all)
-    uint32_t m_backlogLimit;     //!< BacklogLimit
+    uint32_t m_ringSize;                   //!< RxRingSize
+    double m_maxInterruptRate;             //!< MaxInterruptRate (0 = unlimited)
+    Time m_interruptDelay;                 //!< InterruptDelay
+    double m_interruptCycles;              //!< InterruptCost
+    double m_driverCycles;                 //!< DriverCost
+    double m_stackCycles;                  //!< StackCost
+    double m_stackCyclesPerByte;           //!< StackCostPerByte
+    bool m_napi;                           //!< Napi
+    uint32_t m_maxPerInterrupt;            //!< MaxPacketsPerInterrupt (0 = all)
+    uint32_t m_backlogLimit;               //!< BacklogLimit
+    Ptr<RandomVariableStream> m_coldLines; //!< ColdLines (null: none)
 
     uint64_t m_received;     //!< counter
     uint64_t m_ringDrops;    //!< counter

@@ -105,6 +105,63 @@ HostPlatform::GetTypeId()
                             DoubleValue(0.0),
                             MakeDoubleAccessor(&HostPlatform::m_launchCycles),
                             MakeDoubleChecker<double>(0.0, 1e10))
+              .AddAttribute("SyscallCost",
+                            "CPU cycles of one cheap system call (lmbench null I/O): a clock read "
+                            "(gettimeofday), a semaphore operation that does not block, a "
+                            "non-blocking read that finds nothing.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostPlatform::m_syscallCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("WaitCost",
+                            "CPU cycles a process spends on its own CPU for one blocking wait "
+                            "ended by another CPU's event: the blocking call beyond its entry, "
+                            "the switch away, the wake-up path and the switch back (lmbench pipe "
+                            "latency minus two system calls).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostPlatform::m_waitCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("SendOffPathCost",
+                            "CPU cycles the sending process spends per datagram after the frame "
+                            "was handed to the device (the rest of the send call, reclaiming "
+                            "transmitted buffers in the caller's context): off the datagram's "
+                            "latency, on the sender's throughput.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostPlatform::m_sendOffCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("RecvOffPathCost",
+                            "CPU cycles the reading process spends per datagram read, after the "
+                            "data is in user space (buffer and socket bookkeeping): off the "
+                            "datagram's latency, on the reader's throughput.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostPlatform::m_recvOffCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("TxCompletionCost",
+                            "CPU cycles of the kernel's transmit completion per frame sent (the "
+                            "completion interrupt, freeing the buffer), HARDIRQ work on the "
+                            "interrupt core (NotifyTransmitted).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostPlatform::m_txCompletionCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("UdpReceiveBuffer",
+                            "Default receive buffer of a UDP socket in bytes (SO_RCVBUF; 0 = "
+                            "unlimited); a datagram that does not fit is dropped.",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&HostPlatform::m_udpRcvBuf),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("SocketBufferCharge",
+                            "Bytes a queued datagram counts against a socket's receive buffer at "
+                            "least (the kernel buffer that holds it, e.g. an sk_buff's truesize "
+                            "or an mbuf cluster); a larger datagram counts its size.",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&HostPlatform::m_sockCharge),
+                            MakeUintegerChecker<uint32_t>(0, 1u << 20))
+              .AddAttribute("TxQueueLength",
+                            "Packets an interface's transmit queue holds (Linux txqueuelen, BSD "
+                            "ifq_maxlen); used by programs that install the host's queueing "
+                            "discipline.",
+                            UintegerValue(100),
+                            MakeUintegerAccessor(&HostPlatform::m_txQueueLength),
+                            MakeUintegerChecker<uint32_t>(1, 1u << 20))
               .AddAttribute("Profile",
                             "Name of the profile the platform was configured from (information).",
                             StringValue(""),
@@ -125,6 +182,14 @@ HostPlatform::HostPlatform()
     , m_allocated(0)
     , m_processMemory(0)
     , m_launchCycles(0)
+    , m_syscallCycles(0)
+    , m_waitCycles(0)
+    , m_sendOffCycles(0)
+    , m_recvOffCycles(0)
+    , m_txCompletionCycles(0)
+    , m_udpRcvBuf(0)
+    , m_sockCharge(0)
+    , m_txQueueLength(100)
 {
     m_nicFactory.SetTypeId(HostNic::GetTypeId());
 }
@@ -269,6 +334,60 @@ Time
 HostPlatform::GetRecvCost(uint32_t bytes) const
 {
     return m_cpu->CyclesToTime(m_recvCycles + m_recvCyclesPerByte * bytes);
+}
+
+Time
+HostPlatform::GetSyscallCost() const
+{
+    return m_cpu->CyclesToTime(m_syscallCycles);
+}
+
+Time
+HostPlatform::GetWaitCost() const
+{
+    return m_cpu->CyclesToTime(m_waitCycles);
+}
+
+Time
+HostPlatform::GetSendOffPathCost() const
+{
+    return m_cpu->CyclesToTime(m_sendOffCycles);
+}
+
+Time
+HostPlatform::GetRecvOffPathCost() const
+{
+    return m_cpu->CyclesToTime(m_recvOffCycles);
+}
+
+void
+HostPlatform::NotifyTransmitted()
+{
+    if (m_txCompletionCycles > 0)
+    {
+        m_cpu->Submit(HostCpu::HARDIRQ,
+                      m_cpu->CyclesToTime(m_txCompletionCycles),
+                      HostCpu::KERNEL,
+                      Callback<void>());
+    }
+}
+
+uint32_t
+HostPlatform::GetUdpReceiveBuffer() const
+{
+    return m_udpRcvBuf;
+}
+
+uint32_t
+HostPlatform::GetSocketBufferCharge(uint32_t bytes) const
+{
+    return std::max(bytes, m_sockCharge);
+}
+
+uint32_t
+HostPlatform::GetTxQueueLength() const
+{
+    return m_txQueueLength;
 }
 
 void
@@ -526,6 +645,12 @@ HostPlatform::AssignStreams(int64_t stream)
     if (m_cpu->HasInterference())
     {
         used += m_cpu->AssignStreams(stream + used);
+    }
+    // NICs with a random per-frame part (profiles without it keep their numbering). NICs
+    // installed after this call keep the default streams.
+    for (auto& [dev, nic] : m_nics)
+    {
+        used += nic->AssignStreams(stream + used);
     }
     return used;
 }

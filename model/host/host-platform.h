@@ -156,6 +156,67 @@ class HostPlatform : public Object
     Time GetRecvCost(uint32_t bytes) const;
 
     /**
+     * @brief CPU time of one cheap system call of this OS (lmbench's null I/O: a write of one
+     * word to /dev/null): a clock read by gettimeofday, a semaphore operation that does not
+     * block, a non-blocking read that finds nothing (attribute SyscallCost).
+     * @return service time
+     */
+    Time GetSyscallCost() const;
+
+    /**
+     * @brief CPU time a process spends on its own CPU for one blocking wait that another CPU's
+     * event ends (attribute WaitCost): the part of a blocking call beyond its entry, the switch
+     * away, and the wake-up path and switch back when woken (lmbench: pipe latency minus two
+     * system calls).
+     * @return service time
+     */
+    Time GetWaitCost() const;
+
+    /**
+     * @brief CPU time a sending process spends per datagram off the datagram's path (attribute
+     * SendOffPathCost): the rest of the send call after the frame was handed to the device, and
+     * the reclaiming of transmitted buffers done in the caller's context.
+     * @return service time
+     */
+    Time GetSendOffPathCost() const;
+
+    /**
+     * @brief CPU time a reading process spends per datagram read off its path (attribute
+     * RecvOffPathCost): buffer and socket bookkeeping after the data is in user space.
+     * @return service time
+     */
+    Time GetRecvOffPathCost() const;
+
+    /**
+     * @brief The kernel's transmit-completion work for one frame sent, on the interrupt core
+     * (attribute TxCompletionCost: the completion interrupt, freeing the buffer); submitted as
+     * HARDIRQ work of the kernel. Nothing when the cost is 0.
+     */
+    void NotifyTransmitted();
+
+    /**
+     * @brief Bytes a UDP socket's receive buffer holds by default (SO_RCVBUF; attribute
+     * UdpReceiveBuffer, 0 = unlimited).
+     * @return bytes
+     */
+    uint32_t GetUdpReceiveBuffer() const;
+
+    /**
+     * @brief Bytes a queued datagram of a given size counts against the receive buffer: its
+     * size or the kernel's buffer for it (attribute SocketBufferCharge), whichever is larger.
+     * @param bytes the datagram's payload
+     * @return bytes charged
+     */
+    uint32_t GetSocketBufferCharge(uint32_t bytes) const;
+
+    /**
+     * @brief Packets the interface's transmit queue holds (Linux txqueuelen, BSD ifq_maxlen;
+     * attribute TxQueueLength).
+     * @return packets
+     */
+    uint32_t GetTxQueueLength() const;
+
+    /**
      * @brief Put a NIC receive-path model between a device of this node and its stack.
      *
      * Must be called after the device's IP interface exists (after Ipv4AddressHelper::Assign):
@@ -286,6 +347,14 @@ class HostPlatform : public Object
     uint64_t m_allocated;                          //!< allocations so far
     uint64_t m_processMemory;                      //!< ProcessMemory
     double m_launchCycles;                         //!< ProcessLaunchCost
+    double m_syscallCycles;                        //!< SyscallCost
+    double m_waitCycles;                           //!< WaitCost
+    double m_sendOffCycles;                        //!< SendOffPathCost
+    double m_recvOffCycles;                        //!< RecvOffPathCost
+    double m_txCompletionCycles;                   //!< TxCompletionCost
+    uint32_t m_udpRcvBuf;                          //!< UdpReceiveBuffer
+    uint32_t m_sockCharge;                         //!< SocketBufferCharge
+    uint32_t m_txQueueLength;                      //!< TxQueueLength
 };
 
 } // namespace ns3
