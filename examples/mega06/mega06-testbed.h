@@ -14,6 +14,7 @@
 #include "ns3/mrouted.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
+#include "ns3/program-options.h"
 #include "ns3/sara.h"
 #include "ns3/send-udp.h"
 #include "ns3/snooping-bridge-net-device.h"
@@ -65,6 +66,31 @@ struct Mega06TestbedConfig
     uint32_t receiversOn6009{0};  //!< the last receivers are on a second switch (the 6009)
     DataRate trunkRate{"1Gbps"};  //!< the 802.1Q trunk between the 6509 and the 6009
     bool sequentialLaunch{false}; //!< send_udp processes launched one by one (SendUdp)
+};
+
+/**
+ * @ingroup testbed
+ * @brief The MEGA06 programs' PC options, declared once: --hostProfile (into the
+ * configuration's profile), --hostSet, --profileFile, and the deprecated --profile.
+ */
+struct Mega06HostOptions
+{
+    std::string hostSet;     //!< --hostSet: changes to the PCs' host profile ("" = none)
+    std::string profileFile; //!< --profileFile: extra profile definitions ("" = none)
+
+    /**
+     * @brief Declare the options.
+     * @param opts the program's options
+     * @param config where --hostProfile goes (its profile)
+     */
+    void Add(ProgramOptions& opts, Mega06TestbedConfig& config);
+
+    /**
+     * @brief After ProgramOptions::Parse(): the configuration's profile with --hostSet applied
+     * (ProgramOptions::WithHostSet).
+     * @param config the configuration
+     */
+    void Apply(Mega06TestbedConfig& config) const;
 };
 
 /**
