@@ -79,8 +79,7 @@ main(int argc, char* argv[])
 {
     ProgramOptions::SetSimulatorDefaults();
     Mega06TestbedConfig config;
-    std::string hostSet;
-    std::string profileFile;
+    Mega06HostOptions hostOptions;
     config.senderPcs = 4;
     config.sendersPerGroup = 4;
     double warmup = 2.0;
@@ -144,10 +143,7 @@ main(int argc, char* argv[])
                    "before issue 29)",
                    links,
                    {"full-duplex", "csma"});
-    opts.AddHostProfile(config.profile, "host profile of the PCs");
-    opts.AddHostSet(hostSet);
-    opts.AddProfileFile(profileFile);
-    opts.AddDeprecated("profile", "hostProfile");
+    hostOptions.Add(opts, config);
     opts.Add("role", "a label for the campaign (recorded, no effect)", role);
     ResultRecord& rec = opts.Record();
     rec.Declare("role", ResultRecord::STRING, "--role (a label)")
@@ -243,7 +239,7 @@ main(int argc, char* argv[])
                  "resident memory every --rssEvery simulated s (MB; only with --rssEvery)")
         .Declare("events", ResultRecord::INT, "simulator events");
     opts.Parse(argc, argv);
-    config.profile = ProgramOptions::WithHostSet(config.profile, hostSet);
+    hostOptions.Apply(config);
     ProgramOptions::Require(config.receiversOn6009 <= config.receivers,
                             "--receiversOn6009 must be <= --receivers");
     const uint32_t groups

@@ -35,6 +35,21 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("Mega06Testbed");
 
+void
+Mega06HostOptions::Add(ProgramOptions& opts, Mega06TestbedConfig& config)
+{
+    opts.AddHostProfile(config.profile, "host profile of the PCs");
+    opts.AddHostSet(hostSet);
+    opts.AddProfileFile(profileFile);
+    opts.AddDeprecated("profile", "hostProfile");
+}
+
+void
+Mega06HostOptions::Apply(Mega06TestbedConfig& config) const
+{
+    config.profile = ProgramOptions::WithHostSet(config.profile, hostSet);
+}
+
 IgmpTimers
 Mega06Testbed::Timers(const Mega06TestbedConfig& config)
 {

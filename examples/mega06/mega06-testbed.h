@@ -14,6 +14,7 @@
 #include "ns3/mrouted.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
+#include "ns3/program-options.h"
 #include "ns3/sara.h"
 #include "ns3/send-udp.h"
 #include "ns3/snooping-bridge-net-device.h"
@@ -69,6 +70,31 @@ struct Mega06TestbedConfig
     /// The links: lean full-duplex Ethernet (the study's 1000BASE-T and 100BASE-TX links), or
     /// ns-3's half-duplex CSMA without preamble and gap (the model before issue 29).
     SwitchHelper::LinkType links{SwitchHelper::FULL_DUPLEX};
+};
+
+/**
+ * @ingroup testbed
+ * @brief The MEGA06 programs' PC options, declared once: --hostProfile (into the
+ * configuration's profile), --hostSet, --profileFile, and the deprecated --profile.
+ */
+struct Mega06HostOptions
+{
+    std::string hostSet;     //!< --hostSet: changes to the PCs' host profile ("" = none)
+    std::string profileFile; //!< --profileFile: extra profile definitions ("" = none)
+
+    /**
+     * @brief Declare the options.
+     * @param opts the program's options
+     * @param config where --hostProfile goes (its profile)
+     */
+    void Add(ProgramOptions& opts, Mega06TestbedConfig& config);
+
+    /**
+     * @brief After ProgramOptions::Parse(): the configuration's profile with --hostSet applied
+     * (ProgramOptions::WithHostSet).
+     * @param config the configuration
+     */
+    void Apply(Mega06TestbedConfig& config) const;
 };
 
 /**
