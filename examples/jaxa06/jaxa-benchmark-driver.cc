@@ -190,6 +190,7 @@ struct RunState
     uint64_t retransmissions{0};                  //!< TCP retransmissions (hosts A and B)
     uint64_t rtos{0};                             //!< TCP entries into CA_LOSS
     uint64_t fastRecoveries{0};                   //!< TCP entries into CA_RECOVERY
+    uint32_t lost{0};                             //!< federates whose RTI connection was lost
 };
 
 /**
@@ -467,6 +468,17 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
                                  UintegerValue(c.exchanges),
                                  "from its option --exchanges");
         Ptr<RtiAmbassador> amb = rti.InstallFederate(node);
+        // A federate whose connection to the RTI is lost (TCP gave up on a link that loses
+        // too much) ends, and a federation whose member is gone makes no more progress
+        // (its grants wait for that member): the run ends there, its exchanges so far a result.
+        amb->TraceConnectWithoutContext(
+            "ConnectionLost",
+            Callback<void, const std::string&>([&st](const std::string&) {
+                if (st.lost++ == 0)
+                {
+                    Simulator::Stop();
+                }
+            }));
         f->Start(amb, name, all.empty(), READY_AT);
         all.push_back(f);
         ambs.push_back(amb);
@@ -531,6 +543,7 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
     // A benchmark that does not finish (the RTI's TCP connections gave up on a link that loses
     // too much) is a result: the exchanges every data federate completed, no time.
     r.finished = st.done == st.data.size();
+    r.connectionsLost = st.lost;
     r.completed = c.exchanges;
     for (const auto& f : st.data)
     {
@@ -663,6 +676,10 @@ JaxaBenchmark::DeclareFields(ResultRecord& rec)
         .Declare("lost",
                  R::INT,
                  "exchanges never completed (the RTI's connections gave up), all repetitions")
+        .Declare("rti_connections_lost",
+                 R::INT,
+                 "federates whose connection to the RTI was lost (TCP gave up; the run ends "
+                 "there), all repetitions")
         .Declare("wall_seconds", R::REAL, "wall-clock time of the runs (s)");
 }
 
@@ -683,10 +700,12 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
     uint64_t rtos = 0;
     uint64_t fast = 0;
     uint64_t received = 0;
+    uint64_t connectionsLost = 0;
     for (uint32_t i = 0; i < c.reps; ++i)
     {
         last = RunOnce(c, firstRun + i);
         received += last.completed;
+        connectionsLost += last.connectionsLost;
         if (last.finished)
         {
             perExchange.push_back(last.perExchangeMs);
@@ -772,6 +791,7 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
     rec.SetInt("finished_reps", n);
     rec.SetInt("received", received);
     rec.SetInt("lost", uint64_t(c.exchanges) * c.reps - received);
+    rec.SetInt("rti_connections_lost", connectionsLost);
     rec.SetSeries("time_per_exchange_ms_runs", perExchange);
     if (n > 0)
     {

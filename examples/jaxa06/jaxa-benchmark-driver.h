@@ -103,6 +103,7 @@ struct JaxaBenchmarkRun
     double timelineStepUs{0};            //!< its duration (us)
     bool finished{false};                //!< every data federate completed its exchanges
     uint32_t completed{0};               //!< exchanges every data federate completed
+    uint32_t connectionsLost{0};         //!< federates whose RTI connection was lost
 };
 
 /**

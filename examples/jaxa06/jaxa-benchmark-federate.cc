@@ -116,6 +116,7 @@ JaxaBenchmarkFederate::JaxaBenchmarkFederate()
     , m_achieved(false)
     , m_running(false)
     , m_done(false)
+    , m_lost(false)
     , m_completed(0)
     , m_reflects(0)
 {
@@ -170,6 +171,10 @@ JaxaBenchmarkFederate::Evoke()
 void
 JaxaBenchmarkFederate::EvokeReturned(uint32_t delivered)
 {
+    if (m_lost)
+    {
+        return; // the RTI call threw: the program ended
+    }
     Continue();
     // The program's loop: its calls (Continue), then wait for the next callback, until its
     // own part is over (the sender stops after its last grant or its last update).
@@ -393,6 +398,19 @@ JaxaBenchmarkFederate::Finish()
     m_done = true;
     m_end = Simulator::Now();
     m_doneTrace(m_start, m_end);
+}
+
+void
+JaxaBenchmarkFederate::ConnectionLost(const std::string& reason)
+{
+    NS_LOG_FUNCTION(this << reason);
+    m_lost = true;
+}
+
+bool
+JaxaBenchmarkFederate::IsLost() const
+{
+    return m_lost;
 }
 
 bool

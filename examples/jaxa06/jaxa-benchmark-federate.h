@@ -124,6 +124,15 @@ class JaxaBenchmarkFederate
     void TimeConstrainedEnabled(LogicalTime time) override;
     void TimeAdvanceGrant(LogicalTime time) override;
     void EvokeReturned(uint32_t delivered) override;
+    /**
+     * The connection to the RTI is gone: the program's loop ends where it is (the next RTI call
+     * would throw), without its Done.
+     * @param reason what ended the connection
+     */
+    void ConnectionLost(const std::string& reason) override;
+
+    /** @return whether the connection to the RTI was lost */
+    bool IsLost() const;
 
   protected:
     void DoDispose() override;
@@ -173,6 +182,7 @@ class JaxaBenchmarkFederate
     bool m_achieved;                        //!< "ready" achieved
     bool m_running;                         //!< loop running
     bool m_done;                            //!< loop over
+    bool m_lost;                            //!< the connection to the RTI was lost
     uint32_t m_completed;                   //!< exchanges completed
     uint32_t m_reflects;                    //!< reflects received
     Time m_start;                           //!< loop start
