@@ -234,7 +234,8 @@ class NodeClockTest : public TestCase
 {
   public:
     NodeClockTest()
-        : TestCase("NodeClock: offset, drift, corrections and the inverse")
+        : TestCase("NodeClock: offset, drift, rate corrections (clamped at 500 ppm), inverse, "
+                   "a clock card's resolution")
     {
     }
 
@@ -248,30 +249,252 @@ class NodeClockTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(free->GetLocalTime(Seconds(10)), NanoSeconds(10001500000), "free");
         NS_TEST_ASSERT_MSG_EQ(free->ToTrueTime(NanoSeconds(10001500000)), Seconds(10), "inverse");
 
-        // Corrected every second to a residual of +20 us; 100 ppm fast; 5 ms ahead at first.
+        // 5 ms ahead, 100 ppm fast; at 1 s a correction of -300 ppm, at 3 s one of +800 ppm,
+        // clamped to the kernel's +500 ppm.
         Ptr<NodeClock> c = CreateObject<NodeClock>();
         c->SetAttribute("Offset", TimeValue(MilliSeconds(5)));
         c->SetAttribute("Drift", DoubleValue(100.0));
-        c->SetAttribute("Discipline", StringValue("Ntp"));
-        c->SetAttribute("SyncInterval", TimeValue(Seconds(1)));
-        c->SetAttribute("SyncError", StringValue("ns3::ConstantRandomVariable[Constant=20e-6]"));
-        NS_TEST_ASSERT_MSG_EQ(c->GetLocalTime(Seconds(0.5)), NanoSeconds(505050000), "segment 0");
-        // 2.25 s + 20 us + 100 ppm x 0.25 s.
-        NS_TEST_ASSERT_MSG_EQ(c->GetLocalTime(Seconds(2.25)), NanoSeconds(2250045000), "seg. 2");
-        NS_TEST_ASSERT_MSG_EQ(c->ToTrueTime(NanoSeconds(2250045000)), Seconds(2.25), "inverse");
-        // The step back at 1 s (from 1.0051 s to 1.00002 s): 1.003 s is read twice; the first
-        // time is t + 5 ms + 100e-6 t = 1.003 s, t = 0.998 / 1.0001 s.
-        double t = c->ToTrueTime(MilliSeconds(1003)).GetSeconds();
-        NS_TEST_ASSERT_MSG_EQ_TOL(t, 0.998 / 1.0001, 1e-9, "first reading of a repeated time");
+        double applied = 0;
+        Simulator::Schedule(Seconds(1), [&]() { c->SetCorrection(-300); });
+        Simulator::Schedule(Seconds(3), [&]() { applied = c->SetCorrection(800); });
+        Simulator::Stop(Seconds(4));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ_TOL(applied, 500.0, 1e-12, "clamped to MaxSlew");
+        NS_TEST_ASSERT_MSG_EQ_TOL(c->GetMaxCorrection(), 500.0, 1e-12, "largest correction");
+        // At 1 s: 1.0051 s. From 1 to 3 s at 1 - 200e-6: 3.0047 s. From 3 s at 1 + 600e-6: at
+        // 4 s 4.0053 s (hand sums).
+        NS_TEST_ASSERT_MSG_EQ(c->GetLocalTime(Seconds(1)), NanoSeconds(1005100000), "at 1 s");
+        NS_TEST_ASSERT_MSG_EQ(c->GetLocalTime(Seconds(3)), NanoSeconds(3004700000), "at 3 s");
+        NS_TEST_ASSERT_MSG_EQ(c->GetLocalTime(Seconds(4)), NanoSeconds(4005300000), "at 4 s");
+        // The inverse on each piece: 2.0049 s local is 1 s + (0.9998 s / 0.9998) = 2 s true.
+        NS_TEST_ASSERT_MSG_EQ(c->ToTrueTime(NanoSeconds(2004900000)), Seconds(2), "inverse");
+        NS_TEST_ASSERT_MSG_EQ(c->ToTrueTime(NanoSeconds(4005300000)), Seconds(4), "inverse 2");
+        Simulator::Destroy();
 
-        // A step forward jumps over a local time: it is reached at the correction.
-        Ptr<NodeClock> late = CreateObject<NodeClock>();
-        late->SetAttribute("Offset", TimeValue(MilliSeconds(-5)));
-        late->SetAttribute("Discipline", StringValue("Ntp"));
-        late->SetAttribute("SyncInterval", TimeValue(Seconds(1)));
-        late->SetAttribute("SyncError", StringValue("ns3::ConstantRandomVariable[Constant=0]"));
-        NS_TEST_ASSERT_MSG_EQ(late->ToTrueTime(MilliSeconds(998)), Seconds(1), "skipped time");
-        NS_TEST_ASSERT_MSG_EQ(late->ToTrueTime(MilliSeconds(990)), MilliSeconds(995), "before");
+        // A clock card: readings truncated to its 1 us; the first true time of a reading is when
+        // the clock reaches it.
+        Ptr<NodeClock> card = CreateObject<NodeClock>();
+        card->SetDiscipline(NodeClock::CLOCK_CARD);
+        card->SetAttribute("Resolution", TimeValue(MicroSeconds(1)));
+        NS_TEST_ASSERT_MSG_EQ(card->GetLocalTime(NanoSeconds(1234567890)),
+                              NanoSeconds(1234567000),
+                              "truncated to 1 us");
+        NS_TEST_ASSERT_MSG_EQ(card->ToTrueTime(NanoSeconds(1234567500)),
+                              NanoSeconds(1234568000),
+                              "a reading between ticks comes at the next tick");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * NTP over a 100 Mbit/s link (client on node 0, stratum-1 server on node 1), Poll 4 (16 s), the
+ * first poll at 0.5 s. A sample's offset theta_1 is the clock's offset to within half its delay
+ * (RFC 5905 section 8: the error is bounded by delta / 2); the first exchange also waits for
+ * the address resolution on its outbound leg, so theta_1 is not exactly 10 ms: the expectations
+ * below use the sample taken.
+ *
+ * - Unclamped: a clock 10 ms behind, no drift. ntpd's clock_adjust slews each second by the
+ *   register / (16 x 16 s): from 1 s on, the register after k slewed seconds is
+ *   theta_1 x (255/256)^k, so at 10 s the clock's offset is -10 ms + theta_1 x (1 - (255/256)^9)
+ *   (-9.6538 ms for theta_1 = 10 ms). The phase term alone brings 10 ms under 1 ms in 590 s
+ *   (1 + ceil(ln 0.1 / ln(255/256))); the PLL's frequency term, of the same sign, only
+ *   brings it earlier (iterating the recurrence by hand from exactly 10 ms: second 511).
+ * - Clamped: a crystal -400 ppm slow, compensated by a frequency correction of +400 ppm, the
+ *   clock 100 ms behind: the slew wanted is 100 ms / 256 s = 391 ppm, on top of 400: clamped to
+ *   500 ppm, so the clock gains exactly 100 us each second: -99 ms at 11 s.
+ */
+class NtpSlewTest : public TestCase
+{
+  public:
+    NtpSlewTest()
+        : TestCase("NtpClient: RFC 5905 slewing over the network, 500 ppm limit, convergence")
+    {
+    }
+
+  private:
+    /**
+     * Run a client.
+     * @param offset the clock's offset at 0
+     * @param drift its crystal (ppm)
+     * @param frequency the client's frequency correction at 0 (ppm)
+     * @param at true times to read the offset at
+     * @param until the end of the run
+     * @param[out] offsets local - true at those times (s)
+     * @param[out] under1ms the first whole second with |offset| < 1 ms (0: never)
+     * @return the largest |correction| applied (ppm)
+     */
+    double Run(Time offset,
+               double drift,
+               double frequency,
+               const std::vector<Time>& at,
+               Time until,
+               std::vector<double>& offsets,
+               uint64_t& under1ms)
+    {
+        NodeContainer n;
+        n.Create(2);
+        InternetStackHelper().Install(n);
+        EthernetHelper eth;
+        eth.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Mbps")));
+        NetDeviceContainer d = eth.Install(n.Get(0), n.Get(1));
+        Ipv4AddressHelper ip("10.9.0.0", "255.255.255.0");
+        Ipv4InterfaceContainer ifs = ip.Assign(d);
+        Ptr<NodeClock> clock = CreateObject<NodeClock>();
+        clock->SetDiscipline(NodeClock::NTP);
+        clock->SetAttribute("Offset", TimeValue(offset));
+        clock->SetAttribute("Drift", DoubleValue(drift));
+        Ptr<NtpServer> server = CreateObject<NtpServer>();
+        n.Get(1)->AddApplication(server);
+        Ptr<NtpClient> client = CreateObject<NtpClient>();
+        client->SetAttribute("Poll", UintegerValue(4));
+        client->SetAttribute("PollPhase",
+                             StringValue("ns3::ConstantRandomVariable[Constant=0.03125]"));
+        client->SetAttribute("Frequency", DoubleValue(frequency));
+        client->SetClock(clock);
+        client->SetServer(ifs.GetAddress(1));
+        n.Get(0)->AddApplication(client);
+        offsets.clear();
+        m_samples.clear();
+        client->TraceConnectWithoutContext(
+            "Sample",
+            Callback<void, double, double>(
+                [this](double o, double d) { m_samples.emplace_back(o, d); }));
+        for (Time t : at)
+        {
+            Simulator::Schedule(t, [&offsets, clock, t]() {
+                offsets.push_back((clock->GetLocalTime(t) - t).GetSeconds());
+            });
+        }
+        under1ms = 0;
+        for (int64_t k = 1; k < until.GetSeconds(); ++k)
+        {
+            Simulator::Schedule(Seconds(k) + MilliSeconds(500), [&under1ms, clock, k]() {
+                const Time t = Simulator::Now();
+                if (under1ms == 0 && std::abs((clock->GetLocalTime(t) - t).GetSeconds()) < 1e-3)
+                {
+                    under1ms = k;
+                }
+            });
+        }
+        Simulator::Stop(until);
+        Simulator::Run();
+        const double maxCorrection = clock->GetMaxCorrection();
+        NS_TEST_EXPECT_MSG_GT(client->GetUpdates(), 0, "samples used");
+        Simulator::Destroy();
+        return maxCorrection;
+    }
+
+    void DoRun() override
+    {
+        std::vector<double> offsets;
+        uint64_t under = 0;
+        double maxc = Run(MilliSeconds(-10), 0, 0, {Seconds(10)}, Seconds(700), offsets, under);
+        NS_TEST_ASSERT_MSG_GT(m_samples.size(), 0, "samples");
+        const double theta1 = m_samples.front().first;
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(std::abs(theta1 - 0.010),
+                                    m_samples.front().second / 2,
+                                    "offset error within half the delay (RFC 5905)");
+        NS_TEST_ASSERT_MSG_EQ_TOL(offsets[0],
+                                  -0.010 + theta1 * (1 - std::pow(255.0 / 256.0, 9)),
+                                  // the first update's frequency term: theta_1 x 0.5 s / 1024^2
+                                  // (0.0055 ppm for 11.5 ms) over 9 s = 50 ns
+                                  1e-7,
+                                  "phase decay, time constant 256 s");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(maxc, 500.0, "never above 500 ppm");
+        NS_TEST_ASSERT_MSG_GT(under, 0, "converges under 1 ms");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(under, 590, "by the phase term's 590 s");
+
+        maxc = Run(MilliSeconds(-100), -400, 400, {Seconds(11)}, Seconds(12), offsets, under);
+        NS_TEST_ASSERT_MSG_EQ_TOL(maxc, 500.0, 1e-9, "the slew is clamped at 500 ppm");
+        // 10 clamped seconds at 500 - 400 ppm (the first update's frequency term adds
+        // 0.1 x 0.5 s / 1024^2 = 0.05 ppm: 0.5 us over 10 s).
+        NS_TEST_ASSERT_MSG_EQ_TOL(offsets[0], -0.099, 1e-6, "100 us gained per second");
+    }
+
+    std::vector<std::pair<double, double>> m_samples; //!< offset, delay of each sample
+};
+
+/**
+ * The clock card is one time base: two RCI federates on two machines that share it run their
+ * frame actions at the same true instants, and each clock read costs the card's ReadCost
+ * instead of the host's system call.
+ */
+class ClockCardTest : public TestCase
+{
+  public:
+    ClockCardTest()
+        : TestCase("Clock card: the same reading on every host, its read cost per clock read")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NodeContainer n;
+        n.Create(2);
+        InternetStackHelper().Install(n);
+        Ptr<NodeClock> card = CreateObject<NodeClock>();
+        card->SetDiscipline(NodeClock::CLOCK_CARD);
+        card->SetAttribute("Resolution", TimeValue(MicroSeconds(1)));
+        card->SetAttribute("ReadCost", TimeValue(NanoSeconds(1200)));
+        card->SetAttribute("Drift", DoubleValue(7.0)); // the card's own oscillator: common
+        std::vector<Ptr<RciFederate>> rci;
+        std::vector<std::vector<Time>> starts(2);
+        HostPlatformHelper helper("ihawk-redhawk-700");
+        RtiHelper rtiHelper;
+        rtiHelper.SetProfile("tno-rti-dm");
+        Ptr<RtiSettings> settings = rtiHelper.GetSettings();
+        std::vector<Ptr<HostPlatform>> hosts;
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            hosts.push_back(helper.Install(n.Get(i)));
+            hosts[i]->AssignStreams(10 + 20 * i);
+        }
+        Ptr<RtiExec> exec = CreateObject<RtiExec>();
+        exec->Setup(hosts[0], settings);
+        Ptr<RtiFedex> fedex = exec->CreateFederation("card");
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            Ptr<HostProcess> proc = hosts[i]->CreateProcess();
+            proc->SetCore(1);
+            Ptr<RtiLrc> lrc = CreateObject<RtiLrc>();
+            lrc->Setup(proc, settings, Ipv4Address("127.0.0.1"));
+            lrc->Join(fedex, i == 0 ? "A" : "B");
+            Ptr<RciFederate> f = CreateObject<RciFederate>();
+            f->SetAttribute("ClockReads", UintegerValue(2));
+            f->Setup(lrc, RciSchedule::Control(MilliSeconds(10), 0, 0, 1));
+            f->SetClock(card);
+            f->TraceConnectWithoutContext(
+                "Action",
+                Callback<void, const std::string&, Time, Time>(
+                    [&starts, i](const std::string&, Time scheduled, Time) {
+                        starts[i].push_back(scheduled);
+                    }));
+            rci.push_back(f);
+        }
+        // Equal readings on both hosts at any instant (one object), truncated to 1 us.
+        NS_TEST_ASSERT_MSG_EQ(card->GetLocalTime(Seconds(2)),
+                              NanoSeconds(2000014000),
+                              "2 s + 7 ppm x 2 s");
+        for (auto& f : rci)
+        {
+            f->Start(Seconds(1));
+        }
+        Simulator::Schedule(Seconds(1.1), &RciFederate::Stop, rci[0]);
+        Simulator::Schedule(Seconds(1.1), &RciFederate::Stop, rci[1]);
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(starts[0].size(), 10, "10 frames");
+        for (std::size_t k = 0; k < starts[0].size() && k < starts[1].size(); ++k)
+        {
+            NS_TEST_ASSERT_MSG_EQ(starts[0][k], starts[1][k], "the same instant on both hosts");
+        }
+        // Two clock reads per action at the card's 1.2 us each, no system call.
+        NS_TEST_ASSERT_MSG_EQ(rci[0]->ActionOverhead(), NanoSeconds(2400), "card reads");
+        rci[1]->SetClock(nullptr);
+        NS_TEST_ASSERT_MSG_EQ(rci[1]->ActionOverhead(),
+                              hosts[1]->GetSyscallCost() * 2,
+                              "without the card: two gettimeofday() calls");
         Simulator::Destroy();
     }
 };
@@ -495,6 +718,63 @@ class HlaTmTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(nR, 8, "R: one action per 25 ms");
         NS_TEST_ASSERT_MSG_LT_OR_EQ(nS, nR + 1, "the slow federate slows the other");
         NS_TEST_ASSERT_MSG_GT_OR_EQ(nS, nR, "but S keeps up with R");
+    }
+};
+
+/**
+ * One TimeAdvanceRequest/grant round trip on RTI-SM, hand-summed. One time-managed federate
+ * (the other is not), so the Fedex grants at once. 700 MHz, per-clock factor 1, no context
+ * switch cost, no interference, a wake-up takes 5 us. RTI costs: call 700, encode 1 400,
+ * transport 2 100, decode 2 800, callback 3 500 cycles; queue copy 700 + 35 per byte; a
+ * semaphore operation (SyscallCost) 350. Both messages (request, grant) are 46 + 8 = 54 bytes.
+ * Send side: (700 + 1 400 + 2 100) + (700 + 54 x 35) + 350 = 7 140 cycles = 10.2 us; read side:
+ * (2 100 + 2 800 + 3 500) + 350 = 8 750 cycles = 12.5 us. Round trip: request sent (10.2), the
+ * Fedex woken (5) and reads it (12.5), sends the grant (10.2), the federate woken (5) and reads
+ * it (12.5): 55.4 us.
+ */
+class TimeMessageRoundTripTest : public TestCase
+{
+  public:
+    TimeMessageRoundTripTest()
+        : TestCase("HLA-TM on the direct path: a request-grant round trip is message traffic")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        ShmPair pair("rtt", 1.0);
+        Ptr<HostCpu> cpu = pair.host->GetCpu();
+        cpu->SetAttribute("ContextSwitchCost", DoubleValue(0.0));
+        cpu->SetAttribute("InterferenceRate", DoubleValue(0.0));
+        cpu->SetAttribute("ShieldedInterferenceRate", DoubleValue(0.0));
+        pair.host->SetAttribute("SchedulingLatency",
+                                StringValue("ns3::ConstantRandomVariable[Constant=5e-6]"));
+        pair.host->SetAttribute("SyscallCost", DoubleValue(350.0));
+        pair.host->SetAttribute("WaitCost", DoubleValue(0.0));
+        Ptr<RtiSettings> st = pair.settings;
+        st->SetAttribute("CallCost", DoubleValue(700.0));
+        st->SetAttribute("EncodeCost", DoubleValue(1400.0));
+        st->SetAttribute("TransportCost", DoubleValue(2100.0));
+        st->SetAttribute("DecodeCost", DoubleValue(2800.0));
+        st->SetAttribute("CallbackCost", DoubleValue(3500.0));
+        st->SetAttribute("ShmEnqueueCost", DoubleValue(700.0));
+        st->SetAttribute("ShmCopyCostPerByte", DoubleValue(35.0));
+        RtiMessage tar = st->NewMessage(RtiMessage::TIME_ADVANCE_REQUEST);
+        NS_TEST_ASSERT_MSG_EQ(tar.GetSerializedSize(), 54, "46-byte header + an 8-byte time");
+        Ptr<RtiLrc> s = pair.lrc[0];
+        Time granted(-1);
+        Simulator::Schedule(Seconds(1), [&]() {
+            s->GetFedex()->EnableTimeManagement(s, MilliSeconds(1));
+            s->RequestAdvance(MilliSeconds(10),
+                              Callback<void>([&granted]() { granted = Simulator::Now(); }));
+        });
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(granted - Seconds(1), NanoSeconds(55400), "hand-summed round trip");
+        NS_TEST_ASSERT_MSG_EQ(s->GetFedex()->GetTimeMessages(), 1, "one request read");
+        NS_TEST_ASSERT_MSG_EQ(s->GetGrantsRead(), 1, "one grant read");
+        Simulator::Destroy();
     }
 };
 
@@ -952,8 +1232,11 @@ class TnoTestSuite : public TestSuite
         AddTestCase(new InterferenceTest, TestCase::Duration::QUICK);
         AddTestCase(new UpdateSizeTest, TestCase::Duration::QUICK);
         AddTestCase(new NodeClockTest, TestCase::Duration::QUICK);
+        AddTestCase(new NtpSlewTest, TestCase::Duration::QUICK);
+        AddTestCase(new ClockCardTest, TestCase::Duration::QUICK);
         AddTestCase(new UtcTmTest, TestCase::Duration::QUICK);
         AddTestCase(new HlaTmTest, TestCase::Duration::QUICK);
+        AddTestCase(new TimeMessageRoundTripTest, TestCase::Duration::QUICK);
         AddTestCase(new ReadCycleTest, TestCase::Duration::QUICK);
         AddTestCase(new PerJobChargingTest, TestCase::Duration::QUICK);
         AddTestCase(new LayeredCostTest, TestCase::Duration::QUICK);

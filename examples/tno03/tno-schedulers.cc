@@ -93,6 +93,19 @@ constexpr double DYNAMICS_CYCLES = 400000;
 constexpr double VISUAL_CYCLES = 200000;
 constexpr double REFRESH_CYCLES = 50000;
 
+/** NTP: the clock offset's residual at the start, +- this (s; an assumption, doc/tno.rst). */
+constexpr double NTP_RESIDUAL = 500e-6;
+/** NTP: each PC crystal's frequency error (ppm; A fast, B slow; doc/tno.rst). */
+constexpr double CRYSTAL_PPM = 20;
+/** The clock card's resolution (an assumption, doc/tno.rst). */
+const Time CARD_RESOLUTION = MicroSeconds(1);
+/**
+ * The cost of reading the clock card: two 32-bit PCI reads (33 MHz) at the PCI 2.2 limit of 16
+ * clocks of target initial latency plus 4 of address, data and turnaround: 2 x 20 x 30 ns
+ * (doc/tno.rst).
+ */
+const Time CARD_READ_COST = NanoSeconds(1200);
+
 /** Object classes: each federate publishes its own. */
 constexpr uint32_t CLASS_F1 = 1;
 constexpr uint32_t CLASS_F2 = 2;
@@ -220,6 +233,18 @@ main(int argc, char* argv[])
         .Declare("clock_offset_b_us",
                  ResultRecord::REAL,
                  "machine B's clock offset at the start (us)")
+        .Declare("time_messages",
+                 ResultRecord::INT,
+                 "hla: time-management messages (requests and notes) the Fedex read")
+        .Declare("grant_wait_mean_us",
+                 ResultRecord::REAL,
+                 "hla: mean time from a cockpit's TimeAdvanceRequest to its grant's callback (us)")
+        .Declare("ntp_updates",
+                 ResultRecord::INT,
+                 "ntp: clock-discipline updates (samples used) of the two clients in the run")
+        .Declare("ntp_max_correction_ppm",
+                 ResultRecord::REAL,
+                 "ntp: largest rate correction (slew + frequency) applied to a clock (ppm)")
         .Declare("events", ResultRecord::INT, "simulator events");
     opts.Parse(argc, argv);
 
@@ -240,16 +265,21 @@ main(int argc, char* argv[])
         ProgramOptions::Require(RciSchedule::Parse(text, origin, sheet, error), error);
     }
 
-    // Machines: A (Fighter 1), B (Fighter 2 and the CGF).
+    // Machines: A (Fighter 1), B (Fighter 2 and the CGF), and the LAN's NTP server (a stratum-1
+    // reference on the switch's third port: a plain node, its clock the true time).
     NodeContainer machines;
     machines.Create(2);
+    Ptr<Node> timeServer = CreateObject<Node>();
+    NodeContainer lanNodes(machines);
+    lanNodes.Add(timeServer);
     InternetStackHelper internet;
-    internet.Install(machines);
+    internet.Install(lanNodes);
     NetDeviceContainer devs;
-    std::vector<Ipv4Address> addr = tno::InstallLan(machines, false, 500, &devs);
+    std::vector<Ipv4Address> addr = tno::InstallLan(lanNodes, false, 500, &devs);
     if (network == "degraded")
     {
-        // The module's link emulator on each machine's egress: delay, jitter, loss, bandwidth.
+        // The module's link emulator on each machine's egress: delay, jitter, loss, bandwidth
+        // (the NTP server's own egress is not degraded: a poll's two legs are asymmetric).
         LinkEmulatorHelper emu;
         emu.SetAttribute("Delay", TimeValue(delay));
         emu.SetAttribute("Jitter", TimeValue(jitter));
@@ -264,23 +294,55 @@ main(int argc, char* argv[])
         = tno::InstallHosts(machines,
                             ProgramOptions::WithHostSet(hostProfile, hostSet),
                             ProgramOptions::WithHostSet(peerProfile, hostSet));
+    // Clocks (doc/tno.rst). NTP: each machine's own clock, a PC crystal's drift (A +20 ppm, B
+    // -20 ppm), disciplined by ntpd polling the LAN's server every 64 s; at the start the client
+    // is in its steady state (frequency correction = the drift, from its drift file; nothing
+    // left to slew) and the clock's offset is drawn within the discipline's residual (+-500 us);
+    // the first poll comes at a random phase of the poll interval. Card: one common time base
+    // (TNO's RCIM): both machines read the same clock, to 1 us, at a register read's cost.
     std::vector<Ptr<NodeClock>> clocks;
+    std::vector<Ptr<NtpClient>> ntpClients;
     Ptr<UniformRandomVariable> offsetRv = CreateObject<UniformRandomVariable>();
     offsetRv->SetStream(800);
-    for (uint32_t i = 0; i < 2; ++i)
+    if (clockKind == "ntp")
     {
-        Ptr<NodeClock> c = CreateObject<NodeClock>();
-        c->SetDiscipline(clockKind == "ntp" ? NodeClock::NTP : NodeClock::CLOCK_CARD);
-        // The offset at the start is a residual of the discipline; a PC crystal's drift of
-        // +-20 ppm (A fast, B slow), corrected at each synchronisation.
-        const double bound = clockKind == "ntp" ? 500e-6 : 1e-6;
-        // Defaults of this set-up: a user's --ns3::NodeClock::Offset= or ::Drift= replaces
-        // them (the offset is drawn in any case, so the later streams stay the same).
-        const Time offset = Seconds(offsetRv->GetValue(-bound, bound));
-        UserAttributes::SetDefault(c, "Offset", TimeValue(offset));
-        UserAttributes::SetDefault(c, "Drift", DoubleValue(i == 0 ? 20.0 : -20.0));
-        c->AssignStreams(810 + i);
-        clocks.push_back(c);
+        Ptr<NtpServer> server = CreateObject<NtpServer>();
+        timeServer->AddApplication(server);
+        server->SetStartTime(Seconds(0));
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            Ptr<NodeClock> c = CreateObject<NodeClock>();
+            c->SetDiscipline(NodeClock::NTP);
+            // Defaults of this set-up: a user's --ns3::NodeClock::Offset= or ::Drift= replaces
+            // them (the offset is drawn in any case, so the later streams stay the same).
+            const Time offset = Seconds(offsetRv->GetValue(-NTP_RESIDUAL, NTP_RESIDUAL));
+            UserAttributes::SetDefault(c, "Offset", TimeValue(offset));
+            UserAttributes::SetDefault(c,
+                                       "Drift",
+                                       DoubleValue(i == 0 ? CRYSTAL_PPM : -CRYSTAL_PPM));
+            DoubleValue drift;
+            c->GetAttribute("Drift", drift);
+            Ptr<NtpClient> ntp = CreateObject<NtpClient>();
+            UserAttributes::SetDefault(ntp, "Frequency", DoubleValue(-drift.Get()));
+            UserAttributes::SetDefault(ntp,
+                                       "PollPhase",
+                                       StringValue("ns3::UniformRandomVariable[Min=0|Max=1]"));
+            ntp->SetClock(c);
+            ntp->SetServer(addr[2]);
+            ntp->AssignStreams(810 + i);
+            machines.Get(i)->AddApplication(ntp);
+            ntp->SetStartTime(Seconds(0));
+            ntpClients.push_back(ntp);
+            clocks.push_back(c);
+        }
+    }
+    else
+    {
+        Ptr<NodeClock> card = CreateObject<NodeClock>();
+        card->SetDiscipline(NodeClock::CLOCK_CARD);
+        UserAttributes::SetDefault(card, "Resolution", TimeValue(CARD_RESOLUTION));
+        UserAttributes::SetDefault(card, "ReadCost", TimeValue(CARD_READ_COST));
+        clocks = {card, card};
     }
 
     RtiHelper rtiHelper;
@@ -457,11 +519,17 @@ main(int argc, char* argv[])
                           }
                       }));
 
+    // HLA-TM: each federate enables time management (which opens its connection to the Fedex)
+    // half a second after the federation's set-up at 0, when the address resolution of the
+    // set-up's own connections is done (an ARP entry queues 3 packets, Linux's unres_qlen; more
+    // SYNs to the same host at once would wait for TCP's retransmission), well before the
+    // frames start at 1 s. The other schedulers start at the set-up.
+    const Time enable = scheduler == "hla" ? Seconds(0.5) : Seconds(0);
     for (auto& c : cockpits)
     {
-        c.rci->Start(start);
+        Simulator::Schedule(enable, &RciFederate::Start, c.rci, start);
     }
-    cgfRci->Start(start);
+    Simulator::Schedule(enable, &RciFederate::Start, cgfRci, start);
     for (auto& c : cockpits)
     {
         Simulator::Schedule(end, &RciFederate::Stop, c.rci);
@@ -518,6 +586,26 @@ main(int argc, char* argv[])
     if (scheduler == "hla")
     {
         rec.SetInt("grants", fedex->GetGrants());
+        rec.SetInt("time_messages", fedex->GetTimeMessages());
+        Time wait;
+        uint64_t n = 0;
+        for (const auto& lrc : lrcs)
+        {
+            wait += lrc->GetGrantWaitSum();
+            n += lrc->GetGrantsRead();
+        }
+        rec.Set("grant_wait_mean_us", n ? wait.GetSeconds() / n * 1e6 : 0.0);
+    }
+    if (clockKind == "ntp")
+    {
+        uint64_t updates = 0;
+        for (const auto& ntp : ntpClients)
+        {
+            updates += ntp->GetUpdates();
+        }
+        rec.SetInt("ntp_updates", updates);
+        rec.Set("ntp_max_correction_ppm",
+                std::max(clocks[0]->GetMaxCorrection(), clocks[1]->GetMaxCorrection()));
     }
     rec.SetInt("cgf_reflected", cgfReflected);
     rec.SetInt("cgf_sent", sendTimes[CLASS_CGF].size());

@@ -8,10 +8,9 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
-#include "ns3/pointer.h"
 #include "ns3/simulator.h"
-#include "ns3/string.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ns3
@@ -29,38 +28,46 @@ NodeClock::GetTypeId()
               .SetGroupName("Testbed")
               .AddConstructor<NodeClock>()
               .AddAttribute("Offset",
-                            "Local minus true time at time 0 (and until the first correction).",
+                            "Local minus true time at time 0.",
                             TimeValue(Seconds(0)),
                             MakeTimeAccessor(&NodeClock::m_offset),
                             MakeTimeChecker(Seconds(-3600), Seconds(3600)))
               .AddAttribute("Drift",
                             "Rate error of the clock's oscillator (parts per million; a PC "
-                            "crystal of the era: tens of ppm).",
+                            "crystal of the era: tens of ppm, doc/tno.rst).",
                             DoubleValue(0.0),
                             MakeDoubleAccessor(&NodeClock::m_driftPpm),
                             MakeDoubleChecker<double>(-1000.0, 1000.0))
               .AddAttribute("Discipline",
-                            "How the clock is corrected (SetDiscipline also sets the interval "
-                            "and residual defaults).",
+                            "How the clock is kept on time: None (free running), Ntp (an "
+                            "NtpClient corrects its rate), ClockCard (a common time base).",
                             EnumValue(NONE),
                             MakeEnumAccessor<Discipline>(&NodeClock::m_discipline),
                             MakeEnumChecker(NONE, "None", NTP, "Ntp", CLOCK_CARD, "ClockCard"))
-              .AddAttribute("SyncInterval",
-                            "Time between two corrections of a disciplined clock.",
-                            TimeValue(Seconds(64)),
-                            MakeTimeAccessor(&NodeClock::m_interval),
-                            MakeTimeChecker(MilliSeconds(1), Seconds(1e5)))
-              .AddAttribute("SyncError",
-                            "Residual offset (s) a correction leaves.",
-                            StringValue("ns3::UniformRandomVariable[Min=-500e-6|Max=500e-6]"),
-                            MakePointerAccessor(&NodeClock::m_residual),
-                            MakePointerChecker<RandomVariableStream>());
+              .AddAttribute("MaxSlew",
+                            "Largest rate correction (ppm): the kernel's adjtime() slew limit "
+                            "and NTP's maximum frequency offset (500 ppm, RFC 1305, RFC 5905).",
+                            DoubleValue(500.0),
+                            MakeDoubleAccessor(&NodeClock::m_maxSlewPpm),
+                            MakeDoubleChecker<double>(0.0, 100000.0))
+              .AddAttribute("Resolution",
+                            "Readings are truncated to a multiple of this (0: exact).",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&NodeClock::m_resolution),
+                            MakeTimeChecker(Seconds(0), Seconds(1)))
+              .AddAttribute("ReadCost",
+                            "CPU time of one reading by a process (0: the host's system call, "
+                            "HostPlatform SyscallCost).",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&NodeClock::m_readCost),
+                            MakeTimeChecker(Seconds(0), Seconds(1)));
     return tid;
 }
 
 NodeClock::NodeClock()
     : m_driftPpm(0)
     , m_discipline(NONE)
+    , m_maxSlewPpm(500)
 {
 }
 
@@ -71,7 +78,7 @@ NodeClock::~NodeClock()
 void
 NodeClock::DoDispose()
 {
-    m_residual = nullptr;
+    m_piece.clear();
     Object::DoDispose();
 }
 
@@ -79,60 +86,46 @@ void
 NodeClock::SetDiscipline(Discipline d)
 {
     m_discipline = d;
-    if (d == NTP)
-    {
-        // NTP's minimum poll interval (2^6 s, RFC 1305); a LAN's residual of some hundreds of
-        // microseconds (an assumption, doc/tno.rst).
-        m_interval = Seconds(64);
-        m_residual = CreateObjectWithAttributes<UniformRandomVariable>("Min",
-                                                                       DoubleValue(-500e-6),
-                                                                       "Max",
-                                                                       DoubleValue(500e-6));
-    }
-    else if (d == CLOCK_CARD)
-    {
-        // A card disciplined by a common signal (RCIM, GPS PPS) once a second, within a
-        // microsecond (an assumption, doc/tno.rst).
-        m_interval = Seconds(1);
-        m_residual = CreateObjectWithAttributes<UniformRandomVariable>("Min",
-                                                                       DoubleValue(-1e-6),
-                                                                       "Max",
-                                                                       DoubleValue(1e-6));
-    }
-    m_residuals.clear();
 }
 
-uint64_t
-NodeClock::Segment(double t) const
+NodeClock::Discipline
+NodeClock::GetDiscipline() const
 {
-    if (m_discipline == NONE || t <= 0)
+    return m_discipline;
+}
+
+void
+NodeClock::Init()
+{
+    if (m_piece.empty())
     {
-        return 0;
+        m_piece.push_back(Piece{0.0, m_offset.GetSeconds(), 1 + m_driftPpm * 1e-6});
     }
-    return static_cast<uint64_t>(std::floor(t / m_interval.GetSeconds()));
 }
 
 double
-NodeClock::Residual(uint64_t k)
+NodeClock::Local(double t)
 {
-    if (k == 0)
-    {
-        return m_offset.GetSeconds();
-    }
-    while (m_residuals.size() < k)
-    {
-        m_residuals.push_back(m_residual->GetValue());
-    }
-    return m_residuals[k - 1];
+    Init();
+    // The last piece that starts at or before t.
+    auto it = std::upper_bound(m_piece.begin(), m_piece.end(), t, [](double v, const Piece& p) {
+        return v < p.t;
+    });
+    const Piece& p = it == m_piece.begin() ? m_piece.front() : *(it - 1);
+    return p.l + p.rate * (t - p.t);
 }
 
 Time
 NodeClock::GetLocalTime(Time t)
 {
-    const double ts = t.GetSeconds();
-    const uint64_t k = Segment(ts);
-    const double since = ts - k * (m_discipline == NONE ? 0.0 : m_interval.GetSeconds());
-    return Seconds(ts + Residual(k) + m_driftPpm * 1e-6 * since);
+    const double l = Local(t.GetSeconds());
+    if (m_resolution.IsStrictlyPositive())
+    {
+        const int64_t step = m_resolution.GetTimeStep();
+        const int64_t ticks = static_cast<int64_t>(std::floor(l / m_resolution.GetSeconds()));
+        return TimeStep(ticks * step);
+    }
+    return Seconds(l);
 }
 
 Time
@@ -144,52 +137,61 @@ NodeClock::Now()
 Time
 NodeClock::ToTrueTime(Time local)
 {
-    // In segment k, local = t + e_k + d (t - s_k): t = (local - e_k + d s_k) / (1 + d). Start
-    // with the segment of the uncorrected guess and move while the solution leaves it.
-    const double l = local.GetSeconds();
-    const double d = m_driftPpm * 1e-6;
-    const double iv = m_discipline == NONE ? 0.0 : m_interval.GetSeconds();
-    uint64_t k = Segment(l - Residual(Segment(l)));
-    for (int guard = 0; guard < 64; ++guard)
+    Init();
+    double l = local.GetSeconds();
+    if (m_resolution.IsStrictlyPositive())
     {
-        const double sk = k * iv;
-        double t = (l - Residual(k) + d * sk) / (1 + d);
-        if (k > 0 && t < sk)
-        {
-            // Before this segment: the previous one, unless a forward step jumped over l.
-            double prevEnd = sk;
-            double prevLocal = prevEnd + Residual(k - 1) + d * iv;
-            if (prevLocal > l)
-            {
-                --k;
-                continue;
-            }
-            return Seconds(sk);
-        }
-        if (m_discipline != NONE && t >= sk + iv)
-        {
-            ++k;
-            continue;
-        }
-        if (k > 0)
-        {
-            // A backward step: the clock read l already before the correction.
-            const double tp = (l - Residual(k - 1) + d * (sk - iv)) / (1 + d);
-            if (tp >= sk - iv && tp < sk)
-            {
-                return Seconds(tp);
-            }
-        }
-        return Seconds(t);
+        // A truncated reading shows l from the instant the clock reaches the next multiple.
+        const double r = m_resolution.GetSeconds();
+        l = std::ceil(l / r - 1e-9) * r;
     }
-    NS_ABORT_MSG("NodeClock::ToTrueTime: no solution for " << local);
+    // The clock is increasing: the last piece whose local start is at or before l.
+    auto it = std::upper_bound(m_piece.begin(), m_piece.end(), l, [](double v, const Piece& p) {
+        return v < p.l;
+    });
+    const Piece& p = it == m_piece.begin() ? m_piece.front() : *(it - 1);
+    return Seconds(p.t + (l - p.l) / p.rate);
 }
 
-int64_t
-NodeClock::AssignStreams(int64_t stream)
+double
+NodeClock::SetCorrection(double ppm)
 {
-    m_residual->SetStream(stream);
-    return 1;
+    Init();
+    const double applied = std::clamp(ppm, -m_maxSlewPpm, m_maxSlewPpm);
+    const double t = Simulator::Now().GetSeconds();
+    NS_ABORT_MSG_IF(t < m_piece.back().t, "NodeClock::SetCorrection in the past");
+    const double l = Local(t);
+    const double rate = 1 + (m_driftPpm + applied) * 1e-6;
+    if (m_piece.back().t == t)
+    {
+        m_piece.back().rate = rate;
+    }
+    else
+    {
+        m_piece.push_back(Piece{t, l, rate});
+    }
+    m_correction = applied;
+    m_maxCorrection = std::max(m_maxCorrection, std::abs(applied));
+    NS_LOG_LOGIC("clock " << this << " at " << t << " s: correction " << applied << " ppm");
+    return applied;
+}
+
+double
+NodeClock::GetCorrection() const
+{
+    return m_correction;
+}
+
+double
+NodeClock::GetMaxCorrection() const
+{
+    return m_maxCorrection;
+}
+
+Time
+NodeClock::GetReadCost() const
+{
+    return m_readCost;
 }
 
 } // namespace ns3

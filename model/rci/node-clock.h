@@ -7,14 +7,14 @@
 
 #include "ns3/nstime.h"
 #include "ns3/object.h"
-#include "ns3/random-variable-stream.h"
 
 #include <vector>
 
 /**
  * @file
  * @ingroup testbed-rci
- * A node's wallclock: offset, drift, and an optional discipline (NTP-like or a clock card).
+ * A node's wallclock: offset, crystal drift, a rate correction (NTP's slewing and frequency
+ * discipline), or a clock card's common time base.
  */
 
 namespace ns3
@@ -24,18 +24,21 @@ namespace ns3
  * @ingroup testbed-rci
  * @brief A node's wallclock against true (simulation) time.
  *
- * The clock reads local(t) = t + offset(t). Undisciplined, offset(t) = Offset + Drift * t (Drift
- * in parts per million). Disciplined, the clock is corrected at every SyncInterval (instants
- * k * SyncInterval, k >= 1): the correction leaves a residual offset e_k drawn from SyncError,
- * and the drift runs on until the next correction: offset(t) = e_k + Drift * (t - k *
- * SyncInterval). Two disciplines differ only in their defaults (doc/tno.rst):
+ * The clock reads local(t) = l_i + r_i (t - t_i) on its current piece i, a piecewise-linear
+ * function of true time that starts at local(0) = Offset with rate 1 + Drift (the crystal's
+ * error, ppm). Its owner changes the rate from now on with SetCorrection (the kernel's
+ * adjtime()/ntp_adjtime() slew and frequency correction, ppm, limited to +-MaxSlew): the rate
+ * becomes 1 + Drift + correction. An NtpClient does that once a second (Discipline Ntp). The
+ * clock never steps: it is continuous and, with |correction| <= MaxSlew < 1e6 ppm, increasing,
+ * so ToTrueTime inverts it exactly on the past and extrapolates the current rate into the
+ * future (a later correction moves the true time at which a future reading comes: a timer armed
+ * for it fires by the clock of its arming, as a kernel timer set on an absolute wallclock time
+ * does between two adjustments).
  *
- * - Ntp: NTP over the data network, poll 64 s, residual uniform +-500 us;
- * - ClockCard: a synchronised clock card (TNO's RCIM, or GPS with PPS), corrected every second,
- *   residual uniform +-1 us.
- *
- * A correction is a step (NTP's slewing is not modelled). The residuals are drawn in instant
- * order, so a run is reproducible whatever order the clock is read in.
+ * A clock card (Discipline ClockCard) is a common time base: every host that reads it reads the
+ * same object (share one NodeClock between the hosts), so every host reads the same time; its
+ * readings are truncated to Resolution and each read costs ReadCost (a register read on the
+ * card instead of a system call; RciFederate charges it per clock read).
  */
 class NodeClock : public Object
 {
@@ -44,8 +47,8 @@ class NodeClock : public Object
     enum Discipline : uint8_t
     {
         NONE,       //!< free running
-        NTP,        //!< NTP-like periodic correction over the network
-        CLOCK_CARD, //!< a synchronised clock card
+        NTP,        //!< corrected by an NTP client (NtpClient) over the network
+        CLOCK_CARD, //!< a synchronised clock card: a common time base
     };
 
     /**
@@ -58,13 +61,15 @@ class NodeClock : public Object
     ~NodeClock() override;
 
     /**
-     * @brief Choose a discipline with its default interval and residual (see the class).
+     * @brief Choose a discipline (the attribute Discipline).
      * @param d the discipline
      */
     void SetDiscipline(Discipline d);
+    /** @return the discipline */
+    Discipline GetDiscipline() const;
 
     /**
-     * @brief The local clock's reading at a true time.
+     * @brief The local clock's reading at a true time (truncated to Resolution).
      * @param t true (simulation) time (>= 0)
      * @return the local time
      */
@@ -74,43 +79,60 @@ class NodeClock : public Object
     Time Now();
 
     /**
-     * @brief The true time at which the local clock reads @p local (the first, if a correction
-     * steps the clock back over it; the correction instant, if a step forward jumps over it).
+     * @brief The first true time at which the local clock reads @p local (on the current piece's
+     * rate for a time beyond the last change).
      * @param local a local time
      * @return the true (simulation) time
      */
     Time ToTrueTime(Time local);
 
     /**
-     * @brief Assign fixed random variable stream numbers.
-     * @param stream first stream
-     * @return the number of streams used
+     * @brief Change the rate correction from now on (the kernel's slew plus frequency
+     * correction): the clock then runs at 1 + Drift + the correction, clamped to +-MaxSlew.
+     * @param ppm the correction (parts per million)
+     * @return the correction applied (ppm, after the clamp)
      */
-    int64_t AssignStreams(int64_t stream);
+    double SetCorrection(double ppm);
+
+    /** @return the rate correction in force now (ppm) */
+    double GetCorrection() const;
+
+    /** @return the largest |correction| applied so far (ppm) */
+    double GetMaxCorrection() const;
+
+    /** @return the cost of one reading (0: the host's system call) */
+    Time GetReadCost() const;
 
   protected:
     void DoDispose() override;
 
   private:
-    /**
-     * The offset in force from correction k on (k = 0: before the first correction).
-     * @param k the correction's index
-     * @return seconds
-     */
-    double Residual(uint64_t k);
-    /**
-     * The index of the correction in force at a true time.
-     * @param t seconds
-     * @return k
-     */
-    uint64_t Segment(double t) const;
+    /** One piece of the clock: from true time t on, local = l + rate (t' - t). */
+    struct Piece
+    {
+        double t;    //!< true time at its start (s)
+        double l;    //!< local time at its start (s)
+        double rate; //!< d local / d true
+    };
 
-    Time m_offset;                        //!< Offset
-    double m_driftPpm;                    //!< Drift
-    Discipline m_discipline;              //!< Discipline
-    Time m_interval;                      //!< SyncInterval
-    Ptr<RandomVariableStream> m_residual; //!< SyncError (s)
-    std::vector<double> m_residuals;      //!< e_k drawn so far (s)
+    /** Start the pieces from the attributes (first use). */
+    void Init();
+    /**
+     * The local time before truncation.
+     * @param t true time (s)
+     * @return local time (s)
+     */
+    double Local(double t);
+
+    Time m_offset;              //!< Offset
+    double m_driftPpm;          //!< Drift
+    Discipline m_discipline;    //!< Discipline
+    double m_maxSlewPpm;        //!< MaxSlew
+    Time m_resolution;          //!< Resolution
+    Time m_readCost;            //!< ReadCost
+    std::vector<Piece> m_piece; //!< the pieces, in time order
+    double m_correction{0};     //!< the correction in force (ppm)
+    double m_maxCorrection{0};  //!< largest |correction| applied
 };
 
 } // namespace ns3

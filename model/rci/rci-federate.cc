@@ -219,12 +219,10 @@ RciFederate::ScheduleNext()
                              {
                                  return;
                              }
-                             m_lrc->GetFedex()->RequestAdvance(
-                                 m_lrc,
-                                 simTime,
-                                 Callback<void>([this, process, scheduled]() {
-                                     AwaitGranted(process, scheduled);
-                                 }));
+                             m_lrc->RequestAdvance(simTime,
+                                                   Callback<void>([this, process, scheduled]() {
+                                                       AwaitGranted(process, scheduled);
+                                                   }));
                          }));
     }
     else if (m_pacing && (m_scheduler == UTC_TM || !m_reflect.IsNull()))
@@ -326,8 +324,15 @@ Time
 RciFederate::ActionOverhead() const
 {
     Ptr<HostPlatform> host = m_lrc->GetProcess()->GetPlatform();
+    // A clock read is a system call (gettimeofday) unless the clock says what a reading costs
+    // (a clock card's register read).
+    Time read = host->GetSyscallCost();
+    if (m_clock && m_clock->GetReadCost().IsStrictlyPositive())
+    {
+        read = m_clock->GetReadCost();
+    }
     return host->GetCpu()->CyclesToTime(m_actionCycles * host->GetReferenceCycleFactor())
-           + host->GetSyscallCost() * int64_t(m_clockReads);
+           + read * int64_t(m_clockReads);
 }
 
 void
@@ -355,7 +360,7 @@ RciFederate::Update(uint32_t objectClass, uint32_t bytes)
     {
         // Never below the federate's time + lookahead (its output bound).
         stamp = m_time + m_lookahead;
-        m_lrc->GetFedex()->NoteSent(m_lrc, objectClass, stamp);
+        m_lrc->NoteSent(objectClass, stamp);
     }
     m_lrc->Update(objectClass, bytes, stamp);
 }
@@ -387,7 +392,7 @@ RciFederate::OnReflect(const RtiLrc::Reflection& r)
     m_kept.emplace(r, m_arrivals++);
     if (m_scheduler == HLA_TM)
     {
-        m_lrc->GetFedex()->NoteRead(m_lrc, r.tag);
+        m_lrc->NoteRead(r.tag);
     }
 }
 

@@ -51,7 +51,9 @@ namespace ns3
  * - HlaTm: the RTI's time management (the Fedex's, RtiFedex::EnableTimeManagement): the
  *   federate is time-regulating and time-constrained with lookahead Lookahead. Before each action
  *   it requests TimeAdvanceRequest(the action's time) as soon as the previous action's work is
- *   done and waits for the grant, then (paced as above) for the action's time; the reflections
+ *   done (RtiLrc::RequestAdvance: a message to the Fedex; each update sent and read is noted to
+ *   the Fedex in a message too) and waits for the grant message, then (paced as above) for the
+ *   action's time; the reflections
  *   stamped up to that time are handed over in timestamp order, then the action runs. Update()
  * stamps an update with the federate's time + Lookahead. A slow federate holds every other back; a
  * TSO violation cannot happen (still counted, as a check).

@@ -6,8 +6,13 @@
 
 #include "rti-lrc.h"
 
+#include "ns3/boolean.h"
 #include "ns3/host-platform.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/ipv4.h"
 #include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/tcp-socket-factory.h"
 
 namespace ns3
 {
@@ -45,7 +50,14 @@ RtiFedex::DoDispose()
     m_federates.clear();
     m_pub.clear();
     m_sub.clear();
-    m_granted.clear();
+    for (auto& conn : m_tmConns)
+    {
+        conn->SetDataCallback(RtiConnection::DataCallback());
+    }
+    m_tmConns.clear();
+    m_replyConn.clear();
+    m_tmInbox.clear();
+    m_listen = nullptr;
     Object::DoDispose();
 }
 
@@ -178,57 +190,168 @@ RtiFedex::EnableTimeManagement(Ptr<RtiLrc> lrc, Time lookahead)
     s.constrained = true;
     s.time = 0;
     s.lookahead = ToLogical(lookahead);
-}
-
-void
-RtiFedex::RequestAdvance(Ptr<RtiLrc> lrc, Time t, Callback<void> granted)
-{
-    const uint32_t h = lrc->GetHandle();
-    NS_ABORT_MSG_IF(!m_tm.Has(h), "RtiFedex: federate " << h << " is not time-managed");
-    RtiTimeManager::State& s = m_tm.Get(h);
-    NS_ABORT_MSG_IF(s.advancing, "RtiFedex: federate " << h << " is already advancing");
-    NS_ABORT_MSG_IF(ToLogical(t) < s.time, "RtiFedex: TAR before the federate's time");
-    // TimeAdvanceRequest(t): from the call on, the federate promises no timestamp below t + L.
-    s.advancing = true;
-    s.kind = AdvanceKind::TAR;
-    s.requested = ToLogical(t);
-    m_granted[h] = granted;
-    Request([this]() { GrantAll(); });
-}
-
-void
-RtiFedex::NoteSent(Ptr<RtiLrc> lrc, uint32_t objectClass, Time ts)
-{
-    const uint32_t h = lrc->GetHandle();
-    NS_ABORT_MSG_IF(!m_tm.Has(h), "RtiFedex: federate " << h << " is not time-managed");
-    const TimeBound bound
-        = RtiTimeManager::OutputBound(m_tm.Get(h), RtiTimeManager::Galt(h, m_tm.ComputeBounds()));
-    NS_ABORT_MSG_IF(!bound.Allows(ToLogical(ts)),
-                    "RtiFedex: federate " << h << " sends timestamp " << ts
-                                          << " below its output bound " << bound.t << " ns");
-    for (const Ptr<RtiLrc>& r : m_sub[objectClass])
+    // The federate's time-management connection, in the RTI's lowest layer.
+    if (m_settings->GetTransport() == RtiSettings::SHARED_MEMORY)
     {
-        if (r != lrc && m_tm.Has(r->GetHandle()))
-        {
-            m_inFlight[r->GetHandle()].insert(ToLogical(ts));
-        }
-    }
-}
-
-void
-RtiFedex::NoteRead(Ptr<RtiLrc> lrc, Time ts)
-{
-    auto it = m_inFlight.find(lrc->GetHandle());
-    if (it == m_inFlight.end())
-    {
+        NS_ABORT_MSG_IF(lrc->GetProcess()->GetPlatform() != m_process->GetPlatform(),
+                        "RtiFedex: shared-memory time management across hosts");
+        Ptr<RtiLocalConnection> mine = CreateObject<RtiLocalConnection>();
+        Ptr<RtiLocalConnection> theirs = CreateObject<RtiLocalConnection>();
+        RtiLocalConnection::Connect(mine, theirs);
+        mine->SetDataCallback(MakeCallback(&RtiFedex::DataAvailable, this));
+        m_tmConns.push_back(mine);
+        m_replyConn[lrc->GetHandle()] = mine;
+        lrc->SetFedexConnection(theirs);
         return;
     }
-    auto m = it->second.find(ToLogical(ts));
-    if (m != it->second.end())
+    Ptr<Node> node = m_process->GetPlatform()->GetObject<Node>();
+    if (!m_listen)
     {
-        it->second.erase(m);
-        GrantAll();
+        m_listen = Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
+        NS_ABORT_MSG_IF(
+            m_listen->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_settings->GetPort())) != 0,
+            "RtiFedex: cannot bind TCP port " << m_settings->GetPort());
+        m_listen->Listen();
+        m_listen->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                    MakeCallback(&RtiFedex::HandleAccept, this));
     }
+    // From the Fedex's own host over the loopback interface, else to its first interface's
+    // address over the network.
+    Ipv4Address to("127.0.0.1");
+    if (lrc->GetProcess()->GetPlatform() != m_process->GetPlatform())
+    {
+        Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>();
+        NS_ABORT_MSG_IF(!ipv4 || ipv4->GetNInterfaces() < 2,
+                        "RtiFedex: the Fedex's host has no network interface");
+        to = ipv4->GetAddress(1, 0).GetLocal();
+    }
+    lrc->ConnectFedex(InetSocketAddress(to, m_settings->GetPort()));
+}
+
+void
+RtiFedex::HandleAccept(Ptr<Socket> socket, const Address& from)
+{
+    // Time-management messages are small and wait for their answer: no Nagle delay.
+    socket->SetAttribute("TcpNoDelay", BooleanValue(true));
+    Ptr<RtiTcpConnection> conn = CreateObject<RtiTcpConnection>();
+    conn->SetSocket(socket);
+    conn->SetDataCallback(MakeCallback(&RtiFedex::DataAvailable, this));
+    m_tmConns.push_back(conn);
+}
+
+void
+RtiFedex::DataAvailable(Ptr<RtiConnection> conn)
+{
+    while (conn->HasData())
+    {
+        RtiConnection::Chunk chunk = conn->Receive();
+        for (RtiMessage& msg : chunk.messages)
+        {
+            m_tmInbox.push_back(Inbound{std::move(msg), conn});
+        }
+    }
+    if (!m_tmReading && !m_tmInbox.empty())
+    {
+        m_tmReading = true;
+        // The Fedex blocks on its connections; a message wakes it.
+        m_process->Wake(Callback<void>([this]() { ReadNext(); }));
+    }
+}
+
+void
+RtiFedex::ReadNext()
+{
+    if (m_tmInbox.empty())
+    {
+        m_tmReading = false;
+        return;
+    }
+    const Inbound& in = m_tmInbox.front();
+    // The read side of one message: the host's socket read (or semaphore operation) and the
+    // RTI's lowest and upper layers (transport, decoding, the handler's dispatch).
+    m_process->Execute(
+        RtiLrc::ReadSideCost(m_process->GetPlatform(), m_settings, in.msg.GetSerializedSize()),
+        Callback<void>([this]() { Handle(); }));
+}
+
+void
+RtiFedex::Handle()
+{
+    Inbound in = std::move(m_tmInbox.front());
+    m_tmInbox.pop_front();
+    ++m_tmMessages;
+    const RtiMessage& m = in.msg;
+    const uint32_t h = m.GetSource();
+    NS_ABORT_MSG_IF(!m_tm.Has(h), "RtiFedex: federate " << h << " is not time-managed");
+    NS_LOG_LOGIC("Fedex reads " << m);
+    switch (m.GetType())
+    {
+        case RtiMessage::TIME_ADVANCE_REQUEST: {
+            RtiTimeManager::State& s = m_tm.Get(h);
+            NS_ABORT_MSG_IF(s.advancing, "RtiFedex: federate " << h << " is already advancing");
+            NS_ABORT_MSG_IF(m.time < s.time, "RtiFedex: TAR before the federate's time");
+            // TimeAdvanceRequest(t): the federate promises no timestamp below t + L.
+            s.advancing = true;
+            s.kind = AdvanceKind::TAR;
+            s.requested = m.time;
+            m_replyConn[h] = in.conn;
+            GrantAll();
+            break;
+        }
+        case RtiMessage::TSO_NOTE_SENT: {
+            // The note comes before the sender's next request on the same connection, so the
+            // sender's bound still covers the timestamp.
+            const TimeBound bound
+                = RtiTimeManager::OutputBound(m_tm.Get(h),
+                                              RtiTimeManager::Galt(h, m_tm.ComputeBounds()));
+            NS_ABORT_MSG_IF(!bound.Allows(m.time),
+                            "RtiFedex: federate " << h << " sends timestamp " << m.time
+                                                  << " ns below its output bound " << bound.t
+                                                  << " ns");
+            for (const Ptr<RtiLrc>& r : m_sub[m.handle])
+            {
+                const uint32_t rh = r->GetHandle();
+                if (rh == h || !m_tm.Has(rh))
+                {
+                    continue;
+                }
+                // The reader's note may have come first (it is on another connection).
+                auto& early = m_readEarly[rh];
+                auto e = early.find(m.time);
+                if (e != early.end())
+                {
+                    early.erase(e);
+                }
+                else
+                {
+                    m_inFlight[rh].insert(m.time);
+                }
+            }
+            break;
+        }
+        case RtiMessage::TSO_NOTE_READ: {
+            auto& unread = m_inFlight[h];
+            auto it = unread.find(m.time);
+            if (it != unread.end())
+            {
+                unread.erase(it);
+                GrantAll();
+            }
+            else
+            {
+                m_readEarly[h].insert(m.time);
+            }
+            break;
+        }
+        default:
+            NS_LOG_WARN("RtiFedex: ignored a " << RtiMessage::TypeName(m.GetType()));
+            break;
+    }
+    // Off the message's path: the rest of the socket read (network transports).
+    Time off = m_settings->GetTransport() == RtiSettings::SHARED_MEMORY
+                   ? Seconds(0)
+                   : m_process->GetPlatform()->GetRecvOffPathCost();
+    m_process->Execute(off, Callback<void>([this]() { ReadNext(); }));
 }
 
 void
@@ -257,11 +380,26 @@ RtiFedex::GrantAll()
         }
         RtiTimeManager::ApplyGrant(s, g);
         ++m_grants;
-        Callback<void> cb = m_granted[h];
-        m_granted.erase(h);
-        // A grant leaves the federate's bound where its request put it: the others' GALT does
-        // not change, one pass suffices.
-        lrc->ChargeAdmin(cb);
+        // The grant is a message on the federate's connection: the send side in the Fedex's
+        // process, then the rest of the send off its path. A grant leaves the federate's bound
+        // where its request put it: the others' GALT does not change, one pass suffices.
+        RtiMessage grant = m_settings->NewMessage(RtiMessage::TIME_ADVANCE_GRANT);
+        grant.time = g;
+        Ptr<RtiConnection> conn = m_replyConn[h];
+        Ptr<HostPlatform> platform = m_process->GetPlatform();
+        const bool network = m_settings->GetTransport() != RtiSettings::SHARED_MEMORY;
+        m_process->Execute(RtiLrc::SendSideCost(platform, m_settings, grant.GetSerializedSize(), 1),
+                           Callback<void>([conn, grant, platform, network]() {
+                               conn->Send(grant);
+                               if (network)
+                               {
+                                   platform->NotifyTransmitted();
+                               }
+                           }));
+        if (network && platform->GetSendOffPathCost().IsStrictlyPositive())
+        {
+            m_process->Execute(platform->GetSendOffPathCost());
+        }
     }
 }
 
@@ -269,6 +407,12 @@ uint64_t
 RtiFedex::GetGrants() const
 {
     return m_grants;
+}
+
+uint64_t
+RtiFedex::GetTimeMessages() const
+{
+    return m_tmMessages;
 }
 
 TypeId

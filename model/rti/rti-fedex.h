@@ -5,13 +5,16 @@
 #ifndef TESTBED_RTI_FEDEX_H
 #define TESTBED_RTI_FEDEX_H
 
+#include "rti-connection.h"
 #include "rti-settings.h"
 #include "rti-time-manager.h"
 
 #include "ns3/host-process.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/socket.h"
 
+#include <deque>
 #include <map>
 #include <set>
 #include <string>
@@ -37,8 +40,10 @@ class RtiLrc;
  * then each local component concerned spends AdminCost to install the routes. Updates do not
  * pass through it.
  *
- * Launched by RtiExec::CreateFederation. Management requests are calls, not network messages:
- * they happen before a measurement and their traffic is not modelled (a documented gap).
+ * Launched by RtiExec::CreateFederation. Management requests (join, publish, subscribe) are
+ * calls, not network messages: they happen before a measurement and their traffic is not
+ * modelled. Time management (EnableTimeManagement) is message traffic: requests, notes and
+ * grants travel on each federate's connection to the Fedex and are read by its process.
  */
 class RtiFedex : public Object
 {
@@ -99,38 +104,27 @@ class RtiFedex : public Object
 
     /**
      * @brief Make a federate time-regulating and time-constrained with a lookahead (the RCI's
-     * HLA-TM scheduler). The Fedex keeps the federation's time management (RtiTimeManager,
-     * central GALT): a federate may send timestamps of at least its output bound, and a
-     * TimeAdvanceRequest(t) is granted when every other regulating federate's bound exceeds t
-     * and every update stamped <= t sent to the federate has been read by it.
+     * HLA-TM scheduler; a call at the federate's start, before any measurement). The Fedex
+     * keeps the federation's time management (RtiTimeManager, central GALT) and opens the
+     * federate's time-management connection: TCP to the Fedex's port (RtiSettings Port) over
+     * the network transports (loopback from its own host), a shared-memory queue pair on
+     * RTI-SM. From then on the federate's TimeAdvanceRequests and notes (TSO_NOTE_SENT,
+     * TSO_NOTE_READ) reach the Fedex as RTI messages on that connection and the grants come back
+     * on it (RtiLrc::RequestAdvance, NoteSent, NoteRead): each message costs its sender the send
+     * side and its reader the read side of the RTI's layers and the host's socket (or semaphore)
+     * work (RtiLrc::SendSideCost, ReadSideCost), the Fedex's process included.
+     *
+     * The grant rule: a TimeAdvanceRequest(t) is granted when every other regulating
+     * federate's bound exceeds t and every update stamped <= t sent to the federate has been
+     * read by it (as the Fedex knows from the notes it has read).
      * @param lrc its local component (joined)
      * @param lookahead its lookahead (>= 0)
      */
     void EnableTimeManagement(Ptr<RtiLrc> lrc, Time lookahead);
-    /**
-     * @brief TimeAdvanceRequest(t): a request on the Fedex's queue; the grant is a callback in
-     * the federate's process (its LRC spends AdminCost on it).
-     * @param lrc its local component (time-managed)
-     * @param t the requested logical time (not before its current time)
-     * @param granted called at the grant
-     */
-    void RequestAdvance(Ptr<RtiLrc> lrc, Time t, Callback<void> granted);
-    /**
-     * @brief A time-managed federate sends an update stamped ts: it is in flight to every
-     * subscriber of the class until NoteRead (ts must not be below the sender's output bound).
-     * @param lrc the sender
-     * @param objectClass the class
-     * @param ts the timestamp
-     */
-    void NoteSent(Ptr<RtiLrc> lrc, uint32_t objectClass, Time ts);
-    /**
-     * @brief A time-managed federate has read an update stamped ts.
-     * @param lrc the reader
-     * @param ts the timestamp
-     */
-    void NoteRead(Ptr<RtiLrc> lrc, Time ts);
     /** @return time advance grants given */
     uint64_t GetGrants() const;
+    /** @return time-management messages (requests and notes) the Fedex has read */
+    uint64_t GetTimeMessages() const;
 
   protected:
     void DoDispose() override;
@@ -152,12 +146,41 @@ class RtiFedex : public Object
     std::set<std::pair<const RtiLrc*, uint32_t>> m_isPub; //!< (lrc, class) published
     uint64_t m_requests;                                  //!< counter
 
-    /** Grant every advancing federate that can be granted. */
+    /** Grant every advancing federate that can be granted: each grant is a message sent. */
     void GrantAll();
+    /**
+     * A federate's time-management connection has data.
+     * @param conn the connection
+     */
+    void DataAvailable(Ptr<RtiConnection> conn);
+    /**
+     * A federate's time-management connection was accepted (TCP).
+     * @param socket the socket
+     * @param from its peer
+     */
+    void HandleAccept(Ptr<Socket> socket, const Address& from);
+    /** Read the next time-management message (or block). */
+    void ReadNext();
+    /** The read side of the front message is paid: act on it. */
+    void Handle();
+
+    /** A time-management message waiting to be read. */
+    struct Inbound
+    {
+        RtiMessage msg;          //!< the message
+        Ptr<RtiConnection> conn; //!< the connection it came on
+    };
+
+    Ptr<Socket> m_listen;                                       //!< TCP listening socket (network)
+    std::vector<Ptr<RtiConnection>> m_tmConns;                  //!< connections the Fedex reads
+    std::map<uint32_t, Ptr<RtiConnection>> m_replyConn;         //!< handle -> its connection
+    std::deque<Inbound> m_tmInbox;                              //!< messages waiting to be read
+    bool m_tmReading{false};                                    //!< the read loop is active
+    uint64_t m_tmMessages{0};                                   //!< counter
+    std::map<uint32_t, std::multiset<LogicalTime>> m_readEarly; //!< read before the note came
 
     RtiTimeManager m_tm; //!< time management by handle (logical time in ns)
     std::map<uint32_t, std::multiset<LogicalTime>> m_inFlight; //!< handle -> unread stamps (ns)
-    std::map<uint32_t, Callback<void>> m_granted;              //!< handle -> pending grant callback
     uint64_t m_grants;                                         //!< counter
 };
 

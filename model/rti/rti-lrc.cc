@@ -82,6 +82,13 @@ RtiLrc::DoDispose()
     m_process = nullptr;
     m_settings = nullptr;
     m_fedex = nullptr;
+    if (m_fedexConn)
+    {
+        m_fedexConn->SetDataCallback(RtiConnection::DataCallback());
+        m_fedexConn = nullptr;
+    }
+    m_grants.clear();
+    m_granted = Callback<void>();
     m_reflect = ReflectCallback();
     Object::DoDispose();
 }
@@ -253,6 +260,186 @@ RtiLrc::AddRoute(uint32_t objectClass, Ptr<RtiLrc> receiver)
     m_routes[objectClass].push_back(route);
 }
 
+Time
+RtiLrc::SendSideCost(Ptr<HostPlatform> platform,
+                     Ptr<RtiSettings> settings,
+                     uint32_t size,
+                     std::size_t receivers)
+{
+    Ptr<HostCpu> cpu = platform->GetCpu();
+    const double factor = platform->GetReferenceCycleFactor();
+    double cycles
+        = settings->CallCycles() + settings->EncodeCycles(size) + settings->TransportCycles();
+    Time cost = cpu->CyclesToTime(cycles * factor);
+    if (settings->GetTransport() == RtiSettings::SHARED_MEMORY)
+    {
+        // The copy into each receiver's queue and the semaphore post (a system call).
+        cost += (cpu->CyclesToTime(settings->ShmEnqueueCycles(size) * factor)
+                 + platform->GetSyscallCost())
+                * int64_t(receivers);
+    }
+    else
+    {
+        cost += platform->GetSendCost(size) * int64_t(receivers);
+    }
+    return cost;
+}
+
+Time
+RtiLrc::ReadSideCost(Ptr<HostPlatform> platform, Ptr<RtiSettings> settings, uint32_t size)
+{
+    double cycles
+        = settings->TransportCycles() + settings->DecodeCycles(size) + settings->CallbackCycles();
+    Time cost = platform->GetCpu()->CyclesToTime(cycles * platform->GetReferenceCycleFactor());
+    if (settings->GetTransport() == RtiSettings::SHARED_MEMORY)
+    {
+        cost += platform->GetSyscallCost(); // the semaphore operation that takes the message
+    }
+    else
+    {
+        cost += platform->GetRecvCost(size);
+    }
+    return cost;
+}
+
+void
+RtiLrc::ConnectFedex(const Address& fedex)
+{
+    Ptr<Node> node = m_process->GetPlatform()->GetObject<Node>();
+    Ptr<Socket> socket = Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
+    socket->Bind();
+    // Time-management messages are small and wait for their answer: no Nagle delay.
+    socket->SetAttribute("TcpNoDelay", BooleanValue(true));
+    socket->Connect(fedex);
+    Ptr<RtiTcpConnection> conn = CreateObject<RtiTcpConnection>();
+    conn->SetSocket(socket);
+    SetFedexConnection(conn);
+}
+
+void
+RtiLrc::SetFedexConnection(Ptr<RtiConnection> conn)
+{
+    m_fedexConn = conn;
+    m_fedexConn->SetDataCallback(MakeCallback(&RtiLrc::FedexData, this));
+}
+
+void
+RtiLrc::SendToFedex(const RtiMessage& msg)
+{
+    NS_ABORT_MSG_IF(!m_fedexConn, "RtiLrc " << m_handle << ": not time-managed");
+    Ptr<HostPlatform> platform = m_process->GetPlatform();
+    const bool network = m_settings->GetTransport() != RtiSettings::SHARED_MEMORY;
+    Ptr<RtiConnection> conn = m_fedexConn;
+    m_process->Execute(SendSideCost(platform, m_settings, msg.GetSerializedSize(), 1),
+                       Callback<void>([conn, msg, platform, network]() {
+                           conn->Send(msg);
+                           if (network)
+                           {
+                               platform->NotifyTransmitted();
+                           }
+                       }));
+    if (network && platform->GetSendOffPathCost().IsStrictlyPositive())
+    {
+        m_process->Execute(platform->GetSendOffPathCost());
+    }
+}
+
+void
+RtiLrc::RequestAdvance(Time t, Callback<void> granted)
+{
+    NS_ABORT_MSG_IF(!m_granted.IsNull(), "RtiLrc " << m_handle << ": already advancing");
+    m_granted = granted;
+    m_requestedAt = Simulator::Now();
+    RtiMessage msg = m_settings->NewMessage(RtiMessage::TIME_ADVANCE_REQUEST);
+    msg.SetSource(m_handle);
+    msg.SetAdvanceKind(AdvanceKind::TAR);
+    msg.time = static_cast<LogicalTime>(t.GetNanoSeconds());
+    SendToFedex(msg);
+}
+
+void
+RtiLrc::NoteSent(uint32_t objectClass, Time ts)
+{
+    RtiMessage msg = m_settings->NewMessage(RtiMessage::TSO_NOTE_SENT);
+    msg.SetSource(m_handle);
+    msg.handle = objectClass;
+    msg.time = static_cast<LogicalTime>(ts.GetNanoSeconds());
+    SendToFedex(msg);
+}
+
+void
+RtiLrc::NoteRead(Time ts)
+{
+    RtiMessage msg = m_settings->NewMessage(RtiMessage::TSO_NOTE_READ);
+    msg.SetSource(m_handle);
+    msg.time = static_cast<LogicalTime>(ts.GetNanoSeconds());
+    SendToFedex(msg);
+}
+
+void
+RtiLrc::FedexData(Ptr<RtiConnection> conn)
+{
+    while (conn->HasData())
+    {
+        RtiConnection::Chunk chunk = conn->Receive();
+        for (RtiMessage& msg : chunk.messages)
+        {
+            if (msg.GetType() == RtiMessage::TIME_ADVANCE_GRANT)
+            {
+                m_grants.push_back(std::move(msg));
+            }
+        }
+    }
+    if (!m_readingGrants && !m_grants.empty())
+    {
+        m_readingGrants = true;
+        // A federate waiting for its grant is blocked on the connection: woken by it.
+        m_process->Wake(Callback<void>([this]() { ReadGrant(); }));
+    }
+}
+
+void
+RtiLrc::ReadGrant()
+{
+    if (m_grants.empty())
+    {
+        m_readingGrants = false;
+        return;
+    }
+    Ptr<HostPlatform> platform = m_process->GetPlatform();
+    const uint32_t size = m_grants.front().GetSerializedSize();
+    m_process->Execute(ReadSideCost(platform, m_settings, size), Callback<void>([this]() {
+                           m_grants.pop_front();
+                           ++m_grantsRead;
+                           m_grantWait += Simulator::Now() - m_requestedAt;
+                           Callback<void> cb = m_granted;
+                           m_granted = Callback<void>();
+                           // The rest of the read off the grant's path, after the federate's
+                           // timeAdvanceGrant callback has queued its work.
+                           if (!cb.IsNull())
+                           {
+                               cb();
+                           }
+                           Ptr<HostPlatform> p = m_process->GetPlatform();
+                           Time off = m_settings->GetTransport() == RtiSettings::SHARED_MEMORY
+                                          ? Seconds(0)
+                                          : p->GetRecvOffPathCost();
+                           m_process->Execute(off, Callback<void>([this]() { ReadGrant(); }));
+                       }));
+}
+
+uint64_t
+RtiLrc::GetGrantsRead() const
+{
+    return m_grantsRead;
+}
+
+Time
+RtiLrc::GetGrantWaitSum() const
+{
+    return m_grantWait;
+}
+
 void
 RtiLrc::ChargeAdmin(Callback<void> done)
 {
@@ -298,23 +485,10 @@ RtiLrc::Update(uint32_t objectClass, uint32_t bytes, Time tag)
     // a little earlier: not modelled). Then, off the messages' path, the rest of each send
     // call (the host's SendOffPathCost): the send side of the process's job.
     Ptr<HostPlatform> platform = m_process->GetPlatform();
-    Ptr<HostCpu> cpu = platform->GetCpu();
-    double cycles
-        = m_settings->CallCycles() + m_settings->EncodeCycles(size) + m_settings->TransportCycles();
-    Time cost = cpu->CyclesToTime(Cycles(cycles));
     auto it = m_routes.find(objectClass);
     std::size_t receivers = it == m_routes.end() ? 0 : it->second.size();
     const bool shm = m_settings->GetTransport() == RtiSettings::SHARED_MEMORY;
-    if (shm)
-    {
-        cost += (cpu->CyclesToTime(Cycles(m_settings->ShmEnqueueCycles(size)))
-                 + platform->GetSyscallCost())
-                * int64_t(receivers);
-    }
-    else
-    {
-        cost += platform->GetSendCost(size) * int64_t(receivers);
-    }
+    Time cost = SendSideCost(platform, m_settings, size, receivers);
     m_process->Execute(cost,
                        Callback<void>([this, objectClass, msg]() { SendNow(objectClass, msg); }));
     if (!shm && receivers > 0)
@@ -430,17 +604,7 @@ RtiLrc::ReadNext()
         return;
     }
     const Inbound& msg = m_inbox.front();
-    double cycles = m_settings->TransportCycles() + m_settings->DecodeCycles(msg.size)
-                    + m_settings->CallbackCycles();
-    Time cost = platform->GetCpu()->CyclesToTime(Cycles(cycles));
-    if (m_settings->GetTransport() == RtiSettings::SHARED_MEMORY)
-    {
-        cost += platform->GetSyscallCost(); // the semaphore operation that takes the message
-    }
-    else
-    {
-        cost += platform->GetRecvCost(msg.size);
-    }
+    Time cost = ReadSideCost(platform, m_settings, msg.size);
     m_process->Execute(cost, Callback<void>([this]() { ReadDone(); }));
 }
 

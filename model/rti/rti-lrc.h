@@ -10,6 +10,7 @@
 #include "rti-settings.h"
 
 #include "ns3/callback.h"
+#include "ns3/host-platform.h"
 #include "ns3/host-process.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/object.h"
@@ -201,6 +202,67 @@ class RtiLrc : public Object
     void SetReflectWork(double referenceCycles);
 
     /**
+     * @brief HLA-TM (after RtiFedex::EnableTimeManagement): TimeAdvanceRequest(t), a
+     * TIME_ADVANCE_REQUEST message to the Fedex (the send side in this process); the grant is a
+     * TIME_ADVANCE_GRANT message this process reads (woken if blocked, the read side), then
+     * @p granted runs in it.
+     * @param t the requested logical time
+     * @param granted called at the grant
+     */
+    void RequestAdvance(Time t, Callback<void> granted);
+    /**
+     * @brief HLA-TM: tell the Fedex that an update of a class stamped ts is sent (a TSO_NOTE_SENT
+     * message, before the update's next request on the same connection).
+     * @param objectClass the class
+     * @param ts the timestamp
+     */
+    void NoteSent(uint32_t objectClass, Time ts);
+    /**
+     * @brief HLA-TM: tell the Fedex that an update stamped ts has been read (TSO_NOTE_READ).
+     * @param ts the timestamp
+     */
+    void NoteRead(Time ts);
+    /**
+     * @brief Called by the Fedex: connect this federate's time-management connection (TCP).
+     * @param fedex the Fedex's address and port
+     */
+    void ConnectFedex(const Address& fedex);
+    /**
+     * @brief Called by the Fedex: this federate's time-management connection (shared memory).
+     * @param conn this side of it
+     */
+    void SetFedexConnection(Ptr<RtiConnection> conn);
+    /** @return time advance grants this federate has read */
+    uint64_t GetGrantsRead() const;
+    /** @return the sum over its grants of the time from the request to the grant's callback */
+    Time GetGrantWaitSum() const;
+
+    /**
+     * @brief The send side of one RTI message in its sender's process (the RTI's CallCost,
+     * EncodeCost and TransportCost, then per receiver the host's socket send, or on shared
+     * memory the queue copy and the semaphore post).
+     * @param platform the sender's host
+     * @param settings the RTI's settings
+     * @param size the message's serialized size
+     * @param receivers the copies sent
+     * @return the service time
+     */
+    static Time SendSideCost(Ptr<HostPlatform> platform,
+                             Ptr<RtiSettings> settings,
+                             uint32_t size,
+                             std::size_t receivers);
+    /**
+     * @brief The read side of one RTI message on its reader's path: the host's socket read (or
+     * the semaphore operation on shared memory) and the RTI's TransportCost, DecodeCost and
+     * CallbackCost.
+     * @param platform the reader's host
+     * @param settings the RTI's settings
+     * @param size the message's serialized size
+     * @return the service time
+     */
+    static Time ReadSideCost(Ptr<HostPlatform> platform, Ptr<RtiSettings> settings, uint32_t size);
+
+    /**
      * @brief Charge federation-management work to this process (called by the Fedex).
      * @param done called when done
      */
@@ -265,6 +327,18 @@ class RtiLrc : public Object
     /** The read cycle's own work is done: read what came meanwhile, or block. */
     void EndReadCycle();
     void SendNow(uint32_t objectClass, const RtiMessage& msg);
+    /**
+     * Send a time-management message to the Fedex: the send side in this process.
+     * @param msg the message
+     */
+    void SendToFedex(const RtiMessage& msg);
+    /**
+     * The time-management connection has data (grants).
+     * @param conn the connection
+     */
+    void FedexData(Ptr<RtiConnection> conn);
+    /** Read the next grant (the read side), then run its callback. */
+    void ReadGrant();
     double Cycles(double referenceCycles) const;
 
     Ptr<HostProcess> m_process;                      //!< the federate process
@@ -295,6 +369,13 @@ class RtiLrc : public Object
     double m_reflectReferenceCycles{0};              //!< SetReflectWork
     bool m_waitCharged{false};                       //!< the blocking wait is being charged
     uint32_t m_maxBurst;                             //!< largest burst
+    Ptr<RtiConnection> m_fedexConn;                  //!< time-management connection
+    std::deque<RtiMessage> m_grants;                 //!< grants waiting to be read
+    bool m_readingGrants{false};                     //!< a grant is being read
+    Callback<void> m_granted;                        //!< the pending request's callback
+    uint64_t m_grantsRead{0};                        //!< counter
+    Time m_requestedAt;                              //!< time of the pending request
+    Time m_grantWait;                                //!< sum of request -> grant callback
     TracedCallback<uint32_t, const std::string&> m_dropTrace; //!< lost
     TracedCallback<uint32_t, uint32_t, Time> m_reflectTrace;  //!< sender, seq, tag
     TracedCallback<uint32_t> m_readCycleTrace;                //!< messages of a read cycle

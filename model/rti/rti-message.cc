@@ -390,7 +390,9 @@ RtiMessage::TypeName(Type type)
                                         "REGISTER_SYNC_POINT",
                                         "ANNOUNCE_SYNC_POINT",
                                         "SYNC_POINT_ACHIEVED",
-                                        "FEDERATION_SYNCHRONIZED"};
+                                        "FEDERATION_SYNCHRONIZED",
+                                        "TSO_NOTE_SENT",
+                                        "TSO_NOTE_READ"};
     static_assert(sizeof(names) / sizeof(names[0]) == TYPE_COUNT, "type names");
     return type < TYPE_COUNT ? names[type] : "UNKNOWN";
 }
@@ -527,6 +529,9 @@ RtiMessage::BodySize() const
         case SYNC_POINT_ACHIEVED:
         case FEDERATION_SYNCHRONIZED:
             return 2 + name.size();
+        case TSO_NOTE_SENT:
+        case TSO_NOTE_READ:
+            return 12;
         default:
             NS_FATAL_ERROR("RtiMessage: cannot size a message of type " << +m_type);
     }
@@ -630,6 +635,11 @@ RtiMessage::SerializeTo(uint8_t* out, uint32_t size) const
         case SYNC_POINT_ACHIEVED:
         case FEDERATION_SYNCHRONIZED:
             WriteString(w, name);
+            break;
+        case TSO_NOTE_SENT:
+        case TSO_NOTE_READ:
+            w.U32(handle);
+            WriteDouble(w, time);
             break;
         default:
             break;
@@ -797,6 +807,12 @@ RtiMessage::TryDeserializeFrom(const uint8_t* data,
         case FEDERATION_SYNCHRONIZED:
             name = ReadString(r);
             break;
+        case TSO_NOTE_SENT:
+        case TSO_NOTE_READ:
+            handle = r.U32();
+            time = ReadDouble(r);
+            timeRead = true;
+            break;
         default:
             break;
     }
@@ -834,6 +850,10 @@ RtiMessage::Print(std::ostream& os) const
         case RECEIVE_INTERACTION:
             os << " handle=" << handle << (IsTso() ? " TSO t=" : " RO") << (IsTso() ? time : 0.0)
                << " values=" << values.size();
+            break;
+        case TSO_NOTE_SENT:
+        case TSO_NOTE_READ:
+            os << " handle=" << handle << " t=" << time;
             break;
         case TIME_ADVANCE_REQUEST:
             os << " kind=" << +static_cast<uint8_t>(GetAdvanceKind()) << " t=" << time;

@@ -62,6 +62,7 @@ namespace ns3
  * | NULL_MESSAGE | bound (time; FLAG_OPEN, FLAG_REGULATING) |
  * | REGISTER/ANNOUNCE_SYNC_POINT | label (string), tag |
  * | SYNC_POINT_ACHIEVED, FEDERATION_SYNCHRONIZED | label (string) |
+ * | TSO_NOTE_SENT, TSO_NOTE_READ | class, time |
  */
 class RtiMessage : public Header
 {
@@ -101,7 +102,9 @@ class RtiMessage : public Header
         ANNOUNCE_SYNC_POINT,
         SYNC_POINT_ACHIEVED,
         FEDERATION_SYNCHRONIZED,
-        TYPE_COUNT //!< number of types (not a type)
+        TSO_NOTE_SENT, //!< direct path: an update stamped time of a class was sent (to the Fedex)
+        TSO_NOTE_READ, //!< direct path: an update stamped time was read (to the Fedex)
+        TYPE_COUNT     //!< number of types (not a type)
     };
 
     /** Flag bits. */
