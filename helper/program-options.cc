@@ -13,13 +13,18 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
+#include <unistd.h>
 
 namespace ns3
 {
@@ -257,7 +262,8 @@ ProgramOptions&
 ProgramOptions::Declare(Option opt)
 {
     NS_ABORT_MSG_IF(opt.name.empty() || opt.name == "output" || opt.name == "describe"
-                        || opt.name == "progress" || opt.name == "check",
+                        || opt.name == "progress" || opt.name == "check" || opt.name == "maxEvents"
+                        || opt.name == "maxMemory",
                     "ProgramOptions: reserved or empty option name '" << opt.name << "'");
     for (const auto& o : m_opts)
     {
@@ -445,10 +451,14 @@ ProgramOptions::Add(const std::string& name,
         {
             return "not a time (a number and a unit: s, ms, us, ns, min, h)";
         }
-        // Checked in seconds before ns-3 converts it (a huge value overflows ns-3's Time).
+        // Checked in seconds before ns-3 converts it (a huge value overflows ns-3's Time), with
+        // a tolerance that widens the range (the bounds themselves, "100us" = 1e-4 s, must pass
+        // whatever the rounding of number * perUnit); the exact check on the Time follows.
         double seconds = number * perUnit;
-        if (!std::isfinite(seconds) || seconds < min.GetSeconds() * (1 + 1e-12) - 1e-18
-            || seconds > max.GetSeconds() * (1 + 1e-12) + 1e-18)
+        const double lo = min.GetSeconds();
+        const double hi = max.GetSeconds();
+        if (!std::isfinite(seconds) || seconds < lo - std::abs(lo) * 1e-12 - 1e-18
+            || seconds > hi + std::abs(hi) * 1e-12 + 1e-18)
         {
             return "out of range";
         }
@@ -516,6 +526,31 @@ ProgramOptions::Add(const std::string& name, const std::string& help, std::strin
 }
 
 ProgramOptions&
+ProgramOptions::AddOutputPrefix(const std::string& name,
+                                const std::string& help,
+                                std::string& value)
+{
+    Add(name, help, value);
+    m_opts.back()->outputPrefix = true;
+    std::string* target = &value;
+    AddCheck([name, target]() {
+        if (target->empty())
+        {
+            return;
+        }
+        const std::filesystem::path folder = std::filesystem::path(*target).parent_path().empty()
+                                                 ? std::filesystem::path(".")
+                                                 : std::filesystem::path(*target).parent_path();
+        std::error_code ec;
+        Require(std::filesystem::is_directory(folder, ec)
+                    && access(folder.c_str(), W_OK | X_OK) == 0,
+                "--" + name + "=" + *target + ": the folder '" + folder.string()
+                    + "' does not exist or is not writable");
+    });
+    return *this;
+}
+
+ProgramOptions&
 ProgramOptions::AddChoice(const std::string& name,
                           const std::string& help,
                           std::string& value,
@@ -539,6 +574,64 @@ ProgramOptions::AddChoice(const std::string& name,
         return "";
     };
     return Declare(std::move(o));
+}
+
+ProgramOptions&
+ProgramOptions::AddCheck(std::function<void()> check)
+{
+    m_checks.push_back(std::move(check));
+    return *this;
+}
+
+ProgramOptions&
+ProgramOptions::SetEventEstimate(std::function<double()> estimate, const std::string& what)
+{
+    m_eventEstimate = std::move(estimate);
+    m_eventEstimateText = what;
+    return *this;
+}
+
+void
+ProgramOptions::StartMemoryWatch() const
+{
+    uint64_t budget = m_maxMemoryMb;
+    if (budget == 0)
+    {
+        const long pages = sysconf(_SC_PHYS_PAGES);
+        const long pageSize = sysconf(_SC_PAGESIZE);
+        budget = pages > 0 && pageSize > 0
+                     ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize) / 2 / 1048576
+                     : 4096;
+    }
+    const std::string program = m_program;
+    // A thread that only reads /proc/self/statm: it never touches the simulation, so results
+    // do not depend on it; beyond the budget it ends the process (exit 2) with one line instead
+    // of letting the machine swap or the kernel kill it.
+    std::thread([budget, program]() {
+        const long pageSize = sysconf(_SC_PAGESIZE);
+        while (true)
+        {
+            std::this_thread::sleep_for(std::chrono::milliseconds(500));
+            std::ifstream statm("/proc/self/statm");
+            uint64_t size = 0;
+            uint64_t resident = 0;
+            if (!(statm >> size >> resident))
+            {
+                return; // no /proc: no watch
+            }
+            const uint64_t mb = resident * static_cast<uint64_t>(pageSize) / 1048576;
+            if (mb > budget)
+            {
+                const std::string msg = "error: " + program + ": the run uses " + std::to_string(mb)
+                                        + " MiB, more than the budget "
+                                          "--maxMemory="
+                                        + std::to_string(budget)
+                                        + " (MiB): shorten it, or raise --maxMemory to run it\n";
+                [[maybe_unused]] auto n = write(2, msg.data(), msg.size());
+                _exit(EXIT_BAD_ARGUMENTS);
+            }
+        }
+    }).detach();
 }
 
 void
@@ -569,7 +662,8 @@ ProgramOptions::PreCheck(int argc, char* argv[])
         std::string name = body.substr(0, eq);
         std::string value = eq == std::string::npos ? "" : body.substr(eq + 1);
         bool known = name == "output" || name == "describe" || name == "progress" || name == "check"
-                     || g_helpOptions.count(name) > 0 || name.find("::") != std::string::npos;
+                     || name == "maxEvents" || name == "maxMemory" || g_helpOptions.count(name) > 0
+                     || name.find("::") != std::string::npos;
         for (const auto& o : m_opts)
         {
             known = known || o->name == name;
@@ -595,7 +689,8 @@ ProgramOptions::PreCheck(int argc, char* argv[])
             }
             Require(false,
                     "unknown option --" + name + " (options:" + names
-                        + " --output --describe --check; ns-3's --RngRun, --RngSeed, --help)");
+                        + " --output --describe --check --maxEvents --maxMemory; ns-3's --RngRun, "
+                          "--RngSeed, --help)");
         }
     }
 }
@@ -699,11 +794,41 @@ ProgramOptions::Parse(int argc, char* argv[])
                         }),
                         opt->defaultText);
     }
-    m_cmd->AddValue("output", "JSON result file (- or empty: standard output)", m_output);
+    // Read verbatim through a callback: CommandLine reads a std::string with >>, which stops at
+    // the first blank ("--output=x/my results/r.json" would write x/my).
+    m_cmd->AddValue("output",
+                    "JSON result file (- or empty: standard output)",
+                    ns3::Callback<bool, const std::string&>([this](const std::string& text) {
+                        m_output = text;
+                        return true;
+                    }),
+                    m_output);
     m_cmd->AddValue("describe",
                     "print the options and the result fields as JSON and exit",
                     m_describe);
     m_cmd->AddValue("check", "check the options and exit without running", m_check);
+    m_cmd->AddValue("maxEvents",
+                    "budget of estimated simulator events (programs that estimate them)",
+                    ns3::Callback<bool, const std::string&>([this](const std::string& text) {
+                        double v = 0;
+                        Require(ParseReal(text, v).empty() && v >= 1 && v <= 1e15,
+                                "--maxEvents=" + text + ": not a number in [1, 1e15]");
+                        m_maxEvents = v;
+                        return true;
+                    }),
+                    RealText(m_maxEvents));
+    m_cmd->AddValue("maxMemory",
+                    "budget of resident memory (MiB); the run stops with exit 2 beyond it "
+                    "(default: half the machine's memory)",
+                    ns3::Callback<bool, const std::string&>([this](const std::string& text) {
+                        uint64_t v = 0;
+                        Require(ParseUnsigned(text, v).empty() && v >= 16 && v <= (1ULL << 30),
+                                "--maxMemory=" + text
+                                    + ": not a whole number of MiB in [16, 2^30]");
+                        m_maxMemoryMb = v;
+                        return true;
+                    }),
+                    "");
     m_cmd->AddValue("progress",
                     "report simulated-time progress on stderr while running",
                     m_progress);
@@ -754,14 +879,57 @@ ProgramOptions::Parse(int argc, char* argv[])
                 "--" + c.option + "='" + *c.value + "' is not a profile of kind " + c.kind
                     + " (built-in or from --profileFile)");
     }
+    // Every value that reaches a model is checked here, so that --check finds what the run
+    // would refuse: the profiles' settings, --hostSet applied to the host profiles, --rtiSet
+    // against RtiSettings' attributes, then the program's own rules (AddCheck).
+    for (const ProfileCheck& c : m_profileChecks)
+    {
+        std::string error;
+        // Checked first: the message must be built after the check has set it.
+        const bool ok = c.value->empty() || Profile::Get(c.kind, *c.value).TryCheck(error);
+        Require(ok, "--" + c.option + "=" + *c.value + ": " + error);
+    }
     for (const std::string& name : m_settingsOptions)
     {
-        ParseSettings(GetText(name), name);
+        const Profile::Settings settings = ParseSettings(GetText(name), name);
+        if (name == "hostSet" && !settings.empty())
+        {
+            for (const ProfileCheck& c : m_profileChecks)
+            {
+                if (c.kind == "host" && !c.value->empty())
+                {
+                    WithHostSet(*c.value, GetText(name));
+                }
+            }
+        }
+        else if (name == "rtiSet")
+        {
+            for (const auto& [attribute, value] : settings)
+            {
+                std::string error;
+                const bool ok
+                    = Profile::TryCheckAttribute("ns3::RtiSettings", attribute, value, error);
+                Require(ok, "--rtiSet: " + error);
+            }
+        }
+    }
+    for (const auto& check : m_checks)
+    {
+        check();
+    }
+    if (m_eventEstimate)
+    {
+        const double events = m_eventEstimate();
+        Require(events <= m_maxEvents,
+                "the run would take about " + RealText(std::round(events)) + " simulator events ("
+                    + m_eventEstimateText + "), more than the budget --maxEvents="
+                    + RealText(m_maxEvents) + ": shorten it, or raise --maxEvents to run it");
     }
     if (m_check)
     {
         std::exit(0);
     }
+    StartMemoryWatch();
 }
 
 ProgramOptions&
@@ -866,6 +1034,8 @@ ProgramOptions::WithHostSet(const std::string& profile, const std::string& chang
     bool ok
         = Profile::Get("host", profile).TryWithChanges(settings, profile + "+changed", copy, error);
     Require(ok, "--hostSet: " + error);
+    ok = copy.TryCheck(error);
+    Require(ok, "--hostSet: " + error);
     Profile::Register(copy);
     return copy.GetName();
 }
@@ -951,6 +1121,10 @@ ProgramOptions::Describe() const
         if (o->repetitions)
         {
             os << ", \"repetitions\": true";
+        }
+        if (o->outputPrefix)
+        {
+            os << ", \"output_prefix\": true";
         }
         if (!o->choices.empty())
         {

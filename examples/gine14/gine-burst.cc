@@ -168,9 +168,12 @@ main(int argc, char* argv[])
         .Declare("max_delay_us", ResultRecord::REAL, "largest delay (us)")
         .Declare("timer_firings_a_to_b", ResultRecord::INT, "emulator timer firings, A to B")
         .Declare("tc_shaper_period_us", ResultRecord::REAL, "tc shaper period (us; tc timer only)");
+    // Checked inside Parse(), so that --check refuses what the run would refuse.
+    opts.AddCheck([&]() {
+        ProgramOptions::Require(rate.GetBitRate() == 0 || rate.GetBitRate() >= 1000,
+                                "--bandwidth must be 0 (none) or at least 1kbps");
+    });
     opts.Parse(argc, argv);
-    ProgramOptions::Require(rate.GetBitRate() == 0 || rate.GetBitRate() >= 1000,
-                            "--bandwidth must be 0 (none) or at least 1kbps");
 
     // One GINE process, one timer for every queue.
     Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();

@@ -74,6 +74,11 @@ JaxaBenchmark::ApplyHostSet(EmulatedTestbedHelper& testbed, const std::string& c
 void
 JaxaBenchmark::AddHostOptions(ProgramOptions& opts, JaxaBenchmarkConfig& c)
 {
+    // --hostSet applied to the profiles the run will use (also the defaults), inside Parse().
+    opts.AddCheck([&c]() {
+        EmulatedTestbedHelper dry = EmulatedTestbedHelper::Jaxa06();
+        SetHosts(dry, c);
+    });
     opts.AddHostProfile(c.hostProfile, "host profile of the federate PCs");
     opts.AddProfile("emulatorProfile",
                     "host",

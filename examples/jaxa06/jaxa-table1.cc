@@ -74,7 +74,7 @@ main(int argc, char* argv[])
     // segment is simulated: about 700 000 packets and their ACKs).
     opts.Add("fileBytes", "size of the transferred file", fileBytes, 100000, 1000000000, "bytes");
     opts.Add("halfDuplex", "NICs at half duplex", halfDuplex);
-    opts.Add("pcap", "pcap file prefix (empty: none)", pcap);
+    opts.AddOutputPrefix("pcap", "pcap file prefix (empty: none)", pcap);
     JaxaBenchmark::AddHostOptions(opts, hosts);
     ResultRecord& rec = opts.Record();
     rec.Declare("bandwidth", ResultRecord::STRING, "--bandwidth as given")
@@ -87,9 +87,12 @@ main(int argc, char* argv[])
         .Declare("emulator_packets_a_to_b",
                  ResultRecord::INT,
                  "packets the emulator received, A to B");
+    // Checked inside Parse(), so that --check refuses what the run would refuse.
+    opts.AddCheck([&]() {
+        ProgramOptions::Require(fileBytes * 8.0 / setting.GetBitRate() <= 1e5,
+                                "--fileBytes/--bandwidth: the transfer would take more than 1e5 s");
+    });
     opts.Parse(argc, argv);
-    ProgramOptions::Require(fileBytes * 8.0 / setting.GetBitRate() <= 1e5,
-                            "--fileBytes/--bandwidth: the transfer would take more than 1e5 s");
     const std::string bandwidth = opts.GetText("bandwidth");
 
     EmulatedTestbedHelper testbed = EmulatedTestbedHelper::Jaxa06();

@@ -74,7 +74,7 @@ main(int argc, char* argv[])
              bandwidth,
              DataRate(0),
              DataRate("100Mbps"));
-    opts.Add("pcap", "pcap file prefix (empty: none)", pcap);
+    opts.AddOutputPrefix("pcap", "pcap file prefix (empty: none)", pcap);
     JaxaBenchmark::AddHostOptions(opts, hosts);
     ResultRecord& rec = opts.Record();
     rec.Declare("delay_ms", ResultRecord::REAL, "--delay (ms)")
@@ -83,10 +83,13 @@ main(int argc, char* argv[])
         .Declare("rtt_min_ms", ResultRecord::REAL, "smallest round-trip time (ms)")
         .Declare("rtt_max_ms", ResultRecord::REAL, "largest round-trip time (ms)")
         .Declare("rtt_ms", ResultRecord::SERIES, "every round-trip time (ms)");
+    // Checked inside Parse(), so that --check refuses what the run would refuse.
+    opts.AddCheck([&]() {
+        ProgramOptions::Require(
+            bandwidth.GetBitRate() == 0 || (size + 28) * 8.0 / bandwidth.GetBitRate() < 1.0,
+            "--bandwidth/--size: an echo would take longer than the 1 s interval");
+    });
     opts.Parse(argc, argv);
-    ProgramOptions::Require(bandwidth.GetBitRate() == 0
-                                || (size + 28) * 8.0 / bandwidth.GetBitRate() < 1.0,
-                            "--bandwidth/--size: an echo would take longer than the 1 s interval");
 
     EmulatedTestbedHelper testbed = EmulatedTestbedHelper::Jaxa06();
     JaxaBenchmark::SetHosts(testbed, hosts);

@@ -194,9 +194,12 @@ main(int argc, char* argv[])
         .Declare("receiver_nic_drops_pps", ResultRecord::REAL, "receiver NIC drops (packets/s)")
         .Declare("load_frames_sent", ResultRecord::INT, "load generator frames sent")
         .Declare("events", ResultRecord::INT, "simulator events");
+    // Checked inside Parse(), so that --check refuses what the run would refuse.
+    opts.AddCheck([&]() {
+        ProgramOptions::Require(loadLead <= warmup, "--loadLead must be <= --warmup");
+        config.profile = ProgramOptions::WithHostSet(config.profile, hostSet);
+    });
     opts.Parse(argc, argv);
-    ProgramOptions::Require(loadLead <= warmup, "--loadLead must be <= --warmup");
-    config.profile = ProgramOptions::WithHostSet(config.profile, hostSet);
 
     config.snooping = snooping;
     config.receivers = 1;

@@ -27,6 +27,7 @@
 #include "ns3/internet-module.h"
 #include "ns3/testbed-module.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -220,16 +221,17 @@ main(int argc, char* argv[])
                  ResultRecord::REAL,
                  "machine B's clock offset at the start (us)")
         .Declare("events", ResultRecord::INT, "simulator events");
-    opts.Parse(argc, argv);
-
     RciSchedule sheet;
-    {
+    // The sheet is read and checked inside Parse(), so that --check refuses what the run would.
+    opts.AddCheck([&]() {
         std::string text = FIGHTER_SHEET;
         std::string origin = "built-in fighter sheet";
         if (!sheetFile.empty())
         {
+            std::error_code ec;
             std::ifstream in(sheetFile);
-            ProgramOptions::Require(bool(in), "--sheet: cannot read '" + sheetFile + "'");
+            ProgramOptions::Require(std::filesystem::is_regular_file(sheetFile, ec) && bool(in),
+                                    "--sheet: cannot read '" + sheetFile + "' (not a file)");
             std::ostringstream ss;
             ss << in.rdbuf();
             text = ss.str();
@@ -237,7 +239,8 @@ main(int argc, char* argv[])
         }
         std::string error;
         ProgramOptions::Require(RciSchedule::Parse(text, origin, sheet, error), error);
-    }
+    });
+    opts.Parse(argc, argv);
 
     // Machines: A (Fighter 1), B (Fighter 2 and the CGF).
     NodeContainer machines;

@@ -122,23 +122,37 @@ def _file_mode() -> int:
     return 0o666 & ~mask
 
 
-def _atomic_write_json(path: Path, data) -> None:
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write a file as a whole or not at all: a temporary beside it, then a rename. A failed
+    write (a full disk, a file-size limit) leaves the previous file as it was and no
+    temporary."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-    with os.fdopen(fd, "w") as f:
-        json.dump(data, f, indent=1, sort_keys=True)
-        f.write("\n")
-    os.chmod(tmp, _file_mode())
-    os.replace(tmp, path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix or ".txt")
+    try:
+        with os.fdopen(fd, "w", newline="") as f:
+            f.write(text)
+        os.chmod(tmp, _file_mode())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _atomic_write_json(path: Path, data) -> None:
+    atomic_write_text(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 
 def _clean_stale(pdir: Path) -> int:
-    """Remove temporaries that an interrupted or killed campaign left in a points/ folder."""
+    """Remove temporaries that an interrupted or killed campaign left in a points/ folder and
+    in the experiment's folder beside it (metrics.json, data.csv, ...)."""
     n = 0
-    if pdir.is_dir():
-        for f in list(pdir.glob(".out-*.json")) + list(pdir.glob(".tmp-*.json")):
-            f.unlink(missing_ok=True)
-            n += 1
+    for d in (pdir, pdir.parent):
+        if d.is_dir():
+            for f in list(d.glob(".out-*.json")) + list(d.glob(".tmp-*")):
+                if f.is_file():
+                    f.unlink(missing_ok=True)
+                    n += 1
     return n
 
 
@@ -290,14 +304,76 @@ def _points(exp: Experiment, scale: str) -> list[dict]:
     return pts
 
 
-def _load_point(path: Path, params: dict, program: str | None = None) -> Record | None:
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
+_FIELDS: dict[str, dict[str, str] | None] = {}
+
+
+def _declared_fields(program: str) -> dict[str, str] | None:
+    """{field: type} of a program's result record (its --describe; None if unavailable)."""
+    if program not in _FIELDS:
+        try:
+            r = subprocess.run([str(program_path(program)), "--describe"], capture_output=True,
+                               text=True, timeout=60)
+            _FIELDS[program] = {f["name"]: f["type"] for f in json.loads(r.stdout)["fields"]}
+        except (OSError, ValueError, KeyError, TypeError, subprocess.SubprocessError):
+            _FIELDS[program] = None
+    return _FIELDS[program]
+
+
+def _value_fits(kind: str, v) -> bool:
+    def number(x):
+        return x is None or (isinstance(x, (int, float)) and not isinstance(x, bool))
+
+    return {"real": number(v),
+            "int": isinstance(v, int) and not isinstance(v, bool),
+            "bool": isinstance(v, bool),
+            "string": isinstance(v, str),
+            "series": isinstance(v, list) and all(number(x) for x in v)}.get(kind, True)
+
+
+def record_problem(data, params: dict, program: str | None) -> str | None:
+    """Why a stored record cannot stand for the point (None if it can): not a JSON object,
+    other parameters or program, no result object, a result field the program does not declare
+    or of another type than declared."""
+    if not isinstance(data, dict):
+        return "not a JSON object"
     if data.get("params") != params:
-        return None
+        return "other parameters"
     if program is not None and data.get("program", program) != program:
+        return f"written by {data.get('program')!r}, not {program}"
+    result = data.get("result")
+    if not isinstance(result, dict) or not result:
+        return "no result object"
+    fields = _declared_fields(program) if program else None
+    if fields is not None:
+        for k, v in result.items():
+            if k not in fields:
+                return f"result field {k!r} is not a field of {program}"
+            if not _value_fits(fields[k], v):
+                return f"result field {k!r} is not a {fields[k]}"
+    return None
+
+
+def _load_point(path: Path, params: dict, program: str | None = None,
+                log: Callable[[str], None] | None = None) -> Record | None:
+    """The stored record of a point, or None (missing, or not a valid record of the point: then,
+    with ``log``, says why it is computed again). Only a regular file is read (a FIFO named like
+    a record would block)."""
+    try:
+        if not path.is_file():
+            if log is not None and (path.exists() or path.is_symlink()):
+                log(f"{path}: not a regular file: computing the point again")
+            return None
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as e:
+        if log is not None:
+            log(f"{path}: unreadable record ({type(e).__name__}): computing the point again")
+        return None
+    why = record_problem(data, params, program)
+    if why is not None:
+        if log is not None and why != "other parameters":
+            log(f"{path}: {why}: computing the point again")
         return None
     return Record(params=data["params"], result=data["result"],
                   experiment=data.get("experiment", path.parent.parent.name),
@@ -393,6 +469,53 @@ def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,
     if scale not in SCALES:
         raise CampaignError(f"unknown scale {scale!r}; use one of {', '.join(SCALES)}")
     out = Path(out)
+    for exp in exps:
+        check_out(out / exp.id)
+    locks = []
+    try:
+        for exp in exps:
+            locks.append(lock_folder(out / exp.id))
+        return _run_campaign(exps, scale, jobs, out, log, scheduler, progress)
+    finally:
+        for fd in locks:
+            os.close(fd)
+
+
+def check_out(out: Path) -> None:
+    """--out must be a folder this process can write (or one it can create): checked before any
+    cluster starts (CampaignError, one line)."""
+    probe = Path(out)
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if probe.exists() and not probe.is_dir():
+        raise CampaignError(f"--out {out}: {probe} is a file, not a folder")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise CampaignError(f"--out {out}: {probe} is not writable")
+
+
+def lock_folder(folder: Path) -> int:
+    """An exclusive lock (fcntl) on <folder>/.lock, held until the returned descriptor is closed
+    (also when the process dies): a second campaign into the same folder is refused instead of
+    deleting the first one's temporaries."""
+    import fcntl
+
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
+        os.close(fd)
+        raise CampaignError(f"{folder}: another campaign (pid {holder or '?'}) is writing into "
+                            f"it; wait for it to end or use another --out") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
+def _run_campaign(exps, scale, jobs, out, log, scheduler, progress):
     plan: dict[str, list[tuple[dict, Path]]] = {}
     failed: dict[str, Exception] = {}
     # (program, key) -> [(experiment, params, dest)] still missing
@@ -416,7 +539,7 @@ def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,
             log(f"{exp.id}: removed {removed} temporaries of an interrupted run")
         plan[exp.id] = [(p, pdir / f"{point_key(p)}.json") for p in pts]
         for p, d in plan[exp.id]:
-            if _load_point(d, p, exp.program) is not None:
+            if _load_point(d, p, exp.program, log) is not None:
                 stored.setdefault((exp.program, point_key(p)), d)
     todo = []
     for exp in exps:
@@ -435,7 +558,13 @@ def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,
                         stored[k] = cand
                         break
             if k in stored:  # another experiment has it: same program, same parameters
-                data = json.loads(stored[k].read_text())
+                try:
+                    data = json.loads(stored[k].read_text())
+                except (OSError, ValueError):  # gone meanwhile: compute it
+                    stored.pop(k)
+                    missing += 1
+                    groups.setdefault(k, []).append((exp, p, d))
+                    continue
                 data["experiment"] = exp.id
                 _atomic_write_json(d, data)
                 continue
@@ -496,11 +625,14 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale):
         for f in as_completed(futures):
             if show:
                 time.sleep(0.2)  # the point's last progress events are still on their way
-            members = futures[f]
+            # Released once its record is written: a finished point held by the client would
+            # be computed again when the worker that holds its (small) result dies.
+            members = futures.pop(f)
             try:
                 res = f.result()
             except Exception as e:  # the point's workers died too often (KilledWorker), ...
                 res = {"ok": False, "error": f"{type(e).__name__}: {e}"}
+            f.release()
             if not res["ok"]:
                 for e, _, _ in members:
                     if e.id not in failed:
@@ -527,12 +659,14 @@ def write_csv(path: Path, rows: list[dict]) -> None:
         for k in r:
             if k not in cols:
                 cols.append(k)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=cols)
-        w.writeheader()
-        for r in rows:
-            w.writerow(r)
+    import io
+
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=cols)
+    w.writeheader()
+    for r in rows:
+        w.writerow(r)
+    atomic_write_text(path, buf.getvalue())
 
 
 def _clean(value):

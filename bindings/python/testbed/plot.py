@@ -23,8 +23,29 @@ _STYLES = {
 }
 
 
-def _quote(s: str) -> str:
-    return s.replace("\\", "\\\\").replace('"', '\\"')
+def script_text(s) -> str:
+    """Text safe inside a double-quoted string of a gnuplot script (ns-3's Gnuplot writes titles
+    and labels as "..." without escaping): a '"' would end the string and let the rest run as
+    commands (system("...")), a backquote runs a shell command even inside "...", a newline
+    starts a new command. Those become "'" and blanks; a backslash at the end, which would
+    escape the closing quote, is doubled. Escapes such as "\\_" (enhanced text) pass."""
+    out = []
+    for ch in str(s):
+        if ch in '"`':
+            out.append("'")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7f:
+            out.append(" ")
+        else:
+            out.append(ch)
+    text = "".join(out)
+    trailing = len(text) - len(text.rstrip("\\"))
+    return text + "\\" if trailing % 2 else text
+
+
+def _file_name(name: str) -> str:
+    """A figure's file name: letters, digits and -_.+= only (it enters `set output "..."`)."""
+    safe = "".join(c if c.isalnum() or c in "-_.+=" else "_" for c in str(name)).lstrip(".")
+    return safe or "figure"
 
 
 def render(fig: Figure, outdir: Path) -> Path:
@@ -35,11 +56,14 @@ def render(fig: Figure, outdir: Path) -> Path:
 
     ns = _ns
     outdir.mkdir(parents=True, exist_ok=True)
-    png = outdir / f"{fig.name}.png"
-    plt = outdir / f"{fig.name}.plt"
-    g = ns.Gnuplot(str(png), fig.title)
+    name = _file_name(fig.name)
+    png = outdir / f"{name}.png"
+    plt = outdir / f"{name}.plt"
+    # The script names the PNG without its folder (gnuplot runs in outdir): no path a user
+    # typed (--out) enters the script.
+    g = ns.Gnuplot(png.name, script_text(fig.title))
     g.SetTerminal("pngcairo size 900,600 enhanced font 'Sans,11'")
-    g.SetLegend(fig.xlabel, fig.ylabel)
+    g.SetLegend(script_text(fig.xlabel), script_text(fig.ylabel))
     extras = ["set grid", "set key top left"]
     if fig.logx:
         extras.append("set logscale x")
@@ -52,7 +76,7 @@ def render(fig: Figure, outdir: Path) -> Path:
     extras.extend(fig.extra)
     g.SetExtra("\n".join(extras))
     for s in fig.series:
-        ds = ns.Gnuplot2dDataset(s.title)
+        ds = ns.Gnuplot2dDataset(script_text(s.title))
         if s.yerr is not None:
             # points with error bars; "errorlines" joins them too (gnuplot's yerrorlines)
             ds.SetStyle(ns.Gnuplot2dDataset.LINES_POINTS if s.style == "errorlines"

@@ -56,5 +56,7 @@ def write_report(out: Path, experiments) -> Path:
     text = "\n".join(lines + overview + [""] + sections) + "\n"
     path = out / "report.md"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
+    from .campaign import atomic_write_text
+
+    atomic_write_text(path, text)
     return path

@@ -328,6 +328,10 @@ def run_points(program: str, points: list[dict], reps: int, out: Path, jobs: int
     opts = _options(describe(program))
     runs = _runs(points, reps, opts)
     out = Path(out).resolve()
+    try:
+        campaign.check_out(out)
+    except campaign.CampaignError as e:
+        raise SweepError(str(e)) from None
     exp = Experiment(id=out.name, study="sweep", title=f"sweep of {program}", program=program,
                      points=lambda scale: runs, analyse=lambda records: Analysis([], {}))
     res = campaign.run_campaign([exp], "quick", jobs or os.cpu_count() or 1, out.parent,
@@ -469,12 +473,12 @@ def sweep(program: str, grid: dict, reps: int = 1, jobs: int | None = None,
     expanded = expand_grid(program, grid)
     out = Path(out) if out is not None else default_out("sweep", program)
     rows = run_points(program, grid_points(expanded), reps, out, jobs, scheduler, log, progress)
-    from .campaign import write_csv
+    from .campaign import atomic_write_text, write_csv
 
     write_csv(out / "data.csv", rows)
     write_csv(out / "summary.csv", summarise(rows, list(expanded), program))
-    (out / "grid.json").write_text(json.dumps({"program": program, "grid": expanded,
-                                               "reps": reps}, indent=1) + "\n")
+    atomic_write_text(out / "grid.json", json.dumps({"program": program, "grid": expanded,
+                                                     "reps": reps}, indent=1) + "\n")
     return _as_frame(rows) if frame else rows
 
 
@@ -486,15 +490,27 @@ def _read_measured(measured) -> tuple[list[str], list[dict], str]:
     if isinstance(measured, (str, Path)):
         path = Path(measured)
         try:
-            with open(path, newline="") as f:
+            # utf-8-sig: a byte-order mark is no part of the first column's name
+            with open(path, newline="", encoding="utf-8-sig") as f:
                 lines = [ln for ln in f if ln.strip() and not ln.lstrip().startswith("#")]
+            bad = next((i for i, ln in enumerate(lines) if "\x00" in ln), None)
+            if bad is not None:
+                raise SweepError(f"--measured {path}: not a CSV text (a NUL byte)")
+            reader = csv.reader(lines)
+            header = [c.strip() for c in next(reader, [])]
+            body = list(reader)
         except OSError as e:
             raise SweepError(f"--measured {path}: {e.strerror}") from None
-        reader = csv.DictReader(lines)
-        rows = list(reader)
-        return [c.strip() for c in (reader.fieldnames or [])], \
-            [{k.strip(): (v or "").strip() for k, v in r.items() if k is not None}
-             for r in rows], str(path)
+        except UnicodeDecodeError as e:
+            raise SweepError(f"--measured {path}: not UTF-8 text (byte {e.start})") from None
+        except csv.Error as e:
+            raise SweepError(f"--measured {path}: not a CSV file ({e})") from None
+        dup = sorted({c for c in header if header.count(c) > 1})
+        if dup:
+            raise SweepError(f"--measured {path}: column {dup[0]!r} appears twice")
+        if "" in header:
+            raise SweepError(f"--measured {path}: a column has no name")
+        return header, [{k: v.strip() for k, v in zip(header, r)} for r in body], str(path)
     rows = [dict(r) for r in measured]
     cols = list(rows[0]) if rows else []
     return cols, [{k: _value_text(v) for k, v in r.items()} for r in rows], "measured"
@@ -569,28 +585,29 @@ def validate(program: str, measured, tolerance: float = 10.0, reps: int = 1,
                                      f"number (the unit {unit} is in the header)")
                 cell = cell + unit
             p[name] = cell
-            values.setdefault(name, [])
-            if cell not in values[name]:
-                values[name].append(cell)
+            values.setdefault(name, {})[cell] = None  # distinct values in order, O(1) each
         for f in fields:
             cell = row.get(f, "")
             if cell != "" and (_split(cell) is None or _split(cell)[1]):
                 raise SweepError(f"{where}:{i}: column {f!r}: {cell!r} is not a number")
         points.append(p)
+    if not any(row.get(f, "") != "" for row in data for f in fields):
+        raise SweepError(f"{where}: no measured value (every {', '.join(fields)} cell is empty)")
     try:
-        check_values(program, values, f"{where}: column")
+        check_values(program, {n: list(v) for n, v in values.items()}, f"{where}: column")
     except SweepError as e:
         raise SweepError(str(e)) from None
-    unique = []
-    for p in points:
-        if p not in unique:
-            unique.append(p)
+    # distinct points in order, in linear time (a list membership test was O(N^2))
+    unique = list({tuple(sorted(p.items())): p for p in points}.values())
     out = Path(out) if out is not None else default_out("validate", program)
     rows = run_points(program, unique, reps, out, jobs, scheduler, log, progress)
     names = list(dict.fromkeys(name for name, _ in params.values()))
+    by_point = {}
+    for r in rows:
+        by_point.setdefault(tuple(r.get(n) for n in names), []).append(r)
     table = []
     for p, row in zip(points, data):
-        runs = [r for r in rows if all(r.get(n) == p[n] for n in names)]
+        runs = by_point.get(tuple(p[n] for n in names), [])
         label = " ".join(f"{n}={p[n]}" for n in names)
         for f in fields:
             if row.get(f, "") == "":
@@ -629,7 +646,9 @@ def _write_markdown(path: Path, program: str, table: list[dict], names: list[str
         lines.append("| " + " | ".join(str(r[n]) for n in names)
                      + f" | {r['field']} | {num(r['measured'])} | {num(r['simulated_mean'])} | "
                        f"{ci} | {num(r['error_pct'])} | {'yes' if r['pass'] else '**no**'} |")
-    path.write_text("\n".join(lines) + "\n")
+    from .campaign import atomic_write_text
+
+    atomic_write_text(path, "\n".join(lines) + "\n")
 
 
 def _plot_validation(program: str, table: list[dict], out: Path) -> Path | None:
