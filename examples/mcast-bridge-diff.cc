@@ -175,6 +175,7 @@ main(int argc, char* argv[])
                                     "--groups: '" + g + "' is not a multicast IPv4 address");
             groups.push_back(a);
         }
+        ProgramOptions::Require(!groups.empty(), "--groups: at least one multicast group");
         for (const auto& a : Split(actions, ';'))
         {
             auto f = Split(a, ':');

@@ -435,6 +435,32 @@ def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]]
         tmp.unlink(missing_ok=True)
 
 
+#: How long a campaign on an external cluster waits for a worker (at the start, or when every
+#: worker is gone) before it gives up with a message.
+WORKER_WAIT_S = 120.0
+
+
+def _package_path(pkg: str):
+    """A Dask worker plugin that puts this package on the worker's sys.path at the worker's
+    start (every worker, also one that restarts), and makes the worker ignore SIGINT: a ^C in
+    the campaign's terminal reaches its process group, and the campaign (not each worker, with
+    a traceback) handles it."""
+    from distributed.diagnostics.plugin import WorkerPlugin
+
+    class PackagePath(WorkerPlugin):
+        name = "testbed-package-path"
+
+        def setup(self, worker):
+            if pkg not in sys.path:
+                sys.path.insert(0, pkg)
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+            except ValueError:  # not the main thread
+                pass
+
+    return PackagePath()
+
+
 def _campaign_watch(pid: int):
     """A Dask worker plugin for the embedded cluster: when the campaign process `pid` disappears
     (killed, even with SIGKILL), the worker kills its running programs and exits."""
@@ -634,22 +660,39 @@ class _Cluster:
                          "distributed.admin.tick.limit": "60s"})
         self.cluster = None
         if scheduler:
-            self.client = Client(scheduler, timeout=30)
+            try:
+                self.client = Client(scheduler, timeout=30)
+            except OSError as e:
+                raise CampaignError(f"--scheduler {scheduler}: no scheduler answers ({e})") \
+                    from None
         else:
+            # The scheduler's HTTP server on a free port (":0"), no dashboard: dashboard_address
+            # None still bound 8787 and warned "Port 8787 is already in use" for every
+            # concurrent campaign.
             self.cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1,
                                         processes=True, dashboard_address=None,
+                                        scheduler_kwargs={"dashboard_address": ":0"},
                                         silence_logs=logging.ERROR)
             self.client = Client(self.cluster)
-        # Workers import this module: make the package importable there too.
-        pkg = str(Path(__file__).resolve().parents[1])
-
-        def _path(p=pkg):
-            if p not in sys.path:
-                sys.path.insert(0, p)
-
-        self.client.run(_path)
+        # Workers import this module: a worker plugin makes the package importable on every
+        # worker, also one that joins or restarts later (client.run reached only the workers of
+        # the moment: a restarted worker of an external cluster could not import testbed).
+        self.client.register_plugin(_package_path(str(Path(__file__).resolve().parents[1])))
         if self.cluster is not None:
             self.client.register_plugin(_campaign_watch(os.getpid()))
+        else:
+            try:
+                self.client.wait_for_workers(1, timeout=WORKER_WAIT_S)
+            except (TimeoutError, OSError):
+                self.client.close()
+                raise CampaignError(f"--scheduler {scheduler}: no workers for {WORKER_WAIT_S} s")
+
+    def workers(self) -> int:
+        """Workers connected now."""
+        try:
+            return len(self.client.scheduler_info().get("workers", {}))
+        except Exception:  # noqa: BLE001  (a lost scheduler: no workers)
+            return 0
 
     def close(self):
         try:
@@ -846,9 +889,10 @@ def _costliest_first(todo: list[tuple]) -> list[tuple]:
 
 
 def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
-    from distributed import as_completed
+    from distributed import wait
 
-    cluster = _Cluster(jobs, scheduler)
+    # No more workers than points (a worker process per --jobs cost memory and start-up time).
+    cluster = _Cluster(min(jobs, len(todo)), scheduler)
     bar = Progress(len(todo), log, progress)
     futures = {}
     # Simulated-time progress of paper-scale points only (their runs take minutes; ShowProgress
@@ -866,23 +910,25 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
                                       extra[k]["guard"], key=f"point-{k[0]}-{k[1]}",
                                       priority=n - rank, pure=False)
             futures[f] = members
-        for f in as_completed(futures):
-            if show:
-                time.sleep(0.2)  # the point's last progress events are still on their way
-            # Released once its record is written: a finished point held by the client would
-            # be computed again when the worker that holds its (small) result dies.
-            members = futures.pop(f)
+        pending = set(futures)
+        alone_since = None
+        while pending:
             try:
-                res = f.result()
-            except Exception as e:  # the point's workers died too often (KilledWorker), ...
-                res = {"ok": False, "error": f"{type(e).__name__}: {e}"}
-            f.release()
-            if not res["ok"]:
-                for e, _, _ in members:
-                    if e.id not in failed:
-                        failed[e.id] = CampaignError(f"{e.id}: {res['error']}")
-                        log(f"{e.id}: FAILED: {res['error']}")
-            bar.step()
+                done, pending = wait(pending, timeout=10, return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                done = set()
+            if not done and cluster.cluster is None:
+                # An external cluster may lose every worker: say so instead of waiting for ever.
+                if cluster.workers() > 0:
+                    alone_since = None
+                elif alone_since is None:
+                    alone_since = time.monotonic()
+                elif time.monotonic() - alone_since > WORKER_WAIT_S:
+                    raise CampaignError(f"--scheduler {scheduler}: no workers for "
+                                        f"{WORKER_WAIT_S:.0f} s ({len(pending)} points left; "
+                                        f"finished points are kept)")
+            for f in done:
+                _finish(f, futures, show, failed, log, bar)
     except KeyboardInterrupt:
         for f in futures:
             f.cancel()
@@ -891,6 +937,26 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
     finally:
         bar.close()
         cluster.close()
+
+
+def _finish(f, futures, show, failed, log, bar):
+    """A point's future is done: its record was written (or it failed); report and release it."""
+    if show:
+        time.sleep(0.2)  # the point's last progress events are still on their way
+    # Released once its record is written: a finished point held by the client would
+    # be computed again when the worker that holds its (small) result dies.
+    members = futures.pop(f)
+    try:
+        res = f.result()
+    except Exception as e:  # the point's workers died too often (KilledWorker), ...
+        res = {"ok": False, "error": f"{type(e).__name__}: {e}"}
+    f.release()
+    if not res["ok"]:
+        for e, _, _ in members:
+            if e.id not in failed:
+                failed[e.id] = CampaignError(f"{e.id}: {res['error']}")
+                log(f"{e.id}: FAILED: {res['error']}")
+    bar.step()
 
 
 # --------------------------------------------------------------------------------------------

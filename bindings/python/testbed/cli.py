@@ -14,11 +14,21 @@ def _log(msg):
     print(msg, flush=True)
 
 
-def _jobs(value):
-    n = int(value)
-    if n < 1:
-        raise argparse.ArgumentTypeError("--jobs must be >= 1")
-    return n
+def _at_least_one(option):
+    """An argparse type: a whole number >= 1, the message naming ``option``."""
+    def parse(value):
+        try:
+            n = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{option} {value!r}: not a whole number") from None
+        if n < 1:
+            raise argparse.ArgumentTypeError(f"{option} must be >= 1")
+        return n
+
+    return parse
+
+
+_jobs = _at_least_one("--jobs")
 
 
 def _common(p):
@@ -218,10 +228,14 @@ def _sweep(args):
         if not (args.plot and args.x):
             raise SweepError("--plot FIELD needs --x PARAM (and --series PARAM optionally)")
         d = describe(args.program)
-        fields = {f["name"] for f in d["fields"]}
-        if args.plot not in fields:
-            raise SweepError(f"--plot {args.plot}: {args.program} has no result field "
-                             f"{args.plot!r} (fields: {', '.join(sorted(fields))})")
+        fields = {f["name"]: f["type"] for f in d["fields"]}
+        numeric = sorted(f for f, t in fields.items() if t in ("real", "int"))
+        if fields.get(args.plot) not in ("real", "int"):
+            # checked before the sweep: a series or text field was refused only after it
+            what = ("is a " + fields[args.plot] + ", not a number") if args.plot in fields \
+                else "is no result field"
+            raise SweepError(f"--plot {args.plot}: {what} of {args.program} (numeric fields: "
+                             f"{', '.join(numeric)})")
         for what, p in (("--x", args.x), ("--series", args.series)):
             if p is not None and p not in grid:
                 raise SweepError(f"{what} {p}: not a --param of this sweep")
@@ -230,7 +244,7 @@ def _sweep(args):
             raise SweepError(f"--x {args.x}: a {xtype}, not a number (use it as --series)")
     rows = sweep(args.program, grid, reps=args.reps, jobs=args.jobs, out=out,
                  scheduler=args.scheduler, log=_log, progress=args.progress, frame=False,
-                 rerun=args.rerun)
+                 rerun=args.rerun, max_points=args.max_points)
     _log(f"{args.program}: {len(rows)} runs; {out / 'data.csv'}, {out / 'summary.csv'}")
     if args.plot:
         import json
@@ -285,7 +299,7 @@ def _tolerance(value):
 def _point_common(p):
     p.add_argument("program", help="a program of build/examples (./testbed sweep PROGRAM "
                                     "--describe lists its parameters and result fields)")
-    p.add_argument("--reps", type=_jobs, default=1,
+    p.add_argument("--reps", type=_at_least_one("--reps"), default=1,
                    help="runs per point, with distinct RngRun values (default 1)")
     p.add_argument("--jobs", type=_jobs, default=os.cpu_count() or 1,
                    help="runs in parallel (default: number of CPUs)")
@@ -321,6 +335,9 @@ def main(argv=None):
     p.add_argument("--param", action="append", metavar="NAME=VALUES",
                    help="V1,V2,... or START:STOP:STEP or log:START:STOP:COUNT (repeatable: the "
                         "cartesian grid)")
+    p.add_argument("--max-points", type=_at_least_one("--max-points"), default=10000,
+                   metavar="N", help="largest grid (points x reps) the sweep runs "
+                                     "(default 10000)")
     p.add_argument("--plot", metavar="FIELD", help="figure of this result field's mean with "
                                                    "95 %% confidence bars")
     p.add_argument("--x", metavar="PARAM", help="the figure's x axis")

@@ -104,6 +104,8 @@ def _base(text: str, opt: dict, name: str) -> tuple[float, str]:
         raise SweepError(f"--param {name}: {text!r} is not a number"
                          + (" with a unit" if t in _UNITS else ""))
     number, unit = sp
+    if not math.isfinite(number) or abs(number) > 1e300:
+        raise SweepError(f"--param {name}: {text!r} is not a finite number")
     if t in _UNITS:
         table = _UNITS[t]
         if unit == "" and t == "time":
@@ -217,16 +219,30 @@ def check_values(program: str, grid: dict[str, list[str]], what: str = "--param"
             raise SweepError(f"{what}: {program} refuses {msg}")
 
 
-def expand_grid(program: str, grid: dict) -> dict[str, list[str]]:
-    """A grid {name: values or spec} checked and expanded to {name: [value text, ...]}."""
+#: Largest grid (points x reps) a sweep runs unless raised (--max-points): four 100-value lists
+#: were 10^8 points and a MemoryError; the limit is checked before anything is expanded further.
+MAX_POINTS = 10000
+
+
+def expand_grid(program: str, grid: dict, max_points: int = MAX_POINTS,
+                reps: int = 1) -> dict[str, list[str]]:
+    """A grid {name: values or spec} checked and expanded to {name: [value text, ...]}; more
+    than ``max_points`` runs (points x reps) is refused before any value is checked."""
     opts = check_names(program, grid)
     out = {}
     for name, spec in grid.items():
         opt = opts.get(name, {"type": "uint", "name": name})
         out[name] = expand_values(name, spec, opt)
-        dup = [v for i, v in enumerate(out[name]) if v in out[name][:i]]
-        if dup:
-            raise SweepError(f"--param {name}: value {dup[0]} given twice")
+        seen = set()
+        for v in out[name]:
+            if v in seen:
+                raise SweepError(f"--param {name}: value {v} given twice")
+            seen.add(v)
+    runs = math.prod(len(v) for v in out.values()) * max(1, reps)
+    if runs > max_points:
+        raise SweepError(f"--param: {' x '.join(str(len(v)) for v in out.values())} values"
+                         + (f" x {reps} reps" if reps > 1 else "")
+                         + f" = {runs} runs, more than {max_points} (--max-points raises it)")
     check_values(program, out)
     return out
 
@@ -463,7 +479,8 @@ def plot_summary(program: str, summary: list[dict], grid: dict[str, list[str]], 
 
 def sweep(program: str, grid: dict, reps: int = 1, jobs: int | None = None,
           out: Path | str | None = None, scheduler: str | None = None, log=None,
-          progress: bool = False, frame: bool = True, rerun: bool = False):
+          progress: bool = False, frame: bool = True, rerun: bool = False,
+          max_points: int = MAX_POINTS):
     """Run the cartesian grid of a program's parameters, ``reps`` times each (distinct RngRun).
 
     ``grid`` maps parameter names to a list of values or a text: ``"2Mbps,4Mbps"``,
@@ -474,8 +491,23 @@ def sweep(program: str, grid: dict, reps: int = 1, jobs: int | None = None,
     """
     if not grid:
         raise SweepError("no --param given")
-    expanded = expand_grid(program, grid)
     out = Path(out) if out is not None else default_out("sweep", program)
+    # A relative output prefix (--pcap) is put inside --out: the points run in the workers'
+    # folder, and it wrote outside --out.
+    opts = _options(describe(program))
+    grid = dict(grid)
+    for name, spec in grid.items():
+        if opts.get(name, {}).get("output_prefix"):
+            vals = expand_values(name, spec, opts[name])
+            grid[name] = [v if not v or Path(v).is_absolute()
+                          else str(Path(out).resolve() / v) for v in vals]
+            for v in grid[name]:
+                try:
+                    Path(v).parent.mkdir(parents=True, exist_ok=True)
+                except OSError as e:
+                    raise SweepError(f"--param {name}: cannot create {Path(v).parent}: "
+                                     f"{e.strerror}") from None
+    expanded = expand_grid(program, grid, max_points, reps)
     rows = run_points(program, grid_points(expanded), reps, out, jobs, scheduler, log, progress,
                       rerun)
     from .campaign import atomic_write_text, write_csv

@@ -87,7 +87,7 @@ def test_sweep_out_with_quote_plots_safely(tmp_path):
 
 # --- item 4: mcast-bridge-diff checks its arguments before truncating --out --------------
 
-@pytest.mark.parametrize("bad", ["--groups=10.0.0.1", "--actions=1:join:99:239.1.1.1",
+@pytest.mark.parametrize("bad", ["--groups=10.0.0.1", "--groups=", "--actions=1:join:99:239.1.1.1",
                                  "--actions=nonsense"])
 def test_mcast_bridge_diff_keeps_out_on_bad_arguments(tmp_path, bad):
     out = tmp_path / "diff.csv"
@@ -100,7 +100,7 @@ def test_mcast_bridge_diff_keeps_out_on_bad_arguments(tmp_path, bad):
 # --- item 10: exact lower bounds (the issue's reproductions) ------------------------------
 
 @pytest.mark.parametrize("program,option", [("ntt-stream", "--interval=100us"),
-                                            ("ntt-stream", "--ttrt=1ms"),
+                                            ("ntt-stream", "--ttrt=4ms"),
                                             ("ethernet-saturation", "--seconds=1ms")])
 def test_exact_lower_bound_accepted(program, option):
     r = _run([_prog(program), option, "--check"])
@@ -315,7 +315,7 @@ json.dump({{"y": float(args["x"]) ** 2}}, open(args["output"], "w"))
 """)
     prog.chmod(prog.stat().st_mode | stat.S_IEXEC)
     monkeypatch.setattr(campaign, "EXAMPLES_DIR", bindir)
-    campaign._FIELDS.clear()
+    getattr(campaign, "_FIELDS", {}).clear()
     return log
 
 
@@ -420,3 +420,119 @@ def test_out_that_is_a_file_is_one_line_exit_2(tmp_path):
         assert r.returncode == 2, (r.returncode, r.stdout[-500:], r.stderr[-500:])
         assert "Traceback" not in r.stdout + r.stderr, r.stdout[-800:] + r.stderr[-800:]
         assert f.read_text() == "keep\n"
+
+
+# --- items 7, 15, 16, 18: cluster, grids, sweep arguments -----------------------------------
+
+def test_external_cluster_without_workers_says_so(tmp_path, monkeypatch):
+    """A campaign on a scheduler without workers waited silently for ever."""
+    from distributed import LocalCluster
+
+    from testbed import campaign
+
+    _square_program(tmp_path, monkeypatch)
+    monkeypatch.setattr(campaign, "WORKER_WAIT_S", 3.0)
+    with LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
+        with pytest.raises(campaign.CampaignError, match="no workers"):
+            campaign.run_campaign([_square_exp()], "quick", 1, tmp_path / "out",
+                                  log=lambda m: None, scheduler=cluster.scheduler_address,
+                                  progress=False)
+
+
+def test_jobs_capped_at_the_number_of_points(tmp_path, monkeypatch):
+    from testbed import campaign
+
+    _square_program(tmp_path, monkeypatch)
+    seen = []
+    real = campaign._Cluster
+
+    class Recording(real):
+        def __init__(self, jobs, scheduler):
+            seen.append(jobs)
+            super().__init__(jobs, scheduler)
+
+    monkeypatch.setattr(campaign, "_Cluster", Recording)
+    res = campaign.run_campaign([_square_exp(2)], "quick", 16, tmp_path / "out",
+                                log=lambda m: None, progress=False)
+    assert not isinstance(res["sq"], Exception)
+    assert seen == [2]
+
+
+def test_no_port_8787_warning(tmp_path, monkeypatch, capfd):
+    """Every concurrent campaign warned "Port 8787 is already in use"."""
+    import socket
+
+    from testbed import campaign
+
+    _square_program(tmp_path, monkeypatch)
+    s = socket.socket()
+    try:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("", 8787))
+            s.listen()
+        except OSError:
+            pass  # someone else has it: the case itself
+        campaign.run_campaign([_square_exp(1)], "quick", 1, tmp_path / "out",
+                              log=lambda m: None, progress=False)
+    finally:
+        s.close()
+    out, err = capfd.readouterr()
+    assert "8787" not in out + err
+
+
+def test_grid_size_is_limited_before_any_check():
+    """Four 100-value lists were 10^8 points (MemoryError at 3.8 GB)."""
+    import time
+
+    _prog("ethernet-saturation")
+    from testbed.sweeps import SweepError, expand_grid
+
+    t0 = time.monotonic()
+    grid = {"stations": "2:101:1", "payload": "46:145:1", "cable": "0:99:1",
+            "seconds": "2ms:101ms:1ms"}
+    with pytest.raises(SweepError, match="max-points"):
+        expand_grid("ethernet-saturation", grid)
+    assert time.monotonic() - t0 < 30
+
+
+def test_huge_range_bound_is_a_clear_error():
+    _prog("ethernet-saturation")
+    from testbed.sweeps import SweepError, expand_grid
+
+    for spec in ("1ms:1e400ms:1ms", "1e400ms:1ms:1ms", "log:1e400ms:2s:3", "1ms:2ms:1e400ms"):
+        with pytest.raises(SweepError, match="finite"):
+            expand_grid("ethernet-saturation", {"seconds": spec})
+
+
+def test_reps_zero_names_reps(tmp_path):
+    r = _run([sys.executable, "-m", "testbed.cli", "sweep", "ethernet-saturation", "--param",
+              "stations=2", "--reps", "0", "--out", str(tmp_path / "o")],
+             env=dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python")))
+    assert r.returncode == 2
+    error = r.stderr.strip().splitlines()[-1]
+    assert "--reps" in error and "--jobs" not in error, r.stderr
+
+
+def test_plot_of_a_series_field_refused_before_the_sweep(tmp_path):
+    _prog("jaxa-table2")
+    out = tmp_path / "o"
+    r = _run([sys.executable, "-m", "testbed.cli", "sweep", "jaxa-table2", "--param",
+              "count=2,3", "--plot", "rtt_ms", "--x", "count", "--out", str(out),
+              "--no-progress"], env=dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python")),
+             timeout=300)
+    assert r.returncode == 2, r.stdout[-500:] + r.stderr[-500:]
+    assert not (out / "jaxa-table2").exists() and not list(out.rglob("*.json")), \
+        "the sweep ran before --plot was refused"
+
+
+def test_relative_pcap_in_a_sweep_stays_inside_out(tmp_path):
+    _prog("jaxa-table2")
+    out = tmp_path / "o"
+    r = _run([sys.executable, "-m", "testbed.cli", "sweep", "jaxa-table2", "--param",
+              "count=2", "--param", "pcap=caps/run", "--out", str(out), "--jobs", "1",
+              "--no-progress"], env=dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python")),
+             timeout=600, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout[-500:] + r.stderr[-500:]
+    assert list((out / "caps").glob("run-*.pcap")), list(tmp_path.rglob("*.pcap"))
+    assert not (tmp_path / "caps").exists()
