@@ -117,8 +117,7 @@ main(int argc, char* argv[])
 {
     ProgramOptions::SetSimulatorDefaults();
     Mega06TestbedConfig config;
-    std::string hostSet;
-    std::string profileFile;
+    Mega06HostOptions hostOptions;
     config.querier = true;
     config.senderPcs = 1;
     config.nodesPerPc = 1000;
@@ -172,10 +171,7 @@ main(int argc, char* argv[])
              1.2,
              20,
              "GMI");
-    opts.AddHostProfile(config.profile, "host profile of the PCs");
-    opts.AddHostSet(hostSet);
-    opts.AddProfileFile(profileFile);
-    opts.AddDeprecated("profile", "hostProfile");
+    hostOptions.Add(opts, config);
     opts.AddDeprecated("load", "loadPps");
     opts.AddDeprecated("itr", "querierItr");
     opts.AddDeprecated("duration", "durationGmi");
@@ -236,7 +232,7 @@ main(int argc, char* argv[])
         .Declare("events", ResultRecord::INT, "simulator events");
     // Checked inside Parse(), so that --check refuses what the run would refuse.
     opts.AddCheck([&]() {
-        config.profile = ProgramOptions::WithHostSet(config.profile, hostSet);
+        hostOptions.Apply(config);
         // The judged window ends --onTime before the end of the load: it must not end before
         // the load starts (a query due then could not be judged; the snapshot would be in the
         // past).
