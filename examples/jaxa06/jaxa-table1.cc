@@ -76,6 +76,7 @@ main(int argc, char* argv[])
     opts.Add("halfDuplex", "NICs at half duplex", halfDuplex);
     opts.AddOutputPrefix("pcap", "pcap file prefix (empty: none)", pcap);
     JaxaBenchmark::AddHostOptions(opts, hosts);
+    JaxaBenchmark::RequireRunEnds(opts, hosts); // no stop time: the run ends by itself
     ResultRecord& rec = opts.Record();
     rec.Declare("bandwidth", ResultRecord::STRING, "--bandwidth as given")
         .Declare("setting_bps", ResultRecord::REAL, "NIST Net bandwidth setting (bit/s)")
@@ -108,6 +109,7 @@ main(int argc, char* argv[])
     }
     testbed.EnablePcap(pcap);
     EmulatedTestbed tb = testbed.Install();
+    JaxaBenchmark::RequireRunEnds(tb);
     testbed.AssignStreams(tb, 1000);
 
     const uint16_t port = 20; // ftp-data

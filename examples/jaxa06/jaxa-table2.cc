@@ -76,6 +76,7 @@ main(int argc, char* argv[])
              DataRate("100Mbps"));
     opts.AddOutputPrefix("pcap", "pcap file prefix (empty: none)", pcap);
     JaxaBenchmark::AddHostOptions(opts, hosts);
+    JaxaBenchmark::RequireRunEnds(opts, hosts); // no stop time: the run ends by itself
     ResultRecord& rec = opts.Record();
     rec.Declare("delay_ms", ResultRecord::REAL, "--delay (ms)")
         .Declare("count", ResultRecord::INT, "--count")
@@ -99,6 +100,7 @@ main(int argc, char* argv[])
     testbed.SetEmulatorAttribute("Delay", TimeValue(delay));
     testbed.EnablePcap(pcap);
     EmulatedTestbed tb = testbed.Install();
+    JaxaBenchmark::RequireRunEnds(tb);
     testbed.AssignStreams(tb, 1000);
 
     Ptr<HostPing> ping = CreateObject<HostPing>();

@@ -207,8 +207,11 @@ def test_event_budget_refuses_runaway_run():
 
 
 def test_memory_budget_stops_the_run():
-    """Beyond --maxMemory the run stops with one line and exit 2 (not the kernel's OOM kill)."""
-    r = _run([_prog("tno-pipeline"), "--frequency=100000", "--duration=3600", "--maxEvents=1e15",
+    """Beyond --maxMemory the run stops with one line and exit 2 (not the kernel's OOM kill).
+    mega-scale at its maximums (256 PCs x 100 000 nodes) grew to 5.6 GB in 60 s; it passes 64 MiB
+    while it builds the nodes. (tno-pipeline at 100 kHz x 3600 s, the first example, grows only
+    slowly since issue 26's model: it is refused by --maxEvents, test_event_budget_...)."""
+    r = _run([_prog("mega-scale"), "--senderPcs=256", "--nodesPerPc=100000", "--duration=60",
               "--maxMemory=64", "--output=/dev/null"], timeout=300)
     _one_error_line(r)
     assert "--maxMemory" in r.stderr
@@ -536,3 +539,40 @@ def test_relative_pcap_in_a_sweep_stays_inside_out(tmp_path):
     assert r.returncode == 0, r.stdout[-500:] + r.stderr[-500:]
     assert list((out / "caps").glob("run-*.pcap")), list(tmp_path.rglob("*.pcap"))
     assert not (tmp_path / "caps").exists()
+
+
+# --- found by the re-probe after the merge of issue 28: PCs whose idle ticks never end -------
+
+IDLE_TICKS = [
+    ["--hostSet=HostPlatform.Cpu.IdleInterferenceEvents=true"],
+    ["--ns3::HostCpu::IdleInterferenceEvents=true"],
+    ["--hostSet=IdleInterferenceEvents=1"],
+]
+
+
+@pytest.mark.parametrize("program", ["jaxa-table1", "jaxa-table2"])
+@pytest.mark.parametrize("args", IDLE_TICKS)
+def test_idle_ticks_that_never_end_are_refused(program, args):
+    """jaxa-table1 and jaxa-table2 have no stop time: their run ends when no event is left. With
+    HostCpu IdleInterferenceEvents=true the PCs' kernel ticks (1000 Hz and 100 Hz, never 0) stay
+    events while the CPUs are idle, so the run went on for ever without a word (the attribute's
+    own documentation says so). Refused with one line, by --check and by the run."""
+    for mode in (["--check"], ["--output=/dev/null"]):
+        r = _run([_prog(program), *args, *mode], timeout=60)
+        _one_error_line(r)
+        assert "IdleInterferenceEvents" in r.stderr, r.stderr[-500:]
+
+
+def test_idle_ticks_without_interference_run():
+    """The rule names the cause, not the attribute alone: PCs with IdleInterferenceEvents=true
+    but no tick (HostCpu.InterferenceRate=0 on every PC; no shielded core) have no interference
+    event, so the run ends by itself and is not refused. A rate of 0 inside the CPU's object
+    value is not enough: the profiles' HostCpu.InterferenceRate (1000 and 100 Hz) is set on the
+    CPU after it is created and wins, so that run would not end and is refused."""
+    idle = "HostPlatform.Cpu.IdleInterferenceEvents=true;"
+    r = _run([_prog("jaxa-table2"), "--count=2", "--output=/dev/null",
+              f"--hostSet={idle}HostCpu.InterferenceRate=0"], timeout=120)
+    assert r.returncode == 0, r.stderr[-500:]
+    r = _run([_prog("jaxa-table2"), "--count=2", "--check",
+              f"--hostSet={idle}HostPlatform.Cpu.InterferenceRate=0"], timeout=120)
+    _one_error_line(r)
