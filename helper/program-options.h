@@ -473,12 +473,23 @@ class ProgramOptions
      */
     void PreCheck(int argc, char* argv[]);
 
+    /**
+     * @brief --checkBatch: read sets of options from standard input, one set a line (its
+     * arguments separated by tabs), and check each as --check does, in a child process (fork),
+     * so that a sweep checks all its values in one call. The parent prints one line per set on
+     * standard output, "0" or "<exit status> <the child's last message line>", and exits 0 if
+     * every set passed, 2 otherwise; it never returns. A child returns with its own arguments.
+     * @param [out] args the child's arguments (the program's name, the set, --check)
+     */
+    void CheckBatch(std::vector<std::string>& args);
+
     std::string m_program;                       //!< program name
     std::string m_description;                   //!< what it does
     std::vector<std::unique_ptr<Option>> m_opts; //!< the options (stable addresses)
     std::string m_output;                        //!< --output
     bool m_describe{false};                      //!< --describe
     bool m_check{false};                         //!< --check
+    bool m_batchChild{false};                    //!< a child of --checkBatch
     std::string* m_profileFile{nullptr};         //!< --profileFile, if the program has it
 
     /** A deprecated spelling of an option (AddDeprecated). */

@@ -206,17 +206,38 @@ def check_names(program: str, names, what: str = "--param") -> dict[str, dict]:
 
 
 def check_values(program: str, grid: dict[str, list[str]], what: str = "--param") -> None:
-    """Every value of the grid passes the program's own checks (its ``--check``): one call per
-    value index, each with the k-th value of every parameter."""
+    """Every value of the grid passes the program's own checks (its ``--check``): one set of
+    options per value index, each with the k-th value of every parameter. A program whose
+    ``--describe`` says ``check_batch`` checks all the sets in one call (``--checkBatch``: one
+    set a line on its standard input, a forked check each); otherwise one ``--check`` call per
+    set (also for a set with a tab or a newline in a value, which a line cannot carry)."""
     exe = str(_exe(program))
     width = max((len(v) for v in grid.values()), default=0)
-    for k in range(width):
-        args = [f"--{n}={vals[k]}" for n, vals in grid.items() if k < len(vals)]
+    sets = [[f"--{n}={vals[k]}" for n, vals in grid.items() if k < len(vals)]
+            for k in range(width)]
+    if not sets:
+        return
+
+    def refused(msg):
+        raise SweepError(f"{what}: {program} refuses {msg.removeprefix('error: ')}")
+
+    one_line = [not any("\t" in x or "\n" in x or "\r" in x for x in a) for a in sets]
+    batch = [a for a, ok in zip(sets, one_line) if ok]
+    if describe(program).get("check_batch") and len(batch) > 1:
+        text = "".join("\t".join(a) + "\n" for a in batch)
+        r = subprocess.run([exe, "--checkBatch"], input=text, capture_output=True, text=True,
+                           timeout=60 + 0.1 * len(batch))
+        answers = r.stdout.splitlines()
+        if r.returncode not in (0, 2) or len(answers) != len(batch):
+            refused((r.stderr.strip().splitlines() or [f"--checkBatch: exit {r.returncode}"])[-1])
+        for answer in answers:
+            if answer != "0":
+                refused(answer.partition(" ")[2] or f"exit {answer}")
+        sets = [a for a, ok in zip(sets, one_line) if not ok]
+    for args in sets:
         r = subprocess.run([exe, "--check", *args], capture_output=True, text=True, timeout=60)
         if r.returncode != 0:
-            msg = (r.stderr.strip().splitlines() or [f"exit {r.returncode}"])[-1]
-            msg = msg.removeprefix("error: ")
-            raise SweepError(f"{what}: {program} refuses {msg}")
+            refused((r.stderr.strip().splitlines() or [f"exit {r.returncode}"])[-1])
 
 
 #: Largest grid (points x reps) a sweep runs unless raised (--max-points): four 100-value lists

@@ -499,6 +499,55 @@ def test_grid_size_is_limited_before_any_check():
     assert time.monotonic() - t0 < 30
 
 
+def test_check_batch_answers_each_set(tmp_path):
+    """--checkBatch: one set of options a line (tab-separated), each checked as --check does in
+    a forked child; one answer a line, in order; a set can neither run (--check=false) nor
+    describe itself, and a set's error does not leak into the next one."""
+    out = tmp_path / "ran.json"
+    sets = ["--seconds=1ms\t--cable=100",
+            "--seconds=1000s",
+            "--nosuch=1",
+            f"--check=false\t--output={out}",
+            "--describe",
+            "--cable=0"]
+    r = _run([_prog("ethernet-saturation"), "--checkBatch"], input="\n".join(sets) + "\n")
+    answers = r.stdout.splitlines()
+    assert len(answers) == len(sets), r.stdout + r.stderr
+    assert answers[0] == "0" and answers[4] == "0" and answers[5] == "0", answers
+    assert answers[1].startswith("2 ") and "--seconds=1000s" in answers[1], answers[1]
+    assert answers[2].startswith("2 ") and "nosuch" in answers[2], answers[2]
+    assert r.returncode == 2
+    assert not out.exists(), "a set of --checkBatch ran the program"
+    r = _run([_prog("ethernet-saturation"), "--checkBatch", "--cable=1"], input="")
+    _one_error_line(r)
+
+
+def test_sweep_checks_values_in_one_call(monkeypatch):
+    """A 2000-value list ran 2000 --check processes one after the other (item 15): now one
+    --checkBatch call checks them all, and a bad value is still named."""
+    import subprocess as sp
+
+    _prog("ethernet-saturation")
+    from testbed import sweeps
+
+    calls = []
+    real_run = sp.run
+
+    def counting_run(args, *a, **kw):
+        if "--check" in args or "--checkBatch" in args:
+            calls.append(args)
+        return real_run(args, *a, **kw)
+
+    monkeypatch.setattr(sweeps.subprocess, "run", counting_run)
+    values = [f"{i * 0.05:g}" for i in range(2000)]
+    sweeps.check_values("ethernet-saturation", {"cable": values})
+    assert len(calls) == 1, len(calls)
+    calls.clear()
+    with pytest.raises(sweeps.SweepError, match="--cable=100.05"):
+        sweeps.check_values("ethernet-saturation", {"cable": values + ["100.05"]})
+    assert len(calls) == 1, len(calls)
+
+
 def test_huge_range_bound_is_a_clear_error():
     _prog("ethernet-saturation")
     from testbed.sweeps import SweepError, expand_grid
