@@ -4,6 +4,8 @@
 
 #include "program-options.h"
 
+#include "log-check.h"
+
 #include "ns3/callback.h"
 #include "ns3/environment-variable.h"
 #include "ns3/global-value.h"
@@ -660,6 +662,7 @@ ProgramOptions::Rewrite(int argc, char* argv[])
 void
 ProgramOptions::Parse(int argc, char* argv[])
 {
+    WarnOfCompiledOutLogs(m_program);
     std::vector<std::string> args = Rewrite(argc, argv);
     std::vector<char*> ptrs;
     for (auto& a : args)
