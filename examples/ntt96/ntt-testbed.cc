@@ -24,25 +24,30 @@ namespace
 void
 ConfigureBsdTcp(uint32_t mss)
 {
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpLinuxReno"));
-    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", StringValue("ns3::TcpClassicRecovery"));
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
-    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(8192)); // tcp_sendspace
-    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(8192)); // tcp_recvspace
-    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(1));
-    Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MilliSeconds(200)));
-    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(2));
-    Config::SetDefault("ns3::TcpSocket::TcpNoDelay", BooleanValue(false)); // Nagle on
-    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(false));
-    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
-    Config::SetDefault("ns3::TcpSocketBase::WindowScaling", BooleanValue(false));
-    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(Seconds(1)));
-    Config::SetDefault("ns3::TcpSocketBase::ClockGranularity", TimeValue(MilliSeconds(500)));
+    UserAttributes::SetConfigDefault("ns3::TcpL4Protocol::SocketType",
+                                     StringValue("ns3::TcpLinuxReno"));
+    UserAttributes::SetConfigDefault("ns3::TcpL4Protocol::RecoveryType",
+                                     StringValue("ns3::TcpClassicRecovery"));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::SndBufSize",
+                                     UintegerValue(8192)); // tcp_sendspace
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::RcvBufSize",
+                                     UintegerValue(8192)); // tcp_recvspace
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(1));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MilliSeconds(200)));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::DelAckCount", UintegerValue(2));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::TcpNoDelay", BooleanValue(false)); // Nagle on
+    UserAttributes::SetConfigDefault("ns3::TcpSocketBase::Sack", BooleanValue(false));
+    UserAttributes::SetConfigDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
+    UserAttributes::SetConfigDefault("ns3::TcpSocketBase::WindowScaling", BooleanValue(false));
+    UserAttributes::SetConfigDefault("ns3::TcpSocketBase::MinRto", TimeValue(Seconds(1)));
+    UserAttributes::SetConfigDefault("ns3::TcpSocketBase::ClockGranularity",
+                                     TimeValue(MilliSeconds(500)));
     // BSD's arpresolve() sends its request at once (ns-3 waits up to 10 ms by default).
-    Config::SetDefault("ns3::ArpL3Protocol::RequestJitter",
-                       StringValue("ns3::ConstantRandomVariable[Constant=0]"));
+    UserAttributes::SetConfigDefault("ns3::ArpL3Protocol::RequestJitter",
+                                     StringValue("ns3::ConstantRandomVariable[Constant=0]"));
     // udp_recvspace = 40 x (1024 + sizeof(struct sockaddr_in)) = 41 600 bytes.
-    Config::SetDefault("ns3::UdpSocket::RcvBufSize", UintegerValue(41600));
+    UserAttributes::SetConfigDefault("ns3::UdpSocket::RcvBufSize", UintegerValue(41600));
 }
 
 /**
@@ -217,7 +222,10 @@ NttTestbed::Build()
         Ptr<Node> n = all.Get(i);
         if (n != rtr)
         {
-            n->GetObject<Ipv4>()->SetAttribute("IpForward", BooleanValue(false));
+            UserAttributes::SetFixed(n->GetObject<Ipv4>(),
+                                     "IpForward",
+                                     BooleanValue(false),
+                                     "off on every host but the router");
         }
     }
     if (m_router)
@@ -241,13 +249,20 @@ NttTestbed::Build()
         rph.SetInstallNics(false);
         rph.Install(rtr)->AssignStreams(200);
         m_cacheRouter = CreateObject<CacheRouter>();
-        m_cacheRouter->SetAttribute("FastPathCost", DoubleValue(m_c.fastCost));
-        m_cacheRouter->SetAttribute("SlowPathCost", DoubleValue(m_c.slowCost));
-        m_cacheRouter->SetAttribute("InputQueueLimit", UintegerValue(m_c.inputQueue));
-        m_cacheRouter->SetAttribute("CacheSide", StringValue(m_c.cacheSide));
-        m_cacheRouter->SetAttribute("CachePolicy", StringValue(m_c.cachePolicy));
-        m_cacheRouter->SetAttribute("FlushInterval", TimeValue(m_c.flushInterval));
-        m_cacheRouter->SetAttribute("CacheCapacity", UintegerValue(m_c.cacheCapacity));
+        const std::string by = "from its router options";
+        UserAttributes::SetFixed(m_cacheRouter, "FastPathCost", DoubleValue(m_c.fastCost), by);
+        UserAttributes::SetFixed(m_cacheRouter, "SlowPathCost", DoubleValue(m_c.slowCost), by);
+        UserAttributes::SetFixed(m_cacheRouter,
+                                 "InputQueueLimit",
+                                 UintegerValue(m_c.inputQueue),
+                                 by);
+        UserAttributes::SetFixed(m_cacheRouter, "CacheSide", StringValue(m_c.cacheSide), by);
+        UserAttributes::SetFixed(m_cacheRouter, "CachePolicy", StringValue(m_c.cachePolicy), by);
+        UserAttributes::SetFixed(m_cacheRouter, "FlushInterval", TimeValue(m_c.flushInterval), by);
+        UserAttributes::SetFixed(m_cacheRouter,
+                                 "CacheCapacity",
+                                 UintegerValue(m_c.cacheCapacity),
+                                 by);
         m_cacheRouter->Install(rtr);
         m_cacheRouter->SetCacheEnabled(m_ifFddi, m_c.cacheFddi);
         m_cacheRouter->SetCacheEnabled(m_ifEthernet, m_c.cacheEthernet);
@@ -258,16 +273,28 @@ NttTestbed::Build()
 
     // --- applications -------------------------------------------------------------------------
     m_rx = CreateObject<NttReceiver>();
-    m_rx->SetAttribute("Tcp", BooleanValue(m_c.tcp));
-    m_rx->SetAttribute("Port", UintegerValue(OUT_PORT));
-    m_rx->SetAttribute("RecordSize", UintegerValue(m_c.packetSize));
+    const std::string by = "from its options (--tcp, --packetSize)";
+    UserAttributes::SetFixed(m_rx, "Tcp", BooleanValue(m_c.tcp), by);
+    UserAttributes::SetFixed(m_rx, "Port", UintegerValue(OUT_PORT), by);
+    UserAttributes::SetFixed(m_rx, "RecordSize", UintegerValue(m_c.packetSize), by);
     m_receiver->AddApplication(m_rx);
     m_rx->SetStartTime(Seconds(0.1));
     m_fwd = CreateObject<NttForwarder>();
-    m_fwd->SetAttribute("Tcp", BooleanValue(m_c.tcp));
-    m_fwd->SetAttribute("ListenPort", UintegerValue(IN_PORT));
-    m_fwd->SetAttribute("RecordSize", UintegerValue(m_c.packetSize));
-    m_fwd->SetAttribute("Remote", AddressValue(InetSocketAddress(AddressOf(m_receiver), OUT_PORT)));
+    UserAttributes::SetFixed(m_fwd, "Tcp", BooleanValue(m_c.tcp), by);
+    UserAttributes::SetFixed(m_fwd, "ListenPort", UintegerValue(IN_PORT), by);
+    UserAttributes::SetFixed(m_fwd, "RecordSize", UintegerValue(m_c.packetSize), by);
+    UserAttributes::SetFixed(m_fwd,
+                             "Remote",
+                             AddressValue(InetSocketAddress(AddressOf(m_receiver), OUT_PORT)),
+                             by);
+    // The load's and the stream's UDP clients (UdpClientHelper below) are the program's too.
+    for (const char* name : {"MaxPackets", "PacketSize", "Interval", "RemoteAddress", "RemotePort"})
+    {
+        UserAttributes::RequireNotGiven(UdpClient::GetTypeId(),
+                                        name,
+                                        "for the analyser's stream and load ports");
+    }
+    UserAttributes::RequireNotGiven(PacketSink::GetTypeId(), "Local", "for the load's sink");
     if (m_c.randomRate == 0)
     {
         m_sender->AddApplication(m_fwd);
@@ -292,7 +319,10 @@ NttTestbed::Build()
     if (m_c.randomRate > 0)
     {
         m_random = CreateObject<RandomDestinationSource>();
-        m_random->SetAttribute("Rate", DoubleValue(m_c.randomRate));
+        UserAttributes::SetFixed(m_random,
+                                 "Rate",
+                                 DoubleValue(m_c.randomRate),
+                                 "from its option --randomRate");
         m_random->AssignStreams(400);
         randomSender->AddApplication(m_random);
         m_random->SetStartTime(m_loadStart);
