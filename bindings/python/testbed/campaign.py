@@ -544,6 +544,19 @@ class Progress:
             self.bar.close()
 
 
+def _worker_processes_are_safe() -> bool:
+    """Whether the embedded cluster may start worker PROCESSES. Dask starts them with
+    multiprocessing's spawn, which imports the parent's ``__main__`` module again: a user's
+    script that calls testbed.sweep() at top level, without an ``if __name__ == "__main__":``
+    guard, would run again in every worker (and fail with a screen of traceback). Only the
+    command line (python -m testbed.cli, which is guarded) gets processes; from any other
+    program (a script, a notebook, pytest) the workers are threads of this process, which
+    suffices: every point is a subprocess of its own, so the threads only wait for programs."""
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    return spec is not None and spec.name in ("testbed.cli", "testbed.__main__")
+
+
 class _Cluster:
     """The Dask client: an embedded LocalCluster of `jobs` worker processes, or an existing
     cluster's scheduler."""
@@ -560,8 +573,9 @@ class _Cluster:
         if scheduler:
             self.client = Client(scheduler, timeout=30)
         else:
+            self.processes = _worker_processes_are_safe()
             self.cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1,
-                                        processes=True, dashboard_address=None,
+                                        processes=self.processes, dashboard_address=None,
                                         silence_logs=logging.ERROR)
             self.client = Client(self.cluster)
         # Workers import this module: make the package importable there too.
@@ -572,7 +586,7 @@ class _Cluster:
                 sys.path.insert(0, p)
 
         self.client.run(_path)
-        if self.cluster is not None:
+        if self.cluster is not None and self.processes:
             self.client.register_plugin(_campaign_watch(os.getpid()))
 
     def close(self):
