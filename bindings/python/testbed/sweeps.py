@@ -405,14 +405,20 @@ def _as_frame(rows: list[dict], program: str | None = None, params=()):
     """The rows as a pandas DataFrame with typed columns (pandas is a dependency): a time
     parameter keeps its text as given ("50ms") and gets ``<name>_s`` (float, seconds) next to
     it, a data rate ``<name>_bps`` (float, bit/s); numeric parameters (uint, int, real) become
-    numbers (sorted as numbers, not as text); result fields keep their JSON types. ``to_xarray``
+    numbers (sorted as numbers, not as text); result fields keep their JSON types (a series is
+    a list). ``to_xarray``
     (testbed.sweeps.to_xarray) turns a grid's frame into an array indexed by the parameters."""
     import pandas
 
     frame = pandas.DataFrame(rows)
     if program is None or frame.empty:
         return frame
-    opts = _options(describe(program))
+    desc = describe(program)
+    opts = _options(desc)
+    for f in desc.get("fields", []):  # series: lists again (data.csv holds them as JSON text)
+        name = f["name"] if f["name"] not in params else "result_" + f["name"]
+        if f["type"] == "series" and name in frame.columns:
+            frame[name] = [json.loads(v) if isinstance(v, str) else v for v in frame[name]]
     for name in params:
         if name not in frame.columns:
             continue

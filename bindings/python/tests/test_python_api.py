@@ -77,16 +77,18 @@ def test_sweep_of_an_ns3_attribute_typed_columns_and_xarray(tmp_path):
 
 
 @needs_gine
-def test_sweep_time_parameter_in_seconds(tmp_path):
+def test_sweep_time_and_rate_parameters_in_base_units(tmp_path):
+    """A time keeps its text and gets <name>_s in seconds, a rate <name>_bps in bit/s, a uint
+    is an integer: "10ms" sorts after "5ms" as a number, not as text."""
     import testbed
 
-    if "delay" not in {o["name"] for o in testbed.sweeps.describe("jaxa-table2")["options"]}:
-        pytest.skip("jaxa-table2 has no --delay")
-    df = testbed.sweep("jaxa-table2", {"delay": "5ms,10ms", "count": "3"} if "count" in {
-        o["name"] for o in testbed.sweeps.describe("jaxa-table2")["options"]} else
-        {"delay": "5ms,10ms"}, jobs=1, out=tmp_path / "t")
-    assert list(df["delay"]) == ["5ms", "10ms"]
-    assert list(df["delay_s"]) == [0.005, 0.01]
+    df = testbed.sweep("jaxa-table2", {"delay": "10ms,5ms", "bandwidth": "1Mbps,512kbps",
+                                        "count": "2"}, jobs=1, out=tmp_path / "t")
+    assert sorted(set(df["delay"])) == ["10ms", "5ms"]
+    assert dict(zip(df["delay"], df["delay_s"])) == {"10ms": 0.01, "5ms": 0.005}
+    assert dict(zip(df["bandwidth"], df["bandwidth_bps"])) == {"1Mbps": 1e6, "512kbps": 512e3}
+    assert str(df["count"].dtype) == "int64"
+    assert list(df.sort_values("delay_s")["delay"])[:2] == ["5ms", "5ms"]
 
 
 def _cli(*args):
@@ -108,4 +110,4 @@ def test_run_param_is_checked_by_the_program():
     if "unknown experiment" in r.stderr:
         pytest.skip("no gine-timer experiment")
     assert r.returncode == 2
-    assert "NoSuchAttr" in r.stderr
+    assert "NoSuchAttr" in r.stdout + r.stderr
