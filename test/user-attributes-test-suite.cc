@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "ns3/bsd-tcp-helper.h"
 #include "ns3/core-module.h"
 #include "ns3/csma-module.h"
 #include "ns3/internet-module.h"
@@ -217,6 +218,58 @@ class HostPlatformHelperTest : public GivenTestCase
     }
 };
 
+/** BsdTcpHelper: 4.4BSD's TCP values are defaults the user's values replace. */
+class BsdTcpHelperTest : public GivenTestCase
+{
+  public:
+    BsdTcpHelperTest()
+        : GivenTestCase("BsdTcpHelper: --ns3::TcpSocket::DataRetries and ::SndBufSize win over "
+                        "4.4BSD's TCP_MAXRXTSHIFT and tcp_sendspace")
+    {
+    }
+
+  private:
+    /**
+     * @param tid the type
+     * @param name the attribute
+     * @return the attribute's default as text
+     */
+    static std::string Default(TypeId tid, const std::string& name)
+    {
+        TypeId::AttributeInformation info;
+        tid.LookupAttributeByName(name, &info);
+        return info.initialValue->SerializeToString(info.checker);
+    }
+
+    void DoRun() override
+    {
+        UserAttributes::Give("ns3::TcpSocket::DataRetries", "3");
+        UserAttributes::Give("ns3::TcpSocket::SndBufSize", "4096");
+        BsdTcpHelper::ConfigureDefaults(16384, 16384, false);
+        NS_TEST_ASSERT_MSG_EQ(Default(TcpSocket::GetTypeId(), "DataRetries"),
+                              "3",
+                              "the user's count, not TCP_MAXRXTSHIFT's 12");
+        NS_TEST_ASSERT_MSG_EQ(Default(TcpSocket::GetTypeId(), "SndBufSize"),
+                              "4096",
+                              "the user's buffer, not the 16384 passed");
+        // What the user did not give is 4.4BSD's: the receive buffer passed, and no
+        // ACK-every-n-th-segment rule (ns-3: 2).
+        NS_TEST_ASSERT_MSG_EQ(Default(TcpSocket::GetTypeId(), "RcvBufSize"),
+                              "16384",
+                              "the buffer passed");
+        NS_TEST_ASSERT_MSG_EQ(Default(TcpSocket::GetTypeId(), "DelAckCount"),
+                              "4294967295",
+                              "4.4BSD's delayed ACK on the tick only");
+    }
+
+    void DoTeardown() override
+    {
+        GivenTestCase::DoTeardown();
+        // ConfigureDefaults changed global defaults: back to ns-3's for the other cases.
+        Config::Reset();
+    }
+};
+
 /** RtiHelper: an RTI profile's values yield to the user's. */
 class RtiHelperTest : public GivenTestCase
 {
@@ -293,6 +346,7 @@ class UserAttributesTestSuite : public TestSuite
         AddTestCase(new LinkEmulatorHelperTest(), Duration::QUICK);
         AddTestCase(new EmulatedTestbedHelperTest(), Duration::QUICK);
         AddTestCase(new HostPlatformHelperTest(), Duration::QUICK);
+        AddTestCase(new BsdTcpHelperTest(), Duration::QUICK);
         AddTestCase(new RtiHelperTest(), Duration::QUICK);
         AddTestCase(new QueueSizeTest(), Duration::QUICK);
     }

@@ -52,15 +52,16 @@ def test_user_host_parameter_wins_over_the_profile(tmp_path):
 
 @built
 def test_user_queue_size_wins_over_bsd_ifq_maxlen(tmp_path):
-    """ntt-stream, UDP stream on the FDDI ring beside a 99 Mbit/s load: with BSD's 50-packet
-    interface queue nothing of the stream is lost; with the user's 1-packet queue the
-    forwarding station's queue overflows."""
-    args = ["--tcp=false", "--load=99Mbps", "--packets=300"]
+    """ntt-stream, UDP stream on the FDDI ring beside a 99 Mbit/s load (2862 frames/s of
+    FDDI's largest frame, 4377 bytes: 99 Mbit/s of 4324-byte UDP payload): with BSD's
+    50-packet interface queue no sequence number of the stream's window is lost; with the
+    user's 1-packet queue the forwarding station's queue overflows and the window has gaps."""
+    args = ["--tcp=false", "--loadPps=2862", "--packets=300", "--maxTime=30s"]
     r, bsd = _run(tmp_path, "ntt-stream", *args)
     assert r.returncode == 0, r.stderr
     r, small = _run(tmp_path, "ntt-stream", *args, "--ns3::DropTailQueue<Packet>::MaxSize=1p")
     assert r.returncode == 0, r.stderr
-    assert bsd["window_missing"] == 0 and small["window_missing"] > 0
+    assert bsd["seq_missing"] == 0 and small["seq_missing"] > 0
 
 
 @built
@@ -96,6 +97,12 @@ def test_user_scheduling_latency_wins_in_the_mega06_set_up(tmp_path):
     ("gine-burst", ["--ns3::TcTimer::Rate=1Mbps", "--timer=tctimer"], "b = 8 l / X"),
     ("tno-schedulers", ["--ns3::RciFederate::Lookahead=5ms"], "--lookahead"),
     ("ntt-stream", ["--ns3::NttReceiver::RecordSize=100"], "--packetSize"),
+    # the socket buffers come from --sndBuf/--rcvBuf (the record's tcp_buffer_bytes), the MSS
+    # from the path and --mclBytes (the record's mss)
+    ("ntt-stream", ["--ns3::TcpSocket::RcvBufSize=16384"], "--sndBuf/--rcvBuf"),
+    ("ntt-stream", ["--ns3::TcpSocket::SegmentSize=536"], "--mclBytes"),
+    ("ntt-stream", ["--setup=router", "--randomRate=100",
+                    "--ns3::RandomDestinationSource::PacketSize=100"], "--randomSize"),
 ])
 def test_an_attribute_the_program_sets_itself_is_refused(tmp_path, program, args, word):
     r, _ = _run(tmp_path, program, *args)
