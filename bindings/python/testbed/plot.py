@@ -26,6 +26,9 @@ PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e
            "#7f7f7f", "#bcbd22", "#17becf", "#000080", "#800000")
 
 _STYLES = {"lines", "points", "linespoints", "dots", "impulses", "steps", "fsteps", "histeps"}
+#: Styles drawn as gnuplot's own style of another name: "segments" joins consecutive pairs of
+#: points, each pair a segment of its own (a blank line after each pair breaks the line).
+_ALIASES = {"segments": "lines"}
 
 
 def _quote(s: str) -> str:
@@ -47,7 +50,8 @@ def _with(s: Series, i: int) -> str:
     if s.yerr is not None:
         style = "yerrorlines" if s.style == "errorlines" else "yerrorbars"
     else:
-        style = s.style if s.style in _STYLES else "linespoints"
+        style = _ALIASES.get(s.style, s.style)
+        style = style if style in _STYLES else "linespoints"
     extra = f" pt {pt} ps 1.2" if style not in ("lines", "steps", "fsteps", "histeps",
                                                    "impulses", "dots") else " lw 2"
     return f"{style} {colour}{extra}"
@@ -62,6 +66,8 @@ def _rows(s: Series) -> list[str]:
             rows.append(f"{_num(x)} {_num(y)} {_num(s.yerr[i])}")
         else:
             rows.append(f"{_num(x)} {_num(y)}")
+        if s.style == "segments" and i % 2 == 1:
+            rows.append("")  # gnuplot breaks the line at a blank line of the data
     return rows
 
 

@@ -14,15 +14,26 @@ CONFIGS = {
     "3b": ("3b_switch", "3b: RTI-DM, iHawk, switch"),
     "4": ("4_sm", "4: RTI-SM, one iHawk"),
 }
-# The frequencies raised run by run (Hz); beyond the study's ranges for the predictions.
+# The frequencies raised run by run (Hz). The predictions' grids run past the medium's own
+# limits, so that the Sender, the medium or loss ends a sweep, never the grid: a 622-byte IP
+# packet is a 660-byte frame on the wire with preamble and gap (52.8 us at 100 Mbit/s); through
+# the hub both hops share one medium (one over two frame times: 9 470 Hz), through the switch
+# each direction of each port carries one frame per message (18 940 Hz).
 GRID = {
     "1a": [50, 100, 200, 250, 275, 300, 325, 350, 375, 400, 450],
     "1b": [100, 200, 400, 600, 800, 850, 900, 925, 950, 1000, 1100],
     "2": [250, 500, 1000, 1500, 2000, 2500, 3000, 3500, 3800, 3900, 4000, 4500],
-    "3a": [100, 250, 500, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 5000, 6000, 8000],
-    "3b": [100, 250, 500, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 5000, 6000, 8000],
-    "4": [500, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 10000, 12000, 15000],
+    "3a": [500, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000, 11000, 12000],
+    "3b": [500, 1000, 2000, 3000, 4000, 5000, 6000, 8000, 10000, 12000, 14000, 16000, 18000,
+           20000],
+    "4": [500, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 10000, 12000, 15000, 20000,
+          25000],
 }
+# The predictions are also run at the two ends of the documented ranges of the iHawk's
+# parameters that are not calibrated (tno-pipeline --band; doc/tno.rst): their spread is the
+# prediction's band.
+PREDICTIONS = ("3a", "3b", "4")
+BANDS = ("fast", "slow")
 # Criteria (doc/tno.rst): the Receiver keeps up when its mean read frequency over the window is
 # within 1 % of the Sender's and the latency does not grow over the window (mean of the last
 # quarter at most 1.5 x the first quarter's); loss at most 0.1 %; the Sender reaches 99 % of the
@@ -35,48 +46,84 @@ SENDER_TOLERANCE = 0.01
 KNEE_RISE = 0.10
 
 
-# The numbers of the calibration table that set a parameter (doc/tno.rst, "Calibration"): per
-# RTI one per-operation cost K on the latency, ReflectTailCost T on the highest frequency, and
-# RTI-SM's ReadCycleCost W on configuration 2's knee. 1a's knee set nothing: it is the check.
+# Which calibration number set which parameter (doc/tno.rst, "Calibration"); every other
+# number of the table is an independent check, or a known gap when doc/tno.rst explains why the
+# model does not reach it.
 PIPELINE_CALIBRATION = {
-    ("1a", "latency_us"): "dmso-rti13ng per-operation cost K (36 900 R10000 cycles)",
-    ("1a", "max_hz"): "dmso-rti13ng ReflectTailCost T (268 400 cycles)",
-    ("1b", "latency_us"): "tno-rti-dm per-operation cost K (1 470 cycles)",
-    ("1b", "max_hz"): "tno-rti-dm ReflectTailCost T (170 000 cycles)",
-    ("2", "latency_us"): "tno-rti-sm per-operation cost K (8 150 cycles)",
-    ("2", "knee_hz"): "tno-rti-sm ReadCycleCost W (30 000 cycles)",
-    ("2", "max_hz"): "tno-rti-sm ReflectTailCost T (8 000 cycles)",
+    ("1a", "latency_us"): "dmso-rti13ng per-operation cost K (39 300 R10000 cycles)",
+    ("1a", "max_hz"): "dmso-rti13ng read-side cost ReflectTailCost (120 000 R10000 cycles)",
+    ("1b", "max_hz"): "onyx-irix65 SendOffPathCost + RecvOffPathCost (IRIX off-path UDP work, "
+                      "68 000 cycles each)",
+    ("2", "latency_us"): "tno-rti upper-layer per-operation cost K, shared by RTI-DM and RTI-SM "
+                         "(7 300 R10000 cycles)",
+    ("2", "knee_hz"): "the RCI's ActionCost per Update action (19 600 R10000 cycles)",
+    ("2", "max_hz"): "the RCI's ReflectCost per reflection (8 000 R10000 cycles)",
 }
 PIPELINE_REASONS = {
-    "latency_us": "the study's stated accuracy of the host stack cost every latency rests on "
-                  "('about 200 us per message', one significant figure: +-25 %); K itself was "
-                  "set to within 0.3 % of this number",
-    "knee_hz": "the study's resolution: 1a's latency rises from 3 080 us at 300 Hz to 14 600 us "
-               "at 375 Hz, so a knee anywhere in 300-375 Hz (25 % of 300 Hz) agrees with it",
-    ("2", "knee_hz"): "the measurement's resolution: any ReadCycleCost from 20 000 to 37 000 "
-                      "cycles puts the knee at 2 500 Hz on the sweep's grid, whose neighbours "
-                      "2 000 and 3 000 Hz are 20 % away",
+    "latency_us": "the accuracy of the host stack costs every latency rests on (lmbench figures "
+                  "of an IP25 R10000 under IRIX 6.2, carried to IRIX 6.5 on the Onyx: +-25 %)",
+    "knee_hz": "the study's resolution: a knee between two of its frequencies (1a: 300-375 Hz, "
+               "25 % of 300 Hz)",
     "max_hz": "the measurement's resolution: 'above X Hz unacceptable loss' is a run-by-run "
-              "search of unstated step; 15 % is wider than the sweep's steps near each maximum "
-              "(2.6-6.7 %), where T was set to keep up at X and not at the next step",
+              "search of unstated step; 15 % is wider than the sweep's steps near each maximum",
 }
+# Independent numbers the model does not reach, with the doc/tno.rst section that says why
+# (issue 25's known_gap: listed, never a failure; the tolerance is not changed).
+PIPELINE_GAPS = {
+    ("1b", "latency_us"): (
+        "no parameter was set on it; the model is about 215 us (+28 %) above it while 2's "
+        "latency, with the same upper layers and RCI costs, is exact: the excess is in what 1b "
+        "has and 2 has not, the IRIX UDP path twice (lmbench IRIX 6.2 on a POWER Challenge, "
+        "loopback) and two store-and-forward hops; the IRIX stack figures of another OS release "
+        "and machine class are the likely source (the same figures need 2.9x more off-path work "
+        "to give 1b's maximum); nothing is tuned to close it",
+        "doc/tno.rst, 'Calibration': 'Known gap: configuration 1b's latency'"),
+}
+
+
+def _validation(label, measured, simulated, tolerance, parameter, reason, gap=None):
+    """A validation point with its role: "calibration" if the number set a parameter,
+    "known_gap" if doc/tno.rst documents why the model misses it, else "check"."""
+    if gap:
+        return Validation(label, measured, simulated, tolerance, role="known_gap",
+                          reason=f"{gap[0]}; tolerance: {reason}", doc=gap[1])
+    return Validation(label, measured, simulated, tolerance,
+                      role="calibration" if parameter else "check", reason=reason,
+                      parameter=parameter)
 
 
 def pipeline_points(scale):
     duration, runs = (1.0, 1) if scale == "quick" else (10.0, 3)
-    return [{"config": c, "frequency": f, "duration": duration, "RngRun": run}
-            for c, grid in GRID.items() for f in grid for run in range(1, runs + 1)]
+    pts = [{"config": c, "frequency": f, "duration": duration, "RngRun": run}
+           for c, grid in GRID.items() for f in grid for run in range(1, runs + 1)]
+    pts += [{"config": c, "frequency": f, "duration": duration, "band": b, "RngRun": run}
+            for c in PREDICTIONS for b in BANDS for f in GRID[c] for run in range(1, runs + 1)]
+    return pts
+
+
+# Where a lost update was dropped (the record's counters), for the sweep's end.
+LOSS_PLACES = (("socket_drops", "socket receive buffer"), ("queue_drops", "shared-memory queue"),
+               ("qdisc_drops", "transmit queue"), ("nic_drops", "NIC ring"),
+               ("mac_drops", "hub collisions"))
 
 
 def _verdict(r, frequency):
-    """Why a point ends the sweep (None if it does not)."""
+    """Why a point ends the sweep (None if it does not): the criterion and what caused it."""
     if r["send_rate_hz"] < (1 - SENDER_TOLERANCE) * frequency:
         return "sender cannot reach the rate"
     if r["loss"] > LOSS_LIMIT:
-        return "loss above 0.1 %"
+        counts = [(r.get(k, 0) or 0, place) for k, place in LOSS_PLACES]
+        n, place = max(counts)
+        return "loss above 0.1 %" + (f" ({place})" if n > 0 else "")
     if (r["read_rate_hz"] < (1 - READ_TOLERANCE) * r["send_rate_hz"]
             or r["latency_growth"] > GROWTH_LIMIT):
-        return "receiver falls behind"
+        # The bottleneck: a federate whose CPU was busy all the window, else the network.
+        shares = [(r.get(f"{k}_cpu_share") or 0, name) for k, name in
+                  (("relay", "ReceiverSender"), ("receiver", "Receiver"))]
+        share, name = max(shares)
+        return "receiver falls behind" + (f" ({name} CPU)" if share >= 0.95 else
+                                          " (network queue)" if r.get("network", "none") != "none"
+                                          else "")
     return None
 
 
@@ -104,27 +151,46 @@ def pipeline_analyse(records):
     rows = []
     for rec in records:
         c, f, r = rec.params["config"], rec.params["frequency"], rec.result
+        band = rec.params.get("band", "central")
         verdict = _verdict(r, f)
-        by.setdefault(c, {}).setdefault(f, []).append((r, verdict))
-        rows.append({"config": c, "frequency_hz": f, "run": rec.params["RngRun"],
+        by.setdefault((c, band), {}).setdefault(f, []).append((r, verdict))
+        rows.append({"config": c, "band": band, "frequency_hz": f, "run": rec.params["RngRun"],
                      "latency_mean_us": r["latency_mean_us"], "latency_max_us": r["latency_max_us"],
                      "loss": r["loss"], "read_rate_hz": r["read_rate_hz"],
                      "send_rate_hz": r["send_rate_hz"], "latency_growth": r["latency_growth"],
-                     "relay_max_burst": r["relay_max_burst"], "verdict": verdict or "ok"})
+                     "relay_max_burst": r["relay_max_burst"],
+                     "relay_cpu_share": r.get("relay_cpu_share"),
+                     "receiver_cpu_share": r.get("receiver_cpu_share"),
+                     "sender_cpu_share": r.get("sender_cpu_share"),
+                     "verdict": verdict or "ok"})
     metrics, series = {}, []
-    for c, (prefix, title) in CONFIGS.items():
-        if c not in by:
-            continue
+    summaries = {}
+    for (c, band), fs in by.items():
         pts = []
-        for f, rs in by[c].items():
+        for f, rs in fs.items():
             lat = sum(r["latency_mean_us"] for r, _ in rs) / len(rs)
             verdict = next((v for _, v in rs if v), None)
             pts.append((f, lat, verdict))
-        lat0, knee, best, ended = sweep_summary(pts)
+        summaries[(c, band)] = (sweep_summary(pts), pts)
+    for c, (prefix, title) in CONFIGS.items():
+        if (c, "central") not in summaries:
+            continue
+        (lat0, knee, best, ended), pts = summaries[(c, "central")]
         metrics[f"{prefix}_latency_us"] = lat0
         metrics[f"{prefix}_knee_hz"] = knee
         metrics[f"{prefix}_max_hz"] = best
         metrics[f"{prefix}_sweep_ended_by"] = ended
+        # The prediction's band: the central value and the two ends of the ranges.
+        ends = [summaries[(c, b)][0] for b in BANDS if (c, b) in summaries]
+        if ends:
+            for k, q in enumerate(("latency_us", "knee_hz", "max_hz")):
+                values = [v[k] for v in ends + [(lat0, knee, best)] if v[k] is not None]
+                if values:
+                    metrics[f"{prefix}_{q}_low"] = min(values)
+                    metrics[f"{prefix}_{q}_high"] = max(values)
+            for b in BANDS:
+                if (c, b) in summaries:
+                    metrics[f"{prefix}_{b}_sweep_ended_by"] = summaries[(c, b)][0][3]
         ok = sorted((f, lat) for f, lat, v in pts if v is None)
         series.append(Series(title, [f for f, _ in ok], [lat for _, lat in ok]))
     facts = {(str(r["config"]), r["quantity"]): float(r["value"])
@@ -134,14 +200,10 @@ def pipeline_analyse(records):
     for (c, q), value in facts.items():
         sim = metrics.get(f"{CONFIGS[c][0]}_{q}")
         if sim is not None:
-            # Configuration 2's knee set RTI-SM's ReadCycleCost (doc/tno.rst); the label keeps
-            # saying so, as before the roles.
-            label = f"{c} {q}" + (" [sets ReadCycleCost]" if (c, q) == ("2", "knee_hz") else "")
             param = PIPELINE_CALIBRATION.get((c, q))
-            checks.append(Validation(label, value, sim, tolerance[q],
-                                     role="calibration" if param else "check",
-                                     reason=PIPELINE_REASONS.get((c, q), PIPELINE_REASONS[q]),
-                                     parameter=param))
+            checks.append(_validation(f"{c} {q}", value, sim, tolerance[q], param,
+                                      PIPELINE_REASONS.get((c, q), PIPELINE_REASONS[q]),
+                                      PIPELINE_GAPS.get((c, q))))
     fig = Figure(name="pipeline-latency",
                  title="TNO03 Figs. 8-14: mean latency against the Sender's frequency",
                  xlabel="frequency (Hz)", ylabel="mean latency (us)", logx=True, logy=True,
@@ -169,42 +231,41 @@ register(Experiment(
 JITTER_PROFILES = {"irix": "SGI Onyx, IRIX 6.5", "ihawk": "iHawk, RedHawk Linux"}
 JITTER_MEASURES = {
     "sched": ("wake-up error of a periodic task on a shielded CPU (us)", "sched_jitter_us"),
-    "net": ("one-way latency, 16-byte data in 44-byte UDP packets (us)", "net"),
-}
-
-
-# doc/tno.rst, "Host profiles": the shielded CPUs' sporadic events were set from the two
-# scheduling jitters, IRIX CPU 0's event duration from the network latency maximum; the mean,
-# minimum and jitter of the network latency are checks.
-JITTER_CALIBRATION = {
-    "irix_sched_jitter_us": "onyx-irix65-250 HostCpu ShieldedInterferenceRate and "
-                            "ShieldedInterferenceDuration (30/s of 35 us)",
-    "ihawk_sched_jitter_us": "ihawk-redhawk-700 HostCpu ShieldedInterferenceDuration (2.5 us)",
-    "irix_net_max_us": "IRIX HostCpu InterferenceDuration of CPU 0 (uniform 0-170 us)",
-}
-_EXTREME = ("the measurement's resolution: a {what} over 10 000 samples of sporadic events is "
-            "one draw of an extreme; the model's own 5 runs spread {spread}")
-_STACK = ("the study's stated accuracy of the stack cost it rests on: 'about 200 us per "
-          "message' (one significant figure, +-25 %)")
-JITTER_REASONS = {
-    "irix_sched_jitter_us": _EXTREME.format(what="max - min", spread="31-40 us (+-13 %)"),
-    "ihawk_sched_jitter_us": _EXTREME.format(what="max - min", spread="2.7-3.4 us (+-12 %)"),
-    "irix_net_mean_us": _STACK,
-    "irix_net_min_us": _STACK,
-    "irix_net_max_us": _EXTREME.format(what="maximum", spread="443-584 us (+-14 %)"),
-    "irix_net_jitter_us": _EXTREME.format(what="max - min", spread="171-312 us (+-29 %); it "
-                                          "shares its maximum with the calibration point "
-                                          "irix_net_max_us, so it checks little beyond the "
-                                          "minimum"),
+    "net": ("latency (half the echo's round trip), 16-byte data in 44-byte UDP packets (us)",
+            "net"),
 }
 
 
 def jitter_points(scale):
-    # 10 000 activations / datagrams per run, as in the study; more runs at paper scale.
+    # 10 000 activations / datagrams per run, as in the study; more runs at paper scale. The
+    # iHawk network latency (a prediction) also at the ends of the iHawk's ranges (--band).
     runs = 1 if scale == "quick" else 5
-    return [{"measure": m, "platform": p, "samples": 10000,
-             "period": 1e-3 if m == "sched" else 1e-2, "RngRun": run}
-            for m in JITTER_MEASURES for p in JITTER_PROFILES for run in range(1, runs + 1)]
+    # The network latency by the study's method: two processes exchanging datagrams (an echo),
+    # the latency half the round trip (tno-jitter --method=echo; doc/tno.rst).
+    pts = [{"measure": m, "platform": p, "samples": 10000,
+            "period": 1e-3 if m == "sched" else 1e-2, **({"method": "echo"} if m == "net" else {}),
+            "RngRun": run}
+           for m in JITTER_MEASURES for p in JITTER_PROFILES for run in range(1, runs + 1)]
+    pts += [{"measure": "net", "platform": "ihawk", "samples": 10000, "period": 1e-2,
+             "method": "echo", "band": b, "RngRun": run}
+            for b in BANDS for run in range(1, runs + 1)]
+    return pts
+
+
+# doc/tno.rst: the shielded CPUs' sporadic events were set from the two scheduling jitters,
+# IRIX CPU 0's event duration from the network latency maximum, the receive path's cold lines
+# from the body of the IRIX distribution (mean - min); the minimum and the jitter are checks.
+JITTER_CALIBRATION = {
+    "irix_sched_jitter_us": "onyx-irix65 HostCpu ShieldedInterferenceRate and "
+                            "ShieldedInterferenceDuration (30/s of 35 us)",
+    "ihawk_sched_jitter_us": "ihawk-redhawk HostCpu ShieldedInterferenceDuration (2.5 us)",
+    "irix_net_max_us": "onyx-irix65 HostCpu InterferenceDuration of CPU 0 (uniform 0-285 us)",
+    "irix_net_mean_us": "onyx-irix65 HostNic ColdLines, with the minimum: the body mean - min "
+                        "(uniform 0 to 2 m lines, m = 11)",
+}
+JITTER_REASON = ("the measurement's resolution: an extreme over 10 000 samples of sporadic events "
+                 "is one draw; the host costs the minimum rests on are lmbench figures of an "
+                 "IRIX 6.2 R10000 (+-25 %)")
 
 
 def jitter_analyse(records):
@@ -212,24 +273,39 @@ def jitter_analyse(records):
     rows = []
     for rec in records:
         m, p, r = rec.params["measure"], rec.params["platform"], rec.result
-        by.setdefault((m, p), []).append(rec)
-        rows.append({"measure": m, "profile": p, "run": rec.params["RngRun"],
+        band = rec.params.get("band", "central")
+        by.setdefault((m, p) if band == "central" else (m, p, band), []).append(rec)
+        rows.append({"measure": m, "profile": p, "band": band, "run": rec.params["RngRun"],
                      "samples": r["samples"], "mean_us": r["mean_us"], "min_us": r["min_us"],
                      "max_us": r["max_us"], "jitter_us": r["jitter_us"]})
     metrics = {}
-    for (m, p), recs in sorted(by.items()):
-        def avg(key):
-            return sum(x.result[key] for x in recs) / len(recs)
+    for key, recs in sorted(by.items()):
+        def avg(q):
+            return sum(x.result[q] for x in recs) / len(recs)
+        m, p = key[0], key[1]
         if m == "sched":
             metrics[f"{p}_sched_jitter_us"] = avg("jitter_us")
-        else:
+        elif len(key) == 2:
             for q in ("mean", "min", "max", "jitter"):
                 metrics[f"{p}_net_{q}_us"] = avg(f"{q}_us")
-    checks = [Validation(str(row["metric"]), float(row["value"]), metrics[row["metric"]],
-                         float(row["tolerance_pct"]),
-                         role="calibration" if row["metric"] in JITTER_CALIBRATION else "check",
-                         reason=JITTER_REASONS[row["metric"]],
-                         parameter=JITTER_CALIBRATION.get(row["metric"]))
+        else:
+            for q in ("mean", "min", "max", "jitter"):
+                metrics[f"{p}_net_{q}_us_{key[2]}"] = avg(f"{q}_us")
+    # The predictions' bands: the central value and the ends of the iHawk's ranges.
+    for q in ("mean", "min", "max", "jitter"):
+        values = [metrics[k] for k in (f"ihawk_net_{q}_us", *(f"ihawk_net_{q}_us_{b}"
+                                                              for b in BANDS)) if k in metrics]
+        if values:
+            metrics[f"ihawk_net_{q}_us_low"] = min(values)
+            metrics[f"ihawk_net_{q}_us_high"] = max(values)
+        for b in BANDS:
+            metrics.pop(f"ihawk_net_{q}_us_{b}", None)
+    if "irix_net_mean_us" in metrics:
+        # The body of the distribution: the number the cold-line count was set on.
+        metrics["irix_net_body_us"] = metrics["irix_net_mean_us"] - metrics["irix_net_min_us"]
+    checks = [_validation(str(row["metric"]), float(row["value"]), metrics[row["metric"]],
+                          float(row["tolerance_pct"]), JITTER_CALIBRATION.get(row["metric"]),
+                          JITTER_REASON)
               for row in validation.load("tno03-jitter.csv") if row["metric"] in metrics]
     figures = []
     for m, (xlabel, _) in JITTER_MEASURES.items():
@@ -254,10 +330,10 @@ def jitter_analyse(records):
         "sleeps; RedHawk sleeps until 20 us before and busy-waits reading the clock. The "
         "sporadic events of the shielded CPUs were set from the 39 us and 3 us: these two "
         "checks are consistency checks (doc/tno.rst).",
-        "net: one datagram every 10 ms, 10 000 datagrams, from a process on a shielded CPU of "
-        "the Onyx 250 MHz (iHawk 700 MHz) to one on the Onyx 195 MHz (iHawk 2400 MHz), through "
-        "a 100 Mbit/s switch; one-way latency from the sender's call to the receiver's return "
-        "from its read, on synchronised clocks. iHawk values are predictions.",
+        "net: an echo every 10 ms, 10 000 datagrams, between a process on a shielded CPU of "
+        "the Onyx 250 MHz (iHawk 700 MHz) and one on the Onyx 195 MHz (iHawk 2400 MHz), through "
+        "a 100 Mbit/s switch; the latency is half the round trip, from the sender's call to "
+        "its return from reading the reply. iHawk values are predictions.",
     ]
     return Analysis(rows=rows, metrics=metrics, validation=checks, figures=figures, notes=notes)
 
