@@ -82,3 +82,17 @@ def test_rendering_does_not_load_ns3(tmp_path):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "g.png").exists()
+
+
+def test_segments_are_separate_pairs(tmp_path):
+    """style="segments" (jaxa06's timeline): points 0-1, 2-3, ... each a segment of its own.
+    gnuplot joins consecutive data lines and breaks the line at a blank one, so the data block
+    must hold exactly one blank line after each pair and none inside a pair."""
+    xs, ys = [0, 1, 2, 3, 4, 5], [1, 1, 2, 2, 3, 3]
+    render(Figure("s", "t", "x (s)", "lane", [Series("a", xs, ys, style="segments")]), tmp_path)
+    text = (tmp_path / "s.plt").read_text()
+    assert re.search(r"'-' title \"a\" with lines ", text)
+    block = text.split("\nplot ", 1)[1].split("\n", 1)[1].split("\ne\n", 1)[0]
+    runs = [[tuple(float(v) for v in ln.split()) for ln in part.splitlines()]
+            for part in block.strip("\n").split("\n\n")]
+    assert runs == [[(0.0, 1.0), (1.0, 1.0)], [(2.0, 2.0), (3.0, 2.0)], [(4.0, 3.0), (5.0, 3.0)]]
