@@ -4,6 +4,7 @@
 
 #include "program-options.h"
 
+#include "log-check.h"
 #include "user-attributes.h"
 
 #include "ns3/callback.h"
@@ -773,6 +774,7 @@ void
 ProgramOptions::Parse(int argc, char* argv[])
 {
     UserAttributes::SetProgram(m_program);
+    WarnOfCompiledOutLogs(m_program);
     for (int i = 1; i < argc; ++i)
     {
         Require(std::string(argv[i]) != "--checkBatch" || argc == 2,

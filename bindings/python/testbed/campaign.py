@@ -447,12 +447,16 @@ def _package_path(pkg: str):
     a traceback) handles it."""
     from distributed.diagnostics.plugin import WorkerPlugin
 
+    campaign = os.getpid()
+
     class PackagePath(WorkerPlugin):
         name = "testbed-package-path"
 
         def setup(self, worker):
             if pkg not in sys.path:
                 sys.path.insert(0, pkg)
+            if os.getpid() == campaign:
+                return  # a thread worker of the campaign's own process: its ^C stays
             try:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
             except ValueError:  # not the main thread
@@ -646,6 +650,19 @@ class Progress:
             self.bar.close()
 
 
+def _worker_processes_are_safe() -> bool:
+    """Whether the embedded cluster may start worker PROCESSES. Dask starts them with
+    multiprocessing's spawn, which imports the parent's ``__main__`` module again: a user's
+    script that calls testbed.sweep() at top level, without an ``if __name__ == "__main__":``
+    guard, would run again in every worker (and fail with a screen of traceback). Only the
+    command line (python -m testbed.cli, which is guarded) gets processes; from any other
+    program (a script, a notebook, pytest) the workers are threads of this process, which
+    suffices: every point is a subprocess of its own, so the threads only wait for programs."""
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    return spec is not None and spec.name in ("testbed.cli", "testbed.__main__")
+
+
 class _Cluster:
     """The Dask client: an embedded LocalCluster of `jobs` worker processes, or an existing
     cluster's scheduler."""
@@ -666,11 +683,13 @@ class _Cluster:
                 raise CampaignError(f"--scheduler {scheduler}: no scheduler answers ({e})") \
                     from None
         else:
-            # The scheduler's HTTP server on a free port (":0"), no dashboard: dashboard_address
-            # None still bound 8787 and warned "Port 8787 is already in use" for every
-            # concurrent campaign.
+            # Worker processes only where that is safe (see _worker_processes_are_safe), threads
+            # otherwise. The scheduler's HTTP server on a free port (":0"), no dashboard:
+            # dashboard_address None still bound 8787 and warned "Port 8787 is already in use"
+            # for every concurrent campaign.
+            self.processes = _worker_processes_are_safe()
             self.cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1,
-                                        processes=True, dashboard_address=None,
+                                        processes=self.processes, dashboard_address=None,
                                         scheduler_kwargs={"dashboard_address": ":0"},
                                         silence_logs=logging.ERROR)
             self.client = Client(self.cluster)
@@ -679,7 +698,8 @@ class _Cluster:
         # the moment: a restarted worker of an external cluster could not import testbed).
         self.client.register_plugin(_package_path(str(Path(__file__).resolve().parents[1])))
         if self.cluster is not None:
-            self.client.register_plugin(_campaign_watch(os.getpid()))
+            if self.processes:  # thread workers end with this process; the watch would kill it
+                self.client.register_plugin(_campaign_watch(os.getpid()))
         else:
             try:
                 self.client.wait_for_workers(1, timeout=WORKER_WAIT_S)

@@ -65,7 +65,7 @@ def _trust(p):
 
 def cmd_list(args):
     for exp in experiments().values():
-        print(f"{exp.id:18s} {exp.study:7s} {exp.title}")
+        print(f"{exp.id:18s} {exp.study:7s} {exp.program:16s} {exp.title}")
     return 0
 
 
@@ -146,13 +146,41 @@ def _summary(failing, gaps, lost, broken):
             _log(f"    {e}: {v['point']} ({v['error_pct']}%; {v.get('doc')})")
 
 
+def _with_overrides(exp, items):
+    """The experiment with every point's NAME set to VALUE (--param NAME=VALUE, repeatable; a
+    program option or an ns-3 attribute ns3::Type::Attr), checked by the program first."""
+    import dataclasses
+
+    from .sweeps import SweepError, check_names, check_values
+
+    over = _parse_params(items)
+    for name, value in over.items():
+        if "," in value:
+            raise SweepError(f"--param {name}={value}: run takes one value per parameter "
+                             f"(a grid of values: ./testbed sweep {exp.program})")
+    check_names(exp.program, over)
+    check_values(exp.program, {n: [v] for n, v in over.items()})
+    base = exp.points
+    _log(f"{exp.id}: every point with " + ", ".join(f"{n}={v}" for n, v in over.items()))
+    return dataclasses.replace(exp, points=lambda scale: [{**p, **over} for p in base(scale)])
+
+
 def cmd_run(args):
+    from .sweeps import SweepError
+
     exps = experiments()
     if args.experiment not in exps:
         _log(f"error: unknown experiment {args.experiment!r}; "
              f"./testbed list shows the {len(exps)} experiments")
         return 2
-    return _run([exps[args.experiment]], args)
+    exp = exps[args.experiment]
+    if args.param:
+        try:
+            exp = _with_overrides(exp, args.param)
+        except SweepError as e:
+            _log(f"error: {e}")
+            return 2
+    return _run([exp], args)
 
 
 def cmd_reproduce(args):
@@ -325,6 +353,9 @@ def main(argv=None):
     sub.add_parser("list", help="the experiments").set_defaults(func=cmd_list)
     p = sub.add_parser("run", help="run one experiment's sweep")
     p.add_argument("experiment")
+    p.add_argument("--param", action="append", metavar="NAME=VALUE",
+                   help="set NAME (an option of the experiment's program, or an ns-3 attribute "
+                        "ns3::Type::Attr) to VALUE in every point; repeatable")
     _common(p)
     p.set_defaults(func=cmd_run)
     p = sub.add_parser("reproduce", help="every experiment, then the report")

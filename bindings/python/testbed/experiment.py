@@ -26,7 +26,7 @@ class Series:
 
 @dataclass
 class Figure:
-    """A 2-D figure drawn with gnuplot (through ns-3's Gnuplot class)."""
+    """A 2-D figure drawn with gnuplot (plot.py writes the script)."""
 
     name: str  # file name without extension
     title: str

@@ -191,17 +191,27 @@ def expand_values(name: str, spec, opt: dict) -> list[str]:
     return vals
 
 
+def is_attribute(name: str) -> bool:
+    """Whether a parameter name is an ns-3 attribute default, ``ns3::Type::Attribute``: every
+    program accepts ``--ns3::Type::Attribute=value`` (ns-3's CommandLine); its --check refuses a
+    type, attribute or value it does not have (ProgramOptions, UserAttributes::Check)."""
+    return name.startswith("ns3::") and name.count("::") >= 2
+
+
 def check_names(program: str, names, what: str = "--param") -> dict[str, dict]:
-    """Every name is an option of the program (else SweepError naming it)."""
+    """Every name is an option of the program or an ns-3 attribute ``ns3::Type::Attr`` (else
+    SweepError naming it)."""
     opts = _options(describe(program))
     for n in names:
         if n in _RESERVED:
             raise SweepError(f"{what} {n}: set by the sweep itself, not a parameter"
                              + (" (use --reps)" if n == "RngRun" else ""))
+        if is_attribute(n):
+            continue  # an ns-3 attribute default: checked by the program's --check
         if n not in opts and n != "RngSeed":
             raise SweepError(f"{what} {n}: {program} has no parameter {n!r} (parameters: "
                              f"{', '.join(opts)}; ./testbed sweep {program} --describe lists "
-                             f"them)")
+                             f"them; an ns-3 attribute is ns3::Type::Attribute)")
     return opts
 
 
@@ -252,7 +262,9 @@ def expand_grid(program: str, grid: dict, max_points: int = MAX_POINTS,
     opts = check_names(program, grid)
     out = {}
     for name, spec in grid.items():
-        opt = opts.get(name, {"type": "uint", "name": name})
+        # An attribute's values are given as ns-3 reads them (a list; its type is the
+        # attribute's own, which --check applies).
+        opt = opts.get(name, {"type": "string" if is_attribute(name) else "uint", "name": name})
         out[name] = expand_values(name, spec, opt)
         seen = set()
         for v in out[name]:
@@ -417,13 +429,66 @@ def summarise(rows: list[dict], params: list[str], program: str) -> list[dict]:
     return out
 
 
-def _as_frame(rows: list[dict]):
-    """A pandas DataFrame when pandas is importable, else the list itself."""
-    try:
-        import pandas
-    except ImportError:
-        return rows
-    return pandas.DataFrame(rows)
+#: Suffix of the base-unit column of a time and of a data-rate parameter.
+_BASE_SUFFIX = {"time": "_s", "rate": "_bps"}
+
+
+def _base_value(text, table: dict) -> float | None:
+    sp = _split(text)
+    if sp is None:
+        return None
+    number, unit = sp
+    unit = unit or ("s" if table is TIME_UNITS else "bps")
+    return number * table[unit] if unit in table else None
+
+
+def _as_frame(rows: list[dict], program: str | None = None, params=()):
+    """The rows as a pandas DataFrame with typed columns (pandas is a dependency): a time
+    parameter keeps its text as given ("50ms") and gets ``<name>_s`` (float, seconds) next to
+    it, a data rate ``<name>_bps`` (float, bit/s); numeric parameters (uint, int, real) become
+    numbers (sorted as numbers, not as text); result fields keep their JSON types (a series is
+    a list). ``to_xarray``
+    (testbed.sweeps.to_xarray) turns a grid's frame into an array indexed by the parameters."""
+    import pandas
+
+    frame = pandas.DataFrame(rows)
+    if program is None or frame.empty:
+        return frame
+    desc = describe(program)
+    opts = _options(desc)
+    for f in desc.get("fields", []):  # series: lists again (data.csv holds them as JSON text)
+        name = f["name"] if f["name"] not in params else "result_" + f["name"]
+        if f["type"] == "series" and name in frame.columns:
+            frame[name] = [json.loads(v) if isinstance(v, str) else v for v in frame[name]]
+    for name in params:
+        if name not in frame.columns:
+            continue
+        t = opts.get(name, {}).get("type")
+        if t in _BASE_SUFFIX:
+            col = frame.columns.get_loc(name) + 1
+            frame.insert(col, name + _BASE_SUFFIX[t],
+                         [_base_value(v, _UNITS[t]) for v in frame[name]])
+        elif t in ("uint", "int"):
+            frame[name] = pandas.to_numeric(frame[name]).astype("int64")
+        elif t == "real":
+            frame[name] = pandas.to_numeric(frame[name]).astype("float64")
+    return frame
+
+
+def to_xarray(frame, field: str, params):
+    """A sweep's DataFrame as an xarray DataArray of one result field, indexed by the grid's
+    parameters ``params`` (by their base-unit column where there is one: ``delay_s`` for
+    ``delay``) and by ``RngRun`` when the grid ran several repetitions."""
+    dims = []
+    for p in params:
+        for suffix in ("_s", "_bps"):
+            if p + suffix in frame.columns:
+                p = p + suffix
+                break
+        dims.append(p)
+    if "RngRun" in frame.columns and frame["RngRun"].nunique() > 1:
+        dims.append("RngRun")
+    return frame.set_index(dims)[field].to_xarray()
 
 
 def default_out(kind: str, program: str) -> Path:
@@ -537,7 +602,7 @@ def sweep(program: str, grid: dict, reps: int = 1, jobs: int | None = None,
     write_csv(out / "summary.csv", summarise(rows, list(expanded), program))
     atomic_write_text(out / "grid.json", json.dumps({"program": program, "grid": expanded,
                                                      "reps": reps}, indent=1) + "\n")
-    return _as_frame(rows) if frame else rows
+    return _as_frame(rows, program, list(expanded)) if frame else rows
 
 
 # --------------------------------------------------------------------------------------------
@@ -707,7 +772,7 @@ def validate(program: str, measured, tolerance: float = 10.0, reps: int = 1,
     write_csv(out / "validation.csv", table)
     _write_markdown(out / "validation.md", program, table, names, tolerance, reps)
     _plot_validation(program, table, out)
-    return _as_frame(table) if frame else table
+    return _as_frame(table, program, names) if frame else table
 
 
 def _write_markdown(path: Path, program: str, table: list[dict], names: list[str],
