@@ -79,6 +79,7 @@ description = StarBED PC (Pentium III 1 GHz, 512 MB), Linux 2.6.13, e1000-class 
 # tables, user stack and data, socket): refilled after a switch as far as other processes evicted
 # them (the process-count mechanism of doc/mega.rst).
 HostPlatform.Cpu = ns3::HostCpu[Frequency=1e9|Cores=1|ContextSwitchCost=3000|CacheSize=262144|CacheLineSize=32|CacheAssociativity=8|MemoryLatency=135ns|ProcessWorkingSet=4096]
+#@range HostPlatform.Cpu.ProcessWorkingSet 2048 8192 : an estimate from the code paths (doc/mega.rst), not a measurement: half to twice the 128 lines counted
 HostPlatform.Timer = ns3::TickTimer[Frequency=250|ExtraTicks=1]
 # 512 MB installed; the kernel, its tables (mem_map 4 MB), the min_free_kbytes reserve (2.9 MB)
 # and the system's daemons about 40 MB; a minimal process 63 KB (8 KB kernel stack, 4 KB page
@@ -88,6 +89,9 @@ HostPlatform.Memory = 536870912
 HostPlatform.BaseMemory = 41943040
 HostPlatform.ProcessMemory = 64512
 HostPlatform.ProcessLaunchCost = 500000
+#@range HostPlatform.BaseMemory 31457280 62914560 : an estimate (kernel, mem_map, reserve, daemons): 30-60 MB
+#@range HostPlatform.ProcessMemory 49152 98304 : an estimate of a minimal process (63 KB): 48-96 KB
+#@range HostPlatform.ProcessLaunchCost 250000 1000000 : an estimate of fork + execve on a 1 GHz Pentium III (lmbench lat_proc exec order): 250-1000 us
 # Calibrated: one send_udp process per PC sent with a send-interval standard deviation of "a few
 # hundred microseconds" ([MEGA06]; taken as 300 us). A relative sleep(1) on the 250 Hz jiffy
 # timer wakes on the tick grid, so the interval is a whole number of ticks plus the difference
@@ -136,6 +140,7 @@ HostPlatform.RecvCostPerByte = 1
 [host onyx-irix65-250]
 description = SGI Onyx, 4 x 250 MHz MIPS R10000-class, IRIX 6.5 (CPUs 1-3 shielded); TNO03 Sender and Receiver machine
 HostPlatform.Cpu = ns3::HostCpu[Frequency=250e6|Cores=4|ContextSwitchCost=2500]
+#@range HostPlatform.Cpu.Cores 4 8 : the study gives clock rates, not CPU counts; 4 is the fewest that shield three (Sender, Receiver, a spare), 8 a large deskside Onyx of the era (more only adds idle CPUs)
 HostCpu.ShieldedCores = 1,2,3
 HostCpu.InterruptCore = 0
 # CPU 0's own activity (the 100 Hz clock interrupt and its callouts, daemons running with
@@ -161,6 +166,7 @@ HostPlatform.ReferenceCycleFactor = 1.0
 # PC of the day, taken for this 250 MHz machine: 50 000 cycles per message, split 20 000 on the
 # send side (socket, UDP/IP, driver transmit) and 30 000 on the receive side (interrupt 6 000,
 # driver 4 000, IP/UDP input 10 000, the reader's recvfrom 10 000).
+#@range stack=HostPlatform.SendCost,HostPlatform.RecvCost,HostNic.InterruptCost,HostNic.DriverCost,HostNic.StackCost x0.5 x1.15 : "about 200 us per message" is the study's figure for a PC of the day, taken for this machine; 100 us at the low end; the high end is bounded by the calibration: above x1.17 no K >= 0 gives 1b's 780 us (doc/sensitivity.rst)
 HostPlatform.SendCost = 20000
 HostPlatform.SendCostPerByte = 0
 HostPlatform.RecvCost = 10000
@@ -178,6 +184,7 @@ base = onyx-irix65-250
 description = SGI Onyx, 2 x 195 MHz MIPS R10000, IRIX 6.5 (CPU 1 shielded); TNO03 ReceiverSender machine
 HostPlatform.Cpu.Frequency = 195e6
 HostPlatform.Cpu.Cores = 2
+#@range HostPlatform.Cpu.Cores 2 4 : an assumption (the study gives the clock rate only); 2 is the fewest that shield one
 HostCpu.ShieldedCores = 1
 
 # ---------------------------------------------------------------------------------------------
@@ -191,11 +198,13 @@ HostCpu.ShieldedCores = 1
 [host ihawk-redhawk-700]
 description = iHawk, 4 x 700 MHz Pentium III Xeon, RedHawk Linux (RedHat 8.0, CPUs 1-3 shielded); TNO03 predictions
 HostPlatform.Cpu = ns3::HostCpu[Frequency=700e6|Cores=4|ContextSwitchCost=3000]
+#@range HostPlatform.Cpu.Cores 4 8 : an assumption (the study gives the clock rate only); 4 is the fewest that shield three
 HostCpu.ShieldedCores = 1,2,3
 HostCpu.InterruptCore = 0
 # CPU 0: the 100 Hz timer interrupt of Linux 2.4 (about 5 us each) and the daemons.
 HostCpu.InterferenceRate = 100
 HostCpu.InterferenceDuration = ns3::UniformRandomVariable[Min=2e-6|Max=8e-6]
+#@range HostCpu.InterferenceDuration.Max 4e-6 20e-6 : an assumption (a Linux 2.4 tick handler and its callouts at 700 MHz); from half to 2.5 times the nominal longest
 # A RedHawk shielded CPU still sees its 100 Hz local timer interrupt (Linux 2.4, HZ = 100),
 # a Poisson stream of 100 events per second; the handler's 2.5 us (1 750 cycles at 700 MHz) is
 # set from [TNO03]'s 3 us scheduling jitter (sleep then busy-wait) over 10 000 activations:
@@ -205,7 +214,9 @@ HostCpu.ShieldedInterferenceDuration = ns3::ConstantRandomVariable[Constant=2.5e
 HostPlatform.Timer = ns3::IdealTimer
 # A pre-emptible kernel wakes a real-time process on its shielded CPU within a few us.
 HostPlatform.SchedulingLatency = ns3::UniformRandomVariable[Min=2e-6|Max=6e-6]
+#@range HostPlatform.SchedulingLatency.Max 3e-6 11e-6 : an assumption (a fully pre-emptible kernel); up to IRIX's bound of the same path, 11 us
 HostPlatform.ReferenceCycleFactor = 1.9
+#@range HostPlatform.ReferenceCycleFactor 1.6 2.3 : SPEC CINT2000 per MHz, rounded: R12000 0.8 against Pentium III 0.4 (2.0); the R10000 runs a little below the R12000 per clock, and the P6 core's integer code varies by +-15 %
 HostPlatform.SendCost = 15000
 HostPlatform.SendCostPerByte = 0
 HostPlatform.RecvCost = 9000
@@ -217,20 +228,24 @@ HostNic.DriverCost = 3000
 HostNic.StackCost = 15000
 HostNic.StackCostPerByte = 0
 HostNic.Napi = false
+#@range kernel=HostPlatform.SendCost,HostPlatform.RecvCost,HostNic.InterruptCost,HostNic.DriverCost,HostNic.StackCost x0.6 x1.2 : the Pentium 4 Linux PCs' cycle counts (pc2006-linux26), themselves estimates; the P6 core's cheaper system calls would lower them
 
 [host ihawk-redhawk-2400]
 base = ihawk-redhawk-700
 description = iHawk, 2 x 2400 MHz Pentium 4 Xeon, RedHawk Linux (RedHat 8.0, CPU 1 shielded); TNO03 predictions
 HostPlatform.Cpu.Frequency = 2400e6
 HostPlatform.Cpu.Cores = 2
+#@range HostPlatform.Cpu.Cores 2 4 : an assumption (the study gives the clock rate only); 2 is the fewest that shield one
 HostPlatform.Cpu.ContextSwitchCost = 6000
 HostCpu.ShieldedCores = 1
 # CPU 0's tick handler at 2.4 GHz: 1-4 us.
 HostCpu.InterferenceDuration = ns3::UniformRandomVariable[Min=1e-6|Max=4e-6]
+#@range HostCpu.InterferenceDuration.Max 2e-6 10e-6 : an assumption (the 700 MHz tick's handler scaled to 2.4 GHz); half to 2.5 times the nominal longest
 # The shielded CPU's tick handler: the 700 MHz Xeon's 1 750 cycles x 2.2 / 1.9 (the per-clock
 # factors) at 2.4 GHz, 0.85 us.
 HostCpu.ShieldedInterferenceDuration = ns3::ConstantRandomVariable[Constant=0.85e-6]
 HostPlatform.ReferenceCycleFactor = 2.2
+#@range HostPlatform.ReferenceCycleFactor 1.9 2.7 : SPEC CINT2000 per MHz, rounded: R12000 0.8 against Pentium 4 0.35 (2.3); NetBurst's per-clock speed varies more with the code (+-15 %)
 
 # ---------------------------------------------------------------------------------------------
 # [NTT96]'s sending and receiving computers (make not given): a mid-1990s workstation, 100 MHz

@@ -126,10 +126,107 @@ def pipeline_analyse(records):
     return Analysis(rows=rows, metrics=metrics, validation=checks, figures=[fig], notes=notes)
 
 
+# ----------------------------------------------------------------------------------------------
+# Calibration of an RTI's per-operation cost K (doc/tno.rst, "Calibration"): the one procedure of
+# bench/tno-calibrate.py and of the sensitivity analysis's recalibration.
+
+#: RTI -> (configuration whose low-frequency latency sets its K, the measured latency in us)
+K_CALIBRATION = {"dmso-rti13ng": ("1a", 2900.0), "tno-rti-dm": ("1b", 780.0),
+                 "tno-rti-sm": ("2", 450.0)}
+K_SETTINGS = ("CallCost", "EncodeCost", "TransportCost", "DecodeCost", "CallbackCost")
+
+
+def k_calibration_point(config):
+    """The point whose latency is the calibration metric: the configuration's lowest frequency
+    at quick scale (the point behind the experiment's <config>_latency_us)."""
+    pts = [p for p in pipeline_points("quick") if p["config"] == config]
+    return min(pts, key=lambda p: (p["frequency"], p["RngRun"]))
+
+
+def pipeline_latency_us(point, rti_set="", profile_file=None, options=None):
+    """Run tno-pipeline at one point; its mean latency (us)."""
+    import json
+    import subprocess
+
+    from ..campaign import command_line, program_path
+
+    params = dict(point)
+    params.update(options or {})
+    if rti_set:
+        params["rtiSet"] = rti_set
+    if profile_file:
+        params["profileFile"] = profile_file
+    cmd = command_line(program_path("tno-pipeline"), params, "-")
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed: {out.stderr.strip()[-500:]}")
+    return json.loads(out.stdout)["latency_mean_us"]
+
+
+def calibrate_k(rti, profile_file=None, options=None, tolerance_pct=0.5, max_iter=12, log=None):
+    """Fit the RTI's K (the five per-operation costs, R10000 cycles) so that its calibration
+    configuration's low-frequency latency is the measured one, with the hosts and RTIs of
+    `profile_file` (None: the built-in profiles). The latency grows with K (five operations on
+    each of two hops, times the hosts' ReferenceCycleFactor): secant steps from the profile's K.
+    Returns {"settings": {("rti", rti): {...}}, "value": K, "achieved": latency, "iterations"}."""
+    from ..ranges import Profiles
+
+    config, target = K_CALIBRATION[rti]
+    point = k_calibration_point(config)
+    k0 = float(Profiles().value("rti", rti, "RtiSettings.CallCost"))
+
+    def lat(k):
+        return pipeline_latency_us(point, ";".join(f"{s}={int(round(k))}" for s in K_SETTINGS),
+                                   profile_file, options)
+
+    ka, la = k0, lat(k0)
+    kb = max(1.0, k0 * target / la) if la > 0 else 2 * k0
+    lb = lat(kb)
+    it = 2
+    best = min(((ka, la), (kb, lb)), key=lambda t: abs(t[1] - target))
+    while abs(best[1] - target) > tolerance_pct / 100 * target and it < max_iter:
+        if lb == la:
+            break
+        kc = max(0.0, kb + (target - lb) * (kb - ka) / (lb - la))
+        ka, la, kb, lb = kb, lb, kc, lat(kc)
+        it += 1
+        if log:
+            log(f"  {rti}: K {kc:.0f} -> {lb:.1f} us (target {target:g})")
+        best = min((best, (kb, lb)), key=lambda t: abs(t[1] - target))
+    k = int(round(best[0]))
+    return {"settings": {("rti", rti): {f"RtiSettings.{s}": str(k) for s in K_SETTINGS}},
+            "value": k, "achieved": best[1], "iterations": it}
+
+
+def _recalibrate_k(rti, tolerance_pct=1.0):
+    from ..sensitivity import Recalibration
+
+    config, target = K_CALIBRATION[rti]
+    return Recalibration(
+        parameter=f"rti/{rti} K", metric=f"{config} latency_us", target=target,
+        tolerance_pct=tolerance_pct,
+        procedure=lambda pf, opts: calibrate_k(rti, pf, opts, tolerance_pct / 2))
+
+
+def _pipeline_sensitivity():
+    from ..sensitivity import Sensitivity
+
+    return Sensitivity(
+        # The predictions run on the iHawks; the Onyx profiles' assumptions reach them through
+        # the RTIs' K, recalibrated on the Onyx configurations for every sample.
+        profiles=("onyx-irix65-250", "onyx-irix65-195", "ihawk-redhawk-700",
+                  "ihawk-redhawk-2400"),
+        metrics=("3a_*", "3b_*", "4_*"),
+        point_filter=lambda p: p["config"] in ("3a", "3b", "4"),
+        recalibrate=[_recalibrate_k("tno-rti-dm")],
+        notes="ReflectTailCost T (set on the highest frequencies) is not recalibrated.")
+
+
 register(Experiment(
     id="tno-pipeline", study="TNO03",
     title="Pipeline latency against frequency, configurations 1a-4 (Figs. 8-14)",
-    program="tno-pipeline", points=pipeline_points, analyse=pipeline_analyse))
+    program="tno-pipeline", points=pipeline_points, analyse=pipeline_analyse,
+    sensitivity=_pipeline_sensitivity()))
 
 
 # ----------------------------------------------------------------------------------------------
