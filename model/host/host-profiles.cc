@@ -36,6 +36,7 @@ HostPlatform.Cpu = ns3::HostCpu[Frequency=3e9|Cores=1|ContextSwitchCost=6000]
 HostPlatform.Timer = ns3::TickTimer[Frequency=1000|ExtraTicks=1]
 # Wake-up of a blocked process on an idle machine: tens of microseconds at most.
 HostPlatform.SchedulingLatency = ns3::ExponentialRandomVariable[Mean=5e-6|Bound=1e-4]
+#@range HostPlatform.SchedulingLatency.Mean 2e-6 20e-6 : an estimate ("tens of microseconds at most" for an idle machine): 2-20 us mean
 # Socket send: system call, UDP/TCP, IP and driver transmit; copy and checksum per byte.
 HostPlatform.SendCost = 15000
 HostPlatform.SendCostPerByte = 2
@@ -275,6 +276,7 @@ HostNic.DriverCost = 2000
 HostNic.StackCost = 5000
 HostNic.StackCostPerByte = 1
 HostNic.Napi = false
+#@range stack=HostPlatform.SendCost,HostPlatform.RecvCost,HostNic.InterruptCost,HostNic.DriverCost,HostNic.StackCost x0.5 x2 : chosen at the order of the era's measurements (100-200 us of per-packet overhead on 20-25 MHz machines), not measured on these workstations: half to twice
 # BSD's IP input queue (ipintrq) holds IFQ_MAXLEN = 50 packets.
 HostNic.BacklogLimit = 50
 

@@ -67,6 +67,9 @@ class Range:
     unit: str = ""
     integer: bool = False
     relative: bool = False
+    # the option's or attribute's text around the number ("ns3::ExponentialRandomVariable[Mean={}
+    # |Bound=2e-5]" for a parameter inside a random variable), "{}" = the number
+    template: str = "{}"
     # profile ranges only
     kind: str = ""  # "host", "rti", ...
     profile: str = ""  # the profile that declares it
@@ -91,7 +94,7 @@ class Range:
 
     def value(self, x: float) -> str:
         """The text of sample x of an option or attribute range."""
-        return format_number(x, self.unit, self.integer)
+        return self.template.format(format_number(x, self.unit, self.integer))
 
     def settings(self, x: float) -> dict[tuple[str, str], dict[str, str]]:
         """Sample x of a profile range: {(kind, profile): {key: value text}}."""

@@ -208,12 +208,31 @@ def _cost(p):
     return 1 + (p.get("randomRate", 0) / 1000) + float(str(p.get("load", "0Mbps"))[:-4]) / 40
 
 
+def _sensitivity():
+    from ..ranges import Range
+    from ..sensitivity import Sensitivity
+
+    return Sensitivity(
+        profiles=("ws1995-bsd44",),
+        ranges=[
+            Range("slowCost", 9000, 36000,
+                  "process switching 'about an order of magnitude' below fast switching "
+                  "(doc/router.rst): 5 to 20 times FastPathCost's 1 800 cycles"),
+            Range("ns3::FddiChannel::FibreLength", 10, 1000,
+                  "a laboratory ring through a concentrator (doc/fddi.rst): 10 m patch cords "
+                  "to 1 km of building fibre between neighbours"),
+        ],
+        metrics=("*",))
+
+
 register(Experiment(id="ntt-load", study="NTT96",
                     title="Exp. 1: stream jitter against FDDI ring load, TCP and UDP (Fig. 2)",
                     program="ntt-stream", points=load_points, analyse=load_analyse, cost=_cost))
 register(Experiment(id="ntt-router", study="NTT96",
                     title="Exp. 2: TCP stream jitter through a route-cache router, caches on/off (Fig. 4)",
-                    program="ntt-stream", points=router_points, analyse=router_analyse, cost=_cost))
+                    program="ntt-stream", points=router_points, analyse=router_analyse, cost=_cost,
+                    sensitivity=_sensitivity()))
 register(Experiment(id="ntt-overflow", study="NTT96",
                     title="Exp. 3: TCP stream jitter after route-cache overflow by random destinations",
-                    program="ntt-stream", points=overflow_points, analyse=overflow_analyse, cost=_cost))
+                    program="ntt-stream", points=overflow_points, analyse=overflow_analyse, cost=_cost,
+                    sensitivity=_sensitivity()))
