@@ -19,6 +19,7 @@
 #include "ns3/tick-timer.h"
 #include "ns3/traffic-control-helper.h"
 #include "ns3/traffic-control-layer.h"
+#include "ns3/user-attributes.h"
 
 namespace ns3
 {
@@ -117,7 +118,8 @@ EmulatedTestbedHelper::EmulatedTestbedHelper()
     , m_nicHost(EthernetNetDevice::FORCED_HALF)
     , m_nicEmulator(EthernetNetDevice::FORCED_HALF)
 {
-    m_emulator.SetAttribute("Semantics", EnumValue(LinkEmulatorQueueDisc::NIST_NET));
+    // The testbed's default (a user's --ns3::LinkEmulatorQueueDisc::Semantics replaces it).
+    m_emulator.SetDefaultAttribute("Semantics", EnumValue(LinkEmulatorQueueDisc::NIST_NET));
 }
 
 EmulatedTestbedHelper
@@ -139,7 +141,7 @@ Ptr<TimerModel>
 EmulatedTestbedHelper::CreateNistNetTimer()
 {
     Ptr<TickTimer> rtc = CreateObject<TickTimer>();
-    rtc->SetAttribute("Frequency", DoubleValue(NISTNET_RTC_HZ));
+    UserAttributes::SetDefault(rtc, "Frequency", DoubleValue(NISTNET_RTC_HZ));
     return rtc;
 }
 
@@ -364,8 +366,9 @@ EmulatedTestbedHelper::AssignStreams(const EmulatedTestbed& testbed, int64_t str
         tick->GetAttribute("Frequency", frequency);
         Ptr<UniformRandomVariable> phase = CreateObject<UniformRandomVariable>();
         phase->SetStream(current++);
-        tick->SetAttribute("Phase",
-                           TimeValue(Seconds(phase->GetValue(0.0, 1.0 / frequency.Get()))));
+        // Drawn in any case, so that the later streams stay the same.
+        const Time drawn = Seconds(phase->GetValue(0.0, 1.0 / frequency.Get()));
+        UserAttributes::SetDefault(tick, "Phase", TimeValue(drawn));
     }
     for (Ptr<Node> n : {testbed.hostA, testbed.emulator, testbed.hostB})
     {

@@ -11,6 +11,7 @@
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/node.h"
 #include "ns3/queue.h"
+#include "ns3/user-attributes.h"
 
 namespace ns3
 {
@@ -29,14 +30,14 @@ EthernetHelper::EthernetHelper()
 void
 EthernetHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_device.Set(name, value);
+    UserAttributes::SetFixed(m_device, name, value, "through EthernetHelper::SetDeviceAttribute");
 }
 
 void
 EthernetHelper::SetChannelAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_channel.Set(name, value);
-    m_hub.Set(name, value);
+    UserAttributes::SetFixed(m_channel, name, value, "through EthernetHelper::SetChannelAttribute");
+    UserAttributes::SetFixed(m_hub, name, value, "through EthernetHelper::SetChannelAttribute");
 }
 
 void
@@ -47,7 +48,7 @@ EthernetHelper::SetQueue(const std::string& type,
     m_queue.SetTypeId(type);
     if (!name1.empty())
     {
-        m_queue.Set(name1, value1);
+        UserAttributes::SetFixed(m_queue, name1, value1, "through EthernetHelper::SetQueue");
     }
 }
 

@@ -9,8 +9,10 @@
 #include "ns3/enum.h"
 #include "ns3/ethernet-helper.h"
 #include "ns3/log.h"
+#include "ns3/point-to-point-channel.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
+#include "ns3/user-attributes.h"
 
 namespace ns3
 {
@@ -97,6 +99,13 @@ EthernetLinkHelper::Install(Ptr<Node> a, Ptr<Node> b) const
     {
         // Occupancy: (IP + 2) byte-times of transmission + 36 byte-times of gap = IP + 38.
         // Arrival of the last bit: (IP + 2) + 24 byte-times = IP + preamble + header + FCS.
+        // The line rate, the gap and the delay that make a point-to-point link an Ethernet
+        // link follow from the helper's settings: a user value for one of them would break
+        // the timing (doc/link.rst), so it is refused.
+        const std::string by = "to model a full-duplex Ethernet link (EthernetLinkHelper)";
+        UserAttributes::RequireNotGiven(PointToPointNetDevice::GetTypeId(), "DataRate", by);
+        UserAttributes::RequireNotGiven(PointToPointNetDevice::GetTypeId(), "InterframeGap", by);
+        UserAttributes::RequireNotGiven(PointToPointChannel::GetTypeId(), "Delay", by);
         PointToPointHelper p2p;
         p2p.SetDeviceAttribute("DataRate", DataRateValue(m_rate));
         p2p.SetDeviceAttribute(

@@ -10,6 +10,7 @@
 #include "ns3/pointer.h"
 #include "ns3/queue-size.h"
 #include "ns3/queue.h"
+#include "ns3/user-attributes.h"
 
 namespace ns3
 {
@@ -20,19 +21,20 @@ FddiHelper::FddiHelper()
     m_channel.SetTypeId(FddiChannel::GetTypeId());
     // BSD's interface output queue limit (IFQ_MAXLEN = 50 packets).
     m_queue.SetTypeId("ns3::DropTailQueue<Packet>");
-    m_queue.Set("MaxSize", QueueSizeValue(QueueSize("50p")));
+    // (a default: a user's --ns3::DropTailQueue<Packet>::MaxSize= replaces it)
+    UserAttributes::SetDefault(m_queue, "MaxSize", QueueSizeValue(QueueSize("50p")));
 }
 
 void
 FddiHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_device.Set(name, value);
+    UserAttributes::SetFixed(m_device, name, value, "through FddiHelper::SetDeviceAttribute");
 }
 
 void
 FddiHelper::SetChannelAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_channel.Set(name, value);
+    UserAttributes::SetFixed(m_channel, name, value, "through FddiHelper::SetChannelAttribute");
 }
 
 void
@@ -43,7 +45,7 @@ FddiHelper::SetQueue(const std::string& type,
     m_queue.SetTypeId(type);
     if (!name1.empty())
     {
-        m_queue.Set(name1, value1);
+        UserAttributes::SetFixed(m_queue, name1, value1, "through FddiHelper::SetQueue");
     }
 }
 

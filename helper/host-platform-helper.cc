@@ -15,6 +15,7 @@
 #include "ns3/tcp-bic.h"
 #include "ns3/tcp-l4-protocol.h"
 #include "ns3/uinteger.h"
+#include "ns3/user-attributes.h"
 
 namespace ns3
 {
@@ -42,9 +43,11 @@ HostPlatformHelper::SetProfile(const std::string& profile)
     m_platform.SetTypeId(HostPlatform::GetTypeId());
     m_nic = ObjectFactory();
     m_nic.SetTypeId(HostNic::GetTypeId());
+    // A profile's values are defaults: a user's --ns3::HostPlatform::<name>= (HostCpu,
+    // HostNic) replaces them.
     for (const auto& [name, value] : p.GetSection("HostPlatform"))
     {
-        m_platform.Set(name, StringValue(value));
+        UserAttributes::SetDefault(m_platform, name, StringValue(value));
     }
     m_cpuSettings.clear();
     for (const auto& [name, value] : p.GetSection("HostCpu"))
@@ -53,21 +56,27 @@ HostPlatformHelper::SetProfile(const std::string& profile)
     }
     for (const auto& [name, value] : p.GetSection("HostNic"))
     {
-        m_nic.Set(name, StringValue(value));
+        UserAttributes::SetDefault(m_nic, name, StringValue(value));
     }
-    m_platform.Set("Profile", StringValue(profile));
+    UserAttributes::SetFixed(m_platform, "Profile", StringValue(profile), "the profile it used");
 }
 
 void
 HostPlatformHelper::SetAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_platform.Set(name, value);
+    UserAttributes::SetFixed(m_platform,
+                             name,
+                             value,
+                             "from its options, through HostPlatformHelper::SetAttribute");
 }
 
 void
 HostPlatformHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_nic.Set(name, value);
+    UserAttributes::SetFixed(m_nic,
+                             name,
+                             value,
+                             "from its options, through HostPlatformHelper::SetNicAttribute");
 }
 
 void
@@ -85,7 +94,15 @@ HostPlatformHelper::Install(Ptr<Node> node) const
     node->AggregateObject(platform);
     for (const auto& [name, value] : m_cpuSettings)
     {
-        platform->GetCpu()->SetAttribute(name, StringValue(value));
+        UserAttributes::SetDefault(platform->GetCpu(), name, StringValue(value));
+    }
+    // The profile builds the CPU and the timer from texts ("ns3::HostCpu[Frequency=3e9|...]",
+    // "ns3::TickTimer[Frequency=250|...]") whose values would replace a user's
+    // --ns3::HostCpu::Frequency= or --ns3::TickTimer::Frequency=: put the user's back.
+    UserAttributes::Restore(platform->GetCpu());
+    if (platform->GetTimer())
+    {
+        UserAttributes::Restore(platform->GetTimer());
     }
     platform->SetNicFactory(m_nic);
     if (m_installNics)
@@ -138,15 +155,16 @@ HostPlatformHelper::AssignStreams(NodeContainer nodes, int64_t stream)
 void
 HostPlatformHelper::ConfigureLinux26Tcp()
 {
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpBic::GetTypeId()));
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
-    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(3));
-    Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MilliSeconds(40)));
-    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(131072));
-    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(174760));
-    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200)));
-    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
-    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));
+    UserAttributes::SetConfigDefault("ns3::TcpL4Protocol::SocketType",
+                                     TypeIdValue(TcpBic::GetTypeId()));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(3));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MilliSeconds(40)));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::SndBufSize", UintegerValue(131072));
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(174760));
+    UserAttributes::SetConfigDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200)));
+    UserAttributes::SetConfigDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
+    UserAttributes::SetConfigDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));
 }
 
 } // namespace ns3

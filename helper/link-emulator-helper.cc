@@ -4,6 +4,8 @@
 
 #include "link-emulator-helper.h"
 
+#include "user-attributes.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/traffic-control-helper.h"
@@ -30,7 +32,23 @@ LinkEmulatorHelper::SetAttribute(Direction direction,
                                  const std::string& name,
                                  const AttributeValue& value)
 {
-    NS_LOG_FUNCTION(this << direction << name);
+    Store(direction, name, value, true);
+}
+
+void
+LinkEmulatorHelper::SetDefaultAttribute(const std::string& name, const AttributeValue& value)
+{
+    Store(A_TO_B, name, value, false);
+    Store(B_TO_A, name, value, false);
+}
+
+void
+LinkEmulatorHelper::Store(Direction direction,
+                          const std::string& name,
+                          const AttributeValue& value,
+                          bool fixed)
+{
+    NS_LOG_FUNCTION(this << direction << name << fixed);
     NS_ABORT_MSG_IF(direction != A_TO_B && direction != B_TO_A,
                     "LinkEmulatorHelper: unknown direction " << direction);
     TypeId tid = LinkEmulatorQueueDisc::GetTypeId();
@@ -42,7 +60,7 @@ LinkEmulatorHelper::SetAttribute(Direction direction,
     NS_ABORT_MSG_IF(!valid,
                     "LinkEmulatorHelper: invalid value \"" << value.SerializeToString(info.checker)
                                                            << "\" for attribute " << name);
-    m_settings[direction].emplace_back(name, valid);
+    m_settings[direction].push_back({name, valid, fixed});
 }
 
 Ptr<LinkEmulatorQueueDisc>
@@ -64,9 +82,19 @@ LinkEmulatorHelper::Install(Ptr<NetDevice> device, Direction direction) const
     QueueDiscContainer c = tch.Install(device);
     Ptr<LinkEmulatorQueueDisc> qd = DynamicCast<LinkEmulatorQueueDisc>(c.Get(0));
     NS_ASSERT(qd);
-    for (const auto& [name, value] : m_settings[direction])
+    for (const auto& s : m_settings[direction])
     {
-        qd->SetAttribute(name, *value);
+        if (s.fixed)
+        {
+            UserAttributes::SetFixed(qd,
+                                     s.name,
+                                     *s.value,
+                                     "from its options, through LinkEmulatorHelper::SetAttribute");
+        }
+        else
+        {
+            UserAttributes::SetDefault(qd, s.name, *s.value);
+        }
     }
     return qd;
 }

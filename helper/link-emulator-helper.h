@@ -36,6 +36,11 @@ namespace ns3
  *
  * A "Timer" set through SetAttribute is shared by every queue disc installed with it (one
  * emulator clock, as on a NIST Net PC); set a separate TimerModel per direction if needed.
+ *
+ * Precedence in a program (UserAttributes): a value set with SetAttribute is the program's own
+ * (its options), and a user's `--ns3::LinkEmulatorQueueDisc::<name>=` for it stops the program
+ * (exit status 2); a value set with SetDefaultAttribute is a set-up's default, which a user's
+ * `--ns3::LinkEmulatorQueueDisc::<name>=` replaces.
  */
 class LinkEmulatorHelper
 {
@@ -64,6 +69,14 @@ class LinkEmulatorHelper
      * @param value the value (aborts if invalid for the attribute)
      */
     void SetAttribute(Direction direction, const std::string& name, const AttributeValue& value);
+
+    /**
+     * @brief Set a default of the set-up for an attribute of LinkEmulatorQueueDisc, both
+     * directions: a value the user gives on the command line replaces it.
+     * @param name the attribute name (aborts if LinkEmulatorQueueDisc has none such)
+     * @param value the value (aborts if invalid for the attribute)
+     */
+    void SetDefaultAttribute(const std::string& name, const AttributeValue& value);
 
     /**
      * @brief Install an emulator queue disc on one device.
@@ -99,8 +112,25 @@ class LinkEmulatorHelper
     static int64_t AssignStreams(const QueueDiscContainer& queueDiscs, int64_t stream);
 
   private:
-    /// An attribute name and a validated value.
-    typedef std::pair<std::string, Ptr<AttributeValue>> Setting;
+    /// An attribute setting.
+    struct Setting
+    {
+        std::string name;          //!< the attribute's name
+        Ptr<AttributeValue> value; //!< its validated value
+        bool fixed;                //!< the program's own value (else a default the user replaces)
+    };
+
+    /**
+     * @brief Validate and store a setting.
+     * @param direction A_TO_B or B_TO_A
+     * @param name the attribute name
+     * @param value the value
+     * @param fixed the program's own value (SetAttribute) or a default (SetDefaultAttribute)
+     */
+    void Store(Direction direction,
+               const std::string& name,
+               const AttributeValue& value,
+               bool fixed);
 
     std::vector<Setting> m_settings[2]; //!< settings per direction, in the order they were made
 };

@@ -10,6 +10,7 @@
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
+#include "ns3/user-attributes.h"
 
 namespace ns3
 {
@@ -24,7 +25,7 @@ IgmpHelper::IgmpHelper()
 void
 IgmpHelper::SetAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_factory.Set(name, value);
+    UserAttributes::SetFixed(m_factory, name, value, "through IgmpHelper::SetAttribute");
 }
 
 void
@@ -53,6 +54,23 @@ IgmpHelper::Install(Ptr<Node> node) const
     Ptr<IgmpL4Protocol> igmp = m_factory.Create<IgmpL4Protocol>();
     if (m_timers)
     {
+        // The timers are one set (RFC 3376 section 8): a user value for one of them would be
+        // overwritten here.
+        for (const char* name : {"Robustness",
+                                 "QueryInterval",
+                                 "QueryResponseInterval",
+                                 "StartupQueryInterval",
+                                 "StartupQueryCount",
+                                 "LastMemberQueryInterval",
+                                 "LastMemberQueryCount",
+                                 "UnsolicitedReportIntervalV2",
+                                 "UnsolicitedReportIntervalV3"})
+        {
+            UserAttributes::RequireNotGiven(IgmpL4Protocol::GetTypeId(),
+                                            name,
+                                            "as one of the IGMP timers it sets together "
+                                            "(IgmpHelper::SetTimers)");
+        }
         igmp->SetTimers(*m_timers);
     }
     node->AggregateObject(igmp);

@@ -4,6 +4,8 @@
 
 #include "program-options.h"
 
+#include "user-attributes.h"
+
 #include "ns3/callback.h"
 #include "ns3/environment-variable.h"
 #include "ns3/global-value.h"
@@ -574,6 +576,19 @@ ProgramOptions::PreCheck(int argc, char* argv[])
         {
             known = known || o->name == name;
         }
+        if (name.find("::") != std::string::npos)
+        {
+            // --ns3::Type::Attribute=value: checked here (ns-3 exits 1, or aborts on a bad
+            // time), then recorded: it wins over the values the set-up gives
+            // (UserAttributes).
+            std::string why;
+            Require(eq != std::string::npos, "--" + name + ": give a value (--" + name + "=...)");
+            // Checked first: the message must be built after the check has set it.
+            const bool ok = UserAttributes::Check(name, value, why);
+            Require(ok, "--" + name + "=" + value + ": " + why);
+            UserAttributes::Record(name, value);
+            continue;
+        }
         if (name == "RngRun" || name == "RngSeed")
         {
             uint64_t v = 0;
@@ -660,6 +675,7 @@ ProgramOptions::Rewrite(int argc, char* argv[])
 void
 ProgramOptions::Parse(int argc, char* argv[])
 {
+    UserAttributes::SetProgram(m_program);
     std::vector<std::string> args = Rewrite(argc, argv);
     std::vector<char*> ptrs;
     for (auto& a : args)
@@ -861,6 +877,20 @@ ProgramOptions::WithHostSet(const std::string& profile, const std::string& chang
         return profile;
     }
     const Profile::Settings settings = ParseSettings(changes, "hostSet");
+    // A change here and a user's --ns3::Section::Attribute= for the same attribute contradict
+    // each other (the latter would win over the profile): refused.
+    for (const auto& [key, value] : settings)
+    {
+        const auto dot = key.find('.');
+        TypeId tid;
+        if (dot != std::string::npos
+            && TypeId::LookupByNameFailSafe("ns3::" + key.substr(0, dot), &tid))
+        {
+            std::string attr = key.substr(dot + 1);
+            attr = attr.substr(0, attr.find('.'));
+            UserAttributes::RequireNotGiven(tid, attr, "from its option --hostSet (" + key + ")");
+        }
+    }
     Profile copy;
     std::string error;
     bool ok

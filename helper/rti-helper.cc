@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 #include "ns3/profile.h"
 #include "ns3/string.h"
+#include "ns3/user-attributes.h"
 
 namespace ns3
 {
@@ -23,22 +24,31 @@ RtiHelper::RtiHelper()
 void
 RtiHelper::SetProfile(const std::string& profile)
 {
+    // A profile's values are defaults: a user's --ns3::RtiSettings::<name>= replaces them.
     for (const auto& [name, value] : Profile::Get("rti", profile).GetSection("RtiSettings"))
     {
-        SetSettingsAttribute(name, StringValue(value));
+        if (m_settings)
+        {
+            UserAttributes::SetDefault(m_settings, name, StringValue(value));
+        }
+        else
+        {
+            UserAttributes::SetDefault(m_settingsFactory, name, StringValue(value));
+        }
     }
 }
 
 void
 RtiHelper::SetSettingsAttribute(const std::string& name, const AttributeValue& value)
 {
+    const std::string by = "from its options, through RtiHelper::SetSettingsAttribute";
     if (m_settings)
     {
-        m_settings->SetAttribute(name, value);
+        UserAttributes::SetFixed(m_settings, name, value, by);
     }
     else
     {
-        m_settingsFactory.Set(name, value);
+        UserAttributes::SetFixed(m_settingsFactory, name, value, by);
     }
 }
 

@@ -8,6 +8,7 @@
 #include "ns3/csma-net-device.h"
 #include "ns3/drop-tail-queue.h"
 #include "ns3/node.h"
+#include "ns3/user-attributes.h"
 
 namespace ns3
 {
@@ -27,19 +28,20 @@ SwitchHelper::SwitchHelper(TypeId deviceType)
 void
 SwitchHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_device.Set(name, value);
+    UserAttributes::SetFixed(m_device, name, value, "through SwitchHelper::SetDeviceAttribute");
 }
 
 void
 SwitchHelper::SetFabricAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_fabric.Set(name, value);
+    UserAttributes::SetFixed(m_fabric, name, value, "through SwitchHelper::SetFabricAttribute");
 }
 
 void
 SwitchHelper::SetPortQueueSize(QueueSize size)
 {
     m_queueSize = size;
+    m_queueSizeFixed = true;
 }
 
 Ptr<SwitchNetDevice>
@@ -56,15 +58,28 @@ NetDeviceContainer
 SwitchHelper::Link(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay) const
 {
     Ptr<CsmaChannel> ch = CreateObject<CsmaChannel>();
-    ch->SetAttribute("DataRate", DataRateValue(rate));
-    ch->SetAttribute("Delay", TimeValue(delay));
+    UserAttributes::SetFixed(ch, "DataRate", DataRateValue(rate), "per link, for its topology");
+    UserAttributes::SetFixed(ch, "Delay", TimeValue(delay), "per link, for its topology");
     NetDeviceContainer devs;
     for (Ptr<Node> n : {a, b})
     {
         Ptr<CsmaNetDevice> d = CreateObject<CsmaNetDevice>();
         d->SetAddress(Mac48Address::Allocate());
         Ptr<DropTailQueue<Packet>> q = CreateObject<DropTailQueue<Packet>>();
-        q->SetMaxSize(m_queueSize);
+        // The port queue's size is the helper's default (a user's
+        // --ns3::DropTailQueue<Packet>::MaxSize= replaces it), unless the program set it
+        // (SetPortQueueSize).
+        if (m_queueSizeFixed)
+        {
+            UserAttributes::SetFixed(q,
+                                     "MaxSize",
+                                     QueueSizeValue(m_queueSize),
+                                     "through SwitchHelper::SetPortQueueSize");
+        }
+        else
+        {
+            UserAttributes::SetDefault(q, "MaxSize", QueueSizeValue(m_queueSize));
+        }
         d->SetQueue(q);
         n->AddDevice(d);
         d->Attach(ch);

@@ -100,9 +100,10 @@ class SwitchHelper
      * @return {device on a, device on b}
      */
     NetDeviceContainer Link(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay) const;
-    ObjectFactory m_device; //!< switch device factory
-    ObjectFactory m_fabric; //!< fabric factory
-    QueueSize m_queueSize;  //!< port queue size
+    ObjectFactory m_device;       //!< switch device factory
+    ObjectFactory m_fabric;       //!< fabric factory
+    QueueSize m_queueSize;        //!< port queue size
+    bool m_queueSizeFixed{false}; //!< m_queueSize set by SetPortQueueSize (else a default)
 };
 
 } // namespace ns3

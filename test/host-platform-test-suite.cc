@@ -58,6 +58,68 @@ MakePlatform(double freq, uint32_t cores, double cs = 0)
 
 /**
  * @ingroup testbed-tests
+ * A periodic clock interrupt (InterferencePeriodic): handlers exactly 1/rate apart from a phase
+ * in [0, 1/rate), each preempting the process by its duration.
+ */
+class HostClockInterruptTestCase : public TestCase
+{
+  public:
+    HostClockInterruptTestCase()
+        : TestCase("HostCpu: a periodic 100 Hz clock interrupt and its handler")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // hz = 100, a handler of 20 us; 1 s of process work from t = 0.
+        Ptr<HostCpu> cpu = CreateObject<HostCpu>();
+        cpu->SetAttribute("Frequency", DoubleValue(1e8));
+        cpu->SetAttribute("InterferenceRate", DoubleValue(100.0));
+        cpu->SetAttribute("InterferencePeriodic", BooleanValue(true));
+        cpu->SetAttribute("InterferenceDuration",
+                          StringValue("ns3::ConstantRandomVariable[Constant=20e-6]"));
+        cpu->AssignStreams(3);
+        cpu->Initialize();
+        std::vector<Time> ticks; // handler completions
+        cpu->TraceConnectWithoutContext(
+            "WorkDone",
+            Callback<void, uint8_t, uint32_t, Time, Time>([&](uint8_t c, uint32_t, Time, Time) {
+                if (c == HostCpu::HARDIRQ)
+                {
+                    ticks.push_back(Simulator::Now());
+                }
+            }));
+        Time done;
+        cpu->Submit(HostCpu::PROCESS, Seconds(1), 5, Callback<void>([&]() {
+                        done = Simulator::Now();
+                    }));
+        Simulator::Stop(Seconds(2) - NanoSeconds(1));
+        Simulator::Run();
+        // By hand: ticks at phase + k x 10 ms, phase in [0, 10 ms): 200 in [0, 2 s); a
+        // handler ends 20 us after its tick (the process does not delay an interrupt).
+        NS_TEST_ASSERT_MSG_EQ(ticks.size(), 200u, "100 Hz for 2 s");
+        if (ticks.size() != 200)
+        {
+            return; // (the runner continues after a failed assertion)
+        }
+        const Time phase = ticks[0] - MicroSeconds(20);
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(phase, Seconds(0), "phase >= 0");
+        NS_TEST_EXPECT_MSG_LT(phase, MilliSeconds(10), "phase < 10 ms");
+        for (std::size_t k = 1; k < ticks.size(); ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ(ticks[k] - ticks[k - 1], MilliSeconds(10), "tick " << k);
+        }
+        // The 1 s job ends at T = 1 s + 20 us x N, N the ticks before T: 100, or 101 if the
+        // phase is below 2 ms.
+        const int64_t n = phase < MilliSeconds(2) ? 101 : 100;
+        NS_TEST_EXPECT_MSG_EQ(done, Seconds(1) + MicroSeconds(20) * n, "the job's delay");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * Work items on one and two cores finish at hand-computed times; interrupts preempt.
  */
 class HostCpuTestCase : public TestCase
@@ -838,6 +900,7 @@ class HostPlatformTestSuite : public TestSuite
         : TestSuite("testbed-host-platform", Type::UNIT)
     {
         AddTestCase(new HostCpuTestCase, Duration::QUICK);
+        AddTestCase(new HostClockInterruptTestCase, Duration::QUICK);
         AddTestCase(new HostCacheRefillTestCase, Duration::QUICK);
         AddTestCase(new HostProcessTestCase, Duration::QUICK);
         AddTestCase(new HostNicTestCase, Duration::QUICK);

@@ -1,10 +1,12 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * [NTT96]'s jitter definition on hand-made arrivals (standard arrival = first + k x interval;
- * max - min of the deviations; lost packets leave gaps, duplicates and packets before the first
- * are ignored) and on a TCP record stream cut at arbitrary byte boundaries (a packet arrives
- * when the read completing its record completes).
+ * [NTT96]'s jitter definition on hand-made arrivals (standard arrival of the k-th LOGGED
+ * packet = first + k x interval, in arrival order; max - min of the deviations over the first
+ * n logged packets: a shortfall accumulates linearly in k, a loss before the receiver shifts
+ * the schedule; a cut-off run gives a lower bound), the sequence-numbered statistic, and a TCP
+ * record stream cut at arbitrary byte boundaries (a packet arrives when the read completing
+ * its record completes).
  */
 
 #include "ns3/ntt-jitter.h"
@@ -20,13 +22,13 @@ using namespace ns3;
 
 /**
  * @ingroup testbed-tests
- * The jitter of hand-made arrival lists.
+ * The study's jitter on hand-made arrival lists: the k-th LOGGED packet, in arrival order.
  */
 class NttJitterTestCase : public TestCase
 {
   public:
     NttJitterTestCase()
-        : TestCase("NTT96 jitter: hand-made arrivals")
+        : TestCase("NTT96 jitter: hand-made arrivals, the k-th logged packet")
     {
     }
 
@@ -46,18 +48,10 @@ class NttJitterTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ_TOL(r.jitter, 5e-3, 1e-12, "max - min");
         NS_TEST_EXPECT_MSG_EQ_TOL(r.maxDev, 3e-3, 1e-12, "max deviation");
         NS_TEST_EXPECT_MSG_EQ_TOL(r.minDev, -2e-3, 1e-12, "min deviation");
-        NS_TEST_EXPECT_MSG_EQ(r.used, 5u, "all used");
 
-        // A window of 3: packets 103 and 104 are outside it.
+        // A window of 3: the first three logged packets, 1 - (-2) ms.
         r = NttJitter::Compute(a, T, 3);
         NS_TEST_EXPECT_MSG_EQ_TOL(r.jitter, 3e-3, 1e-12, "window of 3: 1 - (-2) ms");
-
-        // Packet 102 lost: the later ones keep their numbers; one missing.
-        std::vector<std::pair<uint32_t, Time>> lost(a);
-        lost.erase(lost.begin() + 2);
-        r = NttJitter::Compute(lost, T, 5);
-        NS_TEST_EXPECT_MSG_EQ_TOL(r.jitter, 3e-3, 1e-12, "without packet 102: 3 - 0 ms");
-        NS_TEST_EXPECT_MSG_EQ(r.missing, 1u, "one missing");
 
         // A late first packet makes every other deviation negative.
         std::vector<std::pair<uint32_t, Time>> late{{0, Seconds(1) + MilliSeconds(4)},
@@ -66,13 +60,159 @@ class NttJitterTestCase : public TestCase
         r = NttJitter::Compute(late, T, 3);
         NS_TEST_EXPECT_MSG_EQ_TOL(r.jitter, 4e-3, 1e-12, "late first packet");
         NS_TEST_EXPECT_MSG_EQ_TOL(r.minDev, -4e-3, 1e-12, "the others 4 ms early");
+    }
+};
 
-        // Duplicates are ignored.
-        late.emplace_back(1, Seconds(9));
-        r = NttJitter::Compute(late, T, 3);
-        NS_TEST_EXPECT_MSG_EQ_TOL(r.jitter, 4e-3, 1e-12, "duplicate ignored");
-        NS_TEST_EXPECT_MSG_EQ(NttJitter::Compute({}, T, 3).used, 0u, "nothing arrived");
-        NS_TEST_EXPECT_MSG_EQ(NttJitter::Compute({}, T, 3).missing, 3u, "all missing");
+/**
+ * @ingroup testbed-tests
+ * A stream that falls behind its rate: the shortfall accumulates, the jitter grows linearly
+ * with the number of logged packets. By hand: packet k logged at k (T + delta) has the
+ * deviation k delta, so the jitter over n packets is (n - 1) delta.
+ */
+class NttJitterShortfallTestCase : public TestCase
+{
+  public:
+    NttJitterShortfallTestCase()
+        : TestCase("NTT96 jitter: a shortfall accumulates linearly in k")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const Time T = MicroSeconds(5550);
+        const Time delta = MicroSeconds(50); // the stream runs at T / (T + delta) of its rate
+        std::vector<std::pair<uint32_t, Time>> slow;
+        for (uint32_t k = 0; k < 1000; ++k)
+        {
+            slow.emplace_back(k, Seconds(2) + (T + delta) * k);
+        }
+        for (uint32_t n : {10u, 100u, 1000u})
+        {
+            NttJitter::Result r = NttJitter::Compute(slow, T, n);
+            NS_TEST_EXPECT_MSG_EQ_TOL(r.jitter,
+                                      (n - 1) * delta.GetSeconds(),
+                                      1e-12,
+                                      "jitter over " << n << " packets: (n - 1) delta");
+        }
+        // Half the stream lost before the receiver (every other packet: the sending computer's
+        // socket buffer overflows), the rest on time: the receiver logs one packet every 2 T,
+        // so the k-th logged packet is k T late and the jitter over n logged packets is
+        // (n - 1) T, although every packet that arrived was on time by its sequence number.
+        std::vector<std::pair<uint32_t, Time>> halved;
+        for (uint32_t s = 0; s < 2000; s += 2)
+        {
+            halved.emplace_back(s, Seconds(2) + T * s);
+        }
+        for (uint32_t n : {10u, 100u, 1000u})
+        {
+            NttJitter::Result r = NttJitter::Compute(halved, T, n);
+            NS_TEST_EXPECT_MSG_EQ_TOL(r.jitter,
+                                      (n - 1) * T.GetSeconds(),
+                                      1e-12,
+                                      "half lost, " << n << " logged: (n - 1) T");
+        }
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * A packet lost before the receiver leaves no gap: the schedule shifts by one interval.
+ */
+class NttJitterLossTestCase : public TestCase
+{
+  public:
+    NttJitterLossTestCase()
+        : TestCase("NTT96 jitter: loss before the receiver shifts the schedule")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const Time T = MicroSeconds(5550);
+        // Packets 0..5 sent at k T, each arriving 1 ms after it was sent; packet 2 is lost.
+        // Logged: 0, 1, 3, 4, 5 as k = 0..4; standards t0 + k T; deviations 0, 0, T, T, T:
+        // jitter T (by sequence numbers it would be 0).
+        std::vector<std::pair<uint32_t, Time>> a;
+        for (uint32_t s : {0u, 1u, 3u, 4u, 5u})
+        {
+            a.emplace_back(s, T * s + MilliSeconds(1));
+        }
+        NttJitter::Result r = NttJitter::Compute(a, T, 5);
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.jitter, T.GetSeconds(), 1e-12, "one loss: jitter T");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.maxDev, T.GetSeconds(), 1e-12, "the later ones one T late");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.minDev, 0.0, 1e-12, "the earlier ones on time");
+        // Three losses in a row: 3 T.
+        std::vector<std::pair<uint32_t, Time>> b{{0, Seconds(1)},
+                                                 {1, Seconds(1) + T},
+                                                 {5, Seconds(1) + T * 5},
+                                                 {6, Seconds(1) + T * 6}};
+        r = NttJitter::Compute(b, T, 4);
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.jitter, 3 * T.GetSeconds(), 1e-12, "three losses: 3 T");
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * A run cut off before the window was logged: the jitter is a lower bound that counts the next
+ * packet's pending deviation; the sequence-numbered statistic keeps its old meaning.
+ */
+class NttJitterCutOffTestCase : public TestCase
+{
+  public:
+    NttJitterCutOffTestCase()
+        : TestCase("NTT96 jitter: a cut-off run gives a lower bound; the sequence statistic")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const Time T = MicroSeconds(5550);
+        // Three of five logged, at 0, T + 1 ms, 2 T - 0.5 ms; cut off at 30 ms. Deviations
+        // 0, +1, -0.5 ms; packet 3 comes after 30 ms: its deviation is at least
+        // 30 ms - 3 T = 13.35 ms, so the jitter is at least 13.35 + 0.5 ms.
+        std::vector<std::pair<uint32_t, Time>> a{{0, Seconds(0)},
+                                                 {1, T + MilliSeconds(1)},
+                                                 {2, T * 2 - MicroSeconds(500)}};
+        NttJitter::Result r = NttJitter::Compute(a, T, 5, MilliSeconds(30));
+        NS_TEST_EXPECT_MSG_EQ(r.lowerBound, true, "cut off");
+        NS_TEST_EXPECT_MSG_EQ(r.logged, 3u, "three logged");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.pendingDev, 13.35e-3, 1e-12, "pending deviation");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.jitter, 13.85e-3, 1e-12, "lower bound");
+        // Cut off early, the pending deviation is below the logged ones: max - min of those.
+        r = NttJitter::Compute(a, T, 5, T * 2);
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.jitter, 1.5e-3, 1e-12, "bound of the logged packets");
+        // Nothing logged: 0, a (trivial) lower bound, never undefined.
+        r = NttJitter::Compute({}, T, 5, Seconds(10));
+        NS_TEST_EXPECT_MSG_EQ(r.lowerBound, true, "nothing logged: a bound");
+        NS_TEST_EXPECT_MSG_EQ(r.jitter, 0.0, "of zero");
+        // The window is the first n LOGGED packets however long they take: with every other
+        // packet lost, 1000 logged packets span 2000 sequence numbers.
+        std::vector<std::pair<uint32_t, Time>> halved;
+        for (uint32_t s = 0; s < 2000; s += 2)
+        {
+            halved.emplace_back(s, T * s);
+        }
+        r = NttJitter::Compute(halved, T, 1000, T * 2000);
+        NS_TEST_EXPECT_MSG_EQ(r.logged, 1000u, "1000 logged packets");
+        NS_TEST_EXPECT_MSG_EQ(r.lowerBound, false, "not cut off");
+        // The whole window logged: the cut-off time plays no part.
+        std::vector<std::pair<uint32_t, Time>> full{{0, Seconds(0)}, {1, T}, {2, T * 2}};
+        r = NttJitter::Compute(full, T, 3, Seconds(100));
+        NS_TEST_EXPECT_MSG_EQ(r.lowerBound, false, "complete");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.jitter, 0.0, 1e-12, "on time");
+
+        // The sequence-numbered statistic (a second field): a loss leaves a gap.
+        std::vector<std::pair<uint32_t, Time>> lost{{0, Seconds(0)},
+                                                    {1, T},
+                                                    {3, T * 3 + MilliSeconds(2)},
+                                                    {1, Seconds(9)}};
+        NttJitter::SeqResult s = NttJitter::ComputeBySequence(lost, T, 4);
+        NS_TEST_EXPECT_MSG_EQ_TOL(s.jitter, 2e-3, 1e-12, "by sequence: 2 ms");
+        NS_TEST_EXPECT_MSG_EQ(s.used, 3u, "the duplicate ignored");
+        NS_TEST_EXPECT_MSG_EQ(s.missing, 1u, "one missing");
     }
 };
 
@@ -139,6 +279,9 @@ class NttTestSuite : public TestSuite
         : TestSuite("testbed-ntt", Type::UNIT)
     {
         AddTestCase(new NttJitterTestCase, Duration::QUICK);
+        AddTestCase(new NttJitterShortfallTestCase, Duration::QUICK);
+        AddTestCase(new NttJitterLossTestCase, Duration::QUICK);
+        AddTestCase(new NttJitterCutOffTestCase, Duration::QUICK);
         AddTestCase(new NttRecordStreamTestCase, Duration::QUICK);
     }
 };

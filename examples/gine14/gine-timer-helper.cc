@@ -13,6 +13,7 @@
 #include "ns3/tc-timer.h"
 #include "ns3/timer-model.h"
 #include "ns3/uinteger.h"
+#include "ns3/user-attributes.h"
 
 #include <algorithm>
 
@@ -47,7 +48,10 @@ GineTimerHelper::Create(const std::string& name,
     if (name == "rtc")
     {
         Ptr<RtcTimer> rtc = CreateObject<RtcTimer>();
-        rtc->SetAttribute("Phase", TimeValue(Seconds(phase->GetValue(0.0, 1.0 / 8192))));
+        // A random phase per run, unless the user gave one (drawn in any case: the later
+        // streams stay the same).
+        const Time drawn = Seconds(phase->GetValue(0.0, 1.0 / 8192));
+        UserAttributes::SetDefault(rtc, "Phase", TimeValue(drawn));
         return rtc;
     }
     if (name == "nanosleep")
@@ -59,9 +63,14 @@ GineTimerHelper::Create(const std::string& name,
     NS_ABORT_MSG_UNLESS(interval.IsStrictlyPositive(), "GineTimerHelper: interval must be > 0");
     Ptr<TcTimer> tc = name == "boosted" ? Ptr<TcTimer>(CreateObject<BoostedTcTimer>())
                                         : CreateObject<TcTimer>();
-    tc->SetAttribute("PacketSize", UintegerValue(packetSize));
+    // GINE sets the rate from the request, b = 8 l / X ([GINE14]).
+    const std::string by = "from the requested interval, b = 8 l / X";
+    UserAttributes::SetFixed(tc, "PacketSize", UintegerValue(packetSize), by);
     const double bps = 8.0 * packetSize / interval.GetSeconds();
-    tc->SetAttribute("Rate", DataRateValue(DataRate(static_cast<uint64_t>(bps + 0.5))));
+    UserAttributes::SetFixed(tc,
+                             "Rate",
+                             DataRateValue(DataRate(static_cast<uint64_t>(bps + 0.5))),
+                             by);
     return tc;
 }
 

@@ -215,7 +215,10 @@ main(int argc, char* argv[])
         {
             if (timerName == "boosted")
             {
-                tc->SetAttribute("CalibrationFirings", UintegerValue(calibrationFirings));
+                UserAttributes::SetFixed(tc,
+                                         "CalibrationFirings",
+                                         UintegerValue(calibrationFirings),
+                                         "from its option --calibrationFirings");
             }
             // Reading a packet is a socket read.
             work += platform->GetRecvCost(packetSize > 42 ? packetSize - 42 : 0);

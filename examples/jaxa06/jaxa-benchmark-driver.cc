@@ -19,7 +19,9 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
+#include "ns3/user-attributes.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <numeric>
@@ -183,10 +185,10 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
                                      "Delay",
                                      TimeValue(c.delay));
     }
-    if (c.netem)
-    {
-        testbed.SetEmulatorAttribute("Semantics", EnumValue(LinkEmulatorQueueDisc::NETEM));
-    }
+    // Always the program's (--netem; the record's "semantics" field says which).
+    testbed.SetEmulatorAttribute(
+        "Semantics",
+        EnumValue(c.netem ? LinkEmulatorQueueDisc::NETEM : LinkEmulatorQueueDisc::NIST_NET));
     if (c.halfDuplex)
     {
         testbed.SetDuplex(EthernetLinkHelper::HALF_DUPLEX);
@@ -223,11 +225,20 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
     std::vector<Ptr<RtiAmbassador>> ambs;
     auto add = [&](Ptr<Node> node, JaxaBenchmarkFederate::Role role, const std::string& name) {
         Ptr<JaxaBenchmarkFederate> f = CreateObject<JaxaBenchmarkFederate>();
-        f->SetAttribute("Role", EnumValue(role));
-        f->SetAttribute("Synchronised", BooleanValue(sync));
-        f->SetAttribute("TsoData", BooleanValue(c.tsoData));
-        f->SetAttribute("DataSize", UintegerValue(c.dataSize));
-        f->SetAttribute("Exchanges", UintegerValue(c.exchanges));
+        UserAttributes::SetFixed(f, "Role", EnumValue(role), "for each federate it starts");
+        UserAttributes::SetFixed(f, "Synchronised", BooleanValue(sync), "from its option --mode");
+        UserAttributes::SetFixed(f,
+                                 "TsoData",
+                                 BooleanValue(c.tsoData),
+                                 "from its option --tsoData");
+        UserAttributes::SetFixed(f,
+                                 "DataSize",
+                                 UintegerValue(c.dataSize),
+                                 "from its option --dataSize");
+        UserAttributes::SetFixed(f,
+                                 "Exchanges",
+                                 UintegerValue(c.exchanges),
+                                 "from its option --exchanges");
         Ptr<RtiAmbassador> amb = rti.InstallFederate(node);
         f->Start(amb, name, all.empty(), READY_AT);
         all.push_back(f);
@@ -278,16 +289,16 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
     Simulator::Run();
 
     JaxaBenchmarkRun r;
-    NS_ABORT_MSG_IF(st.done != st.data.size(),
-                    "JaxaBenchmark: the benchmark did not finish ("
-                        << st.done << " of " << st.data.size() << " federates)");
-    // The benchmark's clock is one PC's: the receiver's (peer-b's when bidirectional, on host
-    // B), from the moment its program learns through the RTI that the federation reached
-    // "ready" (the sender starts when it learns the same) to its last reflect (asynchronous)
-    // or its last grant (synchronised). See doc/rti.rst for the alternatives.
-    Time start = st.data[0]->GetStartTime();
-    Time end = st.data[0]->GetEndTime();
-    r.totalSeconds = (end - start).GetSeconds();
+    NS_ABORT_MSG_IF(st.done > st.data.size(),
+                    "JaxaBenchmark: " << st.done << " of " << st.data.size() << " federates done");
+    // A benchmark that does not finish (the RTI's TCP connections gave up on a link that loses
+    // too much) is a result: the exchanges every data federate completed, no time.
+    r.finished = st.done == st.data.size();
+    r.completed = c.exchanges;
+    for (const auto& f : st.data)
+    {
+        r.completed = std::min(r.completed, f->GetCompleted());
+    }
     for (uint32_t i = 0; i < tb.GetDevices().GetN(); ++i)
     {
         if (auto eth = DynamicCast<EthernetNetDevice>(tb.GetDevices().Get(i)))
@@ -301,7 +312,6 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
             r.ethernet.deferrals += s.deferrals;
         }
     }
-    r.perExchangeMs = r.totalSeconds * 1e3 / c.exchanges;
     for (uint8_t t = 1; t < RtiMessage::TYPE_COUNT; ++t)
     {
         r.crcMessagesIn += crc->GetNReceived(static_cast<RtiMessage::Type>(t));
@@ -311,9 +321,20 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
     {
         r.lateTso += a->GetNLateTso();
     }
-    double span = (end - start).GetSeconds();
-    r.cpuBusyCrcPc = (st.busyCrc1 - st.busyCrc0).GetSeconds() / span;
-    r.cpuBusyOtherPc = (st.busyOther1 - st.busyOther0).GetSeconds() / span;
+    if (r.finished)
+    {
+        // The benchmark's clock is one PC's: the receiver's (peer-b's when bidirectional, on
+        // host B), from the moment its program learns through the RTI that the federation
+        // reached "ready" (the sender starts when it learns the same) to its last reflect
+        // (asynchronous) or its last grant (synchronised). See doc/rti.rst for the alternatives.
+        Time start = st.data[0]->GetStartTime();
+        Time end = st.data[0]->GetEndTime();
+        r.totalSeconds = (end - start).GetSeconds();
+        r.perExchangeMs = r.totalSeconds * 1e3 / c.exchanges;
+        double span = (end - start).GetSeconds();
+        r.cpuBusyCrcPc = (st.busyCrc1 - st.busyCrc0).GetSeconds() / span;
+        r.cpuBusyOtherPc = (st.busyOther1 - st.busyOther0).GetSeconds() / span;
+    }
     r.events = Simulator::GetEventCount();
     for (auto& f : all)
     {
@@ -365,6 +386,11 @@ JaxaBenchmark::DeclareFields(ResultRecord& rec)
         .Declare("crc_messages_out_last_run", R::INT, "messages the CRC sent, last repetition")
         .Declare("late_tso_messages", R::INT, "TSO messages delivered late, all repetitions")
         .Declare("events", R::INT, "simulator events, all repetitions")
+        .Declare("finished_reps", R::INT, "repetitions that completed every exchange")
+        .Declare("received", R::INT, "exchanges every data federate completed, all repetitions")
+        .Declare("lost",
+                 R::INT,
+                 "exchanges never completed (the RTI's connections gave up), all repetitions")
         .Declare("wall_seconds", R::REAL, "wall-clock time of the runs (s)");
 }
 
@@ -379,12 +405,17 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
     uint64_t events = 0;
     JaxaBenchmarkRun last;
     EthernetNetDevice::Stats eth;
+    uint64_t received = 0;
     for (uint32_t i = 0; i < c.reps; ++i)
     {
         last = RunOnce(c, firstRun + i);
-        perExchange.push_back(last.perExchangeMs);
-        busyCrc.push_back(last.cpuBusyCrcPc);
-        busyOther.push_back(last.cpuBusyOtherPc);
+        received += last.completed;
+        if (last.finished)
+        {
+            perExchange.push_back(last.perExchangeMs);
+            busyCrc.push_back(last.cpuBusyCrcPc);
+            busyOther.push_back(last.cpuBusyOtherPc);
+        }
         late += last.lateTso;
         events += last.events;
         eth.collisions += last.ethernet.collisions;
@@ -394,13 +425,15 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
         eth.runts += last.ethernet.runts;
         eth.deferrals += last.ethernet.deferrals;
     }
-    double mean = std::accumulate(perExchange.begin(), perExchange.end(), 0.0) / c.reps;
+    // The time statistics are over the repetitions that finished.
+    const std::size_t n = perExchange.size();
+    double mean = n ? std::accumulate(perExchange.begin(), perExchange.end(), 0.0) / n : 0.0;
     double var = 0;
     for (double x : perExchange)
     {
         var += (x - mean) * (x - mean);
     }
-    double sd = c.reps > 1 ? std::sqrt(var / (c.reps - 1)) : 0.0;
+    double sd = n > 1 ? std::sqrt(var / (n - 1)) : 0.0;
     rec.SetString("mode", c.mode);
     rec.SetBool("tso_data", c.tsoData);
     rec.SetInt("data_size", c.dataSize);
@@ -429,13 +462,17 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
     rec.SetString("rti_set", c.rtiSet);
     rec.SetString("host_set", c.hostSet);
     rec.SetInt("first_run", firstRun);
-    rec.Set("time_per_exchange_ms", mean);
-    rec.Set("time_per_exchange_sd_ms", sd);
+    rec.SetInt("finished_reps", n);
+    rec.SetInt("received", received);
+    rec.SetInt("lost", uint64_t(c.exchanges) * c.reps - received);
     rec.SetSeries("time_per_exchange_ms_runs", perExchange);
-    rec.Set("cpu_busy_crc_pc",
-            std::accumulate(busyCrc.begin(), busyCrc.end(), 0.0) / busyCrc.size());
-    rec.Set("cpu_busy_other_pc",
-            std::accumulate(busyOther.begin(), busyOther.end(), 0.0) / busyOther.size());
+    if (n > 0)
+    {
+        rec.Set("time_per_exchange_ms", mean);
+        rec.Set("time_per_exchange_sd_ms", sd);
+        rec.Set("cpu_busy_crc_pc", std::accumulate(busyCrc.begin(), busyCrc.end(), 0.0) / n);
+        rec.Set("cpu_busy_other_pc", std::accumulate(busyOther.begin(), busyOther.end(), 0.0) / n);
+    }
     rec.SetInt("crc_messages_in_last_run", last.crcMessagesIn);
     rec.SetInt("crc_messages_out_last_run", last.crcMessagesOut);
     rec.SetInt("late_tso_messages", late);

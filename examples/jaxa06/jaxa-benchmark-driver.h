@@ -77,6 +77,8 @@ struct JaxaBenchmarkRun
     double cpuBusyOtherPc{0};          //!< CPU busy fraction of the other PC during the loop
     uint64_t events{0};                //!< simulator events executed (the whole run)
     EthernetNetDevice::Stats ethernet; //!< IEEE 802.3 counters summed over the testbed's NICs
+    bool finished{false};              //!< every data federate completed its exchanges
+    uint32_t completed{0};             //!< exchanges every data federate completed
 };
 
 /**

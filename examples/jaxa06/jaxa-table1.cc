@@ -86,7 +86,10 @@ main(int argc, char* argv[])
         .Declare("emulator_drops_a_to_b", ResultRecord::INT, "packets the emulator dropped, A to B")
         .Declare("emulator_packets_a_to_b",
                  ResultRecord::INT,
-                 "packets the emulator received, A to B");
+                 "packets the emulator received, A to B")
+        .Declare("received", ResultRecord::INT, "file bytes that arrived at host B")
+        .Declare("lost", ResultRecord::INT, "file bytes that never arrived (TCP gave up)")
+        .Declare("complete", ResultRecord::BOOL, "the whole file arrived");
     opts.Parse(argc, argv);
     ProgramOptions::Require(fileBytes * 8.0 / setting.GetBitRate() <= 1e5,
                             "--fileBytes/--bandwidth: the transfer would take more than 1e5 s");
@@ -105,28 +108,44 @@ main(int argc, char* argv[])
     testbed.AssignStreams(tb, 1000);
 
     const uint16_t port = 20; // ftp-data
+    // The transfer's end points and size are the program's; the ftp's write size (8192 bytes, a
+    // common buffer of ftp clients) a default the command line may replace.
+    UserAttributes::RequireNotGiven(PacketSink::GetTypeId(), "Local", "port 20 of host B");
+    UserAttributes::RequireNotGiven(BulkSendApplication::GetTypeId(), "Remote", "host B");
+    UserAttributes::RequireNotGiven(BulkSendApplication::GetTypeId(),
+                                    "MaxBytes",
+                                    "from its option --fileBytes");
     PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
     ApplicationContainer sinkApp = sink.Install(tb.hostB);
     sinkApp.Get(0)->TraceConnectWithoutContext("Rx", MakeCallback(&SinkRx));
     BulkSendHelper ftp("ns3::TcpSocketFactory", InetSocketAddress(tb.hostBAddress, port));
     ftp.SetAttribute("MaxBytes", UintegerValue(fileBytes));
-    ftp.SetAttribute("SendSize", UintegerValue(8192));
+    if (!UserAttributes::IsGiven(BulkSendApplication::GetTypeId(), "SendSize"))
+    {
+        ftp.SetAttribute("SendSize", UintegerValue(8192));
+    }
     ApplicationContainer ftpApp = ftp.Install(tb.hostA);
     ftpApp.Start(Seconds(1));
     sinkApp.Start(Seconds(0));
 
     Simulator::Run();
-    NS_ABORT_MSG_IF(g_rxBytes != fileBytes,
-                    "transfer incomplete: " << g_rxBytes << " of " << fileBytes << " bytes");
-    const double seconds = (g_last - g_first).GetSeconds();
-    const double rate = (g_rxBytes - g_firstSize) * 8.0 / seconds;
-
+    // A transfer that TCP gave up on (heavy loss: too many retransmissions) is a result: the
+    // bytes that arrived, and the time and rate over them.
+    NS_ABORT_MSG_IF(g_rxBytes > fileBytes,
+                    g_rxBytes << " bytes arrived of a file of " << fileBytes);
     rec.SetString("bandwidth", bandwidth);
     rec.Set("setting_bps", setting.GetBitRate());
     rec.Set("delay_s", delay.GetSeconds());
     rec.SetInt("file_bytes", fileBytes);
-    rec.Set("transfer_s", seconds);
-    rec.Set("ftp_rate_bps", rate);
+    rec.SetInt("received", g_rxBytes);
+    rec.SetInt("lost", fileBytes - g_rxBytes);
+    rec.SetBool("complete", g_rxBytes == fileBytes);
+    if (g_rxBytes > g_firstSize && g_last > g_first)
+    {
+        const double seconds = (g_last - g_first).GetSeconds();
+        rec.Set("transfer_s", seconds);
+        rec.Set("ftp_rate_bps", (g_rxBytes - g_firstSize) * 8.0 / seconds);
+    }
     rec.SetInt("emulator_drops_a_to_b", tb.aToB->GetStats().nTotalDroppedPackets);
     rec.SetInt("emulator_packets_a_to_b", tb.aToB->GetStats().nTotalReceivedPackets);
     rec.Write(opts.GetOutput());

@@ -174,7 +174,10 @@ main(int argc, char* argv[])
     Ptr<HostPlatform> host = tb.senders.Get(0)->GetObject<HostPlatform>();
     if (memoryMb > 0)
     {
-        host->SetAttribute("Memory", UintegerValue(uint64_t(memoryMb) << 20));
+        UserAttributes::SetFixed(host,
+                                 "Memory",
+                                 UintegerValue(uint64_t(memoryMb) << 20),
+                                 "from its option --memoryMb");
     }
     Ptr<SendUdp> app = tb.sendUdp[0];
     g_launch = config.sendAt;

@@ -25,6 +25,7 @@
 #include "ns3/tick-timer.h"
 #include "ns3/timer-model.h"
 #include "ns3/uinteger.h"
+#include "ns3/user-attributes.h"
 
 #include <set>
 
@@ -103,6 +104,18 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
                                         : SnoopingBridgeNetDevice::FLOOD));
     tb.switchNode = CreateObject<Node>();
     tb.bridge = sh.Install(tb.switchNode);
+    // The switch's snooping timers follow the querier's IGMP timers (RFC 4541 section 2.1.1:
+    // the membership interval is the querier's Group Membership Interval), all from
+    // --igmpTimeScale: a user value for one of them would be overwritten by SetTimers.
+    for (const char* name : {"MembershipInterval",
+                             "RouterPortTimeout",
+                             "LastMemberQueryInterval",
+                             "LastMemberQueryCount"})
+    {
+        UserAttributes::RequireNotGiven(SnoopingBridgeNetDevice::GetTypeId(),
+                                        name,
+                                        "from the querier's IGMP timers (--igmpTimeScale)");
+    }
     tb.bridge->SetTimers(timers);
 
     // The PCs and the rest of the network, one port each.
@@ -156,7 +169,10 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
         Ptr<SimpleNetDevice> b = CreateObject<SimpleNetDevice>();
         for (auto [dev, node] : {std::pair{a, tb.rest}, std::pair{b, tb.switchNode}})
         {
-            dev->SetAttribute("DataRate", DataRateValue(DataRate("10Gbps")));
+            UserAttributes::SetFixed(dev,
+                                     "DataRate",
+                                     DataRateValue(DataRate("10Gbps")),
+                                     "for the link standing for the rest of the network");
             dev->SetAddress(Mac48Address::Allocate());
             dev->SetChannel(ch);
             node->AddDevice(dev);
@@ -216,9 +232,9 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
         Ptr<TickTimer> tick = DynamicCast<TickTimer>((*it)->GetObject<HostPlatform>()->GetTimer());
         if (tick)
         {
-            tick->SetAttribute(
-                "Phase",
-                TimeValue(Seconds(phase->GetValue(0, tick->GetPeriod().GetSeconds()))));
+            // (drawn in any case: the later streams stay the same)
+            const Time drawn = Seconds(phase->GetValue(0, tick->GetPeriod().GetSeconds()));
+            UserAttributes::SetDefault(tick, "Phase", TimeValue(drawn));
         }
     }
 
@@ -226,13 +242,14 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
     for (uint32_t i = 0; i < c.senderPcs; ++i)
     {
         Ptr<SendUdp> app = CreateObject<SendUdp>();
-        app->SetAttribute("Nodes", UintegerValue(c.nodesPerPc));
-        app->SetAttribute("FirstNodeId", UintegerValue(i * c.nodesPerPc));
-        app->SetAttribute("Group", Ipv4AddressValue(senderGroup(i)));
-        app->SetAttribute("Port", UintegerValue(c.port));
-        app->SetAttribute("PacketSize", UintegerValue(c.packetSize));
-        app->SetAttribute("Device", UintegerValue(0));
-        app->SetAttribute("SequentialLaunch", BooleanValue(c.sequentialLaunch));
+        const std::string by = "for each sender PC, from its options";
+        UserAttributes::SetFixed(app, "Nodes", UintegerValue(c.nodesPerPc), by);
+        UserAttributes::SetFixed(app, "FirstNodeId", UintegerValue(i * c.nodesPerPc), by);
+        UserAttributes::SetFixed(app, "Group", Ipv4AddressValue(senderGroup(i)), by);
+        UserAttributes::SetFixed(app, "Port", UintegerValue(c.port), by);
+        UserAttributes::SetFixed(app, "PacketSize", UintegerValue(c.packetSize), by);
+        UserAttributes::SetFixed(app, "Device", UintegerValue(0), by);
+        UserAttributes::SetFixed(app, "SequentialLaunch", BooleanValue(c.sequentialLaunch), by);
         stream += app->AssignStreams(stream);
         tb.senders.Get(i)->AddApplication(app);
         app->SetStartTime(c.sendAt);
@@ -242,13 +259,13 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
     for (uint32_t i = 0; i < c.receivers; ++i)
     {
         Ptr<Ami> ami = CreateObject<Ami>();
-        ami->SetAttribute("Group", Ipv4AddressValue(receiverGroup(i)));
+        UserAttributes::SetFixed(ami, "Group", Ipv4AddressValue(receiverGroup(i)), "per receiver");
         tb.receivers.Get(i)->AddApplication(ami);
         ami->SetStartTime(c.joinAt);
         ami->SetStopTime(c.stopAt);
         Ptr<Sara> sara = CreateObject<Sara>();
-        sara->SetAttribute("Port", UintegerValue(c.port));
-        sara->SetAttribute("Group", Ipv4AddressValue(receiverGroup(i)));
+        UserAttributes::SetFixed(sara, "Port", UintegerValue(c.port), "per receiver");
+        UserAttributes::SetFixed(sara, "Group", Ipv4AddressValue(receiverGroup(i)), "per receiver");
         tb.receivers.Get(i)->AddApplication(sara);
         sara->SetStartTime(Seconds(0));
         sara->SetStopTime(c.stopAt);
@@ -257,22 +274,25 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
     if (tb.querier)
     {
         tb.mrouted = CreateObject<Mrouted>();
-        tb.mrouted->SetAttribute("Interface", UintegerValue(1));
+        UserAttributes::SetFixed(tb.mrouted, "Interface", UintegerValue(1), "for its topology");
         tb.querier->AddApplication(tb.mrouted);
         tb.mrouted->SetStartTime(Seconds(0));
         tb.mrouted->SetStopTime(c.stopAt);
     }
     Ptr<Ami> restAmi = CreateObject<Ami>();
-    restAmi->SetAttribute("Group", Ipv4AddressValue(c.otherGroup));
+    UserAttributes::SetFixed(restAmi, "Group", Ipv4AddressValue(c.otherGroup), "per receiver");
     tb.rest->AddApplication(restAmi);
     restAmi->SetStartTime(c.joinAt);
     restAmi->SetStopTime(c.stopAt);
     tb.load = CreateObject<MulticastLoadSource>();
-    tb.load->SetAttribute("Rate", DoubleValue(c.otherLoad));
-    tb.load->SetAttribute("Group", Ipv4AddressValue(c.otherGroup));
-    tb.load->SetAttribute("Port", UintegerValue(c.port));
-    tb.load->SetAttribute("PacketSize", UintegerValue(c.packetSize));
-    tb.load->SetAttribute("Device", UintegerValue(0));
+    {
+        const std::string by = "for the other senders' load, from its options";
+        UserAttributes::SetFixed(tb.load, "Rate", DoubleValue(c.otherLoad), by);
+        UserAttributes::SetFixed(tb.load, "Group", Ipv4AddressValue(c.otherGroup), by);
+        UserAttributes::SetFixed(tb.load, "Port", UintegerValue(c.port), by);
+        UserAttributes::SetFixed(tb.load, "PacketSize", UintegerValue(c.packetSize), by);
+        UserAttributes::SetFixed(tb.load, "Device", UintegerValue(0), by);
+    }
     stream += tb.load->AssignStreams(stream);
     tb.rest->AddApplication(tb.load);
     tb.load->SetStartTime(c.loadAt);

@@ -13,6 +13,7 @@
 #include "ns3/seq-ts-header.h"
 #include "ns3/socket.h"
 #include "ns3/tcp-socket-factory.h"
+#include "ns3/type-id.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
@@ -49,7 +50,13 @@ NttForwarder::GetTypeId()
                             "Bytes of each record (one per stream packet; >= 12 for the header)",
                             UintegerValue(4160),
                             MakeUintegerAccessor(&NttForwarder::m_recordSize),
-                            MakeUintegerChecker<uint32_t>(12, 65507));
+                            MakeUintegerChecker<uint32_t>(12, 65507))
+              .AddAttribute("TcpFactory",
+                            "Socket factory of the TCP stream (ns3::BsdTcpSocketFactory: "
+                            "4.4BSD's TCP; ns3::TcpSocketFactory: ns-3's)",
+                            TypeIdValue(TcpSocketFactory::GetTypeId()),
+                            MakeTypeIdAccessor(&NttForwarder::m_tcpFactory),
+                            MakeTypeIdChecker());
     return tid;
 }
 
@@ -57,6 +64,7 @@ NttForwarder::NttForwarder()
     : m_port(5000)
     , m_tcp(true)
     , m_recordSize(4160)
+    , m_tcpFactory(TcpSocketFactory::GetTypeId())
 {
     NS_LOG_FUNCTION(this);
     m_nextCb = MakeCallback(&NttForwarder::Next, this);
@@ -93,9 +101,7 @@ NttForwarder::StartApplication()
     m_in = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
     m_in->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port));
     m_in->SetRecvCallback(MakeCallback(&NttForwarder::OnInput, this));
-    m_out = Socket::CreateSocket(GetNode(),
-                                 m_tcp ? TcpSocketFactory::GetTypeId()
-                                       : UdpSocketFactory::GetTypeId());
+    m_out = Socket::CreateSocket(GetNode(), m_tcp ? m_tcpFactory : UdpSocketFactory::GetTypeId());
     m_out->Bind();
     m_out->Connect(m_remote);
     m_out->SetSendCallback(MakeCallback(&NttForwarder::OnSpace, this));
@@ -210,6 +216,12 @@ uint64_t
 NttForwarder::GetMalformed() const
 {
     return m_malformed;
+}
+
+Ptr<Socket>
+NttForwarder::GetOutputSocket() const
+{
+    return m_out;
 }
 
 } // namespace ns3

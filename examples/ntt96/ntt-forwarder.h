@@ -31,9 +31,9 @@ class Socket;
  * stream's UDP port, reads a packet (HostPlatform::GetRecvCost), writes a record of RecordSize
  * bytes that starts with the packet's sequence number (a SeqTsHeader, as the analyser's
  * packets) to the outgoing socket (HostPlatform::GetSendCost) and reads the next packet. Over
- * TCP the write blocks while the socket's send buffer is full (the rest of the record is
- * written as space frees, as BSD's sosend() does); meanwhile the stream's packets wait in the
- * UDP socket's receive buffer, and are dropped there when it is full.
+ * TCP (sockets from the TcpFactory attribute) the write blocks while the socket's send buffer is
+ * full (the rest of the record is written as space frees, as BSD's sosend() does); meanwhile the
+ * stream's packets wait in the UDP socket's receive buffer, and are dropped there when it is full.
  */
 class NttForwarder : public Application
 {
@@ -53,6 +53,8 @@ class NttForwarder : public Application
     uint64_t GetForwarded() const;
     /** @return packets too short to carry a sequence number */
     uint64_t GetMalformed() const;
+    /** @return the socket to the receiver (null before the start) */
+    Ptr<Socket> GetOutputSocket() const;
 
   protected:
     void DoDispose() override;
@@ -83,6 +85,7 @@ class NttForwarder : public Application
     Address m_remote;           //!< Remote
     bool m_tcp;                 //!< Protocol == Tcp
     uint32_t m_recordSize;      //!< RecordSize
+    TypeId m_tcpFactory;        //!< TcpFactory
     Ptr<HostProcess> m_process; //!< the process
     Ptr<Socket> m_in;           //!< stream input (UDP)
     Ptr<Socket> m_out;          //!< to the receiver

@@ -3,21 +3,25 @@
  *
  * [NTT96] jitter of the analyser's 6 Mbit/s stream (one 4 160-byte packet every 5.55 ms),
  * carried on by a forwarding computer over TCP or UDP to a receiving computer that logs each
- * packet's application-level arrival; jitter = max - min of (actual - standard) over 1000
- * packets, standard = first arrival + k x 5.55 ms.
+ * packet's application-level arrival. The study's jitter: standard arrival of the k-th LOGGED
+ * packet = first logged arrival + k x 5.55 ms; jitter = max - min of (actual - standard) over
+ * the first 1000 logged packets, however long they take: the analyser sends until the receiver
+ * has logged them, or until --maxTime (then the jitter is a lower bound).
  *
- *   --setup=ring    exp. 1: analyser, sending computer S, receiving computer R, the analyser's
- *                   load port and the load's sink L on one FDDI ring; load on the ring.
+ *   --setup=ring    exp. 1: the sending computer S, the receiving computer R, the analyser's
+ *                   load port and the load's sink L on one FDDI ring (the analyser's stream port
+ *                   too, --analyserOnRing); load on the ring.
  *   --setup=router  exps. 2 and 3: a route-cache router between the FDDI ring and a 100 Mbit/s
- *                   Ethernet repeater hub. The stream enters the router from the FDDI side
- *                   (--streamFrom=fddi: analyser and S on the ring, R on the hub) or from the
- *                   Ethernet side (--streamFrom=ethernet); the load enters through the
- *                   Ethernet interface (analyser's load port on the hub, sink L on the ring);
- *                   --randomRate > 0 adds exp. 3's random-destination sender on the hub: it
- *                   runs until the cache it fills is full (or --fillTimeout), then the stream
- *                   starts.
+ *                   Ethernet repeater hub. The stream is sent on the FDDI side (analyser and S
+ *                   on the ring) through the router's FDDI interface; R on the FDDI side (in
+ *                   another IP subnet of the ring: the stream enters and leaves by the FDDI
+ *                   interface) or on the Ethernet side (--receiverSide). The load enters through
+ *                   the Ethernet interface (analyser's load port on the hub, sink L on the
+ *                   ring); --randomRate > 0 adds exp. 3's random-destination sender on the hub:
+ *                   it runs until the router's cache is full (or --fillTimeout), then S opens
+ *                   its connection and the stream starts.
  *
- *   ./ntt-stream --setup=router --tcp=1 --load=40Mbps --cacheFddi=0 --output=r.json
+ *   ./ntt-stream --setup=router --tcp=1 --loadPps=3000 --cacheFddi=0 --output=r.json
  */
 
 #include "ntt-testbed.h"
@@ -32,36 +36,57 @@ main(int argc, char* argv[])
 {
     ProgramOptions::SetSimulatorDefaults();
     NttStreamConfig c;
+    std::string mclText = "2048";
     std::string profileFile;
     ProgramOptions opts("ntt-stream",
                         "[NTT96] jitter of the 6 Mbit/s stream over TCP or UDP on an FDDI ring "
                         "or through a route-cache router, under load");
     opts.AddChoice("setup", "ring (exp. 1) or router (exps. 2, 3)", c.setup, {"ring", "router"});
-    opts.AddChoice("streamFrom",
-                   "router setup: the side of the router the stream enters from",
-                   c.streamFrom,
+    opts.AddChoice("receiverSide",
+                   "router setup: the receiving computer on the FDDI side (another IP subnet "
+                   "of the ring) or on the Ethernet side",
+                   c.receiverSide,
                    {"fddi", "ethernet"});
     opts.Add("tcp", "carry the stream over TCP (else UDP)", c.tcp);
-    // Up to 1 Gbit/s: ten times what either medium can carry.
-    opts.Add("load",
-             "offered load (UDP payload bit/s)",
-             c.load,
-             DataRate("0bps"),
-             DataRate("1Gbps"));
+    opts.Add("analyserOnRing",
+             "the analyser's stream port on the (loaded) ring, else on a ring of its own with S",
+             c.analyserOnRing);
+    // Up to 1e6 frames/s: ten times what either medium carries of the smallest frames.
+    opts.Add("loadPps", "load frames per second (0: none)", c.loadPps, 0.0, 1e6, "frames/s");
+    // 64: Ethernet's smallest frame; 4377: FDDI's largest (MTU 4352 + 25). 0: the largest of
+    // the load's medium (NttTestbed::Check() checks it against the medium).
+    opts.Add("loadFrame",
+             "load frame bytes, MAC header and FCS included (0: largest)",
+             c.loadFrame,
+             0,
+             4377,
+             "bytes");
     // The study: 1000; at least 10 for a meaningful max - min.
-    opts.Add("packets", "stream packets in the jitter window", c.packets, 10, 100000);
+    opts.Add("packets", "stream packets in the jitter window (logged)", c.packets, 10, 100000);
     opts.Add("warmupPackets",
-             "stream packets before the jitter window",
+             "logged stream packets before the jitter window",
              c.warmupPackets,
              0,
              100000);
     opts.Add("interval", "the stream's interval", c.interval, MicroSeconds(100), Seconds(1));
     // 12 bytes carry the sequence number; 4324 is the largest unfragmented UDP payload on FDDI.
     opts.Add("packetSize", "stream packet bytes (UDP payload)", c.packetSize, 12, 4324, "bytes");
-    opts.Add("cacheEthernet", "router: route cache of the Ethernet interface on", c.cacheEthernet);
-    opts.Add("cacheFddi", "router: route cache of the FDDI interface on", c.cacheFddi);
+    // At least one second; up to a simulated day.
+    opts.Add("maxTime",
+             "longest the stream runs before the receiver has logged its window (then the "
+             "jitter is a lower bound)",
+             c.maxTime,
+             Seconds(1),
+             Seconds(86400));
+    opts.Add("cacheEthernet",
+             "router: fast switching (ip route-cache) on the Ethernet interface",
+             c.cacheEthernet);
+    opts.Add("cacheFddi",
+             "router: fast switching (ip route-cache) on the FDDI interface",
+             c.cacheFddi);
     opts.AddChoice("cacheSide",
-                   "router: whose cache a packet uses",
+                   "router: whose fast-switching switch governs a packet (output or input "
+                   "interface)",
                    c.cacheSide,
                    {"Output", "Input"});
     opts.AddChoice("cachePolicy", "router: cache replacement", c.cachePolicy, {"FlushAll", "Lru"});
@@ -70,24 +95,59 @@ main(int argc, char* argv[])
              c.flushInterval,
              Seconds(0),
              Seconds(3600));
-    // The study's router: 8548; up to the /9 block the random destinations come from.
-    opts.Add("cacheCapacity", "router: entries per interface cache", c.cacheCapacity, 1, 8000000);
+    // The study's router: 8548 entries in all; up to the /9 block the random destinations
+    // come from.
+    opts.Add("cacheCapacity",
+             "router: route-cache entries (one table)",
+             c.cacheCapacity,
+             1,
+             8000000);
     opts.Add("randomRate",
              "router: random-destination datagrams per second (0: none; exp. 3)",
              c.randomRate,
              0.0,
              1e6,
              "datagrams/s");
+    // 0 up to the largest unfragmented UDP payload on Ethernet.
+    opts.Add("randomSize",
+             "router: random-destination UDP payload bytes",
+             c.randomSize,
+             0,
+             1472,
+             "bytes");
     opts.Add("fillTimeout",
              "router: the stream starts at the latest this long after the random traffic",
              c.fillTimeout,
              Seconds(0),
              Seconds(3600));
-    // ANSI X3.139: T_Max is 165 ms; below 1 ms the ring latency of long rings no longer fits.
-    opts.Add("ttrt", "FDDI target token rotation time", c.ttrt, MilliSeconds(1), MilliSeconds(165));
+    // ANSI X3.139: T_Max is 165 ms; 4 ms is the lowest bid the era's stations accepted
+    // (Cisco IOS, DEC fddi_config). Default: 8 ms (ring), 5 ms (router: Cisco's bid).
+    opts.Add("ttrt",
+             "FDDI target token rotation time (default: the lowest bid, 8 ms ring / 5 ms router)",
+             c.ttrt,
+             MilliSeconds(4),
+             MilliSeconds(165));
     opts.Add("fastCost", "router: fast-path cycles per packet", c.fastCost, 0.0, 1e8, "cycles");
-    opts.Add("slowCost", "router: slow-path cycles per packet", c.slowCost, 0.0, 1e8, "cycles");
-    opts.Add("inputQueue", "router: input queue packets", c.inputQueue, 1, 100000);
+    opts.Add("slowCost",
+             "router: process-switching cycles per packet",
+             c.slowCost,
+             0.0,
+             1e8,
+             "cycles");
+    opts.Add("inputQueue",
+             "router: input hold queue of each interface (packets)",
+             c.inputQueue,
+             1,
+             100000);
+    // 4.4BSD: 8192 each (tcp_sendspace, tcp_recvspace); at most 65535 without window scaling.
+    opts.Add("sndBuf", "TCP send buffer of the hosts", c.sndBuf, 1024, 65535, "bytes");
+    opts.Add("rcvBuf", "TCP receive buffer of the hosts", c.rcvBuf, 1024, 65535, "bytes");
+    opts.Add("tcpTimestamps", "RFC 1323 timestamps on the hosts' TCP", c.timestamps);
+    opts.AddChoice("mclBytes",
+                   "the hosts' mbuf cluster size (MCLBYTES: 2048 sparc/hp300, 1024 i386/pmax); "
+                   "tcp_mss() rounds the MSS down to a multiple of it",
+                   mclText,
+                   {"2048", "1024"});
     opts.AddHostProfile(c.hostProfile, "host profile of the sending and receiving computers");
     opts.AddProfile("routerProfile",
                     "host",
@@ -98,10 +158,13 @@ main(int argc, char* argv[])
     opts.AddDeprecated("warmup", "warmupPackets");
     NttTestbed::DeclareFields(opts.Record());
     opts.Parse(argc, argv);
-    ProgramOptions::Require(c.setup == "router" || c.randomRate == 0,
-                            "--randomRate needs --setup=router");
+    ProgramOptions::Require(c.setup == "router" || !opts.IsGiven("receiverSide"),
+                            "--receiverSide needs --setup=router");
+    c.ttrtGiven = opts.IsGiven("ttrt");
+    c.mclBytes = std::stoul(mclText);
 
     NttTestbed testbed(c);
+    testbed.Check();
     testbed.Build();
     opts.StartProgress(Seconds(60));
     Simulator::Run();

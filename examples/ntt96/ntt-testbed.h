@@ -5,7 +5,7 @@
 #ifndef TESTBED_NTT_TESTBED_H
 #define TESTBED_NTT_TESTBED_H
 
-#include "ns3/data-rate.h"
+#include "ns3/application-container.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
@@ -29,34 +29,43 @@ class NttForwarder;
 class NttReceiver;
 class PacketSink;
 class RandomDestinationSource;
-class RouteCache;
 
 /**
  * @ingroup testbed
- * @brief One configuration of an [NTT96] experiment (the options of ntt-stream).
+ * @brief One configuration of an [NTT96] experiment (the options of ntt-stream; doc/ntt.rst
+ * gives each set-up choice's source and range).
  */
 struct NttStreamConfig
 {
     std::string setup{"ring"};         //!< ring (exp. 1) or router (exps. 2, 3)
-    std::string streamFrom{"fddi"};    //!< router: the side the stream enters from (fddi, ethernet)
+    std::string receiverSide{"fddi"};  //!< router: R on the FDDI side (a second subnet) or Ethernet
     bool tcp{true};                    //!< the stream forwarded over TCP (else UDP)
-    DataRate load{"0bps"};             //!< offered load (UDP payload bit/s)
-    uint32_t packets{1000};            //!< stream packets in the jitter window
-    uint32_t warmupPackets{20};        //!< stream packets before the jitter window
+    bool analyserOnRing{true};         //!< the analyser's stream port on the (loaded) ring
+    double loadPps{0};                 //!< load frames per second (0: none)
+    uint32_t loadFrame{0};             //!< load frame bytes, MAC header and FCS (0: the largest)
+    uint32_t packets{1000};            //!< logged stream packets in the jitter window
+    uint32_t warmupPackets{20};        //!< logged stream packets before the jitter window
     Time interval{MicroSeconds(5550)}; //!< the stream's interval
     uint32_t packetSize{4160};         //!< stream packet bytes (UDP payload)
-    bool cacheEthernet{true};          //!< router: Ethernet interface's route cache on
-    bool cacheFddi{true};              //!< router: FDDI interface's route cache on
-    std::string cacheSide{"Output"};   //!< router: whose cache a packet uses (Output, Input)
+    Time maxTime{Seconds(600)};        //!< longest the stream runs before the window is logged
+    bool cacheEthernet{true};          //!< router: fast switching on the Ethernet interface
+    bool cacheFddi{true};              //!< router: fast switching on the FDDI interface
+    std::string cacheSide{"Output"};   //!< router: whose switch governs a packet (Output, Input)
     std::string cachePolicy{"FlushAll"}; //!< router: cache replacement (FlushAll, Lru)
     Time flushInterval{Seconds(60)};     //!< router: period of the clear-all flush (0: none)
-    uint32_t cacheCapacity{8548};        //!< router: entries per interface cache
+    uint32_t cacheCapacity{8548};        //!< router: route-cache entries (one table)
     double randomRate{0};          //!< router: random-destination datagrams per second (exp. 3)
+    uint32_t randomSize{64};       //!< router: random-destination UDP payload bytes
     Time fillTimeout{Seconds(30)}; //!< router: latest stream start after the random traffic
-    Time ttrt{MilliSeconds(8)};    //!< FDDI target token rotation time
+    Time ttrt{MilliSeconds(8)};    //!< FDDI TTRT
+    bool ttrtGiven{false};         //!< --ttrt given (else the lowest bid: 8 ms ring, 5 ms router)
     double fastCost{1800};         //!< router: fast-path cycles per packet
-    double slowCost{18000};        //!< router: slow-path cycles per packet
-    uint32_t inputQueue{75};       //!< router: input queue packets
+    double slowCost{18000};        //!< router: process-switching cycles per packet
+    uint32_t inputQueue{75};       //!< router: input hold queue of each interface (packets)
+    uint32_t sndBuf{8192};         //!< hosts' TCP send buffer (bytes, before tcp_mss())
+    uint32_t rcvBuf{8192};         //!< hosts' TCP receive buffer (bytes, before tcp_mss())
+    bool timestamps{false};        //!< RFC 1323 timestamps on the hosts' TCP
+    uint32_t mclBytes{2048};       //!< the hosts' MCLBYTES (2048 or 1024)
     std::string hostProfile{"ws1995-bsd44"};        //!< host profile of S and R
     std::string routerProfile{"router1995-m68040"}; //!< host profile of the router
     std::string hostSet; //!< --hostSet: host parameters changed on S, R and the router
@@ -65,11 +74,15 @@ struct NttStreamConfig
 /**
  * @ingroup testbed
  * @brief The [NTT96] testbed of one configuration: nodes, FDDI ring, Ethernet hub and
- * route-cache router, the era's TCP, the stream (analyser -> sending computer S -> receiving
- * computer R), the load and exp. 3's random-destination sender; the stream's start scheduled.
+ * route-cache router (one cache, per-interface input hold queues), the hosts' 4.4BSD TCP, the
+ * stream (analyser -> sending computer S -> receiving computer R), the load and exp. 3's
+ * random-destination sender.
  *
- * Build() sets everything up (Config defaults included), Simulator::Run() runs it, Write() puts
- * the outcome in the program's record (the fields of DeclareFields()).
+ * The analyser sends until R has logged warmupPackets + packets packets (the run stops then) or
+ * until maxTime after the stream's start (the jitter is then a lower bound). Check() refuses a
+ * configuration that cannot be built (exit 2), Build() sets everything up (Config defaults
+ * included), Simulator::Run() runs it, Write() puts the outcome in the program's record (the
+ * fields of DeclareFields()).
  */
 class NttTestbed
 {
@@ -81,11 +94,16 @@ class NttTestbed
     static void DeclareFields(ResultRecord& record);
 
     /**
-     * @brief Set up a configuration.
+     * @brief Set up a configuration; the TTRT and the load frame take their defaults here.
      * @param config the configuration
      */
     explicit NttTestbed(const NttStreamConfig& config);
     ~NttTestbed();
+
+    /**
+     * @brief Refuse a configuration that cannot be built (ProgramOptions::Require: exit 2).
+     */
+    void Check() const;
 
     /**
      * @brief Build the network and the applications and schedule the stream (call once, before
@@ -100,20 +118,35 @@ class NttTestbed
     void Write(ResultRecord& record) const;
 
   private:
+    /** @return whether the receiving computer is on the ring */
+    bool ReceiverOnRing() const;
+    /** @return the load's UDP payload bytes */
+    uint32_t LoadPayload() const;
     /**
-     * @brief The analyser's stream port starts sending.
+     * @brief The analyser's stream port starts sending (until the window is logged or maxTime).
      * @param delay when
      */
     void StartStream(Time delay);
     /** Exp. 3: poll the cache every 10 ms; the stream starts when it is full or at the timeout. */
     void Poll();
+    /** Count S's TCP retransmissions once its socket exists. */
+    void WatchSocket();
+    /**
+     * @brief R logged a packet: stop when the window is complete.
+     * @param seq the packet's sequence number
+     * @param time its arrival
+     */
+    void Logged(uint32_t seq, Time time);
 
     NttStreamConfig m_c;                   //!< the configuration
     bool m_router{false};                  //!< the router set-up
+    uint32_t m_mss{0};                     //!< the path's TCP segment size
+    uint32_t m_maxseg{0};                  //!< tcp_mss() before the timestamp option
     Ptr<Node> m_analyser;                  //!< the analyser's stream port
     Ptr<Node> m_sender;                    //!< S, the sending (forwarding) computer
     Ptr<Node> m_receiver;                  //!< R, the receiving computer
     Ptr<Node> m_sink;                      //!< L, the load's sink
+    Ipv4Address m_analyserTarget;          //!< S's address the analyser sends to
     Ptr<CacheRouter> m_cacheRouter;        //!< the router's forwarding (router set-up)
     uint32_t m_ifFddi{0};                  //!< the router's FDDI interface
     uint32_t m_ifEthernet{0};              //!< the router's Ethernet interface
@@ -121,11 +154,11 @@ class NttTestbed
     Ptr<NttForwarder> m_fwd;               //!< S's forwarder
     Ptr<PacketSink> m_loadSink;            //!< L's sink
     Ptr<RandomDestinationSource> m_random; //!< exp. 3's random-destination sender
-    Ptr<RouteCache> m_filled;              //!< exp. 3: the cache the random traffic fills
+    ApplicationContainer m_analyserApp;    //!< the analyser's stream port's sender
     Time m_loadStart{Seconds(1.0)};        //!< when the load (and the random traffic) start
     Time m_streamStart;                    //!< when the stream starts
-    Time m_streamDuration;                 //!< how long the stream runs
-    uint32_t m_margin{0};                  //!< stream packets sent beyond the window
+    uint64_t m_logged{0};                  //!< stream packets R logged
+    uint64_t m_retransmissions{0};         //!< S's TCP retransmissions
     bool m_cacheFull{false};               //!< exp. 3: the cache was full at the stream's start
     Time m_fillTime{Seconds(-1)};          //!< exp. 3: time the random traffic took
 };

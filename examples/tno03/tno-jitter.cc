@@ -81,14 +81,17 @@ struct Samples
      */
     void Write(ResultRecord& rec, double binUs) const
     {
-        NS_ABORT_MSG_IF(v.empty(), "tno-jitter: no samples");
+        rec.SetInt("samples", v.size());
+        if (v.empty())
+        {
+            return; // (the network lost every datagram: no statistics)
+        }
         double sum = 0;
         for (double x : v)
         {
             sum += x;
         }
         auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-        rec.SetInt("samples", v.size());
         rec.Set("mean_us", sum / v.size() * 1e6);
         rec.Set("min_us", *lo * 1e6);
         rec.Set("max_us", *hi * 1e6);
@@ -273,6 +276,10 @@ main(int argc, char* argv[])
         .Declare("clock_read_us", ResultRecord::REAL, "sched: cost of one clock read (us)")
         .Declare("sent", ResultRecord::INT, "net: datagrams sent, the warm-up included")
         .Declare("malformed", ResultRecord::INT, "net: datagrams of the wrong size, dropped")
+        .Declare("received", ResultRecord::INT, "net: datagrams that arrived (= samples)")
+        .Declare("lost",
+                 ResultRecord::INT,
+                 "net: datagrams that never arrived (--samples - received)")
         .Declare("events", ResultRecord::INT, "simulator events");
     Samples::Declare(rec);
     opts.Parse(argc, argv);
@@ -433,11 +440,17 @@ main(int argc, char* argv[])
     Simulator::Run();
 
     const Samples& s = net ? result : task->GetErrors();
+    // A scheduling measurement always has its activations; the network may lose datagrams (a
+    // result: "lost").
+    NS_ABORT_MSG_IF(!net && s.v.empty(), "tno-jitter: no activation");
     s.Write(rec, binUs);
     if (net)
     {
+        NS_ABORT_MSG_IF(s.v.size() > samples, s.v.size() << " samples of " << samples);
         rec.SetInt("sent", sent);
         rec.SetInt("malformed", malformed);
+        rec.SetInt("received", s.v.size());
+        rec.SetInt("lost", samples - s.v.size());
     }
     rec.SetInt("events", Simulator::GetEventCount());
     rec.Write(opts.GetOutput());

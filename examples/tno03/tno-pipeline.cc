@@ -115,6 +115,9 @@ main(int argc, char* argv[])
         .Declare("send_rate_hz", ResultRecord::REAL, "achieved send rate (Hz)")
         .Declare("read_rate_hz", ResultRecord::REAL, "achieved read rate (Hz)")
         .Declare("loss", ResultRecord::REAL, "share of updates lost (0..1)")
+        .Declare("lost",
+                 ResultRecord::INT,
+                 "updates of the window that never arrived (sent - received)")
         .Declare("latency_mean_us", ResultRecord::REAL, "mean end-to-end latency (us)")
         .Declare("latency_sd_us", ResultRecord::REAL, "latency standard deviation (us)")
         .Declare("latency_max_us", ResultRecord::REAL, "largest latency (us)")
@@ -303,10 +306,16 @@ main(int argc, char* argv[])
     rec.Set("send_rate_hz", sendRate);
     rec.Set("read_rate_hz", readRate);
     rec.Set("loss", loss);
-    rec.Set("latency_mean_us", mean * 1e6);
-    rec.Set("latency_sd_us", sd * 1e6);
-    rec.Set("latency_max_us", m.max * 1e6);
-    rec.Set("latency_growth", growth);
+    NS_ABORT_MSG_IF(m.received > m.sent, m.received << " messages received of " << m.sent);
+    rec.SetInt("lost", m.sent - m.received);
+    if (m.received > 0)
+    {
+        // (without a message there is no latency: the fields stay out of the record)
+        rec.Set("latency_mean_us", mean * 1e6);
+        rec.Set("latency_sd_us", sd * 1e6);
+        rec.Set("latency_max_us", m.max * 1e6);
+        rec.Set("latency_growth", growth);
+    }
     rec.SetInt("relay_max_burst", m.relayBurst);
     rec.SetInt("receiver_max_burst", m.receiverBurst);
     rec.SetInt("queue_drops", relay->GetQueueDrops() + receiver->GetQueueDrops());

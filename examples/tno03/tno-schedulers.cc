@@ -273,8 +273,11 @@ main(int argc, char* argv[])
         // The offset at the start is a residual of the discipline; a PC crystal's drift of
         // +-20 ppm (A fast, B slow), corrected at each synchronisation.
         const double bound = clockKind == "ntp" ? 500e-6 : 1e-6;
-        c->SetAttribute("Offset", TimeValue(Seconds(offsetRv->GetValue(-bound, bound))));
-        c->SetAttribute("Drift", DoubleValue(i == 0 ? 20.0 : -20.0));
+        // Defaults of this set-up: a user's --ns3::NodeClock::Offset= or ::Drift= replaces
+        // them (the offset is drawn in any case, so the later streams stay the same).
+        const Time offset = Seconds(offsetRv->GetValue(-bound, bound));
+        UserAttributes::SetDefault(c, "Offset", TimeValue(offset));
+        UserAttributes::SetDefault(c, "Drift", DoubleValue(i == 0 ? 20.0 : -20.0));
         c->AssignStreams(810 + i);
         clocks.push_back(c);
     }
@@ -289,7 +292,10 @@ main(int argc, char* argv[])
     {
         // The conservative time management counts on every timestamped update arriving: HLA-TM
         // runs RTI-DM's messages over TCP (reliable) instead of UDP (an assumption, doc/tno.rst).
-        settings->SetAttribute("Transport", EnumValue(RtiSettings::TCP));
+        UserAttributes::SetFixed(settings,
+                                 "Transport",
+                                 EnumValue(RtiSettings::TCP),
+                                 "from its option --scheduler=hla (TCP under HLA-TM)");
     }
     Ptr<RtiExec> exec = CreateObject<RtiExec>();
     exec->Setup(hosts[0], settings);
@@ -318,8 +324,14 @@ main(int argc, char* argv[])
                                                        : "Default";
     auto makeRci = [&](Ptr<RtiLrc> lrc, const RciSchedule& s, Ptr<NodeClock> clock) {
         Ptr<RciFederate> r = CreateObject<RciFederate>();
-        r->SetAttribute("Scheduler", StringValue(schedAttr));
-        r->SetAttribute("Lookahead", TimeValue(lookahead));
+        UserAttributes::SetFixed(r,
+                                 "Scheduler",
+                                 StringValue(schedAttr),
+                                 "from its option --scheduler");
+        UserAttributes::SetFixed(r,
+                                 "Lookahead",
+                                 TimeValue(lookahead),
+                                 "from its option --lookahead");
         r->Setup(lrc, s);
         r->SetClock(clock);
         return r;

@@ -13,6 +13,7 @@
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/tcp-socket-factory.h"
+#include "ns3/type-id.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
@@ -45,12 +46,12 @@ NttReceiver::GetTypeId()
                             UintegerValue(4160),
                             MakeUintegerAccessor(&NttReceiver::m_recordSize),
                             MakeUintegerChecker<uint32_t>(12, 65507))
-              .AddAttribute("BsdWindowUpdate",
-                            "TCP: advertise the window after a read as 4.4BSD does (see "
-                            "WindowUpdate); ns-3's TCP alone does not",
-                            BooleanValue(true),
-                            MakeBooleanAccessor(&NttReceiver::m_windowUpdate),
-                            MakeBooleanChecker())
+              .AddAttribute("TcpFactory",
+                            "Socket factory of the TCP stream (ns3::BsdTcpSocketFactory: "
+                            "4.4BSD's TCP; ns3::TcpSocketFactory: ns-3's)",
+                            TypeIdValue(TcpSocketFactory::GetTypeId()),
+                            MakeTypeIdAccessor(&NttReceiver::m_tcpFactory),
+                            MakeTypeIdChecker())
               .AddTraceSource("Arrival",
                               "A stream packet arrived at the application",
                               MakeTraceSourceAccessor(&NttReceiver::m_arrivalTrace),
@@ -62,6 +63,7 @@ NttReceiver::NttReceiver()
     : m_port(5001)
     , m_tcp(true)
     , m_recordSize(4160)
+    , m_tcpFactory(TcpSocketFactory::GetTypeId())
 {
     NS_LOG_FUNCTION(this);
     m_nextCb = MakeCallback(&NttReceiver::Next, this);
@@ -91,9 +93,8 @@ NttReceiver::StartApplication()
     Ptr<HostPlatform> host = GetNode()->GetObject<HostPlatform>();
     NS_ABORT_MSG_IF(!host, "NttReceiver: node " << GetNode()->GetId() << " has no HostPlatform");
     m_process = host->CreateProcess();
-    m_listen = Socket::CreateSocket(GetNode(),
-                                    m_tcp ? TcpSocketFactory::GetTypeId()
-                                          : UdpSocketFactory::GetTypeId());
+    m_listen
+        = Socket::CreateSocket(GetNode(), m_tcp ? m_tcpFactory : UdpSocketFactory::GetTypeId());
     m_listen->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port));
     if (m_tcp)
     {
@@ -160,7 +161,6 @@ NttReceiver::Done()
     if (m_tcp)
     {
         ConsumeStream(m_chunk, now);
-        WindowUpdate(m_chunk->GetSize());
     }
     else
     {
@@ -172,30 +172,6 @@ NttReceiver::Done()
         }
     }
     Next();
-}
-
-void
-NttReceiver::WindowUpdate(uint32_t bytes)
-{
-    if (!m_windowUpdate)
-    {
-        return;
-    }
-    // 4.4BSD: after a read, tcp_output() sends a window update when the window can grow by at
-    // least two segments or by half the receive buffer. ns-3's TCP sends none (the sender can
-    // then wait for ever on a window smaller than a segment); a receive-buffer size that grows
-    // makes it advertise its window at once, which is what the read would have caused.
-    UintegerValue buf;
-    UintegerValue mss;
-    m_data->GetAttribute("RcvBufSize", buf);
-    m_data->GetAttribute("SegmentSize", mss);
-    m_unadvertised += bytes;
-    if (m_unadvertised >= 2 * mss.Get() || 2 * m_unadvertised >= buf.Get())
-    {
-        m_unadvertised = 0;
-        m_data->SetAttribute("RcvBufSize", UintegerValue(buf.Get() - 1));
-        m_data->SetAttribute("RcvBufSize", buf);
-    }
 }
 
 void

@@ -37,10 +37,12 @@ class Socket;
  * completes.
  *
  * - UDP: one read per datagram; the datagram's SeqTsHeader gives the packet's number.
- * - TCP: TCP keeps no packet boundaries. The stream is a sequence of RecordSize-byte records,
- *   each starting with its SeqTsHeader; the process reads at most the rest of the current
- *   record per read (read(fd, buf, remaining), as an application that reassembles records
- *   does), and "packet k arrives" when the read that completes the k-th record completes.
+ * - TCP (sockets from the TcpFactory attribute: BsdTcpSocketFactory for a 4.4BSD host, whose
+ *   socket also sends the window update a read calls for): TCP keeps no packet boundaries. The
+ * stream is a sequence of RecordSize-byte records, each starting with its SeqTsHeader; the process
+ * reads at most the rest of the current record per read (read(fd, buf, remaining), as an
+ * application that reassembles records does), and "packet k arrives" when the read that completes
+ * the k-th record completes.
  */
 class NttReceiver : public Application
 {
@@ -97,11 +99,6 @@ class NttReceiver : public Application
     /** The read is done. */
     void Done();
     /**
-     * A read of a TCP stream is done: advertise the window if 4.4BSD would.
-     * @param bytes bytes read
-     */
-    void WindowUpdate(uint32_t bytes);
-    /**
      * Log an arrival.
      * @param seq the packet's number
      * @param now its time
@@ -119,8 +116,7 @@ class NttReceiver : public Application
     uint32_t m_inRecord{0};           //!< bytes of the current record read so far
     std::array<uint8_t, 12> m_head{}; //!< the current record's first bytes (its header)
     uint64_t m_reads{0};              //!< counter
-    bool m_windowUpdate{true};        //!< BsdWindowUpdate
-    uint32_t m_unadvertised{0};       //!< bytes read since the last window update
+    TypeId m_tcpFactory;              //!< TcpFactory
     Callback<void> m_nextCb;          //!< Next
     Callback<void> m_doneCb;          //!< Done
     std::vector<std::pair<uint32_t, Time>> m_arrivals; //!< the log

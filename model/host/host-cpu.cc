@@ -4,6 +4,7 @@
 
 #include "host-cpu.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
@@ -79,6 +80,13 @@ HostCpu::GetTypeId()
                             DoubleValue(0.0),
                             MakeDoubleAccessor(&HostCpu::m_interferenceRate),
                             MakeDoubleChecker<double>(0.0, 1e6))
+              .AddAttribute("InterferencePeriodic",
+                            "Whether the events of InterferenceRate (not the shielded ones) come "
+                            "periodically, every 1/InterferenceRate from a random phase (a "
+                            "kernel's timer tick: Linux's HZ), instead of as a Poisson stream.",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&HostCpu::m_interferencePeriodic),
+                            MakeBooleanChecker())
               .AddAttribute("InterferenceDuration",
                             "Duration (s) of one event of InterferenceRate.",
                             StringValue("ns3::ConstantRandomVariable[Constant=0]"),
@@ -139,6 +147,7 @@ HostCpu::HostCpu()
     , m_affine(false)
     , m_interferenceRate(0)
     , m_shieldedInterferenceRate(0)
+    , m_interferencePeriodic(false)
     , m_nInterference(0)
     , m_cacheSize(0)
     , m_cacheLine(32)
@@ -246,21 +255,32 @@ HostCpu::DoInitialize()
         {
             m_affinity[INTERFERENCE_OWNER + c] = c;
             m_affine = true;
-            ScheduleInterference(c);
+            ScheduleInterference(c, true);
         }
     }
     Object::DoInitialize();
 }
 
 void
-HostCpu::ScheduleInterference(uint32_t c)
+HostCpu::ScheduleInterference(uint32_t c, bool first)
 {
     double rate = m_shielded[c] ? m_shieldedInterferenceRate : m_interferenceRate;
     if (rate <= 0)
     {
         return;
     }
-    Time gap = Seconds(m_interArrival->GetValue() / rate);
+    double draw = 1.0;
+    if (!m_interferencePeriodic || m_shielded[c])
+    {
+        draw = m_interArrival->GetValue(); // Poisson: exponential gaps, mean 1 / rate
+    }
+    else if (first)
+    {
+        // A periodic tick: the first at a uniform phase (1 - exp(-x) of an exponential draw x is
+        // uniform on [0, 1), so one stream serves both arrival laws), then one every period.
+        draw = 1.0 - std::exp(-m_interArrival->GetValue());
+    }
+    Time gap = Seconds(draw / rate);
     m_interferenceEvents[c] = Simulator::Schedule(gap, &HostCpu::Interfere, this, c);
 }
 
@@ -273,7 +293,7 @@ HostCpu::Interfere(uint32_t c)
     ++m_nInterference;
     NS_LOG_LOGIC("core " << c << " interference " << seconds * 1e6 << " us");
     Submit(HARDIRQ, Seconds(seconds), INTERFERENCE_OWNER + c, Callback<void>());
-    ScheduleInterference(c);
+    ScheduleInterference(c, false);
 }
 
 void

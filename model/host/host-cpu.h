@@ -278,8 +278,9 @@ class HostCpu : public Object
     /**
      * Schedule the next sporadic interference event on a core.
      * @param c core index
+     * @param first whether it is the core's first event (a periodic tick draws its phase)
      */
-    void ScheduleInterference(uint32_t c);
+    void ScheduleInterference(uint32_t c, bool first);
     /**
      * A sporadic interference event on a core: kernel work that preempts the process there.
      * @param c core index
@@ -314,13 +315,14 @@ class HostCpu : public Object
     std::vector<bool> m_shielded; //!< per core
     std::unordered_map<uint32_t, uint32_t> m_affinity;                  //!< owner -> core
     std::vector<std::array<std::deque<Task>, N_PRIORITIES>> m_coreRunq; //!< bound tasks per core
-    double m_interferenceRate;                                //!< InterferenceRate (per core, 1/s)
-    double m_shieldedInterferenceRate;                        //!< ShieldedInterferenceRate
-    Ptr<RandomVariableStream> m_interferenceDuration;         //!< InterferenceDuration (s)
-    Ptr<RandomVariableStream> m_shieldedInterferenceDuration; //!< ShieldedInterferenceDuration
-    Ptr<ExponentialRandomVariable> m_interArrival;            //!< gaps between events (mean 1)
-    std::vector<EventId> m_interferenceEvents;                //!< next event per core
-    uint64_t m_nInterference;                                 //!< counter
+    double m_interferenceRate;         //!< InterferenceRate (per core, 1/s)
+    double m_shieldedInterferenceRate; //!< ShieldedInterferenceRate
+    bool m_interferencePeriodic;       //!< InterferencePeriodic: a timer tick, not Poisson
+    Ptr<RandomVariableStream> m_interferenceDuration;           //!< InterferenceDuration (s)
+    Ptr<RandomVariableStream> m_shieldedInterferenceDuration;   //!< ShieldedInterferenceDuration
+    Ptr<ExponentialRandomVariable> m_interArrival;              //!< gaps between events (mean 1)
+    std::vector<EventId> m_interferenceEvents;                  //!< next event per core
+    uint64_t m_nInterference;                                   //!< counter
     static constexpr uint32_t INTERFERENCE_OWNER = 0xFFFFF000u; //!< + core index
     uint64_t m_cacheSize;                                       //!< CacheSize (octets)
     uint32_t m_cacheLine;                                       //!< CacheLineSize (octets)

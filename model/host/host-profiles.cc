@@ -259,7 +259,21 @@ description = mid-1990s 100 MHz workstation, 4.4BSD-derived stack (hz=100); NTT9
 HostPlatform.Cpu = ns3::HostCpu[Frequency=100e6|Cores=1|ContextSwitchCost=5000]
 # BSD's callout wheel runs on the 100 Hz clock: a sleep ends on a tick.
 HostPlatform.Timer = ns3::TickTimer[Frequency=100|ExtraTicks=1]
-# Wake-up of a blocked process: a few tens of microseconds (the context switch is charged apart).
+# The clock interrupt itself (hz = 100: hardclock(), and softclock() when callouts are due,
+# kern_clock.c; McKusick et al., The Design and Implementation of the 4.4BSD Operating System,
+# 1996, sec. 3.4): every 10 ms from the boot's phase, preempting whatever runs. Its handler: an
+# interrupt's entry and exit (4.45 us, some 1 300 cycles, for a timer interrupt on a 300 MHz
+# Pentium II, Aron and Druschel, SOSP 1999) and hardclock's accounting and callout scan, a few
+# hundred instructions more; on the era's slower memory 1 000 to 3 000 cycles, 10 to 30 us at
+# 100 MHz (uniform: the ticks that run callouts take longer).
+HostCpu.InterferenceRate = 100
+HostCpu.InterferencePeriodic = true
+HostCpu.InterferenceDuration = ns3::UniformRandomVariable[Min=10e-6|Max=30e-6]
+# Wake-up of a process blocked in a socket read: sorwakeup() makes it runnable at a kernel
+# priority (PSOCK) above every user process, so it runs when the interrupt and software-interrupt
+# work in progress is done (McKusick et al. 1996, sec. 4.4), after the context switch charged
+# apart; the kernel work between the two (the rest of ipintr, other callouts) is modelled as an
+# exponential of mean 20 us, bounded at 500 us (an assumption within 0 to 100 us of mean).
 HostPlatform.SchedulingLatency = ns3::ExponentialRandomVariable[Mean=20e-6|Bound=5e-4]
 # Per-packet protocol processing (socket layer, TCP or UDP, IP, driver) of some 1 000 to 2 000
 # instructions (Clark, Jacobson, Romkey, Salwen 1989; Kay and Pasquale 1993 measured 100-200 us

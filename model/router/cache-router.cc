@@ -46,30 +46,32 @@ CacheRouter::GetTypeId()
                             MakeDoubleAccessor(&CacheRouter::m_slowCycles),
                             MakeDoubleChecker<double>(0, 1e9))
               .AddAttribute("InputQueueLimit",
-                            "Packets the IP input process's queue holds (waiting or in service); "
-                            "Cisco IOS's default input hold queue is 75",
+                            "Input hold queue of each interface (set at Install): packets that "
+                            "arrived on it and wait for or are in process switching; Cisco "
+                            "IOS's default is 75 (hold-queue 75 in)",
                             UintegerValue(75),
                             MakeUintegerAccessor(&CacheRouter::m_queueLimit),
                             MakeUintegerChecker<uint32_t>(1, 1000000))
               .AddAttribute("CacheSide",
-                            "Whose cache a packet uses: Output (the interface it leaves by) or "
-                            "Input (the interface it arrived on)",
+                            "Whose fast-switching switch governs a packet: Output (the "
+                            "interface it leaves by) or Input (the interface it arrived on)",
                             EnumValue(OUTPUT),
                             MakeEnumAccessor<Side>(&CacheRouter::m_side),
                             MakeEnumChecker(OUTPUT, "Output", INPUT, "Input"))
               .AddAttribute("CacheCapacity",
-                            "Entries of each interface's cache (set at Install)",
+                            "Entries of the router's route cache, one table shared by all "
+                            "interfaces (set at Install); [NTT96]'s router: 8548",
                             UintegerValue(8548),
                             MakeUintegerAccessor(&CacheRouter::m_cacheCapacity),
                             MakeUintegerChecker<uint32_t>(1, 100000000))
               .AddAttribute(
                   "CachePolicy",
-                  "Replacement policy of the caches (set at Install)",
+                  "Replacement policy of the cache (set at Install)",
                   EnumValue(RouteCache::FLUSH_ALL),
                   MakeEnumAccessor<RouteCache::Policy>(&CacheRouter::m_policy),
                   MakeEnumChecker(RouteCache::FLUSH_ALL, "FlushAll", RouteCache::LRU, "Lru"))
               .AddAttribute("FlushInterval",
-                            "Period of the caches' clear-all flush (0 s: none; set at Install)",
+                            "Period of the cache's clear-all flush (0 s: none; set at Install)",
                             TimeValue(Seconds(60)),
                             MakeTimeAccessor(&CacheRouter::m_flushInterval),
                             MakeTimeChecker(Seconds(0), Seconds(1e6)))
@@ -82,7 +84,7 @@ CacheRouter::GetTypeId()
                               MakeTraceSourceAccessor(&CacheRouter::m_slowTrace),
                               "ns3::CacheRouter::ForwardTracedCallback")
               .AddTraceSource("QueueDrop",
-                              "A packet found the input queue full",
+                              "A packet found its interface's input hold queue full",
                               MakeTraceSourceAccessor(&CacheRouter::m_dropTrace),
                               "ns3::CacheRouter::DropTracedCallback");
     return tid;
@@ -111,11 +113,12 @@ void
 CacheRouter::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    for (auto& c : m_caches)
+    if (m_cache)
     {
-        c->Dispose();
+        m_cache->Dispose();
+        m_cache = nullptr;
     }
-    m_caches.clear();
+    m_ifs.clear();
     m_fast.clear();
     m_input.clear();
     m_up.Nullify();
@@ -144,15 +147,15 @@ CacheRouter::Install(Ptr<Node> node)
     NS_ABORT_MSG_IF(!tc, "CacheRouter::Install: node has no traffic-control layer");
     m_up = MakeCallback(&TrafficControlLayer::Receive, tc);
 
-    for (uint32_t i = 0; i < m_ipv4->GetNInterfaces(); ++i)
+    m_cache = CreateObject<RouteCache>();
+    m_cache->SetAttribute("Capacity", UintegerValue(m_cacheCapacity));
+    m_cache->SetAttribute("Policy", EnumValue(m_policy));
+    m_cache->SetAttribute("FlushInterval", TimeValue(m_flushInterval));
+    m_cache->Initialize();
+    m_ifs.assign(m_ipv4->GetNInterfaces(), Interface{});
+    for (auto& i : m_ifs)
     {
-        Ptr<RouteCache> cache = CreateObject<RouteCache>();
-        cache->SetAttribute("Capacity", UintegerValue(m_cacheCapacity));
-        cache->SetAttribute("Policy", EnumValue(m_policy));
-        cache->SetAttribute("FlushInterval", TimeValue(m_flushInterval));
-        cache->Initialize();
-        m_caches.push_back(cache);
-        m_enabled.push_back(true);
+        i.limit = m_queueLimit;
     }
 
     // The internet stack registered TrafficControlLayer::Receive for IPv4 and ARP on every IP
@@ -179,29 +182,49 @@ CacheRouter::Install(Ptr<Node> node)
     }
 }
 
+const CacheRouter::Interface&
+CacheRouter::If(uint32_t interface, const char* caller) const
+{
+    NS_ABORT_MSG_IF(interface >= m_ifs.size(),
+                    "CacheRouter::" << caller << ": no interface "
+                                    << interface << " (installed: " << m_ifs.size() << ")");
+    return m_ifs[interface];
+}
+
 void
 CacheRouter::SetCacheEnabled(uint32_t interface, bool enabled)
 {
     NS_LOG_FUNCTION(this << interface << enabled);
-    NS_ABORT_MSG_IF(interface >= m_enabled.size(),
-                    "CacheRouter::SetCacheEnabled: no interface " << interface);
-    m_enabled[interface] = enabled;
+    If(interface, "SetCacheEnabled");
+    m_ifs[interface].enabled = enabled;
 }
 
 bool
 CacheRouter::IsCacheEnabled(uint32_t interface) const
 {
-    NS_ABORT_MSG_IF(interface >= m_enabled.size(),
-                    "CacheRouter::IsCacheEnabled: no interface " << interface);
-    return m_enabled[interface];
+    return If(interface, "IsCacheEnabled").enabled;
 }
 
 Ptr<RouteCache>
-CacheRouter::GetCache(uint32_t interface) const
+CacheRouter::GetCache() const
 {
-    NS_ABORT_MSG_IF(interface >= m_caches.size(),
-                    "CacheRouter::GetCache: no interface " << interface);
-    return m_caches[interface];
+    NS_ABORT_MSG_IF(!m_cache, "CacheRouter::GetCache: not installed");
+    return m_cache;
+}
+
+void
+CacheRouter::SetInputQueueLimit(uint32_t interface, uint32_t limit)
+{
+    NS_LOG_FUNCTION(this << interface << limit);
+    If(interface, "SetInputQueueLimit");
+    NS_ABORT_MSG_IF(limit == 0, "CacheRouter::SetInputQueueLimit: a limit of 0 packets");
+    m_ifs[interface].limit = limit;
+}
+
+uint32_t
+CacheRouter::GetInputQueueLimit(uint32_t interface) const
+{
+    return If(interface, "GetInputQueueLimit").limit;
 }
 
 void
@@ -238,7 +261,7 @@ CacheRouter::Receive(Ptr<NetDevice> device,
         return;
     }
     const uint32_t oif = m_ipv4->GetInterfaceForDevice(route->GetOutputDevice());
-    const uint32_t cacheIf = m_side == OUTPUT ? oif : static_cast<uint32_t>(inIf);
+    const uint32_t governs = m_side == OUTPUT ? oif : static_cast<uint32_t>(inIf);
     Frame f{device,
             packet,
             protocol,
@@ -247,14 +270,14 @@ CacheRouter::Receive(Ptr<NetDevice> device,
             packetType,
             Simulator::Now(),
             ip.GetDestination(),
-            -1,
+            m_ifs[governs].enabled,
+            static_cast<uint32_t>(inIf),
             oif,
             false};
-    if (m_enabled[cacheIf])
+    if (f.fill)
     {
         uint32_t cached = 0;
-        f.hit = m_caches[cacheIf]->Lookup(ip.GetDestination(), cached);
-        f.cacheIf = static_cast<int32_t>(cacheIf);
+        f.hit = m_cache->Lookup(ip.GetDestination(), cached);
     }
     m_fast.push_back(std::move(f));
     m_cpu->Submit(HostCpu::HARDIRQ,
@@ -268,19 +291,24 @@ CacheRouter::FastDone()
 {
     Frame f = std::move(m_fast.front());
     m_fast.pop_front();
+    Interface& in = m_ifs[f.inIf];
     if (f.hit)
     {
         ++m_nFast;
+        ++in.nFast;
         m_fastTrace(f.packet, Simulator::Now() - f.arrival);
         Deliver(f);
         return;
     }
-    if (m_input.size() >= m_queueLimit)
+    if (in.queued >= in.limit)
     {
         ++m_nDrops;
+        ++in.nDrops;
         m_dropTrace(f.packet);
         return;
     }
+    ++in.queued;
+    in.maxQueued = std::max(in.maxQueued, in.queued);
     m_input.push_back(std::move(f));
     m_maxQueue = std::max<uint32_t>(m_maxQueue, m_input.size());
     MaybeStartSlow();
@@ -303,11 +331,14 @@ CacheRouter::SlowDone()
     m_slowBusy = false;
     Frame f = std::move(m_input.front());
     m_input.pop_front();
-    if (f.cacheIf >= 0)
+    Interface& in = m_ifs[f.inIf];
+    --in.queued;
+    if (f.fill)
     {
-        m_caches[f.cacheIf]->Fill(f.destination, f.oif);
+        m_cache->Fill(f.destination, f.oif);
     }
     ++m_nSlow;
+    ++in.nSlow;
     m_slowTrace(f.packet, Simulator::Now() - f.arrival);
     Deliver(f);
     MaybeStartSlow();
@@ -341,6 +372,30 @@ uint32_t
 CacheRouter::GetMaxQueue() const
 {
     return m_maxQueue;
+}
+
+uint64_t
+CacheRouter::GetFastPath(uint32_t interface) const
+{
+    return If(interface, "GetFastPath").nFast;
+}
+
+uint64_t
+CacheRouter::GetSlowPath(uint32_t interface) const
+{
+    return If(interface, "GetSlowPath").nSlow;
+}
+
+uint64_t
+CacheRouter::GetQueueDrops(uint32_t interface) const
+{
+    return If(interface, "GetQueueDrops").nDrops;
+}
+
+uint32_t
+CacheRouter::GetMaxQueue(uint32_t interface) const
+{
+    return If(interface, "GetMaxQueue").maxQueued;
 }
 
 } // namespace ns3

@@ -43,16 +43,23 @@ class Ipv4L3Protocol;
  * 1. runs the interrupt-level fast path (FastPathCost, HARDIRQ class on the CPU): the receive
  *    interrupt, the cache probe and, on a hit, the rewrite and the hand-over to the output
  *    interface; then it is forwarded (by ns-3's IPv4 forwarding, with the same routing table);
- * 2. on a miss, or if the cache it would use is switched off, the packet joins the input queue
- *    of the IP input process (InputQueueLimit packets, waiting or in service; a packet that
- *    finds it full is dropped). The process takes the packets one by one (SlowPathCost each,
- *    PROCESS class, preempted by interrupts), looks the route up, fills the cache (if it is on)
- *    and forwards the packet.
+ * 2. on a miss, or if fast switching is off for it, the packet is handed to the IP input
+ *    process (process switching). Each input interface has its own input hold queue
+ *    (InputQueueLimit packets of that interface, waiting or in service; Cisco IOS's
+ *    "hold-queue N in", default 75): a packet whose interface already has that many is
+ *    dropped, whatever the other interfaces hold. The process takes the packets one by one in
+ *    arrival order (SlowPathCost each, PROCESS class, preempted by interrupts), looks the route
+ *    up, fills the cache (if fast switching is on for the packet) and forwards it.
  *
- * Each IP interface has its own RouteCache, switched on or off (SetCacheEnabled). Which
- * interface's cache a packet uses (Attribute CacheSide): the output interface's (Output, the
- * default: Cisco's "ip route-cache" is configured on, and builds entries for, the interface a
- * packet leaves by) or the input interface's (Input).
+ * The router has ONE RouteCache (CacheCapacity entries, [NTT96]'s 8548), shared by all
+ * interfaces; fast switching is switched on or off per interface (SetCacheEnabled: Cisco's
+ * interface command "ip route-cache"). Whose switch governs a packet (Attribute CacheSide):
+ * that of the interface it leaves by (Output, the default: "ip route-cache" enables fast
+ * switching out of the interface) or that of the interface it arrived on (Input). A packet
+ * whose switch is off is process-switched and enters nothing into the cache; a packet whose
+ * switch is on looks its destination up in the one cache, and a miss fills it (if there is
+ * room: under FlushAll a full cache takes nothing until its next flush, so while it is full
+ * every packet to a destination not in it is process-switched, whichever interface it uses).
  */
 class CacheRouter : public Object
 {
@@ -74,33 +81,48 @@ class CacheRouter : public Object
     ~CacheRouter() override;
 
     /**
-     * @brief Install on a router node: one cache per IP interface (configured from the
-     * CacheCapacity, CachePolicy and FlushInterval attributes), the router as the IPv4 receive
-     * handler. Call after the node's IP addresses are assigned and its HostPlatform installed.
+     * @brief Install on a router node: the route cache (configured from the CacheCapacity,
+     * CachePolicy and FlushInterval attributes), an input hold queue per IP interface
+     * (InputQueueLimit), the router as the IPv4 receive handler. Call after the node's IP
+     * addresses are assigned and its HostPlatform installed.
      * @param node the router node
      */
     void Install(Ptr<Node> node);
 
     /**
-     * @brief Switch an interface's route cache on or off (default on).
+     * @brief Switch fast switching of an interface on or off (Cisco's "ip route-cache";
+     * default on).
      * @param interface the IPv4 interface index
-     * @param enabled whether the cache is used
+     * @param enabled whether packets governed by this interface use the route cache
      */
     void SetCacheEnabled(uint32_t interface, bool enabled);
 
     /**
-     * @brief Whether an interface's cache is on.
+     * @brief Whether fast switching of an interface is on.
      * @param interface the IPv4 interface index
      * @return true if on
      */
     bool IsCacheEnabled(uint32_t interface) const;
 
     /**
-     * @brief An interface's cache.
-     * @param interface the IPv4 interface index
+     * @brief The router's route cache (one, shared by every interface).
      * @return the cache
      */
-    Ptr<RouteCache> GetCache(uint32_t interface) const;
+    Ptr<RouteCache> GetCache() const;
+
+    /**
+     * @brief Set an interface's input hold queue (Cisco's "hold-queue N in"; the default is
+     * InputQueueLimit).
+     * @param interface the IPv4 interface index
+     * @param limit packets of that interface waiting for or in process switching
+     */
+    void SetInputQueueLimit(uint32_t interface, uint32_t limit);
+
+    /**
+     * @param interface the IPv4 interface index
+     * @return its input hold queue limit
+     */
+    uint32_t GetInputQueueLimit(uint32_t interface) const;
 
     /**
      * @brief Entry point for frames from a device (a Node protocol handler).
@@ -122,10 +144,30 @@ class CacheRouter : public Object
     uint64_t GetFastPath() const;
     /** @return packets forwarded by the slow path */
     uint64_t GetSlowPath() const;
-    /** @return packets dropped because the input queue was full */
+    /** @return packets dropped because their interface's input hold queue was full */
     uint64_t GetQueueDrops() const;
-    /** @return the largest input-queue occupancy seen */
+    /** @return the largest number of packets waiting for or in process switching */
     uint32_t GetMaxQueue() const;
+    /**
+     * @param interface the IPv4 interface index (input)
+     * @return packets that arrived on it and were forwarded by the fast path
+     */
+    uint64_t GetFastPath(uint32_t interface) const;
+    /**
+     * @param interface the IPv4 interface index (input)
+     * @return packets that arrived on it and were forwarded by the slow path
+     */
+    uint64_t GetSlowPath(uint32_t interface) const;
+    /**
+     * @param interface the IPv4 interface index (input)
+     * @return packets that arrived on it and found its input hold queue full
+     */
+    uint64_t GetQueueDrops(uint32_t interface) const;
+    /**
+     * @param interface the IPv4 interface index (input)
+     * @return the largest occupancy of its input hold queue
+     */
+    uint32_t GetMaxQueue(uint32_t interface) const;
 
     /**
      * TracedCallback signature for a forwarded packet.
@@ -155,9 +197,22 @@ class CacheRouter : public Object
         NetDevice::PacketType packetType; //!< type
         Time arrival;                     //!< arrival at the router
         Ipv4Address destination;          //!< the IP destination (the cache's key)
-        int32_t cacheIf;                  //!< interface whose cache to fill (-1: none)
+        bool fill;                        //!< fast switching on: fill the cache on a miss
+        uint32_t inIf;                    //!< input interface
         uint32_t oif;                     //!< output interface
         bool hit;                         //!< cache hit
+    };
+
+    /** Per-interface state: the fast-switching switch, the input hold queue, counters. */
+    struct Interface
+    {
+        bool enabled{true};    //!< fast switching on
+        uint32_t limit{0};     //!< input hold queue limit
+        uint32_t queued{0};    //!< packets of this interface waiting or in service
+        uint32_t maxQueued{0}; //!< largest queued
+        uint64_t nFast{0};     //!< fast-path forwards (by input interface)
+        uint64_t nSlow{0};     //!< slow-path forwards (by input interface)
+        uint64_t nDrops{0};    //!< input hold queue drops
     };
 
     /** The interrupt-level work of the oldest frame is done. */
@@ -166,6 +221,13 @@ class CacheRouter : public Object
     void SlowDone();
     /** Start the slow-path process on the next queued frame, if idle. */
     void MaybeStartSlow();
+    /**
+     * An interface's state, or abort naming the caller.
+     * @param interface the IPv4 interface index
+     * @param caller the public method
+     * @return the state
+     */
+    const Interface& If(uint32_t interface, const char* caller) const;
     /**
      * Hand a frame to the stack.
      * @param frame the frame
@@ -182,19 +244,19 @@ class CacheRouter : public Object
              const Address&,
              const Address&,
              NetDevice::PacketType>
-        m_up;                              //!< the traffic-control layer's receive
-    std::vector<Ptr<RouteCache>> m_caches; //!< per IPv4 interface
-    std::vector<bool> m_enabled;           //!< per IPv4 interface
-    std::deque<Frame> m_fast;              //!< frames in interrupt-level work (FIFO)
-    std::deque<Frame> m_input;             //!< input queue of the IP process (front in service)
-    bool m_slowBusy{false};                //!< the process works on m_input.front()
-    Callback<void> m_fastDoneCb;           //!< FastDone
-    Callback<void> m_slowDoneCb;           //!< SlowDone
-    uint32_t m_pid{0};                     //!< owner id of the IP input process
+        m_up;                     //!< the traffic-control layer's receive
+    Ptr<RouteCache> m_cache;      //!< the route cache
+    std::vector<Interface> m_ifs; //!< per IPv4 interface
+    std::deque<Frame> m_fast;     //!< frames in interrupt-level work (FIFO)
+    std::deque<Frame> m_input;    //!< the IP input process's packets (front in service)
+    bool m_slowBusy{false};       //!< the process works on m_input.front()
+    Callback<void> m_fastDoneCb;  //!< FastDone
+    Callback<void> m_slowDoneCb;  //!< SlowDone
+    uint32_t m_pid{0};            //!< owner id of the IP input process
 
     double m_fastCycles;         //!< FastPathCost
     double m_slowCycles;         //!< SlowPathCost
-    uint32_t m_queueLimit;       //!< InputQueueLimit
+    uint32_t m_queueLimit;       //!< InputQueueLimit (each interface's default)
     Side m_side;                 //!< CacheSide
     uint32_t m_cacheCapacity;    //!< CacheCapacity
     RouteCache::Policy m_policy; //!< CachePolicy
@@ -203,7 +265,7 @@ class CacheRouter : public Object
     uint64_t m_nFast{0};                                 //!< counter
     uint64_t m_nSlow{0};                                 //!< counter
     uint64_t m_nDrops{0};                                //!< counter
-    uint32_t m_maxQueue{0};                              //!< largest occupancy
+    uint32_t m_maxQueue{0};                              //!< largest m_input
     TracedCallback<Ptr<const Packet>, Time> m_fastTrace; //!< fast-path forwards
     TracedCallback<Ptr<const Packet>, Time> m_slowTrace; //!< slow-path forwards
     TracedCallback<Ptr<const Packet>> m_dropTrace;       //!< input-queue drops

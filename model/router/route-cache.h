@@ -23,7 +23,7 @@
 /**
  * @file
  * @ingroup testbed-router
- * The route cache of one router interface.
+ * The route cache of a router (one table for all its interfaces).
  */
 
 namespace ns3

@@ -19,6 +19,15 @@ point stores its record at ``<out>/<experiment>/points/<key>.json`` for every ex
 needs it, atomically, as soon as it is finished: a campaign that is interrupted, a worker that is
 killed (the scheduler runs its point again elsewhere) or a point that fails keeps every finished
 point, and the next run computes only the missing ones.
+
+Every record carries the identity of the build that made it (``build``: hashes of the program
+binary and of the module library it loads, the ns-3 version, ``git describe --dirty`` of the
+checkout; see build_identity) and every parameter of the program, defaults included
+(``resolved``, from the program's ``--describe``). A stored record is reused only when its build
+identity equals the current build's; otherwise the point is computed again ("N points
+recomputed: the build changed"), so a record made by another build is never returned.
+``rerun=True`` recomputes every point. Only the campaign's ``out`` folder is searched for stored
+records.
 """
 
 from __future__ import annotations
@@ -49,7 +58,9 @@ from .experiment import (  # noqa: F401  (re-exported: the studies' modules impo
     Validation,
     experiments,
     get,
+    headline,
     register,
+    role_counts,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -154,6 +165,160 @@ def _die_with_parent():
 
 
 # --------------------------------------------------------------------------------------------
+# Build identity and resolved parameters
+
+_HASHES: dict[tuple, str] = {}
+
+
+def _sha256(path: Path) -> str:
+    """The file's SHA-256 (cached by path, size and modification time: a binary is read once per
+    campaign however many points it runs)."""
+    st = path.stat()
+    key = (str(path), st.st_size, st.st_mtime_ns)
+    if key not in _HASHES:
+        h = hashlib.sha256()
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        _HASHES[key] = h.hexdigest()
+    return _HASHES[key]
+
+
+_LINKED: dict[tuple, list[Path]] = {}
+
+
+def _linked_libraries(exe: Path) -> list[Path]:
+    """The shared libraries the dynamic loader resolves for a program (``ldd``; none for a
+    script or a static program; cached by path, size and modification time)."""
+    st = exe.stat()
+    key = (str(exe), st.st_size, st.st_mtime_ns)
+    if key not in _LINKED:
+        _LINKED[key] = _run_ldd(exe)
+    return _LINKED[key]
+
+
+def _run_ldd(exe: Path) -> list[Path]:
+    try:
+        r = subprocess.run(["ldd", str(exe)], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    libs = []
+    for line in r.stdout.splitlines():
+        name, arrow, rest = line.strip().partition(" => ")
+        if arrow and rest.startswith("/"):
+            libs.append(Path(rest.split(" (")[0]))
+    return libs
+
+
+def _ns3_version(libs: list[Path]) -> str | None:
+    """ns-3's version from the core library a program loads (libns3.44-core.so -> 3.44; the
+    wheel's own version, 3.44.post0, when the library is the ns3 wheel's)."""
+    import re
+
+    for lib in libs:
+        m = re.match(r"libns(3[.\d]*(?:-dev)?)-core\b", lib.name)
+        if not m:
+            continue
+        version = m.group(1)
+        if "site-packages" in lib.parts or "dist-packages" in lib.parts:
+            try:
+                from importlib.metadata import version as dist_version
+
+                wheel = dist_version("ns3")
+                if wheel.startswith(version):
+                    version = wheel
+            except Exception:  # no wheel metadata: the library's own version
+                pass
+        return version
+    return None
+
+
+def _git_describe() -> str | None:
+    """``git describe --always --dirty`` of the checkout, or None outside one."""
+    try:
+        r = subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"],
+                           capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return r.stdout.strip() or None if r.returncode == 0 else None
+
+
+def build_identity(program: str, git: str | None = None) -> dict:
+    """The identity of the build that runs ``program``: SHA-256 of the program binary and of the
+    module library it loads (the library whose name has "testbed"), the ns-3 version, and (for
+    information) ``git describe --dirty``. ``id`` is a hash of the first three: what decides
+    a program's output. A commit that changes no binary (documentation, Python analysis) keeps
+    the id, so its stored points stay valid; any change to the model's code changes a binary."""
+    exe = program_path(program)
+    libs = _linked_libraries(exe)
+    module = [lib for lib in libs if "testbed" in lib.name]
+    ident = {
+        "program_sha256": _sha256(exe),
+        "module_libraries": {lib.name: _sha256(lib) for lib in module},
+        "ns3": _ns3_version(libs),
+    }
+    canon = json.dumps(ident, sort_keys=True, separators=(",", ":"))
+    return {"id": hashlib.sha256(canon.encode()).hexdigest()[:20], **ident,
+            "program_path": str(exe),
+            "module_library_paths": [str(lib) for lib in module], "git": git}
+
+
+def _build_guard(build: dict) -> list[tuple[str, int, int]]:
+    """(path, size, mtime) of the binaries a build identity hashed: a worker checks them before
+    and after a run, so that a rebuild during the campaign cannot give a record the old
+    identity (a stat, not a hash, per point)."""
+    out = []
+    for path in [build["program_path"], *build["module_library_paths"]]:
+        st = os.stat(path)
+        out.append((path, st.st_size, st.st_mtime_ns))
+    return out
+
+
+def _guard_holds(guard) -> bool:
+    for path, size, mtime in guard or []:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return False
+        if (st.st_size, st.st_mtime_ns) != (size, mtime):
+            return False
+    return True
+
+
+def _describe_options(program: str) -> list[dict] | None:
+    """The program's options from its ``--describe`` (None when it has none)."""
+    exe = program_path(program)
+    try:
+        r = subprocess.run([str(exe), "--describe"], capture_output=True, text=True, timeout=60)
+        if r.returncode == 0:
+            return json.loads(r.stdout).get("options")
+    except (OSError, ValueError, subprocess.TimeoutExpired):
+        pass
+    return None
+
+
+def resolve_params(options: list[dict] | None, params: dict) -> dict:
+    """Every parameter of a run: the program's defaults (its ``--describe``), ns-3's RngSeed and
+    RngRun (1), and the point's own values over them."""
+    out = {o["name"]: o.get("default") for o in options or []}
+    out.update({"RngSeed": 1, "RngRun": 1})
+    out.update(params)
+    return dict(sorted(out.items()))
+
+
+def point_inputs(options: list[dict] | None, params: dict) -> dict:
+    """SHA-256 of the files a point reads (a text option naming an existing file: --profileFile,
+    --sheet, ...), part of the point's identity: an edited input file makes the point stale."""
+    kinds = {o["name"]: o.get("type") for o in options or []}
+    out = {}
+    for name, value in params.items():
+        if isinstance(value, str) and kinds.get(name, "string") == "string" \
+                and value and os.path.isfile(value):
+            out[name] = _sha256(Path(value).resolve())
+    return out
+
+
+# --------------------------------------------------------------------------------------------
 # The task that a worker runs
 
 #: Programs running in this (worker) process, killed when the campaign that owns them dies.
@@ -171,12 +336,20 @@ def _kill_running():
 
 
 def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]],
-              timeout: float | None, progress: bool = False) -> dict:
+              timeout: float | None, progress: bool = False, build: dict | None = None,
+              resolved: dict | None = None, guard=None) -> dict:
     """Run one point (in a worker): the program as its own process (its own process group, killed
     with the worker), then its record stored atomically at every destination
-    ``(experiment id, path)``. Returns {"ok": True, "wall": s} or {"ok": False, "error": text}:
-    a failing program is a result, not an exception (an exception is left to the worker's death,
-    which the scheduler answers by running the point elsewhere)."""
+    ``(experiment id, path)``, with the build identity and resolved parameters the campaign
+    computed. Returns {"ok": True, "wall": s} or {"ok": False, "error": text}: a failing program
+    is a result, not an exception (an exception is left to the worker's death, which the
+    scheduler answers by running the point elsewhere). ``guard``: the binaries' (path, size,
+    mtime); a point whose binaries changed before or during its run fails instead of getting a
+    record with the wrong identity."""
+    rebuilt = (f"point {params}: {program} or the module library was rebuilt while the campaign "
+               f"ran; run the campaign again")
+    if not _guard_holds(guard):
+        return {"ok": False, "error": rebuilt}
     first = Path(dests[0][1])
     first.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_out = tempfile.mkstemp(dir=first.parent, prefix=".out-", suffix=".json")
@@ -232,11 +405,17 @@ def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]]
         except (OSError, ValueError) as e:
             return {"ok": False, "error": f"point {params} wrote no valid JSON: {e}"}
         wall = time.monotonic() - t0
+        if not _guard_holds(guard):
+            return {"ok": False, "error": rebuilt}
         rng = {"RngRun": int(params.get("RngRun", 1)), "RngSeed": int(params.get("RngSeed", 1))}
+        record = {"program": program, "params": params, "rng": rng, "result": result,
+                  "wall_s": wall}
+        if build is not None:
+            record["build"] = build
+        if resolved is not None:
+            record["resolved"] = resolved
         for exp_id, dest in dests:
-            _atomic_write_json(Path(dest), {"experiment": exp_id, "program": program,
-                                            "params": params, "rng": rng, "result": result,
-                                            "wall_s": wall})
+            _atomic_write_json(Path(dest), {"experiment": exp_id, **record})
         return {"ok": True, "wall": wall}
     finally:
         tmp.unlink(missing_ok=True)
@@ -290,18 +469,39 @@ def _points(exp: Experiment, scale: str) -> list[dict]:
     return pts
 
 
-def _load_point(path: Path, params: dict, program: str | None = None) -> Record | None:
+def _read_point(path: Path, params: dict, program: str | None = None) -> dict | None:
+    """A stored record of this program and these parameters (of whatever build), or None."""
     try:
         data = json.loads(path.read_text())
     except (OSError, ValueError):
         return None
-    if data.get("params") != params:
+    if not isinstance(data, dict) or data.get("params") != params or "result" not in data:
         return None
     if program is not None and data.get("program", program) != program:
         return None
+    return data
+
+
+def _is_current(data: dict, build: dict | None, inputs: dict | None = None) -> bool:
+    """Whether a stored record was made by this build (and read these input files). Without a
+    current identity (build None: tests of the storage alone) any record is current."""
+    if build is None:
+        return True
+    stored = data.get("build")
+    return (isinstance(stored, dict) and stored.get("id") == build["id"]
+            and stored.get("inputs", {}) == (inputs or {}))
+
+
+def _load_point(path: Path, params: dict, program: str | None = None,
+                build: dict | None = None, inputs: dict | None = None) -> Record | None:
+    """The stored record of this point made by this build, or None."""
+    data = _read_point(path, params, program)
+    if data is None or not _is_current(data, build, inputs):
+        return None
     return Record(params=data["params"], result=data["result"],
                   experiment=data.get("experiment", path.parent.parent.name),
-                  program=data.get("program", program or ""))
+                  program=data.get("program", program or ""), build=data.get("build"),
+                  resolved=data.get("resolved"))
 
 
 class Progress:
@@ -385,8 +585,15 @@ class _Cluster:
 
 def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,
                  log=print, scheduler: str | None = None,
-                 progress: bool = True) -> dict[str, list[Record] | Exception]:
-    """Compute every missing point of the experiments (in parallel across all of them).
+                 progress: bool = True, rerun: bool = False,
+                 shared: bool = True) -> dict[str, list[Record] | Exception]:
+    """Compute every missing or stale point of the experiments (in parallel across all of them).
+
+    A point's stored record (``<out>/<experiment>/points/<key>.json``) is reused when it was made
+    by the current build (build_identity, computed once per program and campaign); a record of
+    another build is computed again, ``rerun`` computes every point again. With ``shared`` the
+    other experiments' folders under ``out`` are searched for the same (program, parameters)
+    point too; nothing outside ``out`` is ever searched.
 
     Returns, per experiment id, its records in point order, or the exception that stopped it.
     """
@@ -397,7 +604,10 @@ def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,
     failed: dict[str, Exception] = {}
     # (program, key) -> [(experiment, params, dest)] still missing
     groups: dict[tuple[str, str], list[tuple[Experiment, dict, Path]]] = {}
-    stored: dict[tuple[str, str], Path] = {}  # (program, key) -> an existing record
+    stored: dict[tuple[str, str], Path] = {}  # (program, key) -> a current record
+    builds: dict[str, dict] = {}  # program -> its build identity (hashed once)
+    options: dict[str, list[dict] | None] = {}  # program -> its --describe options
+    git = _git_describe()
     for exp in exps:
         try:
             pts = _points(exp, scale)
@@ -410,45 +620,77 @@ def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,
                 f"{program_path(exp.program)}; set TESTBED_PROGRAMS_DIR or TESTBED_NS3_TREE for "
                 f"an in-tree build)")
             continue
+        if exp.program not in builds:
+            builds[exp.program] = build_identity(exp.program, git)
+            options[exp.program] = _describe_options(exp.program)
         pdir = out / exp.id / "points"
         removed = _clean_stale(pdir)
         if removed:
             log(f"{exp.id}: removed {removed} temporaries of an interrupted run")
         plan[exp.id] = [(p, pdir / f"{point_key(p)}.json") for p in pts]
-        for p, d in plan[exp.id]:
-            if _load_point(d, p, exp.program) is not None:
+
+    def inputs(exp, p):
+        return point_inputs(options[exp.program], p)
+
+    def current(exp, p, path):
+        if rerun:
+            return None
+        return _load_point(path, p, exp.program, builds[exp.program], inputs(exp, p))
+
+    for exp_id, pts in plan.items():
+        exp = next(e for e in exps if e.id == exp_id)
+        for p, d in pts:
+            if current(exp, p, d) is not None:
                 stored.setdefault((exp.program, point_key(p)), d)
-    todo = []
+    stale: dict[tuple[str, str], str] = {}  # (program, key) -> why its record is not reused
     for exp in exps:
         if exp.id not in plan:
             continue
         missing = 0
         for p, d in plan[exp.id]:
-            if _load_point(d, p, exp.program) is not None:
-                continue
             k = (exp.program, point_key(p))
-            if k not in stored:
-                # Any experiment's stored record of the same program and parameters (also of
-                # experiments not in this campaign): the programs are deterministic.
+            if current(exp, p, d) is not None:
+                continue
+            if k not in stored and shared and not rerun:
+                # Any experiment's current record of the same program and parameters in this
+                # folder (also of experiments not in this campaign): the programs are
+                # deterministic.
                 for cand in out.glob(f"*/points/{k[1]}.json"):
-                    if _load_point(cand, p, exp.program) is not None:
+                    if current(exp, p, cand) is not None:
                         stored[k] = cand
                         break
-            if k in stored:  # another experiment has it: same program, same parameters
+            if k in stored:  # another experiment has it: same program, parameters and build
                 data = json.loads(stored[k].read_text())
                 data["experiment"] = exp.id
                 _atomic_write_json(d, data)
                 continue
+            old = _read_point(d, p, exp.program)
+            if old is not None:
+                stale[k] = ("rerun" if rerun else "build" if isinstance(old.get("build"), dict)
+                            else "unknown")
             missing += 1
             groups.setdefault(k, []).append((exp, p, d))
         log(f"{exp.id}: {len(plan[exp.id])} points ({len(plan[exp.id]) - missing} already done)")
+    why = {"build": "the build changed", "unknown": "their records name no build",
+           "rerun": "--rerun"}
+    for reason, text in why.items():
+        n = sum(1 for r in stale.values() if r == reason)
+        if n:
+            log(f"{n} point{'s' if n != 1 else ''} recomputed: {text}")
+    todo = []
     for k, members in groups.items():
         exp, p, _ = members[0]
         todo.append((exp, p, members, k))
     todo = _costliest_first(todo)
 
     if todo:
-        _compute(todo, jobs, scheduler, log, failed, progress, scale)
+        extra = {}
+        for exp, p, _, k in todo:
+            b = builds[exp.program]
+            extra[k] = {"build": {**b, "inputs": inputs(exp, p)},
+                        "resolved": resolve_params(options[exp.program], p),
+                        "guard": _build_guard(b)}
+        _compute(todo, jobs, scheduler, log, failed, progress, scale, extra)
 
     results: dict[str, list[Record] | Exception] = dict(failed)
     for exp_id, pts in plan.items():
@@ -457,9 +699,10 @@ def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,
         exp = next(e for e in exps if e.id == exp_id)
         records = []
         for p, d in pts:
-            r = _load_point(d, p, exp.program)
+            r = _load_point(d, p, exp.program, builds[exp.program], inputs(exp, p))
             if r is None:
-                results[exp_id] = CampaignError(f"{exp_id}: point {p} has no record")
+                results[exp_id] = CampaignError(f"{exp_id}: point {p} has no record of this "
+                                                f"build")
                 break
             records.append(r)
         else:
@@ -473,7 +716,7 @@ def _costliest_first(todo: list[tuple]) -> list[tuple]:
     return sorted(todo, key=lambda t: -math.inf if t[0].cost is None else -t[0].cost(t[1]))
 
 
-def _compute(todo, jobs, scheduler, log, failed, progress, scale):
+def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
     from distributed import as_completed
 
     cluster = _Cluster(jobs, scheduler)
@@ -490,7 +733,8 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale):
             dests = [(e.id, str(d)) for e, _, d in members]
             f = cluster.client.submit(run_point, str(program_path(exp.program)), exp.program, p,
                                       dests, exp.timeout_s, show and exp.progress,
-                                      key=f"point-{k[0]}-{k[1]}",
+                                      extra[k]["build"], extra[k]["resolved"],
+                                      extra[k]["guard"], key=f"point-{k[0]}-{k[1]}",
                                       priority=n - rank, pure=False)
             futures[f] = members
         for f in as_completed(futures):
@@ -554,12 +798,29 @@ def finish_experiment(exp: Experiment, records: list[Record], scale: str, out: P
     analysis = exp.analyse(records)
     edir = Path(out) / exp.id
     write_csv(edir / "data.csv", analysis.rows)
+    validation = [v.as_dict() for v in analysis.validation]
+    counts = role_counts(validation)
+    builds = {}
+    for r in records:
+        if r.build:
+            b = {k: v for k, v in r.build.items() if k != "inputs"}
+            builds.setdefault(b.get("id"), b)
     metrics = {
         "experiment": exp.id,
         "study": exp.study,
         "scale": scale,
         "metrics": {k: _clean(v) for k, v in analysis.metrics.items()},
-        "validation": [v.as_dict() for v in analysis.validation],
+        "validation": validation,
+        # Added with issue 25 (the fields above are the fixed contract): the counts per role
+        # (only checks are independent of the calibration) and the builds the points came from.
+        "validation_summary": {
+            "headline": headline(validation),
+            "checks_passed": counts["check"][0], "checks": counts["check"][1],
+            "calibration_reproduced": counts["calibration"][0],
+            "calibration": counts["calibration"][1],
+            "known_gaps": counts["known_gap"][1],
+        },
+        "builds": list(builds.values()),
     }
     from .sensitivity import attach
 

@@ -35,6 +35,23 @@ def _common(p):
                         "LocalCluster of --jobs workers)")
     p.add_argument("--no-progress", dest="progress", action="store_false",
                    help="no progress bar (plain lines are printed when stdout is not a terminal)")
+    _trust(p)
+
+
+def _rerun(p):
+    p.add_argument("--rerun", action="store_true",
+                   help="compute every point again, also those with a record of this build "
+                        "(a record of another build is never reused)")
+
+
+def _strict(p):
+    p.add_argument("--no-strict", dest="strict", action="store_false",
+                   help="report failing independent checks without exit status 1")
+
+
+def _trust(p):
+    _rerun(p)
+    _strict(p)
 
 
 def cmd_list(args):
@@ -45,42 +62,79 @@ def cmd_list(args):
 
 def _run(exps, args):
     from .campaign import CampaignError, finish_experiment, run_campaign
+    from .experiment import failing_checks, headline
     from .report import write_report
 
     t0 = time.monotonic()
     out = args.out.resolve()
     try:
         results = run_campaign(exps, args.scale, args.jobs, out, log=_log,
-                               scheduler=args.scheduler, progress=args.progress)
+                               scheduler=args.scheduler, progress=args.progress,
+                               rerun=args.rerun)
     except KeyboardInterrupt:
         return 130
     except CampaignError as e:
         _log(f"error: {e}")
         return 2
     rc = 0
+    failing, gaps, lost, broken = [], [], [], []
     for exp in exps:
         res = results.get(exp.id)
         if isinstance(res, Exception):
             _log(f"{exp.id}: FAILED: {res}")
+            broken.append(exp.id)
             rc = 1
             continue
         try:
             m = finish_experiment(exp, res, args.scale, out)
         except Exception as e:  # an analysis bug must not hide the other experiments
             _log(f"{exp.id}: analysis FAILED: {type(e).__name__}: {e}")
+            broken.append(exp.id)
             rc = 1
             continue
         val = m["validation"]
-        bad = [v for v in val if not v["pass"]]
-        status = (f"{len(val) - len(bad)}/{len(val)} validation points within tolerance"
-                  if val else "prediction (no measured outcome)")
+        status = headline(val) if val else "prediction (no measured outcome)"
         _log(f"{exp.id}: {status}; results in {out / exp.id}")
-        for v in bad:
-            _log(f"  outside tolerance: {v['point']}: measured {v['measured']}, simulated "
+        for v in val:
+            role = v.get("role", "check")
+            if v["pass"] and role != "known_gap":
+                continue
+            what = {"check": "check outside tolerance",
+                    "calibration": f"calibration NOT reproduced (sets {v.get('parameter')})",
+                    "known_gap": f"known gap{' (now within tolerance)' if v['pass'] else ''}, "
+                                 f"{v.get('doc')}"}[role]
+            _log(f"  {what}: {v['point']}: measured {v['measured']}, simulated "
                  f"{v['simulated']} ({v['error_pct']}% vs {v['tolerance_pct']}%)")
+        failing += [(exp.id, v) for v in failing_checks(val)]
+        gaps += [(exp.id, v) for v in val if v.get("role") == "known_gap"]
+        lost += [(exp.id, v) for v in val if v.get("role") == "calibration" and not v["pass"]]
     report = write_report(out, experiments().values())
-    _log(f"report: {report} ({time.monotonic() - t0:.0f} s)")
+    if len(exps) > 1 or failing or gaps:
+        _summary(failing, gaps, lost, broken)
+    if failing and args.strict:
+        rc = 1
+    _log(f"report: {report} ({time.monotonic() - t0:.0f} s)"
+         + ("" if rc == 0 else "; exit status 1"))
     return rc
+
+
+def _summary(failing, gaps, lost, broken):
+    """The end of a run or reproduction: what failed, by name."""
+    _log("summary:")
+    if broken:
+        _log(f"  experiments that did not finish: {', '.join(broken)}")
+    if failing:
+        _log(f"  {len(failing)} independent check{'s' if len(failing) != 1 else ''} FAILED:")
+        for e, v in failing:
+            _log(f"    {e}: {v['point']} ({v['error_pct']}% vs {v['tolerance_pct']}%)")
+    else:
+        _log("  every independent check within its tolerance")
+    for e, v in lost:
+        _log(f"  calibration NOT reproduced: {e}: {v['point']} (sets {v.get('parameter')})")
+    if gaps:
+        _log(f"  {len(gaps)} known gap{'s' if len(gaps) != 1 else ''} (documented, not failures):")
+        for e, v in gaps:
+            _log(f"    {e}: {v['point']} ({v['error_pct']}%; {v.get('doc')})")
 
 
 def cmd_run(args):
@@ -221,7 +275,8 @@ def _sweep(args):
         if xtype not in ("uint", "int", "real", "time", "rate"):
             raise SweepError(f"--x {args.x}: a {xtype}, not a number (use it as --series)")
     rows = sweep(args.program, grid, reps=args.reps, jobs=args.jobs, out=out,
-                 scheduler=args.scheduler, log=_log, progress=args.progress, frame=False)
+                 scheduler=args.scheduler, log=_log, progress=args.progress, frame=False,
+                 rerun=args.rerun)
     _log(f"{args.program}: {len(rows)} runs; {out / 'data.csv'}, {out / 'summary.csv'}")
     if args.plot:
         import json
@@ -247,13 +302,20 @@ def _validate(args):
     out = (args.out or (ROOT / "results" / f"validate-{args.program}")).resolve()
     table = validate(args.program, args.measured, tolerance=args.tolerance, reps=args.reps,
                      jobs=args.jobs, out=out, scheduler=args.scheduler, log=_log,
-                     progress=args.progress, frame=False)
+                     progress=args.progress, frame=False, rerun=args.rerun)
     print((out / "validation.md").read_text(), flush=True)
-    bad = [r for r in table if not r["pass"]]
-    _log(f"{len(table) - len(bad)}/{len(table)} points within {args.tolerance:g} %; "
-         f"{out / 'validation.csv'}, {out / 'validation.md'}, {out / 'measured-vs-simulated.png'}"
-         f" ({time.monotonic() - t0:.0f} s)")
-    return 1 if bad else 0
+    checks = [r for r in table if r["role"] == "check"]
+    bad = [r for r in checks if not r["pass"]]
+    calib = [r for r in table if r["role"] == "calibration"]
+    _log(f"checks {len(checks) - len(bad)}/{len(checks)} within {args.tolerance:g} %"
+         + (f"; {sum(1 for r in calib if r['pass'])}/{len(calib)} calibration points reproduced"
+            if calib else "")
+         + f"; {out / 'validation.csv'}, {out / 'validation.md'}, "
+           f"{out / 'measured-vs-simulated.png'} ({time.monotonic() - t0:.0f} s)")
+    for r in bad:
+        _log(f"  check FAILED: {r['point']} {r['field']}: measured {r['measured']}, simulated "
+             f"{r['simulated_mean']} ({r['error_pct']}% vs {r['tolerance_pct']}%)")
+    return 1 if bad and args.strict else 0
 
 
 def _tolerance(value):
@@ -280,6 +342,7 @@ def _point_common(p):
                    help="run on an existing Dask cluster (tcp://host:8786)")
     p.add_argument("--no-progress", dest="progress", action="store_false",
                    help="no progress bar")
+    _rerun(p)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -334,6 +397,7 @@ def main(argv=None):
                         "measured columns (result fields)")
     p.add_argument("--tolerance", type=_tolerance, default=10.0, metavar="PCT",
                    help="largest |error| in percent of the measured value (default 10)")
+    _strict(p)
     p.set_defaults(func=cmd_validate)
     args = parser.parse_args(argv)
     return args.func(args)

@@ -39,14 +39,47 @@ class Figure:
     extra: list[str] = field(default_factory=list)  # raw gnuplot commands
 
 
+#: The roles of a validation point (``Validation.role``).
+ROLES = ("check", "calibration", "known_gap")
+
+
 @dataclass
 class Validation:
-    """A simulated value compared with a measured (calibration) value."""
+    """A simulated value compared with a measured value of a study.
+
+    ``role`` says what the comparison is worth:
+
+    - ``"check"``: an independent check: no model parameter was set from this number. Only
+      checks count in a report's headline, and a failing check fails ``run``/``reproduce``.
+    - ``"calibration"``: the number set a model parameter (``parameter`` names it, as doc/
+      says); its comparison shows that the calibration is still reproduced, nothing more.
+    - ``"known_gap"``: a documented disagreement the model does not close (``doc`` points to
+      the doc/ section that says why); listed, never a failure.
+
+    ``reason`` says where the tolerance comes from: the study's own spread, its stated accuracy,
+    or the measurement's resolution.
+    """
 
     point: str
     measured: float
     simulated: float
     tolerance_pct: float
+    role: str = "check"
+    reason: str = ""
+    parameter: str | None = None  # calibration: the parameter this number set
+    doc: str | None = None  # known_gap: the doc/ section that documents it
+
+    def __post_init__(self):
+        if self.role not in ROLES:
+            raise ValueError(f"validation point {self.point!r}: role {self.role!r} is not one of "
+                             f"{', '.join(ROLES)}")
+        if not self.reason:
+            raise ValueError(f"validation point {self.point!r}: no reason for its tolerance "
+                             f"(the study's spread, its stated accuracy or the resolution)")
+        if self.role == "calibration" and not self.parameter:
+            raise ValueError(f"calibration point {self.point!r}: name the parameter it set")
+        if self.role == "known_gap" and not self.doc:
+            raise ValueError(f"known gap {self.point!r}: point to the doc/ section about it")
 
     @property
     def error_pct(self) -> float:
@@ -60,14 +93,58 @@ class Validation:
         return math.isfinite(self.error_pct) and abs(self.error_pct) <= self.tolerance_pct + 1e-9
 
     def as_dict(self) -> dict:
-        return {
+        d = {
             "point": self.point,
             "measured": self.measured,
             "simulated": self.simulated,
             "error_pct": round(self.error_pct, 4) if math.isfinite(self.error_pct) else None,
             "tolerance_pct": self.tolerance_pct,
             "pass": self.passed,
+            "role": self.role,
+            "reason": self.reason,
         }
+        if self.parameter:
+            d["parameter"] = self.parameter
+        if self.doc:
+            d["doc"] = self.doc
+        return d
+
+
+def failing_checks(validation: list[dict]) -> list[dict]:
+    """The independent checks outside their tolerance (metrics.json validation entries; an entry
+    without a role, from before roles existed, counts as a check)."""
+    return [v for v in validation if v.get("role", "check") == "check" and not v.get("pass")]
+
+
+def role_counts(validation: list[dict]) -> dict:
+    """Per role: (within tolerance, total), of metrics.json validation entries."""
+    out = {r: [0, 0] for r in ROLES}
+    for v in validation:
+        c = out.setdefault(v.get("role", "check"), [0, 0])
+        c[1] += 1
+        c[0] += bool(v.get("pass"))
+    return {r: tuple(c) for r, c in out.items()}
+
+
+def headline(validation: list[dict]) -> str:
+    """"checks 3/4; 7 calibration points reproduced; 1 known gap": checks counted, calibration
+    points and known gaps named apart."""
+    if not validation:
+        return "prediction"
+    c = role_counts(validation)
+    parts = []
+    if c["check"][1]:
+        parts.append(f"checks {c['check'][0]}/{c['check'][1]}")
+    else:
+        parts.append("no independent check")
+    ok, n = c["calibration"]
+    if n:
+        parts.append(f"{ok} calibration point{'s' if ok != 1 else ''} reproduced"
+                     + (f" ({n - ok} NOT)" if ok != n else ""))
+    if c["known_gap"][1]:
+        g = c["known_gap"][1]
+        parts.append(f"{g} known gap{'s' if g != 1 else ''}")
+    return "; ".join(parts)
 
 
 @dataclass
@@ -78,6 +155,8 @@ class Record:
     result: dict
     experiment: str = ""  # the experiment it was computed for
     program: str = ""  # the program that computed it
+    build: dict | None = None  # the build that computed it (campaign.build_identity)
+    resolved: dict | None = None  # every parameter of the program, defaults included
 
 
 @dataclass

@@ -1,7 +1,14 @@
-"""results/report.md: every experiment's metrics, validation table and figures."""
+"""results/report.md: every experiment's metrics, validation tables and figures.
+
+The headline of an experiment counts its independent checks only ("checks 3/4"); the points that
+set a model parameter (calibration) and the documented gaps are listed apart (see
+testbed.experiment.Validation).
+"""
 
 import json
 from pathlib import Path
+
+from .experiment import failing_checks, headline, role_counts
 
 
 def _fmt(v):
@@ -12,15 +19,65 @@ def _fmt(v):
     return "" if v is None else str(v)
 
 
+def _cell(text):
+    """Text for a table cell (a | would end it)."""
+    return _fmt(text).replace("|", "\\|")
+
+
+def _validation_tables(val: list[dict]) -> list[str]:
+    sec = []
+    checks = [v for v in val if v.get("role", "check") == "check"]
+    calib = [v for v in val if v.get("role") == "calibration"]
+    gaps = [v for v in val if v.get("role") == "known_gap"]
+    if checks:
+        sec += ["Independent checks (no model parameter was set from these numbers):", "",
+                "| point | measured | simulated | error % | tolerance % | pass | tolerance "
+                "from |", "|---|---|---|---|---|---|---|"]
+        for v in checks:
+            sec.append(f"| {_cell(v['point'])} | {_fmt(v['measured'])} | "
+                       f"{_fmt(v['simulated'])} | {_fmt(v['error_pct'])} | "
+                       f"{_fmt(v['tolerance_pct'])} | {'yes' if v['pass'] else '**NO**'} | "
+                       f"{_cell(v.get('reason'))} |")
+        sec.append("")
+    if calib:
+        sec += ["Calibration points (each set the model parameter named; reproducing them shows "
+                "the calibration holds, it validates nothing):", "",
+                "| point | parameter it set | measured | simulated | error % | tolerance % | "
+                "reproduced | tolerance from |", "|---|---|---|---|---|---|---|---|"]
+        for v in calib:
+            sec.append(f"| {_cell(v['point'])} | {_cell(v.get('parameter'))} | "
+                       f"{_fmt(v['measured'])} | {_fmt(v['simulated'])} | "
+                       f"{_fmt(v['error_pct'])} | {_fmt(v['tolerance_pct'])} | "
+                       f"{'yes' if v['pass'] else '**NO**'} | {_cell(v.get('reason'))} |")
+        sec.append("")
+    if gaps:
+        sec += ["Known gaps (documented disagreements the model does not close; never a "
+                "failure):", "",
+                "| point | measured | simulated | error % | tolerance % | within | documented in |",
+                "|---|---|---|---|---|---|---|"]
+        for v in gaps:
+            sec.append(f"| {_cell(v['point'])} | {_fmt(v['measured'])} | "
+                       f"{_fmt(v['simulated'])} | {_fmt(v['error_pct'])} | "
+                       f"{_fmt(v['tolerance_pct'])} | {'yes' if v['pass'] else 'no'} | "
+                       f"{_cell(v.get('doc'))} |")
+        sec.append("")
+    return sec
+
+
 def write_report(out: Path, experiments) -> Path:
     """Write <out>/report.md from the experiments' metrics.json files that exist."""
     lines = ["# testbed — results", ""]
     lines.append("Every number below comes out of the simulation; *measured* values are the "
-                 "studies' calibration data. Experiments marked *prediction* have no measured "
-                 "outcome to compare with.")
+                 "studies'. A validation point is an independent *check* (no model parameter was "
+                 "set from it), a *calibration* point (it set the parameter named: reproducing "
+                 "it validates nothing) or a *known gap* (a documented disagreement). Headlines "
+                 "count checks only. Experiments marked *prediction* have no measured outcome "
+                 "to compare with.")
     lines.append("")
     overview = ["| experiment | study | scale | validation |", "|---|---|---|---|"]
     sections = []
+    total = {"check": [0, 0], "calibration": [0, 0], "known_gap": [0, 0]}
+    failing, gaps, lost = [], [], []
     for exp in experiments:
         mpath = out / exp.id / "metrics.json"
         if not mpath.exists():
@@ -29,10 +86,18 @@ def write_report(out: Path, experiments) -> Path:
         spath = out / exp.id / "summary.json"
         summary = json.loads(spath.read_text()) if spath.exists() else {}
         val = m.get("validation", [])
-        npass = sum(1 for v in val if v.get("pass"))
-        vtext = f"{npass}/{len(val)} within tolerance" if val else "prediction"
-        overview.append(f"| [{exp.id}](#{exp.id}) | {m['study']} | {m['scale']} | {vtext} |")
+        for role, (ok, n) in role_counts(val).items():
+            total.setdefault(role, [0, 0])
+            total[role][0] += ok
+            total[role][1] += n
+        failing += [(exp.id, v) for v in failing_checks(val)]
+        gaps += [(exp.id, v) for v in val if v.get("role") == "known_gap"]
+        lost += [(exp.id, v) for v in val if v.get("role") == "calibration" and not v["pass"]]
+        overview.append(f"| [{exp.id}](#{exp.id}) | {m['study']} | {m['scale']} | "
+                        f"{headline(val)} |")
         sec = [f"## {exp.id}", "", f"**{m['study']}** — {exp.title}", ""]
+        if val:
+            sec += [f"*{headline(val)}*", ""]
         for note in summary.get("notes", []):
             sec.append(note)
             sec.append("")
@@ -56,14 +121,7 @@ def write_report(out: Path, experiments) -> Path:
             for k, v in m["metrics"].items():
                 sec.append(f"| `{k}` | {_fmt(v)} |")
         sec.append("")
-        if val:
-            sec += ["| point | measured | simulated | error % | tolerance % | pass |",
-                    "|---|---|---|---|---|---|"]
-            for v in val:
-                sec.append(f"| {v['point']} | {_fmt(v['measured'])} | {_fmt(v['simulated'])} | "
-                           f"{_fmt(v['error_pct'])} | {_fmt(v['tolerance_pct'])} | "
-                           f"{'yes' if v['pass'] else '**NO**'} |")
-            sec.append("")
+        sec += _validation_tables(val)
         for fig in summary.get("figures", []):
             if (out / exp.id / fig).exists():
                 sec.append(f"![{exp.id} {fig}]({exp.id}/{fig})")
@@ -74,7 +132,26 @@ def write_report(out: Path, experiments) -> Path:
                 sec.append(f"![{exp.id} {png.name}](sensitivity-{exp.id}/{png.name})")
                 sec.append("")
         sections.append("\n".join(sec))
-    text = "\n".join(lines + overview + [""] + sections) + "\n"
+    (cok, cn), (kok, kn) = total["check"], total["calibration"]
+    head = [f"**Independent checks: {cok}/{cn} within tolerance.** Calibration points "
+            f"reproduced: {kok}/{kn}. Known gaps: {total['known_gap'][1]}.", ""]
+    if failing:
+        head += ["Failing checks:", ""]
+        head += [f"- {e}: {v['point']} (measured {_fmt(v['measured'])}, simulated "
+                 f"{_fmt(v['simulated'])}, {_fmt(v['error_pct'])} % against "
+                 f"{_fmt(v['tolerance_pct'])} %)" for e, v in failing]
+        head.append("")
+    if lost:
+        head += ["Calibration points NOT reproduced (the parameter they set needs calibrating "
+                 "again):", ""]
+        head += [f"- {e}: {v['point']} (sets {v.get('parameter')})" for e, v in lost]
+        head.append("")
+    if gaps:
+        head += ["Known gaps (documented, not failures):", ""]
+        head += [f"- {e}: {v['point']} ({_fmt(v['error_pct'])} %; {v.get('doc')})"
+                 for e, v in gaps]
+        head.append("")
+    text = "\n".join(lines + head + overview + [""] + sections) + "\n"
     path = out / "report.md"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)

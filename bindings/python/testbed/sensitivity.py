@@ -76,14 +76,12 @@ def declared_ranges() -> dict[str, list[Range]]:
             if getattr(e, "sensitivity", None) is not None}
 
 
-def build_id(program_file: Path) -> str:
-    """The build a result belongs to: the program binary's SHA-256 (its code and its compiled-in
-    profiles)."""
-    h = hashlib.sha256()
-    with open(program_file, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()[:16]
+def build_id(program: str) -> str:
+    """The build a result belongs to: the campaign's build identity (the program binary, the
+    module library with its compiled-in profiles, the ns-3 version; testbed.campaign)."""
+    from .campaign import build_identity
+
+    return build_identity(program)["id"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -394,7 +392,7 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     summary = {
         "experiment": exp.id, "program": exp.program, "method": method, "samples": n,
         "runs": len(X), "seed": seed,
-        "build": build_id(program_path(exp.program)),
+        "build": build_id(exp.program),
         "factors": [{"id": f.id, "low": f.low, "high": f.high, "unit": f.unit,
                      "relative": f.relative, "source": f.source, "origin": f.origin,
                      "applies_to": list(f.applies_to)} for f in factors],
@@ -547,7 +545,7 @@ def attach(exp: Experiment, out: Path) -> dict | None:
     if not path.exists() or not program_path(exp.program).exists():
         return None
     s = json.loads(path.read_text())
-    if s.get("build") != build_id(program_path(exp.program)):
+    if s.get("build") != build_id(exp.program):
         return None
     return {"method": s["method"], "samples": s["samples"], "build": s["build"],
             "metrics": {m["metric"]: {"band_low": m.get("band_low"),

@@ -317,10 +317,12 @@ def _numeric(value):
 
 
 def run_points(program: str, points: list[dict], reps: int, out: Path, jobs: int | None = None,
-               scheduler: str | None = None, log=None, progress: bool = False) -> list[dict]:
+               scheduler: str | None = None, log=None, progress: bool = False,
+               rerun: bool = False) -> list[dict]:
     """Run every point ``reps`` times on the campaign engine (stored in ``<out>/points/``,
-    resumed); returns one row per run: the point's parameters (as given), RngRun, every result
-    field (series as JSON text; a field named like a parameter as ``result_<name>``)."""
+    resumed when made by this build; only ``<out>`` is searched, never the folders next to it);
+    returns one row per run: the point's parameters (as given), RngRun, every result field
+    (series as JSON text; a field named like a parameter as ``result_<name>``)."""
     from . import campaign
 
     if reps < 1:
@@ -330,9 +332,11 @@ def run_points(program: str, points: list[dict], reps: int, out: Path, jobs: int
     out = Path(out).resolve()
     exp = Experiment(id=out.name, study="sweep", title=f"sweep of {program}", program=program,
                      points=lambda scale: runs, analyse=lambda records: Analysis([], {}))
+    # (out.parent is the campaign's folder only in form: shared=False keeps the search in
+    # <out>/points, never in its siblings' points/ folders.)
     res = campaign.run_campaign([exp], "quick", jobs or os.cpu_count() or 1, out.parent,
                                 log=log or (lambda m: None), scheduler=scheduler,
-                                progress=progress)[exp.id]
+                                progress=progress, rerun=rerun, shared=False)[exp.id]
     if isinstance(res, Exception):
         raise campaign.CampaignError(str(res))
     fields = [f["name"] for f in describe(program)["fields"]]
@@ -455,7 +459,7 @@ def plot_summary(program: str, summary: list[dict], grid: dict[str, list[str]], 
 
 def sweep(program: str, grid: dict, reps: int = 1, jobs: int | None = None,
           out: Path | str | None = None, scheduler: str | None = None, log=None,
-          progress: bool = False, frame: bool = True):
+          progress: bool = False, frame: bool = True, rerun: bool = False):
     """Run the cartesian grid of a program's parameters, ``reps`` times each (distinct RngRun).
 
     ``grid`` maps parameter names to a list of values or a text: ``"2Mbps,4Mbps"``,
@@ -468,7 +472,8 @@ def sweep(program: str, grid: dict, reps: int = 1, jobs: int | None = None,
         raise SweepError("no --param given")
     expanded = expand_grid(program, grid)
     out = Path(out) if out is not None else default_out("sweep", program)
-    rows = run_points(program, grid_points(expanded), reps, out, jobs, scheduler, log, progress)
+    rows = run_points(program, grid_points(expanded), reps, out, jobs, scheduler, log, progress,
+                      rerun)
     from .campaign import write_csv
 
     write_csv(out / "data.csv", rows)
@@ -541,19 +546,40 @@ def classify_columns(program: str, columns: list[str], where: str = "measured"):
     return params, measured
 
 
+#: Optional columns of a measured file: a row's role ("check", the default, or "calibration":
+#: the row's numbers set a model parameter) and, for a calibration row, the parameter it set.
+ROLE_COLUMN = "validation_role"
+PARAMETER_COLUMN = "calibrated_parameter"
+
+
 def validate(program: str, measured, tolerance: float = 10.0, reps: int = 1,
              jobs: int | None = None, out: Path | str | None = None,
              scheduler: str | None = None, log=None, progress: bool = False,
-             frame: bool = True):
+             frame: bool = True, rerun: bool = False):
     """Simulate each row of the measured data (its parameter columns, ``reps`` runs) and compare
     each measured column with the simulated mean: rows of (point, field, measured, simulated
-    mean, CI, error %, pass), written to ``<out>/validation.csv`` and ``validation.md`` with a
-    measured-against-simulated figure. ``measured`` is a CSV file or a list of dicts."""
+    mean, CI, error %, pass, role), written to ``<out>/validation.csv`` and ``validation.md``
+    with a measured-against-simulated figure. ``measured`` is a CSV file or a list of dicts. A
+    row is an independent check unless its ``validation_role`` column says ``calibration`` (its
+    ``calibrated_parameter`` column then names the parameter it set): only checks decide the
+    exit status of ``./testbed validate``."""
     columns, data, where = _read_measured(measured)
     if not data:
         raise SweepError(f"{where}: no rows")
     if not (tolerance >= 0 and math.isfinite(tolerance)):
         raise SweepError(f"--tolerance {tolerance}: must be a finite percentage >= 0")
+    roles = []
+    for i, row in enumerate(data, start=2):
+        role = row.get(ROLE_COLUMN, "") or "check"
+        if role not in ("check", "calibration"):
+            raise SweepError(f"{where}:{i}: column {ROLE_COLUMN!r}: {role!r} is neither check "
+                             f"nor calibration")
+        param = row.get(PARAMETER_COLUMN, "")
+        if role == "calibration" and not param:
+            raise SweepError(f"{where}:{i}: a calibration row names the parameter it set "
+                             f"(column {PARAMETER_COLUMN!r})")
+        roles.append((role, param or None))
+    columns = [c for c in columns if c not in (ROLE_COLUMN, PARAMETER_COLUMN)]
     params, fields = classify_columns(program, columns, where)
     check_names(program, {p for p, _ in params.values()}, f"{where}: column")
     points, values = [], {}
@@ -586,10 +612,11 @@ def validate(program: str, measured, tolerance: float = 10.0, reps: int = 1,
         if p not in unique:
             unique.append(p)
     out = Path(out) if out is not None else default_out("validate", program)
-    rows = run_points(program, unique, reps, out, jobs, scheduler, log, progress)
+    rows = run_points(program, unique, reps, out, jobs, scheduler, log, progress, rerun)
     names = list(dict.fromkeys(name for name, _ in params.values()))
     table = []
-    for p, row in zip(points, data):
+    reason = f"the tolerance given (--tolerance {tolerance:g} %)"
+    for p, row, (role, param) in zip(points, data, roles):
         runs = [r for r in rows if all(r.get(n) == p[n] for n in names)]
         label = " ".join(f"{n}={p[n]}" for n in names)
         for f in fields:
@@ -597,12 +624,14 @@ def validate(program: str, measured, tolerance: float = 10.0, reps: int = 1,
                 continue
             vals = [v for v in (_numeric(r.get(f)) for r in runs) if v is not None]
             m, sd, ci = mean_std_ci(vals)
-            v = Validation(label, float(row[f]), m, tolerance)
+            v = Validation(label, float(row[f]), m, tolerance, role=role, reason=reason,
+                           parameter=param)
             err = v.error_pct
             table.append({**p, "field": f, "measured": float(row[f]), "simulated_mean": m,
                           "simulated_ci95": ci, "runs": len(vals),
                           "error_pct": round(err, 4) if math.isfinite(err) else None,
-                          "tolerance_pct": tolerance, "pass": v.passed})
+                          "tolerance_pct": tolerance, "pass": v.passed, "point": label,
+                          "role": role, "parameter": param or "", "reason": reason})
     from .campaign import write_csv
 
     write_csv(out / "validation.csv", table)
@@ -616,19 +645,26 @@ def _write_markdown(path: Path, program: str, table: list[dict], names: list[str
     def num(x):
         return "" if x is None or (isinstance(x, float) and not math.isfinite(x)) else f"{x:.6g}"
 
-    bad = sum(1 for r in table if not r["pass"])
-    lines = [f"# {program}: measured against simulated", "",
-             f"{len(table) - bad} of {len(table)} points within {tolerance:g} % "
-             f"({reps} run{'s' if reps != 1 else ''} per point).", "",
+    checks = [r for r in table if r["role"] == "check"]
+    calib = [r for r in table if r["role"] == "calibration"]
+    bad = sum(1 for r in checks if not r["pass"])
+    head = (f"Checks: {len(checks) - bad} of {len(checks)} within {tolerance:g} % "
+            f"({reps} run{'s' if reps != 1 else ''} per point).")
+    if calib:
+        head += (f" Calibration rows (they set a model parameter; not checks): "
+                 f"{sum(1 for r in calib if r['pass'])} of {len(calib)} reproduced.")
+    lines = [f"# {program}: measured against simulated", "", head, "",
              "| " + " | ".join(names) + " | field | measured | simulated (mean) | 95 % CI | "
-             "error % | pass |",
-             "|" + "---|" * (len(names) + 6)]
+             "error % | pass | role |",
+             "|" + "---|" * (len(names) + 7)]
     for r in table:
         ci = "" if r["simulated_ci95"] is None or not math.isfinite(r["simulated_ci95"]) \
             else f"± {r['simulated_ci95']:.3g}"
+        role = r["role"] + (f" (sets {r['parameter']})" if r["parameter"] else "")
         lines.append("| " + " | ".join(str(r[n]) for n in names)
                      + f" | {r['field']} | {num(r['measured'])} | {num(r['simulated_mean'])} | "
-                       f"{ci} | {num(r['error_pct'])} | {'yes' if r['pass'] else '**no**'} |")
+                       f"{ci} | {num(r['error_pct'])} | {'yes' if r['pass'] else '**no**'} | "
+                       f"{role} |")
     path.write_text("\n".join(lines) + "\n")
 
 

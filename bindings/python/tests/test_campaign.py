@@ -12,38 +12,19 @@ from testbed.campaign import Analysis, Experiment, Validation
 
 
 def test_validation_error_and_tolerance():
-    v = Validation("p", measured=100.0, simulated=103.0, tolerance_pct=3.0)
+    why = {"reason": "test"}
+    v = Validation("p", measured=100.0, simulated=103.0, tolerance_pct=3.0, **why)
     assert v.error_pct == pytest.approx(3.0)
     assert v.passed
-    assert not Validation("p", 100.0, 103.5, 3.0).passed
-    assert Validation("p", 100.0, 96.5, 3.5).passed
-    d = Validation("p", 0.0, 1.0, 5.0).as_dict()
+    assert not Validation("p", 100.0, 103.5, 3.0, **why).passed
+    assert Validation("p", 100.0, 96.5, 3.5, **why).passed
+    d = Validation("p", 0.0, 1.0, 5.0, **why).as_dict()
     assert d["pass"] is False and d["error_pct"] is None
 
 
 def test_point_key_is_order_independent():
     assert campaign.point_key({"a": 1, "b": 2}) == campaign.point_key({"b": 2, "a": 1})
     assert campaign.point_key({"a": 1}) != campaign.point_key({"a": 2})
-
-
-@pytest.fixture
-def fake_program(tmp_path, monkeypatch):
-    """A stand-in experiment program: prints x*x as JSON; fails when x == failx."""
-    bindir = tmp_path / "examples"
-    bindir.mkdir()
-    log = tmp_path / "calls.log"
-    prog = bindir / "square"
-    prog.write_text(f"""#!/usr/bin/env python3
-import json, sys
-args = dict(a[2:].split("=", 1) for a in sys.argv[1:])
-open({str(log)!r}, "a").write(args["x"] + "\\n")
-if args.get("failx") == args["x"]:
-    sys.exit(3)
-json.dump({{"y": float(args["x"]) ** 2}}, open(args["output"], "w"))
-""")
-    prog.chmod(prog.stat().st_mode | stat.S_IEXEC)
-    monkeypatch.setattr(campaign, "EXAMPLES_DIR", bindir)
-    return log
 
 
 def _exp(failx=None):
@@ -54,7 +35,8 @@ def _exp(failx=None):
     def analyse(records):
         rows = [{"x": r.params["x"], "y": r.result["y"]} for r in records]
         return Analysis(rows=rows, metrics={"sum_y": sum(r["y"] for r in rows)},
-                        validation=[Validation("sum", 5.0, sum(r["y"] for r in rows), 1.0)])
+                        validation=[Validation("sum", 5.0, sum(r["y"] for r in rows), 1.0,
+                                               reason="test")])
 
     return Experiment(id="sq", study="TEST", title="squares", program="square",
                       points=points, analyse=analyse)
@@ -77,7 +59,9 @@ def test_campaign_runs_and_resumes(tmp_path, fake_program):
     assert m["metrics"]["sum_y"] == 55.0
     assert m["validation"][0]["pass"] is False
     saved = json.loads((out / "sq" / "metrics.json").read_text())
-    assert set(saved) == {"experiment", "study", "scale", "metrics", "validation"}
+    # The contract's fields (design.md), and the ones issue 25 added.
+    assert set(saved) == {"experiment", "study", "scale", "metrics", "validation",
+                          "validation_summary", "builds"}
     assert (out / "sq" / "data.csv").read_text().splitlines()[0] == "x,y"
 
 

@@ -32,6 +32,54 @@ def _file_bytes(label, seconds):
     return int(min(max(BPS[label] / 8 * seconds, 1_000_000), 120_000_000))
 
 
+# Roles of the validation points (doc/link.rst, doc/host.rst, doc/rti.rst) and where each
+# tolerance comes from.
+TABLE1_TOLERANCE = 3.0  # %
+TABLE1_REASON = ("the study's own spread: its six rates are 94-98.4 % of the settings around the "
+                 "96 % it gives as their average (+-2.2 points); nothing of the link model is "
+                 "calibrated (doc/link.rst)")
+TABLE2_TOLERANCE = 5.0  # %
+TABLE2_REASON = ("the study's stated accuracy: 'on average the RTT is 105 % of the expected "
+                 "value', i.e. its RTTs exceed twice the delay by about 5 %")
+#: Table 2's rows that the model does not reach (doc/host.rst): the fixed excess of 0.5-0.9 ms
+#: of every row, which fails the 0 and 5 ms rows.
+TABLE2_GAPS = {0, 5}
+TABLE2_DOC = ("doc/host.rst, 'The zero-delay ping RTT of [JAXA06] Table 2 (a documented gap)'")
+CROSSING_REASON = {
+    "sync": "the crossing method's resolution: one of the 12 times off by 1 % moves beta by up to "
+            "12 % and alpha by 1.6 % (the study's times spread up to 2.6 %)",
+    "async": "the crossing method's resolution: one of the 12 times off by 2.6 % (the study's "
+             "largest spread) moves alpha by up to 10 % and beta by 16 %",
+}
+ALPHA_PARAMETER = ("RtiSettings::EncodingHeaderSize (83 bytes, on Fig. 4's and Fig. 7's alpha "
+                   "together; doc/rti.rst 'Calibration')")
+BETA_PARAMETER = ("the RTI's per-operation cost K: CallCost, CallbackCost, EncodeCost, "
+                  "DecodeCost, RouteCost, TimeManagementCost (23 300 cycles; doc/rti.rst "
+                  "'Calibration')")
+RATE_REASON = ("the study's own spread: Table 1's rates through the same NIST Net lie +-2.2 "
+               "points around the 96 % it states; the fraction is not calibrated (TCP/IP headers, "
+               "doc/rti.rst)")
+FIG5_REASON = ("the study's stated accuracy: equation 1 'matches the measurements within "
+               "3.5 %' (the tolerance, 5 %, is wider by 1.5 points; the verdicts are the same "
+               "at 3.5 %)")
+#: Fig. 5's points that the model does not reach: (bandwidth, size) -> the doc/ section.
+FIG5_GAPS = {
+    ("10M", 1024): "doc/rti.rst, 'Results': the evoked callbacks moved this step across one of "
+                   "NIST Net's 8192 Hz release ticks (1.634 -> 1.709 ms)",
+    ("20M", 1024): "doc/rti.rst, 'Results': equation 1 does not hold at 20 Mbit/s (the "
+                   "100BASE-TX hops' store-and-forward of full segments)",
+    ("20M", 4096): "doc/rti.rst, 'Results': equation 1 does not hold at 20 Mbit/s (the "
+                   "100BASE-TX hops' store-and-forward of full segments)",
+}
+FIG6_REASON = ("the measurement's resolution for the question asked: the study states no "
+               "accuracy for Fig. 6; 10 % is below the difference between equations 1 and 2 at "
+               "128 kbit/s (14-57 %), where the study says NIST Net's max() shows, so those points "
+               "tell the two semantics apart; at 1 Mbit/s the equations differ by 2-7 % and "
+               "both pass")
+FIG7_BETA_DOC = ("doc/rti.rst, 'Results': 'The asynchronous beta does not emerge' (a pipelined "
+                 "stream of receive-order updates crosses near beta 0)")
+
+
 def table1_points(scale):
     seconds, runs = (8, 1) if scale == "quick" else (30, 3)
     return [{"bandwidth": SETTINGS[label], "fileBytes": _file_bytes(label, seconds),
@@ -56,7 +104,7 @@ def table1_analyse(records):
         sim = mean(rates)
         metrics[f"ftp_rate_bps_{label}"] = sim
         checks.append(Validation(f"{label} ftp rate (bit/s)", measured[label]["ftp_rate_bps"],
-                                 sim, 3.0))
+                                 sim, TABLE1_TOLERANCE, role="check", reason=TABLE1_REASON))
     fractions = [metrics[f"ftp_rate_bps_{k}"] / BPS[k] for k in SETTINGS]
     metrics["ftp_rate_fraction_mean"] = mean(fractions)
     xs = [BPS[k] for k in SETTINGS]
@@ -102,7 +150,12 @@ def table2_analyse(records):
     for d, rtts in by_delay.items():
         sim = mean(rtts)
         metrics[f"ping_rtt_ms_{d}ms"] = sim
-        checks.append(Validation(f"{d} ms ping RTT (ms)", measured[d], sim, 5.0))
+        if d in TABLE2_GAPS:
+            checks.append(Validation(f"{d} ms ping RTT (ms)", measured[d], sim, TABLE2_TOLERANCE,
+                                     role="known_gap", reason=TABLE2_REASON, doc=TABLE2_DOC))
+        else:
+            checks.append(Validation(f"{d} ms ping RTT (ms)", measured[d], sim, TABLE2_TOLERANCE,
+                                     role="check", reason=TABLE2_REASON))
     xs = DELAYS_MS
     fig = Figure(
         name="table2", title="JAXA06 Table 2: NIST Net delay setting vs ping RTT",
@@ -293,13 +346,23 @@ def _crossing_analysis(records, mode, prefix, cal_alpha, cal_beta, tol, rate_che
     for a, b, x, y in cross:
         metrics[f"{prefix}_crossing_{a}_{b}_alpha_bytes"] = x
         metrics[f"{prefix}_crossing_{a}_{b}_beta_ms"] = y
-    checks = [Validation(f"{prefix} alpha (bytes)", cal[cal_alpha], alpha, tol),
-              Validation(f"{prefix} beta (ms)", cal[cal_beta], beta, tol)]
+    checks = [Validation(f"{prefix} alpha (bytes)", cal[cal_alpha], alpha, tol,
+                         role="calibration", reason=CROSSING_REASON[mode],
+                         parameter=ALPHA_PARAMETER)]
+    if mode == "sync":
+        checks.append(Validation(f"{prefix} beta (ms)", cal[cal_beta], beta, tol,
+                                 role="calibration", reason=CROSSING_REASON[mode],
+                                 parameter=BETA_PARAMETER))
+    else:
+        checks.append(Validation(f"{prefix} beta (ms)", cal[cal_beta], beta, tol,
+                                 role="known_gap", reason=CROSSING_REASON[mode],
+                                 doc=FIG7_BETA_DOC))
     if rate_check:
         # "96% (2 points)": within 2 percentage points.
         checks.append(Validation(f"{prefix} effective rate / setting",
                                  cal["sync_rate_fraction"], metrics[f"{prefix}_rate_fraction"],
-                                 2.0 / cal["sync_rate_fraction"]))
+                                 2.0 / cal["sync_rate_fraction"], role="check",
+                                 reason=RATE_REASON))
     return data, fits, metrics, checks
 
 
@@ -343,7 +406,12 @@ def fig5_analyse(records):
         pred = eq1(s, BW[k][1], a, b, f)
         rows.append({"bandwidth_bps": BW[k][1], "data_size": s, "simulated_ms": _t(r),
                      "equation1_ms": pred, "error_pct": 100 * (_t(r) - pred) / pred})
-        checks.append(Validation(f"{k}bps {s} B (ms)", pred, _t(r), 5.0))
+        if (k, s) in FIG5_GAPS:
+            checks.append(Validation(f"{k}bps {s} B (ms)", pred, _t(r), 5.0, role="known_gap",
+                                     reason=FIG5_REASON, doc=FIG5_GAPS[(k, s)]))
+        else:
+            checks.append(Validation(f"{k}bps {s} B (ms)", pred, _t(r), 5.0, role="check",
+                                     reason=FIG5_REASON))
     metrics["fig5_max_abs_error_pct"] = max(abs(r["error_pct"]) for r in rows)
     metrics["fig5_mean_abs_error_pct"] = mean(abs(r["error_pct"]) for r in rows)
     series = []
@@ -406,7 +474,7 @@ def fig6_analyse(records):
                          "time_per_exchange_sd_ms": r.result["time_per_exchange_sd_ms"]})
             checks.append(Validation(f"{sem} {k}bps delay {d} ms vs equation "
                                      f"{'2' if sem == 'nistnet' else '1'} (ms)", pred, _t(r),
-                                     10.0))
+                                     10.0, role="check", reason=FIG6_REASON))
     series = []
     for k in FIG6_BW:
         for sem in ("nistnet", "netem"):

@@ -54,6 +54,38 @@ def _facts():
     return {r["fact"]: r for r in validation.load("mega06-facts.csv")}
 
 
+# doc/mega.rst, "Calibration and validation": the two facts that set a parameter; the others are
+# checks. The tolerances are the ranges the study's sentences allow (the "reading" column of
+# validation/mega06-facts.csv).
+CALIBRATION = {
+    "one_process_send_interval_std_us":
+        "HostPlatform::SchedulingLatency of starbed-p3-linux2613 (exponential, mean 212 us)",
+    "receiver_20000_nodes_drop_rate": "Sara::BufferPackets (113 frames)",
+}
+REASONS = {
+    "one_process_send_interval_std_us": "the study's stated accuracy: 'a few hundred "
+                                        "microseconds', read as 300 us, 150-450 us",
+    "receiver_20000_nodes_drop_rate": "the study's statement 'no loss' is exact: one lost "
+                                      "packet fails it",
+    "disturbing_flooded_load_log10_pps": "the study's stated accuracy: 'tens of thousands of "
+                                         "packets/s' is 10^4-10^5, log10 4-5 around 4.5",
+    "send_rate_ratio_at_1e6_flooded": "the study's statement 'could not even send' is exact: "
+                                      "any packet sent fails it",
+    "querier_queries_on_time_unmoderated": "the study's statement 'failed to send IGMP queries' "
+                                           "is exact: any query on time fails it",
+    "querier_queries_on_time_moderated": "the study's statement 'fixed it' is exact: every "
+                                         "query on time",
+}
+
+
+def _fact_check(label, fact, simulated):
+    """A validation point of a [MEGA06] fact: its number, tolerance, role and reason."""
+    f = _facts()[fact]
+    return Validation(label, f["value"], simulated, f["tolerance_pct"],
+                      role="calibration" if fact in CALIBRATION else "check",
+                      reason=REASONS[fact], parameter=CALIBRATION.get(fact))
+
+
 def flooding_points(scale):
     quick = scale == "quick"
     pcs = 1 if quick else 4
@@ -86,7 +118,6 @@ def flooding_points(scale):
 
 
 def flooding_analyse(records):
-    facts = _facts()
     rows = []
     sweep = {True: {}, False: {}}
     one = rx20k = None
@@ -150,23 +181,17 @@ def flooding_analyse(records):
     top = max(sweep[False])
 
     checks = [
-        Validation("one send_udp process per PC: send-interval std (us) [calibration]",
-                   facts["one_process_send_interval_std_us"]["value"],
-                   one["send_interval_std_us"],
-                   facts["one_process_send_interval_std_us"]["tolerance_pct"]),
-        Validation("a Group B PC with 20 000 nodes: drop rate",
-                   facts["receiver_20000_nodes_drop_rate"]["value"],
-                   (rx20k["sara_drops"] + rx20k["sara_buffer_drops"])
-                   / max(1, rx20k["sara_packets"] + rx20k["sara_drops"]),
-                   facts["receiver_20000_nodes_drop_rate"]["tolerance_pct"]),
-        Validation("log10 of the flooded load that disturbs sending (packets/s)",
-                   facts["disturbing_flooded_load_log10_pps"]["value"],
-                   math.log10(disturbed) if disturbed else float("nan"),
-                   facts["disturbing_flooded_load_log10_pps"]["tolerance_pct"]),
-        Validation(f"send rate at {_label(top)} packets/s flooded / unflooded",
-                   facts["send_rate_ratio_at_1e6_flooded"]["value"],
-                   metrics[f"flooding_send_rate_ratio_at_{_label(top)}pps"],
-                   facts["send_rate_ratio_at_1e6_flooded"]["tolerance_pct"]),
+        _fact_check("one send_udp process per PC: send-interval std (us) [calibration]",
+                    "one_process_send_interval_std_us", one["send_interval_std_us"]),
+        _fact_check("a Group B PC with 20 000 nodes: drop rate", "receiver_20000_nodes_drop_rate",
+                    (rx20k["sara_drops"] + rx20k["sara_buffer_drops"])
+                    / max(1, rx20k["sara_packets"] + rx20k["sara_drops"])),
+        _fact_check("log10 of the flooded load that disturbs sending (packets/s)",
+                    "disturbing_flooded_load_log10_pps",
+                    math.log10(disturbed) if disturbed else float("nan")),
+        _fact_check(f"send rate at {_label(top)} packets/s flooded / unflooded",
+                    "send_rate_ratio_at_1e6_flooded",
+                    metrics[f"flooding_send_rate_ratio_at_{_label(top)}pps"]),
     ]
 
     figs = []
@@ -240,7 +265,6 @@ def _itr_label(itr):
 
 
 def querier_analyse(records):
-    facts = _facts()
     rows = []
     by_itr = {}
     for rec in records:
@@ -281,14 +305,10 @@ def querier_analyse(records):
         metrics[f"querier_queries_on_time_fraction_{lab}"] = by_itr[i]["queries_on_time_fraction"]
         metrics[f"querier_memberships_timed_out_{lab}"] = by_itr[i]["memberships_timed_out"]
     checks = [
-        Validation("unmoderated querier NIC: fraction of queries on time",
-                   facts["querier_queries_on_time_unmoderated"]["value"],
-                   un["queries_on_time_fraction"],
-                   facts["querier_queries_on_time_unmoderated"]["tolerance_pct"]),
-        Validation(f"NIC limited to {int(mod)} interrupts/s: fraction of queries on time",
-                   facts["querier_queries_on_time_moderated"]["value"],
-                   m["queries_on_time_fraction"],
-                   facts["querier_queries_on_time_moderated"]["tolerance_pct"]),
+        _fact_check("unmoderated querier NIC: fraction of queries on time",
+                    "querier_queries_on_time_unmoderated", un["queries_on_time_fraction"]),
+        _fact_check(f"NIC limited to {int(mod)} interrupts/s: fraction of queries on time",
+                    "querier_queries_on_time_moderated", m["queries_on_time_fraction"]),
     ]
     # Figure 1: the receivers' data over time.
     series = []
@@ -522,13 +542,11 @@ def receiver_analyse(records):
                "receiver_lossless_counts": lossless}
     for n in ns:
         metrics[f"receiver_drop_rate_{n}_nodes"] = by_n[n]["receiver_loss_rate"]
-    facts = _facts()
     checks = []
     if 20000 in by_n:
-        checks.append(Validation("a Group B PC with 20 000 nodes: drop rate [calibration]",
-                                 facts["receiver_20000_nodes_drop_rate"]["value"],
-                                 by_n[20000]["receiver_loss_rate"],
-                                 facts["receiver_20000_nodes_drop_rate"]["tolerance_pct"]))
+        checks.append(_fact_check("a Group B PC with 20 000 nodes: drop rate [calibration]",
+                                  "receiver_20000_nodes_drop_rate",
+                                  by_n[20000]["receiver_loss_rate"]))
     fig = Figure(name="receiver-drops", title="MEGA06: one Group B receiver against the nodes",
                  xlabel="virtual nodes (1 packet/s each)", ylabel="drop rate",
                  series=[Series("lost on the receiver PC (capture buffer, NIC)", ns,

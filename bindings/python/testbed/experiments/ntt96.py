@@ -1,42 +1,55 @@
 """[NTT96] Jitter of a 6 Mbit/s continuous-media stream: FDDI ring load and TCP (exp. 1), a
-route-cache router under load with its caches on or off (exp. 2), and route-cache overflow by
-random destinations (exp. 3). Every outcome is a prediction (the study's numbers are withheld);
-set-up assumptions and sources are in doc/ntt.rst.
+route-cache router under load with fast switching on or off per interface (exp. 2), and
+route-cache overflow by random destinations (exp. 3). Every outcome is a prediction (the study's
+numbers are withheld); the instrument, set-up choices and their sources are in doc/ntt.rst.
+
+The jitter is the study's: the k-th LOGGED packet in arrival order, over the first 1000 logged
+packets however long they take; a run cut off at the program's --maxTime reports a lower bound
+(jitter_is_lower_bound), drawn as its own series of points in the figures.
 """
 
 from ..experiment import Analysis, Experiment, Figure, Series, register
 
-# Offered load of the analyser's load port (Mbit/s of UDP payload).
-RING_LOADS = {"quick": [5, 30, 60, 85, 95, 110, 130], "paper": [5, 15, 30, 45, 60, 70, 80, 85, 90,
-                                                           95, 100, 110, 130, 150]}
-ROUTER_LOADS = {"quick": [5, 20, 40, 60, 80], "paper": [5, 10, 20, 30, 40, 50, 60, 70, 80, 90]}
+STREAM_MBPS = 6.0
+# The load is described by frame rate and frame size (the study gives neither). The main sweeps
+# use the largest frames of the load's medium (FDDI 4 377 bytes in exp. 1, Ethernet 1 518 bytes
+# in exps. 2-3) at rates chosen for the offered load in Mbit/s below; smaller frames are swept at
+# a few rates.
+FDDI_MAX_FRAME = 4377
+ETHERNET_MAX_FRAME = 1518
+RING_MBPS = {"quick": [5, 30, 60, 85, 95, 110, 130],
+             "paper": [5, 15, 30, 45, 60, 70, 80, 85, 90, 95, 100, 110, 130, 150]}
+ROUTER_PPS = {"quick": [500, 2000, 4000, 6500],
+              "paper": [250, 500, 1000, 2000, 3000, 4000, 5000, 6500, 8000]}
+ROUTER_SMALL_FRAMES = [64, 512]
+ROUTER_SMALL_PPS = {"quick": [2000, 6500], "paper": [1000, 2000, 4000, 6500, 10000]}
 # Exp. 3: the random traffic's rate (datagrams/s) against the flush interval (s).
 RANDOM_RATES = {"quick": [300, 1000, 3000], "paper": [100, 300, 1000, 2000, 3000, 5000]}
 FLUSH_INTERVALS = {"quick": [2, 10, 60], "paper": [1, 2, 5, 10, 30, 60]}
 DEFAULT_RATE = 1000  # datagrams/s (doc/ntt.rst: the study could not control it)
 DEFAULT_FLUSH = 60  # s (doc/router.rst: once a minute, the era's route-cache ageing period)
+# The longest a stream runs before its 1000 packets are logged (simulated s; then a lower bound).
+MAX_TIME = {"quick": "30s", "paper": "600s"}
 CACHES = [(True, True, "Ethernet on, FDDI on"), (False, True, "Ethernet off, FDDI on"),
           (True, False, "Ethernet on, FDDI off"), (False, False, "Ethernet off, FDDI off")]
+SIDES = ["fddi", "ethernet"]
 
 
-def _mbps(x):
-    return f"{x}Mbps"
+def _rate(mbps, frame):
+    """Frames per second for an offered load in Mbit/s of frames."""
+    return round(mbps * 1e6 / (8 * frame), 3)
 
 
 def _jitter(r):
-    """The jitter of a record (None: fewer than two packets of the window arrived)."""
-    return r.get("jitter_s")
+    return r["jitter_s"]
 
 
-# --- exp. 1 ------------------------------------------------------------------------------------
-
-def load_points(scale):
-    return [{"setup": "ring", "tcp": tcp, "load": _mbps(l)}
-            for tcp in (False, True) for l in RING_LOADS[scale]]
+def _bound(r):
+    return bool(r["jitter_is_lower_bound"])
 
 
 def _curve(records, key):
-    """{curve: [(offered, record)]} sorted by offered load."""
+    """{curve: [(x, record)]} sorted by x = offered load (Mbit/s of frames)."""
     out = {}
     for rec in records:
         out.setdefault(key(rec), []).append((rec.result["load_offered_mbps"], rec.result))
@@ -45,45 +58,110 @@ def _curve(records, key):
 
 def _row(rec, **extra):
     r = rec.result
-    row = {"load_offered_mbps": r["load_offered_mbps"],
-           "load_carried_mbps": round(r["load_carried_mbps"], 3),
-           "jitter_s": _jitter(r), "window_arrived": r["window_arrived"],
-           "window_missing": r["window_missing"]}
+    row = {"load_rate_pps": r["load_rate_pps"], "load_frame_bytes": r["load_frame_bytes"],
+           "load_offered_mbps": round(r["load_offered_mbps"], 4),
+           "load_carried_mbps": round(r["load_carried_mbps"], 4),
+           "jitter_s": _jitter(r), "jitter_is_lower_bound": _bound(r),
+           "window_logged": r["window_logged"], "window_s": r["window_s"],
+           "stream_rate_mbps": round(r["stream_rate_mbps"], 4), "seq_jitter_s": r["seq_jitter_s"],
+           "seq_missing": r["seq_missing"], "analyser_on_ring": r["analyser_on_ring"],
+           "ttrt_ms": r["ttrt_ms"], "mss": r["mss"]}
+    if "tcp_retransmissions" in r:
+        row["tcp_retransmissions"] = r["tcp_retransmissions"]
     row.update(extra)
     return row
 
 
-def _series(curves, titles):
-    series = []
+def _series(curves, titles, x=lambda o, r: o):
+    """Per curve: a line through every point, the cut-off points again as lower-bound marks, and
+    the points whose window logged no packet by the cut-off (a bound of 0, which a log scale
+    cannot show) as marks along the top of the plot."""
+    series, empty = [], []
     for key, title in titles:
-        pts = [(o, _jitter(r)) for o, r in curves.get(key, []) if _jitter(r) is not None]
-        series.append(Series(title, [p[0] for p in pts], [p[1] * 1e3 for p in pts]))
+        pts = [(x(o, r), _jitter(r) * 1e3, _bound(r), r["window_logged"])
+               for o, r in curves.get(key, [])]
+        shown = [p for p in pts if p[3] > 0 or not p[2]]
+        series.append(Series(title, [p[0] for p in shown], [p[1] for p in shown]))
+        cut = [p for p in shown if p[2]]
+        if cut:
+            series.append(Series(f"{title}: lower bound (cut off)", [p[0] for p in cut],
+                                 [p[1] for p in cut], style="points"))
+        none = [p for p in pts if p[3] == 0 and p[2]]
+        if none:
+            empty.append((title, none))
+    top = 3 * max([y for s in series for y in s.y if y > 0] or [100.0])
+    for title, none in empty:
+        series.append(Series(f"{title}: no packet logged by the cut-off (top edge)",
+                             [p[0] for p in none], [top for _ in none], style="points"))
     return series
 
 
+def _metric(metrics, name, r):
+    """The jitter of a record as metric NAME (..._s), with its lower-bound flag
+    (..._is_lower_bound)."""
+    assert name.endswith("_s"), name
+    metrics[name] = _jitter(r)
+    metrics[name[:-2] + "_is_lower_bound"] = _bound(r)
+
+
+# --- exp. 1 ------------------------------------------------------------------------------------
+
+def load_points(scale):
+    mt = MAX_TIME[scale]
+    pts = [{"setup": "ring", "tcp": tcp, "loadPps": _rate(m, FDDI_MAX_FRAME),
+            "loadFrame": FDDI_MAX_FRAME, "maxTime": mt}
+           for tcp in (False, True) for m in RING_MBPS[scale]]
+    # Set-up uncertainties at a load with spare capacity and beyond the ring's: the analyser's
+    # stream port off the loaded ring; Ethernet-sized (1 518-byte) load frames.
+    for m in (60, 110):
+        for tcp in (False, True):
+            pts.append({"setup": "ring", "tcp": tcp, "loadPps": _rate(m, FDDI_MAX_FRAME),
+                        "loadFrame": FDDI_MAX_FRAME, "analyserOnRing": False, "maxTime": mt})
+        pts.append({"setup": "ring", "tcp": True, "loadPps": _rate(m, ETHERNET_MAX_FRAME),
+                    "loadFrame": ETHERNET_MAX_FRAME, "maxTime": mt})
+    return pts
+
+
 def load_analyse(records):
+    main = [r for r in records if r.result["analyser_on_ring"]
+            and r.result["load_frame_bytes"] == FDDI_MAX_FRAME]
     rows = [_row(rec, protocol=rec.result["protocol"]) for rec in records]
-    curves = _curve(records, lambda rec: rec.result["protocol"])
+    curves = _curve(main, lambda rec: rec.result["protocol"])
     metrics = {}
     for proto in ("udp", "tcp"):
         c = curves.get(proto, [])
         if not c:
             continue
         lo, hi = c[0][1], c[-1][1]
-        metrics[f"exp1_{proto}_jitter_lightest_s"] = _jitter(lo)
-        metrics[f"exp1_{proto}_jitter_highest_s"] = _jitter(hi)
+        _metric(metrics, f"exp1_{proto}_jitter_lightest_s", lo)
+        _metric(metrics, f"exp1_{proto}_jitter_highest_s", hi)
         metrics[f"exp1_{proto}_highest_load_carried_mbps"] = hi["load_carried_mbps"]
-        metrics[f"exp1_{proto}_highest_load_missing"] = hi["window_missing"]
+        metrics[f"exp1_{proto}_highest_load_missing"] = hi["seq_missing"]
+        metrics[f"exp1_{proto}_highest_load_stream_mbps"] = hi["stream_rate_mbps"]
+        # "About 20 times" is relative to the value with spare ring capacity: the mean jitter
+        # over the loads the ring carried in full (carried >= 99 % of offered).
+        spare = [r for o, r in c if r["load_carried_mbps"] >= 0.99 * o and not _bound(r)]
+        if spare:
+            ref = sum(_jitter(r) for r in spare) / len(spare)
+            metrics[f"exp1_{proto}_jitter_spare_capacity_s"] = ref
+            metrics[f"exp1_{proto}_saturated_over_spare"] = _jitter(hi) / ref if ref else None
     u_lo, u_hi = metrics.get("exp1_udp_jitter_lightest_s"), metrics.get("exp1_udp_jitter_highest_s")
     if u_lo is not None and u_hi is not None:
         metrics["exp1_udp_flat"] = bool(u_hi <= 2 * u_lo)
     t_lo, t_hi = metrics.get("exp1_tcp_jitter_lightest_s"), metrics.get("exp1_tcp_jitter_highest_s")
     if t_lo and t_hi is not None:
         metrics["exp1_tcp_saturated_over_unloaded"] = t_hi / t_lo
+    for rec in records:
+        r = rec.result
+        off = round(r["load_offered_mbps"])
+        if not r["analyser_on_ring"]:
+            _metric(metrics, f"exp1_{r['protocol']}_{off}mbps_analyser_off_ring_jitter_s", r)
+        elif r["load_frame_bytes"] == ETHERNET_MAX_FRAME:
+            _metric(metrics, f"exp1_{r['protocol']}_{off}mbps_1518B_frames_jitter_s", r)
     fig = Figure(name="exp1-jitter-load",
                  title="NTT96 exp. 1 (cf. Fig. 2): jitter against the load on the FDDI ring",
-                 xlabel="offered load (Mbit/s)", ylabel="jitter (ms)", logy=True,
-                 series=_series(curves, [("udp", "UDP"), ("tcp", "TCP")]))
+                 xlabel="offered load (Mbit/s of 4 377-byte frames)", ylabel="jitter (ms)",
+                 logy=True, series=_series(curves, [("udp", "UDP"), ("tcp", "TCP")]))
     carried = Figure(name="exp1-carried-load",
                      title="NTT96 exp. 1: load carried by the ring against the offered load",
                      xlabel="offered load (Mbit/s)", ylabel="carried load (Mbit/s)",
@@ -91,121 +169,188 @@ def load_analyse(records):
                                     [r["load_carried_mbps"] for _, r in curves.get(p, [])])
                              for p in ("udp", "tcp")])
     notes = ["Analyser -> sending computer (UDP) -> receiving computer over TCP or UDP on one "
-             "FDDI ring; load from the analyser's load port to a sink on the same ring. Jitter "
-             "over 1000 packets (max - min of actual - standard arrival); packets lost before "
-             "the receiver are counted in window_missing (the jitter is over those that "
-             "arrived). Predictions."]
+             "FDDI ring (TTRT 8 ms); load from the analyser's load port to a sink on the same "
+             "ring. The study's jitter over the first 1000 logged packets in arrival order (a "
+             "packet lost before the receiver shifts the schedule); points cut off at the "
+             "maximum time are lower bounds, marked separately. Predictions."]
     return Analysis(rows=rows, metrics=metrics, figures=[fig, carried], notes=notes)
 
 
 # --- exp. 2 ------------------------------------------------------------------------------------
 
 def router_points(scale):
-    return [{"setup": "router", "tcp": True, "load": _mbps(l), "cacheEthernet": e,
-             "cacheFddi": f} for e, f, _ in CACHES for l in ROUTER_LOADS[scale]]
+    mt = MAX_TIME[scale]
+    pts = [{"setup": "router", "tcp": True, "receiverSide": side, "loadPps": float(pps),
+            "loadFrame": ETHERNET_MAX_FRAME, "cacheEthernet": e, "cacheFddi": f, "maxTime": mt}
+           for side in SIDES for e, f, _ in CACHES for pps in ROUTER_PPS[scale]]
+    # Smaller frames at the same packet rates: the router's work is per packet.
+    for frame in ROUTER_SMALL_FRAMES:
+        for e, f in ((True, True), (True, False)):
+            for pps in ROUTER_SMALL_PPS[scale]:
+                pts.append({"setup": "router", "tcp": True, "receiverSide": "fddi",
+                            "loadPps": float(pps), "loadFrame": frame, "cacheEthernet": e,
+                            "cacheFddi": f, "maxTime": mt})
+    return pts
+
+
+def _rank(r):
+    """A record's jitter for comparisons: a stream whose window logged no packet by the cut-off
+    (a bound of 0) did not get through, worse than any jitter; other lower bounds count by value
+    (a bound can only grow)."""
+    return float("inf") if _bound(r) and r["window_logged"] == 0 else _jitter(r)
+
+
+def _worse(a, b):
+    """Whether record b is worse than record a."""
+    return _rank(b) > _rank(a)
 
 
 def router_analyse(records):
-    key = lambda rec: (bool(rec.result["cache_ethernet"]), bool(rec.result["cache_fddi"]))  # noqa: E731
-    rows = [_row(rec, cache_ethernet=bool(rec.result["cache_ethernet"]),
+    def key(rec):
+        r = rec.result
+        return (r["receiver_side"], bool(r["cache_ethernet"]), bool(r["cache_fddi"]),
+                r["load_frame_bytes"])
+
+    rows = [_row(rec, receiver_side=rec.result["receiver_side"],
+                 cache_ethernet=bool(rec.result["cache_ethernet"]),
                  cache_fddi=bool(rec.result["cache_fddi"]), router_fast=rec.result["router_fast"],
                  router_slow=rec.result["router_slow"],
-                 router_queue_drops=rec.result["router_queue_drops"]) for rec in records]
+                 router_queue_drops=rec.result["router_queue_drops"],
+                 router_fddi_drops=rec.result["router_fddi_drops"],
+                 router_ethernet_drops=rec.result["router_ethernet_drops"]) for rec in records]
     curves = _curve(records, key)
     metrics = {}
-    both_off = curves.get((False, False), [])
-    if both_off:
-        metrics["exp2_both_off_jitter_s"] = _jitter(both_off[-1][1])
-        metrics["exp2_both_off_highest_load_arrived"] = both_off[-1][1]["window_arrived"]
-
-    def worst(curve):
-        # A stream that does not get through is worse than any jitter.
-        vals = [_jitter(r) if _jitter(r) is not None and r["window_missing"] == 0 else float("inf")
-                for _, r in curve]
-        return max(vals) if vals else None
-
-    for (e, f, _) in CACHES:
-        w = worst(curves.get((e, f), []))
-        if w is not None:
-            metrics[f"exp2_eth_{'on' if e else 'off'}_fddi_{'on' if f else 'off'}_worst_jitter_s"] = (
-                w if w != float("inf") else "stream broke down")
-    on = curves.get((True, True), [])
-    off = curves.get((True, False), [])
-    if on and off:
-        # Compared load by load (the Ethernet cache on in both): worse at some load and never
-        # better.
-        pairs = list(zip(on, off))
-        def j(r):
-            v = _jitter(r)
-            return float("inf") if v is None or r["window_missing"] > 0 else v
-        metrics["exp2_fddi_off_worse_than_on"] = bool(
-            all(j(b) >= j(a) for (_, a), (_, b) in pairs) and any(j(b) > j(a) for (_, a), (_, b) in pairs))
-    fig = Figure(name="exp2-jitter-router",
-                 title="NTT96 exp. 2 (cf. Fig. 4): TCP jitter through the router against the load",
-                 xlabel="offered load through the Ethernet interface (Mbit/s)", ylabel="jitter (ms)",
-                 logy=True, series=_series(curves, [((e, f), t) for e, f, t in CACHES]))
-    notes = ["Stream from the FDDI side (analyser and sending computer on the ring) to the "
-             "receiving computer behind the router's 100 Mbit/s Ethernet (a repeater hub); load "
-             "from the analyser's load port on the hub to a sink on the ring. Route caches on "
-             "the output side (doc/router.rst). Points where fewer than two packets of the "
-             "window arrived have no jitter and are left out of the figure. Predictions."]
-    return Analysis(rows=rows, metrics=metrics, figures=[fig], notes=notes)
+    for side in SIDES:
+        suffix = "" if side == "fddi" else "_rx_ethernet"
+        both_off = curves.get((side, False, False, ETHERNET_MAX_FRAME), [])
+        if both_off:
+            hi = both_off[-1][1]
+            _metric(metrics, f"exp2_both_off{suffix}_jitter_s", hi)
+            metrics[f"exp2_both_off{suffix}_highest_load_logged"] = hi["window_logged"]
+        for e, f, _ in CACHES:
+            c = curves.get((side, e, f, ETHERNET_MAX_FRAME), [])
+            if not c:
+                continue
+            worst = max((r for _, r in c), key=_rank)
+            name = f"exp2_eth_{'on' if e else 'off'}_fddi_{'on' if f else 'off'}{suffix}_worst_jitter_s"
+            _metric(metrics, name, worst)
+            metrics[name[:-len("_jitter_s")] + "_logged"] = worst["window_logged"]
+        on = curves.get((side, True, True, ETHERNET_MAX_FRAME), [])
+        off = curves.get((side, True, False, ETHERNET_MAX_FRAME), [])
+        if on and off:
+            pairs = list(zip(on, off))
+            metrics[f"exp2_fddi_off_worse_than_on{suffix}"] = bool(
+                all(not _worse(b, a) for (_, a), (_, b) in pairs)
+                and any(_worse(a, b) for (_, a), (_, b) in pairs))
+    for frame in ROUTER_SMALL_FRAMES:
+        for e, f in ((True, True), (True, False)):
+            c = curves.get(("fddi", e, f, frame), [])
+            if c:
+                _metric(metrics, f"exp2_{frame}B_frames_fddi_{'on' if f else 'off'}_highest_rate_jitter_s",
+                        c[-1][1])
+    figs = []
+    for side in SIDES:
+        sub = {(e, f): curves.get((side, e, f, ETHERNET_MAX_FRAME), []) for e, f, _ in CACHES}
+        figs.append(Figure(
+            name="exp2-jitter-router" + ("" if side == "fddi" else "-rx-ethernet"),
+            title=("NTT96 exp. 2 (cf. Fig. 4): TCP jitter through the router, receiving computer "
+                   f"on the {'FDDI' if side == 'fddi' else 'Ethernet'} side"),
+            xlabel="offered load through the Ethernet interface (Mbit/s of 1 518-byte frames)",
+            ylabel="jitter (ms)", logy=True, extra=["set key below"],
+            series=_series(sub, [((e, f), t) for e, f, t in CACHES])))
+    small = {}
+    for frame in [ETHERNET_MAX_FRAME] + ROUTER_SMALL_FRAMES:
+        for e, f in ((True, True), (True, False)):
+            small[(frame, f)] = [(r["load_rate_pps"], r) for _, r in curves.get(("fddi", e, f, frame), [])]
+    figs.append(Figure(
+        name="exp2-jitter-frame-size",
+        title="NTT96 exp. 2: TCP jitter against the load's frame rate, by frame size (Ethernet on)",
+        xlabel="load frames per second", ylabel="jitter (ms)", logy=True, extra=["set key below"],
+        series=_series(small, [((fr, f), f"{fr}-byte frames, FDDI {'on' if f else 'off'}")
+                               for fr in [ETHERNET_MAX_FRAME] + ROUTER_SMALL_FRAMES
+                               for f in (True, False)])))
+    notes = ["Stream sent on the FDDI side (analyser and sending computer on the ring) through "
+             "the router's FDDI interface to the receiving computer on the FDDI side (another IP "
+             "subnet of the ring) or behind the router's 100 Mbit/s Ethernet (a repeater hub); "
+             "load from the analyser's load port on the hub to a sink on the ring. One route cache "
+             "of 8548 entries, fast switching on/off per interface (the output interface's switch "
+             "governs a packet), input hold queues of 75 per interface. Points cut off at the "
+             "maximum time are lower bounds, marked separately. Predictions."]
+    return Analysis(rows=rows, metrics=metrics, figures=figs, notes=notes)
 
 
 # --- exp. 3 ------------------------------------------------------------------------------------
 
 def overflow_points(scale):
-    pts = [{"setup": "router", "tcp": True, "randomRate": float(r), "flushInterval": f"{f}s"}
+    mt = MAX_TIME[scale]
+    pts = [{"setup": "router", "tcp": True, "receiverSide": "fddi", "randomRate": float(r),
+            "flushInterval": f"{f}s", "maxTime": mt}
            for r in RANDOM_RATES[scale] for f in FLUSH_INTERVALS[scale]]
-    default = {"setup": "router", "tcp": True, "randomRate": float(DEFAULT_RATE),
-               "flushInterval": f"{DEFAULT_FLUSH}s"}
+    default = {"setup": "router", "tcp": True, "receiverSide": "fddi",
+               "randomRate": float(DEFAULT_RATE), "flushInterval": f"{DEFAULT_FLUSH}s",
+               "maxTime": mt}
     if default not in pts:
         pts.append(default)
-    # The other reading of the set-up: the stream enters from the Ethernet side, so that it
-    # leaves through the FDDI interface whose cache the random traffic fills.
-    pts.append(dict(default, streamFrom="ethernet"))
+    pts.append(dict(default, receiverSide="ethernet"))
+    # Set-up uncertainties at the default: the random datagrams' size, the process-switching
+    # cost (half and twice the default 18 000 cycles).
+    pts.append(dict(default, randomSize=512))
+    pts.append(dict(default, slowCost=9000.0))
+    pts.append(dict(default, slowCost=36000.0))
     return pts
 
 
 def overflow_analyse(records):
     rows, metrics, by_flush = [], {}, {}
     for rec in records:
-        r, p = rec.result, rec.params
+        r = rec.result
         rows.append({"random_rate_pps": r["random_rate_pps"], "flush_interval_s": r["flush_interval_s"],
-                     "stream_from": r["stream_from"], "jitter_s": _jitter(r),
-                     "window_arrived": r["window_arrived"], "window_missing": r["window_missing"],
+                     "receiver_side": r["receiver_side"], "random_size_bytes": r["random_size_bytes"],
+                     "slow_cost_cycles": r["slow_cost_cycles"], "jitter_s": _jitter(r),
+                     "jitter_is_lower_bound": _bound(r), "window_logged": r["window_logged"],
+                     "window_s": r["window_s"], "stream_rate_mbps": round(r["stream_rate_mbps"], 4),
+                     "seq_jitter_s": r["seq_jitter_s"], "seq_missing": r["seq_missing"],
                      "cache_filled": bool(r["cache_filled"]), "fill_time_s": r["fill_time_s"],
                      "router_slow": r["router_slow"], "router_queue_drops": r["router_queue_drops"],
-                     "cache_fddi_flushes": r["cache_fddi_flushes"]})
-        if r["stream_from"] == "fddi":
+                     "cache_flushes": r["cache_flushes"], "cache_refused": r["cache_refused"],
+                     "tcp_retransmissions": r["tcp_retransmissions"]})
+        plain = r["random_size_bytes"] == 64 and r["slow_cost_cycles"] == 18000
+        default = plain and (r["random_rate_pps"] == DEFAULT_RATE
+                             and r["flush_interval_s"] == DEFAULT_FLUSH)
+        if plain and r["receiver_side"] == "fddi":
             by_flush.setdefault(r["flush_interval_s"], []).append((r["random_rate_pps"], r))
-        default = (r["random_rate_pps"] == DEFAULT_RATE and r["flush_interval_s"] == DEFAULT_FLUSH)
-        if default and r["stream_from"] == "fddi":
-            metrics["exp3_overflow_jitter_s"] = _jitter(r)
+        if default and r["receiver_side"] == "fddi":
+            _metric(metrics, "exp3_overflow_jitter_s", r)
             metrics["exp3_random_rate_pps"] = r["random_rate_pps"]
             metrics["exp3_flush_interval_s"] = r["flush_interval_s"]
             metrics["exp3_cache_filled"] = bool(r["cache_filled"])
-            metrics["exp3_window_missing"] = r["window_missing"]
-        if default and r["stream_from"] == "ethernet":
-            metrics["exp3_stream_from_ethernet_jitter_s"] = _jitter(r)
-            metrics["exp3_stream_from_ethernet_window_missing"] = r["window_missing"]
-    series = []
-    for f in sorted(by_flush):
-        pts = sorted((x, _jitter(r)) for x, r in by_flush[f] if _jitter(r) is not None)
-        series.append(Series(f"flush every {f:g} s", [x for x, _ in pts], [y * 1e3 for _, y in pts]))
+            metrics["exp3_window_missing"] = r["seq_missing"]
+            metrics["exp3_window_logged"] = r["window_logged"]
+        if default and r["receiver_side"] == "ethernet":
+            _metric(metrics, "exp3_rx_ethernet_jitter_s", r)
+            metrics["exp3_rx_ethernet_window_missing"] = r["seq_missing"]
+        base = r["random_rate_pps"] == DEFAULT_RATE and r["flush_interval_s"] == DEFAULT_FLUSH
+        if base and r["receiver_side"] == "fddi" and r["random_size_bytes"] != 64:
+            _metric(metrics, f"exp3_random_{r['random_size_bytes']}B_jitter_s", r)
+        if base and r["receiver_side"] == "fddi" and r["slow_cost_cycles"] != 18000:
+            _metric(metrics, f"exp3_slow_cost_{int(r['slow_cost_cycles'])}_jitter_s", r)
+    flush_curves = {f: sorted(v, key=lambda t: t[0]) for f, v in by_flush.items()}
     fig = Figure(name="exp3-jitter-overflow",
                  title="NTT96 exp. 3: TCP jitter after the route cache filled, against the random rate",
                  xlabel="random-destination datagrams per second", ylabel="jitter (ms)", logx=True,
-                 logy=True, series=series)
+                 logy=True, series=_series(flush_curves,
+                                           [(f, f"flush every {f:g} s") for f in sorted(flush_curves)]))
     notes = ["The random-destination computer sends into the router's Ethernet interface until the "
-             "cache it fills holds 8548 entries (or 30 s), then the stream starts; the random "
-             "traffic goes on. The result depends on the random rate against the flush interval "
-             "(both in data.csv). Predictions."]
+             "router's one cache holds 8548 entries (or 30 s), then the sending computer connects "
+             "and the stream starts; the random traffic goes on. The result depends on the random "
+             "rate against the flush interval (both in data.csv). Points cut off at the maximum "
+             "time are lower bounds, marked separately. Predictions."]
     return Analysis(rows=rows, metrics=metrics, figures=[fig], notes=notes)
 
 
 def _cost(p):
-    return 1 + (p.get("randomRate", 0) / 1000) + float(str(p.get("load", "0Mbps"))[:-4]) / 40
+    """Relative cost: the load's and the random traffic's packets, and a cut-off's length."""
+    return 1 + p.get("randomRate", 0) / 500 + p.get("loadPps", 0) / 1000
 
 
 def _sensitivity():
@@ -229,7 +374,7 @@ register(Experiment(id="ntt-load", study="NTT96",
                     title="Exp. 1: stream jitter against FDDI ring load, TCP and UDP (Fig. 2)",
                     program="ntt-stream", points=load_points, analyse=load_analyse, cost=_cost))
 register(Experiment(id="ntt-router", study="NTT96",
-                    title="Exp. 2: TCP stream jitter through a route-cache router, caches on/off (Fig. 4)",
+                    title="Exp. 2: TCP stream jitter through a route-cache router, fast switching on/off (Fig. 4)",
                     program="ntt-stream", points=router_points, analyse=router_analyse, cost=_cost,
                     sensitivity=_sensitivity()))
 register(Experiment(id="ntt-overflow", study="NTT96",
