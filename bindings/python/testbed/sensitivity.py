@@ -425,7 +425,7 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     write_csv(sdir / "samples.csv", srows)
     figs = []
     for r in results:
-        if r["ranking"]:
+        if r["drivers"]:  # a metric that no factor moves gets no figure
             figs.append(tornado(r, method, sdir))
     (sdir / "sensitivity.md").write_text(markdown(summary, figs))
     log(f"{sid}: {len(results)} metrics, {len(summary['failed_samples'])} failed samples; "
