@@ -115,6 +115,7 @@ EmulatedTestbedHelper::EmulatedTestbedHelper()
     , m_installNics(true)
     , m_randomPhase(false)
     , m_linuxTcp(false)
+    , m_releaseOnCpu(false)
     , m_nicHost(EthernetNetDevice::FORCED_HALF)
     , m_nicEmulator(EthernetNetDevice::FORCED_HALF)
 {
@@ -134,6 +135,9 @@ EmulatedTestbedHelper::Jaxa06()
     helper.SetEmulatorTimer(CreateNistNetTimer());
     helper.SetRandomTimerPhase(true);
     helper.SetLinuxTcp(true);
+    // NIST Net releases in its RTC interrupt handler, on the PC's one CPU, after the hard
+    // interrupt work queued before it (the NICs' handlers, the kernel's tick).
+    helper.SetReleaseOnEmulatorCpu(true);
     return helper;
 }
 
@@ -191,6 +195,12 @@ void
 EmulatedTestbedHelper::SetLinuxTcp(bool linux)
 {
     m_linuxTcp = linux;
+}
+
+void
+EmulatedTestbedHelper::SetReleaseOnEmulatorCpu(bool onCpu)
+{
+    m_releaseOnCpu = onCpu;
 }
 
 void
@@ -350,6 +360,22 @@ EmulatedTestbedHelper::Install(Ptr<Node> hostA, Ptr<Node> emulator, Ptr<Node> ho
         HostPlatformHelper router(m_emulatorProfile);
         router.SetInstallNics(m_installNics);
         router.Install(emulator);
+    }
+    if (m_releaseOnCpu)
+    {
+        Ptr<HostPlatform> pc = emulator->GetObject<HostPlatform>();
+        NS_ABORT_MSG_IF(!pc,
+                        "EmulatedTestbedHelper: releasing on the emulator's CPU needs an emulator "
+                        "profile");
+        // The emulator PC's own CPU (the topology): not the user's to change.
+        for (const auto& q : {t.aToB, t.bToA})
+        {
+            UserAttributes::SetFixed(q,
+                                     "ReleaseCpu",
+                                     PointerValue(pc->GetCpu()),
+                                     "the emulator PC's CPU, through "
+                                     "EmulatedTestbedHelper::SetReleaseOnEmulatorCpu");
+        }
     }
     return t;
 }

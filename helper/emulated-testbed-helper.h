@@ -93,7 +93,8 @@ class EmulatedTestbedHelper
      * @brief A helper set up as the [JAXA06] testbed: two federate PCs (HostProfile
      * pc2006-linux26) through the NIST Net PC (nistnet-linux24), 100BASE-TX full duplex, NIST Net
      * semantics (no rate limit, no delay until set), one real-time clock at NISTNET_RTC_HZ driving
-     * the release in both directions with a random phase (drawn by AssignStreams), and the
+     * the release in both directions with a random phase (drawn by AssignStreams) in the NIST Net
+     * PC's interrupt handler (SetReleaseOnEmulatorCpu), and the
      * Linux 2.6 TCP of 2006 (HostPlatformHelper::ConfigureLinux26Tcp, applied by Install).
      * @return the helper
      */
@@ -149,6 +150,14 @@ class EmulatedTestbedHelper
      * @param linux whether to do so (default false)
      */
     void SetLinuxTcp(bool linux);
+
+    /**
+     * @brief Whether the emulators release on the emulator PC's CPU (LinkEmulatorQueueDisc
+     * ReleaseCpu): the timer interrupt's handler waits for the hard interrupt work before it
+     * (needs an emulator profile; default false).
+     * @param onCpu whether to do so
+     */
+    void SetReleaseOnEmulatorCpu(bool onCpu);
 
     /**
      * @brief Set the duplex mode of both Ethernet links.
@@ -253,6 +262,7 @@ class EmulatedTestbedHelper
     Ptr<TimerModel> m_timer;                 //!< timer of both emulators (null = their own)
     bool m_randomPhase;                      //!< AssignStreams draws the timer's phase
     bool m_linuxTcp;                         //!< Install sets Linux 2.6 TCP defaults
+    bool m_releaseOnCpu;                     //!< emulators release on the emulator PC's CPU
     EthernetNetDevice::Duplex m_nicHost;     //!< hosts' NICs (HALF_DUPLEX links)
     EthernetNetDevice::Duplex m_nicEmulator; //!< emulator's NICs (HALF_DUPLEX links)
 };

@@ -23,16 +23,31 @@ namespace ns3
 
 /**
  * @ingroup testbed-switch
- * @brief Builds switches (SwitchNetDevice, or a subclass) and their links: one CsmaChannel per
- * link (its own data rate: 1000BASE-T senders, 100BASE-T receivers), per-port output queues of a
- * given size, and 802.1Q trunks between switches. A switch with other links (EthernetHelper's)
- * gets them as ports with SwitchNetDevice::AddSwitchPort.
+ * @brief Builds switches (SwitchNetDevice, or a subclass) and their links: one link per port (its
+ * own data rate: 1000BASE-T senders, 100BASE-T receivers), per-port output queues of a given
+ * size, and 802.1Q trunks between switches. The links are ns-3's CSMA (CsmaChannel and
+ * CsmaNetDevice: half duplex, no preamble or interframe gap) unless SetLinkType(FULL_DUPLEX)
+ * asks for the lean full-duplex Ethernet links (FullDuplexEthernetNetDevice: one event per
+ * frame and hop). A switch with other links (EthernetHelper's) gets them as ports with
+ * SwitchNetDevice::AddSwitchPort.
  */
 class SwitchHelper
 {
   public:
+    /// The links the helper builds.
+    enum LinkType : uint8_t
+    {
+        CSMA = 0,        //!< ns-3's CsmaChannel with two CsmaNetDevices
+        FULL_DUPLEX = 1, //!< a FullDuplexEthernetChannel with two FullDuplexEthernetNetDevices
+    };
+
     /** Builds ns3::SwitchNetDevice switches. */
     SwitchHelper();
+    /**
+     * @brief The links of every port created afterwards.
+     * @param type CSMA (the default) or FULL_DUPLEX
+     */
+    void SetLinkType(LinkType type);
     /**
      * @brief Set an attribute of the switch device created by Install().
      * @param name the attribute name
@@ -92,7 +107,8 @@ class SwitchHelper
 
   private:
     /**
-     * @brief A CSMA link between two nodes, one new device on each.
+     * @brief A link between two nodes (CSMA or full duplex, SetLinkType), one new device on
+     * each.
      * @param a one node
      * @param b the other
      * @param rate link data rate
@@ -104,6 +120,7 @@ class SwitchHelper
     ObjectFactory m_fabric;       //!< fabric factory
     QueueSize m_queueSize;        //!< port queue size
     bool m_queueSizeFixed{false}; //!< m_queueSize set by SetPortQueueSize (else a default)
+    LinkType m_linkType{CSMA};    //!< the links built
 };
 
 } // namespace ns3

@@ -9,6 +9,7 @@
  * effect, and bridges and host NIC models over the device.
  */
 
+#include "ns3/boolean.h"
 #include "ns3/bridge-net-device.h"
 #include "ns3/ethernet-channel.h"
 #include "ns3/ethernet-helper.h"
@@ -20,11 +21,15 @@
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/node-container.h"
 #include "ns3/node.h"
+#include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/string.h"
+#include "ns3/tcp-header.h"
+#include "ns3/tcp-socket-base.h"
+#include "ns3/tcp-socket-factory.h"
 #include "ns3/test.h"
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
@@ -385,6 +390,167 @@ class EthernetMismatchTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * A duplex mismatch on a hand-timed pair of frames, and TCP's recovery of the lost segment.
+ * Host H (forced half) sends TCP segments to host F (forced full). The full end starts a frame
+ * of its own 20 us into H's data frame (preamble 0.64 us + 512 bit times 5.12 us: past the
+ * slot): H sees a collision after the slot (late, IEEE 802.3 4.2.3.2.4: jam, frame discarded,
+ * no retry), F receives H's frame cut short by the jam (longer than 64 octets: an FCS error),
+ * and the segment is lost. TCP (Linux 2.6: minimum RTO 200 ms, three duplicate ACKs for fast
+ * retransmit, RFC 5681 3.2) recovers it: with no segment after it, by a timeout 200 ms after it
+ * was sent (the RTT is well under a millisecond, so the RTO is the minimum); with four segments
+ * after it, by a fast retransmit well before that.
+ */
+class EthernetMismatchTcpTestCase : public TestCase
+{
+  public:
+    /**
+     * Constructor.
+     * @param followers segments the sender writes after the one that is lost
+     */
+    EthernetMismatchTcpTestCase(uint32_t followers)
+        : TestCase("Ethernet: mismatch on a hand-timed frame pair: late collision at the half "
+                   "end, FCS error at the full end, TCP recovers by "
+                   + std::string(followers >= 3 ? "fast retransmit" : "timeout"))
+        , m_followers(followers)
+    {
+    }
+
+  private:
+    uint32_t m_followers;     //!< segments after the lost one
+    uint64_t m_received{0};   //!< bytes received by F
+    Time m_lostSent{-1};      //!< when the lost segment's frame started
+    std::vector<Time> m_retx; //!< when H retransmitted
+    uint32_t m_losses{0};     //!< H's entries into CA_LOSS (timeouts)
+    uint32_t m_recoveries{0}; //!< H's entries into CA_RECOVERY (fast retransmits)
+    std::vector<bool> m_late; //!< H's collisions: late?
+    Ptr<Socket> m_accepted;   //!< F's connection
+
+    void Rx(Ptr<Socket> s)
+    {
+        while (Ptr<Packet> p = s->Recv())
+        {
+            m_received += p->GetSize();
+        }
+    }
+
+    void DoRun() override
+    {
+        const uint32_t mss = 1000;
+        const uint32_t warmup = 10;
+        NodeContainer n(2);
+        EthernetHelper eth;
+        eth.SetDeviceAttribute("Duplex", StringValue("ForcedHalf"));
+        Ptr<EthernetNetDevice> half = eth.CreateDevice(n.Get(0));
+        eth.SetDeviceAttribute("Duplex", StringValue("ForcedFull"));
+        Ptr<EthernetNetDevice> full = eth.CreateDevice(n.Get(1));
+        eth.Connect(half, full);
+        NetDeviceContainer d;
+        d.Add(half);
+        d.Add(full);
+        InternetStackHelper internet;
+        internet.Install(n);
+        Ipv4AddressHelper addr("10.8.0.0", "255.255.255.0");
+        Ipv4InterfaceContainer ifs = addr.Assign(d);
+
+        // Linux 2.6's constants on these two sockets only (not as global defaults): minimum RTO
+        // 200 ms (TCP_RTO_MIN = HZ/5), an ACK for every segment (quick-ACK mode at the start
+        // of a connection), no timestamps (plain 40-byte headers).
+        auto linux26 = [mss](Ptr<Socket> s) {
+            s->SetAttribute("MinRto", TimeValue(MilliSeconds(200)));
+            s->SetAttribute("SegmentSize", UintegerValue(mss));
+            s->SetAttribute("DelAckCount", UintegerValue(1));
+            s->SetAttribute("Timestamp", BooleanValue(false));
+        };
+        Ptr<Socket> sink = Socket::CreateSocket(n.Get(1), TcpSocketFactory::GetTypeId());
+        linux26(sink);
+        sink->Bind(InetSocketAddress(Ipv4Address::GetAny(), 5001));
+        sink->Listen();
+        sink->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                MakeCallback(&EthernetMismatchTcpTestCase::Accept, this));
+        Ptr<Socket> tx = Socket::CreateSocket(n.Get(0), TcpSocketFactory::GetTypeId());
+        linux26(tx);
+        tx->Bind();
+        tx->Connect(InetSocketAddress(ifs.GetAddress(1), 5001));
+        tx->TraceConnectWithoutContext(
+            "Retransmission",
+            Callback<void,
+                     Ptr<const Packet>,
+                     const TcpHeader&,
+                     const Address&,
+                     const Address&,
+                     Ptr<const TcpSocketBase>>(
+                [this](Ptr<const Packet>,
+                       const TcpHeader&,
+                       const Address&,
+                       const Address&,
+                       Ptr<const TcpSocketBase>) { m_retx.push_back(Simulator::Now()); }));
+        tx->TraceConnectWithoutContext(
+            "CongState",
+            Callback<void, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t>(
+                [this](TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now) {
+                    m_losses += now == TcpSocketState::CA_LOSS;
+                    m_recoveries += now == TcpSocketState::CA_RECOVERY;
+                }));
+        half->TraceConnectWithoutContext(
+            "Collision",
+            Callback<void, uint32_t, bool>(
+                [this](uint32_t, bool late) { m_late.push_back(late); }));
+
+        // Warm-up: ten segments (RTT samples of a fraction of a millisecond, the window open).
+        Simulator::Schedule(MilliSeconds(100), [&]() { tx->Send(Create<Packet>(warmup * mss)); });
+        // At 1 s: the segment to lose, then the followers. The full end's frame starts 20 us
+        // after the first bit of the lost segment's frame.
+        const Time at = Seconds(1);
+        half->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            Callback<void, Ptr<const Packet>>([&, at](Ptr<const Packet> p) {
+                if (Simulator::Now() >= at && m_lostSent.IsNegative() && p->GetSize() > mss)
+                {
+                    m_lostSent = Simulator::Now();
+                    Simulator::Schedule(MicroSeconds(20), [&]() {
+                        full->Send(Create<Packet>(100), half->GetAddress(), 0x88B5);
+                    });
+                }
+            }));
+        Simulator::Schedule(at, [&]() { tx->Send(Create<Packet>((1 + m_followers) * mss)); });
+        Simulator::Stop(Seconds(3));
+        Simulator::Run();
+
+        const uint64_t total = static_cast<uint64_t>(warmup + 1 + m_followers) * mss;
+        NS_TEST_ASSERT_MSG_EQ(m_lostSent.IsNegative(), false, "the segment was sent");
+        NS_TEST_EXPECT_MSG_EQ(m_late.size(), 1u, "one collision at the half end");
+        NS_TEST_EXPECT_MSG_EQ(m_late.empty() || m_late[0], true, "it is late (after 512 bits)");
+        NS_TEST_EXPECT_MSG_EQ(half->GetStats().lateCollisions, 1u, "late collision counted");
+        NS_TEST_EXPECT_MSG_EQ(full->GetStats().fcsErrors, 1u, "an FCS error at the full end");
+        NS_TEST_EXPECT_MSG_EQ(full->GetStats().collisions, 0u, "the full end sees none");
+        NS_TEST_EXPECT_MSG_EQ(m_retx.size(), 1u, "one retransmission");
+        NS_TEST_EXPECT_MSG_EQ(m_received, total, "TCP delivered every byte");
+        const Time after = m_retx.empty() ? Seconds(-1) : m_retx[0] - m_lostSent;
+        if (m_followers >= 3)
+        {
+            NS_TEST_EXPECT_MSG_EQ(m_recoveries, 1u, "fast retransmit");
+            NS_TEST_EXPECT_MSG_EQ(m_losses, 0u, "no timeout");
+            NS_TEST_EXPECT_MSG_LT(after, MilliSeconds(1), "within the duplicate ACKs' time");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_EQ(m_losses, 1u, "a timeout");
+            NS_TEST_EXPECT_MSG_EQ(m_recoveries, 0u, "too few duplicate ACKs for fast retransmit");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(after, MilliSeconds(200), "not before the minimum RTO");
+            NS_TEST_EXPECT_MSG_LT(after, MilliSeconds(201), "at the minimum RTO");
+        }
+        Simulator::Destroy();
+    }
+
+    void Accept(Ptr<Socket> s, const Address&)
+    {
+        m_accepted = s;
+        s->SetRecvCallback(MakeCallback(&EthernetMismatchTcpTestCase::Rx, this));
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * Autonegotiation (IEEE 802.3 clause 28): auto + auto: highest common rate, full duplex;
  * auto facing forced: the forced rate at half duplex on the auto side (parallel detection);
  * a station on a hub: half duplex at the hub's rate.
@@ -633,6 +799,8 @@ class EthernetTestSuite : public TestSuite
         AddTestCase(new EthernetCollisionBoundaryTestCase, Duration::QUICK);
         AddTestCase(new EthernetBackoffTestCase, Duration::QUICK);
         AddTestCase(new EthernetMismatchTestCase, Duration::QUICK);
+        AddTestCase(new EthernetMismatchTcpTestCase(0), Duration::QUICK);
+        AddTestCase(new EthernetMismatchTcpTestCase(4), Duration::QUICK);
         AddTestCase(new EthernetAutonegotiationTestCase, Duration::QUICK);
         AddTestCase(new EthernetEfficiencyTestCase(MilliSeconds(200), {2, 8, 32}, false),
                     Duration::QUICK);

@@ -19,6 +19,7 @@
 #include "ns3/point-to-point-helper.h"
 #include "ns3/pointer.h"
 #include "ns3/profile.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
 #include "ns3/string.h"
@@ -27,6 +28,10 @@
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -79,6 +84,10 @@ class HostClockInterruptTestCase : public TestCase
         cpu->SetAttribute("InterferencePeriodic", BooleanValue(true));
         cpu->SetAttribute("InterferenceDuration",
                           StringValue("ns3::ConstantRandomVariable[Constant=20e-6]"));
+        // Every tick an event, also on the idle CPU after the job: the check reads each
+        // handler's WorkDone at its own instant (deferred, an idle CPU's ticks run only when the
+        // CPU is next used or asked; the deferral's own cases are further below).
+        cpu->SetAttribute("IdleInterferenceEvents", BooleanValue(true));
         cpu->AssignStreams(3);
         cpu->Initialize();
         std::vector<Time> ticks; // handler completions
@@ -891,6 +900,558 @@ class HostProfileBaseTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * HostCpu arrivals (ArrivalSource): PROCESS items that fall due at known times are taken by the
+ * CPU as if submitted then, hand-computed on one core at 1 GHz with a 1 000-cycle (1 us)
+ * context switch. Processes 1 and 2 wake at 10 and 12 us (5 us of work each), process 3 at
+ * 40 us (3 us); an interrupt (2 us) comes at 11 us, and a process 4 item (1 us) is submitted
+ * directly at 12 us, the instant process 2 falls due. Expected: process 1 starts at 10 (switch
+ * 1 us, from process 9 which ran first at 0-1 us), is preempted at 11 (served 1 of 6), resumes
+ * at 13 and ends at 18; process 2 (due 12, before process 4's submission at the same instant)
+ * then runs 18-24 (switch 1 + 5), process 4 24-26 (switch 1 + 1); process 3 starts on the idle
+ * core at 40 and ends at 44 (switch 1 + 3), its completion the only event of its wake-up. The
+ * same schedule with one event per wake-up (Submit at 10, 12 and 40 us) gives the same
+ * completions with three events more.
+ */
+class HostArrivalTestCase : public TestCase
+{
+  public:
+    HostArrivalTestCase()
+        : TestCase("HostCpu: arrivals taken when they fall due, without events of their own")
+    {
+    }
+
+  private:
+    /// The test's arrival source: (time, owner, service) in order.
+    class Source : public HostCpu::ArrivalSource
+    {
+      public:
+        std::vector<std::tuple<int64_t, uint32_t, Time>> items; //!< pending, earliest first
+        Callback<void, uint32_t> done;                          //!< completion (owner)
+
+        bool PeekArrival(Arrival& next) const override
+        {
+            if (items.empty())
+            {
+                return false;
+            }
+            next.time = std::get<0>(items.front());
+            next.owner = std::get<1>(items.front());
+            next.service = std::get<2>(items.front());
+            return true;
+        }
+
+        HostCpu::Completion TakeArrival() override
+        {
+            const uint32_t owner = std::get<1>(items.front());
+            items.erase(items.begin());
+            return HostCpu::Completion{Callback<void>(), done, owner};
+        }
+    };
+
+    std::vector<std::pair<uint32_t, int64_t>> m_done; //!< (owner, completion in ns)
+
+    void Done(uint32_t owner)
+    {
+        m_done.emplace_back(owner, Simulator::Now().GetNanoSeconds());
+    }
+
+    /**
+     * Run the scenario.
+     * @param arrivals whether the wake-ups are arrivals (else one Submit event each)
+     * @return the events the simulator ran
+     */
+    uint64_t Run(bool arrivals)
+    {
+        m_done.clear();
+        Ptr<HostPlatform> p = MakePlatform(1e9, 1, 1000);
+        Ptr<HostCpu> cpu = p->GetCpu();
+        auto done = MakeCallback(&HostArrivalTestCase::Done, this);
+        Source source;
+        source.done = done;
+        const std::vector<std::tuple<int64_t, uint32_t, Time>> wakeups
+            = {{10000, 1, MicroSeconds(5)},
+               {12000, 2, MicroSeconds(5)},
+               {40000, 3, MicroSeconds(3)}};
+        // Process 9 runs first (so that process 1 pays a switch).
+        cpu->Submit(HostCpu::PROCESS, NanoSeconds(0), 9, Callback<void>([done]() { done(9); }));
+        if (arrivals)
+        {
+            source.items = wakeups;
+            cpu->AddArrivalSource(&source);
+        }
+        else
+        {
+            for (const auto& [t, owner, service] : wakeups)
+            {
+                Simulator::Schedule(NanoSeconds(t), [cpu, owner, service, done]() {
+                    cpu->Submit(HostCpu::PROCESS, service, owner, Callback<void>([done, owner]() {
+                                    done(owner);
+                                }));
+                });
+            }
+        }
+        Simulator::Schedule(MicroSeconds(11), [cpu]() {
+            cpu->Submit(HostCpu::HARDIRQ, MicroSeconds(2), HostCpu::KERNEL, Callback<void>());
+        });
+        Simulator::Schedule(MicroSeconds(12), [cpu, done]() {
+            cpu->Submit(HostCpu::PROCESS, MicroSeconds(1), 4, Callback<void>([done]() {
+                            done(4);
+                        }));
+        });
+        Simulator::Run();
+        const uint64_t events = Simulator::GetEventCount();
+        if (arrivals)
+        {
+            cpu->RemoveArrivalSource(&source);
+        }
+        Simulator::Destroy();
+        return events;
+    }
+
+    void DoRun() override
+    {
+        const std::vector<std::pair<uint32_t, int64_t>> expected
+            = {{9, 0}, {1, 18000}, {2, 24000}, {4, 26000}, {3, 44000}};
+        const uint64_t withEvents = Run(false);
+        NS_TEST_ASSERT_MSG_EQ(m_done.size(), expected.size(), "one wake-up event each");
+        for (std::size_t i = 0; i < expected.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(m_done[i].first, expected[i].first, "order, events");
+            NS_TEST_EXPECT_MSG_EQ(m_done[i].second, expected[i].second, "time, events");
+        }
+        const uint64_t withArrivals = Run(true);
+        NS_TEST_ASSERT_MSG_EQ(m_done.size(), expected.size(), "arrivals");
+        for (std::size_t i = 0; i < expected.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(m_done[i].first, expected[i].first, "order, arrivals");
+            NS_TEST_EXPECT_MSG_EQ(m_done[i].second, expected[i].second, "time, arrivals");
+        }
+        NS_TEST_EXPECT_MSG_EQ(withEvents, withArrivals + 3, "three wake-up events fewer");
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * A kernel tick (HostCpu InterferencePeriodic): InterferenceRate events per second exactly, one
+ * every period from a phase in [0, period): 1000 Hz gives 500 events in [0, 0.5 s) and 1000 in
+ * [0, 1 s) whatever the phase (a Poisson stream would give 1000 +- 32), each of its duration.
+ */
+class HostTickTestCase : public TestCase
+{
+  public:
+    HostTickTestCase()
+        : TestCase("HostCpu: a periodic kernel tick (InterferencePeriodic)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<HostCpu> cpu = CreateObject<HostCpu>();
+        cpu->SetAttribute("InterferenceRate", DoubleValue(1000.0));
+        cpu->SetAttribute("InterferencePeriodic", BooleanValue(true));
+        cpu->SetAttribute("InterferenceDuration",
+                          StringValue("ns3::ConstantRandomVariable[Constant=2e-6]"));
+        cpu->AssignStreams(7);
+        cpu->Initialize();
+        uint64_t half = 0;
+        Simulator::Schedule(Seconds(0.5) - NanoSeconds(1),
+                            [&]() { half = cpu->GetInterferenceEvents(); });
+        Simulator::Stop(Seconds(1) - NanoSeconds(1));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(half, 500u, "one tick per millisecond in the first half second");
+        NS_TEST_EXPECT_MSG_EQ(cpu->GetInterferenceEvents(), 1000u, "1000 ticks in one second");
+        // 2 us per tick (the last one may still run when the run stops).
+        const int64_t n = cpu->GetInterferenceEvents();
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(cpu->GetBusyTime(HostCpu::HARDIRQ),
+                                    MicroSeconds(2) * (n - 1),
+                                    "2 us per tick");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(cpu->GetBusyTime(HostCpu::HARDIRQ),
+                                    MicroSeconds(2) * n,
+                                    "2 us per tick");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * A periodic tick on an idle CPU is deferred (HostCpu IdleInterferenceEvents false, the default):
+ * no simulator events while every core is idle, so Simulator::Run() ends with the last other
+ * event; the ticks are run when the CPU is next used or asked, at their instants. Hand-timed, one
+ * core, 1000 Hz from the phase phi = (1 - exp(-x)) ms of the CPU's first gap draw x (stream 7),
+ * 2 us per tick, IdleEntryTime 100 us and IdleExitLatency 5 us (a tick on a core idle for 100 us
+ * or more takes 7 us); tick k at phi + k ms:
+ *  - job 1 (10 ms) comes at phi + 3 ms + 1 us, during tick 3 (phi + 3 ms, 7 us): it waits 6 us,
+ *    starts at phi + 3.007 ms, and ticks 4..13 preempt it for 2 us each (the core is busy: no exit
+ *    latency): it ends at phi + 13.027 ms;
+ *  - job 2 (1 ms) comes at phi + 20 ms + 3 us, during tick 20 (7 us: idle since 13.027): waits
+ *    4 us, starts at phi + 20.007 ms, tick 21 preempts it for 2 us: it ends at phi + 21.009 ms;
+ *  - at phi + 30 ms + 1 us tick 30 runs (no idle core); at phi + 30 ms + 8 us it is over;
+ *  - then, at phi + 30.008 ms: 31 ticks (0..30); HARDIRQ busy = tick 0 (2 us, 7 if phi >= 100 us)
+ *    + 3 x 7 (1..3) + 10 x 2 (4..13) + 7 x 7 (14..20) + 2 (21) + 9 x 7 (22..30) = t0 + 155 us;
+ *    PROCESS busy 11 ms.
+ * The same numbers with the events scheduled all the time (IdleInterferenceEvents true). The run is
+ * stopped at 1 s; deferred, no event but that Stop runs after the last query (phi + 30.008 ms):
+ * without the Stop the run would end there by itself. With events while idle, ticks 31..999 and
+ * their completions run after it (2 x 969 events, less the ends that fall after 1 s).
+ */
+class HostDeferredTickTestCase : public TestCase
+{
+  public:
+    /**
+     * Constructor.
+     * @param idleEvents IdleInterferenceEvents
+     */
+    HostDeferredTickTestCase(bool idleEvents)
+        : TestCase(std::string("HostCpu: a periodic tick, ")
+                   + (idleEvents ? "events while idle" : "deferred while idle")
+                   + ": hand-timed jobs, and the run ends by itself when deferred")
+        , m_idleEvents(idleEvents)
+    {
+    }
+
+  private:
+    bool m_idleEvents; //!< IdleInterferenceEvents
+
+    void DoRun() override
+    {
+        Ptr<HostCpu> cpu = CreateObject<HostCpu>();
+        cpu->SetAttribute("InterferenceRate", DoubleValue(1000.0));
+        cpu->SetAttribute("InterferencePeriodic", BooleanValue(true));
+        cpu->SetAttribute("InterferenceDuration",
+                          StringValue("ns3::ConstantRandomVariable[Constant=2e-6]"));
+        cpu->SetAttribute("IdleEntryTime", TimeValue(MicroSeconds(100)));
+        cpu->SetAttribute("IdleExitLatency", TimeValue(MicroSeconds(5)));
+        cpu->SetAttribute("IdleInterferenceEvents", BooleanValue(m_idleEvents));
+        cpu->AssignStreams(7);
+        // The phase, from the stream's first exponential draw (the attribute's documentation).
+        Ptr<ExponentialRandomVariable> x = CreateObject<ExponentialRandomVariable>();
+        x->SetAttribute("Mean", DoubleValue(1.0));
+        x->SetStream(7);
+        const Time phi = Seconds((1.0 - std::exp(-x->GetValue())) / 1000.0);
+        cpu->Initialize();
+
+        auto ms = [&](double v) {
+            return phi + NanoSeconds(std::llround(v * 1e6));
+        };
+        Time end1(-1);
+        Time end2(-1);
+        std::vector<Time> waits;
+        cpu->TraceConnectWithoutContext("WorkDone",
+                                        MakeCallback(+[](std::vector<Time>* w,
+                                                         uint8_t p,
+                                                         uint32_t owner,
+                                                         Time waited,
+                                                         Time service) {
+                                            if (p == HostCpu::PROCESS)
+                                            {
+                                                w->push_back(waited);
+                                            }
+                                        }).Bind(&waits));
+        Simulator::Schedule(ms(3.001), [&]() {
+            cpu->Submit(HostCpu::PROCESS, MilliSeconds(10), 1, MakeCallback(+[](Time* e) {
+                                                                   *e = Simulator::Now();
+                                                               }).Bind(&end1));
+        });
+        Simulator::Schedule(ms(20.003), [&]() {
+            cpu->Submit(HostCpu::PROCESS, MilliSeconds(1), 1, MakeCallback(+[](Time* e) {
+                                                                  *e = Simulator::Now();
+                                                              }).Bind(&end2));
+        });
+        bool idleDuringTick = true;
+        bool idleAfterTick = false;
+        Simulator::Schedule(ms(30.001), [&]() { idleDuringTick = cpu->HasIdleCore(); });
+        Simulator::Schedule(ms(30.008), [&]() { idleAfterTick = cpu->HasIdleCore(); });
+        uint64_t ticks = 0;
+        uint64_t eventsAtQuery = 0;
+        Time irq;
+        Time proc;
+        Simulator::Schedule(ms(30.008), [&]() {
+            ticks = cpu->GetInterferenceEvents();
+            eventsAtQuery = Simulator::GetEventCount();
+            irq = cpu->GetBusyTime(HostCpu::HARDIRQ);
+            proc = cpu->GetBusyTime(HostCpu::PROCESS);
+        });
+        Simulator::Stop(Seconds(1)); // a safety end: only the events-while-idle run needs it
+        Simulator::Run();
+        const uint64_t eventsAfter = Simulator::GetEventCount() - eventsAtQuery;
+        Simulator::Destroy();
+
+        NS_TEST_EXPECT_MSG_EQ(end1, ms(13.027), "job 1: 6 us behind tick 3, ticks 4..13 inside");
+        NS_TEST_EXPECT_MSG_EQ(end2, ms(21.009), "job 2: 4 us behind tick 20, tick 21 inside");
+        NS_TEST_ASSERT_MSG_EQ(waits.size(), 2u, "two jobs");
+        NS_TEST_EXPECT_MSG_EQ(waits[0], MicroSeconds(6), "job 1 waited for tick 3");
+        NS_TEST_EXPECT_MSG_EQ(waits[1], MicroSeconds(4), "job 2 waited for tick 20");
+        NS_TEST_EXPECT_MSG_EQ(idleDuringTick, false, "tick 30 runs at phi + 30.001 ms");
+        NS_TEST_EXPECT_MSG_EQ(idleAfterTick, true, "tick 30 is over at phi + 30.008 ms");
+        NS_TEST_EXPECT_MSG_EQ(ticks, 31u, "ticks 0..30");
+        const Time t0 = MicroSeconds(phi >= MicroSeconds(100) ? 7 : 2);
+        NS_TEST_EXPECT_MSG_EQ(irq, t0 + MicroSeconds(155), "the ticks' service");
+        NS_TEST_EXPECT_MSG_EQ(proc, MilliSeconds(11), "the jobs' service");
+        // GetEventCount() at the query counts the query's own event: after it, the Stop.
+        if (m_idleEvents)
+        {
+            uint64_t expected = 1;
+            for (int k = 31; k < 1000; ++k)
+            {
+                expected += (ms(k) < Seconds(1)) + (ms(k) + MicroSeconds(7) < Seconds(1));
+            }
+            NS_TEST_EXPECT_MSG_EQ(eventsAfter, expected, "ticks 31..999 and their ends run on");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_EQ(eventsAfter, 1u, "nothing after the last query but the Stop");
+        }
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * Deferred interference and arrivals (HostCpu ArrivalSource) together: while an arrival is
+ * pending the interference events stay scheduled (an arrival must find, at its instant, the
+ * interference that came before it); once no arrival is pending and every core is idle they are
+ * deferred again. Same CPU and tick as HostDeferredTickTestCase (one core, 1000 Hz from phi, 2 us,
+ * 7 us on a core idle for 100 us or more); the source is added at 2.5 ms (before tick 3) with two
+ * arrivals, hand-timed:
+ *  - arrival 1 (100 us) at phi + 5.001 ms, during tick 5 (7 us): waits 6 us, ends at
+ *    phi + 5.107 ms;
+ *  - arrival 2 (1 ms) at phi + 8.003 ms, during tick 8 (7 us): waits 4 us, starts at 8.007, tick 9
+ *    preempts it for 2 us: ends at phi + 9.009 ms;
+ *  - at phi + 20.008 ms: ticks 0..20 (21); HARDIRQ busy = tick 0 + 8 x 7 (1..8) + 2 (9) + 11 x 7
+ *    (10..20) = t0 + 135 us; PROCESS busy 1.1 ms.
+ * Events: with the arrivals pending, (phi + 2.6, phi + 4.9] ms holds ticks 3 and 4 and their
+ * completions, and the observer's own event: 5 (deferring there would give 1); with nothing
+ * pending after 9.009 ms, (phi + 10.5, phi + 19.5] ms holds only the observer's event when
+ * deferred (19 with IdleInterferenceEvents true); after the last query only the Stop (deferred).
+ */
+class HostDeferredTickArrivalTestCase : public TestCase
+{
+  public:
+    /**
+     * Constructor.
+     * @param idleEvents IdleInterferenceEvents
+     */
+    HostDeferredTickArrivalTestCase(bool idleEvents)
+        : TestCase(std::string("HostCpu: a periodic tick with arrivals, ")
+                   + (idleEvents ? "events while idle" : "deferred while idle")
+                   + ": the tick stays scheduled while an arrival is pending")
+        , m_idleEvents(idleEvents)
+    {
+    }
+
+  private:
+    bool m_idleEvents; //!< IdleInterferenceEvents
+
+    /// The test's arrival source: (time, owner, service) in order.
+    class Source : public HostCpu::ArrivalSource
+    {
+      public:
+        std::vector<std::tuple<Time, uint32_t, Time>> items; //!< pending, earliest first
+        std::vector<std::pair<uint32_t, Time>> ends;         //!< (owner, completion)
+
+        bool PeekArrival(Arrival& next) const override
+        {
+            if (items.empty())
+            {
+                return false;
+            }
+            next.time = std::get<0>(items.front()).GetTimeStep();
+            next.owner = std::get<1>(items.front());
+            next.service = std::get<2>(items.front());
+            return true;
+        }
+
+        HostCpu::Completion TakeArrival() override
+        {
+            const uint32_t owner = std::get<1>(items.front());
+            items.erase(items.begin());
+            return HostCpu::Completion{Callback<void>(), MakeCallback(&Source::Done, this), owner};
+        }
+
+        /**
+         * An arrival's completion.
+         * @param owner its owner
+         */
+        void Done(uint32_t owner)
+        {
+            ends.emplace_back(owner, Simulator::Now());
+        }
+    };
+
+    void DoRun() override
+    {
+        Ptr<HostCpu> cpu = CreateObject<HostCpu>();
+        cpu->SetAttribute("InterferenceRate", DoubleValue(1000.0));
+        cpu->SetAttribute("InterferencePeriodic", BooleanValue(true));
+        cpu->SetAttribute("InterferenceDuration",
+                          StringValue("ns3::ConstantRandomVariable[Constant=2e-6]"));
+        cpu->SetAttribute("IdleEntryTime", TimeValue(MicroSeconds(100)));
+        cpu->SetAttribute("IdleExitLatency", TimeValue(MicroSeconds(5)));
+        cpu->SetAttribute("IdleInterferenceEvents", BooleanValue(m_idleEvents));
+        cpu->AssignStreams(7);
+        Ptr<ExponentialRandomVariable> x = CreateObject<ExponentialRandomVariable>();
+        x->SetAttribute("Mean", DoubleValue(1.0));
+        x->SetStream(7);
+        const Time phi = Seconds((1.0 - std::exp(-x->GetValue())) / 1000.0);
+        cpu->Initialize();
+        auto ms = [&](double v) {
+            return phi + NanoSeconds(std::llround(v * 1e6));
+        };
+
+        Source source;
+        source.items = {{ms(5.001), 1, MicroSeconds(100)}, {ms(8.003), 2, MilliSeconds(1)}};
+        Simulator::Schedule(MicroSeconds(2500), [&]() { cpu->AddArrivalSource(&source); });
+        std::array<uint64_t, 4> count{};
+        Simulator::Schedule(ms(2.6), [&]() { count[0] = Simulator::GetEventCount(); });
+        Simulator::Schedule(ms(4.9), [&]() { count[1] = Simulator::GetEventCount(); });
+        Simulator::Schedule(ms(10.5), [&]() { count[2] = Simulator::GetEventCount(); });
+        Simulator::Schedule(ms(19.5), [&]() { count[3] = Simulator::GetEventCount(); });
+        uint64_t ticks = 0;
+        uint64_t eventsAtQuery = 0;
+        Time irq;
+        Time proc;
+        Simulator::Schedule(ms(20.008), [&]() {
+            ticks = cpu->GetInterferenceEvents();
+            eventsAtQuery = Simulator::GetEventCount();
+            irq = cpu->GetBusyTime(HostCpu::HARDIRQ);
+            proc = cpu->GetBusyTime(HostCpu::PROCESS);
+        });
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        const uint64_t eventsAfter = Simulator::GetEventCount() - eventsAtQuery;
+        cpu->RemoveArrivalSource(&source);
+        Simulator::Destroy();
+
+        NS_TEST_ASSERT_MSG_EQ(source.ends.size(), 2u, "both arrivals served");
+        NS_TEST_EXPECT_MSG_EQ(source.ends[0].first, 1u, "arrival 1 first");
+        NS_TEST_EXPECT_MSG_EQ(source.ends[0].second, ms(5.107), "arrival 1: 6 us behind tick 5");
+        NS_TEST_EXPECT_MSG_EQ(source.ends[1].first, 2u, "arrival 2 next");
+        NS_TEST_EXPECT_MSG_EQ(source.ends[1].second,
+                              ms(9.009),
+                              "arrival 2: 4 us behind tick 8, tick 9 inside");
+        NS_TEST_EXPECT_MSG_EQ(ticks, 21u, "ticks 0..20");
+        const Time t0 = MicroSeconds(phi >= MicroSeconds(100) ? 7 : 2);
+        NS_TEST_EXPECT_MSG_EQ(irq, t0 + MicroSeconds(135), "the ticks' service");
+        NS_TEST_EXPECT_MSG_EQ(proc, MicroSeconds(1100), "the arrivals' service");
+        NS_TEST_EXPECT_MSG_EQ(count[1] - count[0], 5u, "arrivals pending: ticks 3, 4 are events");
+        NS_TEST_EXPECT_MSG_EQ(count[3] - count[2],
+                              m_idleEvents ? 19u : 1u,
+                              "nothing pending: ticks 11..19 deferred");
+        if (!m_idleEvents)
+        {
+            NS_TEST_EXPECT_MSG_EQ(eventsAfter, 1u, "nothing after the last query but the Stop");
+        }
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * Deferring the interference of an idle CPU changes no result: the same random workload (jobs of
+ * three classes and four owners at random instants) on two cores, one shielded, with Poisson
+ * interference (InterferenceRate 2000/s, 1-20 us; shielded 500/s, 3 us) and idle states, run with
+ * IdleInterferenceEvents true and false, gives the same completion instant of every job, the same
+ * WorkDone records (class, owner, wait, service; as sets: the deferred ones are reported when the
+ * CPU is next used) and the same busy times and event counts.
+ */
+class HostDeferredPoissonTestCase : public TestCase
+{
+  public:
+    HostDeferredPoissonTestCase()
+        : TestCase("HostCpu: Poisson interference deferred while idle gives the same results")
+    {
+    }
+
+  private:
+    /** What one run gives. */
+    struct Outcome
+    {
+        std::vector<int64_t> ends;                         //!< job completions (ns), in order
+        std::vector<std::array<int64_t, 4>> work;          //!< WorkDone records
+        std::array<int64_t, HostCpu::N_PRIORITIES> busy{}; //!< busy ns per class
+        uint64_t interference{0};                          //!< events
+        std::size_t workAtQuery{0}; //!< WorkDone records up to the last query
+        uint64_t eventsAfter{0};    //!< events after the last query (the Stop: 1)
+    };
+
+    static Outcome RunOnce(bool idleEvents)
+    {
+        Ptr<HostCpu> cpu = CreateObject<HostCpu>();
+        cpu->SetAttribute("Cores", UintegerValue(2));
+        cpu->SetAttribute("ShieldedCores", StringValue("1"));
+        cpu->SetAttribute("InterferenceRate", DoubleValue(2000.0));
+        cpu->SetAttribute("InterferenceDuration",
+                          StringValue("ns3::UniformRandomVariable[Min=1e-6|Max=20e-6]"));
+        cpu->SetAttribute("ShieldedInterferenceRate", DoubleValue(500.0));
+        cpu->SetAttribute("ShieldedInterferenceDuration",
+                          StringValue("ns3::ConstantRandomVariable[Constant=3e-6]"));
+        cpu->SetAttribute("IdleEntryTime", TimeValue(MicroSeconds(50)));
+        cpu->SetAttribute("IdleExitLatency", TimeValue(MicroSeconds(4)));
+        cpu->SetAttribute("IdleInterferenceEvents", BooleanValue(idleEvents));
+        cpu->AssignStreams(11);
+        cpu->Bind(9, 1); // owner 9 runs on the shielded core
+        cpu->Initialize();
+        Outcome o;
+        cpu->TraceConnectWithoutContext(
+            "WorkDone",
+            MakeCallback(+[](Outcome* out, uint8_t p, uint32_t owner, Time w, Time s) {
+                out->work.push_back({p, owner, w.GetNanoSeconds(), s.GetNanoSeconds()});
+            }).Bind(&o));
+        Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+        u->SetStream(99);
+        Time at;
+        for (int i = 0; i < 300; ++i)
+        {
+            at += MicroSeconds(std::llround(u->GetValue(0, 2000)));
+            const auto prio = static_cast<HostCpu::Priority>(u->GetInteger(0, 2));
+            const uint32_t owners[] = {HostCpu::KERNEL, 1, 2, 9};
+            const uint32_t owner = prio == HostCpu::PROCESS ? owners[u->GetInteger(1, 3)] : 0;
+            const Time service = MicroSeconds(std::llround(u->GetValue(1, 800)));
+            Simulator::Schedule(at, [cpu, prio, owner, service, &o]() {
+                cpu->Submit(prio, service, owner, MakeCallback(+[](Outcome* out) {
+                                                      out->ends.push_back(
+                                                          Simulator::Now().GetNanoSeconds());
+                                                  }).Bind(&o));
+            });
+        }
+        const Time last = at + MilliSeconds(50);
+        Simulator::Schedule(last, [cpu, &o]() {
+            for (uint8_t p = 0; p < HostCpu::N_PRIORITIES; ++p)
+            {
+                o.busy[p] = cpu->GetBusyTime(static_cast<HostCpu::Priority>(p)).GetNanoSeconds();
+            }
+            o.interference = cpu->GetInterferenceEvents();
+            o.eventsAfter = Simulator::GetEventCount();
+            o.workAtQuery = o.work.size();
+        });
+        Simulator::Stop(last + Seconds(10));
+        Simulator::Run();
+        o.eventsAfter = Simulator::GetEventCount() - o.eventsAfter;
+        Simulator::Destroy();
+        o.work.resize(o.workAtQuery);
+        std::sort(o.work.begin(), o.work.end());
+        return o;
+    }
+
+    void DoRun() override
+    {
+        const Outcome a = RunOnce(true);
+        const Outcome b = RunOnce(false);
+        NS_TEST_ASSERT_MSG_EQ(a.ends.size(), 300u, "every job completes");
+        NS_TEST_EXPECT_MSG_EQ((a.ends == b.ends), true, "the same completion instants");
+        NS_TEST_EXPECT_MSG_EQ(a.work.size(), b.work.size(), "as many work items");
+        NS_TEST_EXPECT_MSG_EQ((a.work == b.work), true, "the same work items");
+        NS_TEST_EXPECT_MSG_EQ((a.busy == b.busy), true, "the same busy times");
+        NS_TEST_EXPECT_MSG_EQ(a.interference, b.interference, "as many interference events");
+        NS_TEST_EXPECT_MSG_GT(a.interference, 500u, "interference hit the workload");
+        NS_TEST_EXPECT_MSG_GT(a.eventsAfter, 1000u, "events while idle: the ticks run on");
+        NS_TEST_EXPECT_MSG_EQ(b.eventsAfter,
+                              1u,
+                              "deferred: nothing after the last job but the Stop");
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * The host platform suite.
  */
 class HostPlatformTestSuite : public TestSuite
@@ -902,12 +1463,19 @@ class HostPlatformTestSuite : public TestSuite
         AddTestCase(new HostCpuTestCase, Duration::QUICK);
         AddTestCase(new HostClockInterruptTestCase, Duration::QUICK);
         AddTestCase(new HostCacheRefillTestCase, Duration::QUICK);
+        AddTestCase(new HostArrivalTestCase, Duration::QUICK);
         AddTestCase(new HostProcessTestCase, Duration::QUICK);
         AddTestCase(new HostNicTestCase, Duration::QUICK);
         AddTestCase(new HostReceivePathTestCase, Duration::QUICK);
         AddTestCase(new HostRouterPathTestCase, Duration::QUICK);
         AddTestCase(new HostProfileTestCase, Duration::QUICK);
         AddTestCase(new HostProfileBaseTestCase, Duration::QUICK);
+        AddTestCase(new HostTickTestCase, Duration::QUICK);
+        AddTestCase(new HostDeferredTickTestCase(false), Duration::QUICK);
+        AddTestCase(new HostDeferredTickTestCase(true), Duration::QUICK);
+        AddTestCase(new HostDeferredTickArrivalTestCase(false), Duration::QUICK);
+        AddTestCase(new HostDeferredTickArrivalTestCase(true), Duration::QUICK);
+        AddTestCase(new HostDeferredPoissonTestCase, Duration::QUICK);
     }
 };
 

@@ -5,16 +5,20 @@
  * trips of every type, stream framing, malformed datagrams.
  */
 
+#include "ns3/double.h"
+#include "ns3/error-model.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/packet.h"
 #include "ns3/point-to-point-helper.h"
+#include "ns3/pointer.h"
 #include "ns3/rti-connection.h"
 #include "ns3/rti-message.h"
 #include "ns3/rti-time-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/socket.h"
+#include "ns3/string.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/test.h"
 #include "ns3/udp-socket-factory.h"
@@ -635,6 +639,74 @@ class RtiTcpMalformedTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * An RtiTcpConnection whose peer stops answering is lost when TCP gives up, at the instant
+ * RFC 6298's backoff gives with ns-3's TcpSocket defaults (DataRetries 6, MinRto 1 s, the
+ * RTO doubled on each expiry and capped at 60 s): the segment sent at t leaves again at
+ * t+1, t+3, t+7, t+15, t+31 and t+63 s, and the seventh expiry, at t + 1+2+4+8+16+32+60 =
+ * t+123 s, ends the connection. Nothing written after that aborts.
+ */
+class RtiTcpLostTestCase : public TestCase
+{
+  public:
+    RtiTcpLostTestCase()
+        : TestCase("RtiTcpConnection: lost when TCP gives up (RFC 6298 backoff, DataRetries 6)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NodeContainer nodes(2);
+        PointToPointHelper p2p;
+        NetDeviceContainer devs = p2p.Install(nodes);
+        InternetStackHelper internet;
+        internet.Install(nodes);
+        Ipv4AddressHelper addr("10.9.2.0", "255.255.255.0");
+        Ipv4InterfaceContainer ifs = addr.Assign(devs);
+
+        Ptr<Socket> listener = Socket::CreateSocket(nodes.Get(1), TcpSocketFactory::GetTypeId());
+        listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), 6001));
+        listener->Listen();
+
+        Ptr<Socket> tx = Socket::CreateSocket(nodes.Get(0), TcpSocketFactory::GetTypeId());
+        tx->Bind();
+        Ptr<RtiTcpConnection> conn = CreateObject<RtiTcpConnection>();
+        conn->SetSocket(tx);
+        std::vector<Time> lost;
+        conn->TraceConnectWithoutContext(
+            "Lost",
+            Callback<void, const std::string&>(
+                [&lost](const std::string&) { lost.push_back(Simulator::Now()); }));
+        InetSocketAddress server(ifs.GetAddress(1), 6001);
+        Simulator::Schedule(MilliSeconds(1), [tx, server]() { tx->Connect(server); });
+        // At 0.5 s (connected long before) the peer's device starts dropping every frame.
+        Ptr<RateErrorModel> drop = CreateObject<RateErrorModel>();
+        drop->SetAttribute("ErrorRate", DoubleValue(1.0));
+        drop->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+        Simulator::Schedule(MilliSeconds(500), [devs, drop]() {
+            devs.Get(1)->SetAttribute("ReceiveErrorModel", PointerValue(drop));
+        });
+        RtiMessage g(RtiMessage::TIME_ADVANCE_GRANT);
+        g.time = 1;
+        const Time sentAt = Seconds(1);
+        Simulator::Schedule(sentAt, [conn, g]() { conn->Send(g); });
+        // After the loss: a write is dropped, not an abort.
+        Simulator::Schedule(Seconds(200), [conn, g]() { conn->Send(g); });
+        Simulator::Stop(Seconds(300));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(lost.size(), 1u, "lost once");
+        NS_TEST_EXPECT_MSG_EQ(conn->IsLost(), true, "IsLost");
+        const Time expected = sentAt + Seconds(1 + 2 + 4 + 8 + 16 + 32 + 60);
+        NS_TEST_EXPECT_MSG_EQ_TOL(lost[0].GetSeconds(),
+                                  expected.GetSeconds(),
+                                  0.01,
+                                  "TCP gives up at the seventh RTO expiry");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * The RTI message suite.
  */
 class RtiMessageTestSuite : public TestSuite
@@ -648,6 +720,7 @@ class RtiMessageTestSuite : public TestSuite
         AddTestCase(new RtiMalformedTestCase, Duration::QUICK);
         AddTestCase(new RtiUdpMalformedTestCase, Duration::QUICK);
         AddTestCase(new RtiTcpMalformedTestCase, Duration::QUICK);
+        AddTestCase(new RtiTcpLostTestCase, Duration::QUICK);
     }
 };
 

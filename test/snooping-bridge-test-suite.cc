@@ -469,6 +469,96 @@ class FabricCapacityTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * Bus arbitration of a shared-bus switch: a frame fully received waits for its port's next
+ * grant of the round-robin arbiter, then crosses the bus; a port's frames cross in order; over
+ * arrivals spread evenly across the cycle the wait averages half a cycle (hand-computed).
+ */
+class FabricArbitrationTestCase : public TestCase
+{
+  public:
+    FabricArbitrationTestCase()
+        : TestCase("Fabric: bus arbitration wait of 0 to one cycle, FIFO per port")
+    {
+    }
+
+  private:
+    std::vector<Time> m_served;
+
+    void Served(const SwitchFabric::Frame& f)
+    {
+        m_served.push_back(Simulator::Now());
+    }
+
+    Ptr<SwitchFabric> Make(Time cycle)
+    {
+        Ptr<SwitchFabric> fab = CreateObject<SwitchFabric>();
+        fab->SetAttribute("ArbitrationCycle", TimeValue(cycle));
+        fab->SetAttribute("ArbitrationSlots", UintegerValue(16));
+        fab->SetAttribute("BusRate", DataRateValue(DataRate("1Gbps")));
+        fab->SetForwardCallback(MakeCallback(&FabricArbitrationTestCase::Served, this));
+        return fab;
+    }
+
+    void DoRun() override
+    {
+        // 100 bytes + Ethernet header and FCS (18) = 118 bytes: 944 ns at 1 Gbit/s.
+        const Time bus = NanoSeconds(944);
+        SwitchFabric::Frame p3{Create<Packet>(100), 3, 0x0800, Mac48Address(), Mac48Address()};
+        SwitchFabric::Frame p0{Create<Packet>(100), 0, 0x0800, Mac48Address(), Mac48Address()};
+        // Cycle 16 us, 16 slots: port 3 granted at 3, 19, 35 ... us; port 0 at 0, 16, 32 ... us.
+        Ptr<SwitchFabric> fab = Make(MicroSeconds(16));
+        Simulator::Schedule(MicroSeconds(10), [&]() {
+            fab->Ingress(p3); // waits for 19 us
+            fab->Ingress(p3); // crosses after the first
+        });
+        Simulator::Schedule(MicroSeconds(32), [&]() { fab->Ingress(p0); }); // on its grant
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(m_served.size(), 3u, "every frame forwarded");
+        NS_TEST_ASSERT_MSG_EQ(m_served[0], MicroSeconds(19) + bus, "port 3's next grant");
+        NS_TEST_ASSERT_MSG_EQ(m_served[1], MicroSeconds(19) + bus * 2, "FIFO behind the first");
+        NS_TEST_ASSERT_MSG_EQ(m_served[2], MicroSeconds(32) + bus, "no wait on the grant");
+        Simulator::Destroy();
+
+        // 160 frames on port 0 at phases 0.05, 0.15, ... 15.95 us of the cycle (48.1 us apart):
+        // waits 15.95 ... 0.05 us, mean 8 us = half the cycle.
+        m_served.clear();
+        Ptr<SwitchFabric> fab2 = Make(MicroSeconds(16));
+        std::vector<Time> sent;
+        for (uint32_t i = 0; i < 160; ++i)
+        {
+            const Time t = NanoSeconds(48100) * i + NanoSeconds(50);
+            sent.push_back(t);
+            Simulator::Schedule(t, &SwitchFabric::Ingress, fab2, p0);
+        }
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(m_served.size(), 160u, "every frame forwarded");
+        Time sum;
+        Time lo = Seconds(1);
+        Time hi;
+        for (uint32_t i = 0; i < 160; ++i)
+        {
+            const Time d = m_served[i] - sent[i] - bus;
+            sum += d;
+            lo = std::min(lo, d);
+            hi = std::max(hi, d);
+        }
+        NS_TEST_ASSERT_MSG_EQ(sum / 160, MicroSeconds(8), "mean wait: half a cycle");
+        NS_TEST_ASSERT_MSG_EQ(lo, NanoSeconds(50), "shortest wait");
+        NS_TEST_ASSERT_MSG_EQ(hi, NanoSeconds(15950), "longest wait");
+        Simulator::Destroy();
+
+        // No bus stage (cycle 0): forwarded at once, as before.
+        m_served.clear();
+        Ptr<SwitchFabric> fab3 = Make(Seconds(0));
+        Simulator::Schedule(MicroSeconds(10), [&]() { fab3->Ingress(p3); });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(m_served.at(0), MicroSeconds(10), "no delay without a bus stage");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * Per-copy random drop within binomial bounds; MAC table capacity and aging.
  */
 class FabricDropMacTestCase : public TestCase
@@ -869,6 +959,7 @@ class SnoopingBridgeTestSuite : public TestSuite
         AddTestCase(new SnoopLeaveTimeoutTestCase(true), Duration::QUICK);
         AddTestCase(new FabricCapacityTestCase, Duration::QUICK);
         AddTestCase(new FabricDropMacTestCase, Duration::QUICK);
+        AddTestCase(new FabricArbitrationTestCase, Duration::QUICK);
         AddTestCase(new TrunkQueueTestCase, Duration::QUICK);
         AddTestCase(new LossySwitchTestCase, Duration::QUICK);
         AddTestCase(new RouterPortTestCase, Duration::QUICK);

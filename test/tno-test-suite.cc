@@ -289,13 +289,19 @@ struct ShmPair
     /**
      * Build the pair.
      * @param federation the federation's name
+     * @param factor the host's ReferenceCycleFactor instead of the profile's (if > 0)
      */
-    explicit ShmPair(const std::string& federation)
+    explicit ShmPair(const std::string& federation, double factor = 0)
     {
         NodeContainer n;
         n.Create(1);
         InternetStackHelper().Install(n);
-        host = HostPlatformHelper("ihawk-redhawk-700").Install(n.Get(0));
+        HostPlatformHelper helper("ihawk-redhawk-700");
+        if (factor > 0)
+        {
+            helper.SetAttribute("ReferenceCycleFactor", DoubleValue(factor));
+        }
+        host = helper.Install(n.Get(0));
         host->AssignStreams(1);
         RtiHelper rtiHelper;
         rtiHelper.SetProfile("tno-rti-sm");
@@ -525,10 +531,12 @@ class ReadCycleTest : public TestCase
      */
     Outcome Run(Time period, double cycleUs)
     {
-        ShmPair pair("cycles");
+        // A per-clock factor of 1: the hand-computed costs are whole cycles (the test's pairs
+        // fill two periods exactly, W + 2c = 200 us).
+        ShmPair pair("cycles", 1.0);
         Ptr<RtiSettings> settings = pair.settings;
         std::vector<Ptr<RtiLrc>>& lrc = pair.lrc;
-        // Reference cycles per microsecond of a 700 MHz Pentium III Xeon (1.9 cycles each).
+        // Reference cycles per microsecond of the 700 MHz Pentium III Xeon (factor 1 here).
         const double perUs = 700.0 / pair.host->GetReferenceCycleFactor();
         for (const char* a : {"CallCost",
                               "EncodeCost",
@@ -541,6 +549,11 @@ class ReadCycleTest : public TestCase
             settings->SetAttribute(a, DoubleValue(0.0));
         }
         settings->SetAttribute("CallbackCost", DoubleValue(60 * perUs));
+        // The hand computation counts the RTI's costs only: no operating-system work.
+        for (const char* a : {"SyscallCost", "WaitCost"})
+        {
+            pair.host->SetAttribute(a, DoubleValue(0.0));
+        }
         settings->SetAttribute("ReadCycleCost", DoubleValue(cycleUs * perUs));
         Outcome o;
         lrc[1]->TraceConnectWithoutContext("ReadCycle", Callback<void, uint32_t>([&o](uint32_t k) {
@@ -598,6 +611,335 @@ class ReadCycleTest : public TestCase
     }
 };
 
+/**
+ * Federates on one 700 MHz iHawk, each on its own shielded CPU, joined to one federation over
+ * an RTI profile: S publishes class 1, RS subscribes to it and publishes class 2, R subscribes
+ * to class 2 (a pipeline; RS sends each reflection on). Each process's CPU time is summed from
+ * the CPU's WorkDone trace.
+ */
+struct Pipeline
+{
+    Ptr<HostPlatform> host;        //!< the machine
+    Ptr<RtiSettings> settings;     //!< the RTI
+    std::vector<Ptr<RtiLrc>> lrc;  //!< S, RS, R
+    std::map<uint32_t, Time> busy; //!< pid -> process CPU time
+    std::vector<Time> latency;     //!< R: reflect time - tag
+
+    /**
+     * Build it.
+     * @param rti the RTI profile
+     * @param hostChanges HostPlatform attributes set over the iHawk profile's (doubles)
+     * @param buffer UdpReceiveBuffer and SocketBufferCharge if not 0
+     */
+    Pipeline(const std::string& rti,
+             const std::map<std::string, double>& hostChanges = {},
+             std::pair<uint32_t, uint32_t> buffer = {0, 0})
+    {
+        NodeContainer n;
+        n.Create(1);
+        InternetStackHelper().Install(n);
+        HostPlatformHelper helper("ihawk-redhawk-700");
+        for (const auto& [name, value] : hostChanges)
+        {
+            helper.SetAttribute(name, DoubleValue(value));
+        }
+        if (buffer.first > 0)
+        {
+            helper.SetAttribute("UdpReceiveBuffer", UintegerValue(buffer.first));
+            helper.SetAttribute("SocketBufferCharge", UintegerValue(buffer.second));
+        }
+        host = helper.Install(n.Get(0));
+        host->AssignStreams(1);
+        RtiHelper rtiHelper;
+        rtiHelper.SetProfile(rti);
+        settings = rtiHelper.GetSettings();
+        Ptr<RtiExec> exec = CreateObject<RtiExec>();
+        exec->Setup(host, settings);
+        Ptr<RtiFedex> fedex = exec->CreateFederation("pipe");
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            Ptr<HostProcess> proc = host->CreateProcess();
+            proc->SetCore(1 + i);
+            lrc.push_back(CreateObject<RtiLrc>());
+            lrc[i]->Setup(proc, settings, Ipv4Address("127.0.0.1"));
+            lrc[i]->Join(fedex, i == 0 ? "S" : i == 1 ? "RS" : "R");
+        }
+        lrc[0]->Publish(1);
+        lrc[1]->Subscribe(1);
+        lrc[1]->Publish(2);
+        lrc[2]->Subscribe(2);
+        Ptr<RtiLrc> rs = lrc[1];
+        rs->SetReflectCallback(RtiLrc::ReflectCallback(
+            [rs](const RtiLrc::Reflection& r) { rs->Update(2, r.bytes, r.tag); }));
+        lrc[2]->SetReflectCallback(RtiLrc::ReflectCallback(
+            [this](const RtiLrc::Reflection& r) { latency.push_back(Simulator::Now() - r.tag); }));
+        host->GetCpu()->TraceConnectWithoutContext(
+            "WorkDone",
+            Callback<void, uint8_t, uint32_t, Time, Time>(
+                [this](uint8_t prio, uint32_t owner, Time, Time service) {
+                    if (prio == HostCpu::PROCESS && Simulator::Now() >= Seconds(1))
+                    {
+                        busy[owner] += service;
+                    }
+                }));
+    }
+
+    /**
+     * S sends n updates of 512 bytes, one per period, from 1 s on; run to 2 s.
+     * @param n updates
+     * @param period their spacing
+     */
+    void Run(uint32_t n, Time period)
+    {
+        for (uint32_t k = 0; k < n; ++k)
+        {
+            Time at = Seconds(1) + period * int64_t(k);
+            Ptr<RtiLrc> s = lrc[0];
+            Simulator::Schedule(at, [s, at]() { s->Update(1, 512, at); });
+        }
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+    }
+
+    /**
+     * @param i federate index
+     * @return its CPU time
+     */
+    Time Busy(uint32_t i)
+    {
+        return busy[lrc[i]->GetProcess()->GetPid()];
+    }
+};
+
+/**
+ * Per-job charging: a reader pays the read side, a sender the send side, the relay both, so on
+ * one CPU a one-job federate is never slower than the relay. Hand-computed on the iHawk 700
+ * (RTI-SM, ReferenceCycleFactor 1.1, K = 7 300 R10000 cycles per operation): per message the
+ * Receiver spends its semaphore operation (430 cycles) and transport + decode + callback
+ * (3 x 8 030), then blocks (WaitCost 960); the relay spends the same plus the send side
+ * (call + encode + transport, 3 x 8 030; the queue bookkeeping and copy, (1 000 + 586) x 1.1;
+ * the semaphore post, 430). Messages 1 ms apart: one read cycle per message.
+ */
+class PerJobChargingTest : public TestCase
+{
+  public:
+    PerJobChargingTest()
+        : TestCase("Per-job charging: a one-job federate is never slower than the relay")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Pipeline p("tno-rti-sm");
+        const uint32_t n = 20;
+        p.Run(n, MilliSeconds(1));
+        NS_TEST_ASSERT_MSG_EQ(p.latency.size(), n, "every update through");
+        const double f = 700e6;
+        const double read = 430 + 3 * 8030 + 960;
+        const double send = 3 * 8030 + (1000 + 586) * 1.1 + 430;
+        // Each work item's time is rounded to the nanosecond: allow 3 ns per item.
+        NS_TEST_ASSERT_MSG_EQ_TOL(p.Busy(2).GetSeconds(), n * read / f, n * 3e-9 * 3, "R");
+        NS_TEST_ASSERT_MSG_EQ_TOL(p.Busy(1).GetSeconds(),
+                                  n * (read + send) / f,
+                                  n * 5e-9 * 3,
+                                  "RS pays both sides");
+        NS_TEST_ASSERT_MSG_EQ_TOL(p.Busy(0).GetSeconds(), n * send / f, n * 3e-9 * 3, "S");
+        // The invariant: one job never costs more than two on the same CPU.
+        NS_TEST_ASSERT_MSG_LT(p.Busy(2), p.Busy(1), "the Receiver is not slower than the relay");
+        NS_TEST_ASSERT_MSG_LT(p.Busy(0), p.Busy(1), "the Sender is not slower than the relay");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * Layered costs: RTI-DM and RTI-SM share their upper layers (one set of values), and the
+ * difference between them is the lowest layer: on one host (DM over the loopback), the
+ * relay's CPU time per message differs by exactly the host's socket work minus its semaphore
+ * operations and RTI-SM's queue bookkeeping; with those zeroed, the two are equal.
+ */
+class LayeredCostTest : public TestCase
+{
+  public:
+    LayeredCostTest()
+        : TestCase("Layered RTI: RTI-DM and RTI-SM share the upper layers; the difference is "
+                   "the lowest layer's host work")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RtiHelper dm;
+        dm.SetProfile("tno-rti-dm");
+        RtiHelper sm;
+        sm.SetProfile("tno-rti-sm");
+        for (const char* a : {"CallCost",
+                              "EncodeCost",
+                              "EncodeCostPerByte",
+                              "DecodeCost",
+                              "DecodeCostPerByte",
+                              "CallbackCost",
+                              "TransportCost",
+                              "ReflectTailCost",
+                              "ReadCycleCost"})
+        {
+            DoubleValue x;
+            DoubleValue y;
+            dm.GetSettings()->GetAttribute(a, x);
+            sm.GetSettings()->GetAttribute(a, y);
+            NS_TEST_ASSERT_MSG_EQ(x.Get(), y.Get(), std::string("shared upper layer: ") + a);
+        }
+        const uint32_t n = 20;
+        // Host costs of the socket and semaphore paths (iHawk 700, cycles), DM's off path too.
+        const std::map<std::string, double> noOs{{"SyscallCost", 0},
+                                                 {"SendCost", 0},
+                                                 {"RecvCost", 0},
+                                                 {"SendOffPathCost", 0},
+                                                 {"RecvOffPathCost", 0},
+                                                 {"WaitCost", 0},
+                                                 {"TxCompletionCost", 0}};
+        auto relay = [n](const std::string& rti,
+                         const std::map<std::string, double>& changes,
+                         bool noQueue) {
+            Pipeline p(rti, changes);
+            if (noQueue)
+            {
+                p.settings->SetAttribute("ShmEnqueueCost", DoubleValue(0));
+                p.settings->SetAttribute("ShmCopyCostPerByte", DoubleValue(0));
+            }
+            p.Run(n, MilliSeconds(1));
+            Time t = p.Busy(1);
+            NS_ASSERT(p.latency.size() == n);
+            Simulator::Destroy();
+            return t;
+        };
+        Time dm0 = relay("tno-rti-dm", noOs, false);
+        Time sm0 = relay("tno-rti-sm", noOs, true);
+        NS_TEST_ASSERT_MSG_EQ(dm0, sm0, "without the lowest layer, RTI-DM and RTI-SM are one RTI");
+        Time dmFull = relay("tno-rti-dm", {}, false);
+        Time smFull = relay("tno-rti-sm", {}, false);
+        // Per message: DM pays recvfrom 760 + sendto 2 020 + its empty read 430, SM two
+        // semaphore operations 2 x 430 and the queue (1 000 + 586) x 1.1; both block once
+        // (WaitCost 960).
+        const double dmOs = 760 + 2020 + 430 + 960;
+        const double smOs = 2 * 430 + (1000 + 586) * 1.1 + 960;
+        NS_TEST_ASSERT_MSG_EQ_TOL((dmFull - smFull).GetSeconds(),
+                                  n * (dmOs - smOs) / 700e6,
+                                  n * 8e-9,
+                                  "the SM/DM difference is the lowest layer's work");
+        NS_TEST_ASSERT_MSG_EQ_TOL((dmFull - dm0).GetSeconds(),
+                                  n * dmOs / 700e6,
+                                  n * 8e-9,
+                                  "DM's OS part is the host's");
+    }
+};
+
+/**
+ * Overload that drops: a UDP reader takes a datagram from its socket only when its process
+ * reads; a reader kept busy for 10 ms while 10 datagrams arrive keeps what its receive buffer
+ * holds (3 x 2 208 bytes: 3 datagrams) and loses the other 7, then reads the 3.
+ */
+class SocketBufferTest : public TestCase
+{
+  public:
+    SocketBufferTest()
+        : TestCase("RTI-DM: datagrams wait in the socket; a full receive buffer drops")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Pipeline p("tno-rti-dm", {}, {3 * 2208, 2208});
+        Ptr<HostProcess> rs = p.lrc[1]->GetProcess();
+        Simulator::Schedule(Seconds(1) - MicroSeconds(1),
+                            [rs]() { rs->Execute(MilliSeconds(10)); });
+        p.Run(10, MicroSeconds(500));
+        NS_TEST_ASSERT_MSG_EQ(p.lrc[1]->GetSocketDrops(), 7, "10 - 3 datagrams dropped");
+        NS_TEST_ASSERT_MSG_EQ(p.lrc[1]->GetReflected(), 3, "the 3 the buffer held are read");
+        NS_TEST_ASSERT_MSG_EQ(p.latency.size(), 3, "and sent on");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * Receive-path variability (HostNic ColdLines): a frame's delivery takes the interrupt and
+ * driver (2 000 cycles at 1 GHz) and the stack (1 000), plus its cold lines at the CPU's memory
+ * latency (100 ns each): 10 lines give exactly 4 us; uniform 0-20 lines over 2 000 frames lie
+ * in [3, 5] us with a mean of 4 us (the mean of 2 000 draws of a uniform of standard deviation
+ * 0.577 us: within 5 sigma = 0.065 us).
+ */
+class ColdLinesTest : public TestCase
+{
+  public:
+    ColdLinesTest()
+        : TestCase("HostNic ColdLines: per-frame receive-path variability, hand-computed")
+    {
+    }
+
+  private:
+    std::vector<Time> Run(const std::string& lines, uint32_t frames)
+    {
+        Ptr<HostCpu> cpu = CreateObject<HostCpu>();
+        cpu->SetAttribute("Frequency", DoubleValue(1e9));
+        cpu->SetAttribute("MemoryLatency", TimeValue(NanoSeconds(100)));
+        Ptr<HostNic> nic = CreateObject<HostNic>();
+        nic->SetAttribute("InterruptCost", DoubleValue(1000));
+        nic->SetAttribute("DriverCost", DoubleValue(1000));
+        nic->SetAttribute("StackCost", DoubleValue(1000));
+        nic->SetAttribute("ColdLines", StringValue(lines));
+        nic->AssignStreams(7);
+        std::vector<Time> latency;
+        std::vector<Time> sent;
+        nic->Setup(cpu,
+                   nullptr,
+                   HostNic::DeliverCallback([&](Ptr<NetDevice>,
+                                                Ptr<const Packet>,
+                                                uint16_t,
+                                                const Address&,
+                                                const Address&,
+                                                NetDevice::PacketType) {
+                       latency.push_back(Simulator::Now() - sent[latency.size()]);
+                   }));
+        for (uint32_t k = 0; k < frames; ++k)
+        {
+            Time at = MilliSeconds(1) * int64_t(k + 1);
+            sent.push_back(at);
+            Simulator::Schedule(at, [nic]() {
+                nic->Receive(nullptr,
+                             Create<Packet>(100),
+                             0x0800,
+                             Address(),
+                             Address(),
+                             NetDevice::PACKET_HOST);
+            });
+        }
+        Simulator::Run();
+        Simulator::Destroy();
+        return latency;
+    }
+
+    void DoRun() override
+    {
+        std::vector<Time> ten = Run("ns3::ConstantRandomVariable[Constant=10]", 3);
+        NS_TEST_ASSERT_MSG_EQ(ten.size(), 3, "delivered");
+        for (Time t : ten)
+        {
+            NS_TEST_ASSERT_MSG_EQ(t, MicroSeconds(4), "2 us handler + 1 us stack + 10 x 100 ns");
+        }
+        std::vector<Time> uni = Run("ns3::UniformRandomVariable[Min=0|Max=20]", 2000);
+        double sum = 0;
+        for (Time t : uni)
+        {
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(t, MicroSeconds(3), "no fewer than 0 lines");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(t, MicroSeconds(5), "no more than 20 lines");
+            sum += t.GetSeconds();
+        }
+        NS_TEST_ASSERT_MSG_EQ_TOL(sum / uni.size(), 4e-6, 0.065e-6, "mean: 10 lines");
+    }
+};
+
 class TnoTestSuite : public TestSuite
 {
   public:
@@ -613,6 +955,10 @@ class TnoTestSuite : public TestSuite
         AddTestCase(new UtcTmTest, TestCase::Duration::QUICK);
         AddTestCase(new HlaTmTest, TestCase::Duration::QUICK);
         AddTestCase(new ReadCycleTest, TestCase::Duration::QUICK);
+        AddTestCase(new PerJobChargingTest, TestCase::Duration::QUICK);
+        AddTestCase(new LayeredCostTest, TestCase::Duration::QUICK);
+        AddTestCase(new SocketBufferTest, TestCase::Duration::QUICK);
+        AddTestCase(new ColdLinesTest, TestCase::Duration::QUICK);
     }
 };
 

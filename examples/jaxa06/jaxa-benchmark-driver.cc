@@ -12,16 +12,22 @@
 #include "ns3/host-platform.h"
 #include "ns3/link-emulator-queue-disc.h"
 #include "ns3/log.h"
+#include "ns3/object-vector.h"
+#include "ns3/point-to-point-net-device.h"
 #include "ns3/profile.h"
 #include "ns3/program-options.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/rti-helper.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/tcp-header.h"
+#include "ns3/tcp-l4-protocol.h"
+#include "ns3/tcp-socket-base.h"
 #include "ns3/uinteger.h"
 #include "ns3/user-attributes.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <numeric>
@@ -50,6 +56,123 @@ Busy(Ptr<Node> node)
            + cpu->GetBusyTime(HostCpu::PROCESS);
 }
 
+/**
+ * Every frame on the two federate links from the start of the loop: when each NIC began one,
+ * how long the wire carries it whole, whether its sender saw a collision.
+ */
+struct FrameLog
+{
+    std::vector<JaxaFrameSpan> frames;              //!< absolute times (us), in start order
+    std::array<int64_t, 4> current{-1, -1, -1, -1}; //!< frame each lane is sending
+    bool recording{false};                          //!< the loop has started
+};
+
+/**
+ * Trace every frame a device begins (lane = its index in EmulatedTestbed::GetDevices(): host A,
+ * NIST Net's A side, NIST Net's B side, host B).
+ * @param log the log
+ * @param device the device
+ * @param lane its lane
+ */
+void
+TraceFrames(FrameLog& log, Ptr<NetDevice> device, uint32_t lane)
+{
+    // Wire bytes beyond what PhyTxBegin's packet holds: an 802.3 frame adds its preamble and
+    // SFD; ns-3's point-to-point device of a full-duplex link holds IP + 2 (PPP), and the
+    // frame is IP + 18 (header, FCS) + 8.
+    uint32_t extra = 0;
+    DataRate rate;
+    if (auto eth = DynamicCast<EthernetNetDevice>(device))
+    {
+        extra = EthernetNetDevice::PREAMBLE;
+        rate = eth->GetLinkRate();
+        eth->TraceConnectWithoutContext(
+            "Collision",
+            Callback<void, uint32_t, bool>([&log, lane](uint32_t, bool) {
+                if (log.recording && log.current[lane] >= 0)
+                {
+                    log.frames[log.current[lane]].collided = true;
+                }
+            }));
+    }
+    else
+    {
+        extra = 24;
+        DataRateValue v;
+        device->GetAttribute("DataRate", v);
+        rate = v.Get();
+    }
+    device->TraceConnectWithoutContext(
+        "PhyTxBegin",
+        Callback<void, Ptr<const Packet>>([&log, lane, extra, rate](Ptr<const Packet> p) {
+            if (!log.recording)
+            {
+                return;
+            }
+            JaxaFrameSpan f;
+            f.startUs = Simulator::Now().GetSeconds() * 1e6;
+            f.endUs
+                = f.startUs + rate.CalculateBytesTxTime(p->GetSize() + extra).GetSeconds() * 1e6;
+            f.lane = lane;
+            log.current[lane] = static_cast<int64_t>(log.frames.size());
+            log.frames.push_back(f);
+        }));
+}
+
+/**
+ * Frame pairs of opposite directions on one link whose wire spans overlap.
+ * @param frames the frames (in start order)
+ * @param a one lane of the link
+ * @param b the other
+ * @param touched set for every frame of an overlapping pair (indexed like frames)
+ * @return the number of pairs
+ */
+uint64_t
+CountOverlaps(const std::vector<JaxaFrameSpan>& frames,
+              uint32_t a,
+              uint32_t b,
+              std::vector<bool>& touched)
+{
+    std::vector<size_t> la;
+    std::vector<size_t> lb;
+    for (size_t i = 0; i < frames.size(); ++i)
+    {
+        if (frames[i].lane == a)
+        {
+            la.push_back(i);
+        }
+        else if (frames[i].lane == b)
+        {
+            lb.push_back(i);
+        }
+    }
+    // One NIC sends one frame at a time: each lane's spans are disjoint and sorted, so a merge
+    // finds every overlapping pair.
+    uint64_t n = 0;
+    size_t i = 0;
+    size_t j = 0;
+    while (i < la.size() && j < lb.size())
+    {
+        const JaxaFrameSpan& x = frames[la[i]];
+        const JaxaFrameSpan& y = frames[lb[j]];
+        if (x.startUs < y.endUs && y.startUs < x.endUs)
+        {
+            ++n;
+            touched[la[i]] = true;
+            touched[lb[j]] = true;
+        }
+        if (x.endUs <= y.endUs)
+        {
+            ++i;
+        }
+        else
+        {
+            ++j;
+        }
+    }
+    return n;
+}
+
 /** Book-keeping of one repetition. */
 struct RunState
 {
@@ -62,7 +185,112 @@ struct RunState
     Time busyOther0;                              //!< other PC busy at the start
     Time busyCrc1;                                //!< CRC PC busy at the end
     Time busyOther1;                              //!< other PC busy at the end
+    std::vector<Time> steps;                      //!< when the clock's federate completed each
+    FrameLog log;                                 //!< the frames on the federate links
+    uint64_t retransmissions{0};                  //!< TCP retransmissions (hosts A and B)
+    uint64_t rtos{0};                             //!< TCP entries into CA_LOSS
+    uint64_t fastRecoveries{0};                   //!< TCP entries into CA_RECOVERY
+    uint32_t lost{0};                             //!< federates whose RTI connection was lost
 };
+
+/**
+ * Count the TCP loss recoveries of every socket of a node (connected when the loop starts,
+ * when the RTI's connections exist).
+ * @param node the node
+ * @param st the counters
+ */
+void
+TraceTcp(Ptr<Node> node, RunState& st)
+{
+    Ptr<TcpL4Protocol> tcp = node->GetObject<TcpL4Protocol>();
+    ObjectVectorValue sockets;
+    tcp->GetAttribute("SocketList", sockets);
+    for (auto it = sockets.Begin(); it != sockets.End(); ++it)
+    {
+        Ptr<TcpSocketBase> s = DynamicCast<TcpSocketBase>(it->second);
+        if (!s)
+        {
+            continue;
+        }
+        s->TraceConnectWithoutContext(
+            "Retransmission",
+            Callback<void,
+                     Ptr<const Packet>,
+                     const TcpHeader&,
+                     const Address&,
+                     const Address&,
+                     Ptr<const TcpSocketBase>>(
+                [&st](Ptr<const Packet>,
+                      const TcpHeader&,
+                      const Address&,
+                      const Address&,
+                      Ptr<const TcpSocketBase>) { ++st.retransmissions; }));
+        s->TraceConnectWithoutContext(
+            "CongState",
+            Callback<void, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t>(
+                [&st](TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now) {
+                    if (now == TcpSocketState::CA_LOSS)
+                    {
+                        ++st.rtos;
+                    }
+                    else if (now == TcpSocketState::CA_RECOVERY)
+                    {
+                        ++st.fastRecoveries;
+                    }
+                }));
+    }
+}
+
+/**
+ * Count the overlaps and cut out the timeline of one step: from the middle of the loop on, the
+ * first step (as the clock's federate sees it: from one grant to the next) in which frames of
+ * opposite directions overlap on a link, else the middle step.
+ * @param st the repetition's book-keeping
+ * @param c the configuration
+ * @param r the outcome to fill
+ */
+void
+Timeline(const RunState& st, const JaxaBenchmarkConfig& c, JaxaBenchmarkRun& r)
+{
+    const auto& frames = st.log.frames;
+    std::vector<bool> touched(frames.size(), false);
+    r.frames = frames.size();
+    r.overlaps = CountOverlaps(frames, 0, 1, touched) + CountOverlaps(frames, 2, 3, touched);
+    if (st.steps.size() < 2)
+    {
+        return;
+    }
+    const size_t middle = std::min(st.steps.size() - 2, static_cast<size_t>(c.exchanges / 2));
+    size_t chosen = middle;
+    bool found = false;
+    for (size_t k = middle; r.overlaps > 0 && !found && k + 1 < st.steps.size(); ++k)
+    {
+        const double t0 = st.steps[k].GetSeconds() * 1e6;
+        const double t1 = st.steps[k + 1].GetSeconds() * 1e6;
+        for (size_t i = 0; i < frames.size() && !found; ++i)
+        {
+            if (touched[i] && frames[i].startUs >= t0 && frames[i].startUs < t1)
+            {
+                chosen = k;
+                found = true;
+            }
+        }
+    }
+    const double t0 = st.steps[chosen].GetSeconds() * 1e6;
+    const double t1 = st.steps[chosen + 1].GetSeconds() * 1e6;
+    for (const auto& f : frames)
+    {
+        if (f.startUs >= t0 && f.startUs < t1)
+        {
+            JaxaFrameSpan g = f;
+            g.startUs -= t0;
+            g.endUs -= t0;
+            r.timeline.push_back(g);
+        }
+    }
+    r.timelineStep = static_cast<uint32_t>(chosen + 2); // steps[k] ends step k + 1
+    r.timelineStepUs = t1 - t0;
+}
 
 } // namespace
 
@@ -240,6 +468,17 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
                                  UintegerValue(c.exchanges),
                                  "from its option --exchanges");
         Ptr<RtiAmbassador> amb = rti.InstallFederate(node);
+        // A federate whose connection to the RTI is lost (TCP gave up on a link that loses
+        // too much) ends, and a federation whose member is gone makes no more progress
+        // (its grants wait for that member): the run ends there, its exchanges so far a result.
+        amb->TraceConnectWithoutContext(
+            "ConnectionLost",
+            Callback<void, const std::string&>([&st](const std::string&) {
+                if (st.lost++ == 0)
+                {
+                    Simulator::Stop();
+                }
+            }));
         f->Start(amb, name, all.empty(), READY_AT);
         all.push_back(f);
         ambs.push_back(amb);
@@ -266,13 +505,23 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
     {
         add(st.otherPc, JaxaBenchmarkFederate::TIME_ONLY, "time-other-" + std::to_string(i));
     }
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        TraceFrames(st.log, tb.GetDevices().Get(i), i);
+    }
+    st.data[0]->TraceConnectWithoutContext("Step", Callback<void, uint32_t>([&st](uint32_t) {
+                                               st.steps.push_back(Simulator::Now());
+                                           }));
     for (auto& f : st.data)
     {
-        f->TraceConnectWithoutContext("Start", Callback<void, Time>([&st](Time) {
+        f->TraceConnectWithoutContext("Start", Callback<void, Time>([&st, &tb](Time) {
                                           if (st.started++ == 0)
                                           {
                                               st.busyCrc0 = Busy(st.crcPc);
                                               st.busyOther0 = Busy(st.otherPc);
+                                              st.log.recording = true;
+                                              TraceTcp(tb.hostA, st);
+                                              TraceTcp(tb.hostB, st);
                                           }
                                       }));
         f->TraceConnectWithoutContext("Done", Callback<void, Time, Time>([&st](Time, Time) {
@@ -294,6 +543,7 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
     // A benchmark that does not finish (the RTI's TCP connections gave up on a link that loses
     // too much) is a result: the exchanges every data federate completed, no time.
     r.finished = st.done == st.data.size();
+    r.connectionsLost = st.lost;
     r.completed = c.exchanges;
     for (const auto& f : st.data)
     {
@@ -312,10 +562,18 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
             r.ethernet.deferrals += s.deferrals;
         }
     }
+    r.tcpRetransmissions = st.retransmissions;
+    r.tcpRtos = st.rtos;
+    r.tcpFastRecoveries = st.fastRecoveries;
+    Timeline(st, c, r);
+    r.crcInByType.assign(RtiMessage::TYPE_COUNT, 0);
+    r.crcOutByType.assign(RtiMessage::TYPE_COUNT, 0);
     for (uint8_t t = 1; t < RtiMessage::TYPE_COUNT; ++t)
     {
-        r.crcMessagesIn += crc->GetNReceived(static_cast<RtiMessage::Type>(t));
-        r.crcMessagesOut += crc->GetNSent(static_cast<RtiMessage::Type>(t));
+        r.crcInByType[t] = crc->GetNReceived(static_cast<RtiMessage::Type>(t));
+        r.crcOutByType[t] = crc->GetNSent(static_cast<RtiMessage::Type>(t));
+        r.crcMessagesIn += r.crcInByType[t];
+        r.crcMessagesOut += r.crcOutByType[t];
     }
     for (const auto& a : ambs)
     {
@@ -368,6 +626,21 @@ JaxaBenchmark::DeclareFields(ResultRecord& rec)
         .Declare("eth_fcs_errors", R::INT, "frames received with FCS errors (half duplex)")
         .Declare("eth_runts", R::INT, "runt frames received (half duplex)")
         .Declare("eth_deferrals", R::INT, "transmissions deferred (half duplex)")
+        .Declare("frames", R::INT, "frames begun on the two federate links in the loops")
+        .Declare("frame_overlaps",
+                 R::INT,
+                 "frame pairs of opposite directions on one federate link that overlap in time")
+        .Declare("tcp_retransmissions", R::INT, "TCP segments retransmitted, all repetitions")
+        .Declare("tcp_rtos", R::INT, "TCP retransmission timeouts, all repetitions")
+        .Declare("tcp_fast_recoveries", R::INT, "TCP fast retransmits, all repetitions")
+        .Declare("timeline_step", R::INT, "the step the timeline shows (last repetition)")
+        .Declare("timeline_step_us", R::REAL, "its duration (us)")
+        .Declare("timeline_start_us", R::SERIES, "its frames: start (us from the step's start)")
+        .Declare("timeline_end_us", R::SERIES, "its frames: end of the whole frame (us)")
+        .Declare("timeline_lane",
+                 R::SERIES,
+                 "its frames: 0 A->NIST Net, 1 NIST Net->A, 2 NIST Net->B, 3 B->NIST Net")
+        .Declare("timeline_collided", R::SERIES, "its frames: 1 if the sender saw a collision")
         .Declare("extra_crc", R::INT, "--extraCrc")
         .Declare("extra_other", R::INT, "--extraOther")
         .Declare("exchanges", R::INT, "--exchanges")
@@ -384,6 +657,18 @@ JaxaBenchmark::DeclareFields(ResultRecord& rec)
         .Declare("cpu_busy_other_pc", R::REAL, "CPU busy share of the other PC (0..1)")
         .Declare("crc_messages_in_last_run", R::INT, "messages the CRC received, last repetition")
         .Declare("crc_messages_out_last_run", R::INT, "messages the CRC sent, last repetition")
+        .Declare("crc_updates_in_last_run",
+                 R::INT,
+                 "UPDATE_ATTRIBUTES the CRC received, last repetition")
+        .Declare("crc_requests_in_last_run",
+                 R::INT,
+                 "TIME_ADVANCE_REQUEST the CRC received, last repetition")
+        .Declare("crc_reflects_out_last_run",
+                 R::INT,
+                 "REFLECT_ATTRIBUTES the CRC sent, last repetition")
+        .Declare("crc_grants_out_last_run",
+                 R::INT,
+                 "TIME_ADVANCE_GRANT the CRC sent, last repetition")
         .Declare("late_tso_messages", R::INT, "TSO messages delivered late, all repetitions")
         .Declare("events", R::INT, "simulator events, all repetitions")
         .Declare("finished_reps", R::INT, "repetitions that completed every exchange")
@@ -391,6 +676,10 @@ JaxaBenchmark::DeclareFields(ResultRecord& rec)
         .Declare("lost",
                  R::INT,
                  "exchanges never completed (the RTI's connections gave up), all repetitions")
+        .Declare("rti_connections_lost",
+                 R::INT,
+                 "federates whose connection to the RTI was lost (TCP gave up; the run ends "
+                 "there), all repetitions")
         .Declare("wall_seconds", R::REAL, "wall-clock time of the runs (s)");
 }
 
@@ -405,11 +694,18 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
     uint64_t events = 0;
     JaxaBenchmarkRun last;
     EthernetNetDevice::Stats eth;
+    uint64_t frames = 0;
+    uint64_t overlaps = 0;
+    uint64_t retx = 0;
+    uint64_t rtos = 0;
+    uint64_t fast = 0;
     uint64_t received = 0;
+    uint64_t connectionsLost = 0;
     for (uint32_t i = 0; i < c.reps; ++i)
     {
         last = RunOnce(c, firstRun + i);
         received += last.completed;
+        connectionsLost += last.connectionsLost;
         if (last.finished)
         {
             perExchange.push_back(last.perExchangeMs);
@@ -424,6 +720,11 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
         eth.fcsErrors += last.ethernet.fcsErrors;
         eth.runts += last.ethernet.runts;
         eth.deferrals += last.ethernet.deferrals;
+        frames += last.frames;
+        overlaps += last.overlaps;
+        retx += last.tcpRetransmissions;
+        rtos += last.tcpRtos;
+        fast += last.tcpFastRecoveries;
     }
     // The time statistics are over the repetitions that finished.
     const std::size_t n = perExchange.size();
@@ -453,6 +754,31 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
         rec.SetInt("eth_runts", eth.runts);
         rec.SetInt("eth_deferrals", eth.deferrals);
     }
+    rec.SetInt("frames", frames);
+    rec.SetInt("frame_overlaps", overlaps);
+    rec.SetInt("tcp_retransmissions", retx);
+    rec.SetInt("tcp_rtos", rtos);
+    rec.SetInt("tcp_fast_recoveries", fast);
+    if (last.timelineStep > 0)
+    {
+        std::vector<double> t0;
+        std::vector<double> t1;
+        std::vector<double> lane;
+        std::vector<double> hit;
+        for (const auto& f : last.timeline)
+        {
+            t0.push_back(f.startUs);
+            t1.push_back(f.endUs);
+            lane.push_back(f.lane);
+            hit.push_back(f.collided ? 1 : 0);
+        }
+        rec.SetInt("timeline_step", last.timelineStep);
+        rec.Set("timeline_step_us", last.timelineStepUs);
+        rec.SetSeries("timeline_start_us", t0);
+        rec.SetSeries("timeline_end_us", t1);
+        rec.SetSeries("timeline_lane", lane);
+        rec.SetSeries("timeline_collided", hit);
+    }
     rec.SetInt("extra_crc", c.extraCrc);
     rec.SetInt("extra_other", c.extraOther);
     rec.SetInt("exchanges", c.exchanges);
@@ -465,6 +791,7 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
     rec.SetInt("finished_reps", n);
     rec.SetInt("received", received);
     rec.SetInt("lost", uint64_t(c.exchanges) * c.reps - received);
+    rec.SetInt("rti_connections_lost", connectionsLost);
     rec.SetSeries("time_per_exchange_ms_runs", perExchange);
     if (n > 0)
     {
@@ -475,6 +802,10 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
     }
     rec.SetInt("crc_messages_in_last_run", last.crcMessagesIn);
     rec.SetInt("crc_messages_out_last_run", last.crcMessagesOut);
+    rec.SetInt("crc_updates_in_last_run", last.crcInByType[RtiMessage::UPDATE_ATTRIBUTES]);
+    rec.SetInt("crc_requests_in_last_run", last.crcInByType[RtiMessage::TIME_ADVANCE_REQUEST]);
+    rec.SetInt("crc_reflects_out_last_run", last.crcOutByType[RtiMessage::REFLECT_ATTRIBUTES]);
+    rec.SetInt("crc_grants_out_last_run", last.crcOutByType[RtiMessage::TIME_ADVANCE_GRANT]);
     rec.SetInt("late_tso_messages", late);
     rec.SetInt("events", events);
     rec.Set("wall_seconds",

@@ -64,21 +64,46 @@ struct JaxaBenchmarkConfig
 
 /**
  * @ingroup testbed-rti
+ * @brief One frame on a federate PC's link, as the wire carries it (for the timeline).
+ */
+struct JaxaFrameSpan
+{
+    double startUs{0};    //!< first bit of the preamble, us from the start of the step shown
+    double endUs{0};      //!< last bit if the frame is sent whole, us
+    uint32_t lane{0};     //!< 0 host A -> NIST Net, 1 NIST Net -> host A, 2 NIST Net -> host B,
+                          //!< 3 host B -> NIST Net
+    bool collided{false}; //!< the sender saw a collision during it (half duplex)
+};
+
+/**
+ * @ingroup testbed-rti
  * @brief The outcome of one repetition.
  */
 struct JaxaBenchmarkRun
 {
-    double totalSeconds{0};            //!< start of the first federate to the end of the last
-    double perExchangeMs{0};           //!< total / exchanges, in ms
-    uint64_t crcMessagesIn{0};         //!< messages the CRC received
-    uint64_t crcMessagesOut{0};        //!< messages the CRC sent
-    uint64_t lateTso{0};               //!< TSO messages after their grant (must be 0)
-    double cpuBusyCrcPc{0};            //!< CPU busy fraction of the CRC's PC during the loop
-    double cpuBusyOtherPc{0};          //!< CPU busy fraction of the other PC during the loop
-    uint64_t events{0};                //!< simulator events executed (the whole run)
-    EthernetNetDevice::Stats ethernet; //!< IEEE 802.3 counters summed over the testbed's NICs
-    bool finished{false};              //!< every data federate completed its exchanges
-    uint32_t completed{0};             //!< exchanges every data federate completed
+    double totalSeconds{0};             //!< start of the first federate to the end of the last
+    double perExchangeMs{0};            //!< total / exchanges, in ms
+    uint64_t crcMessagesIn{0};          //!< messages the CRC received
+    uint64_t crcMessagesOut{0};         //!< messages the CRC sent
+    std::vector<uint64_t> crcInByType;  //!< messages the CRC received, per RtiMessage::Type
+    std::vector<uint64_t> crcOutByType; //!< messages the CRC sent, per RtiMessage::Type
+    uint64_t lateTso{0};                //!< TSO messages after their grant (must be 0)
+    double cpuBusyCrcPc{0};             //!< CPU busy fraction of the CRC's PC during the loop
+    double cpuBusyOtherPc{0};           //!< CPU busy fraction of the other PC during the loop
+    uint64_t events{0};                 //!< simulator events executed (the whole run)
+    EthernetNetDevice::Stats ethernet;  //!< IEEE 802.3 counters summed over the testbed's NICs
+    uint64_t frames{0};                 //!< frames begun on the two links during the loop
+    /** Frame pairs of opposite directions on one link that overlap in time, during the loop. */
+    uint64_t overlaps{0};
+    uint64_t tcpRetransmissions{0};      //!< TCP segments retransmitted (hosts A and B)
+    uint64_t tcpRtos{0};                 //!< retransmission timeouts (TCP CA_LOSS entries)
+    uint64_t tcpFastRecoveries{0};       //!< fast retransmits (TCP CA_RECOVERY entries)
+    std::vector<JaxaFrameSpan> timeline; //!< the frames of one step (see RunOnce)
+    uint32_t timelineStep{0};            //!< the step the timeline shows (0: none)
+    double timelineStepUs{0};            //!< its duration (us)
+    bool finished{false};                //!< every data federate completed its exchanges
+    uint32_t completed{0};               //!< exchanges every data federate completed
+    uint32_t connectionsLost{0};         //!< federates whose RTI connection was lost
 };
 
 /**

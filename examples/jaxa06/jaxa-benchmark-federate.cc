@@ -85,7 +85,11 @@ JaxaBenchmarkFederate::GetTypeId()
               .AddTraceSource("Start",
                               "The loop starts.",
                               MakeTraceSourceAccessor(&JaxaBenchmarkFederate::m_startTrace),
-                              "ns3::JaxaBenchmarkFederate::StartTracedCallback");
+                              "ns3::JaxaBenchmarkFederate::StartTracedCallback")
+              .AddTraceSource("Step",
+                              "A synchronised step completed: its grant reached the program.",
+                              MakeTraceSourceAccessor(&JaxaBenchmarkFederate::m_stepTrace),
+                              "ns3::JaxaBenchmarkFederate::StepTracedCallback");
     return tid;
 }
 
@@ -112,6 +116,7 @@ JaxaBenchmarkFederate::JaxaBenchmarkFederate()
     , m_achieved(false)
     , m_running(false)
     , m_done(false)
+    , m_lost(false)
     , m_completed(0)
     , m_reflects(0)
 {
@@ -166,6 +171,10 @@ JaxaBenchmarkFederate::Evoke()
 void
 JaxaBenchmarkFederate::EvokeReturned(uint32_t delivered)
 {
+    if (m_lost)
+    {
+        return; // the RTI call threw: the program ended
+    }
     Continue();
     // The program's loop: its calls (Continue), then wait for the next callback, until its
     // own part is over (the sender stops after its last grant or its last update).
@@ -192,6 +201,7 @@ JaxaBenchmarkFederate::Continue()
     {
         m_granted = false;
         ++m_completed;
+        m_stepTrace(m_completed);
         if (m_completed == m_exchanges)
         {
             Finish();
@@ -388,6 +398,19 @@ JaxaBenchmarkFederate::Finish()
     m_done = true;
     m_end = Simulator::Now();
     m_doneTrace(m_start, m_end);
+}
+
+void
+JaxaBenchmarkFederate::ConnectionLost(const std::string& reason)
+{
+    NS_LOG_FUNCTION(this << reason);
+    m_lost = true;
+}
+
+bool
+JaxaBenchmarkFederate::IsLost() const
+{
+    return m_lost;
 }
 
 bool

@@ -101,6 +101,13 @@ class JaxaBenchmarkFederate
      */
     typedef void (*StartTracedCallback)(Time start);
 
+    /**
+     * TracedCallback signature for a completed synchronised step (its grant reached the
+     * program).
+     * @param step the number of steps completed so far (1 for the first)
+     */
+    typedef void (*StepTracedCallback)(uint32_t step);
+
     // FederateAmbassador
     void FederationJoined(FederateHandle federate) override;
     void AnnounceSynchronizationPoint(const std::string& label, const UserTag& tag) override;
@@ -117,6 +124,15 @@ class JaxaBenchmarkFederate
     void TimeConstrainedEnabled(LogicalTime time) override;
     void TimeAdvanceGrant(LogicalTime time) override;
     void EvokeReturned(uint32_t delivered) override;
+    /**
+     * The connection to the RTI is gone: the program's loop ends where it is (the next RTI call
+     * would throw), without its Done.
+     * @param reason what ended the connection
+     */
+    void ConnectionLost(const std::string& reason) override;
+
+    /** @return whether the connection to the RTI was lost */
+    bool IsLost() const;
 
   protected:
     void DoDispose() override;
@@ -166,12 +182,14 @@ class JaxaBenchmarkFederate
     bool m_achieved;                        //!< "ready" achieved
     bool m_running;                         //!< loop running
     bool m_done;                            //!< loop over
+    bool m_lost;                            //!< the connection to the RTI was lost
     uint32_t m_completed;                   //!< exchanges completed
     uint32_t m_reflects;                    //!< reflects received
     Time m_start;                           //!< loop start
     Time m_end;                             //!< loop end
     TracedCallback<Time, Time> m_doneTrace; //!< end of the loop
     TracedCallback<Time> m_startTrace;      //!< start of the loop
+    TracedCallback<uint32_t> m_stepTrace;   //!< a synchronised step completed
 };
 
 } // namespace ns3

@@ -91,8 +91,7 @@ main(int argc, char* argv[])
 {
     ProgramOptions::SetSimulatorDefaults();
     Mega06TestbedConfig config;
-    std::string hostSet;
-    std::string profileFile;
+    Mega06HostOptions hostOptions;
     double load = 0;
     bool snooping = true;
     double warmup = 2.0;
@@ -130,10 +129,7 @@ main(int argc, char* argv[])
              0,
              60,
              "s");
-    opts.AddHostProfile(config.profile, "host profile of the PCs");
-    opts.AddHostSet(hostSet);
-    opts.AddProfileFile(profileFile);
-    opts.AddDeprecated("profile", "hostProfile");
+    hostOptions.Add(opts, config);
     opts.AddDeprecated("load", "loadPps");
     opts.Add("nodesCsv", "write the receiver's per-node sara statistics here", nodesCsv);
     opts.Add("role", "a label for the campaign (recorded, no effect)", role);
@@ -196,7 +192,7 @@ main(int argc, char* argv[])
         .Declare("events", ResultRecord::INT, "simulator events");
     opts.Parse(argc, argv);
     ProgramOptions::Require(loadLead <= warmup, "--loadLead must be <= --warmup");
-    config.profile = ProgramOptions::WithHostSet(config.profile, hostSet);
+    hostOptions.Apply(config);
 
     config.snooping = snooping;
     config.receivers = 1;

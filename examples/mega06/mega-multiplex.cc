@@ -55,8 +55,7 @@ main(int argc, char* argv[])
 {
     ProgramOptions::SetSimulatorDefaults();
     Mega06TestbedConfig config;
-    std::string hostSet;
-    std::string profileFile;
+    Mega06HostOptions hostOptions;
     uint32_t nodes = 1;
     double duration = 5;
     double settle = 1.1;
@@ -106,10 +105,7 @@ main(int argc, char* argv[])
              0,
              65536,
              "MB");
-    opts.AddHostProfile(config.profile, "host profile of the PCs");
-    opts.AddHostSet(hostSet);
-    opts.AddProfileFile(profileFile);
-    opts.AddDeprecated("profile", "hostProfile");
+    hostOptions.Add(opts, config);
     opts.Add("role", "a label for the campaign (recorded, no effect)", role);
     ResultRecord& rec = opts.Record();
     rec.Declare("role", ResultRecord::STRING, "--role (a label)")
@@ -163,7 +159,7 @@ main(int argc, char* argv[])
         .Declare("sara_drops", ResultRecord::INT, "packets sara counted as lost")
         .Declare("events", ResultRecord::INT, "simulator events");
     opts.Parse(argc, argv);
-    config.profile = ProgramOptions::WithHostSet(config.profile, hostSet);
+    hostOptions.Apply(config);
 
     config.senderPcs = 1;
     config.nodesPerPc = nodes;

@@ -117,8 +117,7 @@ main(int argc, char* argv[])
 {
     ProgramOptions::SetSimulatorDefaults();
     Mega06TestbedConfig config;
-    std::string hostSet;
-    std::string profileFile;
+    Mega06HostOptions hostOptions;
     config.querier = true;
     config.senderPcs = 1;
     config.nodesPerPc = 1000;
@@ -172,10 +171,7 @@ main(int argc, char* argv[])
              1.2,
              20,
              "GMI");
-    opts.AddHostProfile(config.profile, "host profile of the PCs");
-    opts.AddHostSet(hostSet);
-    opts.AddProfileFile(profileFile);
-    opts.AddDeprecated("profile", "hostProfile");
+    hostOptions.Add(opts, config);
     opts.AddDeprecated("load", "loadPps");
     opts.AddDeprecated("itr", "querierItr");
     opts.AddDeprecated("duration", "durationGmi");
@@ -235,7 +231,7 @@ main(int argc, char* argv[])
         .Declare("load_frames_sent", ResultRecord::INT, "load generator frames sent")
         .Declare("events", ResultRecord::INT, "simulator events");
     opts.Parse(argc, argv);
-    config.profile = ProgramOptions::WithHostSet(config.profile, hostSet);
+    hostOptions.Apply(config);
 
     const IgmpTimers timers = Mega06Testbed::Timers(config);
     const Time qi = timers.queryInterval;

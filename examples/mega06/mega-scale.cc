@@ -79,8 +79,7 @@ main(int argc, char* argv[])
 {
     ProgramOptions::SetSimulatorDefaults();
     Mega06TestbedConfig config;
-    std::string hostSet;
-    std::string profileFile;
+    Mega06HostOptions hostOptions;
     config.senderPcs = 4;
     config.sendersPerGroup = 4;
     double warmup = 2.0;
@@ -138,10 +137,13 @@ main(int argc, char* argv[])
              0,
              3600,
              "s");
-    opts.AddHostProfile(config.profile, "host profile of the PCs");
-    opts.AddHostSet(hostSet);
-    opts.AddProfileFile(profileFile);
-    opts.AddDeprecated("profile", "hostProfile");
+    std::string links = "full-duplex";
+    opts.AddChoice("links",
+                   "the links: the lean full-duplex Ethernet links, or ns-3's CSMA (the model "
+                   "before issue 29)",
+                   links,
+                   {"full-duplex", "csma"});
+    hostOptions.Add(opts, config);
     opts.Add("role", "a label for the campaign (recorded, no effect)", role);
     ResultRecord& rec = opts.Record();
     rec.Declare("role", ResultRecord::STRING, "--role (a label)")
@@ -237,7 +239,7 @@ main(int argc, char* argv[])
                  "resident memory every --rssEvery simulated s (MB; only with --rssEvery)")
         .Declare("events", ResultRecord::INT, "simulator events");
     opts.Parse(argc, argv);
-    config.profile = ProgramOptions::WithHostSet(config.profile, hostSet);
+    hostOptions.Apply(config);
     ProgramOptions::Require(config.receiversOn6009 <= config.receivers,
                             "--receiversOn6009 must be <= --receivers");
     const uint32_t groups
@@ -250,6 +252,7 @@ main(int argc, char* argv[])
     // Group addresses of the sets: 239.10.0.1 onwards (consecutive: distinct multicast MACs).
     config.group = Ipv4Address("239.10.0.1");
     config.querier = querier;
+    config.links = links == "csma" ? SwitchHelper::CSMA : SwitchHelper::FULL_DUPLEX;
     config.querierInterruptRate = itr;
     g_obsStart = Seconds(warmup);
     g_obsEnd = Seconds(warmup + duration);

@@ -27,12 +27,28 @@
 #include "ns3/uinteger.h"
 #include "ns3/user-attributes.h"
 
+#include <algorithm>
 #include <set>
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("Mega06Testbed");
+
+void
+Mega06HostOptions::Add(ProgramOptions& opts, Mega06TestbedConfig& config)
+{
+    opts.AddHostProfile(config.profile, "host profile of the PCs");
+    opts.AddHostSet(hostSet);
+    opts.AddProfileFile(profileFile);
+    opts.AddDeprecated("profile", "hostProfile");
+}
+
+void
+Mega06HostOptions::Apply(Mega06TestbedConfig& config) const
+{
+    config.profile = ProgramOptions::WithHostSet(config.profile, hostSet);
+}
 
 IgmpTimers
 Mega06Testbed::Timers(const Mega06TestbedConfig& config)
@@ -102,6 +118,7 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
                           EnumValue(c.unregisteredToRouterPorts
                                         ? SnoopingBridgeNetDevice::ROUTER_PORTS
                                         : SnoopingBridgeNetDevice::FLOOD));
+    sh.SetLinkType(c.links);
     tb.switchNode = CreateObject<Node>();
     tb.bridge = sh.Install(tb.switchNode);
     // The switch's snooping timers follow the querier's IGMP timers (RFC 4541 section 2.1.1:
@@ -161,6 +178,13 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
             tb.bridge->SetStaticRouterPort(tb.querierPort, true);
         }
     }
+    if (c.links == SwitchHelper::FULL_DUPLEX)
+    {
+        // The rest of the network: a 10 Gb/s full-duplex link (it carries up to 10^6 frames/s).
+        devs.Add(sh.Connect(tb.bridge, tb.rest, DataRate("10Gbps")).Get(0));
+        tb.restPort = tb.bridge->GetNPorts() - 1;
+    }
+    else
     {
         // The rest of the network: a 10 Gb/s full-duplex link (ns-3's SimpleNetDevice: two events
         // per frame instead of the CSMA model's five; it carries up to 10^6 frames/s).
@@ -221,6 +245,19 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
         qhost.Install(tb.querier);
     }
 
+    // No program listens on the send_udp port of the sender PCs and the querier: their kernels
+    // discard the datagrams that reach them (flooded, or the router port's) after the NIC's
+    // processing, without ns-3's IPv4 and UDP layers (HostPlatform::BindUdpMulticast); the
+    // receivers' sara binds the port itself.
+    for (auto it = hostsAll.Begin(); it != hostsAll.End(); ++it)
+    {
+        if (std::find(tb.receivers.Begin(), tb.receivers.End(), *it) == tb.receivers.End())
+        {
+            (*it)->GetObject<HostPlatform>()->BindUdpMulticast(c.port,
+                                                               HostPlatform::UdpMulticastSink());
+        }
+    }
+
     // Each PC's clock interrupt has its own phase (the PCs booted at different times): without
     // it, the jiffies of all sender PCs would tick together and their packets would reach the
     // receivers in bursts that no real set of PCs produces.
@@ -266,6 +303,17 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
         Ptr<Sara> sara = CreateObject<Sara>();
         UserAttributes::SetFixed(sara, "Port", UintegerValue(c.port), "per receiver");
         UserAttributes::SetFixed(sara, "Group", Ipv4AddressValue(receiverGroup(i)), "per receiver");
+        // The nodes it expects: its set's (sender PCs i * sendersPerGroup onwards), or all.
+        if (c.sendersPerGroup > 0)
+        {
+            const uint32_t firstPc = i * c.sendersPerGroup;
+            const uint32_t pcs = std::min(c.sendersPerGroup, c.senderPcs - firstPc);
+            sara->ReserveNodes(firstPc * c.nodesPerPc, pcs * c.nodesPerPc);
+        }
+        else
+        {
+            sara->ReserveNodes(0, c.senderPcs * c.nodesPerPc);
+        }
         tb.receivers.Get(i)->AddApplication(sara);
         sara->SetStartTime(Seconds(0));
         sara->SetStopTime(c.stopAt);
@@ -313,6 +361,15 @@ Mega06SentWindow::SetWindow(Time start, Time end)
 void
 Mega06SentWindow::Watch(Ptr<SendUdp> app)
 {
+    // Its nodes' ids (the PCs' consecutive ranges join into one flat table).
+    UintegerValue first;
+    UintegerValue nodes;
+    app->GetAttribute("FirstNodeId", first);
+    app->GetAttribute("Nodes", nodes);
+    if (m_table.GetNNodes() == 0)
+    {
+        m_table.Reserve(first.Get(), nodes.Get());
+    }
     app->TraceConnectWithoutContext("Send", MakeCallback(&Mega06SentWindow::Sent, this));
 }
 

@@ -14,9 +14,11 @@
 #include "ns3/mrouted.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
+#include "ns3/program-options.h"
 #include "ns3/sara.h"
 #include "ns3/send-udp.h"
 #include "ns3/snooping-bridge-net-device.h"
+#include "ns3/switch-helper.h"
 
 #include <string>
 #include <vector>
@@ -65,6 +67,34 @@ struct Mega06TestbedConfig
     uint32_t receiversOn6009{0};  //!< the last receivers are on a second switch (the 6009)
     DataRate trunkRate{"1Gbps"};  //!< the 802.1Q trunk between the 6509 and the 6009
     bool sequentialLaunch{false}; //!< send_udp processes launched one by one (SendUdp)
+    /// The links: lean full-duplex Ethernet (the study's 1000BASE-T and 100BASE-TX links), or
+    /// ns-3's half-duplex CSMA without preamble and gap (the model before issue 29).
+    SwitchHelper::LinkType links{SwitchHelper::FULL_DUPLEX};
+};
+
+/**
+ * @ingroup testbed
+ * @brief The MEGA06 programs' PC options, declared once: --hostProfile (into the
+ * configuration's profile), --hostSet, --profileFile, and the deprecated --profile.
+ */
+struct Mega06HostOptions
+{
+    std::string hostSet;     //!< --hostSet: changes to the PCs' host profile ("" = none)
+    std::string profileFile; //!< --profileFile: extra profile definitions ("" = none)
+
+    /**
+     * @brief Declare the options.
+     * @param opts the program's options
+     * @param config where --hostProfile goes (its profile)
+     */
+    void Add(ProgramOptions& opts, Mega06TestbedConfig& config);
+
+    /**
+     * @brief After ProgramOptions::Parse(): the configuration's profile with --hostSet applied
+     * (ProgramOptions::WithHostSet).
+     * @param config the configuration
+     */
+    void Apply(Mega06TestbedConfig& config) const;
 };
 
 /**

@@ -215,12 +215,15 @@ main(int argc, char* argv[])
     double clockReadCycles = -1;
     double binUs = -1;
     bool hub = false;
+    std::string method = "oneway";
     std::string hostA;
     std::string hostB;
     std::string hostSet;
     std::string rtiProfile = "tno-rti-dm";
     std::string rtiSet;
     std::string profileFile;
+    std::string bandName = "central";
+    Time switchCycle = tno::SWITCH_ARBITRATION_CYCLE;
     const uint32_t dataBytes = 16; // [TNO03]: 16 bytes of data in a 44-byte packet
 
     ProgramOptions opts("tno-jitter",
@@ -249,6 +252,23 @@ main(int argc, char* argv[])
              "cycles");
     opts.Add("binUs", "histogram bin width; -1: 1 us (sched), 5 us (net)", binUs, -1.0, 1e4, "us");
     opts.Add("hub", "net: a 100 Mbit/s hub instead of the switch", hub);
+    opts.AddChoice("method",
+                   "net: one-way latency on synchronised clocks (oneway), or half the round "
+                   "trip of an echo: the receiver sends each datagram back and the sender, "
+                   "which waits for it, takes half its round trip (echo; both directions)",
+                   method,
+                   {"oneway", "echo"});
+    opts.Add("switchCycle",
+             "the switch's bus arbitration cycle (a frame waits 0 to one cycle for its port's "
+             "grant; doc/tno.rst)",
+             switchCycle,
+             Seconds(0),
+             MilliSeconds(1));
+    opts.AddChoice("band",
+                   "the iHawk's uncalibrated parameters at their central values or at the fast "
+                   "or slow end of their documented ranges (doc/tno.rst); no effect on the Onyx",
+                   bandName,
+                   {"central", "fast", "slow"});
     opts.AddHostProfile(hostA,
                         "host profile of the measuring machine (A; empty: the platform's)",
                         true);
@@ -267,10 +287,12 @@ main(int argc, char* argv[])
     opts.AddDeprecated("hostB", "peerProfile");
     ResultRecord& rec = opts.Record();
     rec.Declare("measure", ResultRecord::STRING, "--measure: sched or net")
+        .Declare("band", ResultRecord::STRING, "--band")
         .Declare("profile", ResultRecord::STRING, "--platform: the machine family (irix, ihawk)")
         .Declare("host_a", ResultRecord::STRING, "host profile of the measuring (sending) machine")
         .Declare("host_b", ResultRecord::STRING, "net: host profile of the receiving machine")
         .Declare("network", ResultRecord::STRING, "net: hub or switch")
+        .Declare("method", ResultRecord::STRING, "net: oneway or echo (half the round trip)")
         .Declare("period_s", ResultRecord::REAL, "task period or datagram interval (s)")
         .Declare("busy_wait_us", ResultRecord::REAL, "sched: busy-wait before each activation (us)")
         .Declare("clock_read_us", ResultRecord::REAL, "sched: cost of one clock read (us)")
@@ -315,14 +337,19 @@ main(int argc, char* argv[])
     std::vector<Ipv4Address> addr(machines.GetN(), Ipv4Address("127.0.0.1"));
     if (net)
     {
-        addr = tno::InstallLan(machines, hub, 500);
+        addr = tno::InstallLan(machines, hub, 500, nullptr, switchCycle);
     }
     std::vector<Ptr<HostPlatform>> hosts = tno::InstallHosts(machines, machinesOf.a, machinesOf.b);
+    for (uint32_t i = 0; i < hosts.size(); ++i)
+    {
+        tno::ApplyBand(hosts[i], i == 0 ? machinesOf.a : machinesOf.b, tno::ParseBand(bandName));
+    }
     const Time start = Seconds(0.1);
     const Time interval = Seconds(period);
 
     rec.SetString("measure", measure);
     rec.SetString("profile", family);
+    rec.SetString("band", bandName);
     rec.SetString("host_a", machinesOf.a);
     rec.Set("period_s", period);
 
@@ -337,6 +364,41 @@ main(int argc, char* argv[])
     const uint16_t port = 7000;
     const InetSocketAddress to(addr.back(), port);
     std::function<void(Time)> send;
+    Time nextSend; // echo: the next send's time, once the reply is in
+    const bool echo = method == "echo";
+    // A datagram read by one end: its stamp, and whether it is the warm-up (datagram 0: its
+    // sender resolves the other's address by ARP first; not a sample).
+    auto parse = [&](Ptr<Packet> p, Time& stamp, bool& warmup) {
+        if (p->GetSize() != dataBytes)
+        {
+            ++malformed;
+            return false;
+        }
+        uint8_t buf[dataBytes];
+        p->CopyData(buf, dataBytes);
+        uint64_t ns = 0;
+        for (int k = 0; k < 8; ++k)
+        {
+            ns = (ns << 8) | buf[k];
+        }
+        stamp = NanoSeconds(static_cast<int64_t>(ns));
+        warmup = buf[8] == 0 && buf[9] == 0 && buf[10] == 0 && buf[11] == 0;
+        return true;
+    };
+    // The lowest RTI-DM layer's cost of one read or one send on an end's host.
+    auto readCost = [&](Endpoint& e) {
+        Ptr<HostPlatform> host = e.proc->GetPlatform();
+        return host->GetCpu()->CyclesToTime(rti->TransportCycles()
+                                            * host->GetReferenceCycleFactor())
+               + host->GetRecvCost(dataBytes);
+    };
+    auto sendCost = [&](Endpoint& e) {
+        Ptr<HostPlatform> host = e.proc->GetPlatform();
+        return host->GetCpu()->CyclesToTime(rti->TransportCycles()
+                                            * host->GetReferenceCycleFactor())
+               + host->GetSendCost(dataBytes);
+    };
+    const InetSocketAddress back(addr[0], port);
     if (!net)
     {
         Ptr<HostProcess> proc = hosts[0]->CreateProcess();
@@ -353,6 +415,7 @@ main(int argc, char* argv[])
     {
         rec.SetString("host_b", machinesOf.b);
         rec.SetString("network", hub ? "hub" : "switch");
+        rec.SetString("method", method);
         // The lowest RTI-DM layer: the RTI's transport cost on top of the host's socket calls.
         RtiHelper rtiHelper;
         rtiHelper.SetProfile(rtiProfile);
@@ -369,38 +432,60 @@ main(int argc, char* argv[])
             NS_ABORT_MSG_IF(e.socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), port)) != 0,
                             "tno-jitter: cannot bind the UDP socket");
         }
-        // Receiver: blocked in its read; the datagram wakes it; it reads and takes the time.
+        // Receiver: blocked in its read; the datagram wakes it; it reads and takes the time
+        // (oneway) or sends the datagram back (echo).
         rx.socket->SetRecvCallback(Callback<void, Ptr<Socket>>([&](Ptr<Socket> sock) {
             while (Ptr<Packet> p = sock->Recv())
             {
-                if (p->GetSize() != dataBytes)
+                Time stamp;
+                bool warmup = false;
+                if (!parse(p, stamp, warmup))
                 {
-                    ++malformed;
                     continue;
                 }
-                uint8_t buf[dataBytes];
-                p->CopyData(buf, dataBytes);
-                uint64_t ns = 0;
-                for (int k = 0; k < 8; ++k)
-                {
-                    ns = (ns << 8) | buf[k];
-                }
-                Ptr<HostPlatform> host = rx.proc->GetPlatform();
-                Time cost = host->GetCpu()->CyclesToTime(rti->TransportCycles()
-                                                         * host->GetReferenceCycleFactor())
-                            + host->GetRecvCost(dataBytes);
-                Time stamp = NanoSeconds(static_cast<int64_t>(ns));
-                // Datagram 0 is the warm-up (its sender resolves the receiver's address by ARP
-                // first): not a sample.
-                const bool warmup = buf[8] == 0 && buf[9] == 0 && buf[10] == 0 && buf[11] == 0;
-                rx.proc->Wake(Callback<void>([&, cost, stamp]() {
-                    rx.proc->Execute(cost, Callback<void>([&, stamp, warmup]() {
-                                         if (warmup)
+                Time cost = readCost(rx);
+                rx.proc->Wake(Callback<void>([&, cost, stamp, warmup, p]() {
+                    rx.proc->Execute(cost, Callback<void>([&, stamp, warmup, p]() {
+                                         if (echo)
                                          {
+                                             rx.proc->Execute(sendCost(rx),
+                                                              Callback<void>([&, p]() {
+                                                                  rx.socket->SendTo(p, 0, back);
+                                                              }));
                                              return;
                                          }
-                                         result.v.push_back(
-                                             (Simulator::Now() - stamp).GetSeconds());
+                                         if (!warmup)
+                                         {
+                                             result.v.push_back(
+                                                 (Simulator::Now() - stamp).GetSeconds());
+                                         }
+                                     }));
+                }));
+            }
+        }));
+        // Echo: the sender, blocked in its read after each send, reads the reply, takes half
+        // the round trip, then sleeps until its next send.
+        tx.socket->SetRecvCallback(Callback<void, Ptr<Socket>>([&](Ptr<Socket> sock) {
+            while (Ptr<Packet> p = sock->Recv())
+            {
+                Time stamp;
+                bool warmup = false;
+                if (!echo || !parse(p, stamp, warmup))
+                {
+                    continue;
+                }
+                Time cost = readCost(tx);
+                tx.proc->Wake(Callback<void>([&, cost, stamp, warmup]() {
+                    tx.proc->Execute(cost, Callback<void>([&, stamp, warmup]() {
+                                         if (!warmup)
+                                         {
+                                             result.v.push_back(
+                                                 (Simulator::Now() - stamp).GetSeconds() / 2);
+                                         }
+                                         if (sent <= samples)
+                                         {
+                                             send(nextSend);
+                                         }
                                      }));
                 }));
             }
@@ -418,18 +503,14 @@ main(int argc, char* argv[])
                                     {
                                         buf[8 + k] = static_cast<uint8_t>(sent >> (24 - 8 * k));
                                     }
-                                    Ptr<HostPlatform> host = tx.proc->GetPlatform();
-                                    Time cost = host->GetCpu()->CyclesToTime(
-                                                    rti->TransportCycles()
-                                                    * host->GetReferenceCycleFactor())
-                                                + host->GetSendCost(dataBytes);
                                     Ptr<Packet> p = Create<Packet>(buf, dataBytes);
-                                    tx.proc->Execute(cost, Callback<void>([&, p]() {
+                                    tx.proc->Execute(sendCost(tx), Callback<void>([&, p]() {
                                                          tx.socket->SendTo(p, 0, to);
                                                      }));
-                                    if (++sent <= samples)
+                                    nextSend = at + interval;
+                                    if (++sent <= samples && !echo)
                                     {
-                                        send(at + interval);
+                                        send(nextSend);
                                     }
                                 }));
         };

@@ -6,10 +6,17 @@
 
 #include "ns3/double.h"
 #include "ns3/ethernet-helper.h"
+#include "ns3/host-nic.h"
 #include "ns3/host-platform-helper.h"
 #include "ns3/ipv4-address-helper.h"
+#include "ns3/node.h"
+#include "ns3/queue-size.h"
 #include "ns3/string.h"
 #include "ns3/switch-helper.h"
+#include "ns3/traffic-control-helper.h"
+#include "ns3/traffic-control-layer.h"
+#include "ns3/uinteger.h"
+#include "ns3/user-attributes.h"
 
 namespace ns3
 {
@@ -17,7 +24,11 @@ namespace tno
 {
 
 std::vector<Ipv4Address>
-InstallLan(const NodeContainer& machines, bool hub, int64_t stream, NetDeviceContainer* devices)
+InstallLan(const NodeContainer& machines,
+           bool hub,
+           int64_t stream,
+           NetDeviceContainer* devices,
+           Time arbitrationCycle)
 {
     EthernetHelper eth;
     eth.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Mbps")));
@@ -32,7 +43,11 @@ InstallLan(const NodeContainer& machines, bool hub, int64_t stream, NetDeviceCon
         eth.SetDeviceAttribute("Duplex", StringValue("ForcedFull"));
         Ptr<Node> sw = CreateObject<Node>();
         SwitchHelper swHelper;
-        swHelper.SetFabricAttribute("ForwardingCapacity", DoubleValue(1e5));
+        // No fixed per-frame engine time: the forwarding decision of a wire-speed switch is not
+        // a bottleneck; the buffering delay is the wait for the bus (doc/tno.rst).
+        swHelper.SetFabricAttribute("ArbitrationCycle", TimeValue(arbitrationCycle));
+        swHelper.SetFabricAttribute("ArbitrationSlots", UintegerValue(16));
+        swHelper.SetFabricAttribute("BusRate", DataRateValue(DataRate("2.56Gbps")));
         Ptr<SwitchNetDevice> lanSwitch = swHelper.Install(sw);
         for (uint32_t i = 0; i < machines.GetN(); ++i)
         {
@@ -68,6 +83,94 @@ InstallHosts(const NodeContainer& machines, const std::string& hostA, const std:
         hosts.push_back(p);
     }
     return hosts;
+}
+
+void
+SetRciCosts(Ptr<RciFederate> rci, double actionCycles, double reflectCycles, const std::string& by)
+{
+    if (by.empty())
+    {
+        UserAttributes::SetDefault(rci, "ActionCost", DoubleValue(actionCycles));
+        UserAttributes::SetDefault(rci, "ReflectCost", DoubleValue(reflectCycles));
+    }
+    else
+    {
+        UserAttributes::SetFixed(rci, "ActionCost", DoubleValue(actionCycles), by);
+        UserAttributes::SetFixed(rci, "ReflectCost", DoubleValue(reflectCycles), by);
+    }
+    UserAttributes::SetDefault(rci, "ClockReads", UintegerValue(RCI_CLOCK_READS));
+}
+
+void
+InstallQueueDiscs(const NetDeviceContainer& devices, const std::vector<Ptr<HostPlatform>>& hosts)
+{
+    for (uint32_t i = 0; i < devices.GetN(); ++i)
+    {
+        Ptr<NetDevice> dev = devices.Get(i);
+        Ptr<TrafficControlLayer> tc = dev->GetNode()->GetObject<TrafficControlLayer>();
+        if (tc->GetRootQueueDiscOnDevice(dev))
+        {
+            tc->DeleteRootQueueDiscOnDevice(dev);
+        }
+        TrafficControlHelper tch;
+        tch.SetRootQueueDisc(
+            "ns3::PfifoFastQueueDisc",
+            "MaxSize",
+            QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, hosts[i]->GetTxQueueLength())));
+        tch.Install(dev);
+    }
+}
+
+Band
+ParseBand(const std::string& name)
+{
+    return name == "fast" ? Band::FAST : name == "slow" ? Band::SLOW : Band::CENTRAL;
+}
+
+void
+ApplyBand(Ptr<HostPlatform> host, const std::string& profile, Band band)
+{
+    if (band == Band::CENTRAL || profile.rfind("ihawk", 0) != 0)
+    {
+        return;
+    }
+    const bool p4 = host->GetCpu()->GetFrequency() > 1.5e9;
+    const double factor = band == Band::FAST ? (p4 ? 1.07 : 0.93) : (p4 ? 2.2 : 1.9);
+    const std::string by = std::string("from its option --band=")
+                           + (band == Band::FAST ? "fast" : "slow")
+                           + " (the end of the iHawk's documented range)";
+    UserAttributes::SetFixed(host, "ReferenceCycleFactor", DoubleValue(factor), by);
+    if (band == Band::SLOW)
+    {
+        for (const char* a :
+             {"SyscallCost", "WaitCost", "SendCost", "RecvCost", "TxCompletionCost"})
+        {
+            DoubleValue v;
+            host->GetAttribute(a, v);
+            UserAttributes::SetFixed(host, a, DoubleValue(2 * v.Get()), by);
+        }
+        DoubleValue cs;
+        host->GetCpu()->GetAttribute("ContextSwitchCost", cs);
+        UserAttributes::SetFixed(host->GetCpu(),
+                                 "ContextSwitchCost",
+                                 DoubleValue(2 * cs.Get()),
+                                 by);
+        Ptr<Node> node = host->GetObject<Node>();
+        for (uint32_t d = 0; d < node->GetNDevices(); ++d)
+        {
+            Ptr<HostNic> nic = host->GetNic(node->GetDevice(d));
+            if (!nic)
+            {
+                continue;
+            }
+            for (const char* a : {"InterruptCost", "DriverCost", "StackCost"})
+            {
+                DoubleValue v;
+                nic->GetAttribute(a, v);
+                UserAttributes::SetFixed(nic, a, DoubleValue(2 * v.Get()), by);
+            }
+        }
+    }
 }
 
 } // namespace tno

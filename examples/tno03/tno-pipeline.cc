@@ -25,6 +25,7 @@
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/testbed-module.h"
+#include "ns3/traffic-control-module.h"
 
 #include <cmath>
 
@@ -34,6 +35,9 @@ NS_LOG_COMPONENT_DEFINE("TnoPipeline");
 
 namespace
 {
+
+/** What sets the RCI's costs (a user's --ns3::RciFederate::ActionCost= is refused). */
+const std::string RCI_BY = "from its options --rciActionCost and --rciReflectCost";
 
 /** One configuration of the study. */
 struct PipelineConfig
@@ -77,6 +81,10 @@ main(int argc, char* argv[])
     std::string peerProfile;
     std::string hostSet;
     std::string profileFile;
+    std::string bandName = "central";
+    Time switchCycle = tno::SWITCH_ARBITRATION_CYCLE;
+    double rciActionCycles = tno::RCI_ACTION_CYCLES;
+    double rciReflectCycles = tno::RCI_REFLECT_CYCLES;
 
     ProgramOptions opts("tno-pipeline",
                         "[TNO03] Sender -> ReceiverSender -> Receiver at one frequency: latency "
@@ -100,6 +108,31 @@ main(int argc, char* argv[])
                     peerProfile,
                     true);
     opts.AddHostSet(hostSet);
+    opts.Add("rciActionCost",
+             "the RCI's own cycles per action (MIPS R10000 cycles; default: the calibrated "
+             "value, doc/tno.rst)",
+             rciActionCycles,
+             0.0,
+             1e9,
+             "cycles");
+    opts.Add("rciReflectCost",
+             "the RCI's own cycles per reflection (MIPS R10000 cycles; default: the calibrated "
+             "value, doc/tno.rst)",
+             rciReflectCycles,
+             0.0,
+             1e9,
+             "cycles");
+    opts.Add("switchCycle",
+             "the switch's bus arbitration cycle (a frame waits 0 to one cycle for its port's "
+             "grant; doc/tno.rst)",
+             switchCycle,
+             Seconds(0),
+             MilliSeconds(1));
+    opts.AddChoice("band",
+                   "the iHawk's uncalibrated parameters at their central values or at the fast "
+                   "or slow end of their documented ranges (doc/tno.rst); no effect on the Onyx",
+                   bandName,
+                   {"central", "fast", "slow"});
     opts.AddProfileFile(profileFile);
     opts.AddDeprecated("rti", "rtiProfile");
     ResultRecord& rec = opts.Record();
@@ -128,7 +161,25 @@ main(int argc, char* argv[])
         .Declare("receiver_max_burst",
                  ResultRecord::INT,
                  "largest read cycle (burst) of the Receiver in the window (messages)")
-        .Declare("queue_drops", ResultRecord::INT, "updates dropped by full queues")
+        .Declare("band", ResultRecord::STRING, "--band")
+        .Declare("queue_drops", ResultRecord::INT, "updates dropped by full shared-memory queues")
+        .Declare("socket_drops",
+                 ResultRecord::INT,
+                 "datagrams dropped by full socket receive buffers (ReceiverSender, Receiver)")
+        .Declare("qdisc_drops", ResultRecord::INT, "packets dropped by full transmit queues")
+        .Declare("nic_drops", ResultRecord::INT, "frames dropped by full NIC rings or backlogs")
+        .Declare("mac_drops",
+                 ResultRecord::INT,
+                 "frames the Ethernet MACs gave up (excessive collisions on the hub)")
+        .Declare("relay_cpu_share",
+                 ResultRecord::REAL,
+                 "share of the window the ReceiverSender's CPU was busy (0..1)")
+        .Declare("receiver_cpu_share",
+                 ResultRecord::REAL,
+                 "share of the window the Receiver's CPU was busy (0..1)")
+        .Declare("sender_cpu_share",
+                 ResultRecord::REAL,
+                 "share of the window the Sender's CPU was busy (0..1)")
         .Declare("gaps", ResultRecord::INT, "sequence gaps seen")
         .Declare("sender_deadline_misses", ResultRecord::INT, "sender's RCI deadline misses")
         .Declare("sender_max_lateness_us", ResultRecord::REAL, "sender's largest lateness (us)")
@@ -181,11 +232,21 @@ main(int argc, char* argv[])
     InternetStackHelper internet;
     internet.Install(machines);
     std::vector<Ipv4Address> addr(machines.GetN(), Ipv4Address("127.0.0.1"));
+    NetDeviceContainer devs;
     if (machines.GetN() == 2)
     {
-        addr = tno::InstallLan(machines, cfg.hub, 500);
+        addr = tno::InstallLan(machines, cfg.hub, 500, &devs, switchCycle);
     }
     std::vector<Ptr<HostPlatform>> hosts = tno::InstallHosts(machines, cfg.hostA, cfg.hostB);
+    const tno::Band band = tno::ParseBand(bandName);
+    for (uint32_t i = 0; i < hosts.size(); ++i)
+    {
+        tno::ApplyBand(hosts[i], i == 0 ? cfg.hostA : cfg.hostB, band);
+    }
+    if (devs.GetN() > 0)
+    {
+        tno::InstallQueueDiscs(devs, hosts);
+    }
     Ptr<HostPlatform> a = hosts[0];
     Ptr<HostPlatform> b = hosts.back();
     const uint32_t shielded = a->GetCpu()->GetNCores() - 1;
@@ -219,6 +280,17 @@ main(int argc, char* argv[])
 
     relay->SetReflectCallback(Callback<void, const RtiLrc::Reflection&>(
         [relay, classB](const RtiLrc::Reflection& r) { relay->Update(classB, r.bytes, r.tag); }));
+    // The ReceiverSender and the Receiver are RCI federates whose unpaced frames are one Update
+    // action each: a read cycle of their RTI component, with the RCI's own cost.
+    auto reader = [rciActionCycles, rciReflectCycles](Ptr<RtiLrc> lrc) {
+        Ptr<RciFederate> r = CreateObject<RciFederate>();
+        tno::SetRciCosts(r, rciActionCycles, rciReflectCycles, RCI_BY);
+        r->Setup(lrc, RciSchedule::Control(Seconds(1), 1, 0, 0));
+        r->ReadInUpdateActions();
+        return r;
+    };
+    Ptr<RciFederate> relayRci = reader(relay);
+    Ptr<RciFederate> receiverRci = reader(receiver);
 
     const Time start = Seconds(1.0); // after the joins and the TCP handshakes
     Measure m;
@@ -254,9 +326,33 @@ main(int argc, char* argv[])
     };
     relay->TraceConnectWithoutContext("ReadCycle", burstIn(&m.relayBurst));
     receiver->TraceConnectWithoutContext("ReadCycle", burstIn(&m.receiverBurst));
+    // Busy time of each federate's process in the window: (machine, pid) -> seconds.
+    std::map<std::pair<uint32_t, uint32_t>, double> busy;
+    for (uint32_t i = 0; i < hosts.size(); ++i)
+    {
+        hosts[i]->GetCpu()->TraceConnectWithoutContext(
+            "WorkDone",
+            Callback<void, uint8_t, uint32_t, Time, Time>(
+                [&m, &busy, i](uint8_t prio, uint32_t owner, Time, Time service) {
+                    Time now = Simulator::Now();
+                    if (prio == HostCpu::PROCESS && now >= m.windowStart && now < m.windowEnd)
+                    {
+                        busy[{i, owner}] += service.GetSeconds();
+                    }
+                }));
+    }
+    // Frames the MACs gave up after 16 collisions (hub).
+    uint64_t macDrops = 0;
+    for (uint32_t i = 0; i < devs.GetN(); ++i)
+    {
+        devs.Get(i)->TraceConnectWithoutContext(
+            "ExcessiveCollisions",
+            Callback<void, Ptr<const Packet>>([&macDrops](Ptr<const Packet>) { ++macDrops; }));
+    }
 
     // The Sender's RCI: one Output action per frame of 1/frequency.
     Ptr<RciFederate> rci = CreateObject<RciFederate>();
+    tno::SetRciCosts(rci, rciActionCycles, rciReflectCycles, RCI_BY);
     rci->Setup(sender, RciSchedule::Control(Seconds(1.0 / frequency), 0, 1, 0));
     uint64_t sentTotal = 0;
     rci->SetAction("output1", Callback<void>([&]() {
@@ -318,10 +414,34 @@ main(int argc, char* argv[])
     }
     rec.SetInt("relay_max_burst", m.relayBurst);
     rec.SetInt("receiver_max_burst", m.receiverBurst);
+    rec.SetString("band", bandName);
     rec.SetInt("queue_drops", relay->GetQueueDrops() + receiver->GetQueueDrops());
-    rec.SetInt("gaps", relay->GetGaps() + receiver->GetGaps());
-    rec.SetInt("sender_deadline_misses", rci->GetDeadlineMisses());
-    rec.Set("sender_max_lateness_us", rci->GetMaxLateness().GetSeconds() * 1e6);
+    rec.SetInt("socket_drops", relay->GetSocketDrops() + receiver->GetSocketDrops());
+    uint64_t qdiscDrops = 0;
+    uint64_t nicDrops = 0;
+    for (uint32_t i = 0; i < devs.GetN(); ++i)
+    {
+        Ptr<NetDevice> dev = devs.Get(i);
+        Ptr<TrafficControlLayer> tc = dev->GetNode()->GetObject<TrafficControlLayer>();
+        if (Ptr<QueueDisc> q = tc->GetRootQueueDiscOnDevice(dev))
+        {
+            qdiscDrops += q->GetStats().nTotalDroppedPackets;
+        }
+        if (Ptr<HostNic> nic = hosts[i]->GetNic(dev))
+        {
+            nicDrops += nic->GetRxRingDrops() + nic->GetBacklogDrops();
+        }
+    }
+    rec.SetInt("qdisc_drops", qdiscDrops);
+    rec.SetInt("nic_drops", nicDrops);
+    rec.SetInt("mac_drops", macDrops);
+    auto share = [&busy, window](Ptr<RtiLrc> lrc, uint32_t machine) {
+        auto it = busy.find({machine, lrc->GetProcess()->GetPid()});
+        return it == busy.end() ? 0.0 : it->second / window;
+    };
+    rec.Set("sender_cpu_share", share(sender, 0));
+    rec.Set("receiver_cpu_share", share(receiver, 0));
+    rec.Set("relay_cpu_share", share(relay, shm ? 0 : 1));
     Time busyA = a->GetCpu()->GetBusyTime(HostCpu::PROCESS);
     Time busyB = b->GetCpu()->GetBusyTime(HostCpu::PROCESS);
     rec.Set("cpu_a_process_s", busyA.GetSeconds());

@@ -26,6 +26,7 @@
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/testbed-module.h"
+#include "ns3/traffic-control-module.h"
 
 #include <fstream>
 #include <sstream>
@@ -324,6 +325,7 @@ main(int argc, char* argv[])
                                                        : "Default";
     auto makeRci = [&](Ptr<RtiLrc> lrc, const RciSchedule& s, Ptr<NodeClock> clock) {
         Ptr<RciFederate> r = CreateObject<RciFederate>();
+        tno::SetRciCosts(r);
         UserAttributes::SetFixed(r,
                                  "Scheduler",
                                  StringValue(schedAttr),

@@ -61,7 +61,57 @@ struct SaraTable::Impl
         SaraAcc recv;           //!< receive intervals (s)
     };
 
-    std::unordered_map<uint32_t, Node> nodes; //!< per-node state
+    /// Nodes of ids [base, base + flat.size()) (Reserve): a flat array, seen once packets > 0.
+    uint32_t base{0};
+    std::vector<Node> flat;                   //!< their state
+    uint32_t flatSeen{0};                     //!< of them seen
+    std::unordered_map<uint32_t, Node> nodes; //!< every other node's state
+
+    /**
+     * @param id a node id
+     * @return its state if seen, else null
+     */
+    const Node* Find(uint32_t id) const
+    {
+        if (id - base < flat.size())
+        {
+            const Node& n = flat[id - base];
+            return n.packets > 0 ? &n : nullptr;
+        }
+        auto it = nodes.find(id);
+        return it == nodes.end() ? nullptr : &it->second;
+    }
+
+    /**
+     * @return every seen node, in the order of the ids
+     */
+    std::vector<std::pair<uint32_t, const Node*>> Sorted() const
+    {
+        std::vector<std::pair<uint32_t, const Node*>> v;
+        v.reserve(flatSeen + nodes.size());
+        for (const auto& [id, n] : nodes)
+        {
+            v.emplace_back(id, &n);
+        }
+        std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
+            return a.first < b.first;
+        });
+        // The flat range lies between the map's ids below and above it.
+        const auto mid = std::lower_bound(v.begin(), v.end(), base, [](const auto& a, uint32_t b) {
+            return a.first < b;
+        });
+        std::vector<std::pair<uint32_t, const Node*>> flatNodes;
+        flatNodes.reserve(flatSeen);
+        for (uint32_t k = 0; k < flat.size(); ++k)
+        {
+            if (flat[k].packets > 0)
+            {
+                flatNodes.emplace_back(base + k, &flat[k]);
+            }
+        }
+        v.insert(mid, flatNodes.begin(), flatNodes.end());
+        return v;
+    }
 };
 
 namespace
@@ -102,10 +152,49 @@ SaraTable::SaraTable()
 SaraTable::~SaraTable() = default;
 
 void
+SaraTable::Reserve(uint32_t firstId, uint32_t count)
+{
+    NS_ABORT_MSG_IF(GetNNodes() > 0, "SaraTable::Reserve: the table is not empty");
+    NS_ABORT_MSG_IF(firstId + uint64_t(count) > (uint64_t(1) << 32),
+                    "SaraTable::Reserve: ids beyond 2^32");
+    Impl& m = *m_impl;
+    if (m.flat.empty())
+    {
+        m.base = firstId;
+        m.flat.resize(count);
+        return;
+    }
+    // Extend the flat range if the new one touches it (else its ids go to the map).
+    const uint64_t lo = std::min<uint64_t>(m.base, firstId);
+    const uint64_t hi
+        = std::max<uint64_t>(uint64_t(m.base) + m.flat.size(), uint64_t(firstId) + count);
+    if (firstId <= uint64_t(m.base) + m.flat.size() && uint64_t(firstId) + count >= m.base)
+    {
+        std::vector<Impl::Node> flat(hi - lo);
+        std::move(m.flat.begin(), m.flat.end(), flat.begin() + (m.base - lo));
+        m.flat = std::move(flat);
+        m.base = static_cast<uint32_t>(lo);
+    }
+}
+
+void
 SaraTable::Add(uint32_t nodeId, uint32_t serial, Time sent, Time received)
 {
-    auto [it, fresh] = m_impl->nodes.try_emplace(nodeId);
-    Impl::Node& n = it->second;
+    Impl::Node* node;
+    bool fresh;
+    if (nodeId - m_impl->base < m_impl->flat.size())
+    {
+        node = &m_impl->flat[nodeId - m_impl->base];
+        fresh = node->packets == 0; // every seen node has a packet (its first)
+        m_impl->flatSeen += fresh ? 1 : 0;
+    }
+    else
+    {
+        auto [it, created] = m_impl->nodes.try_emplace(nodeId);
+        node = &it->second;
+        fresh = created;
+    }
+    Impl::Node& n = *node;
     if (!fresh && serial <= n.lastSerial)
     {
         ++n.reordered;
@@ -133,37 +222,42 @@ SaraTable::Add(uint32_t nodeId, uint32_t serial, Time sent, Time received)
 bool
 SaraTable::Has(uint32_t nodeId) const
 {
-    return m_impl->nodes.count(nodeId) > 0;
+    return m_impl->Find(nodeId) != nullptr;
 }
 
 SaraTable::NodeStats
 SaraTable::GetNode(uint32_t nodeId) const
 {
-    auto it = m_impl->nodes.find(nodeId);
-    NS_ABORT_MSG_IF(it == m_impl->nodes.end(), "SaraTable::GetNode: node " << nodeId << " unseen");
-    return MakeStats(nodeId, it->second);
+    const Impl::Node* n = m_impl->Find(nodeId);
+    NS_ABORT_MSG_IF(!n, "SaraTable::GetNode: node " << nodeId << " unseen");
+    return MakeStats(nodeId, *n);
 }
 
 uint32_t
 SaraTable::GetNNodes() const
 {
-    return m_impl->nodes.size();
+    return m_impl->flatSeen + m_impl->nodes.size();
 }
 
 void
 SaraTable::Clear()
 {
     m_impl->nodes.clear();
+    std::fill(m_impl->flat.begin(), m_impl->flat.end(), Impl::Node{});
+    m_impl->flatSeen = 0;
 }
 
 SaraTable::Summary
 SaraTable::GetSummary() const
 {
+    // Over the nodes in the order of their ids: the floating-point sums do not depend on how
+    // the per-node state is stored.
+    const std::vector<std::pair<uint32_t, const Impl::Node*>> nodes = m_impl->Sorted();
     Summary s;
-    s.nodes = m_impl->nodes.size();
-    for (const auto& [id, n] : m_impl->nodes)
+    s.nodes = nodes.size();
+    for (const auto& [id, n] : nodes)
     {
-        NodeStats ns = MakeStats(id, n);
+        NodeStats ns = MakeStats(id, *n);
         s.packets += ns.packets;
         s.drops += ns.drops;
         s.reordered += ns.reordered;
@@ -185,28 +279,28 @@ SaraTable::GetSummary() const
         // Pooled: total mean, and the law of total variance over the nodes.
         double sumSend = 0;
         double sumRecv = 0;
-        for (const auto& [id, n] : m_impl->nodes)
+        for (const auto& [id, n] : nodes)
         {
-            const double k = acc::count(n.send);
+            const double k = acc::count(n->send);
             if (k > 0)
             {
-                sumSend += k * acc::mean(n.send);
-                sumRecv += k * acc::mean(n.recv);
+                sumSend += k * acc::mean(n->send);
+                sumRecv += k * acc::mean(n->recv);
             }
         }
         s.pooledSendMean = sumSend / s.intervals;
         s.pooledRecvMean = sumRecv / s.intervals;
         double varSend = 0;
         double varRecv = 0;
-        for (const auto& [id, n] : m_impl->nodes)
+        for (const auto& [id, n] : nodes)
         {
-            const double k = acc::count(n.send);
+            const double k = acc::count(n->send);
             if (k > 0)
             {
-                const double ds = acc::mean(n.send) - s.pooledSendMean;
-                const double dr = acc::mean(n.recv) - s.pooledRecvMean;
-                varSend += k * (acc::variance(n.send) + ds * ds);
-                varRecv += k * (acc::variance(n.recv) + dr * dr);
+                const double ds = acc::mean(n->send) - s.pooledSendMean;
+                const double dr = acc::mean(n->recv) - s.pooledRecvMean;
+                varSend += k * (acc::variance(n->send) + ds * ds);
+                varRecv += k * (acc::variance(n->recv) + dr * dr);
             }
         }
         s.pooledSendStd = std::sqrt(std::max(0.0, varSend / s.intervals));
@@ -229,18 +323,11 @@ SaraTable::GetSummary() const
 void
 SaraTable::WriteNodes(std::ostream& os) const
 {
-    std::vector<uint32_t> ids;
-    ids.reserve(m_impl->nodes.size());
-    for (const auto& [id, n] : m_impl->nodes)
-    {
-        ids.push_back(id);
-    }
-    std::sort(ids.begin(), ids.end());
     os << "node,packets,drops,reordered,intervals,send_mean_us,send_std_us,recv_mean_us,"
           "recv_std_us\n";
-    for (uint32_t id : ids)
+    for (const auto& [id, n] : m_impl->Sorted())
     {
-        NodeStats s = MakeStats(id, m_impl->nodes.at(id));
+        NodeStats s = MakeStats(id, *n);
         os << id << "," << s.packets << "," << s.drops << "," << s.reordered << "," << s.intervals
            << "," << s.sendMean * 1e6 << "," << s.sendStd * 1e6 << "," << s.recvMean * 1e6 << ","
            << s.recvStd * 1e6 << "\n";
@@ -314,6 +401,7 @@ void
 Sara::DoDispose()
 {
     m_socket = nullptr;
+    m_host = nullptr;
     m_process = nullptr;
     m_buffer.clear();
     Application::DoDispose();
@@ -323,6 +411,12 @@ const SaraTable&
 Sara::GetTable() const
 {
     return m_table;
+}
+
+void
+Sara::ReserveNodes(uint32_t firstId, uint32_t count)
+{
+    m_table.Reserve(firstId, count);
 }
 
 uint64_t
@@ -363,12 +457,21 @@ void
 Sara::StartApplication()
 {
     NS_LOG_FUNCTION(this);
-    m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
-    NS_ABORT_MSG_IF(m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0,
-                    "Sara: cannot bind UDP port " << m_port);
-    m_socket->SetRecvPktInfo(true);
-    m_socket->SetRecvCallback(MakeCallback(&Sara::Capture, this));
     Ptr<HostPlatform> host = GetNode()->GetObject<HostPlatform>();
+    if (host && !Node::ChecksumEnabled())
+    {
+        // The kernel delivers the port's multicast datagrams to the capture directly.
+        m_host = host;
+        m_host->BindUdpMulticast(m_port, MakeCallback(&Sara::CaptureDatagram, this));
+    }
+    else
+    {
+        m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+        NS_ABORT_MSG_IF(m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0,
+                        "Sara: cannot bind UDP port " << m_port);
+        m_socket->SetRecvPktInfo(true);
+        m_socket->SetRecvCallback(MakeCallback(&Sara::Capture, this));
+    }
     if (host)
     {
         m_process = host->CreateProcess();
@@ -381,11 +484,39 @@ Sara::StopApplication()
 {
     NS_LOG_FUNCTION(this);
     m_running = false;
+    if (m_host)
+    {
+        // Closed: no program listens on the port any more (the kernel discards its datagrams).
+        m_host->BindUdpMulticast(m_port, HostPlatform::UdpMulticastSink());
+    }
     if (m_socket)
     {
         m_socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
         m_socket->Close();
     }
+}
+
+Sara::Captured
+Sara::Parse(const uint8_t* h, uint32_t size, Time now)
+{
+    Captured c;
+    c.payload = size;
+    c.time = now;
+    if (!h)
+    {
+        return c; // foreign: shorter than the send_udp header
+    }
+    // The send_udp header (SendUdpHeader's 16 octets in network byte order).
+    uint64_t ts = 0;
+    for (int k = 0; k < 8; ++k)
+    {
+        ts = (ts << 8) | h[k];
+    }
+    c.sendUdp = true;
+    c.sent = static_cast<int64_t>(ts);
+    c.nodeId = (uint32_t(h[8]) << 24) | (uint32_t(h[9]) << 16) | (uint32_t(h[10]) << 8) | h[11];
+    c.serial = (uint32_t(h[12]) << 24) | (uint32_t(h[13]) << 16) | (uint32_t(h[14]) << 8) | h[15];
+    return c;
 }
 
 void
@@ -398,29 +529,71 @@ Sara::Capture(Ptr<Socket> socket)
         {
             continue;
         }
-        if (m_group != Ipv4Address::GetAny())
+        Ipv4Address group = Ipv4Address::GetAny();
+        Ipv4PacketInfoTag info;
+        if (p->PeekPacketTag(info))
         {
-            Ipv4PacketInfoTag info;
-            if (!p->PeekPacketTag(info) || info.GetAddress() != m_group)
-            {
-                ++m_filtered;
-                continue;
-            }
+            group = info.GetAddress();
         }
-        if (!m_process)
+        else if (m_group != Ipv4Address::GetAny())
         {
-            ++m_captured;
-            Account(p, Simulator::Now());
+            ++m_filtered; // no destination known: the filter cannot match
             continue;
         }
-        if (m_buffer.size() >= m_bufferPackets)
+        uint8_t h[SendUdpHeader::SIZE];
+        const bool whole = p->GetSize() >= SendUdpHeader::SIZE;
+        if (whole)
         {
-            ++m_bufferDrops;
-            continue;
+            p->CopyData(h, SendUdpHeader::SIZE);
         }
-        ++m_captured;
-        m_buffer.push_back({p, Simulator::Now()});
+        Offer(group, Parse(whole ? h : nullptr, p->GetSize(), Simulator::Now()));
     }
+    WakeReader();
+}
+
+void
+Sara::CaptureDatagram(const HostPlatform::UdpDatagram& d)
+{
+    if (!m_running)
+    {
+        return;
+    }
+    uint8_t h[SendUdpHeader::SIZE];
+    const bool whole = d.size >= SendUdpHeader::SIZE;
+    if (whole)
+    {
+        d.CopyPayload(h, SendUdpHeader::SIZE);
+    }
+    Offer(d.group, Parse(whole ? h : nullptr, d.size, Simulator::Now()));
+    WakeReader();
+}
+
+void
+Sara::Offer(Ipv4Address group, const Captured& c)
+{
+    if (m_group != Ipv4Address::GetAny() && group != m_group)
+    {
+        ++m_filtered;
+        return;
+    }
+    if (!m_process)
+    {
+        ++m_captured;
+        Account(c);
+        return;
+    }
+    if (m_buffer.size() >= m_bufferPackets)
+    {
+        ++m_bufferDrops;
+        return;
+    }
+    ++m_captured;
+    m_buffer.push_back(c);
+}
+
+void
+Sara::WakeReader()
+{
     if (m_process && !m_reading && !m_buffer.empty())
     {
         // The blocked reader is woken.
@@ -439,7 +612,7 @@ Sara::ReadNext()
     }
     Ptr<HostPlatform> host = m_process->GetPlatform();
     // The frame as captured: Ethernet 14 + IP/UDP headers 28 + payload.
-    Time cost = host->GetRecvCost(m_buffer.front().packet->GetSize() + 28 + 14)
+    Time cost = host->GetRecvCost(m_buffer.front().payload + 28 + 14)
                 + host->GetCpu()->CyclesToTime(m_processCycles);
     m_process->Execute(cost, m_consume);
 }
@@ -448,24 +621,23 @@ void
 Sara::Consume()
 {
     NS_ASSERT(!m_buffer.empty());
-    Captured c = std::move(m_buffer.front());
+    Captured c = m_buffer.front();
     m_buffer.pop_front();
-    Account(c.packet, c.time);
+    Account(c);
     ReadNext();
 }
 
 void
-Sara::Account(Ptr<Packet> p, Time captured)
+Sara::Account(const Captured& c)
 {
-    if (p->GetSize() < SendUdpHeader::SIZE)
+    if (!c.sendUdp)
     {
         ++m_foreign;
         return;
     }
-    SendUdpHeader h;
-    p->PeekHeader(h);
-    m_table.Add(h.GetNodeId(), h.GetSerial(), h.GetTimestamp(), captured);
-    m_recordTrace(h.GetNodeId(), h.GetSerial(), h.GetTimestamp(), captured);
+    const Time sent = NanoSeconds(c.sent);
+    m_table.Add(c.nodeId, c.serial, sent, c.time);
+    m_recordTrace(c.nodeId, c.serial, sent, c.time);
 }
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 
 #include "ns3/application.h"
 #include "ns3/callback.h"
+#include "ns3/host-platform.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
@@ -98,6 +99,16 @@ class SaraTable
     };
 
     /**
+     * @brief Keep the nodes of ids [firstId, firstId + count) in a flat array (the ids a
+     * receiver expects: [MEGA06]'s sets are contiguous ranges) instead of the hash table of the
+     * other ids; a range that touches the reserved one extends it. Statistics and their order are
+     * the same either way. Only while the table is empty.
+     * @param firstId the first id
+     * @param count the number of ids
+     */
+    void Reserve(uint32_t firstId, uint32_t count);
+
+    /**
      * @brief Account one packet.
      * @param nodeId virtual-node id
      * @param serial its serial number
@@ -165,7 +176,11 @@ class SaraTable
  * no process cost; they are counted as filtered. Packets that do not carry a send_udp payload
  * are read and counted as foreign.
  *
- * Without a HostPlatform on the node every packet is accounted at once, at no cost.
+ * On a PC (a HostPlatform on the node) with ns-3's checksums off, the datagrams come straight
+ * from the NIC model's receive processing (HostPlatform::BindUdpMulticast) instead of through
+ * ns-3's IPv4 and UDP layers and a socket, which add no simulated time on this path; the capture
+ * filter, the buffer and its drops are the same. Without a HostPlatform every packet is
+ * accounted at once, at no cost.
  */
 class Sara : public Application
 {
@@ -184,6 +199,13 @@ class Sara : public Application
      * @return the table
      */
     const SaraTable& GetTable() const;
+
+    /**
+     * @brief The virtual nodes this sara expects (SaraTable::Reserve).
+     * @param firstId the first id
+     * @param count the number of ids
+     */
+    void ReserveNodes(uint32_t firstId, uint32_t count);
 
     /** @return packets captured (put into the buffer) */
     uint64_t GetCaptured() const;
@@ -219,34 +241,59 @@ class Sara : public Application
     void StartApplication() override;
     void StopApplication() override;
 
+    /** A captured packet: what sara reads of it, and when it was captured. */
+    struct Captured
+    {
+        uint32_t payload{0}; //!< UDP payload size (octets)
+        bool sendUdp{false}; //!< carries a send_udp header (else foreign)
+        uint32_t nodeId{0};  //!< its virtual-node id
+        uint32_t serial{0};  //!< its serial number
+        int64_t sent{0};     //!< its send timestamp (ns)
+        Time time;           //!< capture time
+    };
+
     /**
-     * Packets delivered to the capture socket.
+     * Packets delivered to the capture socket (the path through ns-3's IPv4 and UDP).
      * @param socket the socket
      */
     void Capture(Ptr<Socket> socket);
+    /**
+     * A datagram straight from the kernel's receive path (HostPlatform::BindUdpMulticast).
+     * @param d the datagram
+     */
+    void CaptureDatagram(const HostPlatform::UdpDatagram& d);
+    /**
+     * The capture filter, the buffer (or the immediate account without a host) for one packet.
+     * @param group its destination group
+     * @param c the packet
+     */
+    void Offer(Ipv4Address group, const Captured& c);
+    /** Wake the blocked reader if packets wait. */
+    void WakeReader();
     /** Read the next packet from the buffer, if any (process context). */
     void ReadNext();
     /** The packet at the head of the buffer has been read: account it. */
     void Consume();
     /**
-     * Parse and account a packet.
-     * @param p the UDP payload
-     * @param captured capture time
+     * Parse a UDP payload.
+     * @param head its first SendUdpHeader::SIZE octets (null if it is shorter)
+     * @param size the payload's size
+     * @param now the capture time
+     * @return the captured packet
      */
-    void Account(Ptr<Packet> p, Time captured);
-
-    /** A captured packet. */
-    struct Captured
-    {
-        Ptr<Packet> packet; //!< UDP payload
-        Time time;          //!< capture time
-    };
+    static Captured Parse(const uint8_t* head, uint32_t size, Time now);
+    /**
+     * Account a packet.
+     * @param c the packet
+     */
+    void Account(const Captured& c);
 
     uint16_t m_port;               //!< Port
     Ipv4Address m_group;           //!< Group (0.0.0.0 = any)
     uint32_t m_bufferPackets;      //!< BufferPackets
     double m_processCycles;        //!< ProcessCost
-    Ptr<Socket> m_socket;          //!< capture socket
+    Ptr<Socket> m_socket;          //!< capture socket (null on the direct path)
+    Ptr<HostPlatform> m_host;      //!< the PC whose kernel delivers directly (null: socket)
     Ptr<HostProcess> m_process;    //!< the sara process (null without a host)
     Callback<void> m_readNext;     //!< ReadNext, built once (per wake-up)
     Callback<void> m_consume;      //!< Consume, built once (per packet)

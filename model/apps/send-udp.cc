@@ -6,6 +6,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/full-duplex-ethernet-net-device.h"
 #include "ns3/host-cpu.h"
 #include "ns3/host-platform.h"
 #include "ns3/ipv4-address.h"
@@ -226,11 +227,18 @@ SendUdp::~SendUdp()
 void
 SendUdp::DoDispose()
 {
+    if (m_cpu)
+    {
+        m_cpu->RemoveArrivalSource(this);
+        m_cpu = nullptr;
+    }
     m_device = nullptr;
     m_host = nullptr;
     m_rng = nullptr;
     m_serial.clear();
-    m_iterated.clear();
+    m_iterated = Callback<void, uint32_t>();
+    m_template = nullptr;
+    m_lean = nullptr;
     m_wakeEvent.Cancel();
     m_wakeEventTime = -1;
     m_wakeups = {};
@@ -278,43 +286,61 @@ SendUdp::StartApplication()
     m_host = node->GetObject<HostPlatform>();
     m_serial.assign(m_nNodes, 0);
     m_datagram.clear();
+    m_template = nullptr;
+    m_lean = nullptr;
     if (!Node::ChecksumEnabled())
     {
         Ptr<Packet> p = BuildPacket(0, Seconds(0));
         m_datagram.resize(p->GetSize());
         p->CopyData(m_datagram.data(), m_datagram.size());
+        m_lean = dynamic_cast<FullDuplexEthernetNetDevice*>(PeekPointer(dev));
+        if (m_lean)
+        {
+            // The 16 octets of the SendUdpHeader (after IPv4 and UDP) are a frame's own.
+            m_template = Create<FrameTemplate>(m_datagram, 20 + 8, Ipv4L3Protocol::PROT_NUMBER);
+            m_srcMac = Mac48Address::ConvertFrom(dev->GetAddress());
+            m_dstMac = Mac48Address::ConvertFrom(m_destination);
+        }
     }
     if (m_host)
     {
         m_firstPid = m_host->ReservePids(m_nNodes);
     }
-    m_iterated.clear();
+    // One completion callback for every node's iterations (the node is the work item's tag):
+    // nothing per node but its serial number and its place in the wake-up heap.
+    m_iterated = MakeCallback(&SendUdp::Iterated, this);
     if (m_host)
     {
-        // The per-iteration costs are constant; one completion callback per node, built once
-        // (an iteration of every node is a CPU work item: nothing allocated per packet).
+        // The per-iteration costs are constant.
         m_sendCost = m_host->GetSendCost(m_packetSize - 20 - 8);
         m_iterationCost = m_host->GetCpu()->CyclesToTime(m_loopCycles) + m_sendCost;
-        m_iterated.reserve(m_nNodes);
-        for (uint32_t i = 0; i < m_nNodes; ++i)
-        {
-            m_iterated.emplace_back([this, i]() { Iterated(i); });
-        }
     }
     m_running = true;
     m_launched = 0;
     m_launchFailed = false;
     m_launchEnd = Time(-1);
+    if (m_host && !m_cpu)
+    {
+        // The CPU takes the wake-ups from the heap (no event per wake-up).
+        m_cpu = m_host->GetCpu();
+        m_cpu->AddArrivalSource(this);
+    }
     if (m_sequential && m_host)
     {
         m_launcherPid = m_host->ReservePids(1);
         Launch(0);
         return;
     }
+    m_starting = true;
     for (uint32_t i = 0; i < m_nNodes; ++i)
     {
         Time start = Seconds(m_rng->GetValue(0.0, m_startWindow.GetSeconds()));
         Sleep(i, start);
+    }
+    m_starting = false;
+    if (m_cpu)
+    {
+        m_cpu->ArrivalsChanged();
     }
     m_launched = m_nNodes;
     m_launchEnd = Simulator::Now() + m_startWindow;
@@ -379,6 +405,32 @@ SendUdp::StopApplication()
 {
     NS_LOG_FUNCTION(this);
     m_running = false;
+    if (m_cpu)
+    {
+        m_cpu->ArrivalsChanged(); // no more arrivals
+    }
+}
+
+bool
+SendUdp::PeekArrival(HostCpu::ArrivalSource::Arrival& next) const
+{
+    if (!m_running || m_wakeups.empty())
+    {
+        return false;
+    }
+    const Wakeup& w = m_wakeups.top();
+    next.time = w.time;
+    next.service = m_iterationCost;
+    next.owner = m_firstPid + w.node;
+    return true;
+}
+
+HostCpu::Completion
+SendUdp::TakeArrival()
+{
+    const uint32_t i = m_wakeups.top().node;
+    m_wakeups.pop();
+    return HostCpu::Completion{Callback<void>(), m_iterated, i};
 }
 
 void
@@ -393,7 +445,7 @@ SendUdp::Runnable(uint32_t i)
         Iterated(i);
         return;
     }
-    m_host->GetCpu()->Submit(HostCpu::PROCESS, m_iterationCost, m_firstPid + i, m_iterated[i]);
+    m_host->GetCpu()->Submit(HostCpu::PROCESS, m_iterationCost, m_firstPid + i, m_iterated, i);
 }
 
 void
@@ -420,7 +472,17 @@ void
 SendUdp::Sleep(uint32_t i, Time delay)
 {
     const int64_t at = (Simulator::Now() + delay).GetTimeStep();
-    m_wakeups.push(Wakeup{at, m_nextSeq++, i});
+    const uint64_t seq = m_nextSeq++;
+    m_wakeups.push(Wakeup{at, seq, i});
+    if (m_cpu)
+    {
+        // The CPU takes it when it falls due; it plans anew if this is now the earliest.
+        if (!m_starting && m_wakeups.top().seq == seq)
+        {
+            m_cpu->ArrivalsChanged();
+        }
+        return;
+    }
     // One simulator event for the earliest wake-up. An earlier one replaces it, scheduled at
     // this instant as the node's own event would have been.
     if (m_wakeEventTime < 0 || at < m_wakeEventTime)
@@ -512,28 +574,45 @@ SendUdp::BuildPacket(uint32_t i, Time timestamp) const
 void
 SendUdp::SendPacket(uint32_t i, Time timestamp)
 {
-    Ptr<Packet> p;
-    if (m_datagram.empty())
+    // The SendUdpHeader's 16 octets in network byte order (as SendUdpHeader::Serialize).
+    auto put = [](uint8_t* b, uint64_t ts, uint32_t node, uint32_t serial) {
+        for (int k = 7; k >= 0; --k)
+        {
+            *b++ = static_cast<uint8_t>(ts >> (8 * k));
+        }
+        for (int k = 3; k >= 0; --k)
+        {
+            *b++ = static_cast<uint8_t>(node >> (8 * k));
+        }
+        for (int k = 3; k >= 0; --k)
+        {
+            *b++ = static_cast<uint8_t>(serial >> (8 * k));
+        }
+    };
+    const uint64_t ts = static_cast<uint64_t>(timestamp.GetNanoSeconds());
+    if (m_lean)
     {
-        p = BuildPacket(i, timestamp);
+        // The lean path: a frame descriptor, no Packet.
+        FrameDescriptor f{m_template, {}};
+        put(f.var.data(), ts, m_firstNodeId + i, m_serial[i]);
+        m_lean->SendFrame(f, m_srcMac, m_dstMac);
     }
     else
     {
-        // The same octets as BuildPacket's, without serializing three headers per datagram:
-        // the SendUdpHeader follows the IPv4 (20) and UDP (8) headers, in network byte order.
-        uint8_t* b = m_datagram.data() + 20 + 8;
-        auto put = [&b](uint64_t v, int octets) {
-            for (int k = octets - 1; k >= 0; --k)
-            {
-                *b++ = static_cast<uint8_t>(v >> (8 * k));
-            }
-        };
-        put(static_cast<uint64_t>(timestamp.GetNanoSeconds()), 8);
-        put(m_firstNodeId + i, 4);
-        put(m_serial[i], 4);
-        p = Create<Packet>(m_datagram.data(), m_datagram.size());
+        Ptr<Packet> p;
+        if (m_datagram.empty())
+        {
+            p = BuildPacket(i, timestamp);
+        }
+        else
+        {
+            // The same octets as BuildPacket's, without serializing three headers per
+            // datagram: the SendUdpHeader follows the IPv4 (20) and UDP (8) headers.
+            put(m_datagram.data() + 20 + 8, ts, m_firstNodeId + i, m_serial[i]);
+            p = Create<Packet>(m_datagram.data(), m_datagram.size());
+        }
+        m_device->Send(p, m_destination, Ipv4L3Protocol::PROT_NUMBER);
     }
-    m_device->Send(p, m_destination, Ipv4L3Protocol::PROT_NUMBER);
     m_sendTrace(m_firstNodeId + i, m_serial[i], timestamp);
     ++m_serial[i];
     ++m_sent;

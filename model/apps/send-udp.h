@@ -8,8 +8,11 @@
 #include "ns3/address.h"
 #include "ns3/application.h"
 #include "ns3/event-id.h"
+#include "ns3/frame-descriptor.h"
 #include "ns3/header.h"
+#include "ns3/host-cpu.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/mac48-address.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/random-variable-stream.h"
@@ -28,6 +31,7 @@
 namespace ns3
 {
 
+class FullDuplexEthernetNetDevice;
 class HostPlatform;
 class NetDevice;
 class Packet;
@@ -118,12 +122,14 @@ class SendUdpHeader : public Header
  * CPU sees exactly the work items N processes would submit.
  *
  * The sleeping nodes' wake-ups (their start times, then the end of each sleep) are kept in this
- * object's own min-heap of (time, order of the sleep); the simulator holds one event, the
- * earliest wake-up, instead of one per sleeping node. When it fires, every node due at that
- * instant becomes runnable in the order their sleeps began, as separate events at one instant
- * would run. The simulator's scheduler thus holds a few events per PC instead of one per
- * virtual node (10^6 at the scale of [MEGA06]), which is what makes its insertions and removals
- * slow and its memory large.
+ * object's own min-heap of (time, order of the sleep): the PC's run queue of processes to come.
+ * On a PC the heap is an arrival source of the CPU (HostCpu::ArrivalSource): the CPU takes each
+ * node's iteration when its wake-up falls due, with no simulator event for the wake-up (the
+ * iteration's completion is the one event of a send). Without a HostPlatform the simulator holds
+ * one event, the earliest wake-up. Nodes due at one instant become runnable in the order their
+ * sleeps began, as separate events at one instant would run. The simulator's scheduler thus
+ * holds a few events per PC instead of one per virtual node (10^6 at the scale of [MEGA06]),
+ * which is what makes its insertions and removals slow and its memory large.
  *
  * With SequentialLaunch, the nodes are not started at random times but launched one after
  * another as the study's PCs started them (a shell loop forking send_udp processes): each launch
@@ -133,13 +139,17 @@ class SendUdpHeader : public Header
  * launch stops and the nodes launched so far run.
  *
  * The datagram goes to the device directly, with the UDP and IPv4 headers the kernel would put
- * in front (AddIpUdpHeaders): the CPU cost of the kernel's send path is the work item's
+ * in front (AddIpUdpHeaders); on a lean full-duplex port (FullDuplexEthernetNetDevice) it goes as
+ * a FrameDescriptor, the PC's FrameTemplate (its constant octets) and the 16 octets that differ,
+ * without an ns-3 Packet: the CPU cost of the kernel's send path is the work item's
  * (HostPlatform::GetSendCost), and ns-3's socket, routing and traffic-control layers would add
  * no simulated time (no event) but most of a send's simulator work.
  *
  * Without a HostPlatform on the node the nodes send at exact intervals at no cost.
  */
-class SendUdp : public Application
+class SendUdp
+    : public Application
+    , private HostCpu::ArrivalSource
 {
   public:
     /**
@@ -223,6 +233,10 @@ class SendUdp : public Application
     void StartApplication() override;
     void StopApplication() override;
 
+    // HostCpu::ArrivalSource: the wake-up heap.
+    bool PeekArrival(HostCpu::ArrivalSource::Arrival& next) const override;
+    HostCpu::Completion TakeArrival() override;
+
     /**
      * Node i wakes up after delay (its start or the end of its sleep): queue it in the wake-up
      * heap and (re)schedule the one wake-up event if it is now the earliest.
@@ -267,32 +281,32 @@ class SendUdp : public Application
      */
     void SendPacket(uint32_t i, Time timestamp);
 
-    uint32_t m_nNodes;                      //!< Nodes
-    uint32_t m_firstNodeId;                 //!< FirstNodeId
-    Ipv4Address m_group;                    //!< Group
-    uint16_t m_port;                        //!< Port
-    Time m_interval;                        //!< Interval
-    uint32_t m_packetSize;                  //!< PacketSize (IP octets)
-    Time m_startWindow;                     //!< StartWindow
-    double m_loopCycles;                    //!< LoopCost
-    uint32_t m_deviceIndex;                 //!< Device
-    Ptr<UniformRandomVariable> m_rng;       //!< start times
-    Ptr<HostPlatform> m_host;               //!< the PC (may be null)
-    Ptr<NetDevice> m_device;                //!< the device the datagrams leave
-    Address m_destination;                  //!< the group's MAC address there
-    Ipv4Address m_source;                   //!< the device's IPv4 address
-    uint32_t m_firstPid;                    //!< process id of node 0
-    bool m_sequential;                      //!< SequentialLaunch
-    uint32_t m_launcherPid;                 //!< the launching shell
-    uint32_t m_launched;                    //!< nodes started
-    bool m_launchFailed;                    //!< memory exhausted
-    Time m_launchEnd;                       //!< last node started
-    bool m_running;                         //!< started and not stopped
-    uint64_t m_sent;                        //!< packets sent
-    std::vector<uint32_t> m_serial;         //!< per node: next serial number
-    std::vector<Callback<void>> m_iterated; //!< per node: iteration done
-    Time m_sendCost;                        //!< send path of one packet
-    Time m_iterationCost;                   //!< CPU time of one iteration
+    uint32_t m_nNodes;                   //!< Nodes
+    uint32_t m_firstNodeId;              //!< FirstNodeId
+    Ipv4Address m_group;                 //!< Group
+    uint16_t m_port;                     //!< Port
+    Time m_interval;                     //!< Interval
+    uint32_t m_packetSize;               //!< PacketSize (IP octets)
+    Time m_startWindow;                  //!< StartWindow
+    double m_loopCycles;                 //!< LoopCost
+    uint32_t m_deviceIndex;              //!< Device
+    Ptr<UniformRandomVariable> m_rng;    //!< start times
+    Ptr<HostPlatform> m_host;            //!< the PC (may be null)
+    Ptr<NetDevice> m_device;             //!< the device the datagrams leave
+    Address m_destination;               //!< the group's MAC address there
+    Ipv4Address m_source;                //!< the device's IPv4 address
+    uint32_t m_firstPid;                 //!< process id of node 0
+    bool m_sequential;                   //!< SequentialLaunch
+    uint32_t m_launcherPid;              //!< the launching shell
+    uint32_t m_launched;                 //!< nodes started
+    bool m_launchFailed;                 //!< memory exhausted
+    Time m_launchEnd;                    //!< last node started
+    bool m_running;                      //!< started and not stopped
+    uint64_t m_sent;                     //!< packets sent
+    std::vector<uint32_t> m_serial;      //!< per node: next serial number
+    Callback<void, uint32_t> m_iterated; //!< Iterated: one callback, the node as its tag
+    Time m_sendCost;                     //!< send path of one packet
+    Time m_iterationCost;                //!< CPU time of one iteration
 
     /// A pending wake-up: its time, then the order the sleeps began in (ties at one instant).
     struct Wakeup
@@ -314,6 +328,8 @@ class SendUdp : public Application
     /// The sleeping nodes' wake-ups, earliest on top.
     std::priority_queue<Wakeup, std::vector<Wakeup>, std::greater<Wakeup>> m_wakeups;
     uint64_t m_nextSeq{0};       //!< order of the next sleep
+    Ptr<HostCpu> m_cpu;          //!< the PC's CPU, which takes the wake-ups (null: no PC)
+    bool m_starting{false};      //!< StartApplication is queueing the first wake-ups
     EventId m_wakeEvent;         //!< the earliest wake-up's event
     int64_t m_wakeEventTime{-1}; //!< its time step (-1: none pending)
     std::vector<uint32_t> m_due; //!< nodes due at the current wake-up (reused)
@@ -322,6 +338,12 @@ class SendUdp : public Application
     /// empty when ns-3's checksums are enabled at StartApplication (the UDP checksum covers
     /// the payload; ChecksumEnabled is a program-wide setting made before the simulation).
     std::vector<uint8_t> m_datagram;
+    /// The datagram as a frame template when the device is a lean full-duplex port: the send is
+    /// a FrameDescriptor (the template and the 16 octets), no ns-3 Packet (null otherwise).
+    Ptr<FrameTemplate> m_template;
+    FullDuplexEthernetNetDevice* m_lean{nullptr}; //!< the device, if a lean full-duplex port
+    Mac48Address m_srcMac;                        //!< its address
+    Mac48Address m_dstMac;                        //!< the group's MAC address
     TracedCallback<uint32_t, uint32_t, Time> m_sendTrace; //!< sent packets
 };
 

@@ -14,6 +14,7 @@
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -87,6 +88,18 @@ HostCpu::GetTypeId()
                             BooleanValue(false),
                             MakeBooleanAccessor(&HostCpu::m_interferencePeriodic),
                             MakeBooleanChecker())
+              .AddAttribute("IdleInterferenceEvents",
+                            "Whether interference events are simulator events while every core "
+                            "is idle (true: a CPU with interference never lets Simulator::Run() "
+                            "end by itself). False: while the CPU is idle with no arrival "
+                            "pending (AddArrivalSource) they are not "
+                            "scheduled, and are run when the CPU is next used or asked (Submit, "
+                            "GetBusyTime, GetQueueLength, HasIdleCore, GetInterferenceEvents), "
+                            "at the instants, with the draws and in the order they would have "
+                            "had: results are the same.",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&HostCpu::m_idleInterferenceEvents),
+                            MakeBooleanChecker())
               .AddAttribute("InterferenceDuration",
                             "Duration (s) of one event of InterferenceRate.",
                             StringValue("ns3::ConstantRandomVariable[Constant=0]"),
@@ -148,6 +161,7 @@ HostCpu::HostCpu()
     , m_interferenceRate(0)
     , m_shieldedInterferenceRate(0)
     , m_interferencePeriodic(false)
+    , m_idleInterferenceEvents(false)
     , m_nInterference(0)
     , m_cacheSize(0)
     , m_cacheLine(32)
@@ -171,9 +185,13 @@ HostCpu::DoDispose()
     for (auto& core : m_cores)
     {
         core.completion.Cancel();
-        core.task.done = Callback<void>();
+        core.task.done = Completion();
     }
     m_cores.clear();
+    m_planEvent.Cancel();
+    m_arrivalEvent.Cancel();
+    m_planned = false;
+    m_sources.clear();
     for (auto& q : m_runq)
     {
         q.clear();
@@ -250,19 +268,27 @@ HostCpu::DoInitialize()
     }
     if (m_interferenceRate > 0 || m_shieldedInterferenceRate > 0)
     {
+        // Inside Enter/Leave: a plan made before the interference made the CPU affine is
+        // resolved, and Leave plans the arrivals anew with the interference in place.
+        Enter();
         m_interferenceEvents.resize(m_nCores);
+        m_nextInterference.assign(m_nCores, Time(-1));
+        // An idle CPU with no arrival pending defers its events until it is used
+        // (IdleInterferenceEvents).
+        m_deferred = !m_idleInterferenceEvents && AllIdle() && !ArrivalPending();
         for (uint32_t c = 0; c < m_nCores; ++c)
         {
             m_affinity[INTERFERENCE_OWNER + c] = c;
             m_affine = true;
-            ScheduleInterference(c, true);
+            ScheduleInterference(c, true, Simulator::Now());
         }
+        Leave();
     }
     Object::DoInitialize();
 }
 
 void
-HostCpu::ScheduleInterference(uint32_t c, bool first)
+HostCpu::ScheduleInterference(uint32_t c, bool first, Time from)
 {
     double rate = m_shielded[c] ? m_shieldedInterferenceRate : m_interferenceRate;
     if (rate <= 0)
@@ -281,7 +307,137 @@ HostCpu::ScheduleInterference(uint32_t c, bool first)
         draw = 1.0 - std::exp(-m_interArrival->GetValue());
     }
     Time gap = Seconds(draw / rate);
-    m_interferenceEvents[c] = Simulator::Schedule(gap, &HostCpu::Interfere, this, c);
+    m_nextInterference[c] = from + gap;
+    if (!m_deferred)
+    {
+        m_interferenceEvents[c]
+            = Simulator::Schedule(from + gap - Simulator::Now(), &HostCpu::Interfere, this, c);
+    }
+}
+
+bool
+HostCpu::AllIdle() const
+{
+    for (const auto& core : m_cores)
+    {
+        if (core.busy)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+void
+HostCpu::Arm()
+{
+    if (!m_deferred)
+    {
+        return;
+    }
+    m_deferred = false;
+    for (uint32_t c = 0; c < m_nextInterference.size(); ++c)
+    {
+        if (!m_nextInterference[c].IsNegative())
+        {
+            NS_ASSERT(m_nextInterference[c] > Simulator::Now());
+            m_interferenceEvents[c] = Simulator::Schedule(m_nextInterference[c] - Simulator::Now(),
+                                                          &HostCpu::Interfere,
+                                                          this,
+                                                          c);
+        }
+    }
+}
+
+void
+HostCpu::Defer()
+{
+    if (m_deferred || m_idleInterferenceEvents || m_nextInterference.empty())
+    {
+        return;
+    }
+    m_deferred = true;
+    for (auto& ev : m_interferenceEvents)
+    {
+        // Removed, not cancelled: a cancelled event stays in the event list until its time,
+        // and the run would not end before it. m_nextInterference keeps its instant.
+        Simulator::Remove(ev);
+    }
+}
+
+void
+HostCpu::CatchUp()
+{
+    if (!m_deferred)
+    {
+        return;
+    }
+    const Time now = Simulator::Now();
+    while (true)
+    {
+        // The core whose event is due first (in time order, as the events would have run:
+        // the cores share the gap and duration streams).
+        int32_t c = -1;
+        for (uint32_t i = 0; i < m_nextInterference.size(); ++i)
+        {
+            const Time t = m_nextInterference[i];
+            if (!t.IsNegative() && t <= now && (c < 0 || t < m_nextInterference[c]))
+            {
+                c = i;
+            }
+        }
+        if (c < 0)
+        {
+            break;
+        }
+        const Time t = m_nextInterference[c];
+        ScheduleInterference(c, false, t); // the next instant (no event while deferred)
+        // What Interfere() does at t, with the CPU idle but for earlier deferred events.
+        Ptr<RandomVariableStream> d
+            = m_shielded[c] ? m_shieldedInterferenceDuration : m_interferenceDuration;
+        const Time service = Seconds(std::max(0.0, d->GetValue()));
+        ++m_nInterference;
+        const uint32_t owner = INTERFERENCE_OWNER + c;
+        Core& core = m_cores[c];
+        if (core.busy)
+        {
+            // An earlier event still runs now: this one waits behind it (it is bound to c).
+            RunQueue(c, HARDIRQ)
+                .push_back(Task{service, service, t, Time(-1), HARDIRQ, owner, Callback<void>()});
+        }
+        else
+        {
+            // Start() at t: it waits for an earlier event that ran past t; otherwise a core
+            // idle for IdleEntryTime pays the exit latency.
+            Time start = std::max(t, core.idleSince);
+            Time run = service;
+            if (start == t && m_idleEntry.IsStrictlyPositive() && t - core.idleSince >= m_idleEntry)
+            {
+                run += m_idleExit;
+            }
+            const Time end = start + run;
+            if (end <= now)
+            {
+                // Complete() at end.
+                m_busy[HARDIRQ] += run;
+                core.idleSince = end;
+                m_workTrace(HARDIRQ, owner, start - t, run);
+            }
+            else
+            {
+                // Still running now: on its core since start, completing at end.
+                core.busy = true;
+                core.started = start;
+                core.task = Task{run, run, t, start, HARDIRQ, owner, Callback<void>()};
+                core.completion
+                    = Simulator::Schedule(end - now, [this, c]() { CompletionEvent(c); });
+            }
+        }
+    }
+    if (!AllIdle())
+    {
+        Arm();
+    }
 }
 
 void
@@ -293,7 +449,7 @@ HostCpu::Interfere(uint32_t c)
     ++m_nInterference;
     NS_LOG_LOGIC("core " << c << " interference " << seconds * 1e6 << " us");
     Submit(HARDIRQ, Seconds(seconds), INTERFERENCE_OWNER + c, Callback<void>());
-    ScheduleInterference(c, false);
+    ScheduleInterference(c, false, Simulator::Now());
 }
 
 void
@@ -318,6 +474,8 @@ HostCpu::IsShielded(uint32_t core) const
 uint64_t
 HostCpu::GetInterferenceEvents() const
 {
+    // A query brings the deferred interference up to now (it changes nothing but when it runs).
+    const_cast<HostCpu*>(this)->CatchUp();
     return m_nInterference;
 }
 
@@ -359,6 +517,19 @@ HostCpu::CyclesToTime(double cycles) const
         e.time = Seconds(cycles / m_frequency);
     }
     return e.time;
+}
+
+bool
+HostCpu::IsCompleting(Time t) const
+{
+    for (const auto& core : m_cores)
+    {
+        if (core.busy && core.started + core.task.remaining == t)
+        {
+            return true;
+        }
+    }
+    return m_planned && m_planEnd == t;
 }
 
 Time
@@ -413,6 +584,12 @@ HostCpu::GetRefillTotal() const
     return m_refillTotal;
 }
 
+Time
+HostCpu::GetMemoryLatency() const
+{
+    return m_memoryLatency;
+}
+
 double
 HostCpu::GetFrequency() const
 {
@@ -429,6 +606,7 @@ Time
 HostCpu::GetBusyTime(Priority priority) const
 {
     NS_ASSERT(priority < N_PRIORITIES);
+    Sync(); // the deferred interference, then the arrivals due
     Time busy = m_busy[priority];
     // Add the part of running tasks served so far.
     for (const auto& core : m_cores)
@@ -445,6 +623,7 @@ uint32_t
 HostCpu::GetQueueLength(Priority priority) const
 {
     NS_ASSERT(priority < N_PRIORITIES);
+    Sync(); // the deferred interference, then the arrivals due
     uint32_t n = m_runq[priority].size();
     for (const auto& q : m_coreRunq)
     {
@@ -456,6 +635,7 @@ HostCpu::GetQueueLength(Priority priority) const
 bool
 HostCpu::HasIdleCore() const
 {
+    Sync(); // the deferred interference, then the arrivals due
     if (m_cores.size() < m_nCores)
     {
         return true;
@@ -474,21 +654,49 @@ void
 HostCpu::Submit(Priority priority, Time service, uint32_t owner, Callback<void> done)
 {
     NS_LOG_FUNCTION(this << +priority << service << owner);
+    SubmitNow(priority, service, owner, Completion{std::move(done), {}, 0});
+}
+
+void
+HostCpu::Submit(Priority priority,
+                Time service,
+                uint32_t owner,
+                Callback<void, uint32_t> done,
+                uint32_t tag)
+{
+    SubmitNow(priority, service, owner, Completion{{}, std::move(done), tag});
+}
+
+void
+HostCpu::SubmitNow(Priority priority, Time service, uint32_t owner, Completion&& done)
+{
     NS_ABORT_MSG_IF(priority >= N_PRIORITIES, "HostCpu: unknown priority " << +priority);
     NS_ABORT_MSG_IF(service.IsStrictlyNegative(), "HostCpu: negative service time " << service);
     if (m_cores.size() != m_nCores)
     {
         Setup();
     }
-    Task task{service, service, Simulator::Now(), Time(-1), priority, owner, std::move(done)};
-    const int32_t bound = m_affine ? CoreOf(owner) : -1;
+    // Enter: the deferred interference due up to now first, then the arrivals due (an event or
+    // arrival due now runs before the new item). The interference events are scheduled again
+    // before the item: the CPU is about to be busy.
+    Enter();
+    Arm();
+    const Time now = Simulator::Now();
+    SubmitTask(Task{service, service, now, Time(-1), priority, owner, std::move(done)},
+               now.GetTimeStep());
+    Leave();
+}
 
+void
+HostCpu::SubmitTask(Task&& task, int64_t at)
+{
+    const int32_t bound = m_affine ? CoreOf(task.owner) : -1;
     // An idle core that may run it takes it at once (lowest index first: deterministic).
     for (uint32_t c = 0; c < m_cores.size(); ++c)
     {
         if (!m_cores[c].busy && MayRun(c, bound))
         {
-            Start(c, std::move(task));
+            Start(c, std::move(task), at);
             return;
         }
     }
@@ -496,7 +704,7 @@ HostCpu::Submit(Priority priority, Time service, uint32_t owner, Callback<void> 
     int victim = -1;
     for (uint32_t c = 0; c < m_cores.size(); ++c)
     {
-        if (MayRun(c, bound) && m_cores[c].task.priority > priority
+        if (MayRun(c, bound) && m_cores[c].task.priority > task.priority
             && (victim < 0 || m_cores[c].task.priority > m_cores[victim].task.priority))
         {
             victim = c;
@@ -506,63 +714,93 @@ HostCpu::Submit(Priority priority, Time service, uint32_t owner, Callback<void> 
     {
         Core& core = m_cores[victim];
         Task preempted = std::move(core.task);
-        Time served = Simulator::Now() - core.started;
+        Time served = TimeStep(at) - core.started;
         preempted.remaining -= served;
         m_busy[preempted.priority] += served;
         core.completion.Cancel();
         core.busy = false;
-        core.idleSince = Simulator::Now(); // not idle at all: the new item starts at once
+        core.idleSince = TimeStep(at); // not idle at all: the new item starts at once
         NS_LOG_LOGIC("core " << victim << " preempts owner " << preempted.owner << " class "
                              << +preempted.priority << " remaining " << preempted.remaining);
         // The preempted item resumes before the others of its class.
         int32_t home = m_affine ? CoreOf(preempted.owner) : -1;
         RunQueue(home, preempted.priority).push_front(std::move(preempted));
-        Start(victim, std::move(task));
+        Start(victim, std::move(task), at);
         return;
     }
-    RunQueue(bound, priority).push_back(std::move(task));
+    RunQueue(bound, task.priority).push_back(std::move(task));
+}
+
+Time
+HostCpu::StartExtra(const Core& core, Priority priority, uint32_t owner, int64_t at, bool commit)
+{
+    Time extra;
+    // A core leaving a deep idle state needs the exit latency first.
+    if (m_idleEntry.IsStrictlyPositive() && TimeStep(at) - core.idleSince >= m_idleEntry)
+    {
+        extra += m_idleExit;
+    }
+    // A process task on a core that last ran another process pays a context switch, and the
+    // refill of its working set as far as the others evicted it.
+    if (priority == PROCESS)
+    {
+        const bool other = owner != core.lastOwner;
+        const bool switched = other && core.lastOwner != KERNEL;
+        if (switched)
+        {
+            const Time refill = GetRefillTime(owner);
+            extra += CyclesToTime(m_contextSwitchCycles) + refill;
+            if (commit)
+            {
+                m_refillTotal += refill;
+            }
+        }
+        if (commit)
+        {
+            Touch(owner, other);
+        }
+    }
+    return extra;
 }
 
 void
-HostCpu::Start(uint32_t c, Task&& task)
+HostCpu::Start(uint32_t c, Task&& task, int64_t at, const EventId* planned)
 {
     Core& core = m_cores[c];
     NS_ASSERT(!core.busy);
     if (task.firstStart.IsStrictlyNegative())
     {
-        task.firstStart = Simulator::Now();
-        // A core leaving a deep idle state needs the exit latency first.
-        if (m_idleEntry.IsStrictlyPositive() && Simulator::Now() - core.idleSince >= m_idleEntry)
-        {
-            task.remaining += m_idleExit;
-            task.service += m_idleExit;
-        }
-        // A process task on a core that last ran another process pays a context switch, and
-        // the refill of its working set as far as the others evicted it.
-        if (task.priority == PROCESS)
-        {
-            const bool other = task.owner != core.lastOwner;
-            const bool switched = other && core.lastOwner != KERNEL;
-            if (switched)
-            {
-                const Time refill = GetRefillTime(task.owner);
-                const Time cs = CyclesToTime(m_contextSwitchCycles) + refill;
-                task.remaining += cs;
-                task.service += cs;
-                m_refillTotal += refill;
-            }
-            Touch(task.owner, other);
-        }
+        task.firstStart = TimeStep(at);
+        const Time extra = StartExtra(core, task.priority, task.owner, at, true);
+        task.remaining += extra;
+        task.service += extra;
     }
     if (task.priority == PROCESS)
     {
         core.lastOwner = task.owner;
     }
     core.busy = true;
-    core.started = Simulator::Now();
+    core.started = TimeStep(at);
     core.task = std::move(task);
+    if (planned)
+    {
+        // A planned arrival: its completion was scheduled when it was planned.
+        NS_ASSERT(Simulator::GetDelayLeft(*planned) + Simulator::Now()
+                  == core.started + core.task.remaining);
+        core.completion = *planned;
+        return;
+    }
     // A lambda event: no std::bind/std::function behind it (one allocation per item, not two).
-    core.completion = Simulator::Schedule(core.task.remaining, [this, c]() { Complete(c); });
+    core.completion = Simulator::Schedule(core.started + core.task.remaining - Simulator::Now(),
+                                          [this, c]() { CompletionEvent(c); });
+}
+
+void
+HostCpu::CompletionEvent(uint32_t c)
+{
+    Enter();
+    Complete(c);
+    Leave();
 }
 
 void
@@ -574,17 +812,22 @@ HostCpu::Complete(uint32_t c)
     m_busy[task.priority] += Simulator::Now() - core.started;
     core.busy = false;
     core.idleSince = Simulator::Now();
-    core.task.done = Callback<void>();
+    core.task.done = Completion();
     NS_LOG_LOGIC("core " << c << " completed owner " << task.owner << " class " << +task.priority
                          << " service " << task.service);
     m_workTrace(task.priority, task.owner, task.firstStart - task.submitted, task.service);
     // The core takes the next queued item first, so work that the completion submits queues
     // behind the items already waiting (no jumping the queue through an idle core).
     Dispatch(c);
-    if (!task.done.IsNull())
+    if (!task.done.done.IsNull())
     {
-        task.done();
+        task.done.done();
     }
+    else if (!task.done.tagged.IsNull())
+    {
+        task.done.tagged(task.done.tag);
+    }
+    // Leave() defers the interference if every core is now idle and no arrival is pending.
 }
 
 void
@@ -607,9 +850,228 @@ HostCpu::Dispatch(uint32_t c)
         {
             Task next = std::move(q->front());
             q->pop_front();
-            Start(c, std::move(next));
+            Start(c, std::move(next), Simulator::Now().GetTimeStep());
             return;
         }
+    }
+}
+
+// --- arrivals --------------------------------------------------------------------------------
+
+void
+HostCpu::AddArrivalSource(ArrivalSource* source)
+{
+    NS_LOG_FUNCTION(this << source);
+    NS_ABORT_MSG_IF(!source, "HostCpu::AddArrivalSource: null source");
+    if (m_cores.size() != m_nCores)
+    {
+        Setup();
+    }
+    Enter();
+    m_sources.push_back(source);
+    Leave();
+}
+
+void
+HostCpu::RemoveArrivalSource(ArrivalSource* source)
+{
+    NS_LOG_FUNCTION(this << source);
+    Enter();
+    auto it = std::find(m_sources.begin(), m_sources.end(), source);
+    if (it != m_sources.end())
+    {
+        if (m_planned)
+        {
+            // Resolve left a plan only for the future; it may be this source's.
+            m_planEvent.Cancel();
+            m_planned = false;
+        }
+        m_sources.erase(it);
+    }
+    Leave();
+}
+
+void
+HostCpu::ArrivalsChanged()
+{
+    if (m_cores.size() != m_nCores)
+    {
+        Setup();
+    }
+    // Resolve cancels a plan for the future; Replan plans the (new) earliest arrival.
+    Enter();
+    Leave();
+}
+
+void
+HostCpu::Sync() const
+{
+    HostCpu* self = const_cast<HostCpu*>(this);
+    if (m_sources.empty())
+    {
+        self->CatchUp(); // the deferred interference only
+        return;
+    }
+    self->Enter();
+    self->Leave();
+}
+
+void
+HostCpu::Enter()
+{
+    if (m_depth++ == 0)
+    {
+        // In time order: the deferred interference due up to now (a no-op unless every core
+        // was idle with no arrival pending), then the arrivals due, then the caller's work.
+        CatchUp();
+        if (!m_sources.empty())
+        {
+            Resolve();
+        }
+    }
+}
+
+void
+HostCpu::Leave()
+{
+    NS_ASSERT(m_depth > 0);
+    if (--m_depth == 0)
+    {
+        if (!m_nextInterference.empty() && !m_idleInterferenceEvents)
+        {
+            // Deferred only while nothing can happen on the CPU before its next use: every core
+            // idle and no arrival pending (an arrival must find the interference that came
+            // before it, at its instant, so its events stay scheduled). Armed before Replan, so
+            // that an interference event keeps its place before a new arrival event at the same
+            // instant, as it had while scheduled all along.
+            if (AllIdle() && !ArrivalPending())
+            {
+                Defer();
+            }
+            else
+            {
+                Arm();
+            }
+        }
+        if (!m_sources.empty())
+        {
+            Replan();
+        }
+    }
+}
+
+bool
+HostCpu::ArrivalPending() const
+{
+    ArrivalSource::Arrival a;
+    return m_planned || EarliestArrival(a) >= 0;
+}
+
+int32_t
+HostCpu::EarliestArrival(ArrivalSource::Arrival& next) const
+{
+    int32_t best = -1;
+    ArrivalSource::Arrival a;
+    for (uint32_t s = 0; s < m_sources.size(); ++s)
+    {
+        if (m_sources[s]->PeekArrival(a) && (best < 0 || a.time < next.time))
+        {
+            best = static_cast<int32_t>(s);
+            next = a;
+        }
+    }
+    return best;
+}
+
+void
+HostCpu::TakeArrival(int32_t s, const ArrivalSource::Arrival& a, const EventId* planned)
+{
+    Completion done = m_sources[s]->TakeArrival();
+    const Time at = TimeStep(a.time);
+    Task task{a.service, a.service, at, Time(-1), PROCESS, a.owner, std::move(done)};
+    if (planned)
+    {
+        Start(0, std::move(task), a.time, planned);
+        return;
+    }
+    SubmitTask(std::move(task), a.time);
+}
+
+void
+HostCpu::Resolve()
+{
+    const int64_t now = Simulator::Now().GetTimeStep();
+    ArrivalSource::Arrival a;
+    if (m_planned)
+    {
+        m_planned = false;
+        if (m_planTime <= now)
+        {
+            // The planned arrival started at its time (nothing happened on the CPU since).
+            const int32_t s = EarliestArrival(a);
+            NS_ABORT_MSG_IF(s != m_planSource || a.time != m_planTime,
+                            "HostCpu: an arrival source changed its earliest arrival without "
+                            "ArrivalsChanged");
+            TakeArrival(s, a, &m_planEvent);
+        }
+        else
+        {
+            m_planEvent.Cancel();
+        }
+    }
+    // The arrivals that fell due while the cores were busy join the run queues at their times.
+    int32_t s;
+    while ((s = EarliestArrival(a)) >= 0 && a.time <= now)
+    {
+        TakeArrival(s, a, nullptr);
+    }
+}
+
+void
+HostCpu::Replan()
+{
+    if (m_planned || m_cores.size() != m_nCores)
+    {
+        return;
+    }
+    ArrivalSource::Arrival a;
+    const int32_t s = EarliestArrival(a);
+    if (s < 0)
+    {
+        return;
+    }
+    if (m_nCores == 1 && !m_affine)
+    {
+        const Core& core = m_cores[0];
+        if (core.busy)
+        {
+            return; // it waits in the run queue (taken at the next entry, in time order)
+        }
+        // The core is idle until then: the item starts at its time; only its completion is an
+        // event (with the extra time as of its start: nothing changes on the CPU before it).
+        const Time extra = StartExtra(core, PROCESS, a.owner, a.time, false);
+        m_planned = true;
+        m_planTime = a.time;
+        m_planSource = s;
+        m_planEnd = TimeStep(a.time) + a.service + extra;
+        m_planEvent
+            = Simulator::Schedule(m_planEnd - Simulator::Now(), [this]() { CompletionEvent(0); });
+        return;
+    }
+    // Several cores (or affinity): an event at the arrival's time if a core is idle then.
+    bool idle = false;
+    for (const auto& core : m_cores)
+    {
+        idle = idle || !core.busy;
+    }
+    if (idle && !(m_arrivalEvent.IsPending() && m_arrivalEventTime == a.time))
+    {
+        m_arrivalEvent.Cancel();
+        m_arrivalEventTime = a.time;
+        m_arrivalEvent = Simulator::Schedule(TimeStep(a.time) - Simulator::Now(), [this]() {
+            Enter();
+            Leave();
+        });
     }
 }
 

@@ -57,6 +57,16 @@ namespace ns3
  * (lines touched by all switched-in runs in between). Few processes keep their working sets
  * cached; thousands evict each other completely, and every wake-up pays the whole refill.
  *
+ * Arrivals (ArrivalSource): processes that wake up at times known in advance (the end of a
+ * sleep) can be handed to the CPU as a source of future PROCESS work items instead of one
+ * simulator event per wake-up. The CPU takes each item when it falls due, exactly as if it had
+ * been submitted then (same run-queue position, same start, context switch and refill): while a
+ * core is busy, the items that fell due are put in the run queue, in the order of their times,
+ * at the next change of the CPU's state (a submission, a completion, an observation); when the
+ * core (single-core CPUs) is idle, the earliest arrival's start is planned and only its
+ * completion is an event, so a wake-up costs no event of its own. An item submitted at the same
+ * instant as an arrival falls due counts as later than it.
+ *
  * Idle states: a core that has been idle for at least IdleEntryTime is in a deep idle state
  * (ACPI C-state, caches gone cold); the first item it runs afterwards needs IdleExitLatency
  * more (wake-up from the idle state and cache refill). Sporadic traffic (a ping a second) pays
@@ -97,6 +107,79 @@ class HostCpu : public Object
      * @param done called when the item has received its whole service time
      */
     void Submit(Priority priority, Time service, uint32_t owner, Callback<void> done);
+
+    /**
+     * @brief Submit a work item whose completion callback takes a tag (one callback serves many
+     * items, e.g. one per virtual process, without a callback object per item).
+     * @param priority its class
+     * @param service CPU time it needs
+     * @param owner who runs it (see the other Submit)
+     * @param done called with @p tag when the item has received its whole service time
+     * @param tag the tag
+     */
+    void Submit(Priority priority,
+                Time service,
+                uint32_t owner,
+                Callback<void, uint32_t> done,
+                uint32_t tag);
+
+    /// What a work item calls when it completes: done(), or tagged(tag).
+    struct Completion
+    {
+        Callback<void> done;             //!< called if not null
+        Callback<void, uint32_t> tagged; //!< else called with tag, if not null
+        uint32_t tag{0};                 //!< the tag
+    };
+
+    /**
+     * @brief A source of PROCESS work items that fall due at times known in advance (processes
+     * waking from a sleep), taken by the CPU without an event of their own (see the class
+     * description).
+     */
+    class ArrivalSource
+    {
+      public:
+        virtual ~ArrivalSource() = default;
+
+        /// A pending arrival: when it falls due and the work item it brings.
+        struct Arrival
+        {
+            int64_t time{0};   //!< time step at which the item is submitted
+            Time service;      //!< its service time
+            uint32_t owner{0}; //!< its owner (a process id)
+        };
+
+        /**
+         * @brief The source's earliest pending arrival.
+         * @param next set to it
+         * @return false if none is pending
+         */
+        virtual bool PeekArrival(Arrival& next) const = 0;
+
+        /**
+         * @brief The CPU takes the earliest pending arrival (the one PeekArrival gives).
+         * @return the item's completion
+         */
+        virtual Completion TakeArrival() = 0;
+    };
+
+    /**
+     * @brief Take the arrivals of a source (it must stay alive until removed).
+     * @param source the source
+     */
+    void AddArrivalSource(ArrivalSource* source);
+
+    /**
+     * @brief Stop taking the arrivals of a source.
+     * @param source the source
+     */
+    void RemoveArrivalSource(ArrivalSource* source);
+
+    /**
+     * @brief A source's earliest arrival changed (one was added before it, or the source stopped):
+     * the CPU plans again.
+     */
+    void ArrivalsChanged();
 
     /**
      * @brief Convert CPU cycles to time at this CPU's frequency.
@@ -169,6 +252,13 @@ class HostCpu : public Object
     int64_t AssignStreams(int64_t stream);
 
     /**
+     * @brief Whether a work item completes at a time (its completion event is due then).
+     * @param t the time
+     * @return true if a running (or planned) item's completion is at @p t
+     */
+    bool IsCompleting(Time t) const;
+
+    /**
      * @brief Whether any core is idle right now.
      * @return true if at least one core is idle
      */
@@ -189,6 +279,12 @@ class HostCpu : public Object
     Time GetRefillTotal() const;
 
     /**
+     * @brief Time to refill one cache line from main memory (attribute MemoryLatency).
+     * @return the latency
+     */
+    Time GetMemoryLatency() const;
+
+    /**
      * TracedCallback signature for a work item's completion.
      * @param [in] priority the item's class
      * @param [in] owner the item's owner
@@ -205,13 +301,13 @@ class HostCpu : public Object
     /** A work item. */
     struct Task
     {
-        Time remaining;      //!< service still needed
-        Time service;        //!< total service
-        Time submitted;      //!< submission time
-        Time firstStart;     //!< first time it ran (-1 = not yet)
-        Priority priority;   //!< class
-        uint32_t owner;      //!< owner id
-        Callback<void> done; //!< completion callback
+        Time remaining;    //!< service still needed
+        Time service;      //!< total service
+        Time submitted;    //!< submission time
+        Time firstStart;   //!< first time it ran (-1 = not yet)
+        Priority priority; //!< class
+        uint32_t owner;    //!< owner id
+        Completion done;   //!< completion
     };
 
     /** A core. */
@@ -229,13 +325,78 @@ class HostCpu : public Object
      * Start a task on a core.
      * @param c core index
      * @param task the task (moved from)
+     * @param at the time it starts (time step; now, or an arrival's time not later than now)
+     * @param planned its completion event if already scheduled (a planned arrival), else null
      */
-    void Start(uint32_t c, Task&& task);
+    void Start(uint32_t c, Task&& task, int64_t at, const EventId* planned = nullptr);
+    /**
+     * The extra time a task needs when it starts on a core at some time: the exit from a deep
+     * idle state, a context switch and the refill of its working set.
+     * @param core the core
+     * @param priority the task's class
+     * @param owner its owner
+     * @param at its start (time step)
+     * @param commit whether it starts now (the cache model records the run) or is only planned
+     * @return the extra time
+     */
+    Time StartExtra(const Core& core, Priority priority, uint32_t owner, int64_t at, bool commit);
+    /**
+     * Submit a work item now (both Submit overloads).
+     * @param priority its class
+     * @param service CPU time it needs
+     * @param owner who runs it
+     * @param done its completion
+     */
+    void SubmitNow(Priority priority, Time service, uint32_t owner, Completion&& done);
+    /**
+     * Submit a task at a given time (now, or the time an arrival fell due).
+     * @param task the task (moved from)
+     * @param at the time (time step)
+     */
+    void SubmitTask(Task&& task, int64_t at);
     /**
      * The task on a core has completed.
      * @param c core index
      */
     void Complete(uint32_t c);
+    /**
+     * A completion event (a planned arrival's, or a started task's).
+     * @param c core index
+     */
+    void CompletionEvent(uint32_t c);
+    /** An entry into the CPU's state: bring the arrivals up to now (outermost entry only). */
+    void Enter();
+    /** The end of an entry: plan the next arrival (outermost entry only). */
+    void Leave();
+    /** A planned arrival whose time has come starts; one in the future is cancelled; the
+     * arrivals that fell due until now are submitted at their times. */
+    void Resolve();
+    /** Plan the earliest arrival's start on an idle core (or an event at its time). */
+    void Replan();
+    /**
+     * The source with the earliest pending arrival.
+     * @param next set to that arrival
+     * @return its index in m_sources, or -1 if none is pending
+     */
+    int32_t EarliestArrival(ArrivalSource::Arrival& next) const;
+    /**
+     * Submit a source's earliest arrival at its time.
+     * @param s the source's index
+     * @param a the arrival (PeekArrival's)
+     * @param planned the planned completion event if it starts as planned, else null
+     */
+    void TakeArrival(int32_t s, const ArrivalSource::Arrival& a, const EventId* planned);
+    /**
+     * Bring the CPU up to now before an observation (const getters): the deferred interference
+     * due, then the arrivals due.
+     */
+    void Sync() const;
+    /**
+     * Whether an arrival source has an arrival pending (or one is planned): the interference
+     * is not deferred then.
+     * @return true if an arrival is pending
+     */
+    bool ArrivalPending() const;
     /**
      * Start the highest-priority queued task on an idle core, if any.
      * @param c core index
@@ -279,13 +440,32 @@ class HostCpu : public Object
      * Schedule the next sporadic interference event on a core.
      * @param c core index
      * @param first whether it is the core's first event (a periodic tick draws its phase)
+     * @param from the instant the gap is counted from (the previous event's, or now)
      */
-    void ScheduleInterference(uint32_t c, bool first);
+    void ScheduleInterference(uint32_t c, bool first, Time from);
     /**
      * A sporadic interference event on a core: kernel work that preempts the process there.
      * @param c core index
      */
     void Interfere(uint32_t c);
+    /**
+     * Whether every core is idle (then nothing is queued either: a queued item waits only for
+     * a busy core).
+     * @return true if no core runs a work item
+     */
+    bool AllIdle() const;
+    /**
+     * Bring the deferred interference up to now (while the CPU was idle, its events were not
+     * scheduled): run, in time order, every event due at or before now as the event would have
+     * run (same instants, the same draws in the same order, the same idle-exit rule); one still
+     * running now is put on its core (and any due behind it queued), and the events are scheduled
+     * again if a core is busy. Nothing to do while the events are scheduled.
+     */
+    void CatchUp();
+    /** Schedule the next interference event of every core that has one (they were deferred). */
+    void Arm();
+    /** Cancel the pending interference events (the CPU is idle): defer them. */
+    void Defer();
 
     /**
      * Record a process's run for the cache model (its lines are now the most recent).
@@ -318,11 +498,14 @@ class HostCpu : public Object
     double m_interferenceRate;         //!< InterferenceRate (per core, 1/s)
     double m_shieldedInterferenceRate; //!< ShieldedInterferenceRate
     bool m_interferencePeriodic;       //!< InterferencePeriodic: a timer tick, not Poisson
-    Ptr<RandomVariableStream> m_interferenceDuration;           //!< InterferenceDuration (s)
-    Ptr<RandomVariableStream> m_shieldedInterferenceDuration;   //!< ShieldedInterferenceDuration
-    Ptr<ExponentialRandomVariable> m_interArrival;              //!< gaps between events (mean 1)
-    std::vector<EventId> m_interferenceEvents;                  //!< next event per core
-    uint64_t m_nInterference;                                   //!< counter
+    Ptr<RandomVariableStream> m_interferenceDuration;         //!< InterferenceDuration (s)
+    Ptr<RandomVariableStream> m_shieldedInterferenceDuration; //!< ShieldedInterferenceDuration
+    Ptr<ExponentialRandomVariable> m_interArrival;            //!< gaps between events (mean 1)
+    std::vector<EventId> m_interferenceEvents;                //!< next event per core
+    std::vector<Time> m_nextInterference; //!< per core: when its next event is due (-1: none)
+    bool m_idleInterferenceEvents;        //!< IdleInterferenceEvents
+    bool m_deferred{false};   //!< the interference events are not scheduled (the CPU is idle)
+    uint64_t m_nInterference; //!< counter
     static constexpr uint32_t INTERFERENCE_OWNER = 0xFFFFF000u; //!< + core index
     uint64_t m_cacheSize;                                       //!< CacheSize (octets)
     uint32_t m_cacheLine;                                       //!< CacheLineSize (octets)
@@ -333,6 +516,15 @@ class HostCpu : public Object
     std::vector<uint64_t> m_lastTouched;   //!< per owner: m_linesTouched after its last run + 1
     Time m_refillTotal;                    //!< refill time charged so far
     std::array<Time, N_PRIORITIES> m_busy; //!< accumulated service per class
+    std::vector<ArrivalSource*> m_sources; //!< arrival sources
+    uint32_t m_depth{0};                   //!< nesting of entries (Enter/Leave)
+    bool m_planned{false};                 //!< an arrival's start is planned (one core, idle)
+    int64_t m_planTime{0};                 //!< its time (time step)
+    Time m_planEnd;                        //!< its completion
+    int32_t m_planSource{-1};              //!< its source
+    EventId m_planEvent;                   //!< its completion event
+    EventId m_arrivalEvent;                //!< multi-core CPUs: an event at an arrival's time
+    int64_t m_arrivalEventTime{-1};        //!< its time
     TracedCallback<uint8_t, uint32_t, Time, Time> m_workTrace; //!< completion trace
     static constexpr int TIME_CACHE_BITS = 5;                  //!< log2 of the size of m_timeCache
     mutable std::array<CachedTime, 1 << TIME_CACHE_BITS>

@@ -8,10 +8,14 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/full-duplex-ethernet-net-device.h"
 #include "ns3/log.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
+
+#include <cmath>
 
 namespace ns3
 {
@@ -67,6 +71,15 @@ HostNic::GetTypeId()
                             DoubleValue(0.0),
                             MakeDoubleAccessor(&HostNic::m_stackCyclesPerByte),
                             MakeDoubleChecker<double>(0.0, 1e6))
+              .AddAttribute("ColdLines",
+                            "Cache lines the receive path of one frame refills from memory "
+                            "(the frame's descriptor and buffer, the socket and protocol state "
+                            "another CPU or an earlier frame left elsewhere), drawn per frame; "
+                            "each costs the CPU's MemoryLatency on top of StackCost. Empty: "
+                            "none (the per-frame cost is deterministic).",
+                            PointerValue(),
+                            MakePointerAccessor(&HostNic::m_coldLines),
+                            MakePointerChecker<RandomVariableStream>())
               .AddAttribute("Napi",
                             "true: NAPI polling driver; false: legacy interrupt-driven driver "
                             "with a backlog queue.",
@@ -131,8 +144,11 @@ HostNic::DoDispose()
     m_ring.clear();
     m_backlog.clear();
     m_cpu = nullptr;
+    m_coldLines = nullptr;
     m_device = nullptr;
     m_deliver = DeliverCallback();
+    m_intercept = InterceptCallback();
+    m_frameIntercept = FrameInterceptCallback();
     m_legacyHandlerDoneCb = Callback<void>();
     m_pollCb = Callback<void>();
     m_softirqDoneCb = Callback<void>();
@@ -151,6 +167,41 @@ Ptr<NetDevice>
 HostNic::GetDevice() const
 {
     return m_device;
+}
+
+void
+HostNic::SetIntercept(InterceptCallback intercept)
+{
+    m_intercept = intercept;
+}
+
+void
+HostNic::SetFrameIntercept(FrameInterceptCallback intercept)
+{
+    m_frameIntercept = intercept;
+}
+
+Ptr<const Packet>
+HostNic::PacketOf(const Frame& frame)
+{
+    return frame.packet ? frame.packet : Ptr<const Packet>(frame.desc.MakePacket());
+}
+
+int64_t
+HostNic::AssignStreams(int64_t stream)
+{
+    if (!m_coldLines)
+    {
+        return 0;
+    }
+    m_coldLines->SetStream(stream);
+    return 1;
+}
+
+bool
+HostNic::HasVariability() const
+{
+    return m_coldLines != nullptr;
 }
 
 uint64_t
@@ -200,12 +251,47 @@ HostNic::Receive(Ptr<NetDevice> device,
         m_ringDropTrace(packet);
         return;
     }
-    m_ring.push_back({device, packet, protocol, from, to, packetType, Simulator::Now()});
+    m_ring.push_back({device, packet, {}, protocol, from, to, packetType, Simulator::Now()});
     MaybeInterrupt();
 }
 
 void
-HostNic::MaybeInterrupt()
+HostNic::ReceiveFrame(Ptr<FullDuplexEthernetNetDevice> device,
+                      const FrameDescriptor& frame,
+                      Mac48Address source,
+                      Mac48Address dest)
+{
+    NS_ASSERT_MSG(m_cpu, "HostNic used before Setup()");
+    // As Node::NonPromiscReceiveFromDevice hands it to the node's handler for the device: the
+    // device's own address as destination, a host packet.
+    if (!dest.IsGroup() && dest != Mac48Address::ConvertFrom(device->GetAddress()))
+    {
+        return; // another host's unicast: the device does not pass it up
+    }
+    ++m_received;
+    if (m_ring.size() >= m_ringSize)
+    {
+        ++m_ringDrops;
+        if (!m_ringDropTrace.IsEmpty())
+        {
+            m_ringDropTrace(frame.MakePacket());
+        }
+        return;
+    }
+    Frame f{device,
+            nullptr,
+            frame,
+            frame.tmpl->GetProtocol(),
+            source,
+            device->GetAddress(),
+            NetDevice::PACKET_HOST,
+            Simulator::Now()};
+    m_ring.push_back(std::move(f));
+    MaybeInterrupt(true);
+}
+
+void
+HostNic::MaybeInterrupt(bool atOnce)
 {
     if (m_irqPending || m_irqMasked || m_ring.size() <= m_handlerFrames)
     {
@@ -220,6 +306,14 @@ HostNic::MaybeInterrupt()
     }
     at = Max(at, now);
     m_irqPending = true;
+    if (atOnce && at == now && !m_cpu->IsCompleting(now))
+    {
+        // An interrupt scheduled now would run after the events already due at this instant;
+        // on this node those can only be a CPU completion (checked: none) or a process becoming
+        // runnable, whose work the interrupt preempts either way.
+        Interrupt();
+        return;
+    }
     m_irqEvent = Simulator::Schedule(at - now, [this]() { Interrupt(); });
 }
 
@@ -262,7 +356,10 @@ HostNic::LegacyHandlerDone()
         if (m_backlog.size() >= m_backlogLimit)
         {
             ++m_backlogDrops;
-            m_backlogDropTrace(m_ring.front().packet);
+            if (!m_backlogDropTrace.IsEmpty())
+            {
+                m_backlogDropTrace(PacketOf(m_ring.front()));
+            }
         }
         else
         {
@@ -279,12 +376,20 @@ HostNic::LegacyHandlerDone()
 Time
 HostNic::StackTime(const Frame& frame) const
 {
-    double cycles = m_stackCycles + m_stackCyclesPerByte * frame.packet->GetSize();
+    const uint32_t size = frame.packet ? frame.packet->GetSize() : frame.desc.GetSize();
+    double cycles = m_stackCycles + m_stackCyclesPerByte * size;
     if (m_napi)
     {
         cycles += m_driverCycles;
     }
-    return m_cpu->CyclesToTime(cycles);
+    Time t = m_cpu->CyclesToTime(cycles);
+    if (m_coldLines)
+    {
+        // Cache and bus state: the lines this frame's processing finds cold.
+        const double lines = std::max(0.0, m_coldLines->GetValue());
+        t += NanoSeconds(std::llround(lines * m_cpu->GetMemoryLatency().GetNanoSeconds()));
+    }
+    return t;
 }
 
 void
@@ -325,8 +430,18 @@ void
 HostNic::Deliver(const Frame& frame)
 {
     ++m_delivered;
-    m_deliverTrace(frame.packet, Simulator::Now() - frame.arrival);
-    m_deliver(frame.device, frame.packet, frame.protocol, frame.from, frame.to, frame.packetType);
+    if (!frame.packet && !m_frameIntercept.IsNull() && m_deliverTrace.IsEmpty()
+        && m_frameIntercept(frame.desc))
+    {
+        return;
+    }
+    Ptr<const Packet> packet = PacketOf(frame);
+    m_deliverTrace(packet, Simulator::Now() - frame.arrival);
+    if (!m_intercept.IsNull() && m_intercept(packet, frame.protocol))
+    {
+        return;
+    }
+    m_deliver(frame.device, packet, frame.protocol, frame.from, frame.to, frame.packetType);
 }
 
 } // namespace ns3

@@ -7,10 +7,13 @@
 
 #include "ns3/address.h"
 #include "ns3/event-id.h"
+#include "ns3/frame-descriptor.h"
+#include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
 #include <deque>
@@ -24,6 +27,7 @@
 namespace ns3
 {
 
+class FullDuplexEthernetNetDevice;
 class HostCpu;
 
 /**
@@ -93,6 +97,19 @@ class HostNic : public Object
     Ptr<NetDevice> GetDevice() const;
 
     /**
+     * Callback that may take a processed frame before it goes up the stack: it returns true if
+     * it consumed the frame (the payload and the EtherType are its arguments).
+     */
+    typedef Callback<bool, Ptr<const Packet>, uint16_t> InterceptCallback;
+
+    /**
+     * @brief Let a callback take processed frames before the stack (HostPlatform installs its
+     * UDP multicast bindings here, see HostPlatform::BindUdpMulticast).
+     * @param intercept the callback (null: every frame goes up the stack)
+     */
+    void SetIntercept(InterceptCallback intercept);
+
+    /**
      * @brief Entry point for frames from the device (a Node protocol handler).
      * @param device the receiving device
      * @param packet the frame's payload
@@ -107,6 +124,44 @@ class HostNic : public Object
                  const Address& from,
                  const Address& to,
                  NetDevice::PacketType packetType);
+
+    /**
+     * @brief Entry point for frame descriptors from a lean full-duplex device
+     * (FullDuplexEthernetNetDevice::SetFrameReceiveCallback; HostPlatform installs it): the same
+     * receive path as Receive, without an ns-3 Packet. A frame for another host's unicast
+     * address is ignored, as the device would not pass it up.
+     * @param device the receiving device
+     * @param frame the frame
+     * @param source its source address
+     * @param dest its destination address
+     */
+    void ReceiveFrame(Ptr<FullDuplexEthernetNetDevice> device,
+                      const FrameDescriptor& frame,
+                      Mac48Address source,
+                      Mac48Address dest);
+
+    /**
+     * Callback that may take a processed frame descriptor before it goes up the stack: it
+     * returns true if it consumed the frame.
+     */
+    typedef Callback<bool, const FrameDescriptor&> FrameInterceptCallback;
+
+    /**
+     * @brief Let a callback take processed frame descriptors before the stack (HostPlatform's
+     * UDP multicast bindings); a descriptor not taken goes up the stack as a Packet.
+     * @param intercept the callback (null: every descriptor goes up the stack)
+     */
+    void SetFrameIntercept(FrameInterceptCallback intercept);
+
+    /**
+     * @brief Assign fixed random variable stream numbers (only where ColdLines is set).
+     * @param stream first stream index
+     * @return number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /** @return whether the receive path has a per-frame random part (ColdLines set) */
+    bool HasVariability() const;
 
     /** @return frames dropped because the receive ring was full */
     uint64_t GetRxRingDrops() const;
@@ -140,7 +195,8 @@ class HostNic : public Object
     struct Frame
     {
         Ptr<NetDevice> device;            //!< device
-        Ptr<const Packet> packet;         //!< frame
+        Ptr<const Packet> packet;         //!< frame (null: desc)
+        FrameDescriptor desc;             //!< the frame, when packet is null
         uint16_t protocol;                //!< EtherType
         Address from;                     //!< source
         Address to;                       //!< destination
@@ -148,8 +204,12 @@ class HostNic : public Object
         Time arrival;                     //!< arrival at the NIC
     };
 
-    /** Raise an interrupt if frames wait, interrupts are enabled and none is pending. */
-    void MaybeInterrupt();
+    /**
+     * Raise an interrupt if frames wait, interrupts are enabled and none is pending.
+     * @param atOnce whether an interrupt due now may run at once, in the caller's event, when
+     *        no CPU work item completes at this instant (the lean path's frame arrivals)
+     */
+    void MaybeInterrupt(bool atOnce = false);
     /** The interrupt fires: run the handler on the CPU. */
     void Interrupt();
     /** Legacy handler done: move its frames to the backlog. */
@@ -164,37 +224,45 @@ class HostNic : public Object
      */
     void Deliver(const Frame& frame);
     /**
+     * @param frame a frame
+     * @return its payload as a Packet (made from the descriptor if need be)
+     */
+    static Ptr<const Packet> PacketOf(const Frame& frame);
+    /**
      * Time for the stack to process a frame.
      * @param frame the frame
      * @return the service time
      */
     Time StackTime(const Frame& frame) const;
 
-    Ptr<HostCpu> m_cpu;                   //!< CPU running the handlers
-    Ptr<NetDevice> m_device;              //!< our device
-    DeliverCallback m_deliver;            //!< upper layer
-    std::deque<Frame> m_ring;             //!< receive ring
-    std::deque<Frame> m_backlog;          //!< legacy: softirq input queue
-    uint32_t m_handlerFrames;             //!< legacy: frames taken by the running handler
-    bool m_irqPending;                    //!< an interrupt is scheduled
-    bool m_irqMasked;                     //!< handler running or NAPI polling
-    bool m_softirqBusy;                   //!< a softirq item is on the CPU
-    Time m_lastInterrupt;                 //!< time of the last interrupt
-    EventId m_irqEvent;                   //!< pending interrupt
-    Callback<void> m_legacyHandlerDoneCb; //!< LegacyHandlerDone, for the CPU
-    Callback<void> m_pollCb;              //!< MaybeSoftirq (NAPI handler done), for the CPU
-    Callback<void> m_softirqDoneCb;       //!< SoftirqDone, for the CPU
+    Ptr<HostCpu> m_cpu;                      //!< CPU running the handlers
+    Ptr<NetDevice> m_device;                 //!< our device
+    DeliverCallback m_deliver;               //!< upper layer
+    InterceptCallback m_intercept;           //!< takes frames before the upper layer (may be null)
+    FrameInterceptCallback m_frameIntercept; //!< takes descriptors before the upper layer
+    std::deque<Frame> m_ring;                //!< receive ring
+    std::deque<Frame> m_backlog;             //!< legacy: softirq input queue
+    uint32_t m_handlerFrames;                //!< legacy: frames taken by the running handler
+    bool m_irqPending;                       //!< an interrupt is scheduled
+    bool m_irqMasked;                        //!< handler running or NAPI polling
+    bool m_softirqBusy;                      //!< a softirq item is on the CPU
+    Time m_lastInterrupt;                    //!< time of the last interrupt
+    EventId m_irqEvent;                      //!< pending interrupt
+    Callback<void> m_legacyHandlerDoneCb;    //!< LegacyHandlerDone, for the CPU
+    Callback<void> m_pollCb;                 //!< MaybeSoftirq (NAPI handler done), for the CPU
+    Callback<void> m_softirqDoneCb;          //!< SoftirqDone, for the CPU
 
-    uint32_t m_ringSize;         //!< RxRingSize
-    double m_maxInterruptRate;   //!< MaxInterruptRate (0 = unlimited)
-    Time m_interruptDelay;       //!< InterruptDelay
-    double m_interruptCycles;    //!< InterruptCost
-    double m_driverCycles;       //!< DriverCost
-    double m_stackCycles;        //!< StackCost
-    double m_stackCyclesPerByte; //!< StackCostPerByte
-    bool m_napi;                 //!< Napi
-    uint32_t m_maxPerInterrupt;  //!< MaxPacketsPerInterrupt (0 = all)
-    uint32_t m_backlogLimit;     //!< BacklogLimit
+    uint32_t m_ringSize;                   //!< RxRingSize
+    double m_maxInterruptRate;             //!< MaxInterruptRate (0 = unlimited)
+    Time m_interruptDelay;                 //!< InterruptDelay
+    double m_interruptCycles;              //!< InterruptCost
+    double m_driverCycles;                 //!< DriverCost
+    double m_stackCycles;                  //!< StackCost
+    double m_stackCyclesPerByte;           //!< StackCostPerByte
+    bool m_napi;                           //!< Napi
+    uint32_t m_maxPerInterrupt;            //!< MaxPacketsPerInterrupt (0 = all)
+    uint32_t m_backlogLimit;               //!< BacklogLimit
+    Ptr<RandomVariableStream> m_coldLines; //!< ColdLines (null: none)
 
     uint64_t m_received;     //!< counter
     uint64_t m_ringDrops;    //!< counter

@@ -5,6 +5,7 @@
 #include "host-platform.h"
 
 #include "ns3/double.h"
+#include "ns3/full-duplex-ethernet-net-device.h"
 #include "ns3/ideal-timer.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv6-l3-protocol.h"
@@ -14,6 +15,8 @@
 #include "ns3/string.h"
 #include "ns3/traffic-control-layer.h"
 #include "ns3/uinteger.h"
+
+#include <cstring>
 
 namespace ns3
 {
@@ -102,6 +105,63 @@ HostPlatform::GetTypeId()
                             DoubleValue(0.0),
                             MakeDoubleAccessor(&HostPlatform::m_launchCycles),
                             MakeDoubleChecker<double>(0.0, 1e10))
+              .AddAttribute("SyscallCost",
+                            "CPU cycles of one cheap system call (lmbench null I/O): a clock read "
+                            "(gettimeofday), a semaphore operation that does not block, a "
+                            "non-blocking read that finds nothing.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostPlatform::m_syscallCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("WaitCost",
+                            "CPU cycles a process spends on its own CPU for one blocking wait "
+                            "ended by another CPU's event: the blocking call beyond its entry, "
+                            "the switch away, the wake-up path and the switch back (lmbench pipe "
+                            "latency minus two system calls).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostPlatform::m_waitCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("SendOffPathCost",
+                            "CPU cycles the sending process spends per datagram after the frame "
+                            "was handed to the device (the rest of the send call, reclaiming "
+                            "transmitted buffers in the caller's context): off the datagram's "
+                            "latency, on the sender's throughput.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostPlatform::m_sendOffCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("RecvOffPathCost",
+                            "CPU cycles the reading process spends per datagram read, after the "
+                            "data is in user space (buffer and socket bookkeeping): off the "
+                            "datagram's latency, on the reader's throughput.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostPlatform::m_recvOffCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("TxCompletionCost",
+                            "CPU cycles of the kernel's transmit completion per frame sent (the "
+                            "completion interrupt, freeing the buffer), HARDIRQ work on the "
+                            "interrupt core (NotifyTransmitted).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&HostPlatform::m_txCompletionCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("UdpReceiveBuffer",
+                            "Default receive buffer of a UDP socket in bytes (SO_RCVBUF; 0 = "
+                            "unlimited); a datagram that does not fit is dropped.",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&HostPlatform::m_udpRcvBuf),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("SocketBufferCharge",
+                            "Bytes a queued datagram counts against a socket's receive buffer at "
+                            "least (the kernel buffer that holds it, e.g. an sk_buff's truesize "
+                            "or an mbuf cluster); a larger datagram counts its size.",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&HostPlatform::m_sockCharge),
+                            MakeUintegerChecker<uint32_t>(0, 1u << 20))
+              .AddAttribute("TxQueueLength",
+                            "Packets an interface's transmit queue holds (Linux txqueuelen, BSD "
+                            "ifq_maxlen); used by programs that install the host's queueing "
+                            "discipline.",
+                            UintegerValue(100),
+                            MakeUintegerAccessor(&HostPlatform::m_txQueueLength),
+                            MakeUintegerChecker<uint32_t>(1, 1u << 20))
               .AddAttribute("Profile",
                             "Name of the profile the platform was configured from (information).",
                             StringValue(""),
@@ -122,6 +182,14 @@ HostPlatform::HostPlatform()
     , m_allocated(0)
     , m_processMemory(0)
     , m_launchCycles(0)
+    , m_syscallCycles(0)
+    , m_waitCycles(0)
+    , m_sendOffCycles(0)
+    , m_recvOffCycles(0)
+    , m_txCompletionCycles(0)
+    , m_udpRcvBuf(0)
+    , m_sockCharge(0)
+    , m_txQueueLength(100)
 {
     m_nicFactory.SetTypeId(HostNic::GetTypeId());
 }
@@ -143,6 +211,7 @@ HostPlatform::DoDispose()
         nic->Dispose();
     }
     m_nics.clear();
+    m_udpBindings.clear();
     if (m_cpu)
     {
         m_cpu->Dispose();
@@ -267,6 +336,60 @@ HostPlatform::GetRecvCost(uint32_t bytes) const
     return m_cpu->CyclesToTime(m_recvCycles + m_recvCyclesPerByte * bytes);
 }
 
+Time
+HostPlatform::GetSyscallCost() const
+{
+    return m_cpu->CyclesToTime(m_syscallCycles);
+}
+
+Time
+HostPlatform::GetWaitCost() const
+{
+    return m_cpu->CyclesToTime(m_waitCycles);
+}
+
+Time
+HostPlatform::GetSendOffPathCost() const
+{
+    return m_cpu->CyclesToTime(m_sendOffCycles);
+}
+
+Time
+HostPlatform::GetRecvOffPathCost() const
+{
+    return m_cpu->CyclesToTime(m_recvOffCycles);
+}
+
+void
+HostPlatform::NotifyTransmitted()
+{
+    if (m_txCompletionCycles > 0)
+    {
+        m_cpu->Submit(HostCpu::HARDIRQ,
+                      m_cpu->CyclesToTime(m_txCompletionCycles),
+                      HostCpu::KERNEL,
+                      Callback<void>());
+    }
+}
+
+uint32_t
+HostPlatform::GetUdpReceiveBuffer() const
+{
+    return m_udpRcvBuf;
+}
+
+uint32_t
+HostPlatform::GetSocketBufferCharge(uint32_t bytes) const
+{
+    return std::max(bytes, m_sockCharge);
+}
+
+uint32_t
+HostPlatform::GetTxQueueLength() const
+{
+    return m_txQueueLength;
+}
+
 void
 HostPlatform::SetNicFactory(const ObjectFactory& factory)
 {
@@ -312,8 +435,146 @@ HostPlatform::InstallNic(Ptr<NetDevice> device)
     Ptr<HostNic> nic = m_nicFactory.Create<HostNic>();
     nic->Setup(m_cpu, device, MakeCallback(&TrafficControlLayer::Receive, tc));
     m_nics[device] = nic;
+    if (Ptr<FullDuplexEthernetNetDevice> lean = DynamicCast<FullDuplexEthernetNetDevice>(device))
+    {
+        // Frame descriptors (the lean path) go to the NIC model as they are: the node's handler
+        // for IPv4 on this device is the NIC model (Interpose).
+        lean->SetFrameReceiveCallback(MakeCallback(&HostNic::ReceiveFrame, nic));
+    }
     Interpose();
+    UpdateIntercepts();
     return nic;
+}
+
+void
+HostPlatform::BindUdpMulticast(uint16_t port, UdpMulticastSink sink)
+{
+    NS_LOG_FUNCTION(this << port);
+    for (auto& b : m_udpBindings)
+    {
+        if (b.port == port)
+        {
+            b.sink = sink;
+            return;
+        }
+    }
+    m_udpBindings.push_back({port, sink});
+    UpdateIntercepts();
+}
+
+void
+HostPlatform::UnbindUdpMulticast(uint16_t port)
+{
+    NS_LOG_FUNCTION(this << port);
+    for (auto it = m_udpBindings.begin(); it != m_udpBindings.end(); ++it)
+    {
+        if (it->port == port)
+        {
+            m_udpBindings.erase(it);
+            UpdateIntercepts();
+            return;
+        }
+    }
+}
+
+void
+HostPlatform::UpdateIntercepts()
+{
+    HostNic::InterceptCallback cb;
+    HostNic::FrameInterceptCallback frameCb;
+    if (!m_udpBindings.empty())
+    {
+        cb = MakeCallback(&HostPlatform::DeliverUdpMulticast, this);
+        frameCb = MakeCallback(&HostPlatform::DeliverUdpMulticastFrame, this);
+    }
+    for (auto& [dev, nic] : m_nics)
+    {
+        nic->SetIntercept(cb);
+        nic->SetFrameIntercept(frameCb);
+    }
+}
+
+bool
+HostPlatform::DeliverUdpMulticast(Ptr<const Packet> packet, uint16_t protocol)
+{
+    constexpr uint32_t kIpUdp = 20 + 8;
+    if (protocol != Ipv4L3Protocol::PROT_NUMBER || Node::ChecksumEnabled())
+    {
+        return false;
+    }
+    uint8_t h[kIpUdp];
+    if (packet->CopyData(h, kIpUdp) < kIpUdp)
+    {
+        return false;
+    }
+    // IPv4 without options, UDP, not a fragment (MF clear, offset 0), to 224.0.0.0/4, whole.
+    const uint32_t total = (static_cast<uint32_t>(h[2]) << 8) | h[3];
+    if (h[0] != 0x45 || h[9] != 17 || (h[6] & 0x3f) != 0 || h[7] != 0 || (h[16] >> 4) != 0xe
+        || total < kIpUdp || total > packet->GetSize())
+    {
+        return false;
+    }
+    const uint16_t port = static_cast<uint16_t>((h[22] << 8) | h[23]);
+    for (const auto& b : m_udpBindings)
+    {
+        if (b.port == port)
+        {
+            if (!b.sink.IsNull())
+            {
+                UdpDatagram d;
+                d.group = Ipv4Address((static_cast<uint32_t>(h[16]) << 24) | (h[17] << 16)
+                                      | (h[18] << 8) | h[19]);
+                d.offset = kIpUdp;
+                d.size = total - kIpUdp;
+                d.packet = packet;
+                b.sink(d);
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+bool
+HostPlatform::DeliverUdpMulticastFrame(const FrameDescriptor& frame)
+{
+    const FrameTemplate::Udp& u = frame.tmpl->GetUdp();
+    if (!u.valid || Node::ChecksumEnabled())
+    {
+        return false;
+    }
+    for (const auto& b : m_udpBindings)
+    {
+        if (b.port == u.port)
+        {
+            if (!b.sink.IsNull())
+            {
+                UdpDatagram d;
+                d.group = u.group;
+                d.offset = u.offset;
+                d.size = u.size;
+                d.frame = &frame;
+                b.sink(d);
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+void
+HostPlatform::UdpDatagram::CopyPayload(uint8_t* buf, uint32_t n) const
+{
+    NS_ABORT_MSG_IF(n > size || n > 64, "UdpDatagram::CopyPayload: " << n << " octets");
+    if (frame && offset == frame->tmpl->GetVarOffset() && n <= FrameTemplate::VAR)
+    {
+        std::memcpy(buf, frame->var.data(), n); // the variable octets are the payload's start
+        return;
+    }
+    uint8_t b[64 + 64];
+    const uint32_t got = frame ? frame->CopyData(b, offset + n) : packet->CopyData(b, offset + n);
+    NS_ABORT_MSG_IF(got < offset + n, "UdpDatagram::CopyPayload: short frame");
+    std::memcpy(buf, b + offset, n);
 }
 
 void
@@ -384,6 +645,12 @@ HostPlatform::AssignStreams(int64_t stream)
     if (m_cpu->HasInterference())
     {
         used += m_cpu->AssignStreams(stream + used);
+    }
+    // NICs with a random per-frame part (profiles without it keep their numbering). NICs
+    // installed after this call keep the default streams.
+    for (auto& [dev, nic] : m_nics)
+    {
+        used += nic->AssignStreams(stream + used);
     }
     return used;
 }

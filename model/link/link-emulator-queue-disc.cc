@@ -268,6 +268,19 @@ LinkEmulatorQueueDisc::GetTypeId()
                             BooleanValue(false),
                             MakeBooleanAccessor(&LinkEmulatorQueueDisc::m_timerGatesAll),
                             MakeBooleanChecker())
+              .AddAttribute("ReleaseCpu",
+                            "The CPU whose timer interrupt runs the release (NIST Net: the RTC "
+                            "interrupt handler on the emulator PC): a firing waits for the hard "
+                            "interrupt work queued on that CPU before it (a NIC's handler, the "
+                            "kernel's tick); null: the release runs at the timer's firing.",
+                            PointerValue(),
+                            MakePointerAccessor(&LinkEmulatorQueueDisc::m_releaseCpu),
+                            MakePointerChecker<HostCpu>())
+              .AddAttribute("ReleaseCost",
+                            "With ReleaseCpu: the release handler's own CPU time.",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&LinkEmulatorQueueDisc::m_releaseCost),
+                            MakeTimeChecker(Seconds(0), MilliSeconds(10)))
               .AddTraceSource("PacketScheduled",
                               "A packet was accepted into the store with its release time.",
                               MakeTraceSourceAccessor(&LinkEmulatorQueueDisc::m_scheduledTrace),
@@ -323,6 +336,7 @@ LinkEmulatorQueueDisc::DoDispose()
     m_kick.Cancel();
     m_store = nullptr;
     m_timer = nullptr;
+    m_releaseCpu = nullptr;
     m_lossRng = nullptr;
     m_geRng = nullptr;
     m_duplicateRng = nullptr;
@@ -651,6 +665,22 @@ LinkEmulatorQueueDisc::ReleaseDue()
 
 void
 LinkEmulatorQueueDisc::TimerExpired()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_releaseCpu)
+    {
+        // The timer interrupt's handler: queued behind the hard interrupt work before it.
+        m_releaseCpu->Submit(HostCpu::HARDIRQ,
+                             m_releaseCost,
+                             HostCpu::KERNEL,
+                             MakeCallback(&LinkEmulatorQueueDisc::ReleaseNow, this));
+        return;
+    }
+    ReleaseNow();
+}
+
+void
+LinkEmulatorQueueDisc::ReleaseNow()
 {
     NS_LOG_FUNCTION(this);
     ReleaseDue();

@@ -7,6 +7,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/host-cpu.h"
 #include "ns3/ideal-timer.h"
 #include "ns3/nstime.h"
 #include "ns3/queue-disc.h"
@@ -210,8 +211,12 @@ class LinkEmulatorQueueDisc : public QueueDisc
     /// Release every waiting packet that the pending firing covers; re-arm.
     void ReleaseDue();
 
-    /// The timer's event: ReleaseDue(), then run the queue disc.
+    /// The timer's event: ReleaseDue(), then run the queue disc (on ReleaseCpu if set).
     void TimerExpired();
+
+    /// The release as the timer interrupt's handler ran it: ReleaseDue(), then run the queue
+    /// disc.
+    void ReleaseNow();
 
     /// Run the queue disc again (released packets remain after a run hit its quota).
     void Kick();
@@ -237,6 +242,8 @@ class LinkEmulatorQueueDisc : public QueueDisc
     double m_reorderCorrelation;      //!< reorder correlation
     Ptr<TimerModel> m_timer;          //!< the emulator's timer
     bool m_timerGatesAll;             //!< packets due at once also wait for the timer
+    Ptr<HostCpu> m_releaseCpu;        //!< CPU whose timer interrupt releases (null: none)
+    Time m_releaseCost;               //!< the release handler's own CPU time
 
     // Random variables
     Ptr<UniformRandomVariable> m_lossRng;      //!< Random loss draws

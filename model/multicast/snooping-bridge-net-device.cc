@@ -208,11 +208,11 @@ SnoopingBridgeNetDevice::SnoopIgmp(const SwitchFabric::Frame& frame,
 {
     const uint32_t ihl = 4u * (ip[0] & 0x0f);
     const uint32_t total = (static_cast<uint32_t>(ip[2]) << 8) | ip[3];
-    const uint32_t size = frame.packet->GetSize();
+    const uint32_t size = frame.GetSize();
     if (total > size || total < ihl + 8)
     {
-        m_malformedTrace(frame.packet, frame.inPort);
-        GetFabric()->NotifyDrop(frame.packet, frame.inPort, SwitchFabric::MALFORMED_IGMP);
+        m_malformedTrace(frame.GetPacket(), frame.inPort);
+        GetFabric()->NotifyDrop(frame, frame.inPort, SwitchFabric::MALFORMED_IGMP);
         return false;
     }
     const uint32_t igmpLen = total - ihl;
@@ -224,12 +224,12 @@ SnoopingBridgeNetDevice::SnoopIgmp(const SwitchFabric::Frame& frame,
         big.resize(total);
         buf = big.data();
     }
-    frame.packet->CopyData(buf, total);
+    frame.CopyData(buf, total);
     IgmpHeader h;
     if (h.Parse(buf + ihl, igmpLen) != IgmpHeader::PARSE_OK)
     {
-        m_malformedTrace(frame.packet, frame.inPort);
-        GetFabric()->NotifyDrop(frame.packet, frame.inPort, SwitchFabric::MALFORMED_IGMP);
+        m_malformedTrace(frame.GetPacket(), frame.inPort);
+        GetFabric()->NotifyDrop(frame, frame.inPort, SwitchFabric::MALFORMED_IGMP);
         return false;
     }
     const bool fromPort = frame.inPort != LOCAL_PORT;
@@ -485,7 +485,7 @@ SnoopingBridgeNetDevice::ForwardGroup(const SwitchFabric::Frame& frame)
         return;
     }
     uint8_t ip[64];
-    const uint32_t n = frame.packet->CopyData(ip, sizeof(ip));
+    const uint32_t n = frame.CopyData(ip, sizeof(ip));
     if (n < 20 || (ip[0] >> 4) != 4 || (ip[0] & 0x0f) < 5)
     {
         Flood(frame); // not a parsable IPv4 header: treat as non-IP multicast

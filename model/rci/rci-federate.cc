@@ -14,6 +14,7 @@
 #include "ns3/simulator.h"
 #include "ns3/timer-model.h"
 #include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -60,6 +61,27 @@ RciFederate::GetTypeId()
                             TimeValue(MilliSeconds(1)),
                             MakeTimeAccessor(&RciFederate::m_lookahead),
                             MakeTimeChecker(NanoSeconds(1), Seconds(3600)))
+              .AddAttribute("ActionCost",
+                            "Middleware cycles (MIPS R10000 cycles, scaled by the host's "
+                            "ReferenceCycleFactor) the RCI spends per action besides the action's "
+                            "own work: frame scheduling, the action's bookkeeping, the tag "
+                            "formatting. Charged before the action's callback runs.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RciFederate::m_actionCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("ReflectCost",
+                            "Middleware cycles (MIPS R10000 cycles, scaled by the host's "
+                            "ReferenceCycleFactor) the RCI spends per reflection it receives: "
+                            "parsing the tag, keeping and handing over the values. Charged after "
+                            "the RTI's reflect callback, off the update's latency.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RciFederate::m_reflectCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("ClockReads",
+                            "Clock reads per action (gettimeofday: the host's SyscallCost each).",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&RciFederate::m_clockReads),
+                            MakeUintegerChecker<uint32_t>(0, 1000))
               .AddTraceSource("Action",
                               "An action started: name, scheduled time, start time.",
                               MakeTraceSourceAccessor(&RciFederate::m_actionTrace),
@@ -273,17 +295,49 @@ RciFederate::RunAction(Time scheduled)
     }
     m_actionTrace(a.name, scheduled, Simulator::Now());
     auto it = m_actions.find(a.name);
-    if (it != m_actions.end() && !it->second.IsNull())
-    {
-        it->second();
-    }
+    Callback<void> action = it != m_actions.end() ? it->second : Callback<void>();
     if (++m_next == m_schedule.GetActions().size())
     {
         m_next = 0;
         ++m_frame;
     }
+    Time own = ActionOverhead();
+    if (own.IsStrictlyPositive())
+    {
+        // The RCI's own work for the action (frame scheduling, clock reads), then the action.
+        m_lrc->GetProcess()->Execute(own, Callback<void>([this, action]() {
+                                         if (!action.IsNull())
+                                         {
+                                             action();
+                                         }
+                                         ScheduleNext();
+                                     }));
+        return;
+    }
+    if (!action.IsNull())
+    {
+        action();
+    }
     // Queued behind the work the action gave the process.
     ScheduleNext();
+}
+
+Time
+RciFederate::ActionOverhead() const
+{
+    Ptr<HostPlatform> host = m_lrc->GetProcess()->GetPlatform();
+    return host->GetCpu()->CyclesToTime(m_actionCycles * host->GetReferenceCycleFactor())
+           + host->GetSyscallCost() * int64_t(m_clockReads);
+}
+
+void
+RciFederate::ReadInUpdateActions()
+{
+    NS_ABORT_MSG_IF(!m_lrc, "RciFederate::ReadInUpdateActions before Setup");
+    // Each read cycle of the RTI component is one Update action of this federate's unpaced
+    // frames: the RCI's per-action work and clock reads once per cycle.
+    m_lrc->SetCycleWork(m_actionCycles, m_clockReads);
+    m_lrc->SetReflectWork(m_reflectCycles);
 }
 
 void
@@ -312,6 +366,7 @@ RciFederate::SetReflectCallback(RtiLrc::ReflectCallback cb)
     NS_ABORT_MSG_IF(!m_lrc, "RciFederate::SetReflectCallback before Setup");
     m_reflect = cb;
     m_lrc->SetReflectCallback(MakeCallback(&RciFederate::OnReflect, this));
+    m_lrc->SetReflectWork(m_reflectCycles);
 }
 
 void

@@ -128,6 +128,19 @@ class RciFederate : public Object
      */
     void Start(Time first);
 
+    /**
+     * @brief Run this federate as the study's ReceiverSender and Receiver do: unpaced frames
+     * of one Update action that ticks the RTI (reads what is queued, callbacks), then blocks
+     * until more comes. Each read cycle of the RTI component is one Update action and costs the
+     * RCI's ActionCost and ClockReads once (RtiLrc::SetCycleWork); the reflections reach the
+     * component's reflect callback. Needs no schedule or Start().
+     */
+    void ReadInUpdateActions();
+
+    /** @return the RCI's own CPU time per action on this federate's host (ActionCost, clock
+     * reads) */
+    Time ActionOverhead() const;
+
     /** Stop after the action running now. */
     void Stop();
 
@@ -212,6 +225,9 @@ class RciFederate : public Object
     double m_timescale;                              //!< Timescale
     Time m_tolerance;                                //!< DeadlineTolerance
     Time m_lookahead;                                //!< Lookahead (HLA-TM)
+    double m_actionCycles{0};                        //!< ActionCost
+    uint32_t m_clockReads{0};                        //!< ClockReads
+    double m_reflectCycles{0};                       //!< ReflectCost
     Time m_start;                                    //!< start of frame 0
     uint64_t m_frame;                                //!< current frame
     std::size_t m_next;                              //!< next action index

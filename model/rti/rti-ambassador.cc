@@ -140,6 +140,11 @@ FederateAmbassador::EvokeReturned(uint32_t)
 {
 }
 
+void
+FederateAmbassador::ConnectionLost(const std::string&)
+{
+}
+
 // ---------------------------------------------------------------------------------------------
 // RtiAmbassador
 
@@ -158,7 +163,11 @@ RtiAmbassador::GetTypeId()
               .AddTraceSource("Grant",
                               "A time advance grant was delivered to the federate.",
                               MakeTraceSourceAccessor(&RtiAmbassador::m_grantTrace),
-                              "ns3::RtiAmbassador::GrantTracedCallback");
+                              "ns3::RtiAmbassador::GrantTracedCallback")
+              .AddTraceSource("ConnectionLost",
+                              "The federate's connection to the RTI was lost (TCP gave up).",
+                              MakeTraceSourceAccessor(&RtiAmbassador::m_lostTrace),
+                              "ns3::RtiAmbassador::ConnectionLostTracedCallback");
     return tid;
 }
 
@@ -232,6 +241,8 @@ RtiAmbassador::Install(Ptr<Node> node, Ptr<RtiCentralComponent> crc)
         Simulator::ScheduleWithContext(node->GetId(), Seconds(0), [s, to]() { s->Connect(to); });
         Ptr<RtiTcpConnection> tcp = CreateObject<RtiTcpConnection>();
         tcp->SetSocket(s);
+        tcp->TraceConnectWithoutContext("Lost",
+                                        MakeCallback(&RtiAmbassador::HandleConnectionLost, this));
         m_conn = tcp;
         Ptr<Socket> u = Socket::CreateSocket(node, UdpSocketFactory::GetTypeId());
         u->Bind();
@@ -241,6 +252,17 @@ RtiAmbassador::Install(Ptr<Node> node, Ptr<RtiCentralComponent> crc)
         Watch(m_udp);
     }
     Watch(m_conn);
+}
+
+void
+RtiAmbassador::HandleConnectionLost(const std::string& reason)
+{
+    NS_LOG_FUNCTION(this << reason);
+    m_lostTrace(reason);
+    if (m_fa)
+    {
+        m_fa->ConnectionLost(reason);
+    }
 }
 
 void

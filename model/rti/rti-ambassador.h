@@ -182,6 +182,15 @@ class FederateAmbassador
      * @param delivered callbacks delivered during the call
      */
     virtual void EvokeReturned(uint32_t delivered);
+
+    /**
+     * @brief connectionLost (IEEE 1516-2010's FederateAmbassador service; a 1516-2000 RTI such
+     * as pRTI 1516 throws RTIinternalError from the federate's next call instead): the
+     * federate's connection to the RTI is gone (TCP gave up after its retransmission limit).
+     * Delivered at once, as the RTI's reader thread sees the socket error, not in an evoke.
+     * @param reason what ended the connection
+     */
+    virtual void ConnectionLost(const std::string& reason);
 };
 
 /**
@@ -503,11 +512,23 @@ class RtiAmbassador : public RtiComponent
      */
     typedef void (*GrantTracedCallback)(LogicalTime time);
 
+    /**
+     * TracedCallback signature for the connection to the RTI lost.
+     * @param [in] reason what ended it
+     */
+    typedef void (*ConnectionLostTracedCallback)(const std::string& reason);
+
   protected:
     void DoDispose() override;
     void HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg) override;
 
   private:
+    /**
+     * The connection to the central component was lost: trace it and tell the federate.
+     * @param reason what ended it
+     */
+    void HandleConnectionLost(const std::string& reason);
+
     /**
      * A new message from this federate.
      * @param type type
@@ -611,6 +632,7 @@ class RtiAmbassador : public RtiComponent
     EventId m_evokeTimer;                                //!< end of the evoke's wait
     TracedCallback<LogicalTime, uint8_t> m_deliverTrace; //!< deliveries
     TracedCallback<LogicalTime> m_grantTrace;            //!< grants
+    TracedCallback<const std::string&> m_lostTrace;      //!< connection to the RTI lost
 };
 
 } // namespace ns3

@@ -42,7 +42,12 @@ RtiConnection::GetTypeId()
                               "well-formed message; on TCP the frame that closed the "
                               "connection), with the reason.",
                               MakeTraceSourceAccessor(&RtiConnection::m_malformedTrace),
-                              "ns3::RtiConnection::MalformedTracedCallback");
+                              "ns3::RtiConnection::MalformedTracedCallback")
+              .AddTraceSource("Lost",
+                              "The transport ended the connection with an error (TCP gave up "
+                              "after its retransmission limit, or a reset came), with the reason.",
+                              MakeTraceSourceAccessor(&RtiConnection::m_lostTrace),
+                              "ns3::RtiConnection::LostTracedCallback");
     return tid;
 }
 
@@ -52,6 +57,7 @@ RtiConnection::RtiConnection()
     , m_txBytes(0)
     , m_rxMessages(0)
     , m_malformed(0)
+    , m_lost(false)
 {
 }
 
@@ -182,6 +188,24 @@ RtiConnection::GetNMalformed() const
     return m_malformed;
 }
 
+bool
+RtiConnection::IsLost() const
+{
+    return m_lost;
+}
+
+void
+RtiConnection::NotifyLost(const std::string& reason)
+{
+    if (m_lost)
+    {
+        return;
+    }
+    m_lost = true;
+    NS_LOG_WARN("RtiConnection to " << m_peer << " lost: " << reason);
+    m_lostTrace(reason);
+}
+
 // ---------------------------------------------------------------------------------------------
 // RtiTcpConnection
 
@@ -212,6 +236,10 @@ RtiTcpConnection::DoDispose()
     {
         m_socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
         m_socket->SetSendCallback(MakeNullCallback<void, Ptr<Socket>, uint32_t>());
+        m_socket->SetCloseCallbacks(MakeNullCallback<void, Ptr<Socket>>(),
+                                    MakeNullCallback<void, Ptr<Socket>>());
+        m_socket->SetConnectCallback(MakeNullCallback<void, Ptr<Socket>>(),
+                                     MakeNullCallback<void, Ptr<Socket>>());
     }
     m_socket = nullptr;
     m_txQueue.clear();
@@ -225,6 +253,10 @@ RtiTcpConnection::SetSocket(Ptr<Socket> socket)
     m_socket = socket;
     m_socket->SetRecvCallback(MakeCallback(&RtiTcpConnection::HandleRead, this));
     m_socket->SetSendCallback(MakeCallback(&RtiTcpConnection::HandleSend, this));
+    m_socket->SetCloseCallbacks(MakeNullCallback<void, Ptr<Socket>>(),
+                                MakeCallback(&RtiTcpConnection::HandleErrorClose, this));
+    m_socket->SetConnectCallback(MakeNullCallback<void, Ptr<Socket>>(),
+                                 MakeCallback(&RtiTcpConnection::HandleConnectFailed, this));
 }
 
 Ptr<Socket>
@@ -259,6 +291,11 @@ RtiTcpConnection::SendBatch(const std::vector<RtiMessage>& msgs)
 void
 RtiTcpConnection::Flush()
 {
+    if (IsLost())
+    {
+        m_txQueue.clear(); // nothing reaches a lost connection
+        return;
+    }
     // One write per message, as an RTI writes each message with its own send() call; a message
     // that does not fit in the send buffer is written in parts as room appears.
     while (!m_txQueue.empty())
@@ -291,6 +328,21 @@ void
 RtiTcpConnection::HandleSend(Ptr<Socket> socket, uint32_t available)
 {
     Flush();
+}
+
+void
+RtiTcpConnection::HandleErrorClose(Ptr<Socket> socket)
+{
+    // What is still queued can never be written: a real RTI's send() would fail from now on.
+    m_txQueue.clear();
+    NotifyLost("TCP closed the connection with an error (its retransmission limit, or a reset)");
+}
+
+void
+RtiTcpConnection::HandleConnectFailed(Ptr<Socket> socket)
+{
+    m_txQueue.clear();
+    NotifyLost("TCP could not connect (its SYN retransmission limit, or a reset)");
 }
 
 void

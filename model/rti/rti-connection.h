@@ -160,6 +160,12 @@ class RtiConnection : public Object
     uint64_t GetNMalformed() const;
 
     /**
+     * @return whether the transport ended the connection with an error (TCP gave up after its
+     * retransmission limit, or a reset came); nothing is sent or received after that
+     */
+    bool IsLost() const;
+
+    /**
      * TracedCallback signature for a message sent or received.
      * @param [in] msg the message
      */
@@ -171,6 +177,12 @@ class RtiConnection : public Object
      * @param [in] reason why (RtiMessage::TryDeserializeFrom's reason)
      */
     typedef void (*MalformedTracedCallback)(uint32_t bytes, const std::string& reason);
+
+    /**
+     * TracedCallback signature for a connection the transport ended.
+     * @param [in] reason what ended it
+     */
+    typedef void (*LostTracedCallback)(const std::string& reason);
 
   protected:
     void DoDispose() override;
@@ -212,6 +224,12 @@ class RtiConnection : public Object
      */
     void CountMalformed(uint32_t bytes, const std::string& reason);
 
+    /**
+     * Mark the connection lost (once) and trace it.
+     * @param reason what ended it
+     */
+    void NotifyLost(const std::string& reason);
+
   private:
     DataCallback m_data;                                           //!< data-available callback
     uint32_t m_peer;                                               //!< peer federate
@@ -223,6 +241,8 @@ class RtiConnection : public Object
     RtiBytes m_encoded;                                            //!< scratch bytes of Encode
     uint64_t m_malformed;                                          //!< malformed input dropped
     TracedCallback<uint32_t, const std::string&> m_malformedTrace; //!< malformed input
+    bool m_lost;                                                   //!< ended by the transport
+    TracedCallback<const std::string&> m_lostTrace;                //!< ended by the transport
 };
 
 /**
@@ -292,6 +312,20 @@ class RtiTcpConnection : public RtiConnection
      * @param available bytes of free send buffer
      */
     void HandleSend(Ptr<Socket> socket, uint32_t available);
+
+    /**
+     * The socket's error-close callback: TCP gave up (its retransmission limit, ns-3's
+     * TcpSocket DataRetries) or received a reset. The connection is lost.
+     * @param socket the socket
+     */
+    void HandleErrorClose(Ptr<Socket> socket);
+
+    /**
+     * The socket's connection-failed callback: the connection never came up (ns-3's TcpSocket
+     * SynRetries SYN retransmissions, or a reset). The connection is lost.
+     * @param socket the socket
+     */
+    void HandleConnectFailed(Ptr<Socket> socket);
     /** Write pending messages while the send buffer has room. */
     void Flush();
 

@@ -58,6 +58,7 @@ RtiLrc::RtiLrc()
     , m_reflected(0)
     , m_gaps(0)
     , m_queueDrops(0)
+    , m_socketDrops(0)
     , m_maxBurst(0)
 {
 }
@@ -290,9 +291,12 @@ RtiLrc::Update(uint32_t objectClass, uint32_t bytes, Time tag)
     }
     uint32_t size = msg.GetSerializedSize();
     ++m_sent;
-    // One step of the process: the RTI's call, encoding and lowest layer, then per receiver the
-    // socket send or the queue copy; the messages leave when the step is done (a process that
-    // loops over its receivers sends the first one a little earlier: not modelled).
+    // One step of the process: the RTI's upper layers (call, encoding) and its lowest layer,
+    // then per receiver the operating system's part: the socket send (network transports) or
+    // the copy into the receiver's queue and the semaphore post (a system call). The messages
+    // leave when the step is done (a process that loops over its receivers sends the first one
+    // a little earlier: not modelled). Then, off the messages' path, the rest of each send
+    // call (the host's SendOffPathCost): the send side of the process's job.
     Ptr<HostPlatform> platform = m_process->GetPlatform();
     Ptr<HostCpu> cpu = platform->GetCpu();
     double cycles
@@ -300,9 +304,12 @@ RtiLrc::Update(uint32_t objectClass, uint32_t bytes, Time tag)
     Time cost = cpu->CyclesToTime(Cycles(cycles));
     auto it = m_routes.find(objectClass);
     std::size_t receivers = it == m_routes.end() ? 0 : it->second.size();
-    if (m_settings->GetTransport() == RtiSettings::SHARED_MEMORY)
+    const bool shm = m_settings->GetTransport() == RtiSettings::SHARED_MEMORY;
+    if (shm)
     {
-        cost += cpu->CyclesToTime(Cycles(m_settings->ShmEnqueueCycles(size))) * int64_t(receivers);
+        cost += (cpu->CyclesToTime(Cycles(m_settings->ShmEnqueueCycles(size)))
+                 + platform->GetSyscallCost())
+                * int64_t(receivers);
     }
     else
     {
@@ -310,6 +317,14 @@ RtiLrc::Update(uint32_t objectClass, uint32_t bytes, Time tag)
     }
     m_process->Execute(cost,
                        Callback<void>([this, objectClass, msg]() { SendNow(objectClass, msg); }));
+    if (!shm && receivers > 0)
+    {
+        Time off = platform->GetSendOffPathCost() * int64_t(receivers);
+        if (off.IsStrictlyPositive())
+        {
+            m_process->Execute(off);
+        }
+    }
 }
 
 void
@@ -320,9 +335,15 @@ RtiLrc::SendNow(uint32_t objectClass, const RtiMessage& msg)
     {
         return;
     }
+    const bool network = m_settings->GetTransport() != RtiSettings::SHARED_MEMORY;
     for (const Route& route : it->second)
     {
         route.conn->Send(msg);
+        if (network)
+        {
+            // The kernel's transmit completion, on the interrupt core.
+            m_process->GetPlatform()->NotifyTransmitted();
+        }
     }
 }
 
@@ -330,6 +351,9 @@ void
 RtiLrc::DataAvailable(Ptr<RtiConnection> conn)
 {
     const bool shm = m_settings->GetTransport() == RtiSettings::SHARED_MEMORY;
+    const bool udp = m_settings->GetTransport() == RtiSettings::UDP;
+    Ptr<HostPlatform> platform = m_process->GetPlatform();
+    const uint32_t rcvbuf = udp ? platform->GetUdpReceiveBuffer() : 0;
     while (conn->HasData())
     {
         RtiConnection::Chunk chunk = conn->Receive();
@@ -348,7 +372,17 @@ RtiLrc::DataAvailable(Ptr<RtiConnection> conn)
                 m_dropTrace(size, "shared-memory queue full");
                 continue;
             }
-            m_inbox.push_back(Inbound{std::move(msg), size});
+            // UDP: the inbox is the socket's receive queue (the process takes a datagram only
+            // when it reads): a datagram that does not fit in the receive buffer is dropped.
+            uint32_t charge = udp ? platform->GetSocketBufferCharge(size) : 0;
+            if (rcvbuf > 0 && m_inboxCharge + charge > rcvbuf)
+            {
+                ++m_socketDrops;
+                m_dropTrace(size, "socket receive buffer full");
+                continue;
+            }
+            m_inboxCharge += charge;
+            m_inbox.push_back(Inbound{std::move(msg), size, charge});
         }
     }
     if (!m_reading && !m_inbox.empty())
@@ -372,15 +406,24 @@ RtiLrc::StartReadCycle()
 void
 RtiLrc::ReadNext()
 {
+    Ptr<HostPlatform> platform = m_process->GetPlatform();
     if (m_cycleLeft == 0)
     {
         m_maxBurst = std::max(m_maxBurst, m_burst);
         m_readCycleTrace(m_burst);
-        if (m_settings->ReadCycleCycles() > 0)
+        // The cycle's own work, once however many messages it read: the RTI's tick
+        // (ReadCycleCost), the owner's per-cycle work (an RCI Update action, SetCycleWork) and,
+        // on a socket, the non-blocking read that finds it empty.
+        Time cycle = platform->GetCpu()->CyclesToTime(
+                         Cycles(m_settings->ReadCycleCycles() + m_cycleReferenceCycles))
+                     + platform->GetSyscallCost() * int64_t(m_cycleSyscalls);
+        if (m_settings->GetTransport() == RtiSettings::UDP)
         {
-            // The cycle's own work, once however many messages it read.
-            m_process->ExecuteCycles(Cycles(m_settings->ReadCycleCycles()),
-                                     Callback<void>([this]() { EndReadCycle(); }));
+            cycle += platform->GetSyscallCost();
+        }
+        if (cycle.IsStrictlyPositive())
+        {
+            m_process->Execute(cycle, Callback<void>([this]() { EndReadCycle(); }));
             return;
         }
         EndReadCycle();
@@ -389,10 +432,14 @@ RtiLrc::ReadNext()
     const Inbound& msg = m_inbox.front();
     double cycles = m_settings->TransportCycles() + m_settings->DecodeCycles(msg.size)
                     + m_settings->CallbackCycles();
-    Time cost = m_process->GetPlatform()->GetCpu()->CyclesToTime(Cycles(cycles));
-    if (m_settings->GetTransport() != RtiSettings::SHARED_MEMORY)
+    Time cost = platform->GetCpu()->CyclesToTime(Cycles(cycles));
+    if (m_settings->GetTransport() == RtiSettings::SHARED_MEMORY)
     {
-        cost += m_process->GetPlatform()->GetRecvCost(msg.size);
+        cost += platform->GetSyscallCost(); // the semaphore operation that takes the message
+    }
+    else
+    {
+        cost += platform->GetRecvCost(msg.size);
     }
     m_process->Execute(cost, Callback<void>([this]() { ReadDone(); }));
 }
@@ -400,12 +447,24 @@ RtiLrc::ReadNext()
 void
 RtiLrc::EndReadCycle()
 {
-    if (m_inbox.empty())
+    if (!m_inbox.empty())
     {
-        m_reading = false;
+        m_waitCharged = false;
+        StartReadCycle(); // what came meanwhile: no wake-up, the process is running
         return;
     }
-    StartReadCycle(); // what came meanwhile: no wake-up, the process is running
+    // Nothing to read: the process blocks (select() or the semaphore wait). The host's
+    // WaitCost is the blocking and the wake-up path on this CPU (charged here, before the block;
+    // what arrives meanwhile is read without another wake-up).
+    Time wait = m_process->GetPlatform()->GetWaitCost();
+    if (wait.IsStrictlyPositive() && !m_waitCharged)
+    {
+        m_waitCharged = true;
+        m_process->Execute(wait, Callback<void>([this]() { EndReadCycle(); }));
+        return;
+    }
+    m_waitCharged = false;
+    m_reading = false;
 }
 
 void
@@ -413,6 +472,7 @@ RtiLrc::ReadDone()
 {
     Inbound msg = std::move(m_inbox.front());
     m_inbox.pop_front();
+    m_inboxCharge -= msg.charge;
     --m_cycleLeft;
     ++m_burst;
     const RtiMessage& m = msg.msg;
@@ -436,8 +496,38 @@ RtiLrc::ReadDone()
     {
         m_reflect(Reflection{m.handle, m.GetSource(), seq, tag, bytes});
     }
-    m_process->ExecuteCycles(Cycles(m_settings->ReflectTailCycles()),
-                             Callback<void>([this]() { ReadNext(); }));
+    // Off the message's path: the RTI's read-side work after the callback (ReflectTailCost),
+    // the owner's per-reflection work (SetReflectWork: the RCI's) and the rest of the socket
+    // read (the host's RecvOffPathCost): the read side of the job.
+    Ptr<HostPlatform> platform = m_process->GetPlatform();
+    Time tail = platform->GetCpu()->CyclesToTime(
+        Cycles(m_settings->ReflectTailCycles() + m_reflectReferenceCycles));
+    if (m_settings->GetTransport() != RtiSettings::SHARED_MEMORY)
+    {
+        tail += platform->GetRecvOffPathCost();
+    }
+    m_process->Execute(tail, Callback<void>([this]() { ReadNext(); }));
+}
+
+void
+RtiLrc::SetCycleWork(double referenceCycles, uint32_t syscalls)
+{
+    NS_ABORT_MSG_IF(referenceCycles < 0, "RtiLrc::SetCycleWork: negative cycles");
+    m_cycleReferenceCycles = referenceCycles;
+    m_cycleSyscalls = syscalls;
+}
+
+void
+RtiLrc::SetReflectWork(double referenceCycles)
+{
+    NS_ABORT_MSG_IF(referenceCycles < 0, "RtiLrc::SetReflectWork: negative cycles");
+    m_reflectReferenceCycles = referenceCycles;
+}
+
+uint64_t
+RtiLrc::GetSocketDrops() const
+{
+    return m_socketDrops;
 }
 
 void

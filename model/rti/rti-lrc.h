@@ -43,14 +43,26 @@ class RtiFedex;
  * R10000 cycles). Federation management goes through the federation's RtiFedex; updates go
  * straight to every subscribed LRC:
  *
+ * The RTI's upper layers (CallCost, EncodeCost, DecodeCost, CallbackCost) are the same code
+ * whatever the transport; the lowest layer is the RTI's TransportCost and queue copies
+ * (ShmEnqueueCost, ShmCopyCostPerByte) plus the operating system's work, which is the host's
+ * (HostPlatform): costs are charged per job, a sender paying the send side, a reader the read
+ * side, a federate that does both paying both:
+ *
  * - send: CallCost + EncodeCost(bytes) + TransportCost, then per receiver the host's socket send
- *   cost (UDP, TCP) or a copy into its shared-memory queue (ShmEnqueueCost +
- *   ShmCopyCostPerByte x message size) and a semaphore post;
+ *   (SendCost; UDP, TCP) or a copy into its shared-memory queue (ShmEnqueueCost +
+ *   ShmCopyCostPerByte x message size) and the semaphore post (the host's SyscallCost); the
+ *   messages leave; then, off their path, the host's SendOffPathCost per datagram, and the
+ *   kernel's transmit completion on the interrupt core (TxCompletionCost);
  * - receive: a blocked process is woken (scheduling latency), then per message the host's
- *   socket read cost (not for shared memory), TransportCost, DecodeCost(bytes), CallbackCost,
- *   the reflect callback, then ReflectTailCost. Reading goes in read cycles (the RTI's tick):
- *   a cycle delivers the messages queued when it starts, then spends ReadCycleCost once;
- *   messages that arrived meanwhile start the next cycle without a wake-up. A process that
+ *   socket read (RecvCost) or semaphore operation (SyscallCost), TransportCost,
+ *   DecodeCost(bytes), CallbackCost, the reflect callback, then off the path ReflectTailCost
+ *   (the RTI's own read-side work), the owner's per-reflection work (SetReflectWork) and the
+ *   host's RecvOffPathCost. Reading goes in read cycles
+ *   (the RTI's tick inside its owner's Update action): a cycle delivers the messages queued
+ *   when it starts, then spends ReadCycleCost, the owner's per-cycle work (SetCycleWork) and on
+ *   a socket the read that finds it empty, once; messages that arrived meanwhile start the
+ *   next cycle without a wake-up, else the process blocks (the host's WaitCost). A process that
  *   falls behind therefore reads in bursts and pays the cycle's cost once per burst.
  *
  * Messages are the RTI's own (RtiMessage UPDATE_ATTRIBUTES: the class as handle, one attribute
@@ -59,8 +71,9 @@ class RtiFedex;
  * writes when the send buffer is full, malformed input closing the connection) and
  * RtiLocalConnection for the shared-memory queues.
  *
- * Loss: a full socket buffer (UDP), a full shared-memory queue; seen by the receiver as gaps
- * in a sender's sequence numbers.
+ * Loss: a full socket receive buffer (UDP: datagrams wait in the socket until the process reads
+ * them; HostPlatform UdpReceiveBuffer, SocketBufferCharge), a full shared-memory queue; seen by
+ * the receiver as gaps in a sender's sequence numbers.
  */
 class RtiLrc : public Object
 {
@@ -145,6 +158,8 @@ class RtiLrc : public Object
     uint64_t GetQueueDrops() const;
     /** @return malformed input dropped by this LRC's receiving connections */
     uint64_t GetMalformed() const;
+    /** @return datagrams dropped because this LRC's socket receive buffer was full (UDP) */
+    uint64_t GetSocketDrops() const;
     /** @return the largest number of messages read in one wake-up */
     uint32_t GetMaxBurst() const;
 
@@ -167,6 +182,23 @@ class RtiLrc : public Object
      * @param handle the federate handle
      */
     void SetHandle(uint32_t handle);
+
+    /**
+     * @brief Work the process does once per read cycle besides the RTI's own (ReadCycleCost):
+     * the read cycle is its owner's Update action (RciFederate::ReadInUpdateActions).
+     * @param referenceCycles middleware cycles (MIPS R10000 cycles, scaled by the host's
+     *        ReferenceCycleFactor)
+     * @param syscalls cheap system calls of the host per cycle (clock reads)
+     */
+    void SetCycleWork(double referenceCycles, uint32_t syscalls);
+
+    /**
+     * @brief Work the process does per reflection after the reflect callback, besides the
+     * RTI's own (ReflectTailCost): its owner's handling of the delivered update (the RCI's).
+     * @param referenceCycles middleware cycles (MIPS R10000 cycles, scaled by the host's
+     *        ReferenceCycleFactor)
+     */
+    void SetReflectWork(double referenceCycles);
 
     /**
      * @brief Charge federation-management work to this process (called by the Fedex).
@@ -210,8 +242,9 @@ class RtiLrc : public Object
     /** A message waiting to be read. */
     struct Inbound
     {
-        RtiMessage msg; //!< the message
-        uint32_t size;  //!< its serialized size
+        RtiMessage msg;  //!< the message
+        uint32_t size;   //!< its serialized size
+        uint32_t charge; //!< bytes it counts against the socket receive buffer (UDP)
     };
 
     /** A receiver of one class. */
@@ -255,6 +288,12 @@ class RtiLrc : public Object
     uint64_t m_reflected;                            //!< counter
     uint64_t m_gaps;                                 //!< counter
     uint64_t m_queueDrops;                           //!< counter
+    uint64_t m_socketDrops;                          //!< counter
+    uint64_t m_inboxCharge{0};                       //!< receive-buffer bytes of the inbox (UDP)
+    double m_cycleReferenceCycles{0};                //!< SetCycleWork
+    uint32_t m_cycleSyscalls{0};                     //!< SetCycleWork
+    double m_reflectReferenceCycles{0};              //!< SetReflectWork
+    bool m_waitCharged{false};                       //!< the blocking wait is being charged
     uint32_t m_maxBurst;                             //!< largest burst
     TracedCallback<uint32_t, const std::string&> m_dropTrace; //!< lost
     TracedCallback<uint32_t, uint32_t, Time> m_reflectTrace;  //!< sender, seq, tag

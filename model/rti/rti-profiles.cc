@@ -61,47 +61,42 @@ RtiSettings.TcpNoDelay = true
 # ---------------------------------------------------------------------------------------------
 # [TNO03]'s RTIs on the direct data path (RtiLrc, RtiFedex). Costs in MIPS R10000 cycles
 # (scaled by each host's ReferenceCycleFactor). Sources and calibrations: doc/tno.rst.
-[rti tno-rti-dm]
-description = TNO RTI-DM: UDP/IP over Ethernet, a lightweight per-message path (TNO03)
+#
+# TNO's RTI is layered: RTI-DM and RTI-SM share every layer but the lowest. tno-rti holds the
+# shared upper layers; the two transports differ only in their lowest layer, whose operating-
+# system part (sockets, semaphores, wake-ups) is the host's (HostPlatform), not the RTI's.
+[rti tno-rti]
+description = TNO RTI, the upper layers shared by RTI-DM and RTI-SM (TNO03)
 RtiSettings.DataPath = Direct
+# One per-operation cost K (call, encode, decode, callback, and the RTI's own lowest-layer
+# bookkeeping); calibrated on the low-frequency latency of configuration 2 (450 us).
+RtiSettings.CallCost = 7300
+RtiSettings.EncodeCost = 7300
+RtiSettings.TransportCost = 7300
+RtiSettings.DecodeCost = 7300
+RtiSettings.CallbackCost = 7300
+RtiSettings.AdminCost = 100000
+
+[rti tno-rti-dm]
+base = tno-rti
+description = TNO RTI-DM: UDP/IP over Ethernet (TNO03)
 RtiSettings.Transport = Udp
 # 512 bytes of attribute data in a 622-byte IP packet: 622 - 28 (UDP/IP) = 594 bytes of message,
 # of which the update's body takes 540 (object handle 4, value count 4, attribute handle and
 # length 8, the 512 bytes, tag length 4, the RCI's 8-byte tag): an encoding header of 54 bytes.
 RtiSettings.EncodingHeaderSize = 54
-# One per-operation cost K (call, encode, lowest layer, decode, callback); calibrated on the
-# low-frequency latency of configuration 1b (780 us).
-RtiSettings.CallCost = 1470
-RtiSettings.EncodeCost = 1470
-RtiSettings.TransportCost = 1470
-RtiSettings.DecodeCost = 1470
-RtiSettings.CallbackCost = 1470
-# Per reflected message, off its latency: calibrated on the highest frequency of 1b (925 Hz).
-RtiSettings.ReflectTailCost = 170000
-RtiSettings.AdminCost = 100000
 
 [rti tno-rti-sm]
+base = tno-rti
 description = TNO RTI-SM: shared-memory message queues on one machine (TNO03)
-RtiSettings.DataPath = Direct
 RtiSettings.Transport = SharedMemory
 # 586-byte messages: the 540-byte update body (see tno-rti-dm) and a 46-byte header.
 RtiSettings.EncodingHeaderSize = 46
-RtiSettings.CallCost = 8150
-RtiSettings.EncodeCost = 8150
-RtiSettings.TransportCost = 8150
-RtiSettings.DecodeCost = 8150
-RtiSettings.CallbackCost = 8150
-# A copy into each receiver's queue: memcpy at about one byte per cycle, plus the lock and the
-# semaphore post (System V semop, a system call).
-RtiSettings.ShmEnqueueCost = 5000
+# A copy into each receiver's queue: memcpy at about one byte per cycle, and the queue's lock
+# and slot bookkeeping (the semaphore post is a system call: the host's).
+RtiSettings.ShmEnqueueCost = 1000
 RtiSettings.ShmCopyCostPerByte = 1
 RtiSettings.ShmQueueSize = 64
-# Per reflected message, off its latency: calibrated on the highest frequency of 2 (3900 Hz).
-RtiSettings.ReflectTailCost = 8000
-# Once per read cycle (the RTI's tick, the RCI's frame bookkeeping, the semaphore wait of an
-# empty queue): calibrated on the knee of 2 (2500 Hz); see doc/tno.rst.
-RtiSettings.ReadCycleCost = 30000
-RtiSettings.AdminCost = 100000
 
 [rti dmso-rti13ng]
 description = DMSO RTI 1.3NG-like: heavier per-message path over TCP (an assumption: the study does not say its transport) (TNO03)
@@ -109,13 +104,15 @@ RtiSettings.DataPath = Direct
 RtiSettings.Transport = Tcp
 RtiSettings.TcpNoDelay = true
 RtiSettings.EncodingHeaderSize = 54
-# K calibrated on the low-frequency latency of 1a (2900 us), T on its highest frequency (375 Hz).
-RtiSettings.CallCost = 36900
-RtiSettings.EncodeCost = 36900
-RtiSettings.TransportCost = 36900
-RtiSettings.DecodeCost = 36900
-RtiSettings.CallbackCost = 36900
-RtiSettings.ReflectTailCost = 268400
+# K calibrated on the low-frequency latency of 1a (2900 us); the RTI's own read-side work per
+# reflected message (ReflectTailCost, readers only) on 1a's highest frequency (375 Hz). The host's
+# socket costs and the RCI's are the same as for RTI-DM.
+RtiSettings.CallCost = 39300
+RtiSettings.EncodeCost = 39300
+RtiSettings.TransportCost = 39300
+RtiSettings.DecodeCost = 39300
+RtiSettings.CallbackCost = 39300
+RtiSettings.ReflectTailCost = 120000
 RtiSettings.AdminCost = 300000
 )";
 

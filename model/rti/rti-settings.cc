@@ -153,25 +153,29 @@ RtiSettings::GetTypeId()
                             MakeDoubleAccessor(&RtiSettings::m_transportCycles),
                             MakeDoubleChecker<double>(0.0, 1e9))
               .AddAttribute("ReflectTailCost",
-                            "Cycles the receiving process spends after each reflect callback "
-                            "returns (the RTI's and the RCI's bookkeeping of the delivered "
-                            "message: off its latency, on its throughput; direct path).",
+                            "Cycles of the RTI's own read-side work after each reflect callback "
+                            "returns (off the message's latency, on the reader's throughput; "
+                            "direct path). Charged to readers only: the operating system's "
+                            "off-path work is the host's (SendOffPathCost, RecvOffPathCost).",
                             DoubleValue(0.0),
                             MakeDoubleAccessor(&RtiSettings::m_reflectTailCycles),
                             MakeDoubleChecker<double>(0.0, 1e9))
               .AddAttribute("ReadCycleCost",
-                            "Cycles a receiving process spends once per read cycle, however many "
-                            "messages the cycle delivered: from finding its queue empty to being "
-                            "ready to read again (the RTI's tick and the RCI's frame bookkeeping, "
-                            "the queue's semaphore wait). Messages arriving meanwhile are read in "
-                            "the next cycle, without a wake-up; a reader that falls behind reads "
-                            "in bursts and pays it once per burst (direct path).",
+                            "Cycles of the RTI's own tick, once per read cycle however many "
+                            "messages the cycle delivered (direct path). The owner's work per "
+                            "cycle (an RCI Update action: RciFederate ActionCost) and the "
+                            "operating system's (the read that finds the queue empty, the "
+                            "blocking wait: HostPlatform SyscallCost, WaitCost) come on top. "
+                            "Messages arriving meanwhile are read in the next cycle, without a "
+                            "wake-up; a reader that falls behind reads in bursts and pays the "
+                            "cycle once per burst.",
                             DoubleValue(0.0),
                             MakeDoubleAccessor(&RtiSettings::m_readCycleCycles),
                             MakeDoubleChecker<double>(0.0, 1e9))
               .AddAttribute("ShmEnqueueCost",
-                            "Cycles to put one message on one shared-memory queue: lock, slot "
-                            "bookkeeping and the semaphore post (shared-memory transport).",
+                            "Cycles of the RTI to put one message on one shared-memory queue: "
+                            "lock and slot bookkeeping (shared-memory transport; the semaphore "
+                            "post is a system call, the host's SyscallCost).",
                             DoubleValue(0.0),
                             MakeDoubleAccessor(&RtiSettings::m_shmCycles),
                             MakeDoubleChecker<double>(0.0, 1e9))

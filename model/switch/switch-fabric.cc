@@ -4,11 +4,13 @@
 
 #include "switch-fabric.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ns3
@@ -71,6 +73,25 @@ SwitchFabric::GetTypeId()
                             TimeValue(Seconds(300)),
                             MakeTimeAccessor(&SwitchFabric::m_macAging),
                             MakeTimeChecker(MilliSeconds(1)))
+              .AddAttribute("ArbitrationCycle",
+                            "Cycle of the round-robin bus arbiter of a shared-bus switch: a frame "
+                            "fully received waits for its ingress port's next grant (0 to one "
+                            "cycle), then crosses the bus at BusRate; 0 = no bus stage.",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&SwitchFabric::m_cycle),
+                            MakeTimeChecker(Seconds(0), Seconds(1)))
+              .AddAttribute("ArbitrationSlots",
+                            "Ports granted per arbitration cycle (port p's grant is at p mod "
+                            "ArbitrationSlots slots of ArbitrationCycle / ArbitrationSlots).",
+                            UintegerValue(16),
+                            MakeUintegerAccessor(&SwitchFabric::m_slots),
+                            MakeUintegerChecker<uint32_t>(1, 4096))
+              .AddAttribute("BusRate",
+                            "Rate at which a granted frame crosses the bus (bit/s; with "
+                            "ArbitrationCycle > 0).",
+                            DataRateValue(DataRate("2.56Gbps")),
+                            MakeDataRateAccessor(&SwitchFabric::m_busRate),
+                            MakeDataRateChecker())
               .AddTraceSource("Drop",
                               "A frame (copy) was dropped: packet, port, DropReason.",
                               MakeTraceSourceAccessor(&SwitchFabric::m_dropTrace),
@@ -117,6 +138,43 @@ SwitchFabric::AssignStreams(int64_t stream)
 void
 SwitchFabric::Ingress(const Frame& frame)
 {
+    if (m_cycle.IsStrictlyPositive())
+    {
+        // On the bus the frame has its Ethernet header and FCS (14 + 4 bytes).
+        const Time done = BusCrossing(frame.inPort, frame.packet->GetSize() + 18);
+        Simulator::Schedule(done - Simulator::Now(), &SwitchFabric::EngineIngress, this, frame);
+        return;
+    }
+    EngineIngress(frame);
+}
+
+Time
+SwitchFabric::BusCrossing(uint32_t port, uint32_t bytes)
+{
+    const Time now = Simulator::Now();
+    const int64_t cycle = m_cycle.GetTimeStep();
+    const uint32_t slot = port == UINT32_MAX ? 0 : port % m_slots;
+    const int64_t offset = cycle * slot / m_slots;
+    // The port's first grant at or after now: k * cycle + offset >= now.
+    int64_t k = (now.GetTimeStep() - offset + cycle - 1) / cycle;
+    k = std::max<int64_t>(k, 0);
+    Time grant = TimeStep(k * cycle + offset);
+    // The port's frames cross one after the other, in arrival order.
+    auto it = m_portBusFree.find(port);
+    if (it != m_portBusFree.end() && it->second > grant)
+    {
+        grant = it->second;
+    }
+    const Time done = grant + m_busRate.CalculateBytesTxTime(bytes);
+    m_portBusFree[port] = done;
+    NS_LOG_LOGIC("port " << port << " frame of " << bytes << " B: grant " << grant.As(Time::US)
+                         << ", crossed " << done.As(Time::US));
+    return done;
+}
+
+void
+SwitchFabric::EngineIngress(const Frame& frame)
+{
     if (m_capacity <= 0.0)
     {
         ++m_forwarded;
@@ -133,7 +191,7 @@ SwitchFabric::Ingress(const Frame& frame)
     // m_queue holds the frame in service at its head.
     if (m_queue.size() > m_queueLimit)
     {
-        NotifyDrop(frame.packet, frame.inPort, ENGINE_OVERFLOW);
+        NotifyDrop(frame, frame.inPort, ENGINE_OVERFLOW);
         return;
     }
     m_queue.push_back(frame);
@@ -164,18 +222,31 @@ SwitchFabric::GetEngineQueueLength() const
 }
 
 bool
+SwitchFabric::DrawDrop()
+{
+    return m_dropProbability > 0.0 && m_rng->GetValue() < m_dropProbability;
+}
+
+bool
 SwitchFabric::RandomDrop(Ptr<const Packet> packet, uint32_t port)
 {
-    if (m_dropProbability <= 0.0)
+    if (!DrawDrop())
     {
         return false;
     }
-    if (m_rng->GetValue() < m_dropProbability)
+    NotifyDrop(packet, port, RANDOM_DROP);
+    return true;
+}
+
+bool
+SwitchFabric::RandomDrop(const Frame& frame, uint32_t port)
+{
+    if (!DrawDrop())
     {
-        NotifyDrop(packet, port, RANDOM_DROP);
-        return true;
+        return false;
     }
-    return false;
+    NotifyDrop(frame, port, RANDOM_DROP);
+    return true;
 }
 
 void
@@ -247,6 +318,17 @@ SwitchFabric::NotifyDrop(Ptr<const Packet> packet, uint32_t port, DropReason rea
     NS_LOG_LOGIC("drop on port " << port << ": " << DropReasonName(reason));
     ++m_drops[reason];
     m_dropTrace(packet, port, reason);
+}
+
+void
+SwitchFabric::NotifyDrop(const Frame& frame, uint32_t port, DropReason reason)
+{
+    NS_LOG_LOGIC("drop on port " << port << ": " << DropReasonName(reason));
+    ++m_drops[reason];
+    if (!m_dropTrace.IsEmpty())
+    {
+        m_dropTrace(frame.GetPacket(), port, reason);
+    }
 }
 
 uint64_t

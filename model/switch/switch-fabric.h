@@ -6,7 +6,9 @@
 #define TESTBED_SWITCH_FABRIC_H
 
 #include "ns3/callback.h"
+#include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/frame-descriptor.h"
 #include "ns3/mac48-address.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -39,6 +41,13 @@ namespace ns3
  *   as unknown unicast) and MacLearnFailed fires.
  * - **Random drop**: each frame copy leaving through a port is dropped with DropProbability
  *   (the Catalyst 6009 of MEGA06 dropped a constant fraction independent of load).
+ * - **Bus arbitration** (a shared-bus / shared-memory switch): a frame fully received on a port
+ *   waits in the port's buffer for the port's next grant of a fixed round-robin (time-division)
+ *   arbiter, then crosses the bus at BusRate; the port's next frame crosses after it. Port p is
+ *   granted at k * ArbitrationCycle + (p mod ArbitrationSlots) * ArbitrationCycle /
+ *   ArbitrationSlots. The wait varies with the phase of the frame's arrival in the cycle
+ *   (0 to one cycle): a variable buffering delay, not a fixed service time. ArbitrationCycle 0
+ *   = no bus stage (no event). The bus stage comes before the forwarding engine.
  *
  * Per-output-port queues are the ports' device queues (CsmaNetDevice TxQueue, whose MaxSize
  * the helper sets); their overflows are reported here as OUTPUT_QUEUE_FULL by the switch.
@@ -58,14 +67,38 @@ class SwitchFabric : public Object
         N_DROP_REASONS = 6,    //!< number of reasons
     };
 
-    /// A frame inside the switch.
+    /// A frame inside the switch: an ns-3 Packet, or a FrameDescriptor (the lean path).
     struct Frame
     {
-        Ptr<Packet> packet; //!< payload (no Ethernet header, no VLAN tag)
-        uint32_t inPort;    //!< ingress port index (UINT32_MAX = from the switch itself)
-        uint16_t protocol;  //!< EtherType
-        Mac48Address src;   //!< source MAC
-        Mac48Address dst;   //!< destination MAC
+        Ptr<const Packet> packet; //!< payload (no Ethernet header, no VLAN tag); never changed
+        uint32_t inPort;          //!< ingress port index (UINT32_MAX = from the switch itself)
+        uint16_t protocol;        //!< EtherType
+        Mac48Address src;         //!< source MAC
+        Mac48Address dst;         //!< destination MAC
+        FrameDescriptor desc;     //!< the frame, when packet is null
+
+        /** @return the payload's size */
+        uint32_t GetSize() const
+        {
+            return packet ? packet->GetSize() : desc.GetSize();
+        }
+
+        /**
+         * @brief Copy the start of the payload.
+         * @param buf where to
+         * @param n at most this many octets
+         * @return the octets copied
+         */
+        uint32_t CopyData(uint8_t* buf, uint32_t n) const
+        {
+            return packet ? packet->CopyData(buf, n) : desc.CopyData(buf, n);
+        }
+
+        /** @return the payload as a Packet (made from the descriptor if need be) */
+        Ptr<const Packet> GetPacket() const
+        {
+            return packet ? packet : Ptr<const Packet>(desc.MakePacket());
+        }
     };
 
     /// Forwarding-decision callback (the bridge), called when the engine has served a frame.
@@ -101,6 +134,15 @@ class SwitchFabric : public Object
     bool RandomDrop(Ptr<const Packet> packet, uint32_t port);
 
     /**
+     * @brief Should this copy of a frame leaving through @p port be dropped at random? Counts
+     * and traces the drop (the packet made for the trace only if something listens).
+     * @param frame the frame
+     * @param port the output port
+     * @return true if dropped
+     */
+    bool RandomDrop(const Frame& frame, uint32_t port);
+
+    /**
      * @brief Learn (or refresh) a source address on a port.
      * @param addr the address
      * @param port the port
@@ -125,6 +167,14 @@ class SwitchFabric : public Object
      * @param reason the reason
      */
     void NotifyDrop(Ptr<const Packet> packet, uint32_t port, DropReason reason);
+
+    /**
+     * @brief Count and trace a drop (the packet made for the trace only if something listens).
+     * @param frame the frame
+     * @param port the port concerned
+     * @param reason the reason
+     */
+    void NotifyDrop(const Frame& frame, uint32_t port, DropReason reason);
     /**
      * @brief The number of drops for one reason.
      * @param reason the reason
@@ -167,8 +217,27 @@ class SwitchFabric : public Object
     void DoDispose() override;
 
   private:
+    /**
+     * Draw whether a copy is dropped at random (no draw if the probability is 0).
+     * @return true if it is dropped
+     */
+    bool DrawDrop();
+
     /// Serve the head of the engine queue.
     void Serve();
+    /**
+     * The forwarding engine's part of Ingress (after the bus).
+     * @param frame the frame
+     */
+    void EngineIngress(const Frame& frame);
+    /**
+     * @brief The time a frame fully received now on a port has crossed the bus.
+     * Also books the port's bus time.
+     * @param port the ingress port
+     * @param bytes the frame's size on the bus
+     * @return the crossing's end
+     */
+    Time BusCrossing(uint32_t port, uint32_t bytes);
     /// Purge aged entries (when the table is full).
     void PurgeAged();
 
@@ -179,19 +248,23 @@ class SwitchFabric : public Object
         Time expiry;   //!< aging expiry
     };
 
-    ForwardCallback m_forward;                      //!< bridge decision
-    double m_capacity;                              //!< frames/s (0 = unlimited)
-    uint32_t m_queueLimit;                          //!< engine queue limit (frames)
-    double m_dropProbability;                       //!< per-copy drop probability
-    uint32_t m_macCapacity;                         //!< MAC table capacity
-    Time m_macAging;                                //!< MAC aging time
-    Ptr<UniformRandomVariable> m_rng;               //!< random drops
-    std::deque<Frame> m_queue;                      //!< engine queue (waiting frames)
-    bool m_busy{false};                             //!< engine serving a frame
-    EventId m_serveEvent;                           //!< end of the current service
-    std::unordered_map<uint64_t, MacEntry> m_mac;   //!< MAC table
-    std::array<uint64_t, N_DROP_REASONS> m_drops{}; //!< drop counters
-    uint64_t m_forwarded{0};                        //!< served frames
+    ForwardCallback m_forward;                        //!< bridge decision
+    double m_capacity;                                //!< frames/s (0 = unlimited)
+    uint32_t m_queueLimit;                            //!< engine queue limit (frames)
+    double m_dropProbability;                         //!< per-copy drop probability
+    uint32_t m_macCapacity;                           //!< MAC table capacity
+    Time m_macAging;                                  //!< MAC aging time
+    Ptr<UniformRandomVariable> m_rng;                 //!< random drops
+    std::deque<Frame> m_queue;                        //!< engine queue (waiting frames)
+    bool m_busy{false};                               //!< engine serving a frame
+    EventId m_serveEvent;                             //!< end of the current service
+    std::unordered_map<uint64_t, MacEntry> m_mac;     //!< MAC table
+    std::array<uint64_t, N_DROP_REASONS> m_drops{};   //!< drop counters
+    uint64_t m_forwarded{0};                          //!< served frames
+    Time m_cycle;                                     //!< arbitration cycle (0 = no bus stage)
+    uint32_t m_slots;                                 //!< ports granted per cycle
+    DataRate m_busRate;                               //!< bus rate
+    std::unordered_map<uint32_t, Time> m_portBusFree; //!< end of each port's last crossing
     TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_dropTrace; //!< drops
     TracedCallback<Mac48Address, uint32_t> m_macFailTrace;            //!< learning failures
 };

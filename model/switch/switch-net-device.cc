@@ -5,6 +5,7 @@
 #include "switch-net-device.h"
 
 #include "ns3/channel.h"
+#include "ns3/full-duplex-ethernet-net-device.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -117,6 +118,12 @@ SwitchNetDevice::AddSwitchPort(Ptr<NetDevice> port)
     m_portIndex[PeekPointer(port)] = static_cast<uint32_t>(m_ports.size());
     Port p;
     p.dev = port;
+    p.lean = dynamic_cast<FullDuplexEthernetNetDevice*>(PeekPointer(port));
+    if (p.lean)
+    {
+        // Frame descriptors (the lean path) come to the switch as they are.
+        p.lean->SetFrameReceiveCallback(MakeCallback(&SwitchNetDevice::ReceiveFrameFromPort, this));
+    }
     m_ports.push_back(p);
     const uint32_t index = static_cast<uint32_t>(m_ports.size() - 1);
     NotifyPortAdded(index);
@@ -183,10 +190,39 @@ SwitchNetDevice::ReceiveFromDevice(Ptr<NetDevice> device,
     }
     else
     {
-        f.packet = packet->Copy();
+        f.packet = packet; // never changed: the output ports send it (or copies) as it is
     }
     m_fabric->Ingress(f);
     return true;
+}
+
+void
+SwitchNetDevice::ReceiveFrameFromPort(Ptr<FullDuplexEthernetNetDevice> device,
+                                      const FrameDescriptor& frame,
+                                      Mac48Address source,
+                                      Mac48Address destination)
+{
+    const int32_t in = GetPortIndex(device);
+    NS_ASSERT(in >= 0);
+    if (frame.tmpl->GetProtocol() == VLAN_ETHERTYPE && m_ports[in].trunk)
+    {
+        // Tagged: untag it as a Packet (descriptors are never tagged by this module).
+        Ptr<Packet> p = frame.MakePacket();
+        ReceiveFromDevice(device,
+                          p,
+                          VLAN_ETHERTYPE,
+                          source,
+                          destination,
+                          NetDevice::PACKET_OTHERHOST);
+        return;
+    }
+    SwitchFabric::Frame f;
+    f.inPort = static_cast<uint32_t>(in);
+    f.src = source;
+    f.dst = destination;
+    f.protocol = frame.tmpl->GetProtocol();
+    f.desc = frame;
+    m_fabric->Ingress(f);
 }
 
 void
@@ -221,7 +257,7 @@ SwitchNetDevice::Forward(const SwitchFabric::Frame& frame)
     }
     else if (static_cast<uint32_t>(out) == frame.inPort)
     {
-        m_fabric->NotifyDrop(frame.packet, frame.inPort, SwitchFabric::FILTERED);
+        m_fabric->NotifyDrop(frame, frame.inPort, SwitchFabric::FILTERED);
     }
     else
     {
@@ -235,14 +271,24 @@ SwitchNetDevice::SendToPort(uint32_t port, const SwitchFabric::Frame& frame)
     Port& p = m_ports[port];
     if (!p.dev->IsLinkUp())
     {
-        m_fabric->NotifyDrop(frame.packet, port, SwitchFabric::PORT_DOWN);
+        m_fabric->NotifyDrop(frame, port, SwitchFabric::PORT_DOWN);
         return;
     }
-    Ptr<Packet> copy = frame.packet->Copy();
-    if (m_fabric->RandomDrop(copy, port))
+    if (m_fabric->RandomDrop(frame, port))
     {
         return;
     }
+    if (!frame.packet && p.lean && !p.trunk)
+    {
+        // A descriptor through a lean access port: no Packet at all.
+        if (!p.lean->SendFrame(frame.desc, frame.src, frame.dst))
+        {
+            m_fabric->NotifyDrop(frame, port, SwitchFabric::OUTPUT_QUEUE_FULL);
+        }
+        return;
+    }
+    Ptr<const Packet> out = frame.GetPacket();
+    Ptr<Packet> own; // a packet of this port's own (the tagged frame), if any
     uint16_t protocol = frame.protocol;
     if (p.trunk)
     {
@@ -251,10 +297,21 @@ SwitchNetDevice::SendToPort(uint32_t port, const SwitchFabric::Frame& frame)
                                 static_cast<uint8_t>(frame.protocol >> 8),
                                 static_cast<uint8_t>(frame.protocol & 0xff)};
         Ptr<Packet> tagged = Create<Packet>(tag, 4);
-        tagged->AddAtEnd(copy);
-        copy = tagged;
+        tagged->AddAtEnd(out);
+        out = own = tagged;
         protocol = VLAN_ETHERTYPE;
     }
+    if (p.lean)
+    {
+        // The lean device never changes the packet it is given: every port shares it.
+        if (!p.lean->SendShared(out, frame.src, frame.dst, protocol))
+        {
+            m_fabric->NotifyDrop(out, port, SwitchFabric::OUTPUT_QUEUE_FULL);
+        }
+        return;
+    }
+    // Other devices add their headers to the packet they send: a copy of their own.
+    Ptr<Packet> copy = own ? own : out->Copy();
     if (!p.dev->SendFrom(copy, frame.src, frame.dst, protocol))
     {
         m_fabric->NotifyDrop(copy, port, SwitchFabric::OUTPUT_QUEUE_FULL);
@@ -302,13 +359,14 @@ SwitchNetDevice::DeliverLocal(const SwitchFabric::Frame& frame, PacketType type)
     {
         return;
     }
+    Ptr<const Packet> packet = frame.GetPacket();
     if (!m_promiscRxCallback.IsNull())
     {
-        m_promiscRxCallback(this, frame.packet, frame.protocol, frame.src, frame.dst, type);
+        m_promiscRxCallback(this, packet, frame.protocol, frame.src, frame.dst, type);
     }
     if (!m_rxCallback.IsNull())
     {
-        m_rxCallback(this, frame.packet, frame.protocol, frame.src);
+        m_rxCallback(this, packet, frame.protocol, frame.src);
     }
 }
 

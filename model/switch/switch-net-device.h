@@ -23,6 +23,7 @@
 namespace ns3
 {
 
+class FullDuplexEthernetNetDevice;
 class Node;
 
 /**
@@ -53,6 +54,13 @@ class Node;
  * A port can be an 802.1Q trunk (SetTrunk): frames leave it with a 4-octet VLAN tag (EtherType
  * 0x8100, then TCI and the inner EtherType) and arrive on it tagged; untagged access ports carry
  * plain frames. Only one VLAN is bridged.
+ *
+ * Frames are not copied: the packet a port received is the one every lean full-duplex output
+ * port sends (FullDuplexEthernetNetDevice::SendShared), and a copy goes only to ports of other
+ * device types (ns-3 devices add their headers to the packet they are given). A copy that finds
+ * its port's output queue full is counted (OUTPUT_QUEUE_FULL) when the frame arrives, at no
+ * further cost. Frames that arrive as FrameDescriptor on lean ports are forwarded as descriptors
+ * through lean access ports and as Packets (FrameTemplate::MakePacket) through any other port.
  */
 class SwitchNetDevice : public NetDevice
 {
@@ -147,7 +155,8 @@ class SwitchNetDevice : public NetDevice
      */
     virtual void NotifyPortAdded(uint32_t port);
     /**
-     * @brief Send a copy of a frame through a port (random drop, 802.1Q tag on a trunk).
+     * @brief Send a frame through a port (random drop, 802.1Q tag on a trunk): the frame itself
+     * through a lean port, a copy through any other device.
      * @param port the port index
      * @param frame the frame
      */
@@ -163,9 +172,23 @@ class SwitchNetDevice : public NetDevice
     struct Port
     {
         Ptr<NetDevice> dev; //!< the device
-        bool trunk{false};  //!< 802.1Q tagged
-        uint16_t vlan{1};   //!< VLAN id on a trunk
+        /// the device if it is a lean full-duplex port (frames go out of it without a copy)
+        FullDuplexEthernetNetDevice* lean{nullptr};
+        bool trunk{false}; //!< 802.1Q tagged
+        uint16_t vlan{1};  //!< VLAN id on a trunk
     };
+
+    /**
+     * @brief A lean port received a frame descriptor.
+     * @param device the port
+     * @param frame the frame
+     * @param source its source address
+     * @param destination its destination address
+     */
+    void ReceiveFrameFromPort(Ptr<FullDuplexEthernetNetDevice> device,
+                              const FrameDescriptor& frame,
+                              Mac48Address source,
+                              Mac48Address destination);
 
     /**
      * @brief A port received a frame (its promiscuous receive callback).

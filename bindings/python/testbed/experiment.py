@@ -19,7 +19,8 @@ class Series:
     title: str
     x: list
     y: list
-    style: str = "linespoints"  # lines | points | linespoints | ...; with yerr: errorlines
+    # lines | points | linespoints | segments (point pairs) | ...; with yerr: errorlines
+    style: str = "linespoints"
     yerr: list | None = None
 
 

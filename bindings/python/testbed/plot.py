@@ -13,6 +13,7 @@ from .experiment import Figure
 
 _STYLES = {
     "lines": "LINES",
+    "segments": "LINES",  # consecutive pairs of points, each a segment of its own
     "points": "POINTS",
     "linespoints": "LINES_POINTS",
     "dots": "DOTS",
@@ -67,6 +68,8 @@ def render(fig: Figure, outdir: Path) -> Path:
                 ds.Add(float(x), float(y), float(s.yerr[i]))
             else:
                 ds.Add(float(x), float(y))
+            if s.style == "segments" and i % 2 == 1:
+                ds.AddEmptyLine()  # gnuplot breaks the line at a blank line
         g.AddDataset(ds)
     ofs = cppyy.gbl.std.ofstream(str(plt))
     g.GenerateOutput(ofs)

@@ -20,8 +20,10 @@ import fnmatch
 import hashlib
 import json
 import math
+import os
 import shutil
 import subprocess
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -192,7 +194,9 @@ def write_profile_file(directory: Path, changes) -> str | None:
     path = Path(directory) / f"{hashlib.sha256(text.encode()).hexdigest()[:16]}.profiles"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
+        # one temporary file per writer: the recalibration threads of samples with the same
+        # changes write the same file at the same time
+        tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
         tmp.write_text(text)
         tmp.replace(path)
     return str(path)

@@ -14,15 +14,26 @@ CONFIGS = {
     "3b": ("3b_switch", "3b: RTI-DM, iHawk, switch"),
     "4": ("4_sm", "4: RTI-SM, one iHawk"),
 }
-# The frequencies raised run by run (Hz); beyond the study's ranges for the predictions.
+# The frequencies raised run by run (Hz). The predictions' grids run past the medium's own
+# limits, so that the Sender, the medium or loss ends a sweep, never the grid: a 622-byte IP
+# packet is a 660-byte frame on the wire with preamble and gap (52.8 us at 100 Mbit/s); through
+# the hub both hops share one medium (one over two frame times: 9 470 Hz), through the switch
+# each direction of each port carries one frame per message (18 940 Hz).
 GRID = {
     "1a": [50, 100, 200, 250, 275, 300, 325, 350, 375, 400, 450],
     "1b": [100, 200, 400, 600, 800, 850, 900, 925, 950, 1000, 1100],
     "2": [250, 500, 1000, 1500, 2000, 2500, 3000, 3500, 3800, 3900, 4000, 4500],
-    "3a": [100, 250, 500, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 5000, 6000, 8000],
-    "3b": [100, 250, 500, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 5000, 6000, 8000],
-    "4": [500, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 10000, 12000, 15000],
+    "3a": [500, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000, 11000, 12000],
+    "3b": [500, 1000, 2000, 3000, 4000, 5000, 6000, 8000, 10000, 12000, 14000, 16000, 18000,
+           20000],
+    "4": [500, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 10000, 12000, 15000, 20000,
+          25000],
 }
+# The predictions are also run at the two ends of the documented ranges of the iHawk's
+# parameters that are not calibrated (tno-pipeline --band; doc/tno.rst): their spread is the
+# prediction's band.
+PREDICTIONS = ("3a", "3b", "4")
+BANDS = ("fast", "slow")
 # Criteria (doc/tno.rst): the Receiver keeps up when its mean read frequency over the window is
 # within 1 % of the Sender's and the latency does not grow over the window (mean of the last
 # quarter at most 1.5 x the first quarter's); loss at most 0.1 %; the Sender reaches 99 % of the
@@ -35,48 +46,84 @@ SENDER_TOLERANCE = 0.01
 KNEE_RISE = 0.10
 
 
-# The numbers of the calibration table that set a parameter (doc/tno.rst, "Calibration"): per
-# RTI one per-operation cost K on the latency, ReflectTailCost T on the highest frequency, and
-# RTI-SM's ReadCycleCost W on configuration 2's knee. 1a's knee set nothing: it is the check.
+# Which calibration number set which parameter (doc/tno.rst, "Calibration"); every other
+# number of the table is an independent check, or a known gap when doc/tno.rst explains why the
+# model does not reach it.
 PIPELINE_CALIBRATION = {
-    ("1a", "latency_us"): "dmso-rti13ng per-operation cost K (36 900 R10000 cycles)",
-    ("1a", "max_hz"): "dmso-rti13ng ReflectTailCost T (268 400 cycles)",
-    ("1b", "latency_us"): "tno-rti-dm per-operation cost K (1 470 cycles)",
-    ("1b", "max_hz"): "tno-rti-dm ReflectTailCost T (170 000 cycles)",
-    ("2", "latency_us"): "tno-rti-sm per-operation cost K (8 150 cycles)",
-    ("2", "knee_hz"): "tno-rti-sm ReadCycleCost W (30 000 cycles)",
-    ("2", "max_hz"): "tno-rti-sm ReflectTailCost T (8 000 cycles)",
+    ("1a", "latency_us"): "dmso-rti13ng per-operation cost K (39 300 R10000 cycles)",
+    ("1a", "max_hz"): "dmso-rti13ng read-side cost ReflectTailCost (120 000 R10000 cycles)",
+    ("1b", "max_hz"): "onyx-irix65 SendOffPathCost + RecvOffPathCost (IRIX off-path UDP work, "
+                      "68 000 cycles each)",
+    ("2", "latency_us"): "tno-rti upper-layer per-operation cost K, shared by RTI-DM and RTI-SM "
+                         "(7 300 R10000 cycles)",
+    ("2", "knee_hz"): "the RCI's ActionCost per Update action (19 600 R10000 cycles)",
+    ("2", "max_hz"): "the RCI's ReflectCost per reflection (8 000 R10000 cycles)",
 }
 PIPELINE_REASONS = {
-    "latency_us": "the study's stated accuracy of the host stack cost every latency rests on "
-                  "('about 200 us per message', one significant figure: +-25 %); K itself was "
-                  "set to within 0.3 % of this number",
-    "knee_hz": "the study's resolution: 1a's latency rises from 3 080 us at 300 Hz to 14 600 us "
-               "at 375 Hz, so a knee anywhere in 300-375 Hz (25 % of 300 Hz) agrees with it",
-    ("2", "knee_hz"): "the measurement's resolution: any ReadCycleCost from 20 000 to 37 000 "
-                      "cycles puts the knee at 2 500 Hz on the sweep's grid, whose neighbours "
-                      "2 000 and 3 000 Hz are 20 % away",
+    "latency_us": "the accuracy of the host stack costs every latency rests on (lmbench figures "
+                  "of an IP25 R10000 under IRIX 6.2, carried to IRIX 6.5 on the Onyx: +-25 %)",
+    "knee_hz": "the study's resolution: a knee between two of its frequencies (1a: 300-375 Hz, "
+               "25 % of 300 Hz)",
     "max_hz": "the measurement's resolution: 'above X Hz unacceptable loss' is a run-by-run "
-              "search of unstated step; 15 % is wider than the sweep's steps near each maximum "
-              "(2.6-6.7 %), where T was set to keep up at X and not at the next step",
+              "search of unstated step; 15 % is wider than the sweep's steps near each maximum",
 }
+# Independent numbers the model does not reach, with the doc/tno.rst section that says why
+# (issue 25's known_gap: listed, never a failure; the tolerance is not changed).
+PIPELINE_GAPS = {
+    ("1b", "latency_us"): (
+        "no parameter was set on it; the model is about 215 us (+28 %) above it while 2's "
+        "latency, with the same upper layers and RCI costs, is exact: the excess is in what 1b "
+        "has and 2 has not, the IRIX UDP path twice (lmbench IRIX 6.2 on a POWER Challenge, "
+        "loopback) and two store-and-forward hops; the IRIX stack figures of another OS release "
+        "and machine class are the likely source (the same figures need 2.9x more off-path work "
+        "to give 1b's maximum); nothing is tuned to close it",
+        "doc/tno.rst, 'Calibration': 'Known gap: configuration 1b's latency'"),
+}
+
+
+def _validation(label, measured, simulated, tolerance, parameter, reason, gap=None):
+    """A validation point with its role: "calibration" if the number set a parameter,
+    "known_gap" if doc/tno.rst documents why the model misses it, else "check"."""
+    if gap:
+        return Validation(label, measured, simulated, tolerance, role="known_gap",
+                          reason=f"{gap[0]}; tolerance: {reason}", doc=gap[1])
+    return Validation(label, measured, simulated, tolerance,
+                      role="calibration" if parameter else "check", reason=reason,
+                      parameter=parameter)
 
 
 def pipeline_points(scale):
     duration, runs = (1.0, 1) if scale == "quick" else (10.0, 3)
-    return [{"config": c, "frequency": f, "duration": duration, "RngRun": run}
-            for c, grid in GRID.items() for f in grid for run in range(1, runs + 1)]
+    pts = [{"config": c, "frequency": f, "duration": duration, "RngRun": run}
+           for c, grid in GRID.items() for f in grid for run in range(1, runs + 1)]
+    pts += [{"config": c, "frequency": f, "duration": duration, "band": b, "RngRun": run}
+            for c in PREDICTIONS for b in BANDS for f in GRID[c] for run in range(1, runs + 1)]
+    return pts
+
+
+# Where a lost update was dropped (the record's counters), for the sweep's end.
+LOSS_PLACES = (("socket_drops", "socket receive buffer"), ("queue_drops", "shared-memory queue"),
+               ("qdisc_drops", "transmit queue"), ("nic_drops", "NIC ring"),
+               ("mac_drops", "hub collisions"))
 
 
 def _verdict(r, frequency):
-    """Why a point ends the sweep (None if it does not)."""
+    """Why a point ends the sweep (None if it does not): the criterion and what caused it."""
     if r["send_rate_hz"] < (1 - SENDER_TOLERANCE) * frequency:
         return "sender cannot reach the rate"
     if r["loss"] > LOSS_LIMIT:
-        return "loss above 0.1 %"
+        counts = [(r.get(k, 0) or 0, place) for k, place in LOSS_PLACES]
+        n, place = max(counts)
+        return "loss above 0.1 %" + (f" ({place})" if n > 0 else "")
     if (r["read_rate_hz"] < (1 - READ_TOLERANCE) * r["send_rate_hz"]
             or r["latency_growth"] > GROWTH_LIMIT):
-        return "receiver falls behind"
+        # The bottleneck: a federate whose CPU was busy all the window, else the network.
+        shares = [(r.get(f"{k}_cpu_share") or 0, name) for k, name in
+                  (("relay", "ReceiverSender"), ("receiver", "Receiver"))]
+        share, name = max(shares)
+        return "receiver falls behind" + (f" ({name} CPU)" if share >= 0.95 else
+                                          " (network queue)" if r.get("network", "none") != "none"
+                                          else "")
     return None
 
 
@@ -104,27 +151,46 @@ def pipeline_analyse(records):
     rows = []
     for rec in records:
         c, f, r = rec.params["config"], rec.params["frequency"], rec.result
+        band = rec.params.get("band", "central")
         verdict = _verdict(r, f)
-        by.setdefault(c, {}).setdefault(f, []).append((r, verdict))
-        rows.append({"config": c, "frequency_hz": f, "run": rec.params["RngRun"],
+        by.setdefault((c, band), {}).setdefault(f, []).append((r, verdict))
+        rows.append({"config": c, "band": band, "frequency_hz": f, "run": rec.params["RngRun"],
                      "latency_mean_us": r["latency_mean_us"], "latency_max_us": r["latency_max_us"],
                      "loss": r["loss"], "read_rate_hz": r["read_rate_hz"],
                      "send_rate_hz": r["send_rate_hz"], "latency_growth": r["latency_growth"],
-                     "relay_max_burst": r["relay_max_burst"], "verdict": verdict or "ok"})
+                     "relay_max_burst": r["relay_max_burst"],
+                     "relay_cpu_share": r.get("relay_cpu_share"),
+                     "receiver_cpu_share": r.get("receiver_cpu_share"),
+                     "sender_cpu_share": r.get("sender_cpu_share"),
+                     "verdict": verdict or "ok"})
     metrics, series = {}, []
-    for c, (prefix, title) in CONFIGS.items():
-        if c not in by:
-            continue
+    summaries = {}
+    for (c, band), fs in by.items():
         pts = []
-        for f, rs in by[c].items():
+        for f, rs in fs.items():
             lat = sum(r["latency_mean_us"] for r, _ in rs) / len(rs)
             verdict = next((v for _, v in rs if v), None)
             pts.append((f, lat, verdict))
-        lat0, knee, best, ended = sweep_summary(pts)
+        summaries[(c, band)] = (sweep_summary(pts), pts)
+    for c, (prefix, title) in CONFIGS.items():
+        if (c, "central") not in summaries:
+            continue
+        (lat0, knee, best, ended), pts = summaries[(c, "central")]
         metrics[f"{prefix}_latency_us"] = lat0
         metrics[f"{prefix}_knee_hz"] = knee
         metrics[f"{prefix}_max_hz"] = best
         metrics[f"{prefix}_sweep_ended_by"] = ended
+        # The prediction's band: the central value and the two ends of the ranges.
+        ends = [summaries[(c, b)][0] for b in BANDS if (c, b) in summaries]
+        if ends:
+            for k, q in enumerate(("latency_us", "knee_hz", "max_hz")):
+                values = [v[k] for v in ends + [(lat0, knee, best)] if v[k] is not None]
+                if values:
+                    metrics[f"{prefix}_{q}_low"] = min(values)
+                    metrics[f"{prefix}_{q}_high"] = max(values)
+            for b in BANDS:
+                if (c, b) in summaries:
+                    metrics[f"{prefix}_{b}_sweep_ended_by"] = summaries[(c, b)][0][3]
         ok = sorted((f, lat) for f, lat, v in pts if v is None)
         series.append(Series(title, [f for f, _ in ok], [lat for _, lat in ok]))
     facts = {(str(r["config"]), r["quantity"]): float(r["value"])
@@ -134,14 +200,10 @@ def pipeline_analyse(records):
     for (c, q), value in facts.items():
         sim = metrics.get(f"{CONFIGS[c][0]}_{q}")
         if sim is not None:
-            # Configuration 2's knee set RTI-SM's ReadCycleCost (doc/tno.rst); the label keeps
-            # saying so, as before the roles.
-            label = f"{c} {q}" + (" [sets ReadCycleCost]" if (c, q) == ("2", "knee_hz") else "")
             param = PIPELINE_CALIBRATION.get((c, q))
-            checks.append(Validation(label, value, sim, tolerance[q],
-                                     role="calibration" if param else "check",
-                                     reason=PIPELINE_REASONS.get((c, q), PIPELINE_REASONS[q]),
-                                     parameter=param))
+            checks.append(_validation(f"{c} {q}", value, sim, tolerance[q], param,
+                                      PIPELINE_REASONS.get((c, q), PIPELINE_REASONS[q]),
+                                      PIPELINE_GAPS.get((c, q))))
     fig = Figure(name="pipeline-latency",
                  title="TNO03 Figs. 8-14: mean latency against the Sender's frequency",
                  xlabel="frequency (Hz)", ylabel="mean latency (us)", logx=True, logy=True,
@@ -161,37 +223,47 @@ def pipeline_analyse(records):
 # Calibration of an RTI's per-operation cost K (doc/tno.rst, "Calibration"): the one procedure of
 # bench/tno-calibrate.py and of the sensitivity analysis's recalibration.
 
-#: RTI -> (configuration whose low-frequency latency sets its K, the measured latency in us)
-K_CALIBRATION = {"dmso-rti13ng": ("1a", 2900.0), "tno-rti-dm": ("1b", 780.0),
-                 "tno-rti-sm": ("2", 450.0)}
+#: RTI profile -> (configuration whose low-frequency latency sets its K, the measured latency in
+#: us, the profiles that take the fitted K). tno-rti's K is shared by RTI-DM and RTI-SM (their
+#: common upper layers) and set on configuration 2 (issue 26); the 1.3NG-like RTI's on 1a.
+K_CALIBRATION = {"dmso-rti13ng": ("1a", 2900.0, ("dmso-rti13ng",)),
+                 "tno-rti": ("2", 450.0, ("tno-rti", "tno-rti-dm", "tno-rti-sm"))}
 K_SETTINGS = ("CallCost", "EncodeCost", "TransportCost", "DecodeCost", "CallbackCost")
 
 
 def k_calibration_point(config):
     """The point whose latency is the calibration metric: the configuration's lowest frequency
     at quick scale (the point behind the experiment's <config>_latency_us)."""
-    pts = [p for p in pipeline_points("quick") if p["config"] == config]
+    pts = [p for p in pipeline_points("quick") if p["config"] == config and "band" not in p]
     return min(pts, key=lambda p: (p["frequency"], p["RngRun"]))
 
 
-def pipeline_latency_us(point, rti_set="", profile_file=None, options=None):
-    """Run tno-pipeline at one point; its mean latency (us)."""
+def _run_json(program, params, profile_file=None, options=None, host_set=""):
+    """Run one of the study's programs at one point; its record (JSON)."""
     import json
     import subprocess
 
     from ..campaign import command_line, program_path
 
-    params = dict(point)
+    params = dict(params)
     params.update(options or {})
-    if rti_set:
-        params["rtiSet"] = rti_set
     if profile_file:
         params["profileFile"] = profile_file
-    cmd = command_line(program_path("tno-pipeline"), params, "-")
+    if host_set:
+        params["hostSet"] = host_set
+    cmd = command_line(program_path(program), params, "-")
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed: {out.stderr.strip()[-500:]}")
-    return json.loads(out.stdout)["latency_mean_us"]
+    return json.loads(out.stdout)
+
+
+def pipeline_latency_us(point, rti_set="", profile_file=None, options=None):
+    """Run tno-pipeline at one point; its mean latency (us)."""
+    params = dict(point)
+    if rti_set:
+        params["rtiSet"] = rti_set
+    return _run_json("tno-pipeline", params, profile_file, options)["latency_mean_us"]
 
 
 def calibrate_k(rti, profile_file=None, options=None, tolerance_pct=0.5, max_iter=12, log=None):
@@ -199,10 +271,11 @@ def calibrate_k(rti, profile_file=None, options=None, tolerance_pct=0.5, max_ite
     configuration's low-frequency latency is the measured one, with the hosts and RTIs of
     `profile_file` (None: the built-in profiles). The latency grows with K (five operations on
     each of two hops, times the hosts' ReferenceCycleFactor): secant steps from the profile's K.
-    Returns {"settings": {("rti", rti): {...}}, "value": K, "achieved": latency, "iterations"}."""
+    Returns {"settings": {("rti", profile): {...}}, "value": K, "achieved": latency,
+    "iterations"}."""
     from ..ranges import Profiles
 
-    config, target = K_CALIBRATION[rti]
+    config, target, takers = K_CALIBRATION[rti]
     point = k_calibration_point(config)
     k0 = float(Profiles().value("rti", rti, "RtiSettings.CallCost"))
 
@@ -225,32 +298,157 @@ def calibrate_k(rti, profile_file=None, options=None, tolerance_pct=0.5, max_ite
             log(f"  {rti}: K {kc:.0f} -> {lb:.1f} us (target {target:g})")
         best = min((best, (kb, lb)), key=lambda t: abs(t[1] - target))
     k = int(round(best[0]))
-    return {"settings": {("rti", rti): {f"RtiSettings.{s}": str(k) for s in K_SETTINGS}},
+    return {"settings": {("rti", p): {f"RtiSettings.{s}": str(k) for s in K_SETTINGS}
+                         for p in takers},
             "value": k, "achieved": best[1], "iterations": it}
 
 
 def _recalibrate_k(rti, tolerance_pct=1.0):
     from ..sensitivity import Recalibration
 
-    config, target = K_CALIBRATION[rti]
+    config, target, _ = K_CALIBRATION[rti]
     return Recalibration(
         parameter=f"rti/{rti} K", metric=f"{config} latency_us", target=target,
         tolerance_pct=tolerance_pct,
         procedure=lambda pf, opts: calibrate_k(rti, pf, opts, tolerance_pct / 2))
 
 
+# The receive path's cold lines (HostNic.ColdLines uniform 0 to 2 m lines), set on the body of
+# the study's IRIX latency distribution, mean - min = 281 - 259 = 22 us (doc/tno.rst): the one
+# procedure of bench/tno-coldlines-calibrate.py and of the sensitivity analysis's recalibration.
+COLD_LINES_TARGET_US = 22.0
+#: profiles that take the fitted m: both Onyx machines, and the iHawks (the same count of the
+#: same work at their own memory latency)
+COLD_LINES_TAKERS = ("onyx-irix65-250", "onyx-irix65-195", "ihawk-redhawk-700",
+                     "ihawk-redhawk-2400")
+
+
+def cold_lines_value(m):
+    return f"ns3::UniformRandomVariable[Min=0|Max={2 * int(m)}]"
+
+
+def irix_body(m, run=1, profile_file=None, options=None):
+    """IRIX mean - min (us) with ColdLines uniform 0 to 2 m on both Onyx machines, at the
+    experiment's IRIX network point (echo, 10 000 datagrams, quick scale); (body, record)."""
+    point = next(p for p in jitter_points("quick")
+                 if p["measure"] == "net" and p["platform"] == "irix" and "band" not in p)
+    r = _run_json("tno-jitter", dict(point, RngRun=run), profile_file, options,
+                  host_set=f"HostNic.ColdLines={cold_lines_value(m)}")
+    return r["mean_us"] - r["min_us"], r
+
+
+def calibrate_cold_lines(profile_file=None, options=None, target=COLD_LINES_TARGET_US, m0=None,
+                         log=None):
+    """The whole m whose IRIX body is nearest `target`: from the profile's m (or m0), whole
+    steps towards the target until the body crosses it (the body grows with m, about 1.1 us a
+    line at the Onyx's 1 134 ns). Returns the Recalibration's dict (settings for
+    COLD_LINES_TAKERS)."""
+    import re
+
+    from ..ranges import Profiles
+
+    if m0 is None:
+        text = Profiles().value("host", "onyx-irix65-250", "HostNic.ColdLines")
+        m0 = int(round(float(re.search(r"Max=([0-9.eE+-]+)", text).group(1)) / 2))
+    seen = {}
+
+    def body(m):
+        if m not in seen:
+            seen[m] = irix_body(m, 1, profile_file, options)[0]
+            if log:
+                log(f"  m = {m}: body {seen[m]:.2f} us (target {target:g})")
+        return seen[m]
+
+    m = m0
+    step = 1 if body(m) < target else -1
+    while 0 < m + step < 64:
+        nxt = m + step
+        if (body(nxt) - target) * (body(m) - target) <= 0:
+            m = min((m, nxt), key=lambda x: abs(body(x) - target))
+            break
+        m = nxt
+    value = cold_lines_value(m)
+    return {"settings": {("host", p): {"HostNic.ColdLines": value} for p in COLD_LINES_TAKERS},
+            "value": m, "achieved": body(m), "iterations": len(seen)}
+
+
+_COLD_LINES_CACHE = {}
+
+
+def _cold_lines_inputs(profile_file, options):
+    """What the IRIX body depends on: the Onyx sections of the sample's profile file and its
+    options (the iHawks' sampled values do not reach the IRIX measurement)."""
+    text = ""
+    if profile_file:
+        keep = False
+        for line in open(profile_file).read().splitlines():
+            if line.startswith("["):
+                keep = line.startswith("[host onyx") or line.startswith("[rti")
+            if keep:
+                text += line + "\n"
+    return (text, tuple(sorted((options or {}).items())))
+
+
+def _recalibrate_cold_lines(tolerance_pct=5.0):
+    """m per sample. Tolerance 5 %: one whole line moves the body by about 1.1 us (5 % of
+    22 us); the nominal fit is 21.6 us. Samples whose Onyx settings and options are equal share
+    one fit (a Morris design repeats them)."""
+    import threading
+
+    from ..sensitivity import Recalibration
+
+    lock = threading.Lock()
+
+    def procedure(pf, opts):
+        key = _cold_lines_inputs(pf, opts)
+        with lock:
+            ev = _COLD_LINES_CACHE.get(key)
+            owner = ev is None
+            if owner:
+                ev = _COLD_LINES_CACHE[key] = [threading.Event(), None]
+        if owner:
+            try:
+                ev[1] = calibrate_cold_lines(pf, opts)
+            finally:
+                ev[0].set()
+        ev[0].wait()
+        if ev[1] is None:
+            raise RuntimeError("the shared cold-lines fit failed")
+        return ev[1]
+
+    return Recalibration(parameter="host/onyx-irix65-250 HostNic.ColdLines m",
+                         metric="irix_net_body_us", target=COLD_LINES_TARGET_US,
+                         tolerance_pct=tolerance_pct, procedure=procedure)
+
+
+def _switch_cycle_range():
+    from ..ranges import Range
+
+    return Range("switchCycle", 8, 20,
+                 "the switch's arbitration cycle, an assumption read from the study's 'about "
+                 "10 us of buffering latency' (doc/tno.rst, 'The switch's buffering'): 8 us if "
+                 "the sentence is the typical-to-largest delay, 20 us if a mean of a longer "
+                 "cycle with a faster bus; 16 us the central reading", unit="us")
+
+
 def _pipeline_sensitivity():
     from ..sensitivity import Sensitivity
 
     return Sensitivity(
-        # The predictions run on the iHawks; the Onyx profiles' assumptions reach them through
-        # the RTIs' K, recalibrated on the Onyx configurations for every sample.
-        profiles=("onyx-irix65-250", "onyx-irix65-195", "ihawk-redhawk-700",
-                  "ihawk-redhawk-2400"),
+        # The predictions run on the iHawks. Their per-clock factor, Linux costs, CPU counts,
+        # wake-up and CPU-0 tick are ranged in their profiles; the switch's cycle is an option.
+        # The cold lines (m, carried to the iHawks) are set on the IRIX body through the same
+        # switch, so they are refitted for every sample. tno-rti's K, the RCI's ActionCost and
+        # ReflectCost are set on configuration 2 (one Onyx, no network), which no factor here
+        # reaches: not refitted (calibrate_k remains the hook for an Onyx-side factor).
+        profiles=("ihawk-redhawk-700", "ihawk-redhawk-2400"),
+        ranges=[_switch_cycle_range()],
         metrics=("3a_*", "3b_*", "4_*"),
-        point_filter=lambda p: p["config"] in ("3a", "3b", "4"),
-        recalibrate=[_recalibrate_k("tno-rti-dm")],
-        notes="ReflectTailCost T (set on the highest frequencies) is not recalibrated.")
+        point_filter=lambda p: p["config"] in PREDICTIONS and "band" not in p,
+        recalibrate=[_recalibrate_cold_lines()],
+        notes="The iHawk's ShieldedInterferenceDuration (set from the 3 us scheduling jitter) "
+              "is not refitted; tno-rti's K and the RCI's costs are set on configuration 2, "
+              "which no factor reaches.")
 
 
 register(Experiment(
@@ -266,42 +464,41 @@ register(Experiment(
 JITTER_PROFILES = {"irix": "SGI Onyx, IRIX 6.5", "ihawk": "iHawk, RedHawk Linux"}
 JITTER_MEASURES = {
     "sched": ("wake-up error of a periodic task on a shielded CPU (us)", "sched_jitter_us"),
-    "net": ("one-way latency, 16-byte data in 44-byte UDP packets (us)", "net"),
-}
-
-
-# doc/tno.rst, "Host profiles": the shielded CPUs' sporadic events were set from the two
-# scheduling jitters, IRIX CPU 0's event duration from the network latency maximum; the mean,
-# minimum and jitter of the network latency are checks.
-JITTER_CALIBRATION = {
-    "irix_sched_jitter_us": "onyx-irix65-250 HostCpu ShieldedInterferenceRate and "
-                            "ShieldedInterferenceDuration (30/s of 35 us)",
-    "ihawk_sched_jitter_us": "ihawk-redhawk-700 HostCpu ShieldedInterferenceDuration (2.5 us)",
-    "irix_net_max_us": "IRIX HostCpu InterferenceDuration of CPU 0 (uniform 0-170 us)",
-}
-_EXTREME = ("the measurement's resolution: a {what} over 10 000 samples of sporadic events is "
-            "one draw of an extreme; the model's own 5 runs spread {spread}")
-_STACK = ("the study's stated accuracy of the stack cost it rests on: 'about 200 us per "
-          "message' (one significant figure, +-25 %)")
-JITTER_REASONS = {
-    "irix_sched_jitter_us": _EXTREME.format(what="max - min", spread="31-40 us (+-13 %)"),
-    "ihawk_sched_jitter_us": _EXTREME.format(what="max - min", spread="2.7-3.4 us (+-12 %)"),
-    "irix_net_mean_us": _STACK,
-    "irix_net_min_us": _STACK,
-    "irix_net_max_us": _EXTREME.format(what="maximum", spread="443-584 us (+-14 %)"),
-    "irix_net_jitter_us": _EXTREME.format(what="max - min", spread="171-312 us (+-29 %); it "
-                                          "shares its maximum with the calibration point "
-                                          "irix_net_max_us, so it checks little beyond the "
-                                          "minimum"),
+    "net": ("latency (half the echo's round trip), 16-byte data in 44-byte UDP packets (us)",
+            "net"),
 }
 
 
 def jitter_points(scale):
-    # 10 000 activations / datagrams per run, as in the study; more runs at paper scale.
+    # 10 000 activations / datagrams per run, as in the study; more runs at paper scale. The
+    # iHawk network latency (a prediction) also at the ends of the iHawk's ranges (--band).
     runs = 1 if scale == "quick" else 5
-    return [{"measure": m, "platform": p, "samples": 10000,
-             "period": 1e-3 if m == "sched" else 1e-2, "RngRun": run}
-            for m in JITTER_MEASURES for p in JITTER_PROFILES for run in range(1, runs + 1)]
+    # The network latency by the study's method: two processes exchanging datagrams (an echo),
+    # the latency half the round trip (tno-jitter --method=echo; doc/tno.rst).
+    pts = [{"measure": m, "platform": p, "samples": 10000,
+            "period": 1e-3 if m == "sched" else 1e-2, **({"method": "echo"} if m == "net" else {}),
+            "RngRun": run}
+           for m in JITTER_MEASURES for p in JITTER_PROFILES for run in range(1, runs + 1)]
+    pts += [{"measure": "net", "platform": "ihawk", "samples": 10000, "period": 1e-2,
+             "method": "echo", "band": b, "RngRun": run}
+            for b in BANDS for run in range(1, runs + 1)]
+    return pts
+
+
+# doc/tno.rst: the shielded CPUs' sporadic events were set from the two scheduling jitters,
+# IRIX CPU 0's event duration from the network latency maximum, the receive path's cold lines
+# from the body of the IRIX distribution (mean - min); the minimum and the jitter are checks.
+JITTER_CALIBRATION = {
+    "irix_sched_jitter_us": "onyx-irix65 HostCpu ShieldedInterferenceRate and "
+                            "ShieldedInterferenceDuration (30/s of 35 us)",
+    "ihawk_sched_jitter_us": "ihawk-redhawk HostCpu ShieldedInterferenceDuration (2.5 us)",
+    "irix_net_max_us": "onyx-irix65 HostCpu InterferenceDuration of CPU 0 (uniform 0-285 us)",
+    "irix_net_mean_us": "onyx-irix65 HostNic ColdLines, with the minimum: the body mean - min "
+                        "(uniform 0 to 2 m lines, m = 11)",
+}
+JITTER_REASON = ("the measurement's resolution: an extreme over 10 000 samples of sporadic events "
+                 "is one draw; the host costs the minimum rests on are lmbench figures of an "
+                 "IRIX 6.2 R10000 (+-25 %)")
 
 
 def jitter_analyse(records):
@@ -309,24 +506,39 @@ def jitter_analyse(records):
     rows = []
     for rec in records:
         m, p, r = rec.params["measure"], rec.params["platform"], rec.result
-        by.setdefault((m, p), []).append(rec)
-        rows.append({"measure": m, "profile": p, "run": rec.params["RngRun"],
+        band = rec.params.get("band", "central")
+        by.setdefault((m, p) if band == "central" else (m, p, band), []).append(rec)
+        rows.append({"measure": m, "profile": p, "band": band, "run": rec.params["RngRun"],
                      "samples": r["samples"], "mean_us": r["mean_us"], "min_us": r["min_us"],
                      "max_us": r["max_us"], "jitter_us": r["jitter_us"]})
     metrics = {}
-    for (m, p), recs in sorted(by.items()):
-        def avg(key):
-            return sum(x.result[key] for x in recs) / len(recs)
+    for key, recs in sorted(by.items()):
+        def avg(q):
+            return sum(x.result[q] for x in recs) / len(recs)
+        m, p = key[0], key[1]
         if m == "sched":
             metrics[f"{p}_sched_jitter_us"] = avg("jitter_us")
-        else:
+        elif len(key) == 2:
             for q in ("mean", "min", "max", "jitter"):
                 metrics[f"{p}_net_{q}_us"] = avg(f"{q}_us")
-    checks = [Validation(str(row["metric"]), float(row["value"]), metrics[row["metric"]],
-                         float(row["tolerance_pct"]),
-                         role="calibration" if row["metric"] in JITTER_CALIBRATION else "check",
-                         reason=JITTER_REASONS[row["metric"]],
-                         parameter=JITTER_CALIBRATION.get(row["metric"]))
+        else:
+            for q in ("mean", "min", "max", "jitter"):
+                metrics[f"{p}_net_{q}_us_{key[2]}"] = avg(f"{q}_us")
+    # The predictions' bands: the central value and the ends of the iHawk's ranges.
+    for q in ("mean", "min", "max", "jitter"):
+        values = [metrics[k] for k in (f"ihawk_net_{q}_us", *(f"ihawk_net_{q}_us_{b}"
+                                                              for b in BANDS)) if k in metrics]
+        if values:
+            metrics[f"ihawk_net_{q}_us_low"] = min(values)
+            metrics[f"ihawk_net_{q}_us_high"] = max(values)
+        for b in BANDS:
+            metrics.pop(f"ihawk_net_{q}_us_{b}", None)
+    if "irix_net_mean_us" in metrics:
+        # The body of the distribution: the number the cold-line count was set on.
+        metrics["irix_net_body_us"] = metrics["irix_net_mean_us"] - metrics["irix_net_min_us"]
+    checks = [_validation(str(row["metric"]), float(row["value"]), metrics[row["metric"]],
+                          float(row["tolerance_pct"]), JITTER_CALIBRATION.get(row["metric"]),
+                          JITTER_REASON)
               for row in validation.load("tno03-jitter.csv") if row["metric"] in metrics]
     figures = []
     for m, (xlabel, _) in JITTER_MEASURES.items():
@@ -351,10 +563,10 @@ def jitter_analyse(records):
         "sleeps; RedHawk sleeps until 20 us before and busy-waits reading the clock. The "
         "sporadic events of the shielded CPUs were set from the 39 us and 3 us: these two "
         "checks are consistency checks (doc/tno.rst).",
-        "net: one datagram every 10 ms, 10 000 datagrams, from a process on a shielded CPU of "
-        "the Onyx 250 MHz (iHawk 700 MHz) to one on the Onyx 195 MHz (iHawk 2400 MHz), through "
-        "a 100 Mbit/s switch; one-way latency from the sender's call to the receiver's return "
-        "from its read, on synchronised clocks. iHawk values are predictions.",
+        "net: an echo every 10 ms, 10 000 datagrams, between a process on a shielded CPU of "
+        "the Onyx 250 MHz (iHawk 700 MHz) and one on the Onyx 195 MHz (iHawk 2400 MHz), through "
+        "a 100 Mbit/s switch; the latency is half the round trip, from the sender's call to "
+        "its return from reading the reply. iHawk values are predictions.",
     ]
     return Analysis(rows=rows, metrics=metrics, validation=checks, figures=figures, notes=notes)
 
@@ -364,9 +576,13 @@ def _jitter_sensitivity():
 
     # The iHawk values are the predictions. (The RedHawk shielded CPU's event duration, set from
     # the 3 us scheduling jitter, is not recalibrated: with the wake-up latency's range the
-    # ihawk_sched_jitter_us check moves; doc/sensitivity.rst.)
+    # ihawk_sched_jitter_us check moves; doc/sensitivity.rst.) The --band points are left out:
+    # their per-clock factor and Linux costs are fixed at the ends of the same ranges.
     return Sensitivity(profiles=("ihawk-redhawk-700", "ihawk-redhawk-2400"),
-                       metrics=("ihawk_*",), point_filter=lambda p: p["platform"] == "ihawk")
+                       ranges=[_switch_cycle_range()],
+                       metrics=("ihawk_*",),
+                       point_filter=lambda p: p["platform"] == "ihawk" and "band" not in p,
+                       recalibrate=[_recalibrate_cold_lines()])
 
 
 register(Experiment(

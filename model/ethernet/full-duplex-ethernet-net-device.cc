@@ -1,0 +1,561 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "full-duplex-ethernet-net-device.h"
+
+#include "full-duplex-ethernet-channel.h"
+
+#include "ns3/abort.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/ethernet-trailer.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FullDuplexEthernetNetDevice");
+
+NS_OBJECT_ENSURE_REGISTERED(FullDuplexEthernetNetDevice);
+
+namespace
+{
+constexpr uint16_t kVlan = 0x8100;
+constexpr int64_t kNever = std::numeric_limits<int64_t>::min() / 2;
+} // namespace
+
+TypeId
+FullDuplexEthernetNetDevice::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::FullDuplexEthernetNetDevice")
+              .SetParent<NetDevice>()
+              .SetGroupName("Testbed")
+              .AddConstructor<FullDuplexEthernetNetDevice>()
+              .AddAttribute("DataRate",
+                            "The link's rate (both directions).",
+                            DataRateValue(DataRate("1Gbps")),
+                            MakeDataRateAccessor(&FullDuplexEthernetNetDevice::m_rate),
+                            MakeDataRateChecker())
+              .AddAttribute("MaxQueueFrames",
+                            "Transmit queue (drop-tail): frames that may wait for the "
+                            "transmitter; a frame that finds this many waiting is dropped.",
+                            UintegerValue(100),
+                            MakeUintegerAccessor(&FullDuplexEthernetNetDevice::m_queueLimit),
+                            MakeUintegerChecker<uint32_t>(1, 1u << 24))
+              .AddAttribute("Address",
+                            "The MAC address of this device.",
+                            Mac48AddressValue(Mac48Address("ff:ff:ff:ff:ff:ff")),
+                            MakeMac48AddressAccessor(&FullDuplexEthernetNetDevice::m_address),
+                            MakeMac48AddressChecker())
+              .AddAttribute("Mtu",
+                            "The MAC-level Maximum Transmission Unit (payload octets).",
+                            UintegerValue(1500),
+                            MakeUintegerAccessor(&FullDuplexEthernetNetDevice::SetMtu,
+                                                 &FullDuplexEthernetNetDevice::GetMtu),
+                            MakeUintegerChecker<uint16_t>(46, 1500))
+              .AddTraceSource("MacTx",
+                              "A packet was accepted for transmission.",
+                              MakeTraceSourceAccessor(&FullDuplexEthernetNetDevice::m_macTxTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource(
+                  "MacTxDrop",
+                  "A packet was dropped before transmission (queue full, too large, "
+                  "no link).",
+                  MakeTraceSourceAccessor(&FullDuplexEthernetNetDevice::m_macTxDropTrace),
+                  "ns3::Packet::TracedCallback")
+              .AddTraceSource("MacRx",
+                              "A frame for this device was received and is passed up.",
+                              MakeTraceSourceAccessor(&FullDuplexEthernetNetDevice::m_macRxTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource(
+                  "MacPromiscRx",
+                  "A frame was received (any destination) and is passed up.",
+                  MakeTraceSourceAccessor(&FullDuplexEthernetNetDevice::m_macPromiscRxTrace),
+                  "ns3::Packet::TracedCallback")
+              .AddTraceSource("Sniffer",
+                              "Frames sent (when queued) or received for this device, whole "
+                              "(pcap).",
+                              MakeTraceSourceAccessor(&FullDuplexEthernetNetDevice::m_snifferTrace),
+                              "ns3::Packet::TracedCallback")
+              .AddTraceSource(
+                  "PromiscSniffer",
+                  "Every frame sent (when queued) or received, whole (pcap).",
+                  MakeTraceSourceAccessor(&FullDuplexEthernetNetDevice::m_promiscSnifferTrace),
+                  "ns3::Packet::TracedCallback");
+    return tid;
+}
+
+FullDuplexEthernetNetDevice::FullDuplexEthernetNetDevice()
+    : m_rate("1Gbps")
+    , m_queueLimit(100)
+    , m_mtu(1500)
+    , m_txFree(kNever)
+    , m_lastBitEnd(kNever)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+FullDuplexEthernetNetDevice::~FullDuplexEthernetNetDevice()
+{
+}
+
+void
+FullDuplexEthernetNetDevice::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_channel = nullptr;
+    m_peer = nullptr;
+    m_node = nullptr;
+    m_rxCallback = NetDevice::ReceiveCallback();
+    m_promiscCallback = NetDevice::PromiscReceiveCallback();
+    m_frameCallback = FrameReceiveCallback();
+    m_leave.clear();
+    NetDevice::DoDispose();
+}
+
+void
+FullDuplexEthernetNetDevice::Attach(Ptr<FullDuplexEthernetChannel> channel)
+{
+    NS_LOG_FUNCTION(this << channel);
+    NS_ABORT_MSG_IF(m_channel, "FullDuplexEthernetNetDevice: already attached to a cable");
+    NS_ABORT_MSG_IF(m_rate.GetBitRate() == 0, "FullDuplexEthernetNetDevice: DataRate is 0");
+    m_channel = channel;
+    channel->Attach(this);
+}
+
+void
+FullDuplexEthernetNetDevice::LinkUp(Ptr<FullDuplexEthernetNetDevice> peer)
+{
+    NS_LOG_FUNCTION(this << peer);
+    m_peer = peer;
+    NS_ABORT_MSG_IF(
+        !peer->GetNode(),
+        "FullDuplexEthernetNetDevice: add both devices to their nodes before attaching");
+    m_peerContext = peer->GetNode()->GetId();
+    m_stepPs = TimeStep(1).GetPicoSeconds();
+    NS_ABORT_MSG_IF(m_stepPs <= 0,
+                    "FullDuplexEthernetNetDevice: the time resolution must be 1 ps or coarser");
+    m_delayPs = m_channel->GetDelay().GetPicoSeconds();
+    m_leave.assign(m_queueLimit, kNever);
+    m_head = 0;
+    m_linkChangeCallbacks();
+}
+
+Ptr<FullDuplexEthernetNetDevice>
+FullDuplexEthernetNetDevice::GetPeer() const
+{
+    return m_peer;
+}
+
+DataRate
+FullDuplexEthernetNetDevice::GetDataRate() const
+{
+    return m_rate;
+}
+
+const FullDuplexEthernetNetDevice::Stats&
+FullDuplexEthernetNetDevice::GetStats() const
+{
+    return m_stats;
+}
+
+uint32_t
+FullDuplexEthernetNetDevice::FrameOctets(uint32_t payload)
+{
+    return std::max(MIN_FRAME, HEADER + payload + FCS);
+}
+
+uint32_t
+FullDuplexEthernetNetDevice::WireOctets(uint32_t payload)
+{
+    return PREAMBLE + FrameOctets(payload) + IFG;
+}
+
+int64_t
+FullDuplexEthernetNetDevice::BitsToPs(uint64_t bits) const
+{
+    const uint64_t rate = m_rate.GetBitRate();
+    return static_cast<int64_t>((bits * 1000000000000ULL + rate - 1) / rate);
+}
+
+uint32_t
+FullDuplexEthernetNetDevice::GetQueueLength() const
+{
+    const int64_t now = Simulator::Now().GetTimeStep() * m_stepPs;
+    uint32_t n = 0;
+    for (int64_t leave : m_leave)
+    {
+        n += leave > now ? 1 : 0;
+    }
+    return n;
+}
+
+// --- sending ---------------------------------------------------------------------------------
+
+bool
+FullDuplexEthernetNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    return SendShared(packet, m_address, Mac48Address::ConvertFrom(dest), protocolNumber);
+}
+
+bool
+FullDuplexEthernetNetDevice::SendFrom(Ptr<Packet> packet,
+                                      const Address& source,
+                                      const Address& dest,
+                                      uint16_t protocolNumber)
+{
+    return SendShared(packet,
+                      Mac48Address::ConvertFrom(source),
+                      Mac48Address::ConvertFrom(dest),
+                      protocolNumber);
+}
+
+bool
+FullDuplexEthernetNetDevice::Admit(uint32_t payload, uint16_t protocol, int64_t& arrival)
+{
+    const int64_t now = Simulator::Now().GetTimeStep() * m_stepPs;
+    // The queue is full if the oldest of the last MaxQueueFrames frames still waits.
+    if (!m_peer || payload > m_mtu + (protocol == kVlan ? 4u : 0u) || m_leave[m_head] > now)
+    {
+        ++m_stats.txDrops;
+        return false;
+    }
+    const uint32_t frame = FrameOctets(payload);
+    // It leaves the queue when the previous frame's last bit has left (or now); it starts when
+    // the gap behind that frame is over (or now).
+    const int64_t leave = std::max(now, m_lastBitEnd);
+    const int64_t start = std::max(now, m_txFree);
+    m_lastBitEnd = start + BitsToPs(uint64_t(PREAMBLE + frame) * 8);
+    m_txFree = m_lastBitEnd + BitsToPs(uint64_t(IFG) * 8);
+    m_leave[m_head] = leave;
+    m_head = m_head + 1 == m_queueLimit ? 0 : m_head + 1;
+    ++m_stats.txFrames;
+    m_stats.txBytes += frame;
+    // The one event of the hop: the last bit at the peer (rounded up to the time resolution).
+    arrival = (m_lastBitEnd + m_delayPs + m_stepPs - 1) / m_stepPs - now / m_stepPs;
+    return true;
+}
+
+bool
+FullDuplexEthernetNetDevice::SendShared(Ptr<const Packet> packet,
+                                        Mac48Address source,
+                                        Mac48Address dest,
+                                        uint16_t protocol)
+{
+    NS_LOG_FUNCTION(this << packet << source << dest << protocol);
+    int64_t arrival;
+    if (!Admit(packet->GetSize(), protocol, arrival))
+    {
+        m_macTxDropTrace(packet);
+        return false;
+    }
+    m_macTxTrace(packet);
+    if (!m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
+    {
+        Ptr<Packet> f = BuildFrame(packet, source, dest, protocol);
+        m_snifferTrace(f);
+        m_promiscSnifferTrace(f);
+    }
+    Simulator::ScheduleWithContext(m_peerContext,
+                                   TimeStep(arrival),
+                                   &FullDuplexEthernetNetDevice::Receive,
+                                   PeekPointer(m_peer),
+                                   packet,
+                                   source,
+                                   dest,
+                                   protocol);
+    return true;
+}
+
+bool
+FullDuplexEthernetNetDevice::SendFrame(const FrameDescriptor& frame,
+                                       Mac48Address source,
+                                       Mac48Address dest)
+{
+    int64_t arrival;
+    if (!Admit(frame.GetSize(), frame.tmpl->GetProtocol(), arrival))
+    {
+        if (!m_macTxDropTrace.IsEmpty())
+        {
+            m_macTxDropTrace(frame.MakePacket());
+        }
+        return false;
+    }
+    if (!m_macTxTrace.IsEmpty() || !m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
+    {
+        Ptr<Packet> p = frame.MakePacket();
+        m_macTxTrace(p);
+        if (!m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
+        {
+            Ptr<Packet> f = BuildFrame(p, source, dest, frame.tmpl->GetProtocol());
+            m_snifferTrace(f);
+            m_promiscSnifferTrace(f);
+        }
+    }
+    FullDuplexEthernetNetDevice* peer = PeekPointer(m_peer);
+    Simulator::ScheduleWithContext(m_peerContext, TimeStep(arrival), [peer, frame, source, dest]() {
+        peer->ReceiveFrame(frame, source, dest);
+    });
+    return true;
+}
+
+void
+FullDuplexEthernetNetDevice::SetFrameReceiveCallback(FrameReceiveCallback cb)
+{
+    m_frameCallback = cb;
+}
+
+void
+FullDuplexEthernetNetDevice::ReceiveFrame(FrameDescriptor frame,
+                                          Mac48Address source,
+                                          Mac48Address dest)
+{
+    if (m_frameCallback.IsNull())
+    {
+        Receive(frame.MakePacket(), source, dest, frame.tmpl->GetProtocol());
+        return;
+    }
+    ++m_stats.rxFrames;
+    m_stats.rxBytes += FrameOctets(frame.GetSize());
+    if (!m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty() || !m_macRxTrace.IsEmpty()
+        || !m_macPromiscRxTrace.IsEmpty())
+    {
+        Ptr<Packet> p = frame.MakePacket();
+        Ptr<Packet> f = BuildFrame(p, source, dest, frame.tmpl->GetProtocol());
+        const bool mine = dest.IsGroup() || dest == m_address;
+        if (mine)
+        {
+            m_snifferTrace(f);
+            m_macRxTrace(p);
+        }
+        m_promiscSnifferTrace(f);
+        m_macPromiscRxTrace(p);
+    }
+    m_frameCallback(this, frame, source, dest);
+}
+
+Ptr<Packet>
+FullDuplexEthernetNetDevice::BuildFrame(Ptr<const Packet> packet,
+                                        Mac48Address source,
+                                        Mac48Address dest,
+                                        uint16_t protocol)
+{
+    Ptr<Packet> f = packet->Copy();
+    if (f->GetSize() < MIN_FRAME - HEADER - FCS)
+    {
+        f->AddPaddingAtEnd(MIN_FRAME - HEADER - FCS - f->GetSize());
+    }
+    EthernetHeader header(false);
+    header.SetSource(source);
+    header.SetDestination(dest);
+    header.SetLengthType(protocol);
+    f->AddHeader(header);
+    f->AddTrailer(EthernetTrailer());
+    return f;
+}
+
+// --- receiving -------------------------------------------------------------------------------
+
+void
+FullDuplexEthernetNetDevice::Receive(Ptr<const Packet> packet,
+                                     Mac48Address source,
+                                     Mac48Address dest,
+                                     uint16_t protocol)
+{
+    NS_LOG_FUNCTION(this << packet);
+    ++m_stats.rxFrames;
+    m_stats.rxBytes += FrameOctets(packet->GetSize());
+    if (packet->GetSize() < MIN_FRAME - HEADER - FCS)
+    {
+        // A short frame reaches the upper layers with its padding, as from a NIC (and from
+        // ns-3's CSMA and the 802.3 device); only these few frames are copied.
+        Ptr<Packet> padded = packet->Copy();
+        padded->AddPaddingAtEnd(MIN_FRAME - HEADER - FCS - packet->GetSize());
+        packet = padded;
+    }
+    NetDevice::PacketType type;
+    if (dest.IsBroadcast())
+    {
+        type = NetDevice::PACKET_BROADCAST;
+    }
+    else if (dest.IsGroup())
+    {
+        type = NetDevice::PACKET_MULTICAST;
+    }
+    else if (dest == m_address)
+    {
+        type = NetDevice::PACKET_HOST;
+    }
+    else
+    {
+        type = NetDevice::PACKET_OTHERHOST;
+    }
+    if (!m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
+    {
+        Ptr<Packet> f = BuildFrame(packet, source, dest, protocol);
+        if (type != NetDevice::PACKET_OTHERHOST)
+        {
+            m_snifferTrace(f);
+        }
+        m_promiscSnifferTrace(f);
+    }
+    if (!m_promiscCallback.IsNull())
+    {
+        m_macPromiscRxTrace(packet);
+        m_promiscCallback(this, packet, protocol, source, dest, type);
+    }
+    if (type != NetDevice::PACKET_OTHERHOST && !m_rxCallback.IsNull())
+    {
+        m_macRxTrace(packet);
+        m_rxCallback(this, packet, protocol, source);
+    }
+}
+
+// --- NetDevice -------------------------------------------------------------------------------
+
+void
+FullDuplexEthernetNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+FullDuplexEthernetNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+FullDuplexEthernetNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+FullDuplexEthernetNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+FullDuplexEthernetNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+FullDuplexEthernetNetDevice::SetMtu(const uint16_t mtu)
+{
+    if (mtu < 46 || mtu > 1500)
+    {
+        return false;
+    }
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+FullDuplexEthernetNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+FullDuplexEthernetNetDevice::IsLinkUp() const
+{
+    return m_peer != nullptr;
+}
+
+void
+FullDuplexEthernetNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+    m_linkChangeCallbacks.ConnectWithoutContext(callback);
+}
+
+bool
+FullDuplexEthernetNetDevice::IsBroadcast() const
+{
+    return true;
+}
+
+Address
+FullDuplexEthernetNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+FullDuplexEthernetNetDevice::IsMulticast() const
+{
+    return true;
+}
+
+Address
+FullDuplexEthernetNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+FullDuplexEthernetNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+FullDuplexEthernetNetDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+FullDuplexEthernetNetDevice::IsPointToPoint() const
+{
+    return false;
+}
+
+Ptr<Node>
+FullDuplexEthernetNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+FullDuplexEthernetNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+FullDuplexEthernetNetDevice::NeedsArp() const
+{
+    return true;
+}
+
+void
+FullDuplexEthernetNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+FullDuplexEthernetNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
+{
+    m_promiscCallback = cb;
+}
+
+bool
+FullDuplexEthernetNetDevice::SupportsSendFrom() const
+{
+    return true;
+}
+
+} // namespace ns3

@@ -1,0 +1,304 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TESTBED_FULL_DUPLEX_ETHERNET_NET_DEVICE_H
+#define TESTBED_FULL_DUPLEX_ETHERNET_NET_DEVICE_H
+
+#include "frame-descriptor.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <vector>
+
+/**
+ * @file
+ * @ingroup testbed-ethernet
+ * A lean full-duplex Ethernet port: one simulator event per frame and hop.
+ */
+
+namespace ns3
+{
+
+class FullDuplexEthernetChannel;
+
+/**
+ * @ingroup testbed-ethernet
+ * @brief One end of a full-duplex Ethernet link (a NIC or a switch port), lean: one simulator
+ * event per frame and hop, no serialization, no copy, no ns-3 Queue.
+ *
+ * A full-duplex IEEE 802.3 MAC never senses carrier and never collides: a frame is sent as soon
+ * as the transmitter is free, and the link's two directions are independent (a frame to the
+ * switch and one from it cross each other without interaction). The timing is that of the wire:
+ * a frame of P payload octets is 14 octets of header, the payload padded to 46, and a 4-octet
+ * FCS (64 to 1518 octets; an 802.1Q tag travels inside the payload, up to 1522), preceded by 8
+ * octets of preamble and SFD and followed by the 12-octet (96 bit times) interframe gap. Its last
+ * bit reaches the peer (8 + frame) x 8 bit times after its first left, plus the cable's delay;
+ * the next frame starts no earlier than 96 bit times after that last bit left. A 100-octet IP
+ * datagram thus occupies 138 octet times: 1.104 us at 1 Gbit/s, 11.04 us at 100 Mbit/s.
+ *
+ * Since the transmitter is a FIFO server of known service times, a frame's departure, and hence
+ * its arrival at the peer, is known when it is handed to the device: the device schedules the
+ * arrival at once (the one event of the hop) and only remembers when its transmitter becomes
+ * free. The transmit queue is a drop-tail queue of MaxQueueFrames frames, counted exactly as in
+ * the module's 802.3 device (EthernetNetDevice in full duplex over an ns-3 DropTailQueue): a
+ * frame leaves the queue when the previous frame's last bit has left (then waits out the gap as
+ * the transmitter's current frame), or at once if the transmitter is idle; a frame that finds
+ * MaxQueueFrames frames waiting is dropped (MacTxDrop). The device keeps the times at which the
+ * last MaxQueueFrames accepted frames leave the queue; nothing else per frame.
+ *
+ * Packets are neither copied nor serialized: the packet handed to Send reaches the peer's
+ * receive callbacks as it is (a Ptr<const Packet>; ns-3's upper layers copy before they change
+ * a packet), and SendShared lets one packet go out of several ports (a switch) unchanged. Only a
+ * payload shorter than 46 octets is copied, on reception, to reach the upper layers with its
+ * padding as from a real NIC. The
+ * Ethernet header and trailer are built only for the Sniffer and PromiscSniffer traces (pcap),
+ * and only while something is connected to them; the transmit side is written when the frame is
+ * queued.
+ *
+ * Frames of a family that differ only in a few octets (FrameTemplate: [MEGA06]'s send_udp
+ * datagrams) may travel as FrameDescriptor (SendFrame) instead of Packets, with the same timing,
+ * queue and counters; a receiver that takes descriptors registers with SetFrameReceiveCallback,
+ * everywhere else a descriptor becomes the same octets as a Packet (FrameTemplate::MakePacket).
+ */
+class FullDuplexEthernetNetDevice : public NetDevice
+{
+  public:
+    /// Counters (since the start).
+    struct Stats
+    {
+        uint64_t txFrames{0}; //!< frames accepted for transmission
+        uint64_t txBytes{0};  //!< their octets, header to FCS
+        uint64_t txDrops{0};  //!< frames dropped: queue full, too large or link down
+        uint64_t rxFrames{0}; //!< frames received (any destination)
+        uint64_t rxBytes{0};  //!< their octets, header to FCS
+    };
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+    FullDuplexEthernetNetDevice();
+    ~FullDuplexEthernetNetDevice() override;
+
+    /**
+     * @brief Attach to a cable (the link comes up when both ends are attached).
+     * @param channel the cable
+     */
+    void Attach(Ptr<FullDuplexEthernetChannel> channel);
+
+    /**
+     * @brief The link is up (called by the channel when its second end attaches).
+     * @param peer the other end
+     */
+    void LinkUp(Ptr<FullDuplexEthernetNetDevice> peer);
+
+    /** @return the other end of the link (null before it is up) */
+    Ptr<FullDuplexEthernetNetDevice> GetPeer() const;
+
+    /** @return the link rate (Attribute DataRate) */
+    DataRate GetDataRate() const;
+
+    /**
+     * @brief Send a frame without taking the packet over: it is not changed (and may be sent
+     * through other ports too).
+     * @param packet the payload (after the Ethernet header)
+     * @param source the source address
+     * @param dest the destination address
+     * @param protocol the EtherType
+     * @return false if dropped (queue full, too large, link down)
+     */
+    bool SendShared(Ptr<const Packet> packet,
+                    Mac48Address source,
+                    Mac48Address dest,
+                    uint16_t protocol);
+
+    /**
+     * @brief Send a frame given by its descriptor (a FrameTemplate and its variable octets):
+     * the same timing, queue and counters as a packet of the same size, without an ns-3 Packet.
+     * @param frame the frame
+     * @param source the source address
+     * @param dest the destination address
+     * @return false if dropped (queue full, too large, link down)
+     */
+    bool SendFrame(const FrameDescriptor& frame, Mac48Address source, Mac48Address dest);
+
+    /**
+     * Callback of a receiver that takes frame descriptors (the snooping bridge, a host's NIC
+     * model): this device, the frame, its source and destination addresses.
+     */
+    typedef Callback<void,
+                     Ptr<FullDuplexEthernetNetDevice>,
+                     const FrameDescriptor&,
+                     Mac48Address,
+                     Mac48Address>
+        FrameReceiveCallback;
+
+    /**
+     * @brief Let a receiver take the frames that arrive as descriptors; without one they reach
+     * the receive callbacks as ns-3 Packets (FrameTemplate::MakePacket). The receiver gets every
+     * such frame, whatever its destination (it filters like a promiscuous receiver).
+     * @param cb the receiver (null: Packets)
+     */
+    void SetFrameReceiveCallback(FrameReceiveCallback cb);
+
+    /**
+     * @brief Octets of the frame that carries a payload, header to FCS.
+     * @param payload the payload's octets (an 802.1Q tag included)
+     * @return max(64, 14 + payload + 4)
+     */
+    static uint32_t FrameOctets(uint32_t payload);
+
+    /**
+     * @brief Octet times a frame occupies the wire: preamble and SFD, the frame, the gap.
+     * @param payload the payload's octets
+     * @return 8 + FrameOctets(payload) + 12
+     */
+    static uint32_t WireOctets(uint32_t payload);
+
+    /** @return frames waiting in the transmit queue now */
+    uint32_t GetQueueLength() const;
+
+    /** @return the counters */
+    const Stats& GetStats() const;
+
+    // --- NetDevice ----------------------------------------------------------------------------
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsBridge() const override;
+    bool IsPointToPoint() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+    /** Preamble and SFD (octets). */
+    static constexpr uint32_t PREAMBLE = 8;
+    /** Ethernet header (octets). */
+    static constexpr uint32_t HEADER = 14;
+    /** Frame check sequence (octets). */
+    static constexpr uint32_t FCS = 4;
+    /** Interframe gap (octets: 96 bit times). */
+    static constexpr uint32_t IFG = 12;
+    /** Minimum frame, header to FCS (octets). */
+    static constexpr uint32_t MIN_FRAME = 64;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /**
+     * The transmitter takes a frame (or drops it): its timing and the queue.
+     * @param payload the payload's octets
+     * @param protocol the EtherType
+     * @param arrival set to the time step at which its last bit reaches the peer
+     * @return false if it is dropped (queue full, too large, link down)
+     */
+    bool Admit(uint32_t payload, uint16_t protocol, int64_t& arrival);
+
+    /**
+     * A frame given by its descriptor has reached this end.
+     * @param frame the frame
+     * @param source the source address
+     * @param dest the destination address
+     */
+    void ReceiveFrame(FrameDescriptor frame, Mac48Address source, Mac48Address dest);
+
+    /**
+     * A frame's last bit has reached this end.
+     * @param packet the payload
+     * @param source the source address
+     * @param dest the destination address
+     * @param protocol the EtherType
+     */
+    void Receive(Ptr<const Packet> packet,
+                 Mac48Address source,
+                 Mac48Address dest,
+                 uint16_t protocol);
+
+    /**
+     * The whole frame for the sniffers (pcap): header, payload padded to 46, FCS (zero).
+     * @param packet the payload
+     * @param source the source address
+     * @param dest the destination address
+     * @param protocol the EtherType
+     * @return the frame
+     */
+    static Ptr<Packet> BuildFrame(Ptr<const Packet> packet,
+                                  Mac48Address source,
+                                  Mac48Address dest,
+                                  uint16_t protocol);
+
+    /**
+     * Duration of some bits at the link rate.
+     * @param bits the bits
+     * @return picoseconds (rounded up)
+     */
+    int64_t BitsToPs(uint64_t bits) const;
+
+    // configuration
+    DataRate m_rate;        //!< DataRate
+    uint32_t m_queueLimit;  //!< MaxQueueFrames
+    uint16_t m_mtu;         //!< Mtu
+    Mac48Address m_address; //!< Address
+
+    // link
+    Ptr<FullDuplexEthernetChannel> m_channel; //!< the cable
+    Ptr<FullDuplexEthernetNetDevice> m_peer;  //!< the other end
+    uint32_t m_peerContext{0};                //!< the peer node's id (event context)
+    int64_t m_delayPs{0};                     //!< the cable's delay (ps)
+    int64_t m_stepPs{1000};                   //!< one time step of the simulator (ps)
+
+    // transmitter (picoseconds: exact at 10 Mbit/s to 100 Gbit/s)
+    int64_t m_txFree;             //!< when the transmitter can start the next frame (gap done)
+    int64_t m_lastBitEnd;         //!< when the last accepted frame's last bit leaves
+    std::vector<int64_t> m_leave; //!< queue departures of the last MaxQueueFrames frames
+    uint32_t m_head{0};           //!< the oldest of them
+
+    // NetDevice
+    Ptr<Node> m_node;                                    //!< node
+    uint32_t m_ifIndex{0};                               //!< interface index
+    NetDevice::ReceiveCallback m_rxCallback;             //!< receive callback
+    NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous callback
+    FrameReceiveCallback m_frameCallback;                //!< takes descriptors (may be null)
+    TracedCallback<> m_linkChangeCallbacks;              //!< link changes
+
+    Stats m_stats; //!< counters
+
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;          //!< MacTx
+    TracedCallback<Ptr<const Packet>> m_macTxDropTrace;      //!< MacTxDrop
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;          //!< MacRx
+    TracedCallback<Ptr<const Packet>> m_macPromiscRxTrace;   //!< MacPromiscRx
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;        //!< Sniffer
+    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< PromiscSniffer
+};
+
+} // namespace ns3
+
+#endif /* TESTBED_FULL_DUPLEX_ETHERNET_NET_DEVICE_H */
