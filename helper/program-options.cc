@@ -447,19 +447,19 @@ ProgramOptions::Add(const std::string& name,
         {
             return "not a time (a number and a unit: s, ms, us, ns, min, h)";
         }
-        // Checked in seconds before ns-3 converts it (a huge value overflows ns-3's Time).
+        // Checked in seconds before ns-3 converts it (a huge value overflows ns-3's Time), with
+        // a relative tolerance of 1e-12 outwards at both ends (a bound written as text, "4ms"
+        // against MilliSeconds(4), is inside its range).
         double seconds = number * perUnit;
-        if (!std::isfinite(seconds) || seconds < min.GetSeconds() * (1 + 1e-12) - 1e-18
-            || seconds > max.GetSeconds() * (1 + 1e-12) + 1e-18)
+        if (!std::isfinite(seconds)
+            || seconds < min.GetSeconds() - 1e-12 * std::abs(min.GetSeconds()) - 1e-18
+            || seconds > max.GetSeconds() + 1e-12 * std::abs(max.GetSeconds()) + 1e-18)
         {
             return "out of range";
         }
+        // Within the tolerance: a value that ns-3's conversion rounds past a bound is the bound.
         Time t(text);
-        if (t < min || t > max)
-        {
-            return "out of range";
-        }
-        *target = t;
+        *target = t < min ? min : (t > max ? max : t);
         return "";
     };
     return Declare(std::move(o));

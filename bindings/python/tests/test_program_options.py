@@ -89,3 +89,24 @@ def test_out_of_range_option_exits_2(program, option, value):
                        capture_output=True, text=True, timeout=10)
     assert r.returncode == 2, (r.returncode, r.stderr[-300:])
     assert f"--{option}" in r.stderr, r.stderr[-300:]
+
+
+TIME_BOUNDS = []
+for prog in PROGRAMS:
+    try:
+        desc = _describe(prog)
+    except Exception:
+        continue
+    for opt in desc["options"]:
+        if opt["type"] == "time":
+            TIME_BOUNDS += [(prog, opt["name"], opt["min"]), (prog, opt["name"], opt["max"])]
+
+
+@pytest.mark.skipif(not TIME_BOUNDS, reason="programs not built")
+@pytest.mark.parametrize("program,option,value", TIME_BOUNDS)
+def test_a_time_option_accepts_its_own_bounds(program, option, value):
+    # A range is inclusive: the bound as --describe writes it ("4ms" for ntt-stream --ttrt) is
+    # a valid value (the lower bound was refused: the tolerance pointed inwards).
+    r = subprocess.run([str(EXAMPLES_DIR / program), f"--{option}={value}", "--check"],
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, (r.returncode, r.stderr[-300:])
