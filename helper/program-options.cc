@@ -467,12 +467,9 @@ ProgramOptions::Add(const std::string& name,
         {
             return "out of range";
         }
+        // Within the tolerance: a value that ns-3's conversion rounds past a bound is the bound.
         Time t(text);
-        if (t < min || t > max)
-        {
-            return "out of range";
-        }
-        *target = t;
+        *target = t < min ? min : (t > max ? max : t);
         return "";
     };
     return Declare(std::move(o));

@@ -1042,6 +1042,11 @@ def finish_experiment(exp: Experiment, records: list[Record], scale: str, out: P
         },
         "builds": list(builds.values()),
     }
+    from .sensitivity import attach
+
+    sens = attach(exp, out)  # bands and drivers of a sensitivity run of the same build
+    if sens is not None:
+        metrics["sensitivity"] = sens
     _atomic_write_json(edir / "metrics.json", metrics)
     summary = {"title": exp.title, "notes": analysis.notes,
                "figures": [f.name + ".png" for f in analysis.figures]}

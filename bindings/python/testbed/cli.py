@@ -1,6 +1,7 @@
-"""Command line behind ./testbed list | run | reproduce | sweep | validate."""
+"""Command line behind ./testbed list | run | reproduce | sensitivity | sweep | validate."""
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -184,7 +185,52 @@ def cmd_run(args):
 
 
 def cmd_reproduce(args):
-    return _run(list(experiments().values()), args)
+    exps = list(experiments().values())
+    if args.with_sensitivity:
+        # Before the analyses, so that metrics.json and report.md carry the bands.
+        rc = 0
+        for exp in exps:
+            if exp.sensitivity is not None:
+                rc = max(rc, _sensitivity(exp, args.sensitivity_method, None, args))
+        return max(rc, _run(exps, args))
+    return _run(exps, args)
+
+
+def _sensitivity(exp, method, samples, args):
+    from .campaign import CampaignError
+    from .sensitivity import SensitivityError, run_sensitivity
+
+    try:
+        run_sensitivity(exp, method, samples, args.jobs, args.out, args.scheduler, log=_log,
+                        progress=args.progress)
+    except KeyboardInterrupt:
+        return 130
+    except SensitivityError as e:
+        _log(f"error: {e}")
+        return 2
+    except CampaignError as e:
+        _log(f"{exp.id}: sensitivity FAILED: {e}")
+        return 1
+    return 0
+
+
+def cmd_sensitivity(args):
+    exps = experiments()
+    if args.experiment not in exps:
+        _log(f"error: unknown experiment {args.experiment!r}; "
+             f"./testbed list shows the {len(exps)} experiments")
+        return 2
+    exp = exps[args.experiment]
+    if exp.sensitivity is None:
+        have = ", ".join(e.id for e in exps.values() if e.sensitivity is not None)
+        _log(f"error: {exp.id} has no sensitivity declaration (experiments with one: {have})")
+        return 2
+    rc = _sensitivity(exp, args.method, args.samples, args)
+    if rc == 0 and (args.out / exp.id / "metrics.json").exists():
+        # Refresh the experiment's metrics.json and the report with the new bands.
+        args.scale = json.loads((args.out / exp.id / "metrics.json").read_text())["scale"]
+        rc = _run([exp], args)
+    return rc
 
 
 def _parse_params(items):
@@ -360,7 +406,23 @@ def main(argv=None):
     p.set_defaults(func=cmd_run)
     p = sub.add_parser("reproduce", help="every experiment, then the report")
     _common(p)
+    p.add_argument("--with-sensitivity", action="store_true",
+                   help="first the sensitivity analysis of every experiment that declares one, "
+                        "at the small default sample size (doc/sensitivity.rst)")
+    p.add_argument("--sensitivity-method", choices=("morris", "sobol"), default="morris",
+                   help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_reproduce)
+    p = sub.add_parser("sensitivity", help="which assumptions drive an experiment's predictions,"
+                                           " and their 5-95 %% bands")
+    p.add_argument("experiment")
+    p.add_argument("--method", choices=("morris", "sobol"), default="morris",
+                   help="morris: elementary effects (screening, default); sobol: S1 and ST "
+                        "indices (for a few parameters: N x (k + 2) samples)")
+    p.add_argument("--samples", type=_jobs, default=None, metavar="N",
+                   help="Morris trajectories (default 4: 4 x (k + 1) samples) or Sobol base "
+                        "samples (a power of 2, default 8)")
+    _common(p)
+    p.set_defaults(func=cmd_sensitivity)
     p = sub.add_parser("sweep", help="any program over a parameter grid of your own")
     _point_common(p)
     p.add_argument("--param", action="append", metavar="NAME=VALUES",

@@ -191,6 +191,9 @@ class Experiment:
     # ShowProgress on stderr) at paper scale: for programs whose single run takes minutes. (The
     # reporter's own events count in a program's "events" field; nothing else changes.)
     progress: bool = False
+    # Optional testbed.sensitivity.Sensitivity: the ranged assumptions, the predicted metrics and
+    # the recalibrations of ./testbed sensitivity (doc/sensitivity.rst).
+    sensitivity: Any = None
 
 
 _REGISTRY: dict[str, Experiment] = {}
