@@ -14,8 +14,6 @@ iHawk's) and doc/tno.rst's calibration table.
 """
 
 import argparse
-import json
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
@@ -24,16 +22,9 @@ from testbed.experiments import tno03 as T
 
 
 def body(m, run):
-    """IRIX mean - min (us) with ColdLines uniform 0 to 2 m, the experiment's IRIX net point."""
-    point = next(p for p in T.jitter_points("quick")
-                 if p["measure"] == "net" and p["platform"] == "irix" and "band" not in p)
-    cmd = [str(EXAMPLES_DIR / "tno-jitter")]
-    cmd += [f"--{k}={v}" for k, v in point.items() if k != "RngRun"]
-    cmd += [f"--RngRun={run}", f"--hostSet=HostNic.ColdLines="
-            f"ns3::UniformRandomVariable[Min=0|Max={2 * m}]", "--output=-"]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True)
-    r = json.loads(out.stdout)
-    return r["mean_us"] - r["min_us"], r
+    """IRIX mean - min (us) with ColdLines uniform 0 to 2 m: the procedure of tno03 (the same
+    one ./testbed sensitivity refits per sample; no second copy)."""
+    return T.irix_body(m, run)
 
 
 def main():

@@ -38,23 +38,7 @@ if(NOT NS3_WHEEL_DIR)
   set(NS3_WHEEL_DIR "${_wheel}" CACHE PATH "Directory of the installed ns3 wheel" FORCE)
 endif()
 
-set(NS3_INCLUDE_DIR "${NS3_WHEEL_DIR}/include")
-set(NS3_LIB_DIR "${NS3_WHEEL_DIR}/lib64")
-if(NOT EXISTS "${NS3_LIB_DIR}")
-  set(NS3_LIB_DIR "${NS3_WHEEL_DIR}/lib")
-endif()
-file(GLOB _ns3_libs "${NS3_LIB_DIR}/libns3*-core*.so")
-if(NOT _ns3_libs OR NOT EXISTS "${NS3_INCLUDE_DIR}/ns3/core-module.h")
-  message(FATAL_ERROR "testbed: ${NS3_WHEEL_DIR} does not look like an ns-3 installation "
-                      "(no lib*/libns3*-core*.so or include/ns3/core-module.h).")
-endif()
-list(GET _ns3_libs 0 _core)
-get_filename_component(_core "${_core}" NAME)
-string(REGEX MATCH "^libns([0-9.]+)-" _m "${_core}")
-set(NS3_VER "${CMAKE_MATCH_1}")
-if(NS3_VER VERSION_LESS 3.37)
-  message(FATAL_ERROR "testbed needs ns-3 >= 3.37 (CMake build, cppyy bindings); found ${NS3_VER}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/ns3-wheel.cmake)
 message(STATUS "testbed: ns-3 ${NS3_VER} from ${NS3_WHEEL_DIR}")
 
 # --- logging, asserts and code generation ---------------------------------------------------
@@ -136,19 +120,8 @@ if(TESTBED_TCMALLOC)
 endif()
 
 # --- imported targets ns3::<module> ----------------------------------------------------------
-file(GLOB _ns3_all "${NS3_LIB_DIR}/libns${NS3_VER}-*.so")
-foreach(_lib ${_ns3_all})
-  get_filename_component(_name "${_lib}" NAME)
-  string(REGEX REPLACE "^libns${NS3_VER}-(.*)\\.so$" "\\1" _mod "${_name}")
-  if(NOT TARGET ns3::${_mod})
-    add_library(ns3::${_mod} SHARED IMPORTED GLOBAL)
-    set_target_properties(ns3::${_mod} PROPERTIES
-      IMPORTED_LOCATION "${_lib}"
-      INTERFACE_INCLUDE_DIRECTORIES "${NS3_INCLUDE_DIR}"
-      INTERFACE_COMPILE_DEFINITIONS "${_ns3_defs}")
-    set(lib${_mod} ns3::${_mod})
-  endif()
-endforeach()
+# (cmake/ns3-wheel.cmake; the installed package's testbedConfig.cmake makes the same targets.)
+testbed_ns3_imported_targets("${_ns3_defs}")
 
 # Run-time search path: the wheel's libraries (they find their bundled gsl/sqlite/xml2 through
 # their own $ORIGIN rpath) and our own library directory.
@@ -177,8 +150,32 @@ function(build_lib)
   # uses directly, are linked explicitly.
   target_link_libraries(${_name} PUBLIC ${BLIB_LIBRARIES_TO_LINK} ns3::network ns3::core)
   target_compile_definitions(${_name} PRIVATE NS3_MODULE_COMPILATION)
-  target_include_directories(${_name} PUBLIC ${CMAKE_BINARY_DIR}/include)
+  target_include_directories(${_name} PUBLIC $<BUILD_INTERFACE:${CMAKE_BINARY_DIR}/include>
+                                            $<INSTALL_INTERFACE:include>)
   set(lib${_name} ${_name} PARENT_SCOPE)
+
+  # `cmake --install build --prefix P`: lib/lib<LIBNAME>.so, the headers in include/ns3/ and the
+  # CMake package lib/cmake/<LIBNAME>/ (find_package(testbed): testbed::testbed and the ns3::
+  # targets of the same wheel, with the wheel's compile definitions; cmake/testbedConfig.cmake.in).
+  include(GNUInstallDirs)
+  set_target_properties(${_name} PROPERTIES INSTALL_RPATH "${NS3_LIB_DIR}")
+  install(TARGETS ${_name} EXPORT ${_name}Targets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  set(_real_headers "")
+  foreach(_h ${BLIB_HEADER_FILES})
+    list(APPEND _real_headers ${CMAKE_CURRENT_SOURCE_DIR}/${_h})
+  endforeach()
+  install(FILES ${_real_headers} ${CMAKE_HEADER_OUTPUT_DIRECTORY}/${_name}-module.h
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ns3)
+  set(_pkg ${CMAKE_INSTALL_LIBDIR}/cmake/${_name})
+  install(EXPORT ${_name}Targets NAMESPACE ${_name}:: DESTINATION ${_pkg})
+  include(CMakePackageConfigHelpers)
+  configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/cmake/testbedConfig.cmake.in
+                                ${CMAKE_BINARY_DIR}/${_name}Config.cmake INSTALL_DESTINATION ${_pkg})
+  write_basic_package_version_file(${CMAKE_BINARY_DIR}/${_name}ConfigVersion.cmake
+                                   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+  install(FILES ${CMAKE_BINARY_DIR}/${_name}Config.cmake
+                ${CMAKE_BINARY_DIR}/${_name}ConfigVersion.cmake
+                ${CMAKE_CURRENT_LIST_DIR}/cmake/ns3-wheel.cmake DESTINATION ${_pkg})
   set(lib${_name} ${_name})
 
   # Stage headers: build/include/ns3/<file>.h -> a stub including the real header (as ns-3 does).

@@ -107,7 +107,7 @@ main(int argc, char* argv[])
     ProgramOptions opts("igmp-pcap",
                         "IGMPv2 and IGMPv3 hosts and queriers emit every message they can; pcap "
                         "files for the tshark check");
-    opts.Add("prefix", "output file prefix (directory and name start)", prefix);
+    opts.AddOutputPrefix("prefix", "output file prefix (directory and name start)", prefix);
     opts.Parse(argc, argv);
     Run(2, prefix);
     Run(3, prefix);

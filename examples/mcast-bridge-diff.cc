@@ -20,6 +20,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -150,20 +151,59 @@ main(int argc, char* argv[])
                    "switch UnregisteredPolicy",
                    unregistered,
                    {"Flood", "RouterPorts"});
+
+    /** One host action of --actions. */
+    struct Action
+    {
+        Time at;            //!< when
+        std::string what;   //!< join, leave or silent
+        unsigned long host; //!< which host
+        Ipv4Address group;  //!< which group
+    };
+
+    std::vector<Ipv4Address> groups;
+    std::vector<Action> plan;
+    // Every argument is checked inside Parse() (and so by --check), before --out is opened:
+    // a bad --groups or --actions must not truncate the previous output.
+    opts.AddCheck([&]() {
+        ProgramOptions::Require(qri < qi, "--queryResponseInterval must be below --queryInterval");
+        ProgramOptions::Require(sendStart < stop, "--sendStart must be before --stop");
+        for (const auto& g : Split(groupsArg, ','))
+        {
+            Ipv4Address a;
+            ProgramOptions::Require(ParseAddress(g, a) && a.IsMulticast(),
+                                    "--groups: '" + g + "' is not a multicast IPv4 address");
+            groups.push_back(a);
+        }
+        ProgramOptions::Require(!groups.empty(), "--groups: at least one multicast group");
+        for (const auto& a : Split(actions, ';'))
+        {
+            auto f = Split(a, ':');
+            ProgramOptions::Require(f.size() == 4,
+                                    "--actions: '" + a + "' is not T:ACTION:HOST:GROUP");
+            char* end = nullptr;
+            const double at = std::strtod(f[0].c_str(), &end);
+            ProgramOptions::Require(end != f[0].c_str() && *end == 0 && at >= 0 && at <= stop,
+                                    "--actions: '" + a + "': time " + f[0] + " not in [0, stop]");
+            const unsigned long h = std::strtoul(f[2].c_str(), &end, 10);
+            ProgramOptions::Require(!f[2].empty() && f[2][0] != '-' && *end == 0 && h < nHosts,
+                                    "--actions: '" + a + "': no host " + f[2]);
+            Ipv4Address g;
+            ProgramOptions::Require(ParseAddress(f[3], g) && g.IsMulticast(),
+                                    "--actions: '" + a + "': " + f[3]
+                                        + " is not a multicast group");
+            ProgramOptions::Require(f[1] == "join" || f[1] == "leave" || f[1] == "silent",
+                                    "--actions: '" + a + "': unknown action " + f[1]);
+            plan.push_back(Action{Seconds(at), f[1], h, g});
+        }
+        std::error_code ec;
+        ProgramOptions::Require(!std::filesystem::is_directory(out, ec),
+                                "--out: '" + out + "' is a directory");
+    });
     opts.Parse(argc, argv);
-    ProgramOptions::Require(qri < qi, "--queryResponseInterval must be below --queryInterval");
-    ProgramOptions::Require(sendStart < stop, "--sendStart must be before --stop");
 
     g_out.open(out);
     ProgramOptions::Require(static_cast<bool>(g_out), "--out: cannot write '" + out + "'");
-    std::vector<Ipv4Address> groups;
-    for (const auto& g : Split(groupsArg, ','))
-    {
-        Ipv4Address a;
-        ProgramOptions::Require(ParseAddress(g, a) && a.IsMulticast(),
-                                "--groups: '" + g + "' is not a multicast IPv4 address");
-        groups.push_back(a);
-    }
 
     Ptr<Node> sw = CreateObject<Node>();
     SnoopingSwitchHelper sh;
@@ -206,37 +246,22 @@ main(int argc, char* argv[])
         sockets.push_back(Socket::CreateSocket(hosts.Get(i), UdpSocketFactory::GetTypeId()));
         devs.Get(1 + i)->TraceConnectWithoutContext("MacRx", MakeBoundCallback(&OnRx, i));
     }
-    for (const auto& a : Split(actions, ';'))
+    for (const Action& a : plan)
     {
-        auto f = Split(a, ':');
-        ProgramOptions::Require(f.size() == 4, "--actions: '" + a + "' is not T:ACTION:HOST:GROUP");
-        char* end = nullptr;
-        const double at = std::strtod(f[0].c_str(), &end);
-        ProgramOptions::Require(end != f[0].c_str() && *end == 0 && at >= 0 && at <= stop,
-                                "--actions: '" + a + "': time " + f[0] + " not in [0, stop]");
-        const Time t = Seconds(at);
-        const unsigned long h = std::strtoul(f[2].c_str(), &end, 10);
-        ProgramOptions::Require(!f[2].empty() && *end == 0 && h < nHosts,
-                                "--actions: '" + a + "': no host " + f[2]);
-        Ipv4Address g;
-        ProgramOptions::Require(ParseAddress(f[3], g) && g.IsMulticast(),
-                                "--actions: '" + a + "': " + f[3] + " is not a multicast group");
-        ProgramOptions::Require(f[1] == "join" || f[1] == "leave" || f[1] == "silent",
-                                "--actions: '" + a + "': unknown action " + f[1]);
-        if (f[1] == "join")
+        if (a.what == "join")
         {
-            IgmpHelper::ScheduleJoin(t, sockets[h], g);
+            IgmpHelper::ScheduleJoin(a.at, sockets[a.host], a.group);
         }
-        else if (f[1] == "leave")
+        else if (a.what == "leave")
         {
-            IgmpHelper::ScheduleLeave(t, sockets[h], g);
+            IgmpHelper::ScheduleLeave(a.at, sockets[a.host], a.group);
         }
-        else if (f[1] == "silent")
+        else if (a.what == "silent")
         {
-            IgmpHelper::ScheduleJoin(t, sockets[h], g);
-            Simulator::Schedule(t + MicroSeconds(1),
+            IgmpHelper::ScheduleJoin(a.at, sockets[a.host], a.group);
+            Simulator::Schedule(a.at + MicroSeconds(1),
                                 &IgmpL4Protocol::SetMuted,
-                                hosts.Get(h)->GetObject<IgmpL4Protocol>(),
+                                hosts.Get(a.host)->GetObject<IgmpL4Protocol>(),
                                 true);
         }
     }

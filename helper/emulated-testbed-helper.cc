@@ -192,9 +192,9 @@ EmulatedTestbedHelper::SetRandomTimerPhase(bool random)
 }
 
 void
-EmulatedTestbedHelper::SetLinuxTcp(bool linux)
+EmulatedTestbedHelper::SetLinuxTcp(bool enable)
 {
-    m_linuxTcp = linux;
+    m_linuxTcp = enable;
 }
 
 void

@@ -147,9 +147,9 @@ class EmulatedTestbedHelper
     /**
      * @brief Whether Install first sets ns-3's TCP defaults to Linux 2.6 of 2006
      * (HostPlatformHelper::ConfigureLinux26Tcp; a global setting, as Config::SetDefault is).
-     * @param linux whether to do so (default false)
+     * @param enable whether to do so (default false)
      */
-    void SetLinuxTcp(bool linux);
+    void SetLinuxTcp(bool enable);
 
     /**
      * @brief Whether the emulators release on the emulator PC's CPU (LinkEmulatorQueueDisc

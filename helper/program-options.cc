@@ -4,6 +4,7 @@
 
 #include "program-options.h"
 
+#include "log-check.h"
 #include "user-attributes.h"
 
 #include "ns3/callback.h"
@@ -14,14 +15,21 @@
 #include "ns3/string.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
 
 namespace ns3
 {
@@ -259,7 +267,8 @@ ProgramOptions&
 ProgramOptions::Declare(Option opt)
 {
     NS_ABORT_MSG_IF(opt.name.empty() || opt.name == "output" || opt.name == "describe"
-                        || opt.name == "progress" || opt.name == "check",
+                        || opt.name == "progress" || opt.name == "check" || opt.name == "maxEvents"
+                        || opt.name == "maxMemory",
                     "ProgramOptions: reserved or empty option name '" << opt.name << "'");
     for (const auto& o : m_opts)
     {
@@ -447,19 +456,20 @@ ProgramOptions::Add(const std::string& name,
         {
             return "not a time (a number and a unit: s, ms, us, ns, min, h)";
         }
-        // Checked in seconds before ns-3 converts it (a huge value overflows ns-3's Time).
+        // Checked in seconds before ns-3 converts it (a huge value overflows ns-3's Time), with
+        // a tolerance that widens the range (the bounds themselves, "100us" = 1e-4 s, must pass
+        // whatever the rounding of number * perUnit); the exact check on the Time follows.
         double seconds = number * perUnit;
-        if (!std::isfinite(seconds) || seconds < min.GetSeconds() * (1 + 1e-12) - 1e-18
-            || seconds > max.GetSeconds() * (1 + 1e-12) + 1e-18)
+        const double lo = min.GetSeconds();
+        const double hi = max.GetSeconds();
+        if (!std::isfinite(seconds) || seconds < lo - std::abs(lo) * 1e-12 - 1e-18
+            || seconds > hi + std::abs(hi) * 1e-12 + 1e-18)
         {
             return "out of range";
         }
+        // Within the tolerance: a value that ns-3's conversion rounds past a bound is the bound.
         Time t(text);
-        if (t < min || t > max)
-        {
-            return "out of range";
-        }
-        *target = t;
+        *target = t < min ? min : (t > max ? max : t);
         return "";
     };
     return Declare(std::move(o));
@@ -518,6 +528,31 @@ ProgramOptions::Add(const std::string& name, const std::string& help, std::strin
 }
 
 ProgramOptions&
+ProgramOptions::AddOutputPrefix(const std::string& name,
+                                const std::string& help,
+                                std::string& value)
+{
+    Add(name, help, value);
+    m_opts.back()->outputPrefix = true;
+    std::string* target = &value;
+    AddCheck([name, target]() {
+        if (target->empty())
+        {
+            return;
+        }
+        const std::filesystem::path folder = std::filesystem::path(*target).parent_path().empty()
+                                                 ? std::filesystem::path(".")
+                                                 : std::filesystem::path(*target).parent_path();
+        std::error_code ec;
+        Require(std::filesystem::is_directory(folder, ec)
+                    && access(folder.c_str(), W_OK | X_OK) == 0,
+                "--" + name + "=" + *target + ": the folder '" + folder.string()
+                    + "' does not exist or is not writable");
+    });
+    return *this;
+}
+
+ProgramOptions&
 ProgramOptions::AddChoice(const std::string& name,
                           const std::string& help,
                           std::string& value,
@@ -541,6 +576,64 @@ ProgramOptions::AddChoice(const std::string& name,
         return "";
     };
     return Declare(std::move(o));
+}
+
+ProgramOptions&
+ProgramOptions::AddCheck(std::function<void()> check)
+{
+    m_checks.push_back(std::move(check));
+    return *this;
+}
+
+ProgramOptions&
+ProgramOptions::SetEventEstimate(std::function<double()> estimate, const std::string& what)
+{
+    m_eventEstimate = std::move(estimate);
+    m_eventEstimateText = what;
+    return *this;
+}
+
+void
+ProgramOptions::StartMemoryWatch() const
+{
+    uint64_t budget = m_maxMemoryMb;
+    if (budget == 0)
+    {
+        const long pages = sysconf(_SC_PHYS_PAGES);
+        const long pageSize = sysconf(_SC_PAGESIZE);
+        budget = pages > 0 && pageSize > 0
+                     ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize) / 2 / 1048576
+                     : 4096;
+    }
+    const std::string program = m_program;
+    // A thread that only reads /proc/self/statm: it never touches the simulation, so results
+    // do not depend on it; beyond the budget it ends the process (exit 2) with one line instead
+    // of letting the machine swap or the kernel kill it.
+    std::thread([budget, program]() {
+        const long pageSize = sysconf(_SC_PAGESIZE);
+        while (true)
+        {
+            std::this_thread::sleep_for(std::chrono::milliseconds(500));
+            std::ifstream statm("/proc/self/statm");
+            uint64_t size = 0;
+            uint64_t resident = 0;
+            if (!(statm >> size >> resident))
+            {
+                return; // no /proc: no watch
+            }
+            const uint64_t mb = resident * static_cast<uint64_t>(pageSize) / 1048576;
+            if (mb > budget)
+            {
+                const std::string msg = "error: " + program + ": the run uses " + std::to_string(mb)
+                                        + " MiB, more than the budget "
+                                          "--maxMemory="
+                                        + std::to_string(budget)
+                                        + " (MiB): shorten it, or raise --maxMemory to run it\n";
+                [[maybe_unused]] auto n = write(2, msg.data(), msg.size());
+                _exit(EXIT_BAD_ARGUMENTS);
+            }
+        }
+    }).detach();
 }
 
 void
@@ -571,7 +664,8 @@ ProgramOptions::PreCheck(int argc, char* argv[])
         std::string name = body.substr(0, eq);
         std::string value = eq == std::string::npos ? "" : body.substr(eq + 1);
         bool known = name == "output" || name == "describe" || name == "progress" || name == "check"
-                     || g_helpOptions.count(name) > 0 || name.find("::") != std::string::npos;
+                     || name == "maxEvents" || name == "maxMemory" || g_helpOptions.count(name) > 0
+                     || name.find("::") != std::string::npos;
         for (const auto& o : m_opts)
         {
             known = known || o->name == name;
@@ -610,7 +704,8 @@ ProgramOptions::PreCheck(int argc, char* argv[])
             }
             Require(false,
                     "unknown option --" + name + " (options:" + names
-                        + " --output --describe --check; ns-3's --RngRun, --RngSeed, --help)");
+                        + " --output --describe --check --maxEvents --maxMemory; ns-3's --RngRun, "
+                          "--RngSeed, --help)");
         }
     }
 }
@@ -676,7 +771,28 @@ void
 ProgramOptions::Parse(int argc, char* argv[])
 {
     UserAttributes::SetProgram(m_program);
-    std::vector<std::string> args = Rewrite(argc, argv);
+    WarnOfCompiledOutLogs(m_program);
+    for (int i = 1; i < argc; ++i)
+    {
+        Require(std::string(argv[i]) != "--checkBatch" || argc == 2,
+                "--checkBatch takes no other option (the sets come on standard input)");
+    }
+    std::vector<std::string> batch;
+    if (argc == 2 && std::string(argv[1]) == "--checkBatch")
+    {
+        CheckBatch(batch); // returns in a child only, with its set of options
+        std::vector<char*> raw;
+        for (auto& a : batch)
+        {
+            raw.push_back(a.data());
+        }
+        raw.push_back(nullptr);
+        argc = static_cast<int>(batch.size());
+        argv = raw.data();
+        std::vector<std::string> rewritten = Rewrite(argc, argv);
+        batch.swap(rewritten);
+    }
+    std::vector<std::string> args = m_batchChild ? batch : Rewrite(argc, argv);
     std::vector<char*> ptrs;
     for (auto& a : args)
     {
@@ -715,15 +831,50 @@ ProgramOptions::Parse(int argc, char* argv[])
                         }),
                         opt->defaultText);
     }
-    m_cmd->AddValue("output", "JSON result file (- or empty: standard output)", m_output);
+    // Read verbatim through a callback: CommandLine reads a std::string with >>, which stops at
+    // the first blank ("--output=x/my results/r.json" would write x/my).
+    m_cmd->AddValue("output",
+                    "JSON result file (- or empty: standard output)",
+                    ns3::Callback<bool, const std::string&>([this](const std::string& text) {
+                        m_output = text;
+                        return true;
+                    }),
+                    m_output);
     m_cmd->AddValue("describe",
                     "print the options and the result fields as JSON and exit",
                     m_describe);
     m_cmd->AddValue("check", "check the options and exit without running", m_check);
+    m_cmd->AddValue("maxEvents",
+                    "budget of estimated simulator events (programs that estimate them)",
+                    ns3::Callback<bool, const std::string&>([this](const std::string& text) {
+                        double v = 0;
+                        Require(ParseReal(text, v).empty() && v >= 1 && v <= 1e15,
+                                "--maxEvents=" + text + ": not a number in [1, 1e15]");
+                        m_maxEvents = v;
+                        return true;
+                    }),
+                    RealText(m_maxEvents));
+    m_cmd->AddValue("maxMemory",
+                    "budget of resident memory (MiB); the run stops with exit 2 beyond it "
+                    "(default: half the machine's memory)",
+                    ns3::Callback<bool, const std::string&>([this](const std::string& text) {
+                        uint64_t v = 0;
+                        Require(ParseUnsigned(text, v).empty() && v >= 16 && v <= (1ULL << 30),
+                                "--maxMemory=" + text
+                                    + ": not a whole number of MiB in [16, 2^30]");
+                        m_maxMemoryMb = v;
+                        return true;
+                    }),
+                    "");
     m_cmd->AddValue("progress",
                     "report simulated-time progress on stderr while running",
                     m_progress);
     m_cmd->Parse(argc, argv);
+    if (m_batchChild)
+    {
+        m_check = true; // whatever the set says: a child never runs
+        m_describe = false;
+    }
     if (m_describe)
     {
         std::cout << Describe() << std::endl;
@@ -770,14 +921,135 @@ ProgramOptions::Parse(int argc, char* argv[])
                 "--" + c.option + "='" + *c.value + "' is not a profile of kind " + c.kind
                     + " (built-in or from --profileFile)");
     }
+    // Every value that reaches a model is checked here, so that --check finds what the run
+    // would refuse: the profiles' settings, --hostSet applied to the host profiles, --rtiSet
+    // against RtiSettings' attributes, then the program's own rules (AddCheck).
+    for (const ProfileCheck& c : m_profileChecks)
+    {
+        std::string error;
+        // Checked first: the message must be built after the check has set it.
+        const bool ok = c.value->empty() || Profile::Get(c.kind, *c.value).TryCheck(error);
+        Require(ok, "--" + c.option + "=" + *c.value + ": " + error);
+    }
     for (const std::string& name : m_settingsOptions)
     {
-        ParseSettings(GetText(name), name);
+        const Profile::Settings settings = ParseSettings(GetText(name), name);
+        if (name == "hostSet" && !settings.empty())
+        {
+            for (const ProfileCheck& c : m_profileChecks)
+            {
+                if (c.kind == "host" && !c.value->empty())
+                {
+                    WithHostSet(*c.value, GetText(name));
+                }
+            }
+        }
+        else if (name == "rtiSet")
+        {
+            for (const auto& [attribute, value] : settings)
+            {
+                std::string error;
+                const bool ok
+                    = Profile::TryCheckAttribute("ns3::RtiSettings", attribute, value, error);
+                Require(ok, "--rtiSet: " + error);
+            }
+        }
+    }
+    for (const auto& check : m_checks)
+    {
+        check();
+    }
+    if (m_eventEstimate)
+    {
+        const double events = m_eventEstimate();
+        Require(events <= m_maxEvents,
+                "the run would take about " + RealText(std::round(events)) + " simulator events ("
+                    + m_eventEstimateText + "), more than the budget --maxEvents="
+                    + RealText(m_maxEvents) + ": shorten it, or raise --maxEvents to run it");
     }
     if (m_check)
     {
         std::exit(0);
     }
+    StartMemoryWatch();
+}
+
+void
+ProgramOptions::CheckBatch(std::vector<std::string>& args)
+{
+    // A fork per set: a check has global effects (attribute defaults, registered profiles) and
+    // ends with exit(), so each set gets a fresh copy of the process as it is before Parse();
+    // that is about a millisecond where a new process (ns-3's libraries loaded) takes 100 times
+    // more.
+    std::string line;
+    bool allPassed = true;
+    while (std::getline(std::cin, line))
+    {
+        int fds[2];
+        Require(pipe(fds) == 0, "--checkBatch: no pipe");
+        std::cout.flush();
+        std::cerr.flush();
+        std::fflush(nullptr);
+        const pid_t pid = fork();
+        Require(pid >= 0, "--checkBatch: fork failed");
+        if (pid == 0)
+        {
+            close(fds[0]);
+            dup2(fds[1], STDOUT_FILENO);
+            dup2(fds[1], STDERR_FILENO);
+            close(fds[1]);
+            args = {m_program};
+            std::istringstream is(line);
+            for (std::string arg; std::getline(is, arg, '\t');)
+            {
+                args.push_back(arg);
+            }
+            args.emplace_back("--check");
+            m_batchChild = true;
+            return;
+        }
+        close(fds[1]);
+        std::string text;
+        char buf[4096];
+        for (ssize_t n; (n = read(fds[0], buf, sizeof(buf))) != 0;)
+        {
+            if (n < 0)
+            {
+                if (errno == EINTR)
+                {
+                    continue;
+                }
+                break;
+            }
+            text.append(buf, n);
+        }
+        close(fds[0]);
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        {
+        }
+        const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        std::string last;
+        std::istringstream lines(text);
+        for (std::string l; std::getline(lines, l);)
+        {
+            if (!l.empty())
+            {
+                last = l;
+            }
+        }
+        if (code == 0)
+        {
+            std::cout << "0\n";
+        }
+        else
+        {
+            allPassed = false;
+            std::cout << code << " " << (last.empty() ? "no message" : last) << "\n";
+        }
+        std::cout.flush();
+    }
+    std::exit(allPassed ? 0 : EXIT_BAD_ARGUMENTS);
 }
 
 ProgramOptions&
@@ -896,6 +1168,8 @@ ProgramOptions::WithHostSet(const std::string& profile, const std::string& chang
     bool ok
         = Profile::Get("host", profile).TryWithChanges(settings, profile + "+changed", copy, error);
     Require(ok, "--hostSet: " + error);
+    ok = copy.TryCheck(error);
+    Require(ok, "--hostSet: " + error);
     Profile::Register(copy);
     return copy.GetName();
 }
@@ -982,6 +1256,10 @@ ProgramOptions::Describe() const
         {
             os << ", \"repetitions\": true";
         }
+        if (o->outputPrefix)
+        {
+            os << ", \"output_prefix\": true";
+        }
         if (!o->choices.empty())
         {
             os << ", \"choices\": [";
@@ -1005,7 +1283,7 @@ ProgramOptions::Describe() const
         }
         os << "}";
     }
-    os << "], \"fields\": " << m_record.DescribeFields() << "}";
+    os << "], \"fields\": " << m_record.DescribeFields() << ", \"check_batch\": true}";
     return os.str();
 }
 

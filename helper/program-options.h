@@ -213,6 +213,19 @@ class ProgramOptions
      */
     ProgramOptions& Add(const std::string& name, const std::string& help, std::string& value);
     /**
+     * @brief A free-text option that names output files by a prefix (pcap files: PREFIX-N-D.pcap):
+     * Parse() checks that the prefix's folder exists and is writable (exit 2 naming the option;
+     * "" = none), and --describe marks it "output_prefix" (a sweep puts a relative prefix inside
+     * its --out).
+     * @param name the option's name
+     * @param help what it writes
+     * @param value where the prefix goes (default)
+     * @return this
+     */
+    ProgramOptions& AddOutputPrefix(const std::string& name,
+                                    const std::string& help,
+                                    std::string& value);
+    /**
      * @brief The option --profileFile: a file of extra profiles (any kind, Profile's text
      * format) that Parse() loads once the options are checked; a file that cannot be read or
      * parsed exits 2 naming it (also under --check).
@@ -341,6 +354,27 @@ class ProgramOptions
     void StartProgress(Time stop);
 
     /**
+     * @brief A rule that involves several options, or a value that must be built to be checked
+     * (a schedule sheet, a profile with --hostSet): run by Parse() once every option is read
+     * and checked, before --check exits, so that --check refuses what the run would refuse.
+     * The check calls Require() (exit 2 with a message naming the options).
+     * @param check the rule
+     * @return this
+     */
+    ProgramOptions& AddCheck(std::function<void()> check);
+
+    /**
+     * @brief The run's estimated number of simulator events, from the options (called in
+     * Parse() after the checks): a run whose estimate exceeds --maxEvents is refused with exit 2
+     * before it starts (--maxEvents raises the budget). For programs whose work grows with
+     * legal values without bound (a rate times a duration).
+     * @param estimate the estimate
+     * @param what how it is computed, for the message ("--frequency x --duration x 60")
+     * @return this
+     */
+    ProgramOptions& SetEventEstimate(std::function<double()> estimate, const std::string& what);
+
+    /**
      * @brief A check that involves several options: unless @p ok, exit 2 with "error: message".
      * @param ok the condition
      * @param message what is wrong (name the options and values)
@@ -396,6 +430,7 @@ class ProgramOptions
         std::string raw;                  //!< the text CommandLine stored
         bool given{false};                //!< given on the command line
         bool repetitions{false};          //!< a number of in-process repetitions
+        bool outputPrefix{false};         //!< names output files by a prefix
         /** Convert and check raw into the target; returns "" or the reason it is refused. */
         std::function<std::string(const std::string&)> apply;
     };
@@ -438,12 +473,23 @@ class ProgramOptions
      */
     void PreCheck(int argc, char* argv[]);
 
+    /**
+     * @brief --checkBatch: read sets of options from standard input, one set a line (its
+     * arguments separated by tabs), and check each as --check does, in a child process (fork),
+     * so that a sweep checks all its values in one call. The parent prints one line per set on
+     * standard output, "0" or "<exit status> <the child's last message line>", and exits 0 if
+     * every set passed, 2 otherwise; it never returns. A child returns with its own arguments.
+     * @param [out] args the child's arguments (the program's name, the set, --check)
+     */
+    void CheckBatch(std::vector<std::string>& args);
+
     std::string m_program;                       //!< program name
     std::string m_description;                   //!< what it does
     std::vector<std::unique_ptr<Option>> m_opts; //!< the options (stable addresses)
     std::string m_output;                        //!< --output
     bool m_describe{false};                      //!< --describe
     bool m_check{false};                         //!< --check
+    bool m_batchChild{false};                    //!< a child of --checkBatch
     std::string* m_profileFile{nullptr};         //!< --profileFile, if the program has it
 
     /** A deprecated spelling of an option (AddDeprecated). */
@@ -465,8 +511,16 @@ class ProgramOptions
         bool allowEmpty{false}; //!< "" allowed
     };
 
-    std::vector<ProfileCheck> m_profileChecks;  //!< profile options to check
-    std::vector<std::string> m_settingsOptions; //!< Name=Value;... options to check
+    std::vector<ProfileCheck> m_profileChecks;   //!< profile options to check
+    std::vector<std::string> m_settingsOptions;  //!< Name=Value;... options to check
+    std::vector<std::function<void()>> m_checks; //!< the program's rules (AddCheck)
+    std::function<double()> m_eventEstimate;     //!< estimated events (SetEventEstimate)
+    std::string m_eventEstimateText;             //!< how they are estimated
+    double m_maxEvents{1e9};                     //!< --maxEvents
+    uint64_t m_maxMemoryMb{0};                   //!< --maxMemory (MiB)
+
+    /** Watch the resident memory from a thread; exit 2 beyond --maxMemory. */
+    void StartMemoryWatch() const;
 
     /**
      * @brief The command line with the deprecated spellings rewritten (warnings on stderr).

@@ -63,6 +63,11 @@ RtiHelper::TrySetSettings(const Profile::Settings& settings)
         {
             return "RtiSettings has no attribute '" + name + "'";
         }
+        std::string error;
+        if (!Profile::TryCheckAttribute("ns3::RtiSettings", name, value, error))
+        {
+            return error; // a malformed number would abort in ns-3's parser
+        }
         Ptr<AttributeValue> v = info.checker->CreateValidValue(StringValue(value));
         if (!v)
         {

@@ -28,6 +28,8 @@
 #include "ns3/timer-model.h"
 #include "ns3/udp-socket-factory.h"
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <vector>
 
@@ -287,7 +289,24 @@ class TestbedTimerBurstTestCase : public TestCase
         tick->SetAttribute("Frequency", DoubleValue(100));
         helper.SetEmulatorAttribute("Timer", PointerValue(tick));
         helper.SetEmulatorAttribute("Delay", TimeValue(MilliSeconds(10)));
-        std::string pcap = CreateTempDirFilename("testbed");
+        // A folder of its own, removed when the test ends whatever happens (ns-3's
+        // CreateTempDirFilename leaves an ns-3.* folder of pcap files in the temp dir).
+        std::string folder
+            = (std::filesystem::temp_directory_path() / "testbed-pcap-XXXXXX").string();
+        NS_TEST_ASSERT_MSG_NE(mkdtemp(folder.data()), nullptr, "a temporary folder");
+
+        struct Remove
+        {
+            std::string path; //!< the folder
+
+            ~Remove()
+            {
+                std::error_code ec;
+                std::filesystem::remove_all(path, ec);
+            }
+        } removeAtEnd{folder};
+
+        const std::string pcap = folder + "/testbed";
         helper.EnablePcap(pcap);
         EmulatedTestbed t = helper.Install();
         Traffic traffic;

@@ -832,6 +832,75 @@ class HostProfileTestCase : public TestCase
     }
 };
 
+/**
+ * Issue 32: every value of a profile is checked against its attribute without creating an
+ * object (what would abort when a helper applies it), a --hostSet value cannot carry a second
+ * attribute, and a directory is no profile file.
+ */
+class HostProfileCheckTestCase : public TestCase
+{
+  public:
+    HostProfileCheckTestCase()
+        : TestCase("Profile: TryCheck refuses values the attributes refuse; no injected attribute")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::string error;
+        for (const auto& name : Profile::List("host"))
+        {
+            NS_TEST_ASSERT_MSG_EQ(Profile::Get("host", name).TryCheck(error), true, error);
+        }
+        for (const auto& name : Profile::List("rti"))
+        {
+            NS_TEST_ASSERT_MSG_EQ(Profile::Get("rti", name).TryCheck(error), true, error);
+        }
+        const Profile& jaxa = Profile::Get("host", "pc2006-linux26");
+        // HostCpu's checkers: Frequency in [1e6, 1e11] Hz, Cores in [1, 1024].
+        const std::vector<std::pair<std::string, std::string>> bad{
+            {"HostPlatform.Cpu.Frequency", "0"},
+            {"HostPlatform.Cpu.Cores", "0"},
+            {"HostPlatform.Cpu.Cores", "-1"},
+            {"HostPlatform.Cpu.NoSuchAttribute", "1"},
+            {"HostPlatform.Cpu", "ns3::NoSuchType"},
+            {"HostPlatform.Cpu", "ns3::TickTimer[Frequency=100]"}, // not a HostCpu
+            {"HostNic.RxRingSize", "many"},
+        };
+        for (const auto& change : bad)
+        {
+            Profile q;
+            const bool applied = jaxa.TryWithChanges({change}, "t-check", q, error);
+            NS_TEST_ASSERT_MSG_EQ(applied && q.TryCheck(error),
+                                  false,
+                                  change.first << "=" << change.second << " accepted");
+        }
+        Profile ok;
+        NS_TEST_ASSERT_MSG_EQ(
+            jaxa.TryWithChanges({{"HostPlatform.Cpu.Cores", "2"}}, "t-check", ok, error)
+                && ok.TryCheck(error),
+            true,
+            error);
+        // "4000|Frequency=1" would set a second attribute inside ns3::HostCpu[...].
+        Profile q;
+        NS_TEST_ASSERT_MSG_EQ(
+            jaxa.TryWithChanges({{"ContextSwitchCost", "4000|Frequency=1"}}, "t-inj", q, error),
+            false,
+            "a '|' in an inner value refused");
+        NS_TEST_ASSERT_MSG_EQ(jaxa.TryWithChanges({{"HostPlatform.Cpu.ContextSwitchCost", "4000]"}},
+                                                  "t-inj",
+                                                  q,
+                                                  error),
+                              false,
+                              "an unbalanced bracket refused");
+        uint32_t count = 0;
+        NS_TEST_ASSERT_MSG_EQ(Profile::TryLoadFile("/", count, error),
+                              false,
+                              "a directory is no profile file");
+    }
+};
+
 /** A profile derived from another with "base = NAME". */
 class HostProfileBaseTestCase : public TestCase
 {
@@ -1470,6 +1539,7 @@ class HostPlatformTestSuite : public TestSuite
         AddTestCase(new HostRouterPathTestCase, Duration::QUICK);
         AddTestCase(new HostProfileTestCase, Duration::QUICK);
         AddTestCase(new HostProfileBaseTestCase, Duration::QUICK);
+        AddTestCase(new HostProfileCheckTestCase, Duration::QUICK);
         AddTestCase(new HostTickTestCase, Duration::QUICK);
         AddTestCase(new HostDeferredTickTestCase(false), Duration::QUICK);
         AddTestCase(new HostDeferredTickTestCase(true), Duration::QUICK);

@@ -97,9 +97,12 @@ main(int argc, char* argv[])
         .Declare("mean_run",
                  ResultRecord::REAL,
                  "mean run of consecutive frames by one station (capture effect)");
+    // Checked inside Parse(), so that --check refuses what the run would refuse.
+    opts.AddCheck([&]() {
+        ProgramOptions::Require(rate.GetBitRate() == 10000000 || rate.GetBitRate() == 100000000,
+                                "--rate must be 10Mbps or 100Mbps");
+    });
     opts.Parse(argc, argv);
-    ProgramOptions::Require(rate.GetBitRate() == 10000000 || rate.GetBitRate() == 100000000,
-                            "--rate must be 10Mbps or 100Mbps");
 
     NodeContainer nodes(stations);
     EthernetHelper eth;

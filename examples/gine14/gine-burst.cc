@@ -173,9 +173,12 @@ main(int argc, char* argv[])
         .Declare("lost",
                  ResultRecord::INT,
                  "echo requests that never arrived at B (sent - received)");
+    // Checked inside Parse(), so that --check refuses what the run would refuse.
+    opts.AddCheck([&]() {
+        ProgramOptions::Require(rate.GetBitRate() == 0 || rate.GetBitRate() >= 1000,
+                                "--bandwidth must be 0 (none) or at least 1kbps");
+    });
     opts.Parse(argc, argv);
-    ProgramOptions::Require(rate.GetBitRate() == 0 || rate.GetBitRate() >= 1000,
-                            "--bandwidth must be 0 (none) or at least 1kbps");
 
     // One GINE process, one timer for every queue.
     Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();

@@ -186,10 +186,13 @@ main(int argc, char* argv[])
         .Declare("calibration_period_us",
                  ResultRecord::SERIES,
                  "measured calibration periods (us; when calibrated)");
+    // Checked inside Parse(), so that --check refuses what the run would refuse.
+    opts.AddCheck([&]() {
+        ProgramOptions::Require(maxUs >= minUs, "--maxUs must be >= --minUs");
+        ProgramOptions::Require((maxUs - minUs) / stepUs < 10000,
+                                "--minUs, --maxUs, --stepUs: at most 10000 requested intervals");
+    });
     opts.Parse(argc, argv);
-    ProgramOptions::Require(maxUs >= minUs, "--maxUs must be >= --minUs");
-    ProgramOptions::Require((maxUs - minUs) / stepUs < 10000,
-                            "--minUs, --maxUs, --stepUs: at most 10000 requested intervals");
     const std::string profile = ProgramOptions::WithHostSet(hostProfile, hostSet);
 
     std::vector<double> requested;

@@ -7,6 +7,7 @@
 #include "jaxa-benchmark-federate.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/emulated-testbed-helper.h"
 #include "ns3/enum.h"
 #include "ns3/host-platform.h"
@@ -304,6 +305,11 @@ JaxaBenchmark::ApplyHostSet(EmulatedTestbedHelper& testbed, const std::string& c
 void
 JaxaBenchmark::AddHostOptions(ProgramOptions& opts, JaxaBenchmarkConfig& c)
 {
+    // --hostSet applied to the profiles the run will use (also the defaults), inside Parse().
+    opts.AddCheck([&c]() {
+        EmulatedTestbedHelper dry = EmulatedTestbedHelper::Jaxa06();
+        SetHosts(dry, c);
+    });
     opts.AddHostProfile(c.hostProfile, "host profile of the federate PCs");
     opts.AddProfile("emulatorProfile",
                     "host",
@@ -311,6 +317,121 @@ JaxaBenchmark::AddHostOptions(ProgramOptions& opts, JaxaBenchmarkConfig& c)
                     c.emulatorProfile);
     opts.AddHostSet(c.hostSet);
     opts.AddProfileFile(c.profileFile);
+}
+
+namespace
+{
+
+/**
+ * The text a host profile gives one HostCpu attribute: "HostCpu.<name>", else "<name>=..."
+ * inside an object value (HostPlatform.Cpu = ns3::HostCpu[...]); the attribute's initial value (its
+ * default) if the profile sets none; the user's --ns3::HostCpu::<name> if given (it wins).
+ * @param profile the host profile's name
+ * @param name the HostCpu attribute
+ * @return the value's text
+ */
+std::string
+HostCpuSetting(const std::string& profile, const std::string& name)
+{
+    TypeId::AttributeInformation info;
+    NS_ABORT_UNLESS(HostCpu::GetTypeId().LookupAttributeByName(name, &info));
+    std::string value = info.initialValue->SerializeToString(info.checker);
+    if (UserAttributes::IsGiven(HostCpu::GetTypeId(), name))
+    {
+        return value; // the user's --ns3::HostCpu::<name> wins over the profiles
+    }
+    // HostPlatformHelper sets the "HostCpu." settings on the CPU after it is created from its
+    // object value: they win over a value inside it, whatever their order in the profile.
+    std::string whole;
+    const std::string key = name + "=";
+    for (const auto& [k, v] : Profile::Get("host", profile).GetSettings())
+    {
+        if (k == "HostCpu." + name)
+        {
+            whole = v;
+        }
+        for (auto at = v.find(key); at != std::string::npos; at = v.find(key, at + 1))
+        {
+            if (at > 0 && (v[at - 1] == '[' || v[at - 1] == '|'))
+            {
+                const auto begin = at + key.size();
+                value = v.substr(begin, v.find_first_of("|]", begin) - begin);
+            }
+        }
+    }
+    return whole.empty() ? value : whole;
+}
+
+/**
+ * Whether a CPU with these settings keeps Simulator::Run() going for ever: its interference
+ * stays simulator events while it is idle.
+ * @param idle IdleInterferenceEvents
+ * @param rate InterferenceRate
+ * @param shieldedRate ShieldedInterferenceRate
+ * @return whether it never lets the run end
+ */
+bool
+TicksForever(bool idle, double rate, double shieldedRate)
+{
+    return idle && (rate > 0 || shieldedRate > 0);
+}
+
+const char* const RUN_ENDS_RULE
+    = ": its CPU's interference stays simulator events while it is idle "
+      "(HostCpu IdleInterferenceEvents=true with InterferenceRate or ShieldedInterferenceRate > "
+      "0), "
+      "and this program's run ends only when no event is left (it has no stop time): set "
+      "IdleInterferenceEvents=false (the results are the same, doc/host.rst)";
+
+} // namespace
+
+void
+JaxaBenchmark::RequireRunEnds(ProgramOptions& opts, const JaxaBenchmarkConfig& c)
+{
+    opts.AddCheck([&c]() {
+        EmulatedTestbedHelper dry = EmulatedTestbedHelper::Jaxa06();
+        SetHosts(dry, c);
+        for (const std::string& profile : {dry.GetHostProfile(), dry.GetEmulatorProfile()})
+        {
+            if (profile.empty())
+            {
+                continue;
+            }
+            BooleanValue idle;
+            DoubleValue rate;
+            DoubleValue shielded;
+            const auto boolean = MakeBooleanChecker();
+            const auto real = MakeDoubleChecker<double>();
+            // TryCheck has checked the values' syntax (Parse checks every named profile).
+            idle.DeserializeFromString(HostCpuSetting(profile, "IdleInterferenceEvents"), boolean);
+            rate.DeserializeFromString(HostCpuSetting(profile, "InterferenceRate"), real);
+            shielded.DeserializeFromString(HostCpuSetting(profile, "ShieldedInterferenceRate"),
+                                           real);
+            ProgramOptions::Require(!TicksForever(idle.Get(), rate.Get(), shielded.Get()),
+                                    "host profile " + profile + RUN_ENDS_RULE);
+        }
+    });
+}
+
+void
+JaxaBenchmark::RequireRunEnds(const EmulatedTestbed& tb)
+{
+    for (const Ptr<Node>& node : {tb.hostA, tb.emulator, tb.hostB})
+    {
+        Ptr<HostPlatform> host = node ? node->GetObject<HostPlatform>() : nullptr;
+        if (!host)
+        {
+            continue;
+        }
+        BooleanValue idle;
+        DoubleValue rate;
+        DoubleValue shielded;
+        host->GetCpu()->GetAttribute("IdleInterferenceEvents", idle);
+        host->GetCpu()->GetAttribute("InterferenceRate", rate);
+        host->GetCpu()->GetAttribute("ShieldedInterferenceRate", shielded);
+        ProgramOptions::Require(!TicksForever(idle.Get(), rate.Get(), shielded.Get()),
+                                "PC node " + std::to_string(node->GetId()) + RUN_ENDS_RULE);
+    }
 }
 
 void

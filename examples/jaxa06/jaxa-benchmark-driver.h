@@ -24,6 +24,7 @@ namespace ns3
 
 class ProgramOptions;
 class EmulatedTestbedHelper;
+struct EmulatedTestbed;
 
 /**
  * @ingroup testbed-rti
@@ -175,6 +176,26 @@ class JaxaBenchmark
      * @param changes "Key=Value;..." ("" = none: the profiles stay)
      */
     static void ApplyHostSet(EmulatedTestbedHelper& testbed, const std::string& changes);
+
+    /**
+     * @brief For a program whose run ends when its last packet is done (no stop time:
+     * jaxa-table1, jaxa-table2): refuse PCs whose kernel ticks stay simulator events while the
+     * CPU is idle (HostCpu IdleInterferenceEvents=true with an InterferenceRate or
+     * ShieldedInterferenceRate above 0), which would keep Simulator::Run() going for ever.
+     * Adds a check to Parse() that reads the chosen profiles after --hostSet (and the
+     * attributes' defaults, e.g. --ns3::HostCpu::IdleInterferenceEvents), so that --check
+     * refuses them too (exit status 2 with a message).
+     * @param opts the program's options (after AddHostOptions)
+     * @param config the configuration AddHostOptions fills
+     */
+    static void RequireRunEnds(ProgramOptions& opts, const JaxaBenchmarkConfig& config);
+
+    /**
+     * @brief The same rule on the installed testbed's CPUs (exit status 2 with a message): a
+     * guard for settings that reach the CPUs by another way than the profiles.
+     * @param testbed the installed testbed
+     */
+    static void RequireRunEnds(const EmulatedTestbed& testbed);
 };
 
 } // namespace ns3

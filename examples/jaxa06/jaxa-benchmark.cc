@@ -32,8 +32,9 @@ main(int argc, char* argv[])
     JaxaBenchmark::AddOptions(opts, config);
     ResultRecord& rec = opts.Record();
     rec.Declare("program", ResultRecord::STRING, "the program's name");
+    // Checked inside Parse(), so that --check refuses what the run would refuse.
+    opts.AddCheck([&]() { JaxaBenchmark::Check(config); });
     opts.Parse(argc, argv);
-    JaxaBenchmark::Check(config);
     rec.SetString("program", "jaxa-benchmark");
     JaxaBenchmark::RunAll(config, RngSeedManager::GetRun(), rec);
     rec.Write(opts.GetOutput());

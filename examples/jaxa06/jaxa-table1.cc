@@ -74,8 +74,9 @@ main(int argc, char* argv[])
     // segment is simulated: about 700 000 packets and their ACKs).
     opts.Add("fileBytes", "size of the transferred file", fileBytes, 100000, 1000000000, "bytes");
     opts.Add("halfDuplex", "NICs at half duplex", halfDuplex);
-    opts.Add("pcap", "pcap file prefix (empty: none)", pcap);
+    opts.AddOutputPrefix("pcap", "pcap file prefix (empty: none)", pcap);
     JaxaBenchmark::AddHostOptions(opts, hosts);
+    JaxaBenchmark::RequireRunEnds(opts, hosts); // no stop time: the run ends by itself
     ResultRecord& rec = opts.Record();
     rec.Declare("bandwidth", ResultRecord::STRING, "--bandwidth as given")
         .Declare("setting_bps", ResultRecord::REAL, "NIST Net bandwidth setting (bit/s)")
@@ -90,9 +91,12 @@ main(int argc, char* argv[])
         .Declare("received", ResultRecord::INT, "file bytes that arrived at host B")
         .Declare("lost", ResultRecord::INT, "file bytes that never arrived (TCP gave up)")
         .Declare("complete", ResultRecord::BOOL, "the whole file arrived");
+    // Checked inside Parse(), so that --check refuses what the run would refuse.
+    opts.AddCheck([&]() {
+        ProgramOptions::Require(fileBytes * 8.0 / setting.GetBitRate() <= 1e5,
+                                "--fileBytes/--bandwidth: the transfer would take more than 1e5 s");
+    });
     opts.Parse(argc, argv);
-    ProgramOptions::Require(fileBytes * 8.0 / setting.GetBitRate() <= 1e5,
-                            "--fileBytes/--bandwidth: the transfer would take more than 1e5 s");
     const std::string bandwidth = opts.GetText("bandwidth");
 
     EmulatedTestbedHelper testbed = EmulatedTestbedHelper::Jaxa06();
@@ -105,6 +109,7 @@ main(int argc, char* argv[])
     }
     testbed.EnablePcap(pcap);
     EmulatedTestbed tb = testbed.Install();
+    JaxaBenchmark::RequireRunEnds(tb);
     testbed.AssignStreams(tb, 1000);
 
     const uint16_t port = 20; // ftp-data

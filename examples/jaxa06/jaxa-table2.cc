@@ -74,8 +74,9 @@ main(int argc, char* argv[])
              bandwidth,
              DataRate(0),
              DataRate("100Mbps"));
-    opts.Add("pcap", "pcap file prefix (empty: none)", pcap);
+    opts.AddOutputPrefix("pcap", "pcap file prefix (empty: none)", pcap);
     JaxaBenchmark::AddHostOptions(opts, hosts);
+    JaxaBenchmark::RequireRunEnds(opts, hosts); // no stop time: the run ends by itself
     ResultRecord& rec = opts.Record();
     rec.Declare("delay_ms", ResultRecord::REAL, "--delay (ms)")
         .Declare("count", ResultRecord::INT, "--count")
@@ -85,10 +86,13 @@ main(int argc, char* argv[])
         .Declare("rtt_ms", ResultRecord::SERIES, "every round-trip time (ms)")
         .Declare("received", ResultRecord::INT, "echo replies that arrived")
         .Declare("lost", ResultRecord::INT, "echo requests without a reply (--count - received)");
+    // Checked inside Parse(), so that --check refuses what the run would refuse.
+    opts.AddCheck([&]() {
+        ProgramOptions::Require(
+            bandwidth.GetBitRate() == 0 || (size + 28) * 8.0 / bandwidth.GetBitRate() < 1.0,
+            "--bandwidth/--size: an echo would take longer than the 1 s interval");
+    });
     opts.Parse(argc, argv);
-    ProgramOptions::Require(bandwidth.GetBitRate() == 0
-                                || (size + 28) * 8.0 / bandwidth.GetBitRate() < 1.0,
-                            "--bandwidth/--size: an echo would take longer than the 1 s interval");
 
     EmulatedTestbedHelper testbed = EmulatedTestbedHelper::Jaxa06();
     JaxaBenchmark::SetHosts(testbed, hosts);
@@ -96,6 +100,7 @@ main(int argc, char* argv[])
     testbed.SetEmulatorAttribute("Delay", TimeValue(delay));
     testbed.EnablePcap(pcap);
     EmulatedTestbed tb = testbed.Install();
+    JaxaBenchmark::RequireRunEnds(tb);
     testbed.AssignStreams(tb, 1000);
 
     Ptr<HostPing> ping = CreateObject<HostPing>();

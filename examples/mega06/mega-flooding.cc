@@ -190,9 +190,12 @@ main(int argc, char* argv[])
         .Declare("receiver_nic_drops_pps", ResultRecord::REAL, "receiver NIC drops (packets/s)")
         .Declare("load_frames_sent", ResultRecord::INT, "load generator frames sent")
         .Declare("events", ResultRecord::INT, "simulator events");
+    // Checked inside Parse(), so that --check refuses what the run would refuse.
+    opts.AddCheck([&]() {
+        ProgramOptions::Require(loadLead <= warmup, "--loadLead must be <= --warmup");
+        hostOptions.Apply(config);
+    });
     opts.Parse(argc, argv);
-    ProgramOptions::Require(loadLead <= warmup, "--loadLead must be <= --warmup");
-    hostOptions.Apply(config);
 
     config.snooping = snooping;
     config.receivers = 1;

@@ -230,8 +230,19 @@ main(int argc, char* argv[])
         .Declare("querier_interrupts_per_s", ResultRecord::REAL, "querier interrupts (1/s)")
         .Declare("load_frames_sent", ResultRecord::INT, "load generator frames sent")
         .Declare("events", ResultRecord::INT, "simulator events");
+    // Checked inside Parse(), so that --check refuses what the run would refuse.
+    opts.AddCheck([&]() {
+        hostOptions.Apply(config);
+        // The judged window ends --onTime before the end of the load: it must not end before
+        // the load starts (a query due then could not be judged; the snapshot would be in the
+        // past).
+        const Time load = Mega06Testbed::Timers(config).GroupMembershipInterval() * durationGmi;
+        ProgramOptions::Require(Seconds(onTime) < load,
+                                "--onTime=" + opts.GetText("onTime")
+                                    + " must be shorter than the load (--durationGmi x GMI = "
+                                    + std::to_string(load.GetSeconds()) + " s)");
+    });
     opts.Parse(argc, argv);
-    hostOptions.Apply(config);
 
     const IgmpTimers timers = Mega06Testbed::Timers(config);
     const Time qi = timers.queryInterval;

@@ -238,16 +238,19 @@ main(int argc, char* argv[])
                  ResultRecord::SERIES,
                  "resident memory every --rssEvery simulated s (MB; only with --rssEvery)")
         .Declare("events", ResultRecord::INT, "simulator events");
+    // Checked inside Parse(), so that --check refuses what the run would refuse.
+    opts.AddCheck([&]() {
+        hostOptions.Apply(config);
+        ProgramOptions::Require(config.receiversOn6009 <= config.receivers,
+                                "--receiversOn6009 must be <= --receivers");
+        const uint32_t groups
+            = config.sendersPerGroup > 0
+                  ? (config.senderPcs + config.sendersPerGroup - 1) / config.sendersPerGroup
+                  : 1;
+        ProgramOptions::Require(config.receivers <= groups,
+                                "--receivers must be <= the number of sets (one receiver per set)");
+    });
     opts.Parse(argc, argv);
-    hostOptions.Apply(config);
-    ProgramOptions::Require(config.receiversOn6009 <= config.receivers,
-                            "--receiversOn6009 must be <= --receivers");
-    const uint32_t groups
-        = config.sendersPerGroup > 0
-              ? (config.senderPcs + config.sendersPerGroup - 1) / config.sendersPerGroup
-              : 1;
-    ProgramOptions::Require(config.receivers <= groups,
-                            "--receivers must be <= the number of sets (one receiver per set)");
 
     // Group addresses of the sets: 239.10.0.1 onwards (consecutive: distinct multicast MACs).
     config.group = Ipv4Address("239.10.0.1");

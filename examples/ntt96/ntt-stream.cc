@@ -157,9 +157,14 @@ main(int argc, char* argv[])
     opts.AddProfileFile(profileFile);
     opts.AddDeprecated("warmup", "warmupPackets");
     NttTestbed::DeclareFields(opts.Record());
+    // Checked inside Parse(), so that --check refuses what the run would refuse.
+    opts.AddCheck([&]() {
+        ProgramOptions::Require(c.setup == "router" || c.randomRate == 0,
+                                "--randomRate needs --setup=router");
+        ProgramOptions::Require(c.setup == "router" || !opts.IsGiven("receiverSide"),
+                                "--receiverSide needs --setup=router");
+    });
     opts.Parse(argc, argv);
-    ProgramOptions::Require(c.setup == "router" || !opts.IsGiven("receiverSide"),
-                            "--receiverSide needs --setup=router");
     c.ttrtGiven = opts.IsGiven("ttrt");
     c.mclBytes = std::stoul(mclText);
 

@@ -304,15 +304,18 @@ main(int argc, char* argv[])
                  "net: datagrams that never arrived (--samples - received)")
         .Declare("events", ResultRecord::INT, "simulator events");
     Samples::Declare(rec);
+    Family machinesOf;
+    // Checked inside Parse(), so that --check refuses what the run would refuse.
+    opts.AddCheck([&]() {
+        ProgramOptions::Require(busyWait < 0 || busyWait < period,
+                                "--busyWait must be shorter than --period");
+        machinesOf = family == "irix" ? Family{"onyx-irix65-250", "onyx-irix65-195"}
+                                      : Family{"ihawk-redhawk-700", "ihawk-redhawk-2400"};
+        machinesOf.a = ProgramOptions::WithHostSet(hostA.empty() ? machinesOf.a : hostA, hostSet);
+        machinesOf.b = ProgramOptions::WithHostSet(hostB.empty() ? machinesOf.b : hostB, hostSet);
+    });
     opts.Parse(argc, argv);
-    ProgramOptions::Require(busyWait < 0 || busyWait < period,
-                            "--busyWait must be shorter than --period");
-
     const bool irix = family == "irix";
-    Family machinesOf = irix ? Family{"onyx-irix65-250", "onyx-irix65-195"}
-                             : Family{"ihawk-redhawk-700", "ihawk-redhawk-2400"};
-    machinesOf.a = ProgramOptions::WithHostSet(hostA.empty() ? machinesOf.a : hostA, hostSet);
-    machinesOf.b = ProgramOptions::WithHostSet(hostB.empty() ? machinesOf.b : hostB, hostSet);
     if (busyWait < 0)
     {
         // RedHawk's way (the study): sleep, then a short busy-wait; 20 us is beyond the largest

@@ -28,6 +28,7 @@
 #include "ns3/testbed-module.h"
 #include "ns3/traffic-control-module.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -246,16 +247,17 @@ main(int argc, char* argv[])
                  ResultRecord::REAL,
                  "ntp: largest rate correction (slew + frequency) applied to a clock (ppm)")
         .Declare("events", ResultRecord::INT, "simulator events");
-    opts.Parse(argc, argv);
-
     RciSchedule sheet;
-    {
+    // The sheet is read and checked inside Parse(), so that --check refuses what the run would.
+    opts.AddCheck([&]() {
         std::string text = FIGHTER_SHEET;
         std::string origin = "built-in fighter sheet";
         if (!sheetFile.empty())
         {
+            std::error_code ec;
             std::ifstream in(sheetFile);
-            ProgramOptions::Require(bool(in), "--sheet: cannot read '" + sheetFile + "'");
+            ProgramOptions::Require(std::filesystem::is_regular_file(sheetFile, ec) && bool(in),
+                                    "--sheet: cannot read '" + sheetFile + "' (not a file)");
             std::ostringstream ss;
             ss << in.rdbuf();
             text = ss.str();
@@ -263,7 +265,8 @@ main(int argc, char* argv[])
         }
         std::string error;
         ProgramOptions::Require(RciSchedule::Parse(text, origin, sheet, error), error);
-    }
+    });
+    opts.Parse(argc, argv);
 
     // Machines: A (Fighter 1), B (Fighter 2 and the CGF), and the LAN's NTP server (a stratum-1
     // reference on the switch's third port: a plain node, its clock the true time).

@@ -41,8 +41,10 @@ HostPlatform.Timer = ns3::TickTimer[Frequency=1000|ExtraTicks=1]
 HostCpu.InterferenceRate = 1000
 HostCpu.InterferencePeriodic = true
 HostCpu.InterferenceDuration = ns3::UniformRandomVariable[Min=0.8e-6|Max=3.2e-6]
+#@range HostCpu.InterferenceDuration.Max 1.6e-6 8e-6 : an estimate carried from ihawk-redhawk-2400's tick (1-4 us at 2.4 GHz, its own range of the longest 2-10 us) to 3 GHz: half to 2.5 times the nominal longest (doc/host.rst)
 # Wake-up of a blocked process on an idle machine: tens of microseconds at most.
 HostPlatform.SchedulingLatency = ns3::ExponentialRandomVariable[Mean=5e-6|Bound=1e-4]
+#@range HostPlatform.SchedulingLatency.Mean 2e-6 20e-6 : an estimate ("tens of microseconds at most" for an idle machine): 2-20 us mean
 # Socket send: system call, UDP/TCP, IP and driver transmit; copy and checksum per byte.
 HostPlatform.SendCost = 15000
 HostPlatform.SendCostPerByte = 2
@@ -71,6 +73,7 @@ HostPlatform.Timer = ns3::TickTimer[Frequency=100|ExtraTicks=1]
 HostCpu.InterferenceRate = 100
 HostCpu.InterferencePeriodic = true
 HostCpu.InterferenceDuration = ns3::UniformRandomVariable[Min=0.8e-6|Max=3.2e-6]
+#@range HostCpu.InterferenceDuration.Max 1.6e-6 8e-6 : the same estimate as pc2006-linux26's tick (doc/host.rst): half to 2.5 times the nominal longest
 HostNic.RxRingSize = 256
 HostNic.InterruptDelay = 0us
 HostNic.InterruptCost = 9000
@@ -91,6 +94,7 @@ description = StarBED PC (Pentium III 1 GHz, 512 MB), Linux 2.6.13, e1000-class 
 # tables, user stack and data, socket): refilled after a switch as far as other processes evicted
 # them (the process-count mechanism of doc/mega.rst).
 HostPlatform.Cpu = ns3::HostCpu[Frequency=1e9|Cores=1|ContextSwitchCost=3000|CacheSize=262144|CacheLineSize=32|CacheAssociativity=8|MemoryLatency=135ns|ProcessWorkingSet=4096]
+#@range HostPlatform.Cpu.ProcessWorkingSet 2048 8192 : an estimate from the code paths (doc/mega.rst), not a measurement: half to twice the 128 lines counted
 HostPlatform.Timer = ns3::TickTimer[Frequency=250|ExtraTicks=1]
 # 512 MB installed; the kernel, its tables (mem_map 4 MB), the min_free_kbytes reserve (2.9 MB)
 # and the system's daemons about 40 MB; a minimal process 63 KB (8 KB kernel stack, 4 KB page
@@ -100,6 +104,9 @@ HostPlatform.Memory = 536870912
 HostPlatform.BaseMemory = 41943040
 HostPlatform.ProcessMemory = 64512
 HostPlatform.ProcessLaunchCost = 500000
+#@range HostPlatform.BaseMemory 31457280 62914560 : an estimate (kernel, mem_map, reserve, daemons): 30-60 MB
+#@range HostPlatform.ProcessMemory 49152 98304 : an estimate of a minimal process (63 KB): 48-96 KB
+#@range HostPlatform.ProcessLaunchCost 250000 1000000 : an estimate of fork + execve on a 1 GHz Pentium III (lmbench lat_proc exec order): 250-1000 us
 # Calibrated: one send_udp process per PC sent with a send-interval standard deviation of "a few
 # hundred microseconds" ([MEGA06]; taken as 300 us). A relative sleep(1) on the 250 Hz jiffy
 # timer wakes on the tick grid, so the interval is a whole number of ticks plus the difference
@@ -156,6 +163,7 @@ HostPlatform.RecvCostPerByte = 1
 description = SGI Onyx, 4 x 250 MHz MIPS R10000-class, IRIX 6.5 (CPUs 1-3 shielded); TNO03 Sender and Receiver machine
 # lmbench memory latency of the IP25 (R10000 195 MHz): 1 134 ns from main memory.
 HostPlatform.Cpu = ns3::HostCpu[Frequency=250e6|Cores=4|ContextSwitchCost=10700|MemoryLatency=1134ns]
+#@range HostPlatform.Cpu.Cores 4 8 : the study gives clock rates, not CPU counts; 4 is the fewest that shield three (Sender, Receiver, a spare), 8 a large deskside Onyx of the era (more only adds idle CPUs)
 HostCpu.ShieldedCores = 1,2,3
 HostCpu.InterruptCore = 0
 # CPU 0's own activity (the 100 Hz clock interrupt and its callouts, daemons running with
@@ -223,6 +231,7 @@ base = onyx-irix65-250
 description = SGI Onyx, 2 x 195 MHz MIPS R10000, IRIX 6.5 (CPU 1 shielded); TNO03 ReceiverSender machine
 HostPlatform.Cpu.Frequency = 195e6
 HostPlatform.Cpu.Cores = 2
+#@range HostPlatform.Cpu.Cores 2 4 : an assumption (the study gives the clock rate only); 2 is the fewest that shield one
 HostCpu.ShieldedCores = 1
 
 # ---------------------------------------------------------------------------------------------
@@ -239,11 +248,13 @@ HostCpu.ShieldedCores = 1
 [host ihawk-redhawk-700]
 description = iHawk, 4 x 700 MHz Pentium III Xeon, RedHawk Linux (RedHat 8.0, CPUs 1-3 shielded); TNO03 predictions
 HostPlatform.Cpu = ns3::HostCpu[Frequency=700e6|Cores=4|ContextSwitchCost=730|MemoryLatency=159ns]
+#@range HostPlatform.Cpu.Cores 4 8 : an assumption (the study gives the clock rate only); 4 is the fewest that shield three
 HostCpu.ShieldedCores = 1,2,3
 HostCpu.InterruptCore = 0
 # CPU 0: the 100 Hz timer interrupt of Linux 2.4 (about 5 us each) and the daemons.
 HostCpu.InterferenceRate = 100
 HostCpu.InterferenceDuration = ns3::UniformRandomVariable[Min=2e-6|Max=8e-6]
+#@range HostCpu.InterferenceDuration.Max 4e-6 20e-6 : an assumption (a Linux 2.4 tick handler and its callouts at 700 MHz); from half to 2.5 times the nominal longest
 # A RedHawk shielded CPU still sees its 100 Hz local timer interrupt (Linux 2.4, HZ = 100),
 # a Poisson stream of 100 events per second; the handler's 2.5 us (1 750 cycles at 700 MHz) is
 # set from [TNO03]'s 3 us scheduling jitter (sleep then busy-wait) over 10 000 activations:
@@ -253,9 +264,11 @@ HostCpu.ShieldedInterferenceDuration = ns3::ConstantRandomVariable[Constant=2.5e
 HostPlatform.Timer = ns3::IdealTimer
 # A pre-emptible kernel wakes a real-time process on its shielded CPU within a few us.
 HostPlatform.SchedulingLatency = ns3::UniformRandomVariable[Min=2e-6|Max=6e-6]
+#@range HostPlatform.SchedulingLatency.Max 3e-6 11e-6 : an assumption (a fully pre-emptible kernel); up to IRIX's bound of the same path, 11 us
 # Middleware per-clock factor: lmbench L1 and L2 load latencies in cycles (geometric mean)
 # against the R10000's (doc/tno.rst); band 0.93 (the study's "three times faster") to 1.9.
 HostPlatform.ReferenceCycleFactor = 1.1
+#@range HostPlatform.ReferenceCycleFactor 0.93 1.9 : doc/tno.rst, 'Per-clock factor': 0.93 from the study's 'roughly three times faster' (700 / (3 x 250)), 1.9 from SPEC CINT2000 base per MHz (R12000 0.8, Pentium III 0.4); 1.1 (lmbench load latencies) between
 HostPlatform.SyscallCost = 430
 # Pipe one way (1 820 cycles) minus two calls.
 HostPlatform.WaitCost = 960
@@ -286,6 +299,7 @@ HostPlatform.UdpReceiveBuffer = 65535
 HostPlatform.SocketBufferCharge = 2208
 # Linux 2.4 ether_setup(): tx_queue_len 100 (pfifo_fast).
 HostPlatform.TxQueueLength = 100
+#@range linux=HostPlatform.SyscallCost,HostPlatform.WaitCost,HostPlatform.SendCost,HostPlatform.RecvCost,HostPlatform.TxCompletionCost,HostPlatform.Cpu.ContextSwitchCost,HostNic.InterruptCost,HostNic.DriverCost,HostNic.StackCost x1 x2 : doc/tno.rst, 'Host costs': lmbench's Linux 2.4 figures (loopback: no NIC) to twice them, for the NIC's path and RedHawk's pre-emptible kernel (the slow end of tno-pipeline --band)
 
 # lmbench 2.0, Pentium 4 2.4 GHz, Linux 2.4.18 (P. Mau, linux-kernel, 2002-10-02): null I/O
 # 0.75 us, context switch 0.81 us, pipe 4.92 us and UDP 12.9 us round trip, memory 118 ns.
@@ -295,14 +309,17 @@ description = iHawk, 2 x 2400 MHz Pentium 4 Xeon, RedHawk Linux (RedHat 8.0, CPU
 HostPlatform.Cpu.Frequency = 2400e6
 HostPlatform.Cpu.Cores = 2
 HostPlatform.Cpu.ContextSwitchCost = 1950
+#@range HostPlatform.Cpu.Cores 2 4 : an assumption (the study gives the clock rate only); 2 is the fewest that shield one
 HostPlatform.Cpu.MemoryLatency = 118ns
 HostCpu.ShieldedCores = 1
 # CPU 0's tick handler at 2.4 GHz: 1-4 us.
 HostCpu.InterferenceDuration = ns3::UniformRandomVariable[Min=1e-6|Max=4e-6]
+#@range HostCpu.InterferenceDuration.Max 2e-6 10e-6 : an assumption (the 700 MHz tick's handler scaled to 2.4 GHz); half to 2.5 times the nominal longest
 # The shielded CPU's tick handler: the 700 MHz Xeon's 1 750 cycles x 1.45 / 1.1 (the per-clock
 # factors) at 2.4 GHz, 0.96 us.
 HostCpu.ShieldedInterferenceDuration = ns3::ConstantRandomVariable[Constant=0.96e-6]
 HostPlatform.ReferenceCycleFactor = 1.45
+#@range HostPlatform.ReferenceCycleFactor 1.07 2.2 : doc/tno.rst, 'Per-clock factor': 1.07 from the study's 'roughly three times faster' with the Pentium 4's 15 % per-clock penalty, 2.2 from SPEC CINT2000 base per MHz (R12000 0.8, Pentium 4 0.35); 1.45 (lmbench load latencies) between
 HostPlatform.SyscallCost = 1800
 HostPlatform.WaitCost = 2300
 HostPlatform.SendCost = 5270
@@ -311,6 +328,7 @@ HostNic.InterruptCost = 1800
 HostNic.DriverCost = 1300
 HostNic.StackCost = 2830
 HostPlatform.TxCompletionCost = 3100
+#@range linux=HostPlatform.SyscallCost,HostPlatform.WaitCost,HostPlatform.SendCost,HostPlatform.RecvCost,HostPlatform.TxCompletionCost,HostPlatform.Cpu.ContextSwitchCost,HostNic.InterruptCost,HostNic.DriverCost,HostNic.StackCost x1 x2 : as ihawk-redhawk-700's: lmbench's Linux 2.4 figures (loopback: no NIC) to twice them (doc/tno.rst, 'Host costs'; the slow end of tno-pipeline --band)
 
 # ---------------------------------------------------------------------------------------------
 # [NTT96]'s sending and receiving computers (make not given): a mid-1990s workstation, 100 MHz
@@ -333,6 +351,7 @@ HostPlatform.Timer = ns3::TickTimer[Frequency=100|ExtraTicks=1]
 HostCpu.InterferenceRate = 100
 HostCpu.InterferencePeriodic = true
 HostCpu.InterferenceDuration = ns3::UniformRandomVariable[Min=10e-6|Max=30e-6]
+#@range HostCpu.InterferenceDuration.Max 10e-6 30e-6 : doc/ntt.rst's free parameters: the handler takes 1 000 to 3 000 cycles (10-30 us at 100 MHz), an estimate from a 300 MHz Pentium II's timer interrupt; the longest tick from the documented low end (every tick 10 us) to the nominal high end
 # Wake-up of a process blocked in a socket read: sorwakeup() makes it runnable at a kernel
 # priority (PSOCK) above every user process, so it runs when the interrupt and software-interrupt
 # work in progress is done (McKusick et al. 1996, sec. 4.4), after the context switch charged
@@ -354,6 +373,7 @@ HostNic.DriverCost = 2000
 HostNic.StackCost = 5000
 HostNic.StackCostPerByte = 1
 HostNic.Napi = false
+#@range stack=HostPlatform.SendCost,HostPlatform.RecvCost,HostNic.InterruptCost,HostNic.DriverCost,HostNic.StackCost x0.5 x2 : chosen at the order of the era's measurements (100-200 us of per-packet overhead on 20-25 MHz machines), not measured on these workstations: half to twice
 # BSD's IP input queue (ipintrq) holds IFQ_MAXLEN = 50 packets.
 HostNic.BacklogLimit = 50
 

@@ -6,9 +6,14 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/pointer.h"
+#include "ns3/string.h"
+#include "ns3/type-id.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 namespace ns3
@@ -155,6 +160,124 @@ FormatObjectValue(const ObjectValue& v)
 }
 
 /**
+ * Whether a text can stand as one attribute value inside an object value: no '|' outside
+ * brackets and balanced brackets ("4000|Frequency=1" would set a second attribute).
+ * @param text the value
+ * @return true if it is one value
+ */
+bool
+IsOneInnerValue(const std::string& text)
+{
+    int depth = 0;
+    for (char ch : text)
+    {
+        if (ch == '[')
+        {
+            ++depth;
+        }
+        else if (ch == ']' && --depth < 0)
+        {
+            return false;
+        }
+        else if (ch == '|' && depth == 0)
+        {
+            return false;
+        }
+    }
+    return depth == 0;
+}
+
+/**
+ * Whether a value's text has its type's syntax, for the types whose ns-3 parser aborts on a
+ * malformed text instead of refusing it (UintegerValue, IntegerValue, DoubleValue, TimeValue).
+ * @param valueType the checker's value type name ("ns3::UintegerValue")
+ * @param text the text
+ * @return false if ns-3 would abort on it
+ */
+bool
+IsWellFormed(const std::string& valueType, const std::string& text)
+{
+    static const std::regex integer("^[+-]?[0-9]+$");
+    static const std::regex real("^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$");
+    static const std::regex time("^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+                                 "(?:s|ms|us|ns|ps|fs|min|h|d|y)?$");
+    if (valueType == "ns3::UintegerValue" || valueType == "ns3::IntegerValue")
+    {
+        return std::regex_match(text, integer);
+    }
+    if (valueType == "ns3::DoubleValue")
+    {
+        return std::regex_match(text, real);
+    }
+    if (valueType == "ns3::TimeValue")
+    {
+        return std::regex_match(text, time);
+    }
+    return true;
+}
+
+/**
+ * Check an attribute value against its checker without creating anything: an object value
+ * ("ns3::HostCpu[Frequency=2e9|Cores=1]", for a Pointer attribute) is taken apart and each
+ * inner value checked against the named type's attribute, recursively.
+ * @param checker the attribute's checker
+ * @param value the value's text
+ * @param where the attribute's name in the message
+ * @param [out] error what is wrong when the result is false
+ * @return whether ns-3 would accept the value
+ */
+bool
+CheckAttributeValue(Ptr<const AttributeChecker> checker,
+                    const std::string& value,
+                    const std::string& where,
+                    std::string& error)
+{
+    auto pointer = DynamicCast<const PointerChecker>(checker);
+    if (!pointer)
+    {
+        if (!IsWellFormed(checker->GetValueTypeName(), value)
+            || !checker->CreateValidValue(StringValue(value)))
+        {
+            error = "'" + value + "' is not a valid value of " + where;
+            return false;
+        }
+        return true;
+    }
+    ObjectValue ov;
+    if (value.find('[') == std::string::npos)
+    {
+        ov.type = value;
+    }
+    else if (!ParseObjectValue(value, ov))
+    {
+        error = "'" + value + "' is not an object value (Type[Name=Value|...]) for " + where;
+        return false;
+    }
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(ov.type, &tid) || !tid.HasConstructor()
+        || !(tid == pointer->GetPointeeTypeId() || tid.IsChildOf(pointer->GetPointeeTypeId())))
+    {
+        error = "'" + ov.type + "' is not a type of " + pointer->GetPointeeTypeId().GetName()
+                + " for " + where;
+        return false;
+    }
+    for (const auto& [name, inner] : ov.attrs)
+    {
+        TypeId::AttributeInformation info;
+        if (!tid.LookupAttributeByName(name, &info))
+        {
+            error = ov.type + " has no attribute '" + name + "' (" + where + ")";
+            return false;
+        }
+        if (!CheckAttributeValue(info.checker, inner, ov.type + "::" + name, error))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+/**
  * Replace (or add) an attribute inside an object value.
  * @param value the object value (changed in place)
  * @param inner the attribute's name
@@ -169,7 +292,7 @@ ReplaceInner(std::string& value,
              bool add = false)
 {
     ObjectValue ov;
-    if (!ParseObjectValue(value, ov))
+    if (!ParseObjectValue(value, ov) || !IsOneInnerValue(newValue))
     {
         return false;
     }
@@ -253,6 +376,11 @@ Profile::TryWithChanges(const Settings& changes,
     {
         const std::string& key = change.first;
         const std::string& value = change.second;
+        if (key.find_first_of("[]|=") != std::string::npos)
+        {
+            error = "'" + key + "' is not a parameter name";
+            return false;
+        }
         // "Section.Attribute": the whole value.
         auto whole = std::find_if(p.m_settings.begin(), p.m_settings.end(), [&key](auto& s) {
             return s.first == key;
@@ -271,6 +399,12 @@ Profile::TryWithChanges(const Settings& changes,
             auto it = std::find_if(p.m_settings.begin(), p.m_settings.end(), [&outer](auto& s) {
                 return s.first == outer;
             });
+            if (it != p.m_settings.end() && !IsOneInnerValue(value))
+            {
+                error = "'" + value + "' is not one value of " + key
+                        + " ('|' outside brackets, or unbalanced brackets)";
+                return false;
+            }
             if (it == p.m_settings.end() || !ReplaceInner(it->second, inner, value, true))
             {
                 error = "'" + key + "' is not a setting of " + m_kind + " profile " + m_name
@@ -280,6 +414,12 @@ Profile::TryWithChanges(const Settings& changes,
             continue;
         }
         // "Inner": inside exactly one object value.
+        if (!IsOneInnerValue(value))
+        {
+            error = "'" + value + "' is not one value of " + key
+                    + " ('|' outside brackets, or unbalanced brackets)";
+            return false;
+        }
         std::vector<std::string> holders;
         for (auto& [k, v] : p.m_settings)
         {
@@ -315,6 +455,47 @@ Profile::TryWithChanges(const Settings& changes,
         }
     }
     out = p;
+    return true;
+}
+
+bool
+Profile::TryCheckAttribute(const std::string& typeName,
+                           const std::string& attribute,
+                           const std::string& value,
+                           std::string& error)
+{
+    TypeId tid;
+    TypeId::AttributeInformation info;
+    if (!TypeId::LookupByNameFailSafe(typeName, &tid)
+        || !tid.LookupAttributeByName(attribute, &info))
+    {
+        error = typeName + " has no attribute '" + attribute + "'";
+        return false;
+    }
+    return CheckAttributeValue(info.checker, value, typeName + "::" + attribute, error);
+}
+
+bool
+Profile::TryCheck(std::string& error) const
+{
+    for (const auto& [key, value] : m_settings)
+    {
+        auto dot = key.find('.');
+        TypeId tid;
+        TypeId::AttributeInformation info;
+        if (dot == std::string::npos
+            || !TypeId::LookupByNameFailSafe("ns3::" + key.substr(0, dot), &tid)
+            || !tid.LookupAttributeByName(key.substr(dot + 1), &info))
+        {
+            error = m_kind + " profile " + m_name + ": '" + key + "' is not an attribute";
+            return false;
+        }
+        if (!CheckAttributeValue(info.checker, value, key, error))
+        {
+            error = m_kind + " profile " + m_name + ": " + error;
+            return false;
+        }
+    }
     return true;
 }
 
@@ -582,14 +763,23 @@ Profile::LoadText(const std::string& text, const std::string& origin)
 bool
 Profile::TryLoadFile(const std::string& path, uint32_t& count, std::string& error)
 {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+    {
+        error = "'" + path + "' is not a readable file";
+        return false;
+    }
     std::ifstream in(path);
-    if (!in)
+    std::stringstream ss;
+    if (in)
+    {
+        ss << in.rdbuf(); // sets ss's failbit on an empty file: not an error
+    }
+    if (!in || in.bad())
     {
         error = "cannot read profile file '" + path + "'";
         return false;
     }
-    std::stringstream ss;
-    ss << in.rdbuf();
     return TryLoadText(ss.str(), path, count, error);
 }
 

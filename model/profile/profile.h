@@ -117,6 +117,30 @@ class Profile
                         std::string& error) const;
 
     /**
+     * @brief Check every setting against its object's attribute (name, and value with the
+     * attribute's checker; object values such as "ns3::HostCpu[Frequency=0]" are taken apart
+     * and checked inside), without creating any object: what would abort when a helper applies
+     * the profile is found here.
+     * @param [out] error what is wrong, naming the profile and the setting
+     * @return whether every setting is valid
+     */
+    bool TryCheck(std::string& error) const;
+
+    /**
+     * @brief Check one attribute value of a type as TryCheck() does (name, syntax, checker;
+     * object values taken apart), without creating any object.
+     * @param typeName the type ("ns3::RtiSettings")
+     * @param attribute the attribute's name
+     * @param value the value's text
+     * @param [out] error what is wrong
+     * @return whether ns-3 would accept the value
+     */
+    static bool TryCheckAttribute(const std::string& typeName,
+                                  const std::string& attribute,
+                                  const std::string& value,
+                                  std::string& error);
+
+    /**
      * @brief As TryWithChanges(), aborting with the error message if a change does not apply.
      * @param changes the changes
      * @param name the new profile's name

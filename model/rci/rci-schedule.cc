@@ -46,7 +46,11 @@ ParseTime(const std::string& text, Time& out)
     {
         std::size_t used = 0;
         double v = std::stod(text.substr(0, i), &used);
-        if (used != i || !(v >= 0) || v > 1e12)
+        const std::string unit = text.substr(i);
+        const double perUnit = unit == "s" ? 1.0 : unit == "ms" ? 1e-3 : unit == "us" ? 1e-6 : 1e-9;
+        // At most 10^6 s: far beyond any frame (MAX_FRAME_NS), and ns-3's Time (int64 ns,
+        // about 9.2e9 s) cannot overflow (9.3e9 s aborted in int64x64).
+        if (used != i || !(v >= 0) || v * perUnit > 1e6)
         {
             return false;
         }
@@ -133,6 +137,13 @@ RciSchedule::Parse(const std::string& text,
                 return fail(lineNo,
                             "frame length '" + w[1]
                                 + "' is not a positive time with a unit (s, ms, us, ns)");
+            }
+            if (t < NanoSeconds(MIN_FRAME_NS) || t > NanoSeconds(MAX_FRAME_NS))
+            {
+                return fail(lineNo,
+                            "frame length '" + w[1] + "' is outside " + "[100us, 3600s]"
+                                + " (shorter: below the era's timer resolution and one event per "
+                                  "action without end; longer: no real-time frame)");
             }
             s.m_frame = t;
             continue;

@@ -45,6 +45,17 @@ namespace ns3
 class RciSchedule
 {
   public:
+    /**
+     * Shortest frame a sheet may declare (Parse): 100 us, a thousandth of the fighter sheet's
+     * frame (100 ms, tno-schedulers) and of the order of a PC's wake-up latency; a shorter frame
+     * is no schedule a PC could keep (a 1 ns frame schedules 10^9 actions per simulated second
+     * and the run never ends).
+     */
+    static constexpr int64_t MIN_FRAME_NS = 100000;
+    /** Longest frame: one hour (far beyond any real-time frame; the int64 arithmetic of the
+     * action times stays exact). */
+    static constexpr int64_t MAX_FRAME_NS = 3600000000000LL;
+
     /** The kind of an action. */
     enum Kind
     {

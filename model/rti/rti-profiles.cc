@@ -50,6 +50,7 @@ RtiSettings.DecodeCostPerByte = 1
 RtiSettings.RouteCost = 23300
 RtiSettings.TimeManagementCost = 23300
 RtiSettings.TimeManagementCostPerFederate = 2330
+#@range RtiSettings.TimeManagementCostPerFederate 0 6990 : K/10 is an assumption (doc/rti.rst): from nothing to 3 K/10 per federate; K is calibrated with it, so a study must refit K (bench/rti-calibrate.py) sample by sample
 
 # ---------------------------------------------------------------------------------------------
 [rti ideal]

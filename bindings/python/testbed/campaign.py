@@ -133,23 +133,37 @@ def _file_mode() -> int:
     return 0o666 & ~mask
 
 
-def _atomic_write_json(path: Path, data) -> None:
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write a file as a whole or not at all: a temporary beside it, then a rename. A failed
+    write (a full disk, a file-size limit) leaves the previous file as it was and no
+    temporary."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-    with os.fdopen(fd, "w") as f:
-        json.dump(data, f, indent=1, sort_keys=True)
-        f.write("\n")
-    os.chmod(tmp, _file_mode())
-    os.replace(tmp, path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix or ".txt")
+    try:
+        with os.fdopen(fd, "w", newline="") as f:
+            f.write(text)
+        os.chmod(tmp, _file_mode())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _atomic_write_json(path: Path, data) -> None:
+    atomic_write_text(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 
 def _clean_stale(pdir: Path) -> int:
-    """Remove temporaries that an interrupted or killed campaign left in a points/ folder."""
+    """Remove temporaries that an interrupted or killed campaign left in a points/ folder and
+    in the experiment's folder beside it (metrics.json, data.csv, ...)."""
     n = 0
-    if pdir.is_dir():
-        for f in list(pdir.glob(".out-*.json")) + list(pdir.glob(".tmp-*.json")):
-            f.unlink(missing_ok=True)
-            n += 1
+    for d in (pdir, pdir.parent):
+        if d.is_dir():
+            for f in list(d.glob(".out-*.json")) + list(d.glob(".tmp-*")):
+                if f.is_file():
+                    f.unlink(missing_ok=True)
+                    n += 1
     return n
 
 
@@ -421,6 +435,36 @@ def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]]
         tmp.unlink(missing_ok=True)
 
 
+#: How long a campaign on an external cluster waits for a worker (at the start, or when every
+#: worker is gone) before it gives up with a message.
+WORKER_WAIT_S = 120.0
+
+
+def _package_path(pkg: str):
+    """A Dask worker plugin that puts this package on the worker's sys.path at the worker's
+    start (every worker, also one that restarts), and makes the worker ignore SIGINT: a ^C in
+    the campaign's terminal reaches its process group, and the campaign (not each worker, with
+    a traceback) handles it."""
+    from distributed.diagnostics.plugin import WorkerPlugin
+
+    campaign = os.getpid()
+
+    class PackagePath(WorkerPlugin):
+        name = "testbed-package-path"
+
+        def setup(self, worker):
+            if pkg not in sys.path:
+                sys.path.insert(0, pkg)
+            if os.getpid() == campaign:
+                return  # a thread worker of the campaign's own process: its ^C stays
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+            except ValueError:  # not the main thread
+                pass
+
+    return PackagePath()
+
+
 def _campaign_watch(pid: int):
     """A Dask worker plugin for the embedded cluster: when the campaign process `pid` disappears
     (killed, even with SIGKILL), the worker kills its running programs and exits."""
@@ -469,15 +513,76 @@ def _points(exp: Experiment, scale: str) -> list[dict]:
     return pts
 
 
-def _read_point(path: Path, params: dict, program: str | None = None) -> dict | None:
-    """A stored record of this program and these parameters (of whatever build), or None."""
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("params") != params or "result" not in data:
-        return None
+_FIELDS: dict[str, dict[str, str] | None] = {}
+
+
+def _declared_fields(program: str) -> dict[str, str] | None:
+    """{field: type} of a program's result record (its --describe; None if unavailable)."""
+    if program not in _FIELDS:
+        try:
+            r = subprocess.run([str(program_path(program)), "--describe"], capture_output=True,
+                               text=True, timeout=60)
+            _FIELDS[program] = {f["name"]: f["type"] for f in json.loads(r.stdout)["fields"]}
+        except (OSError, ValueError, KeyError, TypeError, subprocess.SubprocessError):
+            _FIELDS[program] = None
+    return _FIELDS[program]
+
+
+def _value_fits(kind: str, v) -> bool:
+    def number(x):
+        return x is None or (isinstance(x, (int, float)) and not isinstance(x, bool))
+
+    return {"real": number(v),
+            "int": isinstance(v, int) and not isinstance(v, bool),
+            "bool": isinstance(v, bool),
+            "string": isinstance(v, str),
+            "series": isinstance(v, list) and all(number(x) for x in v)}.get(kind, True)
+
+
+def record_problem(data, params: dict, program: str | None) -> str | None:
+    """Why a stored record cannot stand for the point (None if it can): not a JSON object,
+    other parameters or program, no result object, a result field the program does not declare
+    or of another type than declared."""
+    if not isinstance(data, dict):
+        return "not a JSON object"
+    if data.get("params") != params:
+        return "other parameters"
     if program is not None and data.get("program", program) != program:
+        return f"written by {data.get('program')!r}, not {program}"
+    result = data.get("result")
+    if not isinstance(result, dict):
+        return "no result object"
+    fields = _declared_fields(program) if program else None
+    if fields is not None:
+        for k, v in result.items():
+            if k not in fields:
+                return f"result field {k!r} is not a field of {program}"
+            if not _value_fits(fields[k], v):
+                return f"result field {k!r} is not a {fields[k]}"
+    return None
+
+
+def _read_point(path: Path, params: dict, program: str | None = None,
+                log: Callable[[str], None] | None = None) -> dict | None:
+    """A stored record of this program and these parameters (of whatever build), or None
+    (missing, or not a valid record of the point: then, with ``log``, says why it is computed
+    again). Only a regular file is read (a FIFO named like a record would block)."""
+    try:
+        if not path.is_file():
+            if log is not None and (path.exists() or path.is_symlink()):
+                log(f"{path}: not a regular file: computing the point again")
+            return None
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as e:
+        if log is not None:
+            log(f"{path}: unreadable record ({type(e).__name__}): computing the point again")
+        return None
+    why = record_problem(data, params, program)
+    if why is not None:
+        if log is not None and why != "other parameters":
+            log(f"{path}: {why}: computing the point again")
         return None
     return data
 
@@ -493,9 +598,10 @@ def _is_current(data: dict, build: dict | None, inputs: dict | None = None) -> b
 
 
 def _load_point(path: Path, params: dict, program: str | None = None,
-                build: dict | None = None, inputs: dict | None = None) -> Record | None:
+                build: dict | None = None, inputs: dict | None = None,
+                log: Callable[[str], None] | None = None) -> Record | None:
     """The stored record of this point made by this build, or None."""
-    data = _read_point(path, params, program)
+    data = _read_point(path, params, program, log)
     if data is None or not _is_current(data, build, inputs):
         return None
     return Record(params=data["params"], result=data["result"],
@@ -544,6 +650,19 @@ class Progress:
             self.bar.close()
 
 
+def _worker_processes_are_safe() -> bool:
+    """Whether the embedded cluster may start worker PROCESSES. Dask starts them with
+    multiprocessing's spawn, which imports the parent's ``__main__`` module again: a user's
+    script that calls testbed.sweep() at top level, without an ``if __name__ == "__main__":``
+    guard, would run again in every worker (and fail with a screen of traceback). Only the
+    command line (python -m testbed.cli, which is guarded) gets processes; from any other
+    program (a script, a notebook, pytest) the workers are threads of this process, which
+    suffices: every point is a subprocess of its own, so the threads only wait for programs."""
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    return spec is not None and spec.name in ("testbed.cli", "testbed.__main__")
+
+
 class _Cluster:
     """The Dask client: an embedded LocalCluster of `jobs` worker processes, or an existing
     cluster's scheduler."""
@@ -558,22 +677,42 @@ class _Cluster:
                          "distributed.admin.tick.limit": "60s"})
         self.cluster = None
         if scheduler:
-            self.client = Client(scheduler, timeout=30)
+            try:
+                self.client = Client(scheduler, timeout=30)
+            except OSError as e:
+                raise CampaignError(f"--scheduler {scheduler}: no scheduler answers ({e})") \
+                    from None
         else:
+            # Worker processes only where that is safe (see _worker_processes_are_safe), threads
+            # otherwise. The scheduler's HTTP server on a free port (":0"), no dashboard:
+            # dashboard_address None still bound 8787 and warned "Port 8787 is already in use"
+            # for every concurrent campaign.
+            self.processes = _worker_processes_are_safe()
             self.cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1,
-                                        processes=True, dashboard_address=None,
+                                        processes=self.processes, dashboard_address=None,
+                                        scheduler_kwargs={"dashboard_address": ":0"},
                                         silence_logs=logging.ERROR)
             self.client = Client(self.cluster)
-        # Workers import this module: make the package importable there too.
-        pkg = str(Path(__file__).resolve().parents[1])
-
-        def _path(p=pkg):
-            if p not in sys.path:
-                sys.path.insert(0, p)
-
-        self.client.run(_path)
+        # Workers import this module: a worker plugin makes the package importable on every
+        # worker, also one that joins or restarts later (client.run reached only the workers of
+        # the moment: a restarted worker of an external cluster could not import testbed).
+        self.client.register_plugin(_package_path(str(Path(__file__).resolve().parents[1])))
         if self.cluster is not None:
-            self.client.register_plugin(_campaign_watch(os.getpid()))
+            if self.processes:  # thread workers end with this process; the watch would kill it
+                self.client.register_plugin(_campaign_watch(os.getpid()))
+        else:
+            try:
+                self.client.wait_for_workers(1, timeout=WORKER_WAIT_S)
+            except (TimeoutError, OSError):
+                self.client.close()
+                raise CampaignError(f"--scheduler {scheduler}: no workers for {WORKER_WAIT_S} s")
+
+    def workers(self) -> int:
+        """Workers connected now."""
+        try:
+            return len(self.client.scheduler_info().get("workers", {}))
+        except Exception:  # noqa: BLE001  (a lost scheduler: no workers)
+            return 0
 
     def close(self):
         try:
@@ -600,6 +739,53 @@ def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,
     if scale not in SCALES:
         raise CampaignError(f"unknown scale {scale!r}; use one of {', '.join(SCALES)}")
     out = Path(out)
+    for exp in exps:
+        check_out(out / exp.id)
+    locks = []
+    try:
+        for exp in exps:
+            locks.append(lock_folder(out / exp.id))
+        return _run_campaign(exps, scale, jobs, out, log, scheduler, progress, rerun, shared)
+    finally:
+        for fd in locks:
+            os.close(fd)
+
+
+def check_out(out: Path) -> None:
+    """--out must be a folder this process can write (or one it can create): checked before any
+    cluster starts (CampaignError, one line)."""
+    probe = Path(out)
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if probe.exists() and not probe.is_dir():
+        raise CampaignError(f"--out {out}: {probe} is a file, not a folder")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise CampaignError(f"--out {out}: {probe} is not writable")
+
+
+def lock_folder(folder: Path) -> int:
+    """An exclusive lock (fcntl) on <folder>/.lock, held until the returned descriptor is closed
+    (also when the process dies): a second campaign into the same folder is refused instead of
+    deleting the first one's temporaries."""
+    import fcntl
+
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
+        os.close(fd)
+        raise CampaignError(f"{folder}: another campaign (pid {holder or '?'}) is writing into "
+                            f"it; wait for it to end or use another --out") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
+def _run_campaign(exps, scale, jobs, out, log, scheduler, progress, rerun, shared):
     plan: dict[str, list[tuple[dict, Path]]] = {}
     failed: dict[str, Exception] = {}
     # (program, key) -> [(experiment, params, dest)] still missing
@@ -632,15 +818,15 @@ def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,
     def inputs(exp, p):
         return point_inputs(options[exp.program], p)
 
-    def current(exp, p, path):
+    def current(exp, p, path, say=None):
         if rerun:
             return None
-        return _load_point(path, p, exp.program, builds[exp.program], inputs(exp, p))
+        return _load_point(path, p, exp.program, builds[exp.program], inputs(exp, p), say)
 
     for exp_id, pts in plan.items():
         exp = next(e for e in exps if e.id == exp_id)
         for p, d in pts:
-            if current(exp, p, d) is not None:
+            if current(exp, p, d, log) is not None:
                 stored.setdefault((exp.program, point_key(p)), d)
     stale: dict[tuple[str, str], str] = {}  # (program, key) -> why its record is not reused
     for exp in exps:
@@ -660,7 +846,13 @@ def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,
                         stored[k] = cand
                         break
             if k in stored:  # another experiment has it: same program, parameters and build
-                data = json.loads(stored[k].read_text())
+                try:
+                    data = json.loads(stored[k].read_text())
+                except (OSError, ValueError):  # gone meanwhile: compute it
+                    stored.pop(k)
+                    missing += 1
+                    groups.setdefault(k, []).append((exp, p, d))
+                    continue
                 data["experiment"] = exp.id
                 _atomic_write_json(d, data)
                 continue
@@ -717,9 +909,10 @@ def _costliest_first(todo: list[tuple]) -> list[tuple]:
 
 
 def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
-    from distributed import as_completed
+    from distributed import wait
 
-    cluster = _Cluster(jobs, scheduler)
+    # No more workers than points (a worker process per --jobs cost memory and start-up time).
+    cluster = _Cluster(min(jobs, len(todo)), scheduler)
     bar = Progress(len(todo), log, progress)
     futures = {}
     # Simulated-time progress of paper-scale points only (their runs take minutes; ShowProgress
@@ -737,20 +930,25 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
                                       extra[k]["guard"], key=f"point-{k[0]}-{k[1]}",
                                       priority=n - rank, pure=False)
             futures[f] = members
-        for f in as_completed(futures):
-            if show:
-                time.sleep(0.2)  # the point's last progress events are still on their way
-            members = futures[f]
+        pending = set(futures)
+        alone_since = None
+        while pending:
             try:
-                res = f.result()
-            except Exception as e:  # the point's workers died too often (KilledWorker), ...
-                res = {"ok": False, "error": f"{type(e).__name__}: {e}"}
-            if not res["ok"]:
-                for e, _, _ in members:
-                    if e.id not in failed:
-                        failed[e.id] = CampaignError(f"{e.id}: {res['error']}")
-                        log(f"{e.id}: FAILED: {res['error']}")
-            bar.step()
+                done, pending = wait(pending, timeout=10, return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                done = set()
+            if not done and cluster.cluster is None:
+                # An external cluster may lose every worker: say so instead of waiting for ever.
+                if cluster.workers() > 0:
+                    alone_since = None
+                elif alone_since is None:
+                    alone_since = time.monotonic()
+                elif time.monotonic() - alone_since > WORKER_WAIT_S:
+                    raise CampaignError(f"--scheduler {scheduler}: no workers for "
+                                        f"{WORKER_WAIT_S:.0f} s ({len(pending)} points left; "
+                                        f"finished points are kept)")
+            for f in done:
+                _finish(f, futures, show, failed, log, bar)
     except KeyboardInterrupt:
         for f in futures:
             f.cancel()
@@ -759,6 +957,26 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
     finally:
         bar.close()
         cluster.close()
+
+
+def _finish(f, futures, show, failed, log, bar):
+    """A point's future is done: its record was written (or it failed); report and release it."""
+    if show:
+        time.sleep(0.2)  # the point's last progress events are still on their way
+    # Released once its record is written: a finished point held by the client would
+    # be computed again when the worker that holds its (small) result dies.
+    members = futures.pop(f)
+    try:
+        res = f.result()
+    except Exception as e:  # the point's workers died too often (KilledWorker), ...
+        res = {"ok": False, "error": f"{type(e).__name__}: {e}"}
+    f.release()
+    if not res["ok"]:
+        for e, _, _ in members:
+            if e.id not in failed:
+                failed[e.id] = CampaignError(f"{e.id}: {res['error']}")
+                log(f"{e.id}: FAILED: {res['error']}")
+    bar.step()
 
 
 # --------------------------------------------------------------------------------------------
@@ -771,12 +989,14 @@ def write_csv(path: Path, rows: list[dict]) -> None:
         for k in r:
             if k not in cols:
                 cols.append(k)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=cols)
-        w.writeheader()
-        for r in rows:
-            w.writerow(r)
+    import io
+
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=cols)
+    w.writeheader()
+    for r in rows:
+        w.writerow(r)
+    atomic_write_text(path, buf.getvalue())
 
 
 def _clean(value):
@@ -822,6 +1042,11 @@ def finish_experiment(exp: Experiment, records: list[Record], scale: str, out: P
         },
         "builds": list(builds.values()),
     }
+    from .sensitivity import attach
+
+    sens = attach(exp, out)  # bands and drivers of a sensitivity run of the same build
+    if sens is not None:
+        metrics["sensitivity"] = sens
     _atomic_write_json(edir / "metrics.json", metrics)
     summary = {"title": exp.title, "notes": analysis.notes,
                "figures": [f.name + ".png" for f in analysis.figures]}

@@ -1,6 +1,7 @@
-"""Command line behind ./testbed list | run | reproduce | sweep | validate."""
+"""Command line behind ./testbed list | run | reproduce | sensitivity | sweep | validate."""
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -14,11 +15,21 @@ def _log(msg):
     print(msg, flush=True)
 
 
-def _jobs(value):
-    n = int(value)
-    if n < 1:
-        raise argparse.ArgumentTypeError("--jobs must be >= 1")
-    return n
+def _at_least_one(option):
+    """An argparse type: a whole number >= 1, the message naming ``option``."""
+    def parse(value):
+        try:
+            n = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{option} {value!r}: not a whole number") from None
+        if n < 1:
+            raise argparse.ArgumentTypeError(f"{option} must be >= 1")
+        return n
+
+    return parse
+
+
+_jobs = _at_least_one("--jobs")
 
 
 def _common(p):
@@ -55,7 +66,7 @@ def _trust(p):
 
 def cmd_list(args):
     for exp in experiments().values():
-        print(f"{exp.id:18s} {exp.study:7s} {exp.title}")
+        print(f"{exp.id:18s} {exp.study:7s} {exp.program:16s} {exp.title}")
     return 0
 
 
@@ -136,17 +147,90 @@ def _summary(failing, gaps, lost, broken):
             _log(f"    {e}: {v['point']} ({v['error_pct']}%; {v.get('doc')})")
 
 
+def _with_overrides(exp, items):
+    """The experiment with every point's NAME set to VALUE (--param NAME=VALUE, repeatable; a
+    program option or an ns-3 attribute ns3::Type::Attr), checked by the program first."""
+    import dataclasses
+
+    from .sweeps import SweepError, check_names, check_values
+
+    over = _parse_params(items)
+    for name, value in over.items():
+        if "," in value:
+            raise SweepError(f"--param {name}={value}: run takes one value per parameter "
+                             f"(a grid of values: ./testbed sweep {exp.program})")
+    check_names(exp.program, over)
+    check_values(exp.program, {n: [v] for n, v in over.items()})
+    base = exp.points
+    _log(f"{exp.id}: every point with " + ", ".join(f"{n}={v}" for n, v in over.items()))
+    return dataclasses.replace(exp, points=lambda scale: [{**p, **over} for p in base(scale)])
+
+
 def cmd_run(args):
+    from .sweeps import SweepError
+
     exps = experiments()
     if args.experiment not in exps:
         _log(f"error: unknown experiment {args.experiment!r}; "
              f"./testbed list shows the {len(exps)} experiments")
         return 2
-    return _run([exps[args.experiment]], args)
+    exp = exps[args.experiment]
+    if args.param:
+        try:
+            exp = _with_overrides(exp, args.param)
+        except SweepError as e:
+            _log(f"error: {e}")
+            return 2
+    return _run([exp], args)
 
 
 def cmd_reproduce(args):
-    return _run(list(experiments().values()), args)
+    exps = list(experiments().values())
+    if args.with_sensitivity:
+        # Before the analyses, so that metrics.json and report.md carry the bands.
+        rc = 0
+        for exp in exps:
+            if exp.sensitivity is not None:
+                rc = max(rc, _sensitivity(exp, args.sensitivity_method, None, args))
+        return max(rc, _run(exps, args))
+    return _run(exps, args)
+
+
+def _sensitivity(exp, method, samples, args):
+    from .campaign import CampaignError
+    from .sensitivity import SensitivityError, run_sensitivity
+
+    try:
+        run_sensitivity(exp, method, samples, args.jobs, args.out, args.scheduler, log=_log,
+                        progress=args.progress)
+    except KeyboardInterrupt:
+        return 130
+    except SensitivityError as e:
+        _log(f"error: {e}")
+        return 2
+    except CampaignError as e:
+        _log(f"{exp.id}: sensitivity FAILED: {e}")
+        return 1
+    return 0
+
+
+def cmd_sensitivity(args):
+    exps = experiments()
+    if args.experiment not in exps:
+        _log(f"error: unknown experiment {args.experiment!r}; "
+             f"./testbed list shows the {len(exps)} experiments")
+        return 2
+    exp = exps[args.experiment]
+    if exp.sensitivity is None:
+        have = ", ".join(e.id for e in exps.values() if e.sensitivity is not None)
+        _log(f"error: {exp.id} has no sensitivity declaration (experiments with one: {have})")
+        return 2
+    rc = _sensitivity(exp, args.method, args.samples, args)
+    if rc == 0 and (args.out / exp.id / "metrics.json").exists():
+        # Refresh the experiment's metrics.json and the report with the new bands.
+        args.scale = json.loads((args.out / exp.id / "metrics.json").read_text())["scale"]
+        rc = _run([exp], args)
+    return rc
 
 
 def _parse_params(items):
@@ -218,10 +302,14 @@ def _sweep(args):
         if not (args.plot and args.x):
             raise SweepError("--plot FIELD needs --x PARAM (and --series PARAM optionally)")
         d = describe(args.program)
-        fields = {f["name"] for f in d["fields"]}
-        if args.plot not in fields:
-            raise SweepError(f"--plot {args.plot}: {args.program} has no result field "
-                             f"{args.plot!r} (fields: {', '.join(sorted(fields))})")
+        fields = {f["name"]: f["type"] for f in d["fields"]}
+        numeric = sorted(f for f, t in fields.items() if t in ("real", "int"))
+        if fields.get(args.plot) not in ("real", "int"):
+            # checked before the sweep: a series or text field was refused only after it
+            what = ("is a " + fields[args.plot] + ", not a number") if args.plot in fields \
+                else "is no result field"
+            raise SweepError(f"--plot {args.plot}: {what} of {args.program} (numeric fields: "
+                             f"{', '.join(numeric)})")
         for what, p in (("--x", args.x), ("--series", args.series)):
             if p is not None and p not in grid:
                 raise SweepError(f"{what} {p}: not a --param of this sweep")
@@ -230,7 +318,7 @@ def _sweep(args):
             raise SweepError(f"--x {args.x}: a {xtype}, not a number (use it as --series)")
     rows = sweep(args.program, grid, reps=args.reps, jobs=args.jobs, out=out,
                  scheduler=args.scheduler, log=_log, progress=args.progress, frame=False,
-                 rerun=args.rerun)
+                 rerun=args.rerun, max_points=args.max_points)
     _log(f"{args.program}: {len(rows)} runs; {out / 'data.csv'}, {out / 'summary.csv'}")
     if args.plot:
         import json
@@ -285,7 +373,7 @@ def _tolerance(value):
 def _point_common(p):
     p.add_argument("program", help="a program of build/examples (./testbed sweep PROGRAM "
                                     "--describe lists its parameters and result fields)")
-    p.add_argument("--reps", type=_jobs, default=1,
+    p.add_argument("--reps", type=_at_least_one("--reps"), default=1,
                    help="runs per point, with distinct RngRun values (default 1)")
     p.add_argument("--jobs", type=_jobs, default=os.cpu_count() or 1,
                    help="runs in parallel (default: number of CPUs)")
@@ -311,16 +399,38 @@ def main(argv=None):
     sub.add_parser("list", help="the experiments").set_defaults(func=cmd_list)
     p = sub.add_parser("run", help="run one experiment's sweep")
     p.add_argument("experiment")
+    p.add_argument("--param", action="append", metavar="NAME=VALUE",
+                   help="set NAME (an option of the experiment's program, or an ns-3 attribute "
+                        "ns3::Type::Attr) to VALUE in every point; repeatable")
     _common(p)
     p.set_defaults(func=cmd_run)
     p = sub.add_parser("reproduce", help="every experiment, then the report")
     _common(p)
+    p.add_argument("--with-sensitivity", action="store_true",
+                   help="first the sensitivity analysis of every experiment that declares one, "
+                        "at the small default sample size (doc/sensitivity.rst)")
+    p.add_argument("--sensitivity-method", choices=("morris", "sobol"), default="morris",
+                   help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_reproduce)
+    p = sub.add_parser("sensitivity", help="which assumptions drive an experiment's predictions,"
+                                           " and their 5-95 %% bands")
+    p.add_argument("experiment")
+    p.add_argument("--method", choices=("morris", "sobol"), default="morris",
+                   help="morris: elementary effects (screening, default); sobol: S1 and ST "
+                        "indices (for a few parameters: N x (k + 2) samples)")
+    p.add_argument("--samples", type=_jobs, default=None, metavar="N",
+                   help="Morris trajectories (default 4: 4 x (k + 1) samples) or Sobol base "
+                        "samples (a power of 2, default 8)")
+    _common(p)
+    p.set_defaults(func=cmd_sensitivity)
     p = sub.add_parser("sweep", help="any program over a parameter grid of your own")
     _point_common(p)
     p.add_argument("--param", action="append", metavar="NAME=VALUES",
                    help="V1,V2,... or START:STOP:STEP or log:START:STOP:COUNT (repeatable: the "
                         "cartesian grid)")
+    p.add_argument("--max-points", type=_at_least_one("--max-points"), default=10000,
+                   metavar="N", help="largest grid (points x reps) the sweep runs "
+                                     "(default 10000)")
     p.add_argument("--plot", metavar="FIELD", help="figure of this result field's mean with "
                                                    "95 %% confidence bars")
     p.add_argument("--x", metavar="PARAM", help="the figure's x axis")

@@ -26,7 +26,7 @@ class Series:
 
 @dataclass
 class Figure:
-    """A 2-D figure drawn with gnuplot (through ns-3's Gnuplot class)."""
+    """A 2-D figure drawn with gnuplot (plot.py writes the script)."""
 
     name: str  # file name without extension
     title: str
@@ -191,6 +191,9 @@ class Experiment:
     # ShowProgress on stderr) at paper scale: for programs whose single run takes minutes. (The
     # reporter's own events count in a program's "events" field; nothing else changes.)
     progress: bool = False
+    # Optional testbed.sensitivity.Sensitivity: the ranged assumptions, the predicted metrics and
+    # the recalibrations of ./testbed sensitivity (doc/sensitivity.rst).
+    sensitivity: Any = None
 
 
 _REGISTRY: dict[str, Experiment] = {}

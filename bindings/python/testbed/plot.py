@@ -1,83 +1,145 @@
-"""Figures: drawn by gnuplot from scripts that ns-3's Gnuplot class writes.
+"""Figures: gnuplot scripts written here, drawn by gnuplot.
 
-ns-3's ns3::Gnuplot / Gnuplot2dDataset (through cppyy) produce the gnuplot script; this module
-only maps an experiment.Figure onto them and runs gnuplot to make the PNG.
+gnuplot stays the figure tool (as with ns-3's Gnuplot class, which this module used to drive
+through cppyy: loading all of ns-3 only to write a text file cost about 10 s per figure). The
+script is plain text, so it is written directly, in the same form ns-3's Gnuplot2dDataset gives
+(inline data blocks, one per series): render() needs neither ns-3 nor cppyy, and
+``<name>.plt`` beside each PNG draws the same figure again with ``gnuplot <name>.plt``.
+
+Every figure: the key outside the plotting area (right), a palette of twelve distinguishable
+colours (each series its own colour; measured data as filled points, drawn over the lines),
+a grid, and the axis labels the experiment gives (with their units).
 """
+
+from __future__ import annotations
 
 import math
 import shutil
 import subprocess
 from pathlib import Path
 
-from .experiment import Figure
+from .experiment import Figure, Series
 
-_STYLES = {
-    "lines": "LINES",
-    "segments": "LINES",  # consecutive pairs of points, each a segment of its own
-    "points": "POINTS",
-    "linespoints": "LINES_POINTS",
-    "dots": "DOTS",
-    "impulses": "IMPULSES",
-    "steps": "STEPS",
-    "fsteps": "FSTEPS",
-    "histeps": "HISTEPS",
-}
+#: Twelve colours, distinguishable from each other (Tableau 10, then two darker ones); a figure
+#: with more series than this repeats them with other point types.
+PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+           "#7f7f7f", "#bcbd22", "#17becf", "#000080", "#800000")
+
+_STYLES = {"lines", "points", "linespoints", "dots", "impulses", "steps", "fsteps", "histeps"}
+#: Styles drawn as gnuplot's own style of another name: "segments" joins consecutive pairs of
+#: points, each pair a segment of its own (a blank line after each pair breaks the line).
+_ALIASES = {"segments": "lines"}
 
 
-def _quote(s: str) -> str:
-    return s.replace("\\", "\\\\").replace('"', '\\"')
+def script_text(s) -> str:
+    """Text safe inside a double-quoted string of a gnuplot script (ns-3's Gnuplot writes titles
+    and labels as "..." without escaping): a '"' would end the string and let the rest run as
+    commands (system("...")), a backquote runs a shell command even inside "...", a newline
+    starts a new command. Those become "'" and blanks; a backslash at the end, which would
+    escape the closing quote, is doubled. Escapes such as "\\_" (enhanced text) pass."""
+    out = []
+    for ch in str(s):
+        if ch in '"`':
+            out.append("'")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7f:
+            out.append(" ")
+        else:
+            out.append(ch)
+    text = "".join(out)
+    trailing = len(text) - len(text.rstrip("\\"))
+    return text + "\\" if trailing % 2 else text
+
+
+def _file_name(name: str) -> str:
+    """A figure's file name: letters, digits and -_.+= only (it enters `set output "..."`)."""
+    safe = "".join(c if c.isalnum() or c in "-_.+=" else "_" for c in str(name)).lstrip(".")
+    return safe or "figure"
+
+
+def _num(v) -> str:
+    return repr(float(v))
+
+
+def _is_measured(s: Series) -> bool:
+    return s.title.lower().startswith("measured")
+
+
+def _with(s: Series, i: int) -> str:
+    """The `with ...` clause of series i: style, colour (palette), point type."""
+    colour = f'lc rgb "{PALETTE[i % len(PALETTE)]}"'
+    pt = 7 if _is_measured(s) else (1 + (i // len(PALETTE)) * 2 + i % 6)
+    if s.yerr is not None:
+        style = "yerrorlines" if s.style == "errorlines" else "yerrorbars"
+    else:
+        style = _ALIASES.get(s.style, s.style)
+        style = style if style in _STYLES else "linespoints"
+    extra = f" pt {pt} ps 1.2" if style not in ("lines", "steps", "fsteps", "histeps",
+                                                   "impulses", "dots") else " lw 2"
+    return f"{style} {colour}{extra}"
+
+
+def _rows(s: Series) -> list[str]:
+    rows = []
+    for i, (x, y) in enumerate(zip(s.x, s.y)):
+        if x is None or y is None or not (math.isfinite(float(x)) and math.isfinite(float(y))):
+            continue
+        if s.yerr is not None:
+            rows.append(f"{_num(x)} {_num(y)} {_num(s.yerr[i])}")
+        else:
+            rows.append(f"{_num(x)} {_num(y)}")
+        if s.style == "segments" and i % 2 == 1:
+            rows.append("")  # gnuplot breaks the line at a blank line of the data
+    return rows
+
+
+def script(fig: Figure, png: Path) -> str:
+    """The gnuplot script of a figure, drawing into png."""
+    lines = [
+        "set terminal pngcairo size 1000,600 enhanced font 'Sans,11'",
+        f'set output "{script_text(str(png))}"',
+        f'set title "{script_text(fig.title)}"',
+        f'set xlabel "{script_text(fig.xlabel)}"',
+        f'set ylabel "{script_text(fig.ylabel)}"',
+        "set grid",
+    ]
+    if fig.logx:
+        lines.append("set logscale x")
+    if fig.logy:
+        lines.append("set logscale y")
+    if fig.xrange:
+        lines.append("set xrange [%s:%s]" % tuple("" if v is None else v for v in fig.xrange))
+    if fig.yrange:
+        lines.append("set yrange [%s:%s]" % tuple("" if v is None else v for v in fig.yrange))
+    # The experiment's own commands, except where it put the key: the key goes outside the data.
+    lines.extend(c for c in fig.extra if not c.strip().startswith("set key"))
+    lines.append("set key outside right top vertical Left reverse box")
+    # Measured data last, so its points lie over the simulated curves.
+    order = sorted(range(len(fig.series)), key=lambda i: _is_measured(fig.series[i]))
+    drawn = [(i, fig.series[i]) for i in order if _rows(fig.series[i])]
+    if not drawn:
+        lines.append('plot NaN title "no data"')
+        return "\n".join(lines) + "\n"
+    lines.append("plot " + ", \\\n     ".join(
+        f"'-' title \"{script_text(s.title)}\" with {_with(s, i)}" for i, s in drawn))
+    for _, s in drawn:
+        lines.extend(_rows(s))
+        lines.append("e")
+    return "\n".join(lines) + "\n"
 
 
 def render(fig: Figure, outdir: Path) -> Path:
-    """Write <outdir>/<name>.plt with ns-3's Gnuplot class and run gnuplot on it."""
-    import cppyy
-
-    from . import ns as _ns  # noqa: F401  (loads ns-3)
-
-    ns = _ns
+    """Write <outdir>/<name>.plt and run gnuplot on it: <outdir>/<name>.png."""
     outdir.mkdir(parents=True, exist_ok=True)
-    png = outdir / f"{fig.name}.png"
-    plt = outdir / f"{fig.name}.plt"
-    g = ns.Gnuplot(str(png), fig.title)
-    g.SetTerminal("pngcairo size 900,600 enhanced font 'Sans,11'")
-    g.SetLegend(fig.xlabel, fig.ylabel)
-    extras = ["set grid", "set key top left"]
-    if fig.logx:
-        extras.append("set logscale x")
-    if fig.logy:
-        extras.append("set logscale y")
-    if fig.xrange:
-        extras.append("set xrange [%s:%s]" % tuple("" if v is None else v for v in fig.xrange))
-    if fig.yrange:
-        extras.append("set yrange [%s:%s]" % tuple("" if v is None else v for v in fig.yrange))
-    extras.extend(fig.extra)
-    g.SetExtra("\n".join(extras))
-    for s in fig.series:
-        ds = ns.Gnuplot2dDataset(s.title)
-        if s.yerr is not None:
-            # points with error bars; "errorlines" joins them too (gnuplot's yerrorlines)
-            ds.SetStyle(ns.Gnuplot2dDataset.LINES_POINTS if s.style == "errorlines"
-                        else ns.Gnuplot2dDataset.POINTS)
-            ds.SetErrorBars(ns.Gnuplot2dDataset.Y)
-        else:
-            ds.SetStyle(getattr(ns.Gnuplot2dDataset, _STYLES.get(s.style, "LINES_POINTS")))
-        for i, (x, y) in enumerate(zip(s.x, s.y)):
-            if x is None or y is None or not (math.isfinite(x) and math.isfinite(y)):
-                continue
-            if s.yerr is not None:
-                ds.Add(float(x), float(y), float(s.yerr[i]))
-            else:
-                ds.Add(float(x), float(y))
-            if s.style == "segments" and i % 2 == 1:
-                ds.AddEmptyLine()  # gnuplot breaks the line at a blank line
-        g.AddDataset(ds)
-    ofs = cppyy.gbl.std.ofstream(str(plt))
-    g.GenerateOutput(ofs)
-    ofs.close()
+    name = _file_name(fig.name)
+    png = outdir / f"{name}.png"
+    plt = outdir / f"{name}.plt"
+    # The script names the PNG without its folder (gnuplot runs in outdir): no path a user
+    # typed (--out) enters the script.
+    plt.write_text(script(fig, Path(png.name)))
     gnuplot = shutil.which("gnuplot")
     if gnuplot is None:
         raise RuntimeError("gnuplot is not installed (./testbed setup installs it)")
-    proc = subprocess.run([gnuplot, str(plt)], capture_output=True, text=True, cwd=outdir)
+    proc = subprocess.run([gnuplot, plt.name], capture_output=True, text=True, cwd=outdir)
     if proc.returncode != 0 or not png.exists():
         raise RuntimeError(f"gnuplot failed on {plt}: {proc.stderr.strip()}")
     return png

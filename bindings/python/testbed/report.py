@@ -101,14 +101,35 @@ def write_report(out: Path, experiments) -> Path:
         for note in summary.get("notes", []):
             sec.append(note)
             sec.append("")
-        sec += ["| metric | value |", "|---|---|"]
-        for k, v in m["metrics"].items():
-            sec.append(f"| `{k}` | {_fmt(v)} |")
+        sens = m.get("sensitivity")
+        if sens:
+            # Bands and drivers of ./testbed sensitivity on the same build (doc/sensitivity.rst)
+            sm = sens["metrics"]
+            sec.append(f"Sensitivity ({sens['method']}, N = {sens['samples']}): 5-95 % band of "
+                       f"the predictions over the documented ranges of the assumptions, and the "
+                       f"three that move each metric most "
+                       f"([details](sensitivity-{exp.id}/sensitivity.md)).")
+            sec += ["", "| metric | value | 5-95 % band | drivers |", "|---|---|---|---|"]
+            for k, v in m["metrics"].items():
+                b = sm.get(k)
+                band = (f"{_fmt(b['band_low'])} .. {_fmt(b['band_high'])}"
+                        if b and b.get("band_low") is not None else "")
+                drivers = ", ".join(f"`{d}`" for d in b["drivers"]) if b else ""
+                sec.append(f"| `{k}` | {_fmt(v)} | {band} | {drivers} |")
+        else:
+            sec += ["| metric | value |", "|---|---|"]
+            for k, v in m["metrics"].items():
+                sec.append(f"| `{k}` | {_fmt(v)} |")
         sec.append("")
         sec += _validation_tables(val)
         for fig in summary.get("figures", []):
             if (out / exp.id / fig).exists():
                 sec.append(f"![{exp.id} {fig}]({exp.id}/{fig})")
+                sec.append("")
+        if sens:
+            sdir = out / f"sensitivity-{exp.id}"
+            for png in sorted(sdir.glob("tornado-*.png")):
+                sec.append(f"![{exp.id} {png.name}](sensitivity-{exp.id}/{png.name})")
                 sec.append("")
         sections.append("\n".join(sec))
     (cok, cn), (kok, kn) = total["check"], total["calibration"]
@@ -133,5 +154,7 @@ def write_report(out: Path, experiments) -> Path:
     text = "\n".join(lines + head + overview + [""] + sections) + "\n"
     path = out / "report.md"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
+    from .campaign import atomic_write_text
+
+    atomic_write_text(path, text)
     return path

@@ -104,6 +104,8 @@ def _base(text: str, opt: dict, name: str) -> tuple[float, str]:
         raise SweepError(f"--param {name}: {text!r} is not a number"
                          + (" with a unit" if t in _UNITS else ""))
     number, unit = sp
+    if not math.isfinite(number) or abs(number) > 1e300:
+        raise SweepError(f"--param {name}: {text!r} is not a finite number")
     if t in _UNITS:
         table = _UNITS[t]
         if unit == "" and t == "time":
@@ -189,44 +191,91 @@ def expand_values(name: str, spec, opt: dict) -> list[str]:
     return vals
 
 
+def is_attribute(name: str) -> bool:
+    """Whether a parameter name is an ns-3 attribute default, ``ns3::Type::Attribute``: every
+    program accepts ``--ns3::Type::Attribute=value`` (ns-3's CommandLine); its --check refuses a
+    type, attribute or value it does not have (ProgramOptions, UserAttributes::Check)."""
+    return name.startswith("ns3::") and name.count("::") >= 2
+
+
 def check_names(program: str, names, what: str = "--param") -> dict[str, dict]:
-    """Every name is an option of the program (else SweepError naming it)."""
+    """Every name is an option of the program or an ns-3 attribute ``ns3::Type::Attr`` (else
+    SweepError naming it)."""
     opts = _options(describe(program))
     for n in names:
         if n in _RESERVED:
             raise SweepError(f"{what} {n}: set by the sweep itself, not a parameter"
                              + (" (use --reps)" if n == "RngRun" else ""))
+        if is_attribute(n):
+            continue  # an ns-3 attribute default: checked by the program's --check
         if n not in opts and n != "RngSeed":
             raise SweepError(f"{what} {n}: {program} has no parameter {n!r} (parameters: "
                              f"{', '.join(opts)}; ./testbed sweep {program} --describe lists "
-                             f"them)")
+                             f"them; an ns-3 attribute is ns3::Type::Attribute)")
     return opts
 
 
 def check_values(program: str, grid: dict[str, list[str]], what: str = "--param") -> None:
-    """Every value of the grid passes the program's own checks (its ``--check``): one call per
-    value index, each with the k-th value of every parameter."""
+    """Every value of the grid passes the program's own checks (its ``--check``): one set of
+    options per value index, each with the k-th value of every parameter. A program whose
+    ``--describe`` says ``check_batch`` checks all the sets in one call (``--checkBatch``: one
+    set a line on its standard input, a forked check each); otherwise one ``--check`` call per
+    set (also for a set with a tab or a newline in a value, which a line cannot carry)."""
     exe = str(_exe(program))
     width = max((len(v) for v in grid.values()), default=0)
-    for k in range(width):
-        args = [f"--{n}={vals[k]}" for n, vals in grid.items() if k < len(vals)]
+    sets = [[f"--{n}={vals[k]}" for n, vals in grid.items() if k < len(vals)]
+            for k in range(width)]
+    if not sets:
+        return
+
+    def refused(msg):
+        raise SweepError(f"{what}: {program} refuses {msg.removeprefix('error: ')}")
+
+    one_line = [not any("\t" in x or "\n" in x or "\r" in x for x in a) for a in sets]
+    batch = [a for a, ok in zip(sets, one_line) if ok]
+    if describe(program).get("check_batch") and len(batch) > 1:
+        text = "".join("\t".join(a) + "\n" for a in batch)
+        r = subprocess.run([exe, "--checkBatch"], input=text, capture_output=True, text=True,
+                           timeout=60 + 0.1 * len(batch))
+        answers = r.stdout.splitlines()
+        if r.returncode not in (0, 2) or len(answers) != len(batch):
+            refused((r.stderr.strip().splitlines() or [f"--checkBatch: exit {r.returncode}"])[-1])
+        for answer in answers:
+            if answer != "0":
+                refused(answer.partition(" ")[2] or f"exit {answer}")
+        sets = [a for a, ok in zip(sets, one_line) if not ok]
+    for args in sets:
         r = subprocess.run([exe, "--check", *args], capture_output=True, text=True, timeout=60)
         if r.returncode != 0:
-            msg = (r.stderr.strip().splitlines() or [f"exit {r.returncode}"])[-1]
-            msg = msg.removeprefix("error: ")
-            raise SweepError(f"{what}: {program} refuses {msg}")
+            refused((r.stderr.strip().splitlines() or [f"exit {r.returncode}"])[-1])
 
 
-def expand_grid(program: str, grid: dict) -> dict[str, list[str]]:
-    """A grid {name: values or spec} checked and expanded to {name: [value text, ...]}."""
+#: Largest grid (points x reps) a sweep runs unless raised (--max-points): four 100-value lists
+#: were 10^8 points and a MemoryError; the limit is checked before anything is expanded further.
+MAX_POINTS = 10000
+
+
+def expand_grid(program: str, grid: dict, max_points: int = MAX_POINTS,
+                reps: int = 1) -> dict[str, list[str]]:
+    """A grid {name: values or spec} checked and expanded to {name: [value text, ...]}; more
+    than ``max_points`` runs (points x reps) is refused before any value is checked."""
     opts = check_names(program, grid)
     out = {}
     for name, spec in grid.items():
-        opt = opts.get(name, {"type": "uint", "name": name})
+        # An attribute's values are given as ns-3 reads them (a list; its type is the
+        # attribute's own, which --check applies).
+        opt = opts.get(name, {"type": "string" if is_attribute(name) else "uint", "name": name})
         out[name] = expand_values(name, spec, opt)
-        dup = [v for i, v in enumerate(out[name]) if v in out[name][:i]]
-        if dup:
-            raise SweepError(f"--param {name}: value {dup[0]} given twice")
+        seen = set()
+        for v in out[name]:
+            if v in seen:
+                raise SweepError(f"--param {name}: value {v} given twice")
+            seen.add(v)
+    runs = math.prod(len(v) for v in out.values()) * max(1, reps)
+    if runs > max_points:
+        raise SweepError(f"--param: {' x '.join(str(len(v)) for v in out.values())} values"
+                         + (f" x {reps} reps" if reps > 1 else "")
+                         + f" = {runs} runs, more than {max_points} (--max-points raises it)")
     check_values(program, out)
     return out
 
@@ -330,6 +379,10 @@ def run_points(program: str, points: list[dict], reps: int, out: Path, jobs: int
     opts = _options(describe(program))
     runs = _runs(points, reps, opts)
     out = Path(out).resolve()
+    try:
+        campaign.check_out(out)
+    except campaign.CampaignError as e:
+        raise SweepError(str(e)) from None
     exp = Experiment(id=out.name, study="sweep", title=f"sweep of {program}", program=program,
                      points=lambda scale: runs, analyse=lambda records: Analysis([], {}))
     # (out.parent is the campaign's folder only in form: shared=False keeps the search in
@@ -376,13 +429,66 @@ def summarise(rows: list[dict], params: list[str], program: str) -> list[dict]:
     return out
 
 
-def _as_frame(rows: list[dict]):
-    """A pandas DataFrame when pandas is importable, else the list itself."""
-    try:
-        import pandas
-    except ImportError:
-        return rows
-    return pandas.DataFrame(rows)
+#: Suffix of the base-unit column of a time and of a data-rate parameter.
+_BASE_SUFFIX = {"time": "_s", "rate": "_bps"}
+
+
+def _base_value(text, table: dict) -> float | None:
+    sp = _split(text)
+    if sp is None:
+        return None
+    number, unit = sp
+    unit = unit or ("s" if table is TIME_UNITS else "bps")
+    return number * table[unit] if unit in table else None
+
+
+def _as_frame(rows: list[dict], program: str | None = None, params=()):
+    """The rows as a pandas DataFrame with typed columns (pandas is a dependency): a time
+    parameter keeps its text as given ("50ms") and gets ``<name>_s`` (float, seconds) next to
+    it, a data rate ``<name>_bps`` (float, bit/s); numeric parameters (uint, int, real) become
+    numbers (sorted as numbers, not as text); result fields keep their JSON types (a series is
+    a list). ``to_xarray``
+    (testbed.sweeps.to_xarray) turns a grid's frame into an array indexed by the parameters."""
+    import pandas
+
+    frame = pandas.DataFrame(rows)
+    if program is None or frame.empty:
+        return frame
+    desc = describe(program)
+    opts = _options(desc)
+    for f in desc.get("fields", []):  # series: lists again (data.csv holds them as JSON text)
+        name = f["name"] if f["name"] not in params else "result_" + f["name"]
+        if f["type"] == "series" and name in frame.columns:
+            frame[name] = [json.loads(v) if isinstance(v, str) else v for v in frame[name]]
+    for name in params:
+        if name not in frame.columns:
+            continue
+        t = opts.get(name, {}).get("type")
+        if t in _BASE_SUFFIX:
+            col = frame.columns.get_loc(name) + 1
+            frame.insert(col, name + _BASE_SUFFIX[t],
+                         [_base_value(v, _UNITS[t]) for v in frame[name]])
+        elif t in ("uint", "int"):
+            frame[name] = pandas.to_numeric(frame[name]).astype("int64")
+        elif t == "real":
+            frame[name] = pandas.to_numeric(frame[name]).astype("float64")
+    return frame
+
+
+def to_xarray(frame, field: str, params):
+    """A sweep's DataFrame as an xarray DataArray of one result field, indexed by the grid's
+    parameters ``params`` (by their base-unit column where there is one: ``delay_s`` for
+    ``delay``) and by ``RngRun`` when the grid ran several repetitions."""
+    dims = []
+    for p in params:
+        for suffix in ("_s", "_bps"):
+            if p + suffix in frame.columns:
+                p = p + suffix
+                break
+        dims.append(p)
+    if "RngRun" in frame.columns and frame["RngRun"].nunique() > 1:
+        dims.append("RngRun")
+    return frame.set_index(dims)[field].to_xarray()
 
 
 def default_out(kind: str, program: str) -> Path:
@@ -459,7 +565,8 @@ def plot_summary(program: str, summary: list[dict], grid: dict[str, list[str]], 
 
 def sweep(program: str, grid: dict, reps: int = 1, jobs: int | None = None,
           out: Path | str | None = None, scheduler: str | None = None, log=None,
-          progress: bool = False, frame: bool = True, rerun: bool = False):
+          progress: bool = False, frame: bool = True, rerun: bool = False,
+          max_points: int = MAX_POINTS):
     """Run the cartesian grid of a program's parameters, ``reps`` times each (distinct RngRun).
 
     ``grid`` maps parameter names to a list of values or a text: ``"2Mbps,4Mbps"``,
@@ -470,17 +577,32 @@ def sweep(program: str, grid: dict, reps: int = 1, jobs: int | None = None,
     """
     if not grid:
         raise SweepError("no --param given")
-    expanded = expand_grid(program, grid)
     out = Path(out) if out is not None else default_out("sweep", program)
+    # A relative output prefix (--pcap) is put inside --out: the points run in the workers'
+    # folder, and it wrote outside --out.
+    opts = _options(describe(program))
+    grid = dict(grid)
+    for name, spec in grid.items():
+        if opts.get(name, {}).get("output_prefix"):
+            vals = expand_values(name, spec, opts[name])
+            grid[name] = [v if not v or Path(v).is_absolute()
+                          else str(Path(out).resolve() / v) for v in vals]
+            for v in grid[name]:
+                try:
+                    Path(v).parent.mkdir(parents=True, exist_ok=True)
+                except OSError as e:
+                    raise SweepError(f"--param {name}: cannot create {Path(v).parent}: "
+                                     f"{e.strerror}") from None
+    expanded = expand_grid(program, grid, max_points, reps)
     rows = run_points(program, grid_points(expanded), reps, out, jobs, scheduler, log, progress,
                       rerun)
-    from .campaign import write_csv
+    from .campaign import atomic_write_text, write_csv
 
     write_csv(out / "data.csv", rows)
     write_csv(out / "summary.csv", summarise(rows, list(expanded), program))
-    (out / "grid.json").write_text(json.dumps({"program": program, "grid": expanded,
-                                               "reps": reps}, indent=1) + "\n")
-    return _as_frame(rows) if frame else rows
+    atomic_write_text(out / "grid.json", json.dumps({"program": program, "grid": expanded,
+                                                     "reps": reps}, indent=1) + "\n")
+    return _as_frame(rows, program, list(expanded)) if frame else rows
 
 
 # --------------------------------------------------------------------------------------------
@@ -491,15 +613,27 @@ def _read_measured(measured) -> tuple[list[str], list[dict], str]:
     if isinstance(measured, (str, Path)):
         path = Path(measured)
         try:
-            with open(path, newline="") as f:
+            # utf-8-sig: a byte-order mark is no part of the first column's name
+            with open(path, newline="", encoding="utf-8-sig") as f:
                 lines = [ln for ln in f if ln.strip() and not ln.lstrip().startswith("#")]
+            bad = next((i for i, ln in enumerate(lines) if "\x00" in ln), None)
+            if bad is not None:
+                raise SweepError(f"--measured {path}: not a CSV text (a NUL byte)")
+            reader = csv.reader(lines)
+            header = [c.strip() for c in next(reader, [])]
+            body = list(reader)
         except OSError as e:
             raise SweepError(f"--measured {path}: {e.strerror}") from None
-        reader = csv.DictReader(lines)
-        rows = list(reader)
-        return [c.strip() for c in (reader.fieldnames or [])], \
-            [{k.strip(): (v or "").strip() for k, v in r.items() if k is not None}
-             for r in rows], str(path)
+        except UnicodeDecodeError as e:
+            raise SweepError(f"--measured {path}: not UTF-8 text (byte {e.start})") from None
+        except csv.Error as e:
+            raise SweepError(f"--measured {path}: not a CSV file ({e})") from None
+        dup = sorted({c for c in header if header.count(c) > 1})
+        if dup:
+            raise SweepError(f"--measured {path}: column {dup[0]!r} appears twice")
+        if "" in header:
+            raise SweepError(f"--measured {path}: a column has no name")
+        return header, [{k: v.strip() for k, v in zip(header, r)} for r in body], str(path)
     rows = [dict(r) for r in measured]
     cols = list(rows[0]) if rows else []
     return cols, [{k: _value_text(v) for k, v in r.items()} for r in rows], "measured"
@@ -595,29 +729,30 @@ def validate(program: str, measured, tolerance: float = 10.0, reps: int = 1,
                                      f"number (the unit {unit} is in the header)")
                 cell = cell + unit
             p[name] = cell
-            values.setdefault(name, [])
-            if cell not in values[name]:
-                values[name].append(cell)
+            values.setdefault(name, {})[cell] = None  # distinct values in order, O(1) each
         for f in fields:
             cell = row.get(f, "")
             if cell != "" and (_split(cell) is None or _split(cell)[1]):
                 raise SweepError(f"{where}:{i}: column {f!r}: {cell!r} is not a number")
         points.append(p)
+    if not any(row.get(f, "") != "" for row in data for f in fields):
+        raise SweepError(f"{where}: no measured value (every {', '.join(fields)} cell is empty)")
     try:
-        check_values(program, values, f"{where}: column")
+        check_values(program, {n: list(v) for n, v in values.items()}, f"{where}: column")
     except SweepError as e:
         raise SweepError(str(e)) from None
-    unique = []
-    for p in points:
-        if p not in unique:
-            unique.append(p)
+    # distinct points in order, in linear time (a list membership test was O(N^2))
+    unique = list({tuple(sorted(p.items())): p for p in points}.values())
     out = Path(out) if out is not None else default_out("validate", program)
     rows = run_points(program, unique, reps, out, jobs, scheduler, log, progress, rerun)
     names = list(dict.fromkeys(name for name, _ in params.values()))
+    by_point = {}
+    for r in rows:
+        by_point.setdefault(tuple(r.get(n) for n in names), []).append(r)
     table = []
     reason = f"the tolerance given (--tolerance {tolerance:g} %)"
     for p, row, (role, param) in zip(points, data, roles):
-        runs = [r for r in rows if all(r.get(n) == p[n] for n in names)]
+        runs = by_point.get(tuple(p[n] for n in names), [])
         label = " ".join(f"{n}={p[n]}" for n in names)
         for f in fields:
             if row.get(f, "") == "":
@@ -637,7 +772,7 @@ def validate(program: str, measured, tolerance: float = 10.0, reps: int = 1,
     write_csv(out / "validation.csv", table)
     _write_markdown(out / "validation.md", program, table, names, tolerance, reps)
     _plot_validation(program, table, out)
-    return _as_frame(table) if frame else table
+    return _as_frame(table, program, names) if frame else table
 
 
 def _write_markdown(path: Path, program: str, table: list[dict], names: list[str],
@@ -665,7 +800,9 @@ def _write_markdown(path: Path, program: str, table: list[dict], names: list[str
                      + f" | {r['field']} | {num(r['measured'])} | {num(r['simulated_mean'])} | "
                        f"{ci} | {num(r['error_pct'])} | {'yes' if r['pass'] else '**no**'} | "
                        f"{role} |")
-    path.write_text("\n".join(lines) + "\n")
+    from .campaign import atomic_write_text
+
+    atomic_write_text(path, "\n".join(lines) + "\n")
 
 
 def _plot_validation(program: str, table: list[dict], out: Path) -> Path | None:

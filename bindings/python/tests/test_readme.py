@@ -1,4 +1,5 @@
-"""The README's Python example runs as written."""
+"""The README's examples: the Python one runs as written; each C++ or CMake snippet that names
+its file is that file's text (no drift between the README and the code it shows)."""
 
 import re
 from pathlib import Path
@@ -15,3 +16,13 @@ def test_readme_python_example(capsys):
     import testbed
 
     testbed.ns.Simulator.Destroy()
+
+
+def test_readme_code_snippets_are_the_files_they_name():
+    text = (ROOT / "README.md").read_text()
+    # A block followed by "This is `<path>`" is an excerpt of that file, character for character.
+    pairs = re.findall(r"```(?:c\+\+|cmake)\n(.*?)```\s*\n\s*This is `([^`]+)`", text, re.S)
+    assert pairs, "README names no file for its C++ example"
+    for block, path in pairs:
+        source = (ROOT / path).read_text()
+        assert block in source, f"README's snippet differs from {path}"

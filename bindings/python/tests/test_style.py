@@ -13,7 +13,8 @@ def test_cpp_sources_are_clang_formatted():
     exe = Path(sys.executable).parent / "clang-format"
     if not exe.exists():
         pytest.skip("clang-format is not installed in this venv (./testbed setup installs it)")
-    files = sorted(str(p) for d in ("model", "helper", "test", "examples", "bench", "fuzz")
+    files = sorted(str(p) for d in ("model", "helper", "test", "examples", "bench", "fuzz",
+                                    "scratch")
                    for p in (ROOT / d).rglob("*") if p.suffix in (".h", ".cc"))
     assert files
     proc = subprocess.run([str(exe), "--dry-run", "-Werror", *files], capture_output=True,

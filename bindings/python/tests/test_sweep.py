@@ -104,7 +104,7 @@ def test_describe_matches_the_command_line(program):
     help_text = subprocess.run([exe, "--help"], capture_output=True, text=True, timeout=30).stdout
     section = help_text.split("Program Options:", 1)[1].split("General Arguments:", 1)[0]
     in_help = set(re.findall(r"^\s+--(\w+):", section, re.M))
-    assert in_help - {"output", "describe", "check", "progress"} == \
+    assert in_help - {"output", "describe", "check", "progress", "maxEvents", "maxMemory"} == \
         {o["name"] for o in d["options"]}
     assert isinstance(d.get("fields"), list)
     names = [f["name"] for f in d["fields"]]

@@ -161,10 +161,31 @@ def burst_analyse(records):
     return Analysis(rows=rows, metrics=metrics, figures=[fig, dfig], notes=notes)
 
 
+def _timer_sensitivity():
+    from ..ranges import Range
+    from ..sensitivity import Sensitivity
+
+    # The timers' estimated latencies (doc/gine.rst's table: "estimate").
+    return Sensitivity(ranges=[
+        Range("ns3::NanosleepTimer::ExpiryLatency", 0.5e-6, 3e-6,
+              "interrupt entry and hrtimer_wakeup on a 1.8 GHz CPU: half to three times 1 us",
+              template="ns3::ExponentialRandomVariable[Mean={}|Bound=2e-5]"),
+        Range("ns3::TcTimer::SenderPeriod", 750, 3000,
+              "one sendto() on lo, about 2700 cycles at 1.8 GHz: half to twice", unit="ns"),
+        Range("ns3::TcTimer::WatchdogLatency", 0.5e-6, 3e-6,
+              "hrtimer interrupt and softirq: half to three times 1 us",
+              template="ns3::ExponentialRandomVariable[Mean={}|Bound=2e-5]"),
+        Range("ns3::TcTimer::DeliveryLatency", 1e-6, 4e-6,
+              "loopback and UDP receive path, U(1, 2) us: the upper end from 1 to 4 us",
+              template="ns3::UniformRandomVariable[Min=1e-6|Max={}]"),
+    ], metrics=("*",))
+
+
 register(Experiment(
     id="gine-timer", study="GINE14",
     title="Emulator timers: mean measured vs requested interval (Fig. 2)",
-    program="gine-timer", points=timer_points, analyse=timer_analyse))
+    program="gine-timer", points=timer_points, analyse=timer_analyse,
+    sensitivity=_timer_sensitivity()))
 
 register(Experiment(
     id="gine-burst", study="GINE14",

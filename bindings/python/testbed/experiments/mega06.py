@@ -673,10 +673,18 @@ register(Experiment(
     title="Receiver capacity: one Group B PC against 5 000 to 60 000 nodes",
     program="mega-scale", points=receiver_points, analyse=receiver_analyse, progress=True))
 
+def _scale_sensitivity():
+    from ..sensitivity import Sensitivity
+
+    # The StarBED PC's estimates (memory, process start-up, the working set of one wake-up).
+    return Sensitivity(profiles=("starbed-p3-linux2613",), metrics=("*",))
+
+
 register(Experiment(
     id="mega-scale", study="MEGA06",
     title="Scaling method A: 20 000 to 10^6 nodes (Figs. 9-10)",
-    program="mega-scale", points=scale_points, analyse=scale_analyse, progress=True))
+    program="mega-scale", points=scale_points, analyse=scale_analyse, progress=True,
+    sensitivity=_scale_sensitivity()))
 
 register(Experiment(
     id="mega-cat6009", study="MEGA06",

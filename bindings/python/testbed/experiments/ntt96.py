@@ -353,12 +353,43 @@ def _cost(p):
     return 1 + p.get("randomRate", 0) / 500 + p.get("loadPps", 0) / 1000
 
 
+def _sensitivity(random_traffic=False):
+    from ..ranges import Range
+    from ..sensitivity import Sensitivity
+
+    # The random datagrams' size matters only where random traffic runs (exp. 3).
+    extra = [Range("randomSize", 0, 1472, "not given by the study: 0 to 1 472 bytes of UDP "
+                   "payload, the largest unfragmented on Ethernet (doc/ntt.rst)", integer=True)
+             ] if random_traffic else []
+
+    return Sensitivity(
+        profiles=("ws1995-bsd44",),
+        ranges=[
+            Range("slowCost", 9000, 36000,
+                  "process switching 'about an order of magnitude' below fast switching "
+                  "(doc/router.rst): 5 to 20 times FastPathCost's 1 800 cycles"),
+            Range("ns3::FddiChannel::FibreLength", 10, 1000,
+                  "a laboratory ring through a concentrator (doc/fddi.rst): 10 m patch cords "
+                  "to 1 km of building fibre between neighbours"),
+            # doc/ntt.rst, "Free parameters and their documented ranges"
+            Range("ttrt", 4, 165, "the TTRT bid: 4 to 165 ms (ANSI X3.139; Cisco and DEC "
+                  "defaults), the lowest bid on the ring wins (doc/ntt.rst)", unit="ms"),
+            Range("sndBuf", 8192, 65535, "4.4BSD's default 8 192 bytes, up to 65 535 without "
+                  "window scaling (SO_SNDBUF; doc/ntt.rst)", integer=True),
+            Range("rcvBuf", 8192, 65535, "4.4BSD's default 8 192 bytes, up to 65 535 without "
+                  "window scaling (SO_RCVBUF; doc/ntt.rst)", integer=True),
+        ] + extra,
+        metrics=("*",))
+
+
 register(Experiment(id="ntt-load", study="NTT96",
                     title="Exp. 1: stream jitter against FDDI ring load, TCP and UDP (Fig. 2)",
                     program="ntt-stream", points=load_points, analyse=load_analyse, cost=_cost))
 register(Experiment(id="ntt-router", study="NTT96",
                     title="Exp. 2: TCP stream jitter through a route-cache router, fast switching on/off (Fig. 4)",
-                    program="ntt-stream", points=router_points, analyse=router_analyse, cost=_cost))
+                    program="ntt-stream", points=router_points, analyse=router_analyse, cost=_cost,
+                    sensitivity=_sensitivity()))
 register(Experiment(id="ntt-overflow", study="NTT96",
                     title="Exp. 3: TCP stream jitter after route-cache overflow by random destinations",
-                    program="ntt-stream", points=overflow_points, analyse=overflow_analyse, cost=_cost))
+                    program="ntt-stream", points=overflow_points, analyse=overflow_analyse, cost=_cost,
+                    sensitivity=_sensitivity(random_traffic=True)))

@@ -1,0 +1,557 @@
+"""``./testbed sensitivity EXPERIMENT``: which assumptions drive each predicted metric, and the
+band of the predictions over the assumptions' documented ranges (doc/sensitivity.rst).
+
+An experiment opts in with a ``Sensitivity`` declaration (``Experiment(..., sensitivity=...)``):
+the profiles whose ``#@range`` lines apply (testbed.ranges), its own set-up ranges (program
+options, ns-3 attribute defaults), the metrics it predicts, the points a sample runs, and the
+recalibrations: calibrated parameters that depend on an assumed one are fitted again, sample by
+sample, with the experiment's own calibration procedure, so that every sampled prediction still
+matches the calibration data.
+
+The design is SALib's (Morris elementary effects by default, Sobol indices on request); the
+points run on the campaign engine (testbed.campaign: Dask, stored records, resume, progress) as
+an experiment ``sensitivity-EXPERIMENT`` whose points are the experiment's points with each
+sample's options and a ``--profileFile`` that carries its profile values.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import json
+import math
+import os
+import shutil
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .experiment import Experiment, experiments
+from .ranges import Profiles, Range, profile_file_text
+
+METHODS = ("morris", "sobol")
+#: Morris grid levels (SALib's default p = 4: every factor takes low, 1/3, 2/3, high).
+MORRIS_LEVELS = 4
+#: Small sample sizes: Morris trajectories, Sobol base samples (a power of 2). The documented
+#: sizes of ./testbed reproduce --with-sensitivity.
+DEFAULT_SAMPLES = {"morris": 4, "sobol": 8}
+
+
+@dataclass
+class Recalibration:
+    """A calibrated parameter refitted for each sample.
+
+    ``procedure(profile_file, options)`` runs the experiment's calibration (the one the bench/
+    script or doc/ names, not a copy) with the sample's assumed values (a --profileFile path or
+    None, and program options) and returns ``{"settings": {(kind, profile): {key: text}},
+    "value": fitted value, "achieved": calibration metric, "iterations": n}``."""
+
+    parameter: str  # e.g. "rti/tno-rti-dm K"
+    metric: str  # what it keeps: "1b latency_us"
+    target: float
+    tolerance_pct: float
+    procedure: Callable[[str | None, dict], dict]
+
+
+@dataclass
+class Sensitivity:
+    """An experiment's sensitivity declaration."""
+
+    profiles: tuple[str, ...] = ()  # profiles whose #@range lines are factors
+    ranges: list[Range] = field(default_factory=list)  # options and ns3:: attribute defaults
+    metrics: tuple[str, ...] = ("*",)  # fnmatch patterns of the predicted metrics
+    point_filter: Callable[[dict], bool] | None = None  # which quick points a sample runs
+    recalibrate: list[Recalibration] = field(default_factory=list)
+    notes: str = ""
+
+    def factors(self) -> list[Range]:
+        prof = Profiles().ranges_of(self.profiles) if self.profiles else []
+        return list(self.ranges) + prof
+
+
+def declared_ranges() -> dict[str, list[Range]]:
+    """Experiment id -> the set-up ranges of its declaration."""
+    return {e.id: list(e.sensitivity.ranges) for e in experiments().values()
+            if getattr(e, "sensitivity", None) is not None}
+
+
+def build_id(program: str) -> str:
+    """The build a result belongs to: the campaign's build identity (the program binary, the
+    module library with its compiled-in profiles, the ns-3 version; testbed.campaign)."""
+    from .campaign import build_identity
+
+    return build_identity(program)["id"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Samples
+
+
+def problem(factors: list[Range]) -> dict:
+    return {"num_vars": len(factors), "names": [f.id for f in factors],
+            "bounds": [[f.low, f.high] for f in factors]}
+
+
+def sample(factors: list[Range], method: str, n: int, seed: int = 1):
+    """SALib's design: rows of factor values."""
+    prob = problem(factors)
+    if method == "morris":
+        from SALib.sample import morris
+
+        return morris.sample(prob, N=n, num_levels=MORRIS_LEVELS, seed=seed)
+    if method == "sobol":
+        from SALib.sample import sobol
+
+        return sobol.sample(prob, N=n, calc_second_order=False, seed=seed)
+    raise ValueError(f"unknown method {method!r}")
+
+
+def analyse(factors: list[Range], method: str, X, Y) -> list[dict]:
+    """Per factor: mu_star, sigma, mu_star_conf (Morris) or S1, S1_conf, ST, ST_conf (Sobol)."""
+    import numpy as np
+
+    prob = problem(factors)
+    Y = np.asarray(Y, dtype=float)
+    if method == "morris":
+        from SALib.analyze import morris
+
+        r = morris.analyze(prob, X, Y, num_levels=MORRIS_LEVELS, print_to_console=False,
+                           seed=1)
+        return [{"parameter": f.id, "mu_star": float(r["mu_star"][i]),
+                 "sigma": float(r["sigma"][i]), "mu_star_conf": float(r["mu_star_conf"][i])}
+                for i, f in enumerate(factors)]
+    from SALib.analyze import sobol
+
+    if np.allclose(Y, Y[0]):  # no variance: no index (SALib would divide by zero)
+        return [{"parameter": f.id, "S1": 0.0, "S1_conf": 0.0, "ST": 0.0, "ST_conf": 0.0}
+                for f in factors]
+    r = sobol.analyze(prob, Y, calc_second_order=False, print_to_console=False, seed=1)
+    return [{"parameter": f.id, "S1": float(r["S1"][i]), "S1_conf": float(r["S1_conf"][i]),
+             "ST": float(r["ST"][i]), "ST_conf": float(r["ST_conf"][i])}
+            for i, f in enumerate(factors)]
+
+
+def _complete(factors, method, X, ys):
+    """The design rows whose outcome is defined, as a design SALib can analyse: Morris keeps
+    the complete trajectories (k + 1 rows each; at least two), Sobol needs every row.
+    Returns (X, Y, number of trajectories or rows used) or (None, None, 0)."""
+    import numpy as np
+
+    ok = [_numeric(y) for y in ys]
+    if method == "morris":
+        k1 = len(factors) + 1
+        keep = [t for t in range(len(ys) // k1) if all(ok[t * k1:(t + 1) * k1])]
+        if len(keep) < 2:
+            return None, None, 0
+        idx = [t * k1 + j for t in keep for j in range(k1)]
+        return X[idx], np.array([ys[i] for i in idx], dtype=float), len(keep)
+    if all(ok):
+        return X, np.array(ys, dtype=float), len(ys)
+    return None, None, 0
+
+
+def sample_changes(factors: list[Range], row) -> tuple[dict, dict]:
+    """A design row -> (profile changes {(kind, profile): {key: text}}, program options)."""
+    changes: dict[tuple[str, str], dict[str, str]] = {}
+    options: dict[str, str] = {}
+    for f, x in zip(factors, row):
+        if f.kind:
+            for pk, settings in f.settings(float(x)).items():
+                changes.setdefault(pk, {}).update(settings)
+        else:
+            options[f.name] = f.value(float(x))
+    return changes, options
+
+
+def _key(obj) -> str:
+    canon = json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(canon.encode()).hexdigest()[:16]
+
+
+def _changes_json(changes):
+    return {f"{k}/{p}": s for (k, p), s in sorted(changes.items())}
+
+
+def _merge(changes, more):
+    out = {k: dict(v) for k, v in changes.items()}
+    for pk, settings in more.items():
+        out.setdefault(tuple(pk), {}).update(settings)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Recalibration (a Dask task per sample)
+
+
+def write_profile_file(directory: Path, changes) -> str | None:
+    """Content-addressed --profileFile of the changes (None when there are none)."""
+    if not changes:
+        return None
+    text = profile_file_text(changes)
+    path = Path(directory) / f"{hashlib.sha256(text.encode()).hexdigest()[:16]}.profiles"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # one temporary file per writer: the recalibration threads of samples with the same
+        # changes write the same file at the same time
+        tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_text(text)
+        tmp.replace(path)
+    return str(path)
+
+
+def recalibrate(exp_id: str, changes_json: dict, options: dict, profiles_dir: str) -> dict:
+    """Run the experiment's recalibrations in order on one sample's assumed values; each sees
+    the parameters fitted before it. Returns {"settings": changes as JSON, "fits": [...]}."""
+    from .experiment import get
+
+    decl = get(exp_id).sensitivity
+    changes = {tuple(k.split("/", 1)): v for k, v in changes_json.items()}
+    fitted: dict = {}
+    fits = []
+    for rc in decl.recalibrate:
+        pf = write_profile_file(Path(profiles_dir), _merge(changes, fitted))
+        res = rc.procedure(pf, options)
+        fitted = _merge(fitted, res["settings"])
+        err = (res["achieved"] - rc.target) / abs(rc.target) * 100
+        fits.append({"parameter": rc.parameter, "metric": rc.metric, "target": rc.target,
+                     "value": res["value"], "achieved": res["achieved"],
+                     "error_pct": err, "tolerance_pct": rc.tolerance_pct,
+                     "pass": abs(err) <= rc.tolerance_pct + 1e-9,
+                     "iterations": res.get("iterations")})
+    return {"settings": _changes_json(fitted), "fits": fits}
+
+
+def _recalibrate_all(exp, jobs_todo, jobs, log, progress):
+    """jobs_todo: [(index, changes_json, options, dest)] -> writes each dest. The fits run here,
+    `jobs` at a time (threads waiting on the programs' processes): a fit is a short sequence of
+    dependent runs, and a second Dask cluster started and closed before the campaign's would
+    cost more than the fits."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    from .campaign import Progress, _atomic_write_json
+
+    bar = Progress(len(jobs_todo), log, progress)
+    try:
+        with ThreadPoolExecutor(max(1, jobs)) as pool:
+            futs = {pool.submit(recalibrate, exp.id, cj, opts,
+                                str(Path(dest).parent.parent / "profiles")): dest
+                    for _, cj, opts, dest in jobs_todo}
+            for f in as_completed(futs):
+                try:
+                    _atomic_write_json(Path(futs[f]), f.result())
+                except Exception as e:  # a failed fit fails its sample, not the analysis
+                    log(f"  recalibration failed ({Path(futs[f]).stem}): {type(e).__name__}: "
+                        f"{e}")
+                bar.step()
+    finally:
+        bar.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# The run
+
+
+class SensitivityError(RuntimeError):
+    pass
+
+
+def _numeric(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None = None,
+                    jobs: int = 2, out: Path | None = None, scheduler: str | None = None,
+                    log=print, progress: bool = True, seed: int = 1) -> dict:
+    """Sample, recalibrate, run and analyse; write results/sensitivity-EXPERIMENT/."""
+    import numpy as np
+
+    from . import ROOT
+    from .campaign import CampaignError, _atomic_write_json, program_path, run_campaign, write_csv
+
+    decl = getattr(exp, "sensitivity", None)
+    if decl is None:
+        raise SensitivityError(f"{exp.id} has no sensitivity declaration (its assumptions have "
+                               f"no ranges yet; see doc/sensitivity.rst)")
+    if method not in METHODS:
+        raise SensitivityError(f"--method {method}: one of {', '.join(METHODS)}")
+    n = samples or DEFAULT_SAMPLES[method]
+    factors = decl.factors()
+    if not factors:
+        raise SensitivityError(f"{exp.id}: no ranged parameter")
+    out_root = Path(out or ROOT / "results").resolve()
+    sid = f"sensitivity-{exp.id}"
+    sdir = out_root / sid
+    sdir.mkdir(parents=True, exist_ok=True)
+    t0 = time.monotonic()
+    X = sample(factors, method, n, seed)
+    log(f"{sid}: {method}, {len(factors)} parameters, {len(X)} samples (N = {n}) + the nominal")
+    base_points = [p for p in exp.points("quick")
+                   if decl.point_filter is None or decl.point_filter(p)]
+    # Sample 0 is the nominal model (no change): the central value.
+    rows = [None] + [list(map(float, r)) for r in X]
+    samples_info = []
+    recal_todo = []
+    for i, row in enumerate(rows):
+        changes, options = ({}, {}) if row is None else sample_changes(factors, row)
+        info = {"index": i, "row": row, "changes": changes, "options": options}
+        if decl.recalibrate and row is not None:
+            cj = _changes_json(changes)
+            dest = sdir / "calibration" / f"{_key([cj, options])}.json"
+            info["calibration"] = dest
+            if not dest.exists():
+                recal_todo.append((i, cj, options, str(dest)))
+        samples_info.append(info)
+    t_recal = time.monotonic()
+    if recal_todo:
+        log(f"{sid}: recalibrating {len(recal_todo)} samples "
+            f"({', '.join(r.parameter for r in decl.recalibrate)})")
+        _recalibrate_all(exp, recal_todo, jobs, log, progress)
+    t_recal = time.monotonic() - t_recal
+    # Points of every sample (shared points are run once).
+    unique: dict[str, dict] = {}
+    for info in samples_info:
+        changes = info["changes"]
+        info["fits"] = []
+        if "calibration" in info:
+            if not info["calibration"].exists():
+                info["failed"] = "recalibration failed"
+                continue
+            cal = json.loads(info["calibration"].read_text())
+            changes = _merge(changes, {tuple(k.split("/", 1)): v
+                                       for k, v in cal["settings"].items()})
+            info["fits"] = cal["fits"]
+            if not all(f["pass"] for f in cal["fits"]):
+                # No value of the calibrated parameter reproduces the calibration data with
+                # these assumptions: the sample is outside what the data allow.
+                info["infeasible"] = [f["parameter"] for f in cal["fits"] if not f["pass"]]
+        pf = write_profile_file(sdir / "profiles", changes)
+        pts = []
+        for p in base_points:
+            q = dict(p)
+            q.update(info["options"])
+            if pf:
+                q["profileFile"] = pf
+            unique.setdefault(_key(q), q)
+            pts.append(q)
+        info["points"] = pts
+    sexp = Experiment(id=sid, study=exp.study, title=f"sensitivity of {exp.id}",
+                      program=exp.program, points=lambda scale: list(unique.values()),
+                      analyse=exp.analyse, timeout_s=exp.timeout_s, cost=exp.cost)
+    t_run = time.monotonic()
+    res = run_campaign([sexp], "quick", jobs, out_root, log=log, scheduler=scheduler,
+                       progress=progress)[sid]
+    t_run = time.monotonic() - t_run
+    if isinstance(res, Exception):
+        raise CampaignError(str(res))
+    by_key = {_key(r.params): r for r in res}
+    # Each sample's metrics through the experiment's own analysis.
+    table = []
+    for info in samples_info:
+        metrics, ok_val = {}, None
+        if "failed" not in info and "infeasible" not in info:
+            try:
+                a = exp.analyse([by_key[_key(q)] for q in info["points"]])
+                metrics = a.metrics
+                ok_val = sum(v.passed for v in a.validation), len(a.validation)
+            except Exception as e:
+                info["failed"] = f"analysis: {type(e).__name__}: {e}"
+        info["metrics"] = metrics
+        info["validation"] = ok_val
+        table.append(info)
+    nominal = table[0]["metrics"]
+    names = [m for m in nominal if _numeric(nominal[m])
+             and any(fnmatch.fnmatch(m, pat) for pat in decl.metrics)]
+    results = []
+    ranking_rows = []
+    for m in names:
+        ys = [t["metrics"].get(m) for t in table[1:]]
+        good = [y for y in ys if _numeric(y)]
+        entry = {"metric": m, "central": nominal[m], "n": len(ys), "defined": len(good)}
+        if good:
+            entry["band_low"] = float(np.percentile(good, 5))
+            entry["band_high"] = float(np.percentile(good, 95))
+            entry["min"], entry["max"] = float(min(good)), float(max(good))
+        Xr, Yr, used = _complete(factors, method, X, ys)
+        entry["ranked_on"] = used
+        if Yr is not None:
+            rank = analyse(factors, method, Xr, Yr)
+            key = "mu_star" if method == "morris" else "ST"
+            rank.sort(key=lambda r: -r[key])
+            entry["ranking"] = rank
+            entry["drivers"] = [r["parameter"] for r in rank if r[key] > 0][:3]
+            for r in rank:
+                ranking_rows.append({"metric": m, **r})
+        else:
+            entry["ranking"] = []
+            entry["drivers"] = []
+            entry["note"] = (f"undefined in {len(ys) - len(good)} of {len(ys)} samples: no "
+                             "ranking (the band is of the samples where it is defined)")
+        if len(good) < len(ys):
+            entry["undefined"] = len(ys) - len(good)
+        results.append(entry)
+    fits = [f for t in table for f in t["fits"]]
+    summary = {
+        "experiment": exp.id, "program": exp.program, "method": method, "samples": n,
+        "runs": len(X), "seed": seed,
+        "build": build_id(exp.program),
+        "factors": [{"id": f.id, "low": f.low, "high": f.high, "unit": f.unit,
+                     "relative": f.relative, "source": f.source, "origin": f.origin,
+                     "applies_to": list(f.applies_to)} for f in factors],
+        "recalibrations": [{"parameter": r.parameter, "metric": r.metric, "target": r.target,
+                            "tolerance_pct": r.tolerance_pct} for r in decl.recalibrate],
+        "recalibration_pass": [sum(f["pass"] for f in fits), len(fits)],
+        "failed_samples": [t["index"] for t in table if "failed" in t],
+        "infeasible_samples": [t["index"] for t in table if "infeasible" in t],
+        "points_per_sample": len(base_points), "points": len(unique),
+        "timing_s": {"recalibration": round(t_recal, 1), "points": round(t_run, 1),
+                     "total": round(time.monotonic() - t0, 1)},
+        "metrics": results,
+    }
+    _atomic_write_json(sdir / "sensitivity.json", summary)
+    write_csv(sdir / "bands.csv", [{k: r.get(k) for k in ("metric", "central", "band_low",
+                                                          "band_high", "min", "max", "defined",
+                                                          "n")}
+                                   | {"drivers": " ".join(r["drivers"])} for r in results])
+    write_csv(sdir / "ranking.csv", ranking_rows)
+    srows = []
+    for t in table:
+        r = {"sample": t["index"]}
+        for f, x in zip(factors, t["row"] or [None] * len(factors)):
+            r[f.id] = x
+        for fit in t["fits"]:
+            r[f"fit:{fit['parameter']}"] = fit["value"]
+            r[f"fit:{fit['metric']}"] = fit["achieved"]
+        r.update({m: t["metrics"].get(m) for m in names})
+        srows.append(r)
+    write_csv(sdir / "samples.csv", srows)
+    figs = []
+    for r in results:
+        if r["drivers"]:  # a metric that no factor moves gets no figure
+            figs.append(tornado(r, method, sdir))
+    (sdir / "sensitivity.md").write_text(markdown(summary, figs))
+    log(f"{sid}: {len(results)} metrics, {len(summary['failed_samples'])} failed samples; "
+        f"recalibrations in tolerance {summary['recalibration_pass'][0]}/"
+        f"{summary['recalibration_pass'][1]}; {sdir} ({summary['timing_s']['total']:.0f} s)")
+    return summary
+
+
+# ---------------------------------------------------------------------------------------------
+# Output
+
+
+def _fmt(v):
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return str(v)
+
+
+def markdown(summary: dict, figs: list[str]) -> str:
+    method = summary["method"]
+    lines = [f"# Sensitivity of {summary['experiment']}", "",
+             f"{method.capitalize()} design, N = {summary['samples']} "
+             f"({summary['runs']} samples + the nominal model), "
+             f"{summary['points_per_sample']} points per sample, build {summary['build']}; "
+             f"{summary['timing_s']['total']:.0f} s. The band is the 5-95 % of the sampled "
+             f"outcomes; *central* is the nominal model's value (doc/sensitivity.rst).", "",
+             "## Parameters", "", "| parameter | low | high | source |", "|---|---|---|---|"]
+    for f in summary["factors"]:
+        x = "x" if f["relative"] else ""
+        lines.append(f"| `{f['id']}` | {x}{_fmt(f['low'])}{f['unit']} | "
+                     f"{x}{_fmt(f['high'])}{f['unit']} | {f['source']} |")
+    if summary["recalibrations"]:
+        p, t = summary["recalibration_pass"]
+        lines += ["", "## Recalibrated per sample", ""]
+        for r in summary["recalibrations"]:
+            lines.append(f"* `{r['parameter']}` on {r['metric']} = {r['target']:g} "
+                         f"(± {r['tolerance_pct']:g} %)")
+        lines.append(f"\n{p}/{t} fits within tolerance.")
+    if summary.get("infeasible_samples"):
+        lines.append(f"\n{len(summary['infeasible_samples'])} samples left out: no value of a "
+                     f"recalibrated parameter reproduces its calibration metric with their "
+                     f"assumptions (samples {summary['infeasible_samples']}).")
+    key = ("mu_star", "sigma") if method == "morris" else ("ST", "S1")
+    lines += ["", "## Metrics", "",
+              f"| metric | central | 5-95 % band | top drivers ({key[0]}) |", "|---|---|---|---|"]
+    for r in summary["metrics"]:
+        drivers = ", ".join(f"`{x['parameter']}` {_fmt(x[key[0]])}" for x in r["ranking"][:3]
+                            if x[key[0]] > 0) or r.get("note", "none")
+        lines.append(f"| `{r['metric']}` | {_fmt(r['central'])} | "
+                     f"{_fmt(r.get('band_low'))} .. {_fmt(r.get('band_high'))} | {drivers} |")
+    lines += ["", f"## Ranking ({', '.join(key)})", ""]
+    for r in summary["metrics"]:
+        if not r["ranking"]:
+            continue
+        lines += [f"### {r['metric']}", "", "| parameter | " + " | ".join(
+            k for k in r["ranking"][0] if k != "parameter") + " |",
+            "|---" * len(r["ranking"][0]) + "|"]
+        for x in r["ranking"]:
+            lines.append(f"| `{x['parameter']}` | " + " | ".join(
+                _fmt(v) for k, v in x.items() if k != "parameter") + " |")
+        lines.append("")
+    for f in figs:
+        lines += [f"![{f}]({f})", ""]
+    return "\n".join(lines) + "\n"
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
+
+
+def tornado(entry: dict, method: str, sdir: Path) -> str:
+    """A horizontal bar per parameter (mu* with sigma, or ST with S1), largest on top, drawn by
+    gnuplot. Hand-written script: ns-3's Gnuplot class has no horizontal-bar style."""
+    key, second = ("mu_star", "sigma") if method == "morris" else ("ST", "S1")
+    rank = list(reversed(entry["ranking"]))  # gnuplot draws the first row at the bottom
+    name = f"tornado-{_safe(entry['metric'])}"
+    dat = sdir / f"{name}.dat"
+    with open(dat, "w") as f:
+        for i, r in enumerate(rank):
+            f.write(f'{i} "{r["parameter"]}" {r[key]:.10g} {r[second]:.10g}\n')
+    label = {"mu_star": "mu* (mean |elementary effect|, metric units)",
+             "ST": "total-order Sobol index ST"}[key]
+    lab2 = {"sigma": "sigma (interactions, non-linearity)", "S1": "first-order S1"}[second]
+    plt = sdir / f"{name}.plt"
+    height = max(300, 60 + 34 * len(rank))
+    plt.write_text("\n".join([
+        f"set terminal pngcairo size 1000,{height} enhanced font 'Sans,10'",
+        f"set output '{name}.png'",
+        f"set title \"{entry['metric']}: central {entry['central']:.4g}, 5-95 % band "
+        f"{entry.get('band_low', float('nan')):.4g} .. {entry.get('band_high', float('nan')):.4g}"
+        f"\" noenhanced",
+        f"set xlabel '{label}'",
+        "set ytics noenhanced", "set grid xtics", "set key bottom right",
+        f"set yrange [-0.6:{len(rank) - 0.4}]", "set xrange [0:*]",
+        "set style fill solid 0.6 border -1",
+        f"plot '{name}.dat' using ($3/2):1:($3/2):(0.35):ytic(2) with boxxyerror "
+        f"title '{key.replace('_star', '*')}' noenhanced, '' using 4:1 with points pt 7 ps 1.2 "
+        f"title '{lab2}'",
+    ]) + "\n")
+    gnuplot = shutil.which("gnuplot")
+    if gnuplot is None:
+        raise RuntimeError("gnuplot is not installed (./testbed setup installs it)")
+    proc = subprocess.run([gnuplot, plt.name], capture_output=True, text=True, cwd=sdir)
+    if proc.returncode != 0:
+        raise RuntimeError(f"gnuplot failed on {plt}: {proc.stderr.strip()}")
+    return f"{name}.png"
+
+
+def attach(exp: Experiment, out: Path) -> dict | None:
+    """The sensitivity block of exp's metrics.json: bands and top-3 drivers per metric, when
+    out/sensitivity-EXP/sensitivity.json exists for the program as built now."""
+    from .campaign import program_path
+
+    path = Path(out) / f"sensitivity-{exp.id}" / "sensitivity.json"
+    if not path.exists() or not program_path(exp.program).exists():
+        return None
+    s = json.loads(path.read_text())
+    if s.get("build") != build_id(exp.program):
+        return None
+    return {"method": s["method"], "samples": s["samples"], "build": s["build"],
+            "metrics": {m["metric"]: {"band_low": m.get("band_low"),
+                                      "band_high": m.get("band_high"),
+                                      "drivers": m["drivers"]} for m in s["metrics"]}}

@@ -1,0 +1,627 @@
+"""Issue 32 (reliability round 2): what a user types cannot overwrite a file outside --out, run
+code, abort in range or hang. Each test is one reproduction of the issue, which failed before
+the fix."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from testbed import EXAMPLES_DIR
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _prog(name):
+    exe = EXAMPLES_DIR / name
+    if not exe.exists():
+        pytest.skip("programs not built")
+    return str(exe)
+
+
+def _run(args, timeout=60, **kw):
+    return subprocess.run(args, capture_output=True, text=True, timeout=timeout, **kw)
+
+
+def _one_error_line(r):
+    """Bad input: exit 2 and one clear line, no traceback, no abort."""
+    assert r.returncode == 2, (r.returncode, r.stderr[-500:])
+    assert "Traceback" not in r.stderr and "aborted" not in r.stderr.lower(), r.stderr[-500:]
+    assert r.stderr.strip(), "no message"
+
+
+# --- item 1: string options are read verbatim (--output with a blank) ----------------------
+
+def test_output_with_blank_writes_that_file(tmp_path):
+    """CommandLine read --output with >>, which stops at the first blank: "x/my results/r.json"
+    wrote (and overwrote) x/my."""
+    (tmp_path / "my").write_text("DATA\n")
+    out = tmp_path / "my results" / "r.json"
+    out.parent.mkdir()
+    r = _run([_prog("ethernet-saturation"), "--seconds=1ms", f"--output={out}"])
+    assert r.returncode == 0, r.stderr[-500:]
+    assert (tmp_path / "my").read_text() == "DATA\n", "a file outside the output was overwritten"
+    assert out.exists() and out.read_text().lstrip().startswith("{")
+
+
+# --- item 2: no text reaches gnuplot unescaped --------------------------------------------
+
+def test_gnuplot_script_text_cannot_run_commands(tmp_path):
+    """A figure's title, labels, series titles and output folder with '"', a backquote and a
+    newline: no command runs, the PNG is drawn."""
+    import shutil
+
+    if shutil.which("gnuplot") is None:
+        pytest.skip("gnuplot not installed")
+    from testbed.experiment import Figure, Series
+    from testbed.plot import render
+
+    pwned = tmp_path / "PWNED"
+    evil = f'i";system("touch {pwned}");set output "x'
+    outdir = tmp_path / 'out";system("touch PWNED2");set output "x'
+    fig = Figure(name="f", title=evil + "`touch " + str(pwned) + "`", xlabel="x\nsystem('ls')",
+                 ylabel="y\\", series=[Series(title=evil, x=[1, 2], y=[1, 4])])
+    png = render(fig, outdir)
+    assert png.exists()
+    assert not pwned.exists() and not (outdir / "PWNED2").exists()
+    assert not list(tmp_path.rglob("PWNED*"))
+
+
+def test_sweep_out_with_quote_plots_safely(tmp_path):
+    """The issue's reproduction: --out with '";system(...)' and --plot."""
+    import shutil
+
+    if shutil.which("gnuplot") is None:
+        pytest.skip("gnuplot not installed")
+    _prog("ethernet-saturation")
+    out = tmp_path / 'i";system("touch${IFS}PWNED");set output "x'
+    r = _run([str(ROOT / "testbed"), "sweep", "ethernet-saturation", "--param",
+              "stations=2,3", "--param", "seconds=1ms", "--plot", "efficiency",
+              "--x", "stations", "--jobs", "1", "--no-progress", "--out", str(out)],
+             timeout=600, cwd=tmp_path)
+    assert not list(tmp_path.rglob("PWNED")), "gnuplot ran a command"
+    assert r.returncode == 0, r.stderr[-800:]
+
+
+# --- item 4: mcast-bridge-diff checks its arguments before truncating --out --------------
+
+@pytest.mark.parametrize("bad", ["--groups=10.0.0.1", "--groups=", "--actions=1:join:99:239.1.1.1",
+                                 "--actions=nonsense"])
+def test_mcast_bridge_diff_keeps_out_on_bad_arguments(tmp_path, bad):
+    out = tmp_path / "diff.csv"
+    out.write_text("previous,good\n")
+    r = _run([_prog("mcast-bridge-diff"), f"--out={out}", bad])
+    _one_error_line(r)
+    assert out.read_text() == "previous,good\n", "--out truncated before the check"
+
+
+# --- item 10: exact lower bounds (the issue's reproductions) ------------------------------
+
+@pytest.mark.parametrize("program,option", [("ntt-stream", "--interval=100us"),
+                                            ("ntt-stream", "--ttrt=4ms"),
+                                            ("ethernet-saturation", "--seconds=1ms")])
+def test_exact_lower_bound_accepted(program, option):
+    r = _run([_prog(program), option, "--check"])
+    assert r.returncode == 0, r.stderr[-300:]
+
+
+# --- item 12: --check builds and checks everything the run would --------------------------
+
+CHECK_REFUSED = [
+    # cross-option rules
+    ("gine-timer", ["--minUs=100", "--maxUs=50"]),
+    ("mega-flooding", ["--loadLead=10", "--warmup=1"]),
+    ("ntt-stream", ["--setup=hub", "--randomRate=5"]),
+    # --hostSet: an injected attribute, values the attribute refuses
+    ("gine-timer", ["--hostSet=ContextSwitchCost=4000|Frequency=1"]),
+    ("gine-timer", ["--hostSet=HostPlatform.Cpu.Frequency=0"]),
+    ("gine-timer", ["--hostSet=HostPlatform.Cpu.Cores=0"]),
+    ("mega-flooding", ["--hostSet=HostPlatform.Cpu.Cores=0"]),
+    ("jaxa-table2", ["--hostSet=HostPlatform.Cpu.Frequency=0"]),
+    ("tno-jitter", ["--hostSet=HostPlatform.Cpu.Cores=0"]),
+    # --rtiSet
+    ("tno-pipeline", ["--rtiSet=NoSuchAttribute=1"]),
+    ("tno-pipeline", ["--rtiSet=CallCost=-5"]),
+    # --sheet (issue 32 item 13: frame limits)
+    ("tno-schedulers", ["--sheet=/"]),
+]
+
+
+@pytest.mark.parametrize("program,args", CHECK_REFUSED)
+def test_check_refuses_what_the_run_refuses(program, args):
+    r = _run([_prog(program), *args, "--check"])
+    _one_error_line(r)
+
+
+def test_profile_file_values_and_directory_checked(tmp_path):
+    prof = tmp_path / "p.txt"
+    prof.write_text("[host zero-ghz]\nHostPlatform.Cpu = ns3::HostCpu[Frequency=0|Cores=1]\n")
+    r = _run([_prog("gine-timer"), f"--profileFile={prof}", "--hostProfile=zero-ghz", "--check"])
+    _one_error_line(r)
+    assert "Frequency" in r.stderr
+    r = _run([_prog("gine-timer"), f"--profileFile={tmp_path}", "--check"])
+    _one_error_line(r)
+
+
+@pytest.mark.parametrize("frame", ["9300000000s", "1ns", "7200s"])
+def test_schedule_sheet_frame_limits(tmp_path, frame):
+    sheet = tmp_path / "s.rci"
+    sheet.write_text(f"frame {frame}\nupdate x 0ns\n")
+    r = _run([_prog("tno-schedulers"), f"--sheet={sheet}", "--check"])
+    _one_error_line(r)
+    assert "frame" in r.stderr
+
+
+# --- item 18: leftovers --------------------------------------------------------------------
+
+def test_suites_leave_no_temporary_folders(tmp_path):
+    """The emulated-testbed suite's pcap test left an ns-3.* folder in the temp dir each run."""
+    runner = ROOT / "build" / "bin" / "testbed-test-runner"
+    if not runner.exists():
+        pytest.skip("test runner not built")
+    env = dict(os.environ, TMPDIR=str(tmp_path), TMP=str(tmp_path), TEMP=str(tmp_path))
+    r = _run([str(runner), "--suite=testbed-emulated-testbed"], timeout=600, env=env)
+    assert r.returncode == 0, r.stdout[-500:] + r.stderr[-500:]
+    assert list(tmp_path.iterdir()) == [], list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("check", [["--check"], []])
+def test_unwritable_pcap_prefix_exits_2(tmp_path, check):
+    """An --pcap prefix in a missing or read-only folder aborted (exit 134) when the first
+    pcap file was opened."""
+    r = _run([_prog("jaxa-table2"), "--count=2", f"--pcap={tmp_path}/missing/x",
+              "--output=/dev/null", *check])
+    _one_error_line(r)
+    assert "--pcap" in r.stderr
+
+
+# --- item 11: in-range values that aborted ------------------------------------------------
+
+@pytest.mark.parametrize("program,args", [
+    ("mega-querier", ["--onTime=1000"]),
+    ("mega-multiplex", ["--settle=0.01"]),
+])
+def test_in_range_values_that_aborted_are_refused_or_run(program, args):
+    """Either the declared range excludes the value (exit 2 at --check), or the run handles it;
+    never exit 134."""
+    r = _run([_prog(program), *args, "--check"])
+    if r.returncode == 0:
+        r = _run([_prog(program), *args, "--output=/dev/null"], timeout=900)
+        assert r.returncode == 0, r.stderr[-500:]
+    else:
+        _one_error_line(r)
+
+
+# --- item 14: budgets ----------------------------------------------------------------------
+
+def test_event_budget_refuses_runaway_run():
+    """tno-pipeline --frequency=100000 --duration=3600 grew ~80 MB/s without end."""
+    r = _run([_prog("tno-pipeline"), "--frequency=100000", "--duration=3600", "--check"])
+    _one_error_line(r)
+    assert "--maxEvents" in r.stderr
+    r = _run([_prog("tno-pipeline"), "--frequency=100000", "--duration=3600", "--maxEvents=1e15",
+              "--check"])
+    assert r.returncode == 0, r.stderr[-300:]
+
+
+def test_memory_budget_stops_the_run():
+    """Beyond --maxMemory the run stops with one line and exit 2 (not the kernel's OOM kill).
+    mega-scale at its maximums (256 PCs x 100 000 nodes) grew to 5.6 GB in 60 s; it passes 64 MiB
+    while it builds the nodes. (tno-pipeline at 100 kHz x 3600 s, the first example, grows only
+    slowly since issue 26's model: it is refused by --maxEvents, test_event_budget_...)."""
+    r = _run([_prog("mega-scale"), "--senderPcs=256", "--nodesPerPc=100000", "--duration=60",
+              "--maxMemory=64", "--output=/dev/null"], timeout=300)
+    _one_error_line(r)
+    assert "--maxMemory" in r.stderr
+
+
+# --- item 17: validate --measured input ----------------------------------------------------
+
+def _validate_error(tmp_path, content: bytes):
+    from testbed.sweeps import SweepError, validate
+
+    f = tmp_path / "m.csv"
+    f.write_bytes(content)
+    with pytest.raises(SweepError) as e:
+        validate("ethernet-saturation", f, out=tmp_path / "out")
+    return str(e.value)
+
+
+def test_measured_binary_input(tmp_path):
+    _prog("ethernet-saturation")
+    assert "UTF-8" in _validate_error(tmp_path, b"\xff\xfe\x00\x01stations\x00,x\n\x80\x81\n")
+
+
+def test_measured_nul_bytes(tmp_path):
+    _prog("ethernet-saturation")
+    assert "CSV" in _validate_error(tmp_path, b"stations,efficiency\n2\x00,5\n")
+
+
+def test_measured_overlong_field(tmp_path):
+    _prog("ethernet-saturation")
+    msg = _validate_error(tmp_path, b"stations,efficiency\n2,\"" + b"9" * 200000 + b"\"\n")
+    assert "CSV" in msg
+
+
+def test_measured_duplicate_columns(tmp_path):
+    _prog("ethernet-saturation")
+    msg = _validate_error(tmp_path, b"stations,efficiency,efficiency\n2,5,6\n")
+    assert "twice" in msg
+
+
+def test_measured_all_cells_empty(tmp_path):
+    _prog("ethernet-saturation")
+    msg = _validate_error(tmp_path, b"stations,efficiency\n2,\n3,\n")
+    assert "no measured value" in msg
+
+
+def test_measured_bom_is_not_part_of_the_name(tmp_path, monkeypatch):
+    _prog("ethernet-saturation")
+    from testbed import sweeps
+
+    f = tmp_path / "m.csv"
+    f.write_bytes("\ufeffstations,efficiency\n2,5\n".encode("utf-8"))
+    cols, rows, _ = sweeps._read_measured(f)
+    assert cols == ["stations", "efficiency"] and rows == [{"stations": "2",
+                                                                 "efficiency": "5"}]
+
+
+def test_measured_many_rows_in_linear_time(tmp_path, monkeypatch):
+    """10^5 distinct rows: grouping the points and the runs must not be O(N^2) (hours at 10^6).
+    The runs themselves are replaced by a stub that echoes the points."""
+    import time
+
+    _prog("ethernet-saturation")
+    from testbed import sweeps
+
+    n = 100000
+    f = tmp_path / "m.csv"
+    f.write_text("cable,efficiency\n" + "".join(f"{i * 1e-4!r},5\n" for i in range(n)))
+    monkeypatch.setattr(sweeps, "check_values", lambda *a, **k: None)
+    monkeypatch.setattr(sweeps, "_plot_validation", lambda *a, **k: None)
+    monkeypatch.setattr(sweeps, "run_points", lambda program, points, reps, out, *a, **k: [
+        {**p, "RngRun": 1, "efficiency": 5.0} for p in points])
+    t0 = time.monotonic()
+    table = sweeps.validate("ethernet-saturation", f, out=tmp_path / "out", frame=False)
+    assert len(table) == n
+    assert time.monotonic() - t0 < 60
+
+
+# --- campaign integrity (items 3, 5, 6, 8, 9) ---------------------------------------------
+
+def _square_program(tmp_path, monkeypatch, kill_at=None, describe=False):
+    """A stand-in program: y = x*x; logs each call; with kill_at, the run of that x kills its
+    worker (its parent) once, after the earlier points are finished."""
+    import stat
+
+    from testbed import campaign
+
+    bindir = tmp_path / "examples"
+    bindir.mkdir(exist_ok=True)
+    log = tmp_path / "calls.log"
+    prog = bindir / "square"
+    prog.write_text(f"""#!/usr/bin/env python3
+import json, os, signal, sys
+if sys.argv[1:] == ["--describe"]:
+    print(json.dumps({{"program": "square", "options": [], "fields": [
+        {{"name": "y", "type": "real", "help": "x*x"}}]}}))
+    sys.exit(0 if {describe!r} else 3)
+args = dict(a[2:].split("=", 1) for a in sys.argv[1:])
+open({str(log)!r}, "a").write(args["x"] + "\\n")
+flag = {str(tmp_path / "killed")!r}
+if {kill_at!r} is not None and args["x"] == str({kill_at!r}) and not os.path.exists(flag):
+    open(flag, "w").close()
+    os.kill(os.getppid(), signal.SIGKILL)
+json.dump({{"y": float(args["x"]) ** 2}}, open(args["output"], "w"))
+""")
+    prog.chmod(prog.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setattr(campaign, "EXAMPLES_DIR", bindir)
+    getattr(campaign, "_FIELDS", {}).clear()
+    return log
+
+
+def _square_exp(n=3):
+    from testbed.experiment import Analysis, Experiment
+
+    return Experiment(id="sq", study="TEST", title="squares", program="square",
+                      points=lambda scale: [{"x": i} for i in range(n)],
+                      analyse=lambda records: Analysis(rows=[], metrics={}))
+
+
+def test_derived_file_kept_when_its_write_fails(tmp_path):
+    """data.csv (write_csv) was truncated when a write failed (prlimit --fsize)."""
+    path = tmp_path / "data.csv"
+    path.write_text("x,y\n1,1\n")
+    code = f"""
+import resource, signal, sys
+sys.path.insert(0, {str(ROOT / 'bindings' / 'python')!r})
+from testbed.campaign import write_csv
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (1000, 1000))
+try:
+    write_csv(__import__('pathlib').Path({str(path)!r}), [{{"x": i, "y": i * i}} for i in range(10000)])
+except OSError:
+    sys.exit(7)
+"""
+    r = _run([sys.executable, "-c", code])
+    assert r.returncode == 7, r.stderr[-500:]
+    assert path.read_text() == "x,y\n1,1\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["data.csv"], "a temporary was left"
+
+
+def test_killed_worker_does_not_recompute_finished_points(tmp_path, monkeypatch):
+    """The campaign kept the finished futures: when the worker that held their results died,
+    the scheduler computed them again."""
+    from testbed import campaign
+
+    log = _square_program(tmp_path, monkeypatch, kill_at=3)
+    res = campaign.run_campaign([_square_exp(4)], "quick", 1, tmp_path / "out",
+                                log=lambda m: None, progress=False)
+    assert not isinstance(res["sq"], Exception), res["sq"]
+    calls = log.read_text().split()
+    assert sorted(set(calls)) == ["0", "1", "2", "3"]
+    assert [calls.count(x) for x in "012"] == [1, 1, 1], calls
+
+
+def test_second_campaign_into_the_same_out_is_refused(tmp_path, monkeypatch):
+    from testbed import campaign
+
+    _square_program(tmp_path, monkeypatch)
+    out = tmp_path / "out"
+    fd = campaign.lock_folder(out / "sq")  # a first campaign, running
+    stale = out / "sq" / "points" / ".out-inflight.json"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("")
+    try:
+        with pytest.raises(campaign.CampaignError, match="another campaign"):
+            campaign.run_campaign([_square_exp()], "quick", 1, out, log=lambda m: None,
+                                  progress=False)
+        assert stale.exists(), "the first campaign's temporary was deleted"
+    finally:
+        os.close(fd)
+    res = campaign.run_campaign([_square_exp()], "quick", 1, out, log=lambda m: None,
+                                progress=False)
+    assert not isinstance(res["sq"], Exception)
+
+
+@pytest.mark.parametrize("content", ["[1, 2]", '{"params": {"x": 1}}',
+                                     '{"params": {"x": 1}, "program": "square", '
+                                     '"result": {"y": "one"}}',
+                                     '{"params": {"x": 1}, "program": "square", '
+                                     '"result": {"z": 1.0}}',
+                                     "FIFO"])
+def test_bad_stored_record_is_computed_again(tmp_path, monkeypatch, content):
+    from testbed import campaign
+
+    log = _square_program(tmp_path, monkeypatch, describe=True)
+    out = tmp_path / "out"
+    rec = out / "sq" / "points" / f"{campaign.point_key({'x': 1})}.json"
+    rec.parent.mkdir(parents=True)
+    if content == "FIFO":
+        os.mkfifo(rec)
+    else:
+        rec.write_text(content)
+    said = []
+    res = campaign.run_campaign([_square_exp()], "quick", 1, out, log=said.append,
+                                progress=False)
+    assert not isinstance(res["sq"], Exception), res["sq"]
+    assert [r.result["y"] for r in res["sq"]] == [0.0, 1.0, 4.0]
+    assert "1" in log.read_text().split()
+    assert any(rec.name in m and "again" in m for m in said), said
+
+
+def test_out_that_is_a_file_is_one_line_exit_2(tmp_path):
+    _prog("ethernet-saturation")
+    f = tmp_path / "afile"
+    f.write_text("keep\n")
+    for args in (["run", "jaxa-table2"],
+                 ["sweep", "ethernet-saturation", "--param", "stations=2", "--param",
+                  "seconds=1ms"]):
+        r = _run([str(ROOT / "testbed"), *args, "--out", str(f), "--no-progress"], timeout=300)
+        assert r.returncode == 2, (r.returncode, r.stdout[-500:], r.stderr[-500:])
+        assert "Traceback" not in r.stdout + r.stderr, r.stdout[-800:] + r.stderr[-800:]
+        assert f.read_text() == "keep\n"
+
+
+# --- items 7, 15, 16, 18: cluster, grids, sweep arguments -----------------------------------
+
+def test_external_cluster_without_workers_says_so(tmp_path, monkeypatch):
+    """A campaign on a scheduler without workers waited silently for ever."""
+    from distributed import LocalCluster
+
+    from testbed import campaign
+
+    _square_program(tmp_path, monkeypatch)
+    monkeypatch.setattr(campaign, "WORKER_WAIT_S", 3.0)
+    with LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
+        with pytest.raises(campaign.CampaignError, match="no workers"):
+            campaign.run_campaign([_square_exp()], "quick", 1, tmp_path / "out",
+                                  log=lambda m: None, scheduler=cluster.scheduler_address,
+                                  progress=False)
+
+
+def test_jobs_capped_at_the_number_of_points(tmp_path, monkeypatch):
+    from testbed import campaign
+
+    _square_program(tmp_path, monkeypatch)
+    seen = []
+    real = campaign._Cluster
+
+    class Recording(real):
+        def __init__(self, jobs, scheduler):
+            seen.append(jobs)
+            super().__init__(jobs, scheduler)
+
+    monkeypatch.setattr(campaign, "_Cluster", Recording)
+    res = campaign.run_campaign([_square_exp(2)], "quick", 16, tmp_path / "out",
+                                log=lambda m: None, progress=False)
+    assert not isinstance(res["sq"], Exception)
+    assert seen == [2]
+
+
+def test_no_port_8787_warning(tmp_path, monkeypatch, capfd):
+    """Every concurrent campaign warned "Port 8787 is already in use"."""
+    import socket
+
+    from testbed import campaign
+
+    _square_program(tmp_path, monkeypatch)
+    s = socket.socket()
+    try:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("", 8787))
+            s.listen()
+        except OSError:
+            pass  # someone else has it: the case itself
+        campaign.run_campaign([_square_exp(1)], "quick", 1, tmp_path / "out",
+                              log=lambda m: None, progress=False)
+    finally:
+        s.close()
+    out, err = capfd.readouterr()
+    assert "8787" not in out + err
+
+
+def test_grid_size_is_limited_before_any_check():
+    """Four 100-value lists were 10^8 points (MemoryError at 3.8 GB)."""
+    import time
+
+    _prog("ethernet-saturation")
+    from testbed.sweeps import SweepError, expand_grid
+
+    t0 = time.monotonic()
+    grid = {"stations": "2:101:1", "payload": "46:145:1", "cable": "0:99:1",
+            "seconds": "2ms:101ms:1ms"}
+    with pytest.raises(SweepError, match="max-points"):
+        expand_grid("ethernet-saturation", grid)
+    assert time.monotonic() - t0 < 30
+
+
+def test_check_batch_answers_each_set(tmp_path):
+    """--checkBatch: one set of options a line (tab-separated), each checked as --check does in
+    a forked child; one answer a line, in order; a set can neither run (--check=false) nor
+    describe itself, and a set's error does not leak into the next one."""
+    out = tmp_path / "ran.json"
+    sets = ["--seconds=1ms\t--cable=100",
+            "--seconds=1000s",
+            "--nosuch=1",
+            f"--check=false\t--output={out}",
+            "--describe",
+            "--cable=0"]
+    r = _run([_prog("ethernet-saturation"), "--checkBatch"], input="\n".join(sets) + "\n")
+    answers = r.stdout.splitlines()
+    assert len(answers) == len(sets), r.stdout + r.stderr
+    assert answers[0] == "0" and answers[4] == "0" and answers[5] == "0", answers
+    assert answers[1].startswith("2 ") and "--seconds=1000s" in answers[1], answers[1]
+    assert answers[2].startswith("2 ") and "nosuch" in answers[2], answers[2]
+    assert r.returncode == 2
+    assert not out.exists(), "a set of --checkBatch ran the program"
+    r = _run([_prog("ethernet-saturation"), "--checkBatch", "--cable=1"], input="")
+    _one_error_line(r)
+
+
+def test_sweep_checks_values_in_one_call(monkeypatch):
+    """A 2000-value list ran 2000 --check processes one after the other (item 15): now one
+    --checkBatch call checks them all, and a bad value is still named."""
+    import subprocess as sp
+
+    _prog("ethernet-saturation")
+    from testbed import sweeps
+
+    calls = []
+    real_run = sp.run
+
+    def counting_run(args, *a, **kw):
+        if "--check" in args or "--checkBatch" in args:
+            calls.append(args)
+        return real_run(args, *a, **kw)
+
+    monkeypatch.setattr(sweeps.subprocess, "run", counting_run)
+    values = [f"{i * 0.05:g}" for i in range(2000)]
+    sweeps.check_values("ethernet-saturation", {"cable": values})
+    assert len(calls) == 1, len(calls)
+    calls.clear()
+    with pytest.raises(sweeps.SweepError, match="--cable=100.05"):
+        sweeps.check_values("ethernet-saturation", {"cable": values + ["100.05"]})
+    assert len(calls) == 1, len(calls)
+
+
+def test_huge_range_bound_is_a_clear_error():
+    _prog("ethernet-saturation")
+    from testbed.sweeps import SweepError, expand_grid
+
+    for spec in ("1ms:1e400ms:1ms", "1e400ms:1ms:1ms", "log:1e400ms:2s:3", "1ms:2ms:1e400ms"):
+        with pytest.raises(SweepError, match="finite"):
+            expand_grid("ethernet-saturation", {"seconds": spec})
+
+
+def test_reps_zero_names_reps(tmp_path):
+    r = _run([sys.executable, "-m", "testbed.cli", "sweep", "ethernet-saturation", "--param",
+              "stations=2", "--reps", "0", "--out", str(tmp_path / "o")],
+             env=dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python")))
+    assert r.returncode == 2
+    error = r.stderr.strip().splitlines()[-1]
+    assert "--reps" in error and "--jobs" not in error, r.stderr
+
+
+def test_plot_of_a_series_field_refused_before_the_sweep(tmp_path):
+    _prog("jaxa-table2")
+    out = tmp_path / "o"
+    r = _run([sys.executable, "-m", "testbed.cli", "sweep", "jaxa-table2", "--param",
+              "count=2,3", "--plot", "rtt_ms", "--x", "count", "--out", str(out),
+              "--no-progress"], env=dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python")),
+             timeout=300)
+    assert r.returncode == 2, r.stdout[-500:] + r.stderr[-500:]
+    assert not (out / "jaxa-table2").exists() and not list(out.rglob("*.json")), \
+        "the sweep ran before --plot was refused"
+
+
+def test_relative_pcap_in_a_sweep_stays_inside_out(tmp_path):
+    _prog("jaxa-table2")
+    out = tmp_path / "o"
+    r = _run([sys.executable, "-m", "testbed.cli", "sweep", "jaxa-table2", "--param",
+              "count=2", "--param", "pcap=caps/run", "--out", str(out), "--jobs", "1",
+              "--no-progress"], env=dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python")),
+             timeout=600, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout[-500:] + r.stderr[-500:]
+    assert list((out / "caps").glob("run-*.pcap")), list(tmp_path.rglob("*.pcap"))
+    assert not (tmp_path / "caps").exists()
+
+
+# --- found by the re-probe after the merge of issue 28: PCs whose idle ticks never end -------
+
+IDLE_TICKS = [
+    ["--hostSet=HostPlatform.Cpu.IdleInterferenceEvents=true"],
+    ["--ns3::HostCpu::IdleInterferenceEvents=true"],
+    ["--hostSet=IdleInterferenceEvents=1"],
+]
+
+
+@pytest.mark.parametrize("program", ["jaxa-table1", "jaxa-table2"])
+@pytest.mark.parametrize("args", IDLE_TICKS)
+def test_idle_ticks_that_never_end_are_refused(program, args):
+    """jaxa-table1 and jaxa-table2 have no stop time: their run ends when no event is left. With
+    HostCpu IdleInterferenceEvents=true the PCs' kernel ticks (1000 Hz and 100 Hz, never 0) stay
+    events while the CPUs are idle, so the run went on for ever without a word (the attribute's
+    own documentation says so). Refused with one line, by --check and by the run."""
+    for mode in (["--check"], ["--output=/dev/null"]):
+        r = _run([_prog(program), *args, *mode], timeout=60)
+        _one_error_line(r)
+        assert "IdleInterferenceEvents" in r.stderr, r.stderr[-500:]
+
+
+def test_idle_ticks_without_interference_run():
+    """The rule names the cause, not the attribute alone: PCs with IdleInterferenceEvents=true
+    but no tick (HostCpu.InterferenceRate=0 on every PC; no shielded core) have no interference
+    event, so the run ends by itself and is not refused. A rate of 0 inside the CPU's object
+    value is not enough: the profiles' HostCpu.InterferenceRate (1000 and 100 Hz) is set on the
+    CPU after it is created and wins, so that run would not end and is refused."""
+    idle = "HostPlatform.Cpu.IdleInterferenceEvents=true;"
+    r = _run([_prog("jaxa-table2"), "--count=2", "--output=/dev/null",
+              f"--hostSet={idle}HostCpu.InterferenceRate=0"], timeout=120)
+    assert r.returncode == 0, r.stderr[-500:]
+    r = _run([_prog("jaxa-table2"), "--count=2", "--check",
+              f"--hostSet={idle}HostPlatform.Cpu.InterferenceRate=0"], timeout=120)
+    _one_error_line(r)
