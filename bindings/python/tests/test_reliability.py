@@ -356,6 +356,9 @@ def test_killed_worker_does_not_recompute_finished_points(tmp_path, monkeypatch)
     the scheduler computed them again."""
     from testbed import campaign
 
+    # Worker processes, as the command line has them (issue 31 gives a campaign started from
+    # pytest thread workers, and a killed thread worker would be pytest itself).
+    monkeypatch.setattr(campaign, "_worker_processes_are_safe", lambda: True)
     log = _square_program(tmp_path, monkeypatch, kill_at=3)
     res = campaign.run_campaign([_square_exp(4)], "quick", 1, tmp_path / "out",
                                 log=lambda m: None, progress=False)
