@@ -488,6 +488,32 @@ class RtiMalformedTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * Two nodes on a point-to-point link with the Internet stack and addresses in a /24: the set-up
+ * of the connection tests below.
+ */
+struct TwoNodes
+{
+    /**
+     * @param network the /24 network's address
+     */
+    explicit TwoNodes(const char* network)
+        : nodes(2)
+    {
+        PointToPointHelper p2p;
+        devs = p2p.Install(nodes);
+        InternetStackHelper internet;
+        internet.Install(nodes);
+        Ipv4AddressHelper addr(network, "255.255.255.0");
+        ifs = addr.Assign(devs);
+    }
+
+    NodeContainer nodes;        //!< the two nodes
+    NetDeviceContainer devs;    //!< their devices
+    Ipv4InterfaceContainer ifs; //!< their interfaces
+};
+
+/**
+ * @ingroup testbed-tests
  * An RtiUdpConnection fed malformed datagrams from the network counts each, traces it with its
  * reason, drops it, and still delivers the well-formed datagram that follows (two nodes on a
  * point-to-point link; the datagrams come from a plain UDP socket).
@@ -503,13 +529,9 @@ class RtiUdpMalformedTestCase : public TestCase
   private:
     void DoRun() override
     {
-        NodeContainer nodes(2);
-        PointToPointHelper p2p;
-        NetDeviceContainer devs = p2p.Install(nodes);
-        InternetStackHelper internet;
-        internet.Install(nodes);
-        Ipv4AddressHelper addr("10.9.0.0", "255.255.255.0");
-        Ipv4InterfaceContainer ifs = addr.Assign(devs);
+        TwoNodes link("10.9.0.0");
+        NodeContainer& nodes = link.nodes;
+        Ipv4InterfaceContainer& ifs = link.ifs;
 
         Ptr<Socket> rx = Socket::CreateSocket(nodes.Get(1), UdpSocketFactory::GetTypeId());
         rx->Bind(InetSocketAddress(Ipv4Address::GetAny(), 5000));
@@ -578,13 +600,9 @@ class RtiTcpMalformedTestCase : public TestCase
   private:
     void DoRun() override
     {
-        NodeContainer nodes(2);
-        PointToPointHelper p2p;
-        NetDeviceContainer devs = p2p.Install(nodes);
-        InternetStackHelper internet;
-        internet.Install(nodes);
-        Ipv4AddressHelper addr("10.9.1.0", "255.255.255.0");
-        Ipv4InterfaceContainer ifs = addr.Assign(devs);
+        TwoNodes link("10.9.1.0");
+        NodeContainer& nodes = link.nodes;
+        Ipv4InterfaceContainer& ifs = link.ifs;
 
         Ptr<RtiTcpConnection> conn = CreateObject<RtiTcpConnection>();
         std::vector<RtiMessage::Type> got;
@@ -656,13 +674,10 @@ class RtiTcpLostTestCase : public TestCase
   private:
     void DoRun() override
     {
-        NodeContainer nodes(2);
-        PointToPointHelper p2p;
-        NetDeviceContainer devs = p2p.Install(nodes);
-        InternetStackHelper internet;
-        internet.Install(nodes);
-        Ipv4AddressHelper addr("10.9.2.0", "255.255.255.0");
-        Ipv4InterfaceContainer ifs = addr.Assign(devs);
+        TwoNodes link("10.9.2.0");
+        NodeContainer& nodes = link.nodes;
+        NetDeviceContainer& devs = link.devs;
+        Ipv4InterfaceContainer& ifs = link.ifs;
 
         Ptr<Socket> listener = Socket::CreateSocket(nodes.Get(1), TcpSocketFactory::GetTypeId());
         listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), 6001));

@@ -166,15 +166,22 @@ def _with_overrides(exp, items):
     return dataclasses.replace(exp, points=lambda scale: [{**p, **over} for p in base(scale)])
 
 
+def _named_experiment(exps, name):
+    """The experiment called name, or None after the one-line error (the caller exits 2)."""
+    if name not in exps:
+        _log(f"error: unknown experiment {name!r}; ./testbed list shows the {len(exps)} "
+             "experiments")
+        return None
+    return exps[name]
+
+
 def cmd_run(args):
     from .sweeps import SweepError
 
     exps = experiments()
-    if args.experiment not in exps:
-        _log(f"error: unknown experiment {args.experiment!r}; "
-             f"./testbed list shows the {len(exps)} experiments")
+    exp = _named_experiment(exps, args.experiment)
+    if exp is None:
         return 2
-    exp = exps[args.experiment]
     if args.param:
         try:
             exp = _with_overrides(exp, args.param)
@@ -216,11 +223,9 @@ def _sensitivity(exp, method, samples, args):
 
 def cmd_sensitivity(args):
     exps = experiments()
-    if args.experiment not in exps:
-        _log(f"error: unknown experiment {args.experiment!r}; "
-             f"./testbed list shows the {len(exps)} experiments")
+    exp = _named_experiment(exps, args.experiment)
+    if exp is None:
         return 2
-    exp = exps[args.experiment]
     if exp.sensitivity is None:
         have = ", ".join(e.id for e in exps.values() if e.sensitivity is not None)
         _log(f"error: {exp.id} has no sensitivity declaration (experiments with one: {have})")
