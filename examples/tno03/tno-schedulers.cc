@@ -147,6 +147,7 @@ main(int argc, char* argv[])
     std::string profileFile;
     std::string rtiProfile = "tno-rti-dm";
     std::string rtiSet;
+    std::string bandName = "central";
 
     ProgramOptions opts("tno-schedulers",
                         "[TNO03] extension: the Fighter Federate's requirements with an RCI "
@@ -182,6 +183,11 @@ main(int argc, char* argv[])
     opts.AddProfileFile(profileFile);
     opts.AddRtiProfile(rtiProfile, "the RTI's profile");
     opts.AddRtiSet(rtiSet);
+    opts.AddChoice("band",
+                   "the iHawk's uncalibrated parameters at their central values or at the fast "
+                   "or slow end of their documented ranges (doc/tno.rst)",
+                   bandName,
+                   {"central", "fast", "slow"});
     // One release: the old spellings (plain numbers in ms and Mbit/s).
     opts.AddDeprecated("delay", "delay", "ms");
     opts.AddDeprecated("jitter", "jitter", "ms");
@@ -191,6 +197,7 @@ main(int argc, char* argv[])
     rec.Declare("scheduler", ResultRecord::STRING, "--scheduler: the RCI scheduler")
         .Declare("network", ResultRecord::STRING, "--network: lan or degraded")
         .Declare("clock", ResultRecord::STRING, "--clock: the nodes' clock discipline (ntp, card)")
+        .Declare("band", ResultRecord::STRING, "--band")
         .Declare("duration_s", ResultRecord::REAL, "simulated time of the frames (s)")
         .Declare("actions", ResultRecord::INT, "schedule actions run by the two cockpits")
         .Declare("deadline_misses",
@@ -297,6 +304,10 @@ main(int argc, char* argv[])
         = tno::InstallHosts(machines,
                             ProgramOptions::WithHostSet(hostProfile, hostSet),
                             ProgramOptions::WithHostSet(peerProfile, hostSet));
+    // The prediction's band: the iHawks' uncalibrated parameters at an end of their ranges.
+    const tno::Band band = tno::ParseBand(bandName);
+    tno::ApplyBand(hosts[0], hostProfile, band);
+    tno::ApplyBand(hosts[1], peerProfile, band);
     // Clocks (doc/tno.rst). NTP: each machine's own clock, a PC crystal's drift (A +20 ppm, B
     // -20 ppm), disciplined by ntpd polling the LAN's server every 64 s; at the start the client
     // is in its steady state (frequency correction = the drift, from its drift file; nothing
@@ -568,6 +579,7 @@ main(int argc, char* argv[])
     rec.SetString("scheduler", scheduler);
     rec.SetString("network", network);
     rec.SetString("clock", clockKind);
+    rec.SetString("band", bandName);
     rec.Set("duration_s", duration);
     rec.SetInt("actions", actions);
     rec.SetInt("deadline_misses", misses + notRun);

@@ -120,3 +120,61 @@ def test_bad_schedule_sheet_names_file_and_line(tmp_path):
                        capture_output=True, text=True)
     assert p.returncode == 2
     assert f"{sheet}:3" in p.stderr
+
+
+def _sched_record(scheduler, clock, band, value, **extra):
+    """A tno-schedulers record whose every quantity is VALUE (the analysis's input)."""
+    from testbed.experiment import Record
+    from testbed.experiments import tno03
+
+    params = {"scheduler": scheduler, "network": "lan", "clock": clock, "duration": 3.0,
+              "RngRun": 1, **({"band": band} if band != "central" else {})}
+    return Record(params=params, result={**{q: value for q in tno03.SCHED_QUANTITIES}, **extra})
+
+
+def test_schedulers_points_run_every_case_at_both_ends_of_the_ranges():
+    """Issue 26 item 12: each of the 12 cases at the central values and at --band=fast, slow."""
+    from testbed.experiments import tno03
+
+    pts = tno03.schedulers_points("quick")
+    assert len(pts) == 3 * 12
+    assert sorted(p.get("band", "central") for p in pts).count("slow") == 12
+    assert {p.get("band") for p in pts} == {None, "fast", "slow"}
+
+
+def test_schedulers_band_is_the_spread_of_central_and_ends():
+    """Issue 26 items 12 and 2: every predicted quantity gets low = the least and high = the
+    largest of its central, fast and slow values (hand values 5, 3, 9 -> 3 and 9), and the time
+    management's and NTP's diagnostics are metrics where the run has them (hla / ntp)."""
+    from testbed.experiments import tno03
+
+    hla = {"time_messages": 100, "grant_wait_mean_us": 400.0}
+    ntp = {"ntp_updates": 2, "ntp_max_correction_ppm": 21.0}
+    recs = [_sched_record("hla", "ntp", "central", 5, **hla, **ntp),
+            _sched_record("hla", "ntp", "fast", 3, **hla, **ntp),
+            _sched_record("hla", "ntp", "slow", 9, time_messages=90, grant_wait_mean_us=800.0,
+                          **ntp),
+            _sched_record("default", "card", "central", 1),
+            _sched_record("default", "card", "slow", 2)]
+    m = tno03.schedulers_analyse(recs).metrics
+    for q in tno03.SCHED_QUANTITIES:
+        assert m[f"hla_lan_ntp_{q}"] == 5
+        assert (m[f"hla_lan_ntp_{q}_low"], m[f"hla_lan_ntp_{q}_high"]) == (3, 9)
+        assert (m[f"default_lan_card_{q}_low"], m[f"default_lan_card_{q}_high"]) == (1, 2)
+    assert m["hla_lan_ntp_time_messages"] == 100
+    assert (m["hla_lan_ntp_time_messages_low"], m["hla_lan_ntp_time_messages_high"]) == (90, 100)
+    assert m["hla_lan_ntp_grant_wait_mean_us_high"] == 800.0
+    assert m["hla_lan_ntp_ntp_updates"] == 2 and m["hla_lan_ntp_ntp_max_correction_ppm"] == 21.0
+    assert not any(k.startswith("default_lan_card_") and ("ntp_" in k or "time_messages" in k
+                                                          or "grant_wait" in k) for k in m)
+    # Only the central values feed the requirement flags.
+    assert m["hla_lan_ntp_sched_jitter_us_within_limit"]
+
+
+def test_schedulers_slow_end_lengthens_the_grant_wait(tmp_path):
+    """--band=slow doubles the iHawks' OS costs and takes their per-clock factor to 1.9 (from
+    1.1): every step of a request -> grant round trip costs more CPU time, so the mean wait
+    grows; --band=fast (0.93) shortens it."""
+    waits = {b: _run("tno-schedulers", tmp_path, scheduler="hla", network="lan", clock="card",
+                     duration=1, band=b)["grant_wait_mean_us"] for b in ("fast", "central", "slow")}
+    assert waits["fast"] < waits["central"] < waits["slow"]

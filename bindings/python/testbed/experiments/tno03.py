@@ -81,6 +81,16 @@ PIPELINE_GAPS = {
 }
 
 
+def set_band(metrics, name, values):
+    """The prediction's band (item 12 of issue 26): metrics NAME_low and NAME_high, the least and
+    the largest of the central value and the values at the ends of the documented ranges
+    (--band=fast, --band=slow); None values (a sweep without a knee) are left out."""
+    values = [v for v in values if v is not None]
+    if values:
+        metrics[f"{name}_low"] = min(values)
+        metrics[f"{name}_high"] = max(values)
+
+
 def _validation(label, measured, simulated, tolerance, parameter, reason, gap=None):
     """A validation point with its role: "calibration" if the number set a parameter,
     "known_gap" if doc/tno.rst documents why the model misses it, else "check"."""
@@ -184,10 +194,7 @@ def pipeline_analyse(records):
         ends = [summaries[(c, b)][0] for b in BANDS if (c, b) in summaries]
         if ends:
             for k, q in enumerate(("latency_us", "knee_hz", "max_hz")):
-                values = [v[k] for v in ends + [(lat0, knee, best)] if v[k] is not None]
-                if values:
-                    metrics[f"{prefix}_{q}_low"] = min(values)
-                    metrics[f"{prefix}_{q}_high"] = max(values)
+                set_band(metrics, f"{prefix}_{q}", [v[k] for v in ends + [(lat0, knee, best)]])
             for b in BANDS:
                 if (c, b) in summaries:
                     metrics[f"{prefix}_{b}_sweep_ended_by"] = summaries[(c, b)][0][3]
@@ -526,11 +533,8 @@ def jitter_analyse(records):
                 metrics[f"{p}_net_{q}_us_{key[2]}"] = avg(f"{q}_us")
     # The predictions' bands: the central value and the ends of the iHawk's ranges.
     for q in ("mean", "min", "max", "jitter"):
-        values = [metrics[k] for k in (f"ihawk_net_{q}_us", *(f"ihawk_net_{q}_us_{b}"
-                                                              for b in BANDS)) if k in metrics]
-        if values:
-            metrics[f"ihawk_net_{q}_us_low"] = min(values)
-            metrics[f"ihawk_net_{q}_us_high"] = max(values)
+        set_band(metrics, f"ihawk_net_{q}_us", [metrics.get(k) for k in (
+            f"ihawk_net_{q}_us", *(f"ihawk_net_{q}_us_{b}" for b in BANDS))])
         for b in BANDS:
             metrics.pop(f"ihawk_net_{q}_us_{b}", None)
     if "irix_net_mean_us" in metrics:
@@ -601,6 +605,12 @@ CLOCKS = {"ntp": "NTP", "card": "clock card"}
 SCHED_QUANTITIES = ("deadline_misses", "actions_not_run", "sched_jitter_us",
                     "component_latency_max_ms",
                     "federate_latency_mean_ms", "federate_latency_max_ms", "tso_violations")
+# Item 10's diagnostics of the time management and the clocks, in the runs that have them
+# (predictions like every metric of this extension, no check): the time-management messages
+# the Fedex read and the mean wait from a TimeAdvanceRequest to its grant (hla), the NTP
+# clients' discipline updates and the largest rate correction (ntp).
+SCHED_DIAGNOSTICS = ("time_messages", "grant_wait_mean_us", "ntp_updates",
+                     "ntp_max_correction_ppm")
 # The Fighter Federate's requirements ([TNO03]): 1 ms scheduling accuracy, 30 ms between
 # components, 100 ms between federates.
 LIMITS = {"sched_jitter_us": 1000.0, "component_latency_max_ms": 30.0,
@@ -609,7 +619,11 @@ LIMITS = {"sched_jitter_us": 1000.0, "component_latency_max_ms": 30.0,
 
 def schedulers_points(scale):
     duration, runs = (3.0, 1) if scale == "quick" else (60.0, 3)
-    return [{"scheduler": s, "network": n, "clock": c, "duration": duration, "RngRun": run}
+    # Every metric is a prediction on iHawks: also at the two ends of the documented ranges of
+    # the iHawk's parameters that are not calibrated (--band, as tno-pipeline and tno-jitter).
+    return [{"scheduler": s, "network": n, "clock": c, "duration": duration,
+             **({"band": b} if b != "central" else {}), "RngRun": run}
+            for b in ("central",) + BANDS
             for s in SCHEDULERS for n in NETWORKS for c in CLOCKS for run in range(1, runs + 1)]
 
 
@@ -618,16 +632,31 @@ def schedulers_analyse(records):
     rows = []
     for rec in records:
         p, r = rec.params, rec.result
+        band = p.get("band", "central")
         key = (p["scheduler"], p["network"], p["clock"])
-        by.setdefault(key, []).append(r)
+        by.setdefault(band, {}).setdefault(key, []).append(r)
         rows.append({"scheduler": p["scheduler"], "network": p["network"], "clock": p["clock"],
-                     "run": p["RngRun"], **{q: r[q] for q in SCHED_QUANTITIES}})
+                     "band": band, "run": p["RngRun"], **{q: r[q] for q in SCHED_QUANTITIES},
+                     **{q: r.get(q) for q in SCHED_DIAGNOSTICS}})
+
+    def means(rs):
+        return {q: sum(r[q] for r in rs) / len(rs)
+                for q in SCHED_QUANTITIES + SCHED_DIAGNOSTICS if all(q in r for r in rs)}
+
     metrics = {}
-    for (s, n, c), rs in sorted(by.items()):
-        for q in SCHED_QUANTITIES:
-            metrics[f"{s}_{n}_{c}_{q}"] = sum(r[q] for r in rs) / len(rs)
+    central = by.get("central", {})
+    for (s, n, c), rs in sorted(central.items()):
+        m = means(rs)
+        for q, v in m.items():
+            metrics[f"{s}_{n}_{c}_{q}"] = v
         for q, limit in LIMITS.items():
             metrics[f"{s}_{n}_{c}_{q}_within_limit"] = all(r[q] <= limit for r in rs)
+        # The band: the central value and the ends of the iHawk's ranges.
+        ends = [means(by[b][(s, n, c)]) for b in BANDS if (s, n, c) in by.get(b, {})]
+        if ends:
+            for q, v in m.items():
+                set_band(metrics, f"{s}_{n}_{c}_{q}", [v] + [e.get(q) for e in ends])
+    by = central
     series = []
     for s, stitle in SCHEDULERS.items():
         for c, ctitle in CLOCKS.items():
