@@ -772,15 +772,29 @@ class TimeMessageRoundTripTest : public TestCase
         NS_TEST_ASSERT_MSG_EQ(tar.GetSerializedSize(), 54, "46-byte header + an 8-byte time");
         Ptr<RtiLrc> s = pair.lrc[0];
         Time granted(-1);
+        Time enabled(-1);
+        // The enable is a message too (ENABLE_TIME_REGULATION, 46 + 8 bytes; its answer
+        // TIME_REGULATION_ENABLED the same): the same steps, 55.4 us to the RTI's callback.
+        Simulator::Schedule(Seconds(0.5), [&]() {
+            NS_TEST_EXPECT_MSG_EQ(
+                st->NewMessage(RtiMessage::ENABLE_TIME_REGULATION).GetSerializedSize(),
+                54,
+                "46-byte header + the lookahead");
+            s->EnableTimeManagement(MilliSeconds(1),
+                                    Callback<void>([&enabled]() { enabled = Simulator::Now(); }));
+        });
         Simulator::Schedule(Seconds(1), [&]() {
-            s->GetFedex()->EnableTimeManagement(s, MilliSeconds(1));
             s->RequestAdvance(MilliSeconds(10),
                               Callback<void>([&granted]() { granted = Simulator::Now(); }));
         });
         Simulator::Stop(Seconds(2));
         Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(enabled - Seconds(0.5),
+                              NanoSeconds(55400),
+                              "hand-summed enable round trip");
+        NS_TEST_ASSERT_MSG_EQ(s->IsTimeManagementEnabled(), true, "enabled");
         NS_TEST_ASSERT_MSG_EQ(granted - Seconds(1), NanoSeconds(55400), "hand-summed round trip");
-        NS_TEST_ASSERT_MSG_EQ(s->GetFedex()->GetTimeMessages(), 1, "one request read");
+        NS_TEST_ASSERT_MSG_EQ(s->GetFedex()->GetTimeMessages(), 2, "the enable and one request");
         NS_TEST_ASSERT_MSG_EQ(s->GetGrantsRead(), 1, "one grant read");
         Simulator::Destroy();
     }

@@ -94,18 +94,17 @@ constexpr double DYNAMICS_CYCLES = 400000;
 constexpr double VISUAL_CYCLES = 200000;
 constexpr double REFRESH_CYCLES = 50000;
 
-/** NTP: the clock offset's residual at the start, +- this (s; an assumption, doc/tno.rst). */
-constexpr double NTP_RESIDUAL = 500e-6;
-/** NTP: each PC crystal's frequency error (ppm; A fast, B slow; doc/tno.rst). */
-constexpr double CRYSTAL_PPM = 20;
-/** The clock card's resolution (an assumption, doc/tno.rst). */
-const Time CARD_RESOLUTION = MicroSeconds(1);
 /**
- * The cost of reading the clock card: two 32-bit PCI reads (33 MHz) at the PCI 2.2 limit of 16
- * clocks of target initial latency plus 4 of address, data and turnaround: 2 x 20 x 30 ns
- * (doc/tno.rst).
+ * The clocks' defaults (assumptions with ranges, doc/tno.rst; program options so that a
+ * sensitivity sample can vary them): the NTP clock offset's residual at the start (+- this),
+ * each PC crystal's frequency error (A fast, B slow), the clock card's resolution, and the cost
+ * of reading the card: two 32-bit PCI reads (33 MHz) at the PCI 2.2 limit of 16 clocks of
+ * target initial latency plus 4 of address, data and turnaround: 2 x 20 x 30 ns.
  */
-const Time CARD_READ_COST = NanoSeconds(1200);
+constexpr double NTP_RESIDUAL_US = 500;
+constexpr double CRYSTAL_PPM = 20;
+constexpr double CARD_RESOLUTION_US = 1;
+constexpr double CARD_READ_COST_US = 1.2;
 
 /** Object classes: each federate publishes its own. */
 constexpr uint32_t CLASS_F1 = 1;
@@ -148,6 +147,10 @@ main(int argc, char* argv[])
     std::string rtiProfile = "tno-rti-dm";
     std::string rtiSet;
     std::string bandName = "central";
+    double ntpResidualUs = NTP_RESIDUAL_US;
+    double crystalPpm = CRYSTAL_PPM;
+    double cardResolutionUs = CARD_RESOLUTION_US;
+    double cardReadCostUs = CARD_READ_COST_US;
 
     ProgramOptions opts("tno-schedulers",
                         "[TNO03] extension: the Fighter Federate's requirements with an RCI "
@@ -188,6 +191,30 @@ main(int argc, char* argv[])
                    "or slow end of their documented ranges (doc/tno.rst)",
                    bandName,
                    {"central", "fast", "slow"});
+    opts.Add("ntpResidual",
+             "ntp: each clock's offset at the start is drawn uniform within +- this",
+             ntpResidualUs,
+             0.0,
+             1e6,
+             "us");
+    opts.Add("crystalPpm",
+             "ntp: the PC crystals' frequency error (machine A fast, B slow by this)",
+             crystalPpm,
+             0.0,
+             500.0,
+             "ppm");
+    opts.Add("cardResolution",
+             "card: the clock card's resolution",
+             cardResolutionUs,
+             0.0,
+             1e6,
+             "us");
+    opts.Add("cardReadCost",
+             "card: the CPU time of one card reading",
+             cardReadCostUs,
+             0.0,
+             1e6,
+             "us");
     // One release: the old spellings (plain numbers in ms and Mbit/s).
     opts.AddDeprecated("delay", "delay", "ms");
     opts.AddDeprecated("jitter", "jitter", "ms");
@@ -253,6 +280,13 @@ main(int argc, char* argv[])
         .Declare("ntp_max_correction_ppm",
                  ResultRecord::REAL,
                  "ntp: largest rate correction (slew + frequency) applied to a clock (ppm)")
+        .Declare("enabled_s",
+                 ResultRecord::REAL,
+                 "hla: when the last federate read the RTI's TIME_REGULATION_ENABLED (s)")
+        .Declare("start_s",
+                 ResultRecord::REAL,
+                 "start of the measured frames (s; hla: the first whole frame at least a frame "
+                 "after enabled_s)")
         .Declare("events", ResultRecord::INT, "simulator events");
     RciSchedule sheet;
     // The sheet is read and checked inside Parse(), so that --check refuses what the run would.
@@ -286,6 +320,18 @@ main(int argc, char* argv[])
     internet.Install(lanNodes);
     NetDeviceContainer devs;
     std::vector<Ipv4Address> addr = tno::InstallLan(lanNodes, false, 500, &devs);
+    // Address resolution as the era's kernels do it: the ARP request goes out at once (Linux
+    // 2.4 neigh_event_send -> arp_solicit; 4.4BSD arpresolve -> arprequest), not after ns-3's
+    // random RequestJitter of 0-10 ms (meant against collisions on wireless channels), which
+    // delayed the first packet to each neighbour by up to 10 ms (the first NTP sample's
+    // outbound leg: a bias of half that). While a request is unanswered a neighbour queues 3
+    // packets (ns-3's ArpCache PendingQueueSize 3 = Linux's unres_qlen 3) and drops beyond.
+    for (uint32_t i = 0; i < lanNodes.GetN(); ++i)
+    {
+        UserAttributes::SetDefault(lanNodes.Get(i)->GetObject<ArpL3Protocol>(),
+                                   "RequestJitter",
+                                   StringValue("ns3::ConstantRandomVariable[Constant=0.0]"));
+    }
     if (network == "degraded")
     {
         // The module's link emulator on each machine's egress: delay, jitter, loss, bandwidth
@@ -329,11 +375,9 @@ main(int argc, char* argv[])
             c->SetDiscipline(NodeClock::NTP);
             // Defaults of this set-up: a user's --ns3::NodeClock::Offset= or ::Drift= replaces
             // them (the offset is drawn in any case, so the later streams stay the same).
-            const Time offset = Seconds(offsetRv->GetValue(-NTP_RESIDUAL, NTP_RESIDUAL));
+            const Time offset = Seconds(offsetRv->GetValue(-ntpResidualUs, ntpResidualUs) * 1e-6);
             UserAttributes::SetDefault(c, "Offset", TimeValue(offset));
-            UserAttributes::SetDefault(c,
-                                       "Drift",
-                                       DoubleValue(i == 0 ? CRYSTAL_PPM : -CRYSTAL_PPM));
+            UserAttributes::SetDefault(c, "Drift", DoubleValue(i == 0 ? crystalPpm : -crystalPpm));
             DoubleValue drift;
             c->GetAttribute("Drift", drift);
             Ptr<NtpClient> ntp = CreateObject<NtpClient>();
@@ -354,8 +398,12 @@ main(int argc, char* argv[])
     {
         Ptr<NodeClock> card = CreateObject<NodeClock>();
         card->SetDiscipline(NodeClock::CLOCK_CARD);
-        UserAttributes::SetDefault(card, "Resolution", TimeValue(CARD_RESOLUTION));
-        UserAttributes::SetDefault(card, "ReadCost", TimeValue(CARD_READ_COST));
+        UserAttributes::SetDefault(card,
+                                   "Resolution",
+                                   TimeValue(NanoSeconds(std::llround(cardResolutionUs * 1e3))));
+        UserAttributes::SetDefault(card,
+                                   "ReadCost",
+                                   TimeValue(NanoSeconds(std::llround(cardReadCostUs * 1e3))));
         clocks = {card, card};
     }
 
@@ -421,8 +469,10 @@ main(int argc, char* argv[])
     double sumFederate = 0;
     uint64_t nFederate = 0;
     uint64_t cgfReflected = 0;
-    const Time start = Seconds(1.0);
-    const Time end = start + Seconds(duration);
+    // The measured run: Default and UTC-TM start their frames at 1 s; HLA-TM when every
+    // federate's time management is enabled (below).
+    Time start = Seconds(1.0);
+    Time end = start + Seconds(duration);
 
     std::vector<Cockpit> cockpits(2);
     std::vector<Ptr<RtiLrc>> lrcs{f1, f2};
@@ -479,9 +529,9 @@ main(int argc, char* argv[])
             }
             else if (n.rfind("refresh", 0) == 0)
             {
-                cb = Callback<void>([&c, proc, end]() {
+                cb = Callback<void>([&c, proc, &end]() {
                     Time in = c.visualInput;
-                    proc->ExecuteCycles(REFRESH_CYCLES, Callback<void>([&c, in, end]() {
+                    proc->ExecuteCycles(REFRESH_CYCLES, Callback<void>([&c, in, &end]() {
                                             // The first refresh that shows an input's effect.
                                             if (in.IsNegative() || in == c.lastShown
                                                 || Simulator::Now() >= end)
@@ -533,23 +583,53 @@ main(int argc, char* argv[])
                           }
                       }));
 
-    // HLA-TM: each federate enables time management (which opens its connection to the Fedex)
-    // half a second after the federation's set-up at 0, when the address resolution of the
-    // set-up's own connections is done (an ARP entry queues 3 packets, Linux's unres_qlen; more
-    // SYNs to the same host at once would wait for TCP's retransmission), well before the
-    // frames start at 1 s. The other schedulers start at the set-up.
-    const Time enable = scheduler == "hla" ? Seconds(0.5) : Seconds(0);
-    for (auto& c : cockpits)
+    // The federation's start. Joined, published and subscribed at 0 (calls: their requests'
+    // costs, RtiFedex). HLA-TM: each federate enables its time management at 0, a message on
+    // its new TCP connection to the Fedex (its SYN, like the set-up's own connections', waits
+    // for the address resolution: a fourth packet to an unresolved neighbour is dropped and
+    // the SYN goes again after TCP's initial retransmission timeout, 3 s: RFC 1122 / RFC 2988,
+    // Linux 2.4 TCP_TIMEOUT_INIT, ns-3's TcpSocket ConnTimeout). The measured run starts when
+    // the last federate has read the RTI's TIME_REGULATION_ENABLED: its frames begin at the
+    // first whole frame (100 ms) at least a frame after that. The other schedulers start their
+    // frames at 1 s.
+    std::vector<Ptr<RciFederate>> rcis{cockpits[0].rci, cockpits[1].rci, cgfRci};
+    const Time frame = sheet.GetFrame();
+    Time enabledAt(-1);
+    auto run = [&]() {
+        for (const auto& r : rcis)
+        {
+            r->Start(start);
+        }
+        for (const auto& r : rcis)
+        {
+            Simulator::Schedule(end - Simulator::Now(), &RciFederate::Stop, r);
+        }
+        Simulator::Stop(end + Seconds(1) - Simulator::Now());
+    };
+    uint32_t enabled = 0;
+    if (scheduler == "hla")
     {
-        Simulator::Schedule(enable, &RciFederate::Start, c.rci, start);
+        for (const auto& r : rcis)
+        {
+            r->EnableTimeManagement(Callback<void>([&]() {
+                if (++enabled < rcis.size())
+                {
+                    return;
+                }
+                enabledAt = Simulator::Now();
+                start = frame * (enabledAt / frame + 2).GetHigh();
+                end = start + Seconds(duration);
+                run();
+            }));
+        }
     }
-    Simulator::Schedule(enable, &RciFederate::Start, cgfRci, start);
-    for (auto& c : cockpits)
+    else
     {
-        Simulator::Schedule(end, &RciFederate::Stop, c.rci);
+        Simulator::ScheduleNow(run);
     }
-    Simulator::Schedule(end, &RciFederate::Stop, cgfRci);
-    Time stop = end + Seconds(1);
+    // Bounds the run if the enables never complete (TCP gives up after ConnCount SYNs).
+    Time stop = Seconds(120) + Seconds(duration);
+    Simulator::Stop(stop);
     opts.StartProgress(stop);
     Simulator::Stop(stop);
     Simulator::Run();
@@ -598,8 +678,12 @@ main(int argc, char* argv[])
     rec.Set("federate_latency_mean_ms", nFederate ? sumFederate / nFederate * 1e3 : 0.0);
     rec.Set("federate_latency_max_ms", maxFederate.GetSeconds() * 1e3);
     rec.SetInt("tso_violations", violations);
+    rec.Set("start_s", start.GetSeconds());
     if (scheduler == "hla")
     {
+        ProgramOptions::Require(enabled == rcis.size(),
+                                "the federates' time management was never enabled");
+        rec.Set("enabled_s", enabledAt.GetSeconds());
         rec.SetInt("grants", fedex->GetGrants());
         rec.SetInt("time_messages", fedex->GetTimeMessages());
         Time wait;

@@ -152,9 +152,22 @@ RciFederate::Start(Time first)
     if (m_scheduler == HLA_TM)
     {
         NS_ABORT_MSG_IF(!m_lrc->GetFedex(), "RciFederate HLA-TM: the federate has not joined");
-        m_lrc->GetFedex()->EnableTimeManagement(m_lrc, m_lookahead);
+        if (!m_tmRequested)
+        {
+            EnableTimeManagement(Callback<void>());
+        }
     }
     ScheduleNext();
+}
+
+void
+RciFederate::EnableTimeManagement(Callback<void> enabled)
+{
+    NS_ABORT_MSG_IF(!m_lrc, "RciFederate::EnableTimeManagement before Setup");
+    NS_ABORT_MSG_IF(m_scheduler != HLA_TM, "RciFederate::EnableTimeManagement: not HLA-TM");
+    NS_ABORT_MSG_IF(m_tmRequested, "RciFederate: time management already enabled");
+    m_tmRequested = true;
+    m_lrc->EnableTimeManagement(m_lookahead, enabled);
 }
 
 void

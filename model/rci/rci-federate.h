@@ -48,7 +48,7 @@ namespace ns3
  * A federate that receives through the RCI (SetReflectCallback) waits for its next action with
  * a timeout, reading the RTI as messages come; one that only sends sleeps until the action.
  *
- * - HlaTm: the RTI's time management (the Fedex's, RtiFedex::EnableTimeManagement): the
+ * - HlaTm: the RTI's time management (the Fedex's, RtiLrc::EnableTimeManagement): the
  *   federate is time-regulating and time-constrained with lookahead Lookahead. Before each action
  *   it requests TimeAdvanceRequest(the action's time) as soon as the previous action's work is
  *   done (RtiLrc::RequestAdvance: a message to the Fedex; each update sent and read is noted to
@@ -125,7 +125,16 @@ class RciFederate : public Object
     Time GetMinLateness() const;
 
     /**
-     * @brief Start the frames.
+     * @brief HlaTm: enable the RTI's time management now (RtiLrc::EnableTimeManagement with
+     * the Lookahead: a message to the Fedex); @p enabled runs when the RTI's answer has been
+     * read. Start does it itself if this was not called.
+     * @param enabled the RTI's callback (may be null)
+     */
+    void EnableTimeManagement(Callback<void> enabled);
+
+    /**
+     * @brief Start the frames (HlaTm: enabling the time management first if
+     * EnableTimeManagement was not called).
      * @param first the start of the first frame (absolute simulation time)
      */
     void Start(Time first);
@@ -234,6 +243,7 @@ class RciFederate : public Object
     uint64_t m_frame;                                //!< current frame
     std::size_t m_next;                              //!< next action index
     bool m_running;                                  //!< started, not stopped
+    bool m_tmRequested{false};                       //!< EnableTimeManagement was called
     uint64_t m_nActions;                             //!< counter
     uint64_t m_misses;                               //!< counter
     uint64_t m_notRun;                               //!< actions due but not started at Stop

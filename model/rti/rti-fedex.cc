@@ -166,30 +166,9 @@ RtiFedex::IsPublisher(Ptr<const RtiLrc> lrc, uint32_t objectClass) const
     return m_isPub.count({PeekPointer(lrc), objectClass}) > 0;
 }
 
-namespace
-{
-/**
- * The logical time of a simulation time: nanoseconds, so that a time plus a lookahead is exact
- * (whole numbers below 2^53 in a double).
- * @param t the time
- * @return its logical time
- */
-LogicalTime
-ToLogical(Time t)
-{
-    return static_cast<LogicalTime>(t.GetNanoSeconds());
-}
-} // namespace
-
 void
-RtiFedex::EnableTimeManagement(Ptr<RtiLrc> lrc, Time lookahead)
+RtiFedex::OpenTimeManagement(Ptr<RtiLrc> lrc)
 {
-    NS_ABORT_MSG_IF(lookahead.IsNegative(), "RtiFedex: negative lookahead");
-    RtiTimeManager::State& s = m_tm.Get(lrc->GetHandle());
-    s.regulating = true;
-    s.constrained = true;
-    s.time = 0;
-    s.lookahead = ToLogical(lookahead);
     // The federate's time-management connection, in the RTI's lowest layer.
     if (m_settings->GetTransport() == RtiSettings::SHARED_MEMORY)
     {
@@ -282,10 +261,27 @@ RtiFedex::Handle()
     ++m_tmMessages;
     const RtiMessage& m = in.msg;
     const uint32_t h = m.GetSource();
+    if (m.GetType() == RtiMessage::ENABLE_TIME_REGULATION)
+    {
+        // enableTimeRegulation and enableTimeConstrained with the message's lookahead; the
+        // answer is the RTI's callback (TIME_REGULATION_ENABLED at the federate's time).
+        NS_ABORT_MSG_IF(m_tm.Has(h), "RtiFedex: federate " << h << " is already time-managed");
+        RtiTimeManager::State& s = m_tm.Get(h);
+        s.regulating = true;
+        s.constrained = true;
+        s.time = 0;
+        s.lookahead = m.time;
+        m_replyConn[h] = in.conn;
+        RtiMessage enabled = m_settings->NewMessage(RtiMessage::TIME_REGULATION_ENABLED);
+        enabled.time = s.time;
+        SendTo(h, enabled);
+    }
     NS_ABORT_MSG_IF(!m_tm.Has(h), "RtiFedex: federate " << h << " is not time-managed");
     NS_LOG_LOGIC("Fedex reads " << m);
     switch (m.GetType())
     {
+        case RtiMessage::ENABLE_TIME_REGULATION:
+            break;
         case RtiMessage::TIME_ADVANCE_REQUEST: {
             RtiTimeManager::State& s = m_tm.Get(h);
             NS_ABORT_MSG_IF(s.advancing, "RtiFedex: federate " << h << " is already advancing");
@@ -380,26 +376,31 @@ RtiFedex::GrantAll()
         }
         RtiTimeManager::ApplyGrant(s, g);
         ++m_grants;
-        // The grant is a message on the federate's connection: the send side in the Fedex's
-        // process, then the rest of the send off its path. A grant leaves the federate's bound
-        // where its request put it: the others' GALT does not change, one pass suffices.
+        // The grant is a message on the federate's connection. A grant leaves the federate's
+        // bound where its request put it: the others' GALT does not change, one pass suffices.
         RtiMessage grant = m_settings->NewMessage(RtiMessage::TIME_ADVANCE_GRANT);
         grant.time = g;
-        Ptr<RtiConnection> conn = m_replyConn[h];
-        Ptr<HostPlatform> platform = m_process->GetPlatform();
-        const bool network = m_settings->GetTransport() != RtiSettings::SHARED_MEMORY;
-        m_process->Execute(RtiLrc::SendSideCost(platform, m_settings, grant.GetSerializedSize(), 1),
-                           Callback<void>([conn, grant, platform, network]() {
-                               conn->Send(grant);
-                               if (network)
-                               {
-                                   platform->NotifyTransmitted();
-                               }
-                           }));
-        if (network && platform->GetSendOffPathCost().IsStrictlyPositive())
-        {
-            m_process->Execute(platform->GetSendOffPathCost());
-        }
+        SendTo(h, grant);
+    }
+}
+
+void
+RtiFedex::SendTo(uint32_t h, const RtiMessage& msg)
+{
+    Ptr<RtiConnection> conn = m_replyConn[h];
+    Ptr<HostPlatform> platform = m_process->GetPlatform();
+    const bool network = m_settings->GetTransport() != RtiSettings::SHARED_MEMORY;
+    m_process->Execute(RtiLrc::SendSideCost(platform, m_settings, msg.GetSerializedSize(), 1),
+                       Callback<void>([conn, msg, platform, network]() {
+                           conn->Send(msg);
+                           if (network)
+                           {
+                               platform->NotifyTransmitted();
+                           }
+                       }));
+    if (network && platform->GetSendOffPathCost().IsStrictlyPositive())
+    {
+        m_process->Execute(platform->GetSendOffPathCost());
     }
 }
 

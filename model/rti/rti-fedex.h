@@ -42,8 +42,9 @@ class RtiLrc;
  *
  * Launched by RtiExec::CreateFederation. Management requests (join, publish, subscribe) are
  * calls, not network messages: they happen before a measurement and their traffic is not
- * modelled. Time management (EnableTimeManagement) is message traffic: requests, notes and
- * grants travel on each federate's connection to the Fedex and are read by its process.
+ * modelled. Time management (RtiLrc::EnableTimeManagement) is message traffic: the enable,
+ * requests, notes and grants travel on each federate's connection to the Fedex and are read by its
+ * process.
  */
 class RtiFedex : public Object
 {
@@ -103,24 +104,27 @@ class RtiFedex : public Object
     bool IsPublisher(Ptr<const RtiLrc> lrc, uint32_t objectClass) const;
 
     /**
-     * @brief Make a federate time-regulating and time-constrained with a lookahead (the RCI's
-     * HLA-TM scheduler; a call at the federate's start, before any measurement). The Fedex
-     * keeps the federation's time management (RtiTimeManager, central GALT) and opens the
-     * federate's time-management connection: TCP to the Fedex's port (RtiSettings Port) over
-     * the network transports (loopback from its own host), a shared-memory queue pair on
-     * RTI-SM. From then on the federate's TimeAdvanceRequests and notes (TSO_NOTE_SENT,
-     * TSO_NOTE_READ) reach the Fedex as RTI messages on that connection and the grants come back
-     * on it (RtiLrc::RequestAdvance, NoteSent, NoteRead): each message costs its sender the send
-     * side and its reader the read side of the RTI's layers and the host's socket (or semaphore)
-     * work (RtiLrc::SendSideCost, ReadSideCost), the Fedex's process included.
+     * @brief Open a federate's time-management connection (called by
+     * RtiLrc::EnableTimeManagement, which then sends ENABLE_TIME_REGULATION on it): TCP to the
+     * Fedex's port (RtiSettings Port) over the network transports (loopback from its own host),
+     * a shared-memory queue pair on RTI-SM. The Fedex keeps the federation's time management
+     * (RtiTimeManager, central GALT). When it reads the federate's ENABLE_TIME_REGULATION
+     * (lookahead) it makes the federate time-regulating and time-constrained at logical time 0
+     * and answers TIME_REGULATION_ENABLED on the connection (the RTI's callback: the federate's
+     * time management is enabled when it has read that answer). From then on the federate's
+     * TimeAdvanceRequests and notes (TSO_NOTE_SENT, TSO_NOTE_READ) reach the Fedex as RTI
+     * messages on that connection and the grants come back on it (RtiLrc::RequestAdvance,
+     * NoteSent, NoteRead): each message costs its sender the send side and its reader the read
+     * side of the RTI's layers and the host's socket (or semaphore) work
+     * (RtiLrc::SendSideCost, ReadSideCost), the Fedex's process included.
      *
      * The grant rule: a TimeAdvanceRequest(t) is granted when every other regulating
      * federate's bound exceeds t and every update stamped <= t sent to the federate has been
-     * read by it (as the Fedex knows from the notes it has read).
+     * read by it (as the Fedex knows from the notes it has read). A federate whose enable the
+     * Fedex has not read yet is not regulating (IEEE 1516): it does not hold the others back.
      * @param lrc its local component (joined)
-     * @param lookahead its lookahead (>= 0)
      */
-    void EnableTimeManagement(Ptr<RtiLrc> lrc, Time lookahead);
+    void OpenTimeManagement(Ptr<RtiLrc> lrc);
     /** @return time advance grants given */
     uint64_t GetGrants() const;
     /** @return time-management messages (requests and notes) the Fedex has read */
@@ -159,6 +163,13 @@ class RtiFedex : public Object
      * @param from its peer
      */
     void HandleAccept(Ptr<Socket> socket, const Address& from);
+    /**
+     * Send a message to a time-managed federate on its connection: the send side in the Fedex's
+     * process, then the rest of the send off its path.
+     * @param h the federate's handle
+     * @param msg the message
+     */
+    void SendTo(uint32_t h, const RtiMessage& msg);
     /** Read the next time-management message (or block). */
     void ReadNext();
     /** The read side of the front message is paid: act on it. */

@@ -345,6 +345,26 @@ RtiLrc::SendToFedex(const RtiMessage& msg)
 }
 
 void
+RtiLrc::EnableTimeManagement(Time lookahead, Callback<void> enabled)
+{
+    NS_ABORT_MSG_IF(!m_fedex, "RtiLrc: EnableTimeManagement before Join");
+    NS_ABORT_MSG_IF(lookahead.IsNegative(), "RtiLrc: negative lookahead");
+    NS_ABORT_MSG_IF(m_fedexConn, "RtiLrc " << m_handle << ": time management already enabled");
+    m_enabled = enabled;
+    m_fedex->OpenTimeManagement(this);
+    RtiMessage msg = m_settings->NewMessage(RtiMessage::ENABLE_TIME_REGULATION);
+    msg.SetSource(m_handle);
+    msg.time = static_cast<LogicalTime>(lookahead.GetNanoSeconds());
+    SendToFedex(msg);
+}
+
+bool
+RtiLrc::IsTimeManagementEnabled() const
+{
+    return m_tmEnabled;
+}
+
+void
 RtiLrc::RequestAdvance(Time t, Callback<void> granted)
 {
     NS_ABORT_MSG_IF(!m_granted.IsNull(), "RtiLrc " << m_handle << ": already advancing");
@@ -384,7 +404,8 @@ RtiLrc::FedexData(Ptr<RtiConnection> conn)
         RtiConnection::Chunk chunk = conn->Receive();
         for (RtiMessage& msg : chunk.messages)
         {
-            if (msg.GetType() == RtiMessage::TIME_ADVANCE_GRANT)
+            if (msg.GetType() == RtiMessage::TIME_ADVANCE_GRANT
+                || msg.GetType() == RtiMessage::TIME_REGULATION_ENABLED)
             {
                 m_grants.push_back(std::move(msg));
             }
@@ -409,11 +430,23 @@ RtiLrc::ReadGrant()
     Ptr<HostPlatform> platform = m_process->GetPlatform();
     const uint32_t size = m_grants.front().GetSerializedSize();
     m_process->Execute(ReadSideCost(platform, m_settings, size), Callback<void>([this]() {
+                           const bool enable
+                               = m_grants.front().GetType() == RtiMessage::TIME_REGULATION_ENABLED;
                            m_grants.pop_front();
-                           ++m_grantsRead;
-                           m_grantWait += Simulator::Now() - m_requestedAt;
-                           Callback<void> cb = m_granted;
-                           m_granted = Callback<void>();
+                           Callback<void> cb;
+                           if (enable)
+                           {
+                               m_tmEnabled = true;
+                               cb = m_enabled;
+                               m_enabled = Callback<void>();
+                           }
+                           else
+                           {
+                               ++m_grantsRead;
+                               m_grantWait += Simulator::Now() - m_requestedAt;
+                               cb = m_granted;
+                               m_granted = Callback<void>();
+                           }
                            // The rest of the read off the grant's path, after the federate's
                            // timeAdvanceGrant callback has queued its work.
                            if (!cb.IsNull())

@@ -202,7 +202,22 @@ class RtiLrc : public Object
     void SetReflectWork(double referenceCycles);
 
     /**
-     * @brief HLA-TM (after RtiFedex::EnableTimeManagement): TimeAdvanceRequest(t), a
+     * @brief HLA-TM: enable time management (enableTimeRegulation and enableTimeConstrained
+     * with a lookahead) as the RTI does it: open this federate's time-management connection to
+     * the Fedex (RtiFedex::OpenTimeManagement) and send ENABLE_TIME_REGULATION (the lookahead)
+     * on it (the send side in this process); the Fedex answers TIME_REGULATION_ENABLED, which
+     * this process reads (the read side), then @p enabled runs in it (the RTI's callback).
+     * Requests and notes may follow at once: they travel behind the enable on the same
+     * connection.
+     * @param lookahead the lookahead (>= 0)
+     * @param enabled called when the answer has been read (may be null)
+     */
+    void EnableTimeManagement(Time lookahead, Callback<void> enabled);
+    /** @return whether this federate has read its TIME_REGULATION_ENABLED */
+    bool IsTimeManagementEnabled() const;
+
+    /**
+     * @brief HLA-TM (after EnableTimeManagement): TimeAdvanceRequest(t), a
      * TIME_ADVANCE_REQUEST message to the Fedex (the send side in this process); the grant is a
      * TIME_ADVANCE_GRANT message this process reads (woken if blocked, the read side), then
      * @p granted runs in it.
@@ -370,7 +385,9 @@ class RtiLrc : public Object
     bool m_waitCharged{false};                       //!< the blocking wait is being charged
     uint32_t m_maxBurst;                             //!< largest burst
     Ptr<RtiConnection> m_fedexConn;                  //!< time-management connection
-    std::deque<RtiMessage> m_grants;                 //!< grants waiting to be read
+    std::deque<RtiMessage> m_grants;                 //!< grants (and the enable) to be read
+    Callback<void> m_enabled;                        //!< EnableTimeManagement's callback
+    bool m_tmEnabled{false};                         //!< TIME_REGULATION_ENABLED was read
     bool m_readingGrants{false};                     //!< a grant is being read
     Callback<void> m_granted;                        //!< the pending request's callback
     uint64_t m_grantsRead{0};                        //!< counter
