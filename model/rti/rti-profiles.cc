@@ -76,6 +76,7 @@ RtiSettings.TransportCost = 7300
 RtiSettings.DecodeCost = 7300
 RtiSettings.CallbackCost = 7300
 RtiSettings.AdminCost = 100000
+#@range RtiSettings.AdminCost 10000 1000000 : an assumption, no source of the era found (doc/tno.rst): one federation-management request (join, publish, subscribe) from a tenth to ten times the central 100 000 R10000 cycles; it acts on the federation's start (the Fedex reads the enables behind these requests), no TNO03 calibration depends on it
 
 [rti tno-rti-dm]
 base = tno-rti

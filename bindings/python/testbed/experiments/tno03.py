@@ -682,7 +682,35 @@ def schedulers_analyse(records):
     return Analysis(rows=rows, metrics=metrics, validation=[], figures=[fig], notes=notes)
 
 
+def _schedulers_sensitivity():
+    from ..ranges import Range
+    from ..sensitivity import Sensitivity
+
+    # Item 10's assumptions (doc/tno.rst, "Node clocks" and "HLA-TM"): program options of
+    # tno-schedulers, and AdminCost in tno-rti's profile (#@range). The iHawk's own ranges are
+    # the band's (--band), not repeated here. The central points only.
+    return Sensitivity(
+        profiles=("tno-rti-dm",),
+        ranges=[
+            Range("ntpResidual", 100.0, 1000.0,
+                  "an assumption (doc/tno.rst, 'Node clocks'): the NTP clock offset's residual "
+                  "at the start, +- this; 500 us central (the old model's), 100 us for a quiet "
+                  "LAN, 1 ms for a loaded one"),
+            Range("crystalPpm", 0.0, 100.0,
+                  "an assumption (doc/tno.rst): the PC crystals' frequency error, 20 ppm "
+                  "central, within the +-100 ppm usually quoted for PC clocks"),
+            Range("cardResolution", 0.1, 1.0,
+                  "an assumption (doc/tno.rst, 'Clock card'): no RCIM figure found"),
+            Range("cardReadCost", 0.5, 2.4,
+                  "doc/tno.rst, 'Clock card': two PCI reads, a faster target (0.5 us) to a "
+                  "bridge that adds as much again (2.4 us); 1.2 us central"),
+        ],
+        metrics=("*",),
+        point_filter=lambda p: "band" not in p)
+
+
 register(Experiment(
     id="tno-schedulers", study="TNO03",
     title="Fighter Federate requirements with the RCI schedulers (extension)",
-    program="tno-schedulers", points=schedulers_points, analyse=schedulers_analyse))
+    program="tno-schedulers", points=schedulers_points, analyse=schedulers_analyse,
+    sensitivity=_schedulers_sensitivity()))
