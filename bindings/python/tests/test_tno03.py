@@ -148,7 +148,7 @@ def test_schedulers_band_is_the_spread_of_central_and_ends():
     management's and NTP's diagnostics are metrics where the run has them (hla / ntp)."""
     from testbed.experiments import tno03
 
-    hla = {"time_messages": 100, "grant_wait_mean_us": 400.0}
+    hla = {"time_messages": 100, "grant_wait_mean_us": 400.0, "enabled_s": 3.0}
     ntp = {"ntp_updates": 2, "ntp_max_correction_ppm": 21.0}
     recs = [_sched_record("hla", "ntp", "central", 5, **hla, **ntp),
             _sched_record("hla", "ntp", "fast", 3, **hla, **ntp),
@@ -161,12 +161,13 @@ def test_schedulers_band_is_the_spread_of_central_and_ends():
         assert m[f"hla_lan_ntp_{q}"] == 5
         assert (m[f"hla_lan_ntp_{q}_low"], m[f"hla_lan_ntp_{q}_high"]) == (3, 9)
         assert (m[f"default_lan_card_{q}_low"], m[f"default_lan_card_{q}_high"]) == (1, 2)
-    assert m["hla_lan_ntp_time_messages"] == 100
+    assert m["hla_lan_ntp_time_messages"] == 100 and m["hla_lan_ntp_enabled_s"] == 3.0
     assert (m["hla_lan_ntp_time_messages_low"], m["hla_lan_ntp_time_messages_high"]) == (90, 100)
     assert m["hla_lan_ntp_grant_wait_mean_us_high"] == 800.0
     assert m["hla_lan_ntp_ntp_updates"] == 2 and m["hla_lan_ntp_ntp_max_correction_ppm"] == 21.0
     assert not any(k.startswith("default_lan_card_") and ("ntp_" in k or "time_messages" in k
-                                                          or "grant_wait" in k) for k in m)
+                                                          or "grant_wait" in k
+                                                          or "enabled" in k) for k in m)
     # Only the central values feed the requirement flags.
     assert m["hla_lan_ntp_sched_jitter_us_within_limit"]
 

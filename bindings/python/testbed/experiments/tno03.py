@@ -608,9 +608,10 @@ SCHED_QUANTITIES = ("deadline_misses", "actions_not_run", "sched_jitter_us",
 # Item 10's diagnostics of the time management and the clocks, in the runs that have them
 # (predictions like every metric of this extension, no check): the time-management messages
 # the Fedex read and the mean wait from a TimeAdvanceRequest to its grant (hla), the NTP
-# clients' discipline updates and the largest rate correction (ntp).
+# clients' discipline updates and the largest rate correction (ntp); and when the last
+# federate's time management was enabled (hla: the federation's start, doc/tno.rst).
 SCHED_DIAGNOSTICS = ("time_messages", "grant_wait_mean_us", "ntp_updates",
-                     "ntp_max_correction_ppm")
+                     "ntp_max_correction_ppm", "enabled_s")
 # The Fighter Federate's requirements ([TNO03]): 1 ms scheduling accuracy, 30 ms between
 # components, 100 ms between federates.
 LIMITS = {"sched_jitter_us": 1000.0, "component_latency_max_ms": 30.0,
