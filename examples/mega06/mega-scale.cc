@@ -236,7 +236,8 @@ main(int argc, char* argv[])
         .Declare("sent_total", ResultRecord::INT, "packets sent in the whole run")
         .Declare("rss_mb",
                  ResultRecord::SERIES,
-                 "resident memory every --rssEvery simulated s (MB; only with --rssEvery)")
+                 "resident memory every --rssEvery simulated s (MB; only with --rssEvery)",
+                 ResultRecord::SOMETIMES)
         .Declare("events", ResultRecord::INT, "simulator events");
     // Checked inside Parse(), so that --check refuses what the run would refuse.
     opts.AddCheck([&]() {

@@ -151,10 +151,22 @@ main(int argc, char* argv[])
         .Declare("lost",
                  ResultRecord::INT,
                  "updates of the window that never arrived (sent - received)")
-        .Declare("latency_mean_us", ResultRecord::REAL, "mean end-to-end latency (us)")
-        .Declare("latency_sd_us", ResultRecord::REAL, "latency standard deviation (us)")
-        .Declare("latency_max_us", ResultRecord::REAL, "largest latency (us)")
-        .Declare("latency_growth", ResultRecord::REAL, "latency growth over the window")
+        .Declare("latency_mean_us",
+                 ResultRecord::REAL,
+                 "mean end-to-end latency (us)",
+                 ResultRecord::SOMETIMES)
+        .Declare("latency_sd_us",
+                 ResultRecord::REAL,
+                 "latency standard deviation (us)",
+                 ResultRecord::SOMETIMES)
+        .Declare("latency_max_us",
+                 ResultRecord::REAL,
+                 "largest latency (us)",
+                 ResultRecord::SOMETIMES)
+        .Declare("latency_growth",
+                 ResultRecord::REAL,
+                 "latency growth over the window",
+                 ResultRecord::SOMETIMES)
         .Declare("relay_max_burst",
                  ResultRecord::INT,
                  "largest read cycle (burst) of the ReceiverSender in the window (messages)")
@@ -180,9 +192,15 @@ main(int argc, char* argv[])
         .Declare("sender_cpu_share",
                  ResultRecord::REAL,
                  "share of the window the Sender's CPU was busy (0..1)")
-        .Declare("gaps", ResultRecord::INT, "sequence gaps seen")
-        .Declare("sender_deadline_misses", ResultRecord::INT, "sender's RCI deadline misses")
-        .Declare("sender_max_lateness_us", ResultRecord::REAL, "sender's largest lateness (us)")
+        .Declare("gaps", ResultRecord::INT, "sequence gaps seen", ResultRecord::SOMETIMES)
+        .Declare("sender_deadline_misses",
+                 ResultRecord::INT,
+                 "sender's RCI deadline misses",
+                 ResultRecord::SOMETIMES)
+        .Declare("sender_max_lateness_us",
+                 ResultRecord::REAL,
+                 "sender's largest lateness (us)",
+                 ResultRecord::SOMETIMES)
         .Declare("cpu_a_process_s", ResultRecord::REAL, "process CPU time on PC A (s)")
         .Declare("cpu_b_process_s", ResultRecord::REAL, "process CPU time on PC B (s)")
         .Declare("events", ResultRecord::INT, "simulator events");

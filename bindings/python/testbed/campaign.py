@@ -513,16 +513,17 @@ def _points(exp: Experiment, scale: str) -> list[dict]:
     return pts
 
 
-_FIELDS: dict[str, dict[str, str] | None] = {}
+_FIELDS: dict[str, dict[str, dict] | None] = {}
 
 
-def _declared_fields(program: str) -> dict[str, str] | None:
-    """{field: type} of a program's result record (its --describe; None if unavailable)."""
+def _declared_fields(program: str) -> dict[str, dict] | None:
+    """{field: its --describe entry ("type", "always", ...)} of a program's result record (None
+    if unavailable)."""
     if program not in _FIELDS:
         try:
             r = subprocess.run([str(program_path(program)), "--describe"], capture_output=True,
                                text=True, timeout=60)
-            _FIELDS[program] = {f["name"]: f["type"] for f in json.loads(r.stdout)["fields"]}
+            _FIELDS[program] = {f["name"]: f for f in json.loads(r.stdout)["fields"]}
         except (OSError, ValueError, KeyError, TypeError, subprocess.SubprocessError):
             _FIELDS[program] = None
     return _FIELDS[program]
@@ -542,7 +543,7 @@ def _value_fits(kind: str, v) -> bool:
 def record_problem(data, params: dict, program: str | None) -> str | None:
     """Why a stored record cannot stand for the point (None if it can): not a JSON object,
     other parameters or program, no result object, a result field the program does not declare
-    or of another type than declared."""
+    or of another type than declared, or without a field the program declares always set."""
     if not isinstance(data, dict):
         return "not a JSON object"
     if data.get("params") != params:
@@ -557,8 +558,11 @@ def record_problem(data, params: dict, program: str | None) -> str | None:
         for k, v in result.items():
             if k not in fields:
                 return f"result field {k!r} is not a field of {program}"
-            if not _value_fits(fields[k], v):
-                return f"result field {k!r} is not a {fields[k]}"
+            if not _value_fits(fields[k].get("type"), v):
+                return f"result field {k!r} is not a {fields[k].get('type')}"
+        for k, f in fields.items():
+            if f.get("always") is True and k not in result:
+                return f"no result field {k!r}, which {program} always sets"
     return None
 
 

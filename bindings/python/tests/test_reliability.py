@@ -2,6 +2,7 @@
 code, abort in range or hang. Each test is one reproduction of the issue, which failed before
 the fix."""
 
+import json
 import os
 import subprocess
 import sys
@@ -306,7 +307,8 @@ def _square_program(tmp_path, monkeypatch, kill_at=None, describe=False):
 import json, os, signal, sys
 if sys.argv[1:] == ["--describe"]:
     print(json.dumps({{"program": "square", "options": [], "fields": [
-        {{"name": "y", "type": "real", "help": "x*x"}}]}}))
+        {{"name": "y", "type": "real", "help": "x*x", "always": True}},
+        {{"name": "note", "type": "string", "help": "sometimes", "always": False}}]}}))
     sys.exit(0 if {describe!r} else 3)
 args = dict(a[2:].split("=", 1) for a in sys.argv[1:])
 open({str(log)!r}, "a").write(args["x"] + "\\n")
@@ -394,6 +396,9 @@ def test_second_campaign_into_the_same_out_is_refused(tmp_path, monkeypatch):
                                      '"result": {"y": "one"}}',
                                      '{"params": {"x": 1}, "program": "square", '
                                      '"result": {"z": 1.0}}',
+                                     # valid fields, but without y, which square always sets
+                                     '{"params": {"x": 1}, "program": "square", '
+                                     '"result": {"note": "n"}}',
                                      "FIFO"])
 def test_bad_stored_record_is_computed_again(tmp_path, monkeypatch, content):
     from testbed import campaign
@@ -413,6 +418,31 @@ def test_bad_stored_record_is_computed_again(tmp_path, monkeypatch, content):
     assert [r.result["y"] for r in res["sq"]] == [0.0, 1.0, 4.0]
     assert "1" in log.read_text().split()
     assert any(rec.name in m and "again" in m for m in said), said
+
+
+def test_programs_declare_which_fields_they_always_set(tmp_path):
+    """Item 8: --describe said only a field's type, so a stored record without a field its
+    program always writes could not be refused. Every field now says "always"; a field the
+    code writes only in some runs is false (mega-scale's rss_mb only with --rssEvery, tno-
+    pipeline's latencies only when a message arrived), and a real record holds every always-set
+    field (ResultRecord::Write refuses one without)."""
+    described = {}
+    for name in ("mega-scale", "tno-pipeline", "jaxa-table2", "ethernet-saturation"):
+        d = json.loads(_run([_prog(name), "--describe"]).stdout)
+        described[name] = {f["name"]: f.get("always") for f in d["fields"]}
+        assert all(isinstance(a, bool) for a in described[name].values()), (name, described)
+    assert described["mega-scale"]["events"] is True
+    assert described["mega-scale"]["rss_mb"] is False
+    assert described["tno-pipeline"]["latency_mean_us"] is False
+    assert described["tno-pipeline"]["lost"] is True
+    assert described["jaxa-table2"]["rtt_mean_ms"] is False
+    out = tmp_path / "r.json"
+    r = _run([_prog("ethernet-saturation"), "--stations=2", "--seconds=1ms",
+              f"--output={out}"], timeout=120)
+    assert r.returncode == 0, r.stderr[-500:]
+    record = json.loads(out.read_text())
+    always = {k for k, a in described["ethernet-saturation"].items() if a}
+    assert always and always <= set(record), always - set(record)
 
 
 def test_out_that_is_a_file_is_one_line_exit_2(tmp_path):
@@ -628,3 +658,4 @@ def test_idle_ticks_without_interference_run():
     r = _run([_prog("jaxa-table2"), "--count=2", "--check",
               f"--hostSet={idle}HostPlatform.Cpu.InterferenceRate=0"], timeout=120)
     _one_error_line(r)
+
