@@ -10,6 +10,7 @@
 #include "ns3/double.h"
 #include "ns3/emulated-testbed-helper.h"
 #include "ns3/enum.h"
+#include "ns3/host-platform-helper.h"
 #include "ns3/host-platform.h"
 #include "ns3/link-emulator-queue-disc.h"
 #include "ns3/log.h"
@@ -323,46 +324,6 @@ namespace
 {
 
 /**
- * The text a host profile gives one HostCpu attribute: "HostCpu.<name>", else "<name>=..."
- * inside an object value (HostPlatform.Cpu = ns3::HostCpu[...]); the attribute's initial value (its
- * default) if the profile sets none; the user's --ns3::HostCpu::<name> if given (it wins).
- * @param profile the host profile's name
- * @param name the HostCpu attribute
- * @return the value's text
- */
-std::string
-HostCpuSetting(const std::string& profile, const std::string& name)
-{
-    TypeId::AttributeInformation info;
-    NS_ABORT_UNLESS(HostCpu::GetTypeId().LookupAttributeByName(name, &info));
-    std::string value = info.initialValue->SerializeToString(info.checker);
-    if (UserAttributes::IsGiven(HostCpu::GetTypeId(), name))
-    {
-        return value; // the user's --ns3::HostCpu::<name> wins over the profiles
-    }
-    // HostPlatformHelper sets the "HostCpu." settings on the CPU after it is created from its
-    // object value: they win over a value inside it, whatever their order in the profile.
-    std::string whole;
-    const std::string key = name + "=";
-    for (const auto& [k, v] : Profile::Get("host", profile).GetSettings())
-    {
-        if (k == "HostCpu." + name)
-        {
-            whole = v;
-        }
-        for (auto at = v.find(key); at != std::string::npos; at = v.find(key, at + 1))
-        {
-            if (at > 0 && (v[at - 1] == '[' || v[at - 1] == '|'))
-            {
-                const auto begin = at + key.size();
-                value = v.substr(begin, v.find_first_of("|]", begin) - begin);
-            }
-        }
-    }
-    return whole.empty() ? value : whole;
-}
-
-/**
  * Whether a CPU with these settings keeps Simulator::Run() going for ever: its interference
  * stays simulator events while it is idle.
  * @param idle IdleInterferenceEvents
@@ -403,10 +364,14 @@ JaxaBenchmark::RequireRunEnds(ProgramOptions& opts, const JaxaBenchmarkConfig& c
             const auto boolean = MakeBooleanChecker();
             const auto real = MakeDoubleChecker<double>();
             // TryCheck has checked the values' syntax (Parse checks every named profile).
-            idle.DeserializeFromString(HostCpuSetting(profile, "IdleInterferenceEvents"), boolean);
-            rate.DeserializeFromString(HostCpuSetting(profile, "InterferenceRate"), real);
-            shielded.DeserializeFromString(HostCpuSetting(profile, "ShieldedInterferenceRate"),
-                                           real);
+            idle.DeserializeFromString(
+                HostPlatformHelper::CpuSetting(profile, "IdleInterferenceEvents"),
+                boolean);
+            rate.DeserializeFromString(HostPlatformHelper::CpuSetting(profile, "InterferenceRate"),
+                                       real);
+            shielded.DeserializeFromString(
+                HostPlatformHelper::CpuSetting(profile, "ShieldedInterferenceRate"),
+                real);
             ProgramOptions::Require(!TicksForever(idle.Get(), rate.Get(), shielded.Get()),
                                     "host profile " + profile + RUN_ENDS_RULE);
         }

@@ -251,6 +251,14 @@ main(int argc, char* argv[])
         ProgramOptions::Require(config.receivers <= groups,
                                 "--receivers must be <= the number of sets (one receiver per set)");
     });
+    // Refused up front beyond --maxEvents/--maxMemory (at its maximums: 2.6e7 nodes).
+    Mega06Work::SetBudgets(opts, [&]() {
+        Mega06Work w;
+        w.nodes = double(config.senderPcs) * config.nodesPerPc;
+        w.seconds = warmup + duration;
+        w.pcs = config.senderPcs + config.receivers + (querier ? 1 : 0) + 1;
+        return w;
+    });
     opts.Parse(argc, argv);
 
     // Group addresses of the sets: 239.10.0.1 onwards (consecutive: distinct multicast MACs).
