@@ -349,9 +349,28 @@ def _kill_running():
                 pass
 
 
+def _written_since(dests: list[tuple[str, str]], params: dict, build: dict | None,
+                   since: float) -> bool:
+    """Whether every destination already holds this point's record, of this build, written at
+    or after ``since`` (by this campaign)."""
+    for _, dest in dests:
+        path = Path(dest)
+        try:
+            if not path.is_file() or path.stat().st_mtime < since:
+                return False
+            data = json.loads(path.read_text())
+        except (OSError, ValueError):
+            return False
+        if not isinstance(data, dict) or data.get("params") != params:
+            return False
+        if build is not None and (data.get("build") or {}).get("id") != build["id"]:
+            return False
+    return True
+
+
 def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]],
               timeout: float | None, progress: bool = False, build: dict | None = None,
-              resolved: dict | None = None, guard=None) -> dict:
+              resolved: dict | None = None, guard=None, since: float | None = None) -> dict:
     """Run one point (in a worker): the program as its own process (its own process group, killed
     with the worker), then its record stored atomically at every destination
     ``(experiment id, path)``, with the build identity and resolved parameters the campaign
@@ -359,7 +378,11 @@ def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]]
     is a result, not an exception (an exception is left to the worker's death, which the
     scheduler answers by running the point elsewhere). ``guard``: the binaries' (path, size,
     mtime); a point whose binaries changed before or during its run fails instead of getting a
-    record with the wrong identity."""
+    record with the wrong identity. ``since``: the campaign's start (time.time()); a point
+    whose records this campaign already wrote is not run again (a worker that died after it
+    wrote them and before the scheduler heard of it: the scheduler runs the task again)."""
+    if since is not None and _written_since(dests, params, build, since):
+        return {"ok": True, "wall": 0.0}
     rebuilt = (f"point {params}: {program} or the module library was rebuilt while the campaign "
                f"ran; run the campaign again")
     if not _guard_holds(guard):
@@ -919,6 +942,10 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
     cluster = _Cluster(min(jobs, len(todo)), scheduler)
     bar = Progress(len(todo), log, progress)
     futures = {}
+    # Records written from now on are this campaign's: a second run of a point's task, after
+    # its worker died, finds them and does not compute the point again. (A file system's
+    # coarser clock can only make a record look older: then it is computed again, as before.)
+    since = time.time()
     # Simulated-time progress of paper-scale points only (their runs take minutes; ShowProgress
     # adds its own events to a program's event count, so quick runs stay without it).
     show = scale == "paper"
@@ -931,7 +958,7 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
             f = cluster.client.submit(run_point, str(program_path(exp.program)), exp.program, p,
                                       dests, exp.timeout_s, show and exp.progress,
                                       extra[k]["build"], extra[k]["resolved"],
-                                      extra[k]["guard"], key=f"point-{k[0]}-{k[1]}",
+                                      extra[k]["guard"], since, key=f"point-{k[0]}-{k[1]}",
                                       priority=n - rank, pure=False)
             futures[f] = members
         pending = set(futures)

@@ -816,6 +816,28 @@ def test_terminal_ctrl_c_keeps_finished_points_and_resumes(tmp_path):
     assert {p: after[p] for p in kept} == kept, "a finished point was computed again"
 
 
+def test_point_run_again_after_its_record_was_written_is_not_recomputed(tmp_path, monkeypatch):
+    """Found by the restarted-worker test (1 run in 4 on a loaded machine): a worker killed after
+    it wrote a point's record but before the scheduler heard the task end made the scheduler run
+    the task again, and the finished point was computed a second time. A task now finds the
+    record this campaign (``since``) wrote and does not run the program; a record from before the
+    campaign (``--rerun``) is still computed again."""
+    import time
+
+    from testbed import campaign
+
+    log = _square_program(tmp_path, monkeypatch)
+    dest = tmp_path / "out" / "sq" / "points" / "p.json"
+    since = time.time()
+    args = (str(campaign.EXAMPLES_DIR / "square"), "square", {"x": 5}, [("sq", str(dest))], 60)
+    assert campaign.run_point(*args, since=since)["ok"]
+    assert campaign.run_point(*args, since=since)["ok"]  # the scheduler's second try
+    assert log.read_text().split() == ["5"]
+    assert json.loads(dest.read_text())["result"] == {"y": 25.0}
+    assert campaign.run_point(*args, since=time.time() + 10)["ok"]  # an older record: rerun
+    assert log.read_text().split() == ["5", "5"]
+
+
 def test_restarted_external_worker_completes_the_campaign(tmp_path, monkeypatch):
     """Item 7: a campaign on an external cluster (--scheduler) whose only dask-worker is killed
     (SIGKILL) mid-run and started again: the new worker (which has no path to the package but
