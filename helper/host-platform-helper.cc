@@ -167,4 +167,36 @@ HostPlatformHelper::ConfigureLinux26Tcp()
     UserAttributes::SetConfigDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));
 }
 
+std::string
+HostPlatformHelper::CpuSetting(const std::string& profile, const std::string& name)
+{
+    TypeId::AttributeInformation info;
+    NS_ABORT_UNLESS(HostCpu::GetTypeId().LookupAttributeByName(name, &info));
+    std::string value = info.initialValue->SerializeToString(info.checker);
+    if (UserAttributes::IsGiven(HostCpu::GetTypeId(), name))
+    {
+        return value; // the user's --ns3::HostCpu::<name> wins over the profiles
+    }
+    // Install sets the "HostCpu." settings on the CPU after it is created from its object
+    // value: they win over a value inside it, whatever their order in the profile.
+    std::string whole;
+    const std::string key = name + "=";
+    for (const auto& [k, v] : Profile::Get("host", profile).GetSettings())
+    {
+        if (k == "HostCpu." + name)
+        {
+            whole = v;
+        }
+        for (auto at = v.find(key); at != std::string::npos; at = v.find(key, at + 1))
+        {
+            if (at > 0 && (v[at - 1] == '[' || v[at - 1] == '|'))
+            {
+                const auto begin = at + key.size();
+                value = v.substr(begin, v.find_first_of("|]", begin) - begin);
+            }
+        }
+    }
+    return whole.empty() ? value : whole;
+}
+
 } // namespace ns3

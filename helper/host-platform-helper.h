@@ -100,6 +100,19 @@ class HostPlatformHelper
      */
     static void ConfigureLinux26Tcp();
 
+    /**
+     * @brief The text of one HostCpu attribute that a CPU installed from a host profile gets,
+     * read from the profile without creating anything (for a program's option checks inside
+     * ProgramOptions::Parse): the user's --ns3::HostCpu::<name> if given (it wins); else the
+     * profile's "HostCpu.<name>" (Install sets it after the CPU is created, so it wins over a
+     * value inside the object value); else "<name>=..." inside the object value
+     * (HostPlatform.Cpu = ns3::HostCpu[...]); else the attribute's initial value.
+     * @param profile the host profile's name
+     * @param name the HostCpu attribute (aborts if HostCpu has none of that name)
+     * @return the value's text
+     */
+    static std::string CpuSetting(const std::string& profile, const std::string& name);
+
   private:
     ObjectFactory m_platform; //!< HostPlatform factory
     ObjectFactory m_nic;      //!< HostNic factory

@@ -593,18 +593,32 @@ ProgramOptions::SetEventEstimate(std::function<double()> estimate, const std::st
     return *this;
 }
 
+ProgramOptions&
+ProgramOptions::SetMemoryEstimate(std::function<double()> estimate, const std::string& what)
+{
+    m_memoryEstimate = std::move(estimate);
+    m_memoryEstimateText = what;
+    return *this;
+}
+
+uint64_t
+ProgramOptions::MemoryBudgetMb() const
+{
+    if (m_maxMemoryMb > 0)
+    {
+        return m_maxMemoryMb;
+    }
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long pageSize = sysconf(_SC_PAGESIZE);
+    return pages > 0 && pageSize > 0
+               ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize) / 2 / 1048576
+               : 4096;
+}
+
 void
 ProgramOptions::StartMemoryWatch() const
 {
-    uint64_t budget = m_maxMemoryMb;
-    if (budget == 0)
-    {
-        const long pages = sysconf(_SC_PHYS_PAGES);
-        const long pageSize = sysconf(_SC_PAGESIZE);
-        budget = pages > 0 && pageSize > 0
-                     ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize) / 2 / 1048576
-                     : 4096;
-    }
+    const uint64_t budget = MemoryBudgetMb();
     const std::string program = m_program;
     // A thread that only reads /proc/self/statm: it never touches the simulation, so results
     // do not depend on it; beyond the budget it ends the process (exit 2) with one line instead
@@ -845,7 +859,8 @@ ProgramOptions::Parse(int argc, char* argv[])
                     m_describe);
     m_cmd->AddValue("check", "check the options and exit without running", m_check);
     m_cmd->AddValue("maxEvents",
-                    "budget of estimated simulator events (programs that estimate them)",
+                    "budget of estimated simulator events: a run estimated above it is refused "
+                    "before it starts (programs that estimate them)",
                     ns3::Callback<bool, const std::string&>([this](const std::string& text) {
                         double v = 0;
                         Require(ParseReal(text, v).empty() && v >= 1 && v <= 1e15,
@@ -855,7 +870,8 @@ ProgramOptions::Parse(int argc, char* argv[])
                     }),
                     RealText(m_maxEvents));
     m_cmd->AddValue("maxMemory",
-                    "budget of resident memory (MiB); the run stops with exit 2 beyond it "
+                    "budget of resident memory (MiB): a run estimated above it is refused before "
+                    "it starts (programs that estimate it), any run stops with exit 2 beyond it "
                     "(default: half the machine's memory)",
                     ns3::Callback<bool, const std::string&>([this](const std::string& text) {
                         uint64_t v = 0;
@@ -966,6 +982,16 @@ ProgramOptions::Parse(int argc, char* argv[])
                 "the run would take about " + RealText(std::round(events)) + " simulator events ("
                     + m_eventEstimateText + "), more than the budget --maxEvents="
                     + RealText(m_maxEvents) + ": shorten it, or raise --maxEvents to run it");
+    }
+    if (m_memoryEstimate)
+    {
+        const double mib = m_memoryEstimate();
+        const uint64_t budget = MemoryBudgetMb();
+        Require(mib <= static_cast<double>(budget),
+                "the run would use about " + RealText(std::round(mib)) + " MiB ("
+                    + m_memoryEstimateText
+                    + "), more than the budget --maxMemory=" + std::to_string(budget)
+                    + " (MiB): shorten it, or raise --maxMemory to run it");
     }
     if (m_check)
     {

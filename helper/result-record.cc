@@ -87,14 +87,14 @@ const char* const g_typeNames[] = {"real", "int", "bool", "string", "series"};
 } // namespace
 
 ResultRecord&
-ResultRecord::Declare(const std::string& key, Type type, const std::string& help)
+ResultRecord::Declare(const std::string& key, Type type, const std::string& help, Presence presence)
 {
     for (const auto& f : m_fields)
     {
         NS_ABORT_MSG_IF(f.name == key, "ResultRecord: field '" << key << "' declared twice");
     }
     NS_ABORT_MSG_IF(key.empty(), "ResultRecord: a field without a name");
-    m_fields.push_back({key, type, help});
+    m_fields.push_back({key, type, help, presence});
     return *this;
 }
 
@@ -109,7 +109,7 @@ ResultRecord::DescribeFields() const
         WriteString(os, m_fields[i].name);
         os << ", \"type\": \"" << g_typeNames[m_fields[i].type] << "\", \"help\": ";
         WriteString(os, m_fields[i].help);
-        os << "}";
+        os << ", \"always\": " << (m_fields[i].presence == ALWAYS ? "true" : "false") << "}";
     }
     os << "]";
     return os.str();
@@ -209,6 +209,15 @@ ResultRecord::Check() const
         {
             return "field '" + key + "' is declared " + g_typeNames[f->type] + " but written as "
                    + g_typeNames[value.index()];
+        }
+    }
+    for (const auto& f : m_fields)
+    {
+        if (f.presence == ALWAYS && m_values.count(f.name) == 0)
+        {
+            return "field '" + f.name
+                   + "' is declared always set but not written (declare it "
+                     "ResultRecord::SOMETIMES if only some runs write it)";
         }
     }
     return "";

@@ -31,8 +31,10 @@ namespace ns3
  * Every field is declared (name, type, help) by the code that writes it, before the program
  * parses its command line: `--describe` lists the declared fields (ProgramOptions::Record()),
  * and Write() refuses a field that was not declared or was set with another type, so the
- * description and the output cannot drift apart. A declared field may be left unset (a field
- * that only some configurations write).
+ * description and the output cannot drift apart. A field is declared ALWAYS set (the default:
+ * Write() refuses a record without it) or SOMETIMES set (a field that only some configurations
+ * or outcomes write); `--describe` says which, so a stored record that lacks an always-set field
+ * can be told from one that legitimately lacks an optional one.
  *
  * @code
  * ResultRecord& rec = opts.Record();
@@ -62,6 +64,13 @@ class ResultRecord
         SERIES  //!< a series of numbers (SetSeries)
     };
 
+    /** Whether every record of the program holds the field. */
+    enum Presence
+    {
+        ALWAYS,   //!< every record (Write() refuses a record without it)
+        SOMETIMES //!< only some configurations or outcomes write it
+    };
+
     ResultRecord() = default;
 
     /**
@@ -69,13 +78,18 @@ class ResultRecord
      * @param key name
      * @param type its type
      * @param help what it holds, with its unit
+     * @param presence ALWAYS (every record holds it) or SOMETIMES
      * @return this
      */
-    ResultRecord& Declare(const std::string& key, Type type, const std::string& help);
+    ResultRecord& Declare(const std::string& key,
+                          Type type,
+                          const std::string& help,
+                          Presence presence = ALWAYS);
 
     /**
-     * @brief The declared fields as a JSON array of {"name", "type", "help"} (in declaration
-     * order; type one of real, int, bool, string, series).
+     * @brief The declared fields as a JSON array of {"name", "type", "help", "always"} (in
+     * declaration order; type one of real, int, bool, string, series; always true when every
+     * record holds the field).
      * @return JSON text
      */
     std::string DescribeFields() const;
@@ -112,7 +126,8 @@ class ResultRecord
     void SetSeries(const std::string& key, const std::vector<double>& values);
 
     /**
-     * @brief Whether every field set was declared, with the type it was set with.
+     * @brief Whether every field set was declared, with the type it was set with, and every
+     * field declared ALWAYS was set.
      * @return "" or what is wrong (the first such field)
      */
     std::string Check() const;
@@ -125,8 +140,8 @@ class ResultRecord
 
     /**
      * @brief Write the record to a file ("" or "-" = standard output); aborts if the file
-     * cannot be written, or if a field was not declared or was set with another type than
-     * declared.
+     * cannot be written, if a field was not declared or was set with another type than
+     * declared, or if a field declared ALWAYS was not set.
      * @param path file name
      */
     void Write(const std::string& path) const;
@@ -135,9 +150,10 @@ class ResultRecord
     /** A declared field. */
     struct Field
     {
-        std::string name; //!< name
-        Type type;        //!< type
-        std::string help; //!< what it holds
+        std::string name;  //!< name
+        Type type;         //!< type
+        std::string help;  //!< what it holds
+        Presence presence; //!< whether every record holds it
     };
 
     std::map<std::string, Value> m_values; //!< the values, sorted by key

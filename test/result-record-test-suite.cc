@@ -17,7 +17,8 @@ class ResultRecordDeclarationTestCase : public TestCase
 {
   public:
     ResultRecordDeclarationTestCase()
-        : TestCase("ResultRecord: undeclared and mistyped fields are refused; DescribeFields")
+        : TestCase("ResultRecord: undeclared, mistyped and missing always-set fields are "
+                   "refused; DescribeFields")
     {
     }
 
@@ -27,15 +28,23 @@ class ResultRecordDeclarationTestCase : public TestCase
         ResultRecord rec;
         rec.Declare("rtt_ms", ResultRecord::REAL, "round-trip time (ms)")
             .Declare("count", ResultRecord::INT, "pings")
-            .Declare("rtts", ResultRecord::SERIES, "every \"RTT\"");
+            .Declare("rtts", ResultRecord::SERIES, "every \"RTT\"", ResultRecord::SOMETIMES);
         NS_TEST_ASSERT_MSG_EQ(rec.DescribeFields(),
                               "[{\"name\": \"rtt_ms\", \"type\": \"real\", \"help\": "
-                              "\"round-trip time (ms)\"}, {\"name\": \"count\", \"type\": "
-                              "\"int\", \"help\": \"pings\"}, {\"name\": \"rtts\", \"type\": "
-                              "\"series\", \"help\": \"every \\\"RTT\\\"\"}]",
+                              "\"round-trip time (ms)\", \"always\": true}, {\"name\": "
+                              "\"count\", \"type\": \"int\", \"help\": \"pings\", \"always\": "
+                              "true}, {\"name\": \"rtts\", \"type\": \"series\", \"help\": "
+                              "\"every \\\"RTT\\\"\", \"always\": false}]",
                               "fields in declaration order, JSON-escaped");
-        NS_TEST_ASSERT_MSG_EQ(rec.Check(), "", "an empty record is fine");
+        // Declared always set: a record without rtt_ms or count is incomplete.
+        NS_TEST_ASSERT_MSG_EQ(rec.Check(),
+                              "field 'rtt_ms' is declared always set but not written (declare it "
+                              "ResultRecord::SOMETIMES if only some runs write it)",
+                              "an empty record lacks the always-set fields");
         rec.Set("rtt_ms", 1.5);
+        NS_TEST_ASSERT_MSG_EQ(rec.Check().rfind("field 'count' is declared always set", 0),
+                              0u,
+                              "count is still missing");
         rec.SetInt("count", 3);
         NS_TEST_ASSERT_MSG_EQ(rec.Check(), "", "declared fields of their types (rtts unset)");
         rec.SetString("count", "three");

@@ -161,13 +161,23 @@ main(int argc, char* argv[])
         .Declare("delay_us", ResultRecord::SERIES, "delay of each packet, A to B (us)")
         .Declare("arrival_spacing_cv",
                  ResultRecord::REAL,
-                 "coefficient of variation of the arrival spacing")
-        .Declare("arrival_spacing_mean_us", ResultRecord::REAL, "mean arrival spacing at B (us)")
-        .Declare("send_spacing_mean_us", ResultRecord::REAL, "mean send spacing at A (us)")
-        .Declare("mean_delay_us", ResultRecord::REAL, "mean delay (us)")
-        .Declare("max_delay_us", ResultRecord::REAL, "largest delay (us)")
+                 "coefficient of variation of the arrival spacing",
+                 ResultRecord::SOMETIMES)
+        .Declare("arrival_spacing_mean_us",
+                 ResultRecord::REAL,
+                 "mean arrival spacing at B (us)",
+                 ResultRecord::SOMETIMES)
+        .Declare("send_spacing_mean_us",
+                 ResultRecord::REAL,
+                 "mean send spacing at A (us)",
+                 ResultRecord::SOMETIMES)
+        .Declare("mean_delay_us", ResultRecord::REAL, "mean delay (us)", ResultRecord::SOMETIMES)
+        .Declare("max_delay_us", ResultRecord::REAL, "largest delay (us)", ResultRecord::SOMETIMES)
         .Declare("timer_firings_a_to_b", ResultRecord::INT, "emulator timer firings, A to B")
-        .Declare("tc_shaper_period_us", ResultRecord::REAL, "tc shaper period (us; tc timer only)")
+        .Declare("tc_shaper_period_us",
+                 ResultRecord::REAL,
+                 "tc shaper period (us; tc timer only)",
+                 ResultRecord::SOMETIMES)
         .Declare("sent", ResultRecord::INT, "echo requests host A sent")
         .Declare("received", ResultRecord::INT, "echo requests that arrived at host B")
         .Declare("lost",

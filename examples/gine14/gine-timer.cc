@@ -182,10 +182,12 @@ main(int argc, char* argv[])
         .Declare("measured_us", ResultRecord::SERIES, "measured period of each firing (us)")
         .Declare("shaper_period_us",
                  ResultRecord::SERIES,
-                 "tc shaper period of each firing (us; tc timer only)")
+                 "tc shaper period of each firing (us; tc timer only)",
+                 ResultRecord::SOMETIMES)
         .Declare("calibration_period_us",
                  ResultRecord::SERIES,
-                 "measured calibration periods (us; when calibrated)");
+                 "measured calibration periods (us; when calibrated)",
+                 ResultRecord::SOMETIMES);
     // Checked inside Parse(), so that --check refuses what the run would refuse.
     opts.AddCheck([&]() {
         ProgramOptions::Require(maxUs >= minUs, "--maxUs must be >= --minUs");

@@ -10,6 +10,7 @@
 #include "ns3/double.h"
 #include "ns3/emulated-testbed-helper.h"
 #include "ns3/enum.h"
+#include "ns3/host-platform-helper.h"
 #include "ns3/host-platform.h"
 #include "ns3/link-emulator-queue-disc.h"
 #include "ns3/log.h"
@@ -323,46 +324,6 @@ namespace
 {
 
 /**
- * The text a host profile gives one HostCpu attribute: "HostCpu.<name>", else "<name>=..."
- * inside an object value (HostPlatform.Cpu = ns3::HostCpu[...]); the attribute's initial value (its
- * default) if the profile sets none; the user's --ns3::HostCpu::<name> if given (it wins).
- * @param profile the host profile's name
- * @param name the HostCpu attribute
- * @return the value's text
- */
-std::string
-HostCpuSetting(const std::string& profile, const std::string& name)
-{
-    TypeId::AttributeInformation info;
-    NS_ABORT_UNLESS(HostCpu::GetTypeId().LookupAttributeByName(name, &info));
-    std::string value = info.initialValue->SerializeToString(info.checker);
-    if (UserAttributes::IsGiven(HostCpu::GetTypeId(), name))
-    {
-        return value; // the user's --ns3::HostCpu::<name> wins over the profiles
-    }
-    // HostPlatformHelper sets the "HostCpu." settings on the CPU after it is created from its
-    // object value: they win over a value inside it, whatever their order in the profile.
-    std::string whole;
-    const std::string key = name + "=";
-    for (const auto& [k, v] : Profile::Get("host", profile).GetSettings())
-    {
-        if (k == "HostCpu." + name)
-        {
-            whole = v;
-        }
-        for (auto at = v.find(key); at != std::string::npos; at = v.find(key, at + 1))
-        {
-            if (at > 0 && (v[at - 1] == '[' || v[at - 1] == '|'))
-            {
-                const auto begin = at + key.size();
-                value = v.substr(begin, v.find_first_of("|]", begin) - begin);
-            }
-        }
-    }
-    return whole.empty() ? value : whole;
-}
-
-/**
  * Whether a CPU with these settings keeps Simulator::Run() going for ever: its interference
  * stays simulator events while it is idle.
  * @param idle IdleInterferenceEvents
@@ -403,10 +364,14 @@ JaxaBenchmark::RequireRunEnds(ProgramOptions& opts, const JaxaBenchmarkConfig& c
             const auto boolean = MakeBooleanChecker();
             const auto real = MakeDoubleChecker<double>();
             // TryCheck has checked the values' syntax (Parse checks every named profile).
-            idle.DeserializeFromString(HostCpuSetting(profile, "IdleInterferenceEvents"), boolean);
-            rate.DeserializeFromString(HostCpuSetting(profile, "InterferenceRate"), real);
-            shielded.DeserializeFromString(HostCpuSetting(profile, "ShieldedInterferenceRate"),
-                                           real);
+            idle.DeserializeFromString(
+                HostPlatformHelper::CpuSetting(profile, "IdleInterferenceEvents"),
+                boolean);
+            rate.DeserializeFromString(HostPlatformHelper::CpuSetting(profile, "InterferenceRate"),
+                                       real);
+            shielded.DeserializeFromString(
+                HostPlatformHelper::CpuSetting(profile, "ShieldedInterferenceRate"),
+                real);
             ProgramOptions::Require(!TicksForever(idle.Get(), rate.Get(), shielded.Get()),
                                     "host profile " + profile + RUN_ENDS_RULE);
         }
@@ -740,13 +705,31 @@ JaxaBenchmark::DeclareFields(ResultRecord& rec)
         .Declare("delay_direction", R::STRING, "--delayDirection")
         .Declare("semantics", R::STRING, "emulator semantics: netem or nistnet")
         .Declare("half_duplex", R::BOOL, "--halfDuplex")
-        .Declare("emulator_nic", R::STRING, "--emulatorNic (with --halfDuplex only)")
-        .Declare("eth_collisions", R::INT, "802.3 collisions, all repetitions (half duplex)")
-        .Declare("eth_late_collisions", R::INT, "802.3 late collisions (half duplex)")
-        .Declare("eth_excessive_collisions", R::INT, "frames dropped after 16 attempts")
-        .Declare("eth_fcs_errors", R::INT, "frames received with FCS errors (half duplex)")
-        .Declare("eth_runts", R::INT, "runt frames received (half duplex)")
-        .Declare("eth_deferrals", R::INT, "transmissions deferred (half duplex)")
+        .Declare("emulator_nic",
+                 R::STRING,
+                 "--emulatorNic (with --halfDuplex only)",
+                 ResultRecord::SOMETIMES)
+        .Declare("eth_collisions",
+                 R::INT,
+                 "802.3 collisions, all repetitions (half duplex)",
+                 ResultRecord::SOMETIMES)
+        .Declare("eth_late_collisions",
+                 R::INT,
+                 "802.3 late collisions (half duplex)",
+                 ResultRecord::SOMETIMES)
+        .Declare("eth_excessive_collisions",
+                 R::INT,
+                 "frames dropped after 16 attempts",
+                 ResultRecord::SOMETIMES)
+        .Declare("eth_fcs_errors",
+                 R::INT,
+                 "frames received with FCS errors (half duplex)",
+                 ResultRecord::SOMETIMES)
+        .Declare("eth_runts", R::INT, "runt frames received (half duplex)", ResultRecord::SOMETIMES)
+        .Declare("eth_deferrals",
+                 R::INT,
+                 "transmissions deferred (half duplex)",
+                 ResultRecord::SOMETIMES)
         .Declare("frames", R::INT, "frames begun on the two federate links in the loops")
         .Declare("frame_overlaps",
                  R::INT,
@@ -754,14 +737,27 @@ JaxaBenchmark::DeclareFields(ResultRecord& rec)
         .Declare("tcp_retransmissions", R::INT, "TCP segments retransmitted, all repetitions")
         .Declare("tcp_rtos", R::INT, "TCP retransmission timeouts, all repetitions")
         .Declare("tcp_fast_recoveries", R::INT, "TCP fast retransmits, all repetitions")
-        .Declare("timeline_step", R::INT, "the step the timeline shows (last repetition)")
-        .Declare("timeline_step_us", R::REAL, "its duration (us)")
-        .Declare("timeline_start_us", R::SERIES, "its frames: start (us from the step's start)")
-        .Declare("timeline_end_us", R::SERIES, "its frames: end of the whole frame (us)")
+        .Declare("timeline_step",
+                 R::INT,
+                 "the step the timeline shows (last repetition)",
+                 ResultRecord::SOMETIMES)
+        .Declare("timeline_step_us", R::REAL, "its duration (us)", ResultRecord::SOMETIMES)
+        .Declare("timeline_start_us",
+                 R::SERIES,
+                 "its frames: start (us from the step's start)",
+                 ResultRecord::SOMETIMES)
+        .Declare("timeline_end_us",
+                 R::SERIES,
+                 "its frames: end of the whole frame (us)",
+                 ResultRecord::SOMETIMES)
         .Declare("timeline_lane",
                  R::SERIES,
-                 "its frames: 0 A->NIST Net, 1 NIST Net->A, 2 NIST Net->B, 3 B->NIST Net")
-        .Declare("timeline_collided", R::SERIES, "its frames: 1 if the sender saw a collision")
+                 "its frames: 0 A->NIST Net, 1 NIST Net->A, 2 NIST Net->B, 3 B->NIST Net",
+                 ResultRecord::SOMETIMES)
+        .Declare("timeline_collided",
+                 R::SERIES,
+                 "its frames: 1 if the sender saw a collision",
+                 ResultRecord::SOMETIMES)
         .Declare("extra_crc", R::INT, "--extraCrc")
         .Declare("extra_other", R::INT, "--extraOther")
         .Declare("exchanges", R::INT, "--exchanges")
@@ -771,11 +767,23 @@ JaxaBenchmark::DeclareFields(ResultRecord& rec)
         .Declare("rti_set", R::STRING, "--rtiSet")
         .Declare("host_set", R::STRING, "--hostSet")
         .Declare("first_run", R::INT, "run number of the first repetition (RngRun)")
-        .Declare("time_per_exchange_ms", R::REAL, "time per exchange, mean of the repetitions (ms)")
-        .Declare("time_per_exchange_sd_ms", R::REAL, "its standard deviation across repetitions")
+        .Declare("time_per_exchange_ms",
+                 R::REAL,
+                 "time per exchange, mean of the repetitions (ms)",
+                 ResultRecord::SOMETIMES)
+        .Declare("time_per_exchange_sd_ms",
+                 R::REAL,
+                 "its standard deviation across repetitions",
+                 ResultRecord::SOMETIMES)
         .Declare("time_per_exchange_ms_runs", R::SERIES, "time per exchange of each repetition")
-        .Declare("cpu_busy_crc_pc", R::REAL, "CPU busy share of the CRC's PC (0..1)")
-        .Declare("cpu_busy_other_pc", R::REAL, "CPU busy share of the other PC (0..1)")
+        .Declare("cpu_busy_crc_pc",
+                 R::REAL,
+                 "CPU busy share of the CRC's PC (0..1)",
+                 ResultRecord::SOMETIMES)
+        .Declare("cpu_busy_other_pc",
+                 R::REAL,
+                 "CPU busy share of the other PC (0..1)",
+                 ResultRecord::SOMETIMES)
         .Declare("crc_messages_in_last_run", R::INT, "messages the CRC received, last repetition")
         .Declare("crc_messages_out_last_run", R::INT, "messages the CRC sent, last repetition")
         .Declare("crc_updates_in_last_run",

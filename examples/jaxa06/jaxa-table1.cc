@@ -82,8 +82,14 @@ main(int argc, char* argv[])
         .Declare("setting_bps", ResultRecord::REAL, "NIST Net bandwidth setting (bit/s)")
         .Declare("delay_s", ResultRecord::REAL, "--delay (s)")
         .Declare("file_bytes", ResultRecord::INT, "size of the transferred file (bytes)")
-        .Declare("transfer_s", ResultRecord::REAL, "transfer time of the file (s)")
-        .Declare("ftp_rate_bps", ResultRecord::REAL, "ftp's reported rate (bit/s)")
+        .Declare("transfer_s",
+                 ResultRecord::REAL,
+                 "transfer time of the file (s)",
+                 ResultRecord::SOMETIMES)
+        .Declare("ftp_rate_bps",
+                 ResultRecord::REAL,
+                 "ftp's reported rate (bit/s)",
+                 ResultRecord::SOMETIMES)
         .Declare("emulator_drops_a_to_b", ResultRecord::INT, "packets the emulator dropped, A to B")
         .Declare("emulator_packets_a_to_b",
                  ResultRecord::INT,

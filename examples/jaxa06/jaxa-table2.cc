@@ -80,9 +80,18 @@ main(int argc, char* argv[])
     ResultRecord& rec = opts.Record();
     rec.Declare("delay_ms", ResultRecord::REAL, "--delay (ms)")
         .Declare("count", ResultRecord::INT, "--count")
-        .Declare("rtt_mean_ms", ResultRecord::REAL, "mean round-trip time (ms)")
-        .Declare("rtt_min_ms", ResultRecord::REAL, "smallest round-trip time (ms)")
-        .Declare("rtt_max_ms", ResultRecord::REAL, "largest round-trip time (ms)")
+        .Declare("rtt_mean_ms",
+                 ResultRecord::REAL,
+                 "mean round-trip time (ms)",
+                 ResultRecord::SOMETIMES)
+        .Declare("rtt_min_ms",
+                 ResultRecord::REAL,
+                 "smallest round-trip time (ms)",
+                 ResultRecord::SOMETIMES)
+        .Declare("rtt_max_ms",
+                 ResultRecord::REAL,
+                 "largest round-trip time (ms)",
+                 ResultRecord::SOMETIMES)
         .Declare("rtt_ms", ResultRecord::SERIES, "every round-trip time (ms)")
         .Declare("received", ResultRecord::INT, "echo replies that arrived")
         .Declare("lost", ResultRecord::INT, "echo requests without a reply (--count - received)");

@@ -195,6 +195,17 @@ main(int argc, char* argv[])
         ProgramOptions::Require(loadLead <= warmup, "--loadLead must be <= --warmup");
         hostOptions.Apply(config);
     });
+    // Refused up front beyond --maxEvents/--maxMemory. Without snooping the load reaches
+    // every PC.
+    Mega06Work::SetBudgets(opts, [&]() {
+        Mega06Work w;
+        w.nodes = double(config.senderPcs) * config.nodesPerPc;
+        w.seconds = warmup + duration;
+        w.pcs = config.senderPcs + 2;
+        w.loadFrames = load * (loadLead + duration);
+        w.loadPorts = snooping ? 1 : w.pcs;
+        return w;
+    });
     opts.Parse(argc, argv);
 
     config.snooping = snooping;

@@ -162,6 +162,15 @@ main(int argc, char* argv[])
         .Declare("events", ResultRecord::INT, "simulator events");
     // Checked inside Parse(), so that --check refuses what the run would refuse.
     opts.AddCheck([&]() { hostOptions.Apply(config); });
+    // Refused up front beyond --maxEvents/--maxMemory: the run lasts at most the launch
+    // (--maxLaunch), --settle and the window, or the series.
+    Mega06Work::SetBudgets(opts, [&]() {
+        Mega06Work w;
+        w.nodes = nodes;
+        w.seconds = 0.5 + std::max(maxLaunch + 0.1 + settle + duration, seriesLength);
+        w.pcs = 3;
+        return w;
+    });
     opts.Parse(argc, argv);
 
     config.senderPcs = 1;

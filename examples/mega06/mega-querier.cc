@@ -242,6 +242,19 @@ main(int argc, char* argv[])
                                     + " must be shorter than the load (--durationGmi x GMI = "
                                     + std::to_string(load.GetSeconds()) + " s)");
     });
+    // Refused up front beyond --maxEvents/--maxMemory: the run lasts Query Interval / 2 plus
+    // the load; unregistered frames reach the querier only, or every PC.
+    Mega06Work::SetBudgets(opts, [&]() {
+        const IgmpTimers t = Mega06Testbed::Timers(config);
+        const double load_s = t.GroupMembershipInterval().GetSeconds() * durationGmi;
+        Mega06Work w;
+        w.nodes = config.nodesPerPc;
+        w.seconds = t.queryInterval.GetSeconds() / 2 + load_s;
+        w.pcs = config.receivers + 3;
+        w.loadFrames = load * load_s;
+        w.loadPorts = config.unregisteredToRouterPorts ? 1 : w.pcs;
+        return w;
+    });
     opts.Parse(argc, argv);
 
     const IgmpTimers timers = Mega06Testbed::Timers(config);

@@ -236,7 +236,8 @@ main(int argc, char* argv[])
         .Declare("sent_total", ResultRecord::INT, "packets sent in the whole run")
         .Declare("rss_mb",
                  ResultRecord::SERIES,
-                 "resident memory every --rssEvery simulated s (MB; only with --rssEvery)")
+                 "resident memory every --rssEvery simulated s (MB; only with --rssEvery)",
+                 ResultRecord::SOMETIMES)
         .Declare("events", ResultRecord::INT, "simulator events");
     // Checked inside Parse(), so that --check refuses what the run would refuse.
     opts.AddCheck([&]() {
@@ -249,6 +250,14 @@ main(int argc, char* argv[])
                   : 1;
         ProgramOptions::Require(config.receivers <= groups,
                                 "--receivers must be <= the number of sets (one receiver per set)");
+    });
+    // Refused up front beyond --maxEvents/--maxMemory (at its maximums: 2.6e7 nodes).
+    Mega06Work::SetBudgets(opts, [&]() {
+        Mega06Work w;
+        w.nodes = double(config.senderPcs) * config.nodesPerPc;
+        w.seconds = warmup + duration;
+        w.pcs = config.senderPcs + config.receivers + (querier ? 1 : 0) + 1;
+        return w;
     });
     opts.Parse(argc, argv);
 

@@ -50,6 +50,41 @@ Mega06HostOptions::Apply(Mega06TestbedConfig& config) const
     config.profile = ProgramOptions::WithHostSet(config.profile, hostSet);
 }
 
+double
+Mega06Work::SendRate()
+{
+    // The default as --ns3::SendUdp::Interval (Config::SetDefault) left it.
+    struct TypeId::AttributeInformation info;
+    const bool found = SendUdp::GetTypeId().LookupAttributeByName("Interval", &info);
+    NS_ABORT_MSG_IF(!found, "ns3::SendUdp has no Interval");
+    const auto interval = DynamicCast<const TimeValue>(info.initialValue);
+    NS_ABORT_MSG_IF(!interval, "ns3::SendUdp's Interval is not a time");
+    return 1.0 / interval->Get().GetSeconds();
+}
+
+double
+Mega06Work::Events() const
+{
+    return EVENTS_PER_PACKET * nodes * SendRate() * seconds
+           + EVENTS_PER_FRAME_PORT * loadFrames * loadPorts + EVENTS_PER_PC_SECOND * pcs * seconds;
+}
+
+double
+Mega06Work::MemoryMib() const
+{
+    return BASE_MIB + nodes * BYTES_PER_NODE / 1048576.0;
+}
+
+void
+Mega06Work::SetBudgets(ProgramOptions& opts, std::function<Mega06Work()> work)
+{
+    opts.SetEventEstimate([work]() { return work().Events(); },
+                          "30 per send_udp packet (nodes / SendUdp::Interval x simulated s), 12 "
+                          "per load frame and PC reached, 1000 per PC and s");
+    opts.SetMemoryEstimate([work]() { return work().MemoryMib(); },
+                           "64 MiB and 1 KiB per send_udp node");
+}
+
 IgmpTimers
 Mega06Testbed::Timers(const Mega06TestbedConfig& config)
 {

@@ -20,6 +20,7 @@
 #include "ns3/snooping-bridge-net-device.h"
 #include "ns3/switch-helper.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,54 @@ struct Mega06HostOptions
      * @param config the configuration
      */
     void Apply(Mega06TestbedConfig& config) const;
+};
+
+/**
+ * @ingroup testbed
+ * @brief The work a MEGA06 run asks for, from its options, and the up-front budgets it gives
+ * (ProgramOptions::SetEventEstimate, SetMemoryEstimate): the four programs' cost grows with
+ * the send_udp nodes times the simulated time and with the load's frames, so a point beyond
+ * --maxEvents or --maxMemory is refused by --check and before the run, in one line.
+ *
+ * An upper bound, each constant above what was measured (Release build, starbed-p3-linux2613,
+ * 1-4 sender PCs, 1 000-400 000 nodes, 10^5-10^6 load frames/s): every node sends 1/Interval
+ * packets a second during the whole run (ns3::SendUdp's Interval, which --ns3::SendUdp::Interval
+ * changes; a saturated CPU sends fewer), a packet costs at most EVENTS_PER_PACKET events (20.5
+ * measured on mega-scale, 15 on mega-flooding, about 7 on mega-multiplex), a load frame at most
+ * EVENTS_PER_FRAME_PORT per PC it reaches (10 per flooded PC and 3 with snooping at 10^5
+ * frames/s; 7 at the unmoderated querier), a PC at most EVENTS_PER_PC_SECOND of its own
+ * (IGMP, timers; HZ = 1000 ticks if they are events); memory BASE_MIB (28 MiB measured) plus
+ * BYTES_PER_NODE a node (240-300 measured).
+ */
+struct Mega06Work
+{
+    double nodes{0};      //!< send_udp nodes
+    double seconds{0};    //!< simulated seconds
+    double loadFrames{0}; //!< the load's frames
+    double loadPorts{0};  //!< PCs each load frame reaches
+    double pcs{0};        //!< PCs
+
+    static constexpr double EVENTS_PER_PACKET = 30;      //!< events per send_udp packet
+    static constexpr double EVENTS_PER_FRAME_PORT = 12;  //!< events per load frame and PC
+    static constexpr double EVENTS_PER_PC_SECOND = 1000; //!< a PC's own events per second
+    static constexpr double BASE_MIB = 64;               //!< memory without nodes (MiB)
+    static constexpr double BYTES_PER_NODE = 1024;       //!< memory per send_udp node
+
+    /** @return the send_udp nodes' packets per second each (1 / ns3::SendUdp's Interval) */
+    static double SendRate();
+
+    /** @return the estimated simulator events */
+    double Events() const;
+
+    /** @return the estimated resident memory (MiB) */
+    double MemoryMib() const;
+
+    /**
+     * @brief Give a program's options the event and memory estimates of its work.
+     * @param opts the program's options
+     * @param work the work, from the parsed options (called in Parse())
+     */
+    static void SetBudgets(ProgramOptions& opts, std::function<Mega06Work()> work);
 };
 
 /**

@@ -111,54 +111,116 @@ NttTestbed::DeclareFields(ResultRecord& rec)
                  ResultRecord::INT,
                  "stream records sent on by the forwarding computer")
         .Declare("stream_arrived", ResultRecord::INT, "stream records read by the receiver")
-        .Declare("tcp_retransmissions", ResultRecord::INT, "TCP: segments retransmitted by S")
+        .Declare("tcp_retransmissions",
+                 ResultRecord::INT,
+                 "TCP: segments retransmitted by S",
+                 ResultRecord::SOMETIMES)
         .Declare("tcp_persist_forced",
                  ResultRecord::INT,
-                 "TCP: forced sends into a small window on a persist timeout")
+                 "TCP: forced sends into a small window on a persist timeout",
+                 ResultRecord::SOMETIMES)
         .Declare("cache_side",
                  ResultRecord::STRING,
-                 "router: interface whose switch governs a packet (Input/Output)")
-        .Declare("cache_policy", ResultRecord::STRING, "router: cache replacement (FlushAll/Lru)")
+                 "router: interface whose switch governs a packet (Input/Output)",
+                 ResultRecord::SOMETIMES)
+        .Declare("cache_policy",
+                 ResultRecord::STRING,
+                 "router: cache replacement (FlushAll/Lru)",
+                 ResultRecord::SOMETIMES)
         .Declare("cache_ethernet",
                  ResultRecord::INT,
-                 "router: fast switching on the Ethernet interface (1) or not (0)")
+                 "router: fast switching on the Ethernet interface (1) or not (0)",
+                 ResultRecord::SOMETIMES)
         .Declare("cache_fddi",
                  ResultRecord::INT,
-                 "router: fast switching on the FDDI interface (1) or not (0)")
-        .Declare("flush_interval_s", ResultRecord::REAL, "router: cache flush interval (s)")
-        .Declare("slow_cost_cycles", ResultRecord::REAL, "router: process-switching cycles")
-        .Declare("random_rate_pps", ResultRecord::REAL, "random-destination datagrams per second")
-        .Declare("random_size_bytes", ResultRecord::INT, "random-destination UDP payload bytes")
-        .Declare("router_fast", ResultRecord::INT, "router: packets on the fast path")
-        .Declare("router_slow", ResultRecord::INT, "router: packets on the slow path")
-        .Declare("router_queue_drops", ResultRecord::INT, "router: input hold queue drops")
+                 "router: fast switching on the FDDI interface (1) or not (0)",
+                 ResultRecord::SOMETIMES)
+        .Declare("flush_interval_s",
+                 ResultRecord::REAL,
+                 "router: cache flush interval (s)",
+                 ResultRecord::SOMETIMES)
+        .Declare("slow_cost_cycles",
+                 ResultRecord::REAL,
+                 "router: process-switching cycles",
+                 ResultRecord::SOMETIMES)
+        .Declare("random_rate_pps",
+                 ResultRecord::REAL,
+                 "random-destination datagrams per second",
+                 ResultRecord::SOMETIMES)
+        .Declare("random_size_bytes",
+                 ResultRecord::INT,
+                 "random-destination UDP payload bytes",
+                 ResultRecord::SOMETIMES)
+        .Declare("router_fast",
+                 ResultRecord::INT,
+                 "router: packets on the fast path",
+                 ResultRecord::SOMETIMES)
+        .Declare("router_slow",
+                 ResultRecord::INT,
+                 "router: packets on the slow path",
+                 ResultRecord::SOMETIMES)
+        .Declare("router_queue_drops",
+                 ResultRecord::INT,
+                 "router: input hold queue drops",
+                 ResultRecord::SOMETIMES)
         .Declare("router_max_queue",
                  ResultRecord::INT,
-                 "router: largest number of packets waiting for process switching")
-        .Declare("cache_hits", ResultRecord::INT, "router: route-cache hits")
-        .Declare("cache_misses", ResultRecord::INT, "router: route-cache misses")
-        .Declare("cache_fills", ResultRecord::INT, "router: route-cache fills")
+                 "router: largest number of packets waiting for process switching",
+                 ResultRecord::SOMETIMES)
+        .Declare("cache_hits",
+                 ResultRecord::INT,
+                 "router: route-cache hits",
+                 ResultRecord::SOMETIMES)
+        .Declare("cache_misses",
+                 ResultRecord::INT,
+                 "router: route-cache misses",
+                 ResultRecord::SOMETIMES)
+        .Declare("cache_fills",
+                 ResultRecord::INT,
+                 "router: route-cache fills",
+                 ResultRecord::SOMETIMES)
         .Declare("cache_refused",
                  ResultRecord::INT,
-                 "router: fills refused because the cache was full")
-        .Declare("cache_flushes", ResultRecord::INT, "router: route-cache flushes");
+                 "router: fills refused because the cache was full",
+                 ResultRecord::SOMETIMES)
+        .Declare("cache_flushes",
+                 ResultRecord::INT,
+                 "router: route-cache flushes",
+                 ResultRecord::SOMETIMES);
     for (const char* name : {"fddi", "ethernet"})
     {
         std::string p = std::string("router_") + name;
         std::string what
             = std::string("router: packets that arrived on the ") + name + " interface and ";
-        rec.Declare(p + "_fast", ResultRecord::INT, what + "took the fast path")
-            .Declare(p + "_slow", ResultRecord::INT, what + "were process-switched")
-            .Declare(p + "_drops", ResultRecord::INT, what + "found its hold queue full")
+        rec.Declare(p + "_fast",
+                    ResultRecord::INT,
+                    what + "took the fast path",
+                    ResultRecord::SOMETIMES)
+            .Declare(p + "_slow",
+                     ResultRecord::INT,
+                     what + "were process-switched",
+                     ResultRecord::SOMETIMES)
+            .Declare(p + "_drops",
+                     ResultRecord::INT,
+                     what + "found its hold queue full",
+                     ResultRecord::SOMETIMES)
             .Declare(p + "_max_queue",
                      ResultRecord::INT,
-                     std::string("router: largest input hold queue of the ") + name + " interface");
+                     std::string("router: largest input hold queue of the ") + name + " interface",
+                     ResultRecord::SOMETIMES);
     }
-    rec.Declare("cache_filled", ResultRecord::INT, "exp. 3: cache full when the stream started")
+    rec.Declare("cache_filled",
+                ResultRecord::INT,
+                "exp. 3: cache full when the stream started",
+                ResultRecord::SOMETIMES)
         .Declare("fill_time_s",
                  ResultRecord::REAL,
-                 "exp. 3: time the random traffic took to fill the cache (s)")
-        .Declare("random_sent", ResultRecord::INT, "exp. 3: random-destination datagrams sent")
+                 "exp. 3: time the random traffic took to fill the cache (s)",
+                 ResultRecord::SOMETIMES)
+        .Declare("random_sent",
+                 ResultRecord::INT,
+                 "exp. 3: random-destination datagrams sent",
+                 ResultRecord::SOMETIMES)
         .Declare("stream_start_s", ResultRecord::REAL, "time the stream started (s)")
         .Declare("end_s", ResultRecord::REAL, "time the run ended (s)")
         .Declare("events", ResultRecord::INT, "simulator events");

@@ -61,17 +61,26 @@ struct Samples
         rec.Declare("samples", ResultRecord::INT, "samples: activations or datagrams received")
             .Declare("mean_us",
                      ResultRecord::REAL,
-                     "mean wake-up error (sched) or one-way latency (net) (us)")
-            .Declare("min_us", ResultRecord::REAL, "smallest sample (us)")
-            .Declare("max_us", ResultRecord::REAL, "largest sample (us)")
-            .Declare("jitter_us", ResultRecord::REAL, "jitter: max minus min of the samples (us)")
+                     "mean wake-up error (sched) or one-way latency (net) (us)",
+                     ResultRecord::SOMETIMES)
+            .Declare("min_us", ResultRecord::REAL, "smallest sample (us)", ResultRecord::SOMETIMES)
+            .Declare("max_us", ResultRecord::REAL, "largest sample (us)", ResultRecord::SOMETIMES)
+            .Declare("jitter_us",
+                     ResultRecord::REAL,
+                     "jitter: max minus min of the samples (us)",
+                     ResultRecord::SOMETIMES)
             .Declare("hist_start_us",
                      ResultRecord::REAL,
-                     "lower edge of the first histogram bin (us)")
-            .Declare("hist_bin_us", ResultRecord::REAL, "histogram bin width (us)")
+                     "lower edge of the first histogram bin (us)",
+                     ResultRecord::SOMETIMES)
+            .Declare("hist_bin_us",
+                     ResultRecord::REAL,
+                     "histogram bin width (us)",
+                     ResultRecord::SOMETIMES)
             .Declare("hist_counts",
                      ResultRecord::SERIES,
-                     "samples per histogram bin, from the minimum's bin to the maximum's");
+                     "samples per histogram bin, from the minimum's bin to the maximum's",
+                     ResultRecord::SOMETIMES);
     }
 
     /**
@@ -290,18 +299,40 @@ main(int argc, char* argv[])
         .Declare("band", ResultRecord::STRING, "--band")
         .Declare("profile", ResultRecord::STRING, "--platform: the machine family (irix, ihawk)")
         .Declare("host_a", ResultRecord::STRING, "host profile of the measuring (sending) machine")
-        .Declare("host_b", ResultRecord::STRING, "net: host profile of the receiving machine")
-        .Declare("network", ResultRecord::STRING, "net: hub or switch")
-        .Declare("method", ResultRecord::STRING, "net: oneway or echo (half the round trip)")
+        .Declare("host_b",
+                 ResultRecord::STRING,
+                 "net: host profile of the receiving machine",
+                 ResultRecord::SOMETIMES)
+        .Declare("network", ResultRecord::STRING, "net: hub or switch", ResultRecord::SOMETIMES)
+        .Declare("method",
+                 ResultRecord::STRING,
+                 "net: oneway or echo (half the round trip)",
+                 ResultRecord::SOMETIMES)
         .Declare("period_s", ResultRecord::REAL, "task period or datagram interval (s)")
-        .Declare("busy_wait_us", ResultRecord::REAL, "sched: busy-wait before each activation (us)")
-        .Declare("clock_read_us", ResultRecord::REAL, "sched: cost of one clock read (us)")
-        .Declare("sent", ResultRecord::INT, "net: datagrams sent, the warm-up included")
-        .Declare("malformed", ResultRecord::INT, "net: datagrams of the wrong size, dropped")
-        .Declare("received", ResultRecord::INT, "net: datagrams that arrived (= samples)")
+        .Declare("busy_wait_us",
+                 ResultRecord::REAL,
+                 "sched: busy-wait before each activation (us)",
+                 ResultRecord::SOMETIMES)
+        .Declare("clock_read_us",
+                 ResultRecord::REAL,
+                 "sched: cost of one clock read (us)",
+                 ResultRecord::SOMETIMES)
+        .Declare("sent",
+                 ResultRecord::INT,
+                 "net: datagrams sent, the warm-up included",
+                 ResultRecord::SOMETIMES)
+        .Declare("malformed",
+                 ResultRecord::INT,
+                 "net: datagrams of the wrong size, dropped",
+                 ResultRecord::SOMETIMES)
+        .Declare("received",
+                 ResultRecord::INT,
+                 "net: datagrams that arrived (= samples)",
+                 ResultRecord::SOMETIMES)
         .Declare("lost",
                  ResultRecord::INT,
-                 "net: datagrams that never arrived (--samples - received)")
+                 "net: datagrams that never arrived (--samples - received)",
+                 ResultRecord::SOMETIMES)
         .Declare("events", ResultRecord::INT, "simulator events");
     Samples::Declare(rec);
     Family machinesOf;

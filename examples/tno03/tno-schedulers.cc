@@ -259,7 +259,10 @@ main(int argc, char* argv[])
         .Declare("tso_violations",
                  ResultRecord::INT,
                  "updates that arrived after their timestamp had been delivered")
-        .Declare("grants", ResultRecord::INT, "hla: time advance grants of the three federates")
+        .Declare("grants",
+                 ResultRecord::INT,
+                 "hla: time advance grants of the three federates",
+                 ResultRecord::SOMETIMES)
         .Declare("cgf_reflected", ResultRecord::INT, "CGF updates reflected at the two cockpits")
         .Declare("cgf_sent", ResultRecord::INT, "CGF updates sent (1400 bytes each)")
         .Declare("clock_offset_a_us",
@@ -270,19 +273,24 @@ main(int argc, char* argv[])
                  "machine B's clock offset at the start (us)")
         .Declare("time_messages",
                  ResultRecord::INT,
-                 "hla: time-management messages (requests and notes) the Fedex read")
+                 "hla: time-management messages (requests and notes) the Fedex read",
+                 ResultRecord::SOMETIMES)
         .Declare("grant_wait_mean_us",
                  ResultRecord::REAL,
-                 "hla: mean time from a cockpit's TimeAdvanceRequest to its grant's callback (us)")
+                 "hla: mean time from a cockpit's TimeAdvanceRequest to its grant's callback (us)",
+                 ResultRecord::SOMETIMES)
         .Declare("ntp_updates",
                  ResultRecord::INT,
-                 "ntp: clock-discipline updates (samples used) of the two clients in the run")
+                 "ntp: clock-discipline updates (samples used) of the two clients in the run",
+                 ResultRecord::SOMETIMES)
         .Declare("ntp_max_correction_ppm",
                  ResultRecord::REAL,
-                 "ntp: largest rate correction (slew + frequency) applied to a clock (ppm)")
+                 "ntp: largest rate correction (slew + frequency) applied to a clock (ppm)",
+                 ResultRecord::SOMETIMES)
         .Declare("enabled_s",
                  ResultRecord::REAL,
-                 "hla: when the last federate read the RTI's TIME_REGULATION_ENABLED (s)")
+                 "hla: when the last federate read the RTI's TIME_REGULATION_ENABLED (s)",
+                 ResultRecord::SOMETIMES)
         .Declare("start_s",
                  ResultRecord::REAL,
                  "start of the measured frames (s; hla: the first whole frame at least a frame "

@@ -349,9 +349,28 @@ def _kill_running():
                 pass
 
 
+def _written_since(dests: list[tuple[str, str]], params: dict, build: dict | None,
+                   since: float) -> bool:
+    """Whether every destination already holds this point's record, of this build, written at
+    or after ``since`` (by this campaign)."""
+    for _, dest in dests:
+        path = Path(dest)
+        try:
+            if not path.is_file() or path.stat().st_mtime < since:
+                return False
+            data = json.loads(path.read_text())
+        except (OSError, ValueError):
+            return False
+        if not isinstance(data, dict) or data.get("params") != params:
+            return False
+        if build is not None and (data.get("build") or {}).get("id") != build["id"]:
+            return False
+    return True
+
+
 def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]],
               timeout: float | None, progress: bool = False, build: dict | None = None,
-              resolved: dict | None = None, guard=None) -> dict:
+              resolved: dict | None = None, guard=None, since: float | None = None) -> dict:
     """Run one point (in a worker): the program as its own process (its own process group, killed
     with the worker), then its record stored atomically at every destination
     ``(experiment id, path)``, with the build identity and resolved parameters the campaign
@@ -359,7 +378,11 @@ def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]]
     is a result, not an exception (an exception is left to the worker's death, which the
     scheduler answers by running the point elsewhere). ``guard``: the binaries' (path, size,
     mtime); a point whose binaries changed before or during its run fails instead of getting a
-    record with the wrong identity."""
+    record with the wrong identity. ``since``: the campaign's start (time.time()); a point
+    whose records this campaign already wrote is not run again (a worker that died after it
+    wrote them and before the scheduler heard of it: the scheduler runs the task again)."""
+    if since is not None and _written_since(dests, params, build, since):
+        return {"ok": True, "wall": 0.0}
     rebuilt = (f"point {params}: {program} or the module library was rebuilt while the campaign "
                f"ran; run the campaign again")
     if not _guard_holds(guard):
@@ -513,16 +536,17 @@ def _points(exp: Experiment, scale: str) -> list[dict]:
     return pts
 
 
-_FIELDS: dict[str, dict[str, str] | None] = {}
+_FIELDS: dict[str, dict[str, dict] | None] = {}
 
 
-def _declared_fields(program: str) -> dict[str, str] | None:
-    """{field: type} of a program's result record (its --describe; None if unavailable)."""
+def _declared_fields(program: str) -> dict[str, dict] | None:
+    """{field: its --describe entry ("type", "always", ...)} of a program's result record (None
+    if unavailable)."""
     if program not in _FIELDS:
         try:
             r = subprocess.run([str(program_path(program)), "--describe"], capture_output=True,
                                text=True, timeout=60)
-            _FIELDS[program] = {f["name"]: f["type"] for f in json.loads(r.stdout)["fields"]}
+            _FIELDS[program] = {f["name"]: f for f in json.loads(r.stdout)["fields"]}
         except (OSError, ValueError, KeyError, TypeError, subprocess.SubprocessError):
             _FIELDS[program] = None
     return _FIELDS[program]
@@ -542,7 +566,7 @@ def _value_fits(kind: str, v) -> bool:
 def record_problem(data, params: dict, program: str | None) -> str | None:
     """Why a stored record cannot stand for the point (None if it can): not a JSON object,
     other parameters or program, no result object, a result field the program does not declare
-    or of another type than declared."""
+    or of another type than declared, or without a field the program declares always set."""
     if not isinstance(data, dict):
         return "not a JSON object"
     if data.get("params") != params:
@@ -557,8 +581,11 @@ def record_problem(data, params: dict, program: str | None) -> str | None:
         for k, v in result.items():
             if k not in fields:
                 return f"result field {k!r} is not a field of {program}"
-            if not _value_fits(fields[k], v):
-                return f"result field {k!r} is not a {fields[k]}"
+            if not _value_fits(fields[k].get("type"), v):
+                return f"result field {k!r} is not a {fields[k].get('type')}"
+        for k, f in fields.items():
+            if f.get("always") is True and k not in result:
+                return f"no result field {k!r}, which {program} always sets"
     return None
 
 
@@ -915,6 +942,10 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
     cluster = _Cluster(min(jobs, len(todo)), scheduler)
     bar = Progress(len(todo), log, progress)
     futures = {}
+    # Records written from now on are this campaign's: a second run of a point's task, after
+    # its worker died, finds them and does not compute the point again. (A file system's
+    # coarser clock can only make a record look older: then it is computed again, as before.)
+    since = time.time()
     # Simulated-time progress of paper-scale points only (their runs take minutes; ShowProgress
     # adds its own events to a program's event count, so quick runs stay without it).
     show = scale == "paper"
@@ -927,7 +958,7 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
             f = cluster.client.submit(run_point, str(program_path(exp.program)), exp.program, p,
                                       dests, exp.timeout_s, show and exp.progress,
                                       extra[k]["build"], extra[k]["resolved"],
-                                      extra[k]["guard"], key=f"point-{k[0]}-{k[1]}",
+                                      extra[k]["guard"], since, key=f"point-{k[0]}-{k[1]}",
                                       priority=n - rank, pure=False)
             futures[f] = members
         pending = set(futures)

@@ -2,6 +2,7 @@
 code, abort in range or hang. Each test is one reproduction of the issue, which failed before
 the fix."""
 
+import json
 import os
 import subprocess
 import sys
@@ -208,13 +209,87 @@ def test_event_budget_refuses_runaway_run():
 
 def test_memory_budget_stops_the_run():
     """Beyond --maxMemory the run stops with one line and exit 2 (not the kernel's OOM kill).
-    mega-scale at its maximums (256 PCs x 100 000 nodes) grew to 5.6 GB in 60 s; it passes 64 MiB
-    while it builds the nodes. (tno-pipeline at 100 kHz x 3600 s, the first example, grows only
-    slowly since issue 26's model: it is refused by --maxEvents, test_event_budget_...)."""
-    r = _run([_prog("mega-scale"), "--senderPcs=256", "--nodesPerPc=100000", "--duration=60",
-              "--maxMemory=64", "--output=/dev/null"], timeout=300)
+    The watch serves programs without a memory estimate: tno-pipeline for 600 s passes 16 MiB
+    (the libraries alone) at once. (mega-scale at its maximums, the first example, is now
+    refused before it starts: test_mega06_estimates_refuse_over_limit_points.)"""
+    r = _run([_prog("tno-pipeline"), "--duration=600", "--maxMemory=16", "--output=/dev/null"],
+             timeout=300)
     _one_error_line(r)
-    assert "--maxMemory" in r.stderr
+    assert "--maxMemory" in r.stderr and "the run uses" in r.stderr, r.stderr[-300:]
+
+
+def _estimated_events(program, args):
+    """The program's up-front event estimate for these options (its --maxEvents message)."""
+    import re
+
+    r = _run([_prog(program), *args, "--check", "--maxEvents=1"])
+    _one_error_line(r)
+    m = re.search(r"about ([0-9.e+]+) simulator events", r.stderr)
+    assert m, r.stderr
+    return float(m.group(1))
+
+
+def test_mega06_estimates_refuse_over_limit_points():
+    """Item 14: mega-scale at its maximums (256 PCs x 100 000 nodes for an hour) grew to 5.6 GB
+    in 60 s and ran for days; only the memory watch stopped it, after it had grown. Every
+    MEGA06 program now estimates its events and memory from its options: --check and the run
+    refuse such a point before it starts, in one line, exit 2; raising the budget passes."""
+    big = ["--senderPcs=256", "--nodesPerPc=100000", "--duration=3600"]
+    for extra in (["--check"], ["--output=/dev/null"]):
+        r = _run([_prog("mega-scale"), *big, *extra], timeout=60)
+        _one_error_line(r)
+        assert "--maxEvents" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    r = _run([_prog("mega-scale"), *big, "--maxEvents=1e15", "--maxMemory=4096", "--check"])
+    _one_error_line(r)
+    assert "--maxMemory=4096" in r.stderr and "MiB" in r.stderr, r.stderr
+    r = _run([_prog("mega-scale"), *big, "--maxEvents=1e15", "--maxMemory=65536", "--check"])
+    assert r.returncode == 0, r.stderr[-300:]
+    for program, args in (("mega-flooding", ["--loadPps=1e7", "--duration=3600"]),
+                          ("mega-querier", ["--loadPps=1e7", "--igmpTimeScale=1",
+                                            "--durationGmi=20"]),
+                          ("mega-multiplex", ["--nodes=100000", "--duration=3600"])):
+        r = _run([_prog(program), *args, "--check"])
+        _one_error_line(r)
+        assert "--maxEvents" in r.stderr, (program, r.stderr)
+
+
+@pytest.mark.parametrize("program,args", [
+    ("mega-scale", ["--senderPcs=2", "--sendersPerGroup=1", "--receivers=2",
+                    "--nodesPerPc=1000", "--duration=1"]),
+    ("mega-scale", ["--senderPcs=1", "--sendersPerGroup=0", "--receivers=1",
+                    "--nodesPerPc=1000", "--duration=1", "--ns3::SendUdp::Interval=100ms"]),
+    ("mega-flooding", ["--nodesPerPc=1000", "--loadPps=1e5", "--duration=0.5",
+                       "--loadLead=0.25", "--snooping=false"]),
+    ("mega-querier", ["--nodesPerPc=1000", "--loadPps=1e5", "--querierItr=0",
+                      "--igmpTimeScale=0.02", "--durationGmi=1.25", "--receivers=2"]),
+    ("mega-multiplex", ["--nodes=1000", "--duration=3", "--maxLaunch=2", "--seriesLength=10"]),
+])
+def test_mega06_event_estimate_bounds_a_measured_run(tmp_path, program, args):
+    """The estimate is conservative and not far off: a small run's real event count (its
+    record's `events`) is at most the estimate, and the estimate at most 10 times it."""
+    estimate = _estimated_events(program, args)
+    out = tmp_path / "r.json"
+    r = _run([_prog(program), *args, f"--output={out}"], timeout=600)
+    assert r.returncode == 0, r.stderr[-500:]
+    real = json.loads(out.read_text())["events"]
+    assert real <= estimate <= 10 * real, (program, args, real, estimate)
+
+
+def test_mega06_paper_points_within_the_default_budgets():
+    """The estimates refuse no point of the paper grids at the default --maxEvents (1e9) and a
+    --maxMemory of 4 GiB (every point, checked as the campaign runs it)."""
+    from testbed import campaign
+    from testbed.experiment import get
+
+    for exp_id in ("mega-flooding", "mega-querier", "mega-multiplex", "mega-receiver",
+                   "mega-scale", "mega-cat6009"):
+        exp = get(exp_id)
+        lines = ["\t".join(campaign.command_line("x", p, "/dev/null")[1:-1] + ["--maxMemory=4096"])
+                 for p in exp.points("paper")]
+        r = subprocess.run([_prog(exp.program), "--checkBatch"], input="\n".join(lines) + "\n",
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0 and set(r.stdout.split("\n")) <= {"0", ""}, \
+            (exp_id, r.stdout[-800:], r.stderr[-300:])
 
 
 # --- item 17: validate --measured input ----------------------------------------------------
@@ -306,7 +381,8 @@ def _square_program(tmp_path, monkeypatch, kill_at=None, describe=False):
 import json, os, signal, sys
 if sys.argv[1:] == ["--describe"]:
     print(json.dumps({{"program": "square", "options": [], "fields": [
-        {{"name": "y", "type": "real", "help": "x*x"}}]}}))
+        {{"name": "y", "type": "real", "help": "x*x", "always": True}},
+        {{"name": "note", "type": "string", "help": "sometimes", "always": False}}]}}))
     sys.exit(0 if {describe!r} else 3)
 args = dict(a[2:].split("=", 1) for a in sys.argv[1:])
 open({str(log)!r}, "a").write(args["x"] + "\\n")
@@ -394,6 +470,9 @@ def test_second_campaign_into_the_same_out_is_refused(tmp_path, monkeypatch):
                                      '"result": {"y": "one"}}',
                                      '{"params": {"x": 1}, "program": "square", '
                                      '"result": {"z": 1.0}}',
+                                     # valid fields, but without y, which square always sets
+                                     '{"params": {"x": 1}, "program": "square", '
+                                     '"result": {"note": "n"}}',
                                      "FIFO"])
 def test_bad_stored_record_is_computed_again(tmp_path, monkeypatch, content):
     from testbed import campaign
@@ -413,6 +492,31 @@ def test_bad_stored_record_is_computed_again(tmp_path, monkeypatch, content):
     assert [r.result["y"] for r in res["sq"]] == [0.0, 1.0, 4.0]
     assert "1" in log.read_text().split()
     assert any(rec.name in m and "again" in m for m in said), said
+
+
+def test_programs_declare_which_fields_they_always_set(tmp_path):
+    """Item 8: --describe said only a field's type, so a stored record without a field its
+    program always writes could not be refused. Every field now says "always"; a field the
+    code writes only in some runs is false (mega-scale's rss_mb only with --rssEvery, tno-
+    pipeline's latencies only when a message arrived), and a real record holds every always-set
+    field (ResultRecord::Write refuses one without)."""
+    described = {}
+    for name in ("mega-scale", "tno-pipeline", "jaxa-table2", "ethernet-saturation"):
+        d = json.loads(_run([_prog(name), "--describe"]).stdout)
+        described[name] = {f["name"]: f.get("always") for f in d["fields"]}
+        assert all(isinstance(a, bool) for a in described[name].values()), (name, described)
+    assert described["mega-scale"]["events"] is True
+    assert described["mega-scale"]["rss_mb"] is False
+    assert described["tno-pipeline"]["latency_mean_us"] is False
+    assert described["tno-pipeline"]["lost"] is True
+    assert described["jaxa-table2"]["rtt_mean_ms"] is False
+    out = tmp_path / "r.json"
+    r = _run([_prog("ethernet-saturation"), "--stations=2", "--seconds=1ms",
+              f"--output={out}"], timeout=120)
+    assert r.returncode == 0, r.stderr[-500:]
+    record = json.loads(out.read_text())
+    always = {k for k, a in described["ethernet-saturation"].items() if a}
+    assert always and always <= set(record), always - set(record)
 
 
 def test_out_that_is_a_file_is_one_line_exit_2(tmp_path):
@@ -628,3 +732,212 @@ def test_idle_ticks_without_interference_run():
     r = _run([_prog("jaxa-table2"), "--count=2", "--check",
               f"--hostSet={idle}HostPlatform.Cpu.InterferenceRate=0"], timeout=120)
     _one_error_line(r)
+
+
+# --- items 18 and 7: a terminal's Ctrl-C, a restarted external worker -----------------------
+
+def _records(out):
+    """{record path: (inode, mtime_ns)} of every stored point under out."""
+    return {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in Path(out).rglob("points/*.json")
+            if not p.name.startswith(".")}  # not a point's temporary
+
+
+def test_terminal_ctrl_c_keeps_finished_points_and_resumes(tmp_path):
+    """Item 18: a Ctrl-C in the terminal reaches the whole foreground process group (the
+    campaign, the Dask nanny and workers). Simulated as the terminal does it: `./testbed sweep`
+    in its own session on a pty, SIGINT to the group once a point is stored. The campaign says
+    so in one line and exits 130 (documented in cli.py), with no worker traceback, leaves no
+    program running, keeps every finished record; a second run reuses them (same files, not
+    rewritten) and computes only the rest."""
+    import pty
+    import select
+    import signal
+    import time
+
+    _prog("ethernet-saturation")
+    out = tmp_path / "out"
+    # 8 points of 2-5 s each on one worker: the ^C comes while points are left.
+    cmd = [str(ROOT / "testbed"), "sweep", "ethernet-saturation", "--param",
+           "stations=2,3,4,5,6,7,8,9", "--param", "seconds=40s", "--jobs", "1", "--out", str(out)]
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, cwd=tmp_path,
+                            start_new_session=True)
+    os.close(slave)
+    text = b""
+
+    def read_for(seconds):
+        nonlocal text
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # the pty closed: every process of the session is gone
+                    return
+                if not chunk:
+                    return
+                text += chunk
+
+    try:
+        deadline = time.monotonic() + 600
+        while not _records(out) and proc.poll() is None and time.monotonic() < deadline:
+            read_for(0.5)
+        assert proc.poll() is None, "the sweep ended before a point was stored: " + \
+            text.decode(errors="replace")[-800:]
+        os.killpg(proc.pid, signal.SIGINT)  # what the terminal does on ^C
+        try:
+            end = time.monotonic() + 120
+            while proc.poll() is None and time.monotonic() < end:
+                read_for(0.5)
+            proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            raise
+        read_for(1)
+    finally:
+        os.close(master)
+    said = text.decode(errors="replace")
+    assert proc.returncode == 130, (proc.returncode, said[-1500:])
+    assert "interrupted: finished points are kept" in said, said[-1500:]
+    assert "Traceback" not in said, said[-3000:]
+    kept = _records(out)
+    assert 1 <= len(kept) < 8, (len(kept), said[-800:])
+    for p in kept:
+        json.loads(p.read_text())  # complete records only
+    time.sleep(1)
+    left = subprocess.run(["pgrep", "-f", str(out)], capture_output=True, text=True).stdout
+    assert not left.strip(), "processes of the interrupted sweep still run: " + left
+    # The re-run: the same files, unchanged, and the missing points.
+    r = _run(cmd + ["--no-progress"], timeout=900, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr[-800:]
+    after = _records(out)
+    assert len(after) == 8
+    assert {p: after[p] for p in kept} == kept, "a finished point was computed again"
+
+
+def test_point_run_again_after_its_record_was_written_is_not_recomputed(tmp_path, monkeypatch):
+    """Found by the restarted-worker test (1 run in 4 on a loaded machine): a worker killed after
+    it wrote a point's record but before the scheduler heard the task end made the scheduler run
+    the task again, and the finished point was computed a second time. A task now finds the
+    record this campaign (``since``) wrote and does not run the program; a record from before the
+    campaign (``--rerun``) is still computed again."""
+    import time
+
+    from testbed import campaign
+
+    log = _square_program(tmp_path, monkeypatch)
+    dest = tmp_path / "out" / "sq" / "points" / "p.json"
+    since = time.time()
+    args = (str(campaign.EXAMPLES_DIR / "square"), "square", {"x": 5}, [("sq", str(dest))], 60)
+    assert campaign.run_point(*args, since=since)["ok"]
+    assert campaign.run_point(*args, since=since)["ok"]  # the scheduler's second try
+    assert log.read_text().split() == ["5"]
+    assert json.loads(dest.read_text())["result"] == {"y": 25.0}
+    assert campaign.run_point(*args, since=time.time() + 10)["ok"]  # an older record: rerun
+    assert log.read_text().split() == ["5", "5"]
+
+
+def test_restarted_external_worker_completes_the_campaign(tmp_path, monkeypatch):
+    """Item 7: a campaign on an external cluster (--scheduler) whose only dask-worker is killed
+    (SIGKILL) mid-run and started again: the new worker (which has no path to the package but
+    the campaign's worker plugin) finishes the campaign; a point finished before the kill is
+    computed once, the one running then at most twice (recomputed whole), every record is there
+    and complete."""
+    import stat
+    import threading
+    import time
+
+    from distributed import LocalCluster
+
+    from testbed import campaign
+
+    bindir = tmp_path / "examples"
+    bindir.mkdir()
+    calls = tmp_path / "calls.log"
+    prog = bindir / "slowsq"
+    prog.write_text(f"""#!{sys.executable}
+import json, sys, time
+if sys.argv[1:] == ["--describe"]:
+    print(json.dumps({{"program": "slowsq", "options": [], "fields": [
+        {{"name": "y", "type": "real", "help": "x*x", "always": True}}]}}))
+    sys.exit(0)
+args = dict(a[2:].split("=", 1) for a in sys.argv[1:])
+open({str(calls)!r}, "a").write(args["x"] + "\\n")
+time.sleep(1.0)
+json.dump({{"y": float(args["x"]) ** 2}}, open(args["output"], "w"))
+""")
+    prog.chmod(prog.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setattr(campaign, "EXAMPLES_DIR", bindir)
+    campaign._FIELDS.clear()
+    from testbed.experiment import Analysis, Experiment
+
+    n = 6
+    exp = Experiment(id="sq", study="TEST", title="squares", program="slowsq",
+                     points=lambda scale: [{"x": i} for i in range(n)],
+                     analyse=lambda records: Analysis(rows=[], metrics={}))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    out = tmp_path / "out"
+
+    def worker(addr):
+        return subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", addr,
+                                 "--nthreads", "1", "--no-nanny", "--no-dashboard"],
+                                cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
+
+    # A scheduler that other processes reach (tcp), as `dask scheduler` would be.
+    with LocalCluster(n_workers=0, processes=False, protocol="tcp://", host="127.0.0.1",
+                      dashboard_address=None) as cluster:
+        first = worker(cluster.scheduler_address)
+        result = {}
+        t = threading.Thread(target=lambda: result.update(campaign.run_campaign(
+            [exp], "quick", 1, out, log=lambda m: None, scheduler=cluster.scheduler_address,
+            progress=False)))
+        t.start()
+        second = None
+        try:
+            deadline = time.monotonic() + 300
+            while len(_records(out)) < 2 and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert len(_records(out)) >= 2, "no point was finished"
+            os.killpg(first.pid, 9)
+            first.wait()
+            finished = {json.loads(p.read_text())["params"]["x"] for p in _records(out)}
+            time.sleep(1)
+            second = worker(cluster.scheduler_address)
+            t.join(timeout=300)
+            assert not t.is_alive(), "the campaign did not finish with the restarted worker"
+        finally:
+            for w in (first, second):
+                if w is not None and w.poll() is None:
+                    os.killpg(w.pid, 9)
+                    w.wait()
+    assert not isinstance(result["sq"], Exception), result["sq"]
+    assert [r.result["y"] for r in result["sq"]] == [float(i * i) for i in range(n)]
+    counts = [calls.read_text().split().count(str(i)) for i in range(n)]
+    assert all(counts[i] == 1 for i in finished), (finished, counts)
+    assert all(1 <= c <= 2 for c in counts), counts
+    assert len(_records(out)) == n
+
+
+# --- tno-pipeline's CPU shielding rule: inside Parse, so --check sees it ---------------------
+
+@pytest.mark.parametrize("args", [["--hostProfile=pc2006-linux26"],  # one CPU
+                                  ["--hostSet=Cores=2"],  # 1b shields 2: needs 3
+                                  ["--config=2", "--hostSet=Cores=3"],  # SM shields 3
+                                  ["--ns3::HostCpu::Cores=2"]])
+def test_pipeline_too_few_cpus_refused_by_check(args):
+    """"too few CPUs to shield each federate" was a Require after Parse(): --check accepted the
+    options (exit 0) and only the run refused them."""
+    for extra in (["--check"], ["--duration=0.1", "--output=/dev/null"]):
+        r = _run([_prog("tno-pipeline"), *args, *extra], timeout=300)
+        _one_error_line(r)
+        assert "too few CPUs to shield each federate" in r.stderr, r.stderr[-300:]
+        assert len(r.stderr.strip().splitlines()) == 1, r.stderr[-500:]
+
+
+def test_pipeline_enough_cpus_pass_check():
+    for args in (["--config=2", "--hostSet=Cores=4"], ["--hostSet=Cores=3"],
+                 ["--config=4"]):
+        r = _run([_prog("tno-pipeline"), *args, "--check"])
+        assert r.returncode == 0, (args, r.stderr[-300:])
