@@ -264,3 +264,44 @@ def test_profile_files_written_by_concurrent_samples(tmp_path):
         assert len(set(paths)) == 1
         assert Path(paths[0]).read_text() == profile_file_text(changes)
     assert not list(tmp_path.glob("*.tmp"))
+
+
+def _ntt_overflow_record(rate, flush, side, size, cost, jitter, missing):
+    from collections import defaultdict
+    from types import SimpleNamespace
+
+    r = defaultdict(int, random_rate_pps=rate, flush_interval_s=flush, receiver_side=side,
+                    random_size_bytes=size, slow_cost_cycles=cost, jitter_s=jitter,
+                    jitter_is_lower_bound=False, seq_missing=missing, window_logged=1000,
+                    cache_filled=True)
+    return SimpleNamespace(params={}, result=r)
+
+
+def test_ntt_overflow_metrics_defined_in_every_sensitivity_sample():
+    # A sensitivity sample sets the random datagrams' size and the slow path's cost on every
+    # point (here 491 bytes and 27 000 cycles). The analysis recognised the default point by the
+    # experiment's own 64 bytes and 18 000 cycles, so in every sample of the N = 4 run (36 of
+    # 36) every metric was undefined. The reference is now the set-up most points share.
+    from testbed.experiments import ntt96
+
+    sample = [_ntt_overflow_record(1000, 60, "fddi", 491, 27000, 2.5, 300),
+              _ntt_overflow_record(1000, 60, "ethernet", 491, 27000, 9.0, 600)]
+    m = ntt96.overflow_analyse(sample).metrics
+    assert m["exp3_overflow_jitter_s"] == 2.5 and m["exp3_window_missing"] == 300
+    assert m["exp3_rx_ethernet_jitter_s"] == 9.0 and m["exp3_rx_ethernet_window_missing"] == 600
+    assert not any(k.startswith(("exp3_random_", "exp3_slow_cost_")) for k in m
+                   if k != "exp3_random_rate_pps")
+    # the experiment's own points: the grid at 64 bytes / 18 000 cycles and one point varying
+    # each; the variations are their own metrics, the default is the grid's
+    grid = [_ntt_overflow_record(r, f, "fddi", 64, 18000, 1.0 + r / 1e4 + f / 1e3, 100)
+            for r in (100, 1000, 3000) for f in (10, 60)]
+    exp = grid + [_ntt_overflow_record(1000, 60, "fddi", 512, 18000, 7.0, 0),
+                  _ntt_overflow_record(1000, 60, "fddi", 64, 9000, 0.5, 0)]
+    m = ntt96.overflow_analyse(exp).metrics
+    assert m["exp3_overflow_jitter_s"] == 1.0 + 0.1 + 0.06
+    assert m["exp3_random_512B_jitter_s"] == 7.0 and m["exp3_slow_cost_9000_jitter_s"] == 0.5
+    # a sample runs only the two default points the metrics come from (not the figure's grid)
+    pts = [p for p in ntt96.overflow_points("quick")
+           if ntt96._sensitivity(random_traffic=True).point_filter(p)]
+    assert sorted(p["receiverSide"] for p in pts) == ["ethernet", "fddi"]
+    assert all(p["randomRate"] == ntt96.DEFAULT_RATE for p in pts)
