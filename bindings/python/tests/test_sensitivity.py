@@ -192,8 +192,8 @@ def test_recalibration_refits_prti1516_k_when_the_federate_pcs_assumptions_move(
     # jaxa-duplex's assumptions at their slow ends (the federate PCs' wake-up latency mean
     # 20 us and tick 8 us, NIST Net's tick 8 us and release 3.2 us, the per-federate GALT term
     # 3 K/10) lengthen every synchronised step: Fig. 4's beta, on which K was calibrated, rises
-    # beyond its 3 % tolerance around 0.45 ms. The hook (bench/rti-calibrate.py's procedure,
-    # jaxa06.calibrate_k) lowers K until beta is within 3 % again, keeping the sampled
+    # beyond its 5 % tolerance around 0.45 ms (0.479 ms). The hook (bench/rti-calibrate.py's
+    # procedure, jaxa06.calibrate_k) lowers K until beta is within 5 % again, keeping the sampled
     # per-federate term.
     from testbed.experiments import jaxa06
     from testbed.sensitivity import recalibrate
@@ -208,12 +208,12 @@ def test_recalibration_refits_prti1516_k_when_the_federate_pcs_assumptions_move(
     pf = tmp_path / "sample.profiles"
     pf.write_text(profile_file_text({tuple(k.split("/", 1)): v for k, v in changes.items()}))
     _, moved, _ = jaxa06.crossing_alpha_beta("sync", "", profile_file=str(pf), options=options)
-    assert moved > 1.03 * target  # the assumptions alone take beta out of its tolerance
+    assert moved > 1.05 * target  # the assumptions alone take beta out of its tolerance
 
     res = recalibrate("jaxa-duplex", changes, options, str(tmp_path))
     (fit,) = res["fits"]
     assert fit["value"] < k0 and fit["pass"]
-    assert abs(fit["achieved"] - target) <= 0.03 * target
+    assert abs(fit["achieved"] - target) <= 0.05 * target
     fitted = res["settings"]["rti/prti1516"]
     assert fitted["RtiSettings.CallCost"] == f"{fit['value']:.0f}"
     # the sampled per-federate term is kept (the fit does not reset it to K/10)
@@ -224,7 +224,7 @@ def test_recalibration_refits_prti1516_k_when_the_federate_pcs_assumptions_move(
     check = tmp_path / "check.profiles"
     check.write_text(profile_file_text(merged))
     _, beta, _ = jaxa06.crossing_alpha_beta("sync", "", profile_file=str(check), options=options)
-    assert abs(beta - target) <= 0.03 * target
+    assert abs(beta - target) <= 0.05 * target
 
 
 def test_tno_jitter_bands_only_the_metrics_its_samples_run():

@@ -914,12 +914,13 @@ def _profile_k():
     return float(Profiles().value("rti", "prti1516", "RtiSettings.CallCost"))
 
 
-def _recalibrate_k(tolerance_pct=3.0):
+def _recalibrate_k(tolerance_pct=5.0):
     """K per sample on Fig. 4's beta (0.45 ms), secant steps from the profile's K and 20 %
-    more. Tolerance 3 %: the nominal model is 2.1-2.5 % above 0.45 ms (its K was fitted within
+    more. Tolerance 5 %: the nominal model is 2.1-2.5 % above 0.45 ms (its K was fitted within
     0.002 ms before issue 28 moved the host costs; jaxa-fig4's check allows 15 %, the crossing
-    method's resolution) and adjacent K give betas about 0.3 % apart in either direction, so a
-    tighter fit chases noise. The per-federate term keeps the sample's value (it is a factor):
+    method's resolution), and beta is not monotonic in K at the percent level: with 3 %, 5 of
+    22 fits of a Morris N = 4 run ended at 3.4-3.7 % after six benchmark sets, their secant
+    steps jumping between K whose betas scatter by that much. The per-federate term keeps the sample's value (it is a factor):
     K alone is refitted. One benchmark run at a time per fit (the fits run --jobs at once)."""
     from ..sensitivity import Recalibration
 
