@@ -17,11 +17,7 @@ model/rti/rti-profile.cc; it changes nothing itself.
 """
 
 import argparse
-import json
-import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 from testbed import EXAMPLES_DIR
 from testbed.experiments import jaxa06 as J
@@ -29,33 +25,12 @@ from testbed.experiments import jaxa06 as J
 CAL = J._calibration()
 
 
-def costs(k):
-    return (f"CallCost={k};CallbackCost={k};EncodeCost={k};DecodeCost={k};RouteCost={k};"
-            f"TimeManagementCost={k};TimeManagementCostPerFederate={k / 10};"
-            "EncodeCostPerByte=1;DecodeCostPerByte=1")
-
-
-def run(args, mode, bw, size, rti_set):
-    cmd = [str(EXAMPLES_DIR / "jaxa-benchmark"), f"--mode={mode}", f"--bandwidth={J.BW[bw][0]}",
-           f"--dataSize={size}", f"--reps={args.reps}", f"--exchanges={args.exchanges}",
-           f"--rtiSet={rti_set}", "--output=-"]
-    if args.hostSet:
-        cmd.append(f"--hostSet={args.hostSet}")
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)["time_per_exchange_ms"]
-
-
 def measure(args, mode, h, k):
-    rti_set = f"EncodingHeaderSize={h};" + costs(k)
-    jobs = [(bw, s) for bw in J.CROSSING_BW for s in J.SIZES]
-    with ThreadPoolExecutor(args.jobs) as pool:
-        times = list(pool.map(lambda j: run(args, mode, j[0], j[1], rti_set), jobs))
-    data = {bw: {} for bw in J.CROSSING_BW}
-    for (bw, s), t in zip(jobs, times):
-        data[bw][s] = t
-    fits = {bw: J.fit_line(J.SIZES, [data[bw][s] for s in J.SIZES]) for bw in J.CROSSING_BW}
-    alpha, beta, _ = J.crossing_method(fits, J.CROSSING_BW)
-    frac = sum(J.rate_fraction(fits[bw][0], J.BW[bw][1]) for bw in J.CROSSING_BW) / 4
+    """alpha, beta by the experiments' crossing-point method (testbed.experiments.jaxa06, the
+    procedure shared with the sensitivity analysis's recalibration)."""
+    alpha, beta, frac = J.crossing_alpha_beta(
+        mode, f"EncodingHeaderSize={h};" + J.rti_costs(k), args.hostSet, reps=args.reps,
+        exchanges=args.exchanges, jobs=args.jobs)
     print(f"  {mode:5s} H={h:3d} K={k:7.0f}: alpha {alpha:6.1f} B  beta {beta:.3f} ms  "
           f"rate {100 * frac:.1f} %", flush=True)
     return alpha, beta
@@ -86,26 +61,14 @@ def main():
     print(f"   alpha_sync = {s0:.1f} + {ds:.3f} (H - 16), alpha_async = {a0:.1f} + {da:.3f} "
           f"(H - 16)  ->  H = {h}")
     print("2. per-operation cost K from beta_sync")
-    _, b0 = measure(args, "sync", h, 0)
-    _, b1 = measure(args, "sync", h, args.k1)
-    tb = CAL["sync_beta_ms"]
-    if b0 >= tb:
-        print(f"   beta_sync at K = 0 is already {b0:.3f} ms >= {tb} ms: the host and network "
-              "part alone exceed the measured beta; K = 0")
-        k = 0
-    else:
-        k = round(args.k1 * (tb - b0) / (b1 - b0), -2)
-        print(f"   beta_sync = {b0:.3f} + {(b1 - b0) / args.k1 * 1e3:.5f} ms per 1000 cycles "
-              f" ->  K = {k:.0f} cycles")
-        # beta is not exactly linear in K (part of the work hides behind transmissions at low
-        # bandwidth): secant steps.
-        ka, ba = args.k1, b1
-        for _ in range(3):
-            _, bk = measure(args, "sync", h, k)
-            if abs(bk - tb) < 0.002 or bk == ba:
-                break
-            k, ka, ba = max(0, round(k + (tb - bk) * (k - ka) / (bk - ba), -2)), k, bk
-            print(f"   secant -> K = {k:.0f}")
+    # beta is not exactly linear in K (part of the work hides behind transmissions at low
+    # bandwidth): secant steps from K = 0 and --k1 (jaxa06.calibrate_k, the procedure the
+    # sensitivity analysis refits K with per sample).
+    fit = J.calibrate_k(0, args.k1, header=h, host_set=args.hostSet, log=print, reps=args.reps,
+                        exchanges=args.exchanges, jobs=args.jobs)
+    k = fit["value"]
+    print(f"   K = {k:.0f} cycles: beta_sync {fit['achieved']:.4f} ms (target "
+          f"{CAL['sync_beta_ms']} ms)")
     print("3. check")
     measure(args, "sync", h, k)
     measure(args, "async", h, k)

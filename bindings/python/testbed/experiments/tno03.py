@@ -584,7 +584,9 @@ def _jitter_sensitivity():
     # their per-clock factor and Linux costs are fixed at the ends of the same ranges.
     return Sensitivity(profiles=("ihawk-redhawk-700", "ihawk-redhawk-2400"),
                        ranges=[_switch_cycle_range()],
-                       metrics=("ihawk_*",),
+                       # not the _low/_high metrics: their --band points are left out, so
+                       # each sample's would be its central run's value again
+                       metrics=("ihawk_net_*_us", "ihawk_sched_jitter_us"),
                        point_filter=lambda p: p["platform"] == "ihawk" and "band" not in p,
                        recalibrate=[_recalibrate_cold_lines()])
 
