@@ -7,12 +7,16 @@
  * the group on a UDP socket, one switch, 100 Mbit/s links.
  *
  * --side=module: this module's path (SnoopingSwitchHelper: SnoopingBridgeNetDevice with IGMP
- *   snooping, the receivers join with Ami/IgmpL4Protocol; frames go only to member ports).
+ *   snooping, the receivers join with Ami/IgmpL4Protocol; frames go only to member ports), over
+ *   MEGA06's full-duplex links (FullDuplexEthernetNetDevice: send_udp datagrams travel as frame
+ *   descriptors, issue 29) or, with --links=csma, over CSMA links as the stock side.
  * --side=stock: stock ns-3 (BridgeHelper: BridgeNetDevice over CsmaHelper links; multicast is
  *   flooded to every port, the senders' stacks drop what they do not want).
  *
  * Prints one JSON line: simulated seconds, wall seconds, events, link-hops (frames that ended
- * their transmission on some device), frames delivered to the receivers' sockets.
+ * their transmission on some device: CSMA's PhyTxEnd; on full-duplex links the frames received
+ * at the far end, FullDuplexEthernetNetDevice::GetStats), frames delivered to the receivers'
+ * sockets.
  * bench/mega-side-by-side.py runs both sides and prints the ratios and memory per sender.
  *
  *   ./build/bench/mega-side-by-side --side=module --senders=2 --nodes=5000 --seconds=20
@@ -58,6 +62,7 @@ main(int argc, char* argv[])
 {
     ProgramOptions::SetSimulatorDefaults();
     std::string side = "module";
+    std::string links = "full-duplex";
     uint32_t senders = 2;
     uint32_t nodes = 5000;
     uint32_t receivers = 2;
@@ -68,6 +73,10 @@ main(int argc, char* argv[])
                    "module (snooping switch) or stock (BridgeNetDevice)",
                    side,
                    {"module", "stock"});
+    opts.AddChoice("links",
+                   "the module side's links: full-duplex (MEGA06's) or csma",
+                   links,
+                   {"full-duplex", "csma"});
     opts.Add("senders", "sender hosts", senders, 1, 64);
     opts.Add("nodes", "virtual senders per sender host", nodes, 1, 1000000);
     opts.Add("receivers", "receiver hosts", receivers, 1, 64);
@@ -86,6 +95,10 @@ main(int argc, char* argv[])
     if (side == "module")
     {
         SnoopingSwitchHelper sh;
+        if (links == "full-duplex")
+        {
+            sh.SetLinkType(SwitchHelper::FULL_DUPLEX);
+        }
         Ptr<SnoopingBridgeNetDevice> bridge = sh.Install(sw);
         for (uint32_t i = 0; i < hosts.GetN(); ++i)
         {
@@ -164,6 +177,18 @@ main(int argc, char* argv[])
     Simulator::Run();
     const double wall
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (NodeList::Iterator n = NodeList::Begin(); n != NodeList::End(); ++n)
+    {
+        for (uint32_t d = 0; d < (*n)->GetNDevices(); ++d)
+        {
+            Ptr<FullDuplexEthernetNetDevice> fd
+                = DynamicCast<FullDuplexEthernetNetDevice>((*n)->GetDevice(d));
+            if (fd)
+            {
+                g_hops += fd->GetStats().rxFrames;
+            }
+        }
+    }
     std::cout << "{\"side\": \"" << side << "\", \"senders\": " << senders
               << ", \"nodes\": " << nodes << ", \"receivers\": " << receivers
               << ", \"seconds\": " << seconds << ", \"wall_s\": " << wall

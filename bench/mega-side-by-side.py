@@ -2,13 +2,15 @@
 """The MEGA06 switch path against stock ns-3 (BridgeNetDevice over CSMA), side by side.
 
 Runs build/bench/mega-side-by-side for both sides on the same senders and receivers (S sender
-hosts x N virtual senders, R receivers, one switch, 100 Mbit/s links) and prints, per side:
+hosts x N virtual senders, R receivers, one switch, 100 Mbit/s links; the module side on
+MEGA06's full-duplex links unless --links csma) and prints, per side:
 link-hops per wall second, frames delivered to the receivers per wall second, events, peak RSS,
 and the module/stock ratios. Memory per sender: the difference of the peak RSS of runs with N and
 2N virtual senders per host, divided by the added senders. Timings on a shared machine are
 noisy: the events and hops are exact, compare the ratios of one run.
 
-    .venv/bin/python bench/mega-side-by-side.py [--nodes 5000] [--seconds 20] [--out FILE]
+    .venv/bin/python bench/mega-side-by-side.py [--nodes 5000] [--seconds 20] [--links csma]
+        [--out FILE]
 """
 
 import argparse
@@ -21,9 +23,9 @@ from benchutil import emit, measure
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run(exe, side, senders, nodes, receivers, seconds):
+def run(exe, side, senders, nodes, receivers, seconds, links="full-duplex"):
     args = [str(exe), f"--side={side}", f"--senders={senders}", f"--nodes={nodes}",
-            f"--receivers={receivers}", f"--seconds={seconds}"]
+            f"--receivers={receivers}", f"--seconds={seconds}", f"--links={links}"]
     out, wall, usage = measure(args)
     r = json.loads(out.strip().splitlines()[-1])
     r["cpu_s"] = usage.ru_utime + usage.ru_stime
@@ -39,14 +41,16 @@ def main():
     ap.add_argument("--nodes", type=int, default=5000)
     ap.add_argument("--receivers", type=int, default=2)
     ap.add_argument("--seconds", type=float, default=20.0)
+    ap.add_argument("--links", default="full-duplex", choices=["full-duplex", "csma"],
+                    help="the module side's links (MEGA06: full-duplex)")
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
     exe = Path(a.build) / "bench" / "mega-side-by-side"
     res = {}
     for side in ("module", "stock"):
-        big = run(exe, side, a.senders, 2 * a.nodes, a.receivers, 2.0)
-        small = run(exe, side, a.senders, a.nodes, a.receivers, 2.0)
-        r = run(exe, side, a.senders, a.nodes, a.receivers, a.seconds)
+        big = run(exe, side, a.senders, 2 * a.nodes, a.receivers, 2.0, a.links)
+        small = run(exe, side, a.senders, a.nodes, a.receivers, 2.0, a.links)
+        r = run(exe, side, a.senders, a.nodes, a.receivers, a.seconds, a.links)
         r["bytes_per_sender"] = ((big["maxrss_mb"] - small["maxrss_mb"]) * 2**20
                                  / (a.senders * a.nodes))
         r["hops_per_wall_s"] = r["hops"] / r["wall_s"]
@@ -57,7 +61,8 @@ def main():
     m, s = res["module"], res["stock"]
     lines = [
         f"{a.senders} sender hosts x {a.nodes} virtual senders (1 datagram/s each), "
-        f"{a.receivers} receivers, one switch, 100 Mbit/s links, {a.seconds:g} s simulated; "
+        f"{a.receivers} receivers, one switch, 100 Mbit/s links (module side: {a.links}), "
+        f"{a.seconds:g} s simulated; "
         f"load average {os.getloadavg()[0]:.1f} at the end (2 shared cores).",
         "",
         "| side | wall s | CPU s | events | link-hops | hops/wall s | delivered | "

@@ -281,6 +281,93 @@ class HostCpuTestCase : public TestCase
 
 /**
  * @ingroup testbed-test
+ * Completions (issue 29: HostCpu keeps them in slots while the tasks move as plain values):
+ * each is called once, at its task's end, with its tag; work submitted from a completion
+ * (a chain, whose slots are taken while the calling slot is still held) and a preempted task
+ * complete at the hand-computed times. One core at 1 GHz, no context-switch cost: P (PROCESS,
+ * owner 1, 30 us) at 0 and T (PROCESS, owner 1, 10 us, tagged 7) behind it; H (HARDIRQ, 10 us)
+ * at 5 us preempts P, its completion submits S1 (SOFTIRQ, 5 us), whose completion submits S2
+ * (SOFTIRQ, 5 us): H 5-15, S1 15-20, S2 20-25, P resumes with 25 us left -> 50, T 50-60.
+ */
+class HostCpuCompletionTestCase : public TestCase
+{
+  public:
+    HostCpuCompletionTestCase()
+        : TestCase("HostCpu: each completion once, at its end, chained and preempted")
+    {
+    }
+
+  private:
+    std::vector<std::pair<std::string, Time>> m_done; //!< (label, completion time)
+    Ptr<HostCpu> m_cpu;                               //!< the CPU
+
+    /**
+     * Record a completion; H and S1 submit the next link of the chain.
+     * @param label item label
+     */
+    void Done(std::string label)
+    {
+        m_done.emplace_back(label, Simulator::Now());
+        if (label == "H" || label == "S1")
+        {
+            m_cpu->Submit(HostCpu::SOFTIRQ,
+                          MicroSeconds(5),
+                          HostCpu::KERNEL,
+                          MakeCallback(&HostCpuCompletionTestCase::Done,
+                                       this,
+                                       std::string(label == "H" ? "S1" : "S2")));
+        }
+    }
+
+    /**
+     * Record a tagged completion.
+     * @param tag the tag
+     */
+    void Tagged(uint32_t tag)
+    {
+        m_done.emplace_back("T" + std::to_string(tag), Simulator::Now());
+    }
+
+    void DoRun() override
+    {
+        m_cpu = MakePlatform(1e9, 1)->GetCpu();
+        m_cpu->Submit(HostCpu::PROCESS,
+                      MicroSeconds(30),
+                      1,
+                      MakeCallback(&HostCpuCompletionTestCase::Done, this, std::string("P")));
+        m_cpu->Submit(HostCpu::PROCESS,
+                      MicroSeconds(10),
+                      1,
+                      MakeCallback(&HostCpuCompletionTestCase::Tagged, this),
+                      7);
+        Simulator::Schedule(MicroSeconds(5), [this]() {
+            m_cpu->Submit(HostCpu::HARDIRQ,
+                          MicroSeconds(10),
+                          HostCpu::KERNEL,
+                          MakeCallback(&HostCpuCompletionTestCase::Done, this, std::string("H")));
+        });
+        Simulator::Run();
+        const std::vector<std::pair<std::string, Time>> expected{{"H", MicroSeconds(15)},
+                                                                 {"S1", MicroSeconds(20)},
+                                                                 {"S2", MicroSeconds(25)},
+                                                                 {"P", MicroSeconds(50)},
+                                                                 {"T7", MicroSeconds(60)}};
+        NS_TEST_ASSERT_MSG_EQ(m_done.size(), expected.size(), "each completion once");
+        for (size_t i = 0; i < expected.size() && i < m_done.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(m_done[i].first, expected[i].first, "completion " << i);
+            NS_TEST_EXPECT_MSG_EQ(m_done[i].second, expected[i].second, expected[i].first);
+        }
+        NS_TEST_ASSERT_MSG_EQ(m_cpu->GetBusyTime(HostCpu::SOFTIRQ),
+                              MicroSeconds(10),
+                              "softirq service");
+        m_cpu = nullptr;
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-test
  * The cache refill after a context switch against the Poisson occupancy of the sets, computed
  * by hand: 256 KB, 8 ways, 32-octet lines (1 024 sets), a 4 KB working set (128 lines), 100 ns
  * per line, no context-switch cycles. A process that never ran refills all 128 lines (12.8 us);
@@ -1530,6 +1617,7 @@ class HostPlatformTestSuite : public TestSuite
         : TestSuite("testbed-host-platform", Type::UNIT)
     {
         AddTestCase(new HostCpuTestCase, Duration::QUICK);
+        AddTestCase(new HostCpuCompletionTestCase, Duration::QUICK);
         AddTestCase(new HostClockInterruptTestCase, Duration::QUICK);
         AddTestCase(new HostCacheRefillTestCase, Duration::QUICK);
         AddTestCase(new HostArrivalTestCase, Duration::QUICK);

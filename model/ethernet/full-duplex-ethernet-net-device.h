@@ -175,6 +175,13 @@ class FullDuplexEthernetNetDevice : public NetDevice
     Ptr<Channel> GetChannel() const override;
     void SetAddress(Address address) override;
     Address GetAddress() const override;
+
+    /** @return the MAC address of this device (as GetAddress, without an ns-3 Address) */
+    Mac48Address GetMacAddress() const
+    {
+        return m_address;
+    }
+
     bool SetMtu(const uint16_t mtu) override;
     uint16_t GetMtu() const override;
     bool IsLinkUp() const override;

@@ -185,9 +185,10 @@ HostCpu::DoDispose()
     for (auto& core : m_cores)
     {
         core.completion.Cancel();
-        core.task.done = Completion();
     }
     m_cores.clear();
+    m_slots.clear();
+    m_freeSlots.clear();
     m_planEvent.Cancel();
     m_arrivalEvent.Cancel();
     m_planned = false;
@@ -403,7 +404,7 @@ HostCpu::CatchUp()
         {
             // An earlier event still runs now: this one waits behind it (it is bound to c).
             RunQueue(c, HARDIRQ)
-                .push_back(Task{service, service, t, Time(-1), HARDIRQ, owner, Callback<void>()});
+                .push_back(Task{service, service, t, Time(-1), HARDIRQ, owner, NO_SLOT});
         }
         else
         {
@@ -428,7 +429,7 @@ HostCpu::CatchUp()
                 // Still running now: on its core since start, completing at end.
                 core.busy = true;
                 core.started = start;
-                core.task = Task{run, run, t, start, HARDIRQ, owner, Callback<void>()};
+                core.task = Task{run, run, t, start, HARDIRQ, owner, NO_SLOT};
                 core.completion
                     = Simulator::Schedule(end - now, [this, c]() { CompletionEvent(c); });
             }
@@ -681,10 +682,51 @@ HostCpu::SubmitNow(Priority priority, Time service, uint32_t owner, Completion&&
     // before the item: the CPU is about to be busy.
     Enter();
     Arm();
-    const Time now = Simulator::Now();
-    SubmitTask(Task{service, service, now, Time(-1), priority, owner, std::move(done)},
-               now.GetTimeStep());
+    const Time now = TimeStep(m_now);
+    SubmitTask(Task{service, service, now, Time(-1), priority, owner, Hold(std::move(done))},
+               m_now);
     Leave();
+}
+
+uint32_t
+HostCpu::Hold(Completion&& done)
+{
+    if (done.done.IsNull() && done.tagged.IsNull())
+    {
+        return NO_SLOT;
+    }
+    if (m_freeSlots.empty())
+    {
+        m_slots.push_back(std::move(done));
+        return static_cast<uint32_t>(m_slots.size() - 1);
+    }
+    const uint32_t slot = m_freeSlots.back();
+    m_freeSlots.pop_back();
+    m_slots[slot] = std::move(done);
+    return slot;
+}
+
+void
+HostCpu::Call(uint32_t slot)
+{
+    if (slot == NO_SLOT)
+    {
+        return;
+    }
+    // The slot stays taken during the call (the call may hold new completions: a deque keeps
+    // this one in place).
+    Completion& done = m_slots[slot];
+    if (!done.done.IsNull())
+    {
+        done.done();
+        done.done = Callback<void>();
+    }
+    else
+    {
+        done.tagged(done.tag);
+        done.tagged = Callback<void, uint32_t>();
+    }
+    m_freeSlots.push_back(slot);
 }
 
 void
@@ -791,7 +833,7 @@ HostCpu::Start(uint32_t c, Task&& task, int64_t at, const EventId* planned)
         return;
     }
     // A lambda event: no std::bind/std::function behind it (one allocation per item, not two).
-    core.completion = Simulator::Schedule(core.started + core.task.remaining - Simulator::Now(),
+    core.completion = Simulator::Schedule(core.started + core.task.remaining - TimeStep(m_now),
                                           [this, c]() { CompletionEvent(c); });
 }
 
@@ -808,30 +850,23 @@ HostCpu::Complete(uint32_t c)
 {
     Core& core = m_cores[c];
     NS_ASSERT(core.busy);
-    Task task = std::move(core.task);
-    m_busy[task.priority] += Simulator::Now() - core.started;
+    const Task task = core.task;
+    const Time now = TimeStep(m_now);
+    m_busy[task.priority] += now - core.started;
     core.busy = false;
-    core.idleSince = Simulator::Now();
-    core.task.done = Completion();
+    core.idleSince = now;
     NS_LOG_LOGIC("core " << c << " completed owner " << task.owner << " class " << +task.priority
                          << " service " << task.service);
     m_workTrace(task.priority, task.owner, task.firstStart - task.submitted, task.service);
     // The core takes the next queued item first, so work that the completion submits queues
     // behind the items already waiting (no jumping the queue through an idle core).
-    Dispatch(c);
-    if (!task.done.done.IsNull())
-    {
-        task.done.done();
-    }
-    else if (!task.done.tagged.IsNull())
-    {
-        task.done.tagged(task.done.tag);
-    }
+    Dispatch(c, m_now);
+    Call(task.done);
     // Leave() defers the interference if every core is now idle and no arrival is pending.
 }
 
 void
-HostCpu::Dispatch(uint32_t c)
+HostCpu::Dispatch(uint32_t c, int64_t now)
 {
     // The highest class first; within a class, work bound to this core before shared work.
     const bool shared = !m_affine || !m_shielded[c];
@@ -850,7 +885,7 @@ HostCpu::Dispatch(uint32_t c)
         {
             Task next = std::move(q->front());
             q->pop_front();
-            Start(c, std::move(next), Simulator::Now().GetTimeStep());
+            Start(c, std::move(next), now);
             return;
         }
     }
@@ -921,6 +956,8 @@ HostCpu::Enter()
 {
     if (m_depth++ == 0)
     {
+        // The simulator's clock stands still during an entry: read once.
+        m_now = Simulator::Now().GetTimeStep();
         // In time order: the deferred interference due up to now (a no-op unless every core
         // was idle with no arrival pending), then the arrivals due, then the caller's work.
         CatchUp();
@@ -986,9 +1023,14 @@ HostCpu::EarliestArrival(ArrivalSource::Arrival& next) const
 void
 HostCpu::TakeArrival(int32_t s, const ArrivalSource::Arrival& a, const EventId* planned)
 {
-    Completion done = m_sources[s]->TakeArrival();
     const Time at = TimeStep(a.time);
-    Task task{a.service, a.service, at, Time(-1), PROCESS, a.owner, std::move(done)};
+    Task task{a.service,
+              a.service,
+              at,
+              Time(-1),
+              PROCESS,
+              a.owner,
+              Hold(m_sources[s]->TakeArrival())};
     if (planned)
     {
         Start(0, std::move(task), a.time, planned);
@@ -1000,7 +1042,7 @@ HostCpu::TakeArrival(int32_t s, const ArrivalSource::Arrival& a, const EventId* 
 void
 HostCpu::Resolve()
 {
-    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t now = m_now;
     ArrivalSource::Arrival a;
     if (m_planned)
     {

@@ -307,8 +307,25 @@ class HostCpu : public Object
         Time firstStart;   //!< first time it ran (-1 = not yet)
         Priority priority; //!< class
         uint32_t owner;    //!< owner id
-        Completion done;   //!< completion
+        uint32_t done;     //!< its completion's slot in m_slots (NO_SLOT: none)
     };
+
+    /// Task::done of a task without a completion.
+    static constexpr uint32_t NO_SLOT = 0xFFFFFFFFu;
+
+    /**
+     * Keep a completion until its task completes: the tasks move between run queues and cores
+     * as plain values, and the callbacks (ns-3 Callbacks copy their reference counts; they have
+     * no move) are copied once, here.
+     * @param done the completion
+     * @return its slot (NO_SLOT if both callbacks are null)
+     */
+    uint32_t Hold(Completion&& done);
+    /**
+     * Call a completion and free its slot.
+     * @param slot the slot (NO_SLOT: nothing)
+     */
+    void Call(uint32_t slot);
 
     /** A core. */
     struct Core
@@ -400,8 +417,9 @@ class HostCpu : public Object
     /**
      * Start the highest-priority queued task on an idle core, if any.
      * @param c core index
+     * @param now the current time step
      */
-    void Dispatch(uint32_t c);
+    void Dispatch(uint32_t c, int64_t now);
 
     /**
      * Whether a core may run the work of an owner.
@@ -528,7 +546,10 @@ class HostCpu : public Object
     TracedCallback<uint8_t, uint32_t, Time, Time> m_workTrace; //!< completion trace
     static constexpr int TIME_CACHE_BITS = 5;                  //!< log2 of the size of m_timeCache
     mutable std::array<CachedTime, 1 << TIME_CACHE_BITS>
-        m_timeCache; //!< recent CyclesToTime results
+        m_timeCache;                   //!< recent CyclesToTime results
+    std::deque<Completion> m_slots;    //!< completions of the tasks (a deque: calls add slots)
+    std::vector<uint32_t> m_freeSlots; //!< free slots of m_slots
+    int64_t m_now{0};                  //!< the time step of the current entry (Enter)
 };
 
 } // namespace ns3

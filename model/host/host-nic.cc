@@ -251,7 +251,8 @@ HostNic::Receive(Ptr<NetDevice> device,
         m_ringDropTrace(packet);
         return;
     }
-    m_ring.push_back({device, packet, {}, protocol, from, to, packetType, Simulator::Now()});
+    m_ring.push_back(
+        {device, packet, {}, protocol, from, to, Mac48Address(), packetType, Simulator::Now()});
     MaybeInterrupt();
 }
 
@@ -264,7 +265,7 @@ HostNic::ReceiveFrame(Ptr<FullDuplexEthernetNetDevice> device,
     NS_ASSERT_MSG(m_cpu, "HostNic used before Setup()");
     // As Node::NonPromiscReceiveFromDevice hands it to the node's handler for the device: the
     // device's own address as destination, a host packet.
-    if (!dest.IsGroup() && dest != Mac48Address::ConvertFrom(device->GetAddress()))
+    if (!dest.IsGroup() && dest != device->GetMacAddress())
     {
         return; // another host's unicast: the device does not pass it up
     }
@@ -278,12 +279,15 @@ HostNic::ReceiveFrame(Ptr<FullDuplexEthernetNetDevice> device,
         }
         return;
     }
+    // The ns-3 Addresses (source, the device's own) are made only if the frame goes up the
+    // stack (Deliver).
     Frame f{device,
             nullptr,
             frame,
             frame.tmpl->GetProtocol(),
+            Address(),
+            Address(),
             source,
-            device->GetAddress(),
             NetDevice::PACKET_HOST,
             Simulator::Now()};
     m_ring.push_back(std::move(f));
@@ -439,6 +443,16 @@ HostNic::Deliver(const Frame& frame)
     m_deliverTrace(packet, Simulator::Now() - frame.arrival);
     if (!m_intercept.IsNull() && m_intercept(packet, frame.protocol))
     {
+        return;
+    }
+    if (!frame.packet)
+    {
+        m_deliver(frame.device,
+                  packet,
+                  frame.protocol,
+                  frame.fromMac,
+                  frame.device->GetAddress(),
+                  frame.packetType);
         return;
     }
     m_deliver(frame.device, packet, frame.protocol, frame.from, frame.to, frame.packetType);

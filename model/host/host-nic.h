@@ -198,8 +198,9 @@ class HostNic : public Object
         Ptr<const Packet> packet;         //!< frame (null: desc)
         FrameDescriptor desc;             //!< the frame, when packet is null
         uint16_t protocol;                //!< EtherType
-        Address from;                     //!< source
-        Address to;                       //!< destination
+        Address from;                     //!< source (empty for a descriptor: fromMac)
+        Address to;                       //!< destination (empty for a descriptor: the device's)
+        Mac48Address fromMac;             //!< a descriptor's source
         NetDevice::PacketType packetType; //!< type
         Time arrival;                     //!< arrival at the NIC
     };

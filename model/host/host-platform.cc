@@ -495,10 +495,23 @@ HostPlatform::UpdateIntercepts()
 }
 
 bool
+HostPlatform::ChecksumsOn()
+{
+    // Read once, at the first datagram (a GlobalValue look-up costs as much as the rest of the
+    // delivery): ChecksumEnabled is a program-wide setting made before the simulation, as
+    // SendUdp reads it once at its start.
+    if (m_checksums < 0)
+    {
+        m_checksums = Node::ChecksumEnabled() ? 1 : 0;
+    }
+    return m_checksums == 1;
+}
+
+bool
 HostPlatform::DeliverUdpMulticast(Ptr<const Packet> packet, uint16_t protocol)
 {
     constexpr uint32_t kIpUdp = 20 + 8;
-    if (protocol != Ipv4L3Protocol::PROT_NUMBER || Node::ChecksumEnabled())
+    if (protocol != Ipv4L3Protocol::PROT_NUMBER || ChecksumsOn())
     {
         return false;
     }
@@ -539,7 +552,7 @@ bool
 HostPlatform::DeliverUdpMulticastFrame(const FrameDescriptor& frame)
 {
     const FrameTemplate::Udp& u = frame.tmpl->GetUdp();
-    if (!u.valid || Node::ChecksumEnabled())
+    if (!u.valid || ChecksumsOn())
     {
         return false;
     }

@@ -319,6 +319,11 @@ class HostPlatform : public Object
      * @return true if it was taken (delivered or discarded)
      */
     bool DeliverUdpMulticastFrame(const FrameDescriptor& frame);
+    /**
+     * Node::ChecksumEnabled, read at the first datagram of this node and remembered.
+     * @return true if ns-3's checksums are on
+     */
+    bool ChecksumsOn();
 
     /// A bound UDP port.
     struct UdpBinding
@@ -341,6 +346,7 @@ class HostPlatform : public Object
     std::vector<Ptr<HostProcess>> m_processes;     //!< processes (for disposal)
     std::map<Ptr<NetDevice>, Ptr<HostNic>> m_nics; //!< NIC models
     std::vector<UdpBinding> m_udpBindings;         //!< BindUdpMulticast (a few ports)
+    int8_t m_checksums{-1};                        //!< ChecksumsOn (-1: not read yet)
     ObjectFactory m_nicFactory;                    //!< configures NIC models
     uint64_t m_memory;                             //!< Memory (0 = unlimited)
     uint64_t m_baseMemory;                         //!< BaseMemory

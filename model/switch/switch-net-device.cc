@@ -232,7 +232,9 @@ SwitchNetDevice::Forward(const SwitchFabric::Frame& frame)
     {
         m_fabric->Learn(frame.src, frame.inPort);
     }
-    if (frame.dst.IsBroadcast())
+    // (Compared with the broadcast address kept once: Mac48Address::IsBroadcast makes it anew.)
+    static const Mac48Address broadcast = Mac48Address::GetBroadcast();
+    if (frame.dst == broadcast)
     {
         DeliverLocal(frame, NetDevice::PACKET_BROADCAST);
         Flood(frame);

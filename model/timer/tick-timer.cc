@@ -75,8 +75,10 @@ TickTimer::FirstTickAtOrAfter(Time phase,
     NS_ASSERT_MSG(!delay.IsStrictlyNegative(), "negative timer delay " << delay);
     // Tick k is at Phase + round(k * period), computed from the exact (non-truncated) period so
     // that no rounding drift accumulates (1/8192 s is not a whole number of nanoseconds).
-    const long double perSteps = static_cast<long double>(Seconds(1).GetTimeStep())
-                                 * (1.0L + clockError) / static_cast<long double>(frequency);
+    // (Time::FromInteger: the same steps as Seconds(1), without the conversion from double.)
+    const long double perSteps
+        = static_cast<long double>(Time::FromInteger(1, Time::S).GetTimeStep())
+          * (1.0L + clockError) / static_cast<long double>(frequency);
     NS_ABORT_MSG_IF(perSteps < 1.0L, "TickTimer period below the simulator's time resolution");
     auto tick = [perSteps](int64_t k) {
         return std::llround(static_cast<long double>(k) * perSteps);
