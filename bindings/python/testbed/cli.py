@@ -15,6 +15,11 @@ def _log(msg):
     print(msg, flush=True)
 
 
+def _error(msg):
+    """A usage error: one line on stderr (the caller exits with status 2)."""
+    print(f"testbed: error: {msg}", file=sys.stderr, flush=True)
+
+
 def _at_least_one(option):
     """An argparse type: a whole number >= 1, the message naming ``option``."""
     def parse(value):
@@ -71,7 +76,7 @@ def cmd_list(args):
 
 
 def _run(exps, args):
-    from .campaign import CampaignError, finish_experiment, run_campaign
+    from .campaign import CampaignError, SchedulerError, finish_experiment, run_campaign
     from .experiment import failing_checks, headline
     from .report import write_report
 
@@ -83,6 +88,9 @@ def _run(exps, args):
                                rerun=args.rerun)
     except KeyboardInterrupt:
         return 130
+    except SchedulerError as e:
+        _error(e)
+        return 2
     except CampaignError as e:
         _log(f"error: {e}")
         return 2
@@ -204,7 +212,7 @@ def cmd_reproduce(args):
 
 
 def _sensitivity(exp, method, samples, args):
-    from .campaign import CampaignError
+    from .campaign import CampaignError, SchedulerError
     from .sensitivity import SensitivityError, run_sensitivity
 
     try:
@@ -214,6 +222,9 @@ def _sensitivity(exp, method, samples, args):
         return 130
     except SensitivityError as e:
         _log(f"error: {e}")
+        return 2
+    except SchedulerError as e:
+        _error(e)
         return 2
     except CampaignError as e:
         _log(f"{exp.id}: sensitivity FAILED: {e}")
@@ -276,13 +287,16 @@ def _print_description(program):
 
 def _reporting_errors(run):
     """run() -> exit status; a bad grid, sheet or column is 2, a failed point 1, ^C 130."""
-    from .campaign import CampaignError
+    from .campaign import CampaignError, SchedulerError
     from .sweeps import SweepError
 
     try:
         return run()
     except SweepError as e:
         _log(f"error: {e}")
+        return 2
+    except SchedulerError as e:
+        _error(e)
         return 2
     except CampaignError as e:
         _log(f"error: {e}")
