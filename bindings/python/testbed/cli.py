@@ -7,7 +7,6 @@ import sys
 import time
 from pathlib import Path
 
-from . import ROOT
 from .experiment import SCALES, experiments
 
 
@@ -42,8 +41,8 @@ def _common(p):
                    help="quick: a reduced sweep (minutes); paper: the studies' full procedure")
     p.add_argument("--jobs", type=_jobs, default=os.cpu_count() or 1,
                    help="points run in parallel (default: number of CPUs)")
-    p.add_argument("--out", type=Path, default=ROOT / "results",
-                   help="results directory (default: results/)")
+    p.add_argument("--out", type=Path, default=None,
+                   help="results directory (default: results/ of the working directory)")
     p.add_argument("--scheduler", metavar="ADDR",
                    help="run the points on an existing Dask cluster (tcp://host:8786) whose "
                         "workers see this checkout and its build (default: an embedded "
@@ -316,7 +315,7 @@ def _sweep(args):
     if args.describe:
         return _print_description(args.program)
     grid = _parse_params(args.param)
-    out = (args.out or (ROOT / "results" / f"sweep-{args.program}")).resolve()
+    out = args.out
     if args.plot or args.x or args.series:
         if not (args.plot and args.x):
             raise SweepError("--plot FIELD needs --x PARAM (and --series PARAM optionally)")
@@ -360,7 +359,7 @@ def _validate(args):
     from .sweeps import validate
 
     t0 = time.monotonic()
-    out = (args.out or (ROOT / "results" / f"validate-{args.program}")).resolve()
+    out = args.out
     table = validate(args.program, args.measured, tolerance=args.tolerance, reps=args.reps,
                      jobs=args.jobs, out=out, scheduler=args.scheduler, log=_log,
                      progress=args.progress, frame=False, rerun=args.rerun)
@@ -398,7 +397,8 @@ def _point_common(p):
                    help="runs in parallel (default: number of CPUs)")
     p.add_argument("--out", type=Path, default=None,
                    help="the sweep's directory (default: results/sweep-PROGRAM or "
-                        "results/validate-PROGRAM); its points are resumed")
+                        "results/validate-PROGRAM of the working directory); its points are "
+                        "resumed")
     p.add_argument("--scheduler", metavar="ADDR",
                    help="run on an existing Dask cluster (tcp://host:8786)")
     p.add_argument("--no-progress", dest="progress", action="store_false",
@@ -467,6 +467,16 @@ def main(argv=None):
     _strict(p)
     p.set_defaults(func=cmd_validate)
     args = parser.parse_args(argv)
+    if hasattr(args, "out") and not getattr(args, "describe", False):
+        # Results go below the working directory unless --out says otherwise (not into the
+        # checkout: a user runs ./testbed from a folder of their own); said before anything runs.
+        if args.out is None:
+            from .sweeps import results_dir
+
+            args.out = results_dir() / (f"{args.cmd}-{args.program}" if args.cmd in
+                                        ("sweep", "validate") else "")
+        args.out = args.out.resolve()
+        _log(f"output: {args.out}")
     return args.func(args)
 
 

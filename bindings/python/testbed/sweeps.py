@@ -491,8 +491,14 @@ def to_xarray(frame, field: str, params):
     return frame.set_index(dims)[field].to_xarray()
 
 
+def results_dir() -> Path:
+    """Where results go unless --out (or out=) says otherwise: results/ of the working
+    directory."""
+    return Path.cwd() / "results"
+
+
 def default_out(kind: str, program: str) -> Path:
-    return ROOT / "results" / f"{kind}-{program}"
+    return results_dir() / f"{kind}-{program}"
 
 
 # --------------------------------------------------------------------------------------------

@@ -88,7 +88,8 @@ def table1_points(scale):
 
 
 def table1_analyse(records):
-    measured = {r["setting"]: r for r in validation.load("jaxa06-table1.csv")}
+    measured = {label: r for r in validation.load("jaxa06-table1.csv")
+                for label in SETTINGS if BPS[label] == r["bandwidth_bps"]}
     by_label = {label: [] for label in SETTINGS}
     rows = []
     for rec in records:
@@ -136,7 +137,7 @@ def table2_points(scale):
 
 
 def table2_analyse(records):
-    measured = {r["delay_ms"]: r["ping_rtt_ms"] for r in validation.load("jaxa06-table2.csv")}
+    measured = {r["delay_ms"]: r["rtt_mean_ms"] for r in validation.load("jaxa06-table2.csv")}
     by_delay = {d: [] for d in DELAYS_MS}
     rows = []
     for rec in records:
