@@ -316,9 +316,10 @@ def _sweep(args):
         return _print_description(args.program)
     grid = _parse_params(args.param)
     out = args.out
-    if args.plot or args.x or args.series:
+    if args.plot or args.x or args.series or args.logx or args.logy:
         if not (args.plot and args.x):
-            raise SweepError("--plot FIELD needs --x PARAM (and --series PARAM optionally)")
+            raise SweepError("--plot FIELD needs --x PARAM (and --series PARAM, --logx, --logy "
+                             "optionally)")
         d = describe(args.program)
         fields = {f["name"]: f["type"] for f in d["fields"]}
         numeric = sorted(f for f, t in fields.items() if t in ("real", "int"))
@@ -345,7 +346,8 @@ def _sweep(args):
 
         grid_used = json.loads((out / "grid.json").read_text())["grid"]
         png = plot_summary(args.program, summarise(rows, list(grid_used), args.program),
-                           grid_used, args.plot, args.x, args.series, out)
+                           grid_used, args.plot, args.x, args.series, out,
+                           logx=True if args.logx else None, logy=args.logy)
         _log(f"figure: {png}")
     _log(f"done in {time.monotonic() - t0:.0f} s")
     return 0
@@ -454,6 +456,9 @@ def main(argv=None):
                                                    "95 %% confidence bars")
     p.add_argument("--x", metavar="PARAM", help="the figure's x axis")
     p.add_argument("--series", metavar="PARAM", help="one line per value of this parameter")
+    p.add_argument("--logx", action="store_true",
+                   help="logarithmic x axis (default: when the x values span two decades)")
+    p.add_argument("--logy", action="store_true", help="logarithmic y axis")
     p.add_argument("--describe", action="store_true",
                    help="list the program's parameters and result fields, run nothing")
     p.set_defaults(func=cmd_sweep)
