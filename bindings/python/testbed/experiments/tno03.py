@@ -212,6 +212,13 @@ def pipeline_analyse(records):
             checks.append(_validation(f"{c} {q}", value, sim, tolerance[q], param,
                                       PIPELINE_REASONS.get((c, q), PIPELINE_REASONS[q]),
                                       PIPELINE_GAPS.get((c, q))))
+    # The study's Onyx numbers on the same axes: its latency, flat from the lowest frequency of
+    # the configuration's grid up to its knee (the latency beyond the knee is not given).
+    for c in CONFIGS:
+        lat, knee = facts.get((c, "latency_us")), facts.get((c, "knee_hz"))
+        if lat is not None and knee is not None:
+            series.append(Series(f"measured [TNO03] {c}: flat up to the knee", [GRID[c][0], knee],
+                                 [lat, lat], style="points"))
     fig = Figure(name="pipeline-latency",
                  title="TNO03 Figs. 8-14: mean latency against the Sender's frequency",
                  xlabel="frequency (Hz)", ylabel="mean latency (us)", logx=True, logy=True,
