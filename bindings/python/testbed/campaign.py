@@ -727,8 +727,9 @@ SCHEDULER_CONNECT_S = 5.0
 
 
 def _reach_scheduler(address: str) -> None:
-    """Open (and close) a TCP connection to the scheduler's address, or raise CampaignError in one
-    sentence: a malformed address, an unknown host, a refused or unanswered connection."""
+    """Open (and close) a TCP connection to a tcp:// or tls:// scheduler address, or raise
+    SchedulerError in one sentence: a malformed address, an unknown host, a refused or unanswered
+    connection. Other Dask transports are left to Dask's Client."""
     import socket
 
     from distributed.comm.addressing import parse_address, parse_host_port
@@ -736,7 +737,7 @@ def _reach_scheduler(address: str) -> None:
     try:
         scheme, loc = parse_address(address)
         if scheme not in ("tcp", "tls"):
-            raise ValueError(f"scheme {scheme}:// (use tcp://HOST:PORT)")
+            return  # another Dask transport (inproc://, ucx://, ws://): Dask's Client checks it
         host, port = parse_host_port(loc)
         if port is None:
             raise ValueError("no port (use tcp://HOST:PORT)")
