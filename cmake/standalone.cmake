@@ -102,6 +102,12 @@ if(TESTBED_SANITIZE)
   set(TESTBED_TCMALLOC OFF CACHE BOOL "" FORCE) # ASan brings its own allocator
   message(STATUS "testbed: AddressSanitizer and UndefinedBehaviorSanitizer")
 endif()
+# A Debug build names its build folder "." in the debug info, so its objects do not depend on where
+# the checkout lies: ccache (CCACHE_BASEDIR set, as ./testbed does) then leaves the folder out of
+# its key, and a second clone's build-debug/ reuses the first one's objects.
+if(CMAKE_BUILD_TYPE STREQUAL "Debug")
+  add_compile_options(-fdebug-prefix-map=${CMAKE_BINARY_DIR}=.)
+endif()
 
 # The experiment programs allocate and free a packet, a header buffer, an event and a callback
 # for every simulated frame; gperftools' tcmalloc (Debian libtcmalloc-minimal4, installed by

@@ -1137,8 +1137,11 @@ class HostArrivalTestCase : public TestCase
         }
         else
         {
-            for (const auto& [t, owner, service] : wakeups)
+            for (const auto& [t, ownerRef, serviceRef] : wakeups)
             {
+                // Named copies: clang before 16 cannot capture structured bindings (C++20).
+                const auto owner = ownerRef;
+                const auto service = serviceRef;
                 Simulator::Schedule(NanoSeconds(t), [cpu, owner, service, done]() {
                     cpu->Submit(HostCpu::PROCESS, service, owner, Callback<void>([done, owner]() {
                                     done(owner);

@@ -638,9 +638,19 @@ def _load_point(path: Path, params: dict, program: str | None = None,
 
 
 class Progress:
-    """Points done / total with an ETA: a tqdm bar on a terminal, plain lines otherwise (CI)."""
+    """Points done / total with an ETA: a tqdm bar on a terminal, plain lines otherwise (CI).
 
-    def __init__(self, total: int, log: Callable[[str], None], enabled: bool = True):
+    The ETA comes from the points' cost estimates (``costs``: per point, in submission order, a
+    pair (unit, estimate); points of one unit have comparable estimates, e.g. one experiment
+    set's ``Experiment.cost``): the finished points of a unit give its seconds per unit of
+    estimate (their measured run times over their estimates), the unfinished points' estimates
+    times that rate give the work left, shared by ``jobs`` workers. A unit none of whose points
+    has finished yet is charged the mean run time of the finished points, per point. On a grid of
+    uneven points (a sweep over --duration, a frequency ladder) this is what a mean over finished
+    points gets wrong."""
+
+    def __init__(self, total: int, log: Callable[[str], None], enabled: bool = True,
+                 costs: list[tuple[object, float]] | None = None, jobs: int = 1):
         self.total = total
         self.done = 0
         self.log = log
@@ -648,6 +658,11 @@ class Progress:
         self.last = self.t0
         self.bar = None
         self.enabled = enabled
+        self.jobs = max(1, jobs)
+        self.costs = costs if costs is not None else [("points", 1.0)] * total
+        self.finished: set[int] = set()
+        self.unit_cost: dict[object, float] = {}  # finished points' estimates, per unit
+        self.unit_wall: dict[object, float] = {}  # and their measured run times
         if enabled and total and sys.stdout.isatty():
             try:
                 from tqdm import tqdm
@@ -656,11 +671,41 @@ class Progress:
             except ImportError:
                 self.bar = None
 
-    def step(self, n: int = 1):
+    def eta(self) -> float:
+        """Seconds left (nan while no point with a run time has finished)."""
+        walls = sum(self.unit_wall.values())
+        timed = sum(1 for i in self.finished if self.costs[i][0] in self.unit_wall)
+        if not timed:
+            return math.nan
+        per_point = walls / timed
+        work = 0.0
+        left = 0
+        for i, (unit, est) in enumerate(self.costs):
+            if i in self.finished:
+                continue
+            left += 1
+            if self.unit_cost.get(unit, 0) > 0:
+                work += est * self.unit_wall[unit] / self.unit_cost[unit]
+            else:
+                work += per_point
+        return work / min(self.jobs, left) if left else 0.0
+
+    def step(self, n: int = 1, index: int | None = None, wall: float | None = None):
+        """``n`` points finished; ``index`` (submission order) and ``wall`` (its run time, s) of a
+        point that finished with a record feed the ETA."""
         self.done += n
+        if index is not None:
+            self.finished.add(index)
+            if wall is not None:
+                unit, est = self.costs[index]
+                self.unit_cost[unit] = self.unit_cost.get(unit, 0.0) + est
+                self.unit_wall[unit] = self.unit_wall.get(unit, 0.0) + wall
         if not self.enabled:
             return
         if self.bar is not None:
+            eta = self.eta()
+            if math.isfinite(eta) and self.done < self.total:
+                self.bar.set_postfix_str(f"about {eta:.0f} s left", refresh=False)
             self.bar.update(n)
             return
         now = time.monotonic()
@@ -668,13 +713,21 @@ class Progress:
         if self.done == self.total or self.done % tenth == 0 or now - self.last >= 30:
             self.last = now
             elapsed = now - self.t0
-            eta = elapsed / self.done * (self.total - self.done) if self.done else math.nan
+            eta = self.eta()
             self.log(f"  {self.done}/{self.total} points computed ({elapsed:.0f} s"
-                     + (f", about {eta:.0f} s left)" if self.done < self.total else ")"))
+                     + (f", about {eta:.0f} s left)" if self.done < self.total
+                        and math.isfinite(eta) else ")"))
 
     def close(self):
         if self.bar is not None:
             self.bar.close()
+
+
+def _point_costs(todo: list[tuple]) -> list[tuple[object, float]]:
+    """(unit, estimate) of each point to compute: the experiment's cost estimate (its function is
+    the unit: one function's estimates are comparable), else one per point of that experiment."""
+    return [(exp.cost, float(exp.cost(p))) if exp.cost is not None else (("points", exp.id), 1.0)
+            for exp, p, *_ in todo]
 
 
 def _worker_processes_are_safe() -> bool:
@@ -688,6 +741,44 @@ def _worker_processes_are_safe() -> bool:
     main = sys.modules.get("__main__")
     spec = getattr(main, "__spec__", None)
     return spec is not None and spec.name in ("testbed.cli", "testbed.__main__")
+
+
+class SchedulerError(CampaignError):
+    """--scheduler ADDR names no reachable Dask scheduler (a usage error: exit 2, one line)."""
+
+
+# Connecting to an external scheduler (--scheduler ADDR): the TCP connection must open within
+# SCHEDULER_CONNECT_S (a scheduler on a LAN answers in milliseconds; Dask's own default retries a
+# refused connection for 30 s), and the Dask handshake must finish within the same time.
+SCHEDULER_CONNECT_S = 5.0
+
+
+def _reach_scheduler(address: str) -> None:
+    """Open (and close) a TCP connection to a tcp:// or tls:// scheduler address, or raise
+    SchedulerError in one sentence: a malformed address, an unknown host, a refused or unanswered
+    connection. Other Dask transports are left to Dask's Client."""
+    import socket
+
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, loc = parse_address(address)
+        if scheme not in ("tcp", "tls"):
+            return  # another Dask transport (inproc://, ucx://, ws://): Dask's Client checks it
+        host, port = parse_host_port(loc)
+        if port is None:
+            raise ValueError("no port (use tcp://HOST:PORT)")
+    except (ValueError, TypeError) as e:
+        raise SchedulerError(f"--scheduler {address}: not an address ({e})") from None
+    try:
+        with socket.create_connection((host, port), timeout=SCHEDULER_CONNECT_S):
+            pass
+    except socket.timeout:
+        raise SchedulerError(f"--scheduler {address}: no answer within {SCHEDULER_CONNECT_S:g} s")\
+            from None
+    except OSError as e:
+        raise SchedulerError(f"--scheduler {address}: cannot connect "
+                            f"({e.strerror or type(e).__name__})") from None
 
 
 class _Cluster:
@@ -704,11 +795,15 @@ class _Cluster:
                          "distributed.admin.tick.limit": "60s"})
         self.cluster = None
         if scheduler:
+            _reach_scheduler(scheduler)
             try:
-                self.client = Client(scheduler, timeout=30)
-            except OSError as e:
-                raise CampaignError(f"--scheduler {scheduler}: no scheduler answers ({e})") \
-                    from None
+                self.client = Client(scheduler, timeout=SCHEDULER_CONNECT_S)
+            except (OSError, TimeoutError) as e:
+                raise SchedulerError(f"--scheduler {scheduler}: no Dask scheduler answers "
+                                    f"within {SCHEDULER_CONNECT_S:g} s ({e})") from None
+            except Exception:  # noqa: BLE001  (a server answered, in another protocol)
+                raise SchedulerError(f"--scheduler {scheduler}: the server there is not a Dask "
+                                    "scheduler (its answer is not Dask's protocol)") from None
         else:
             # Worker processes only where that is safe (see _worker_processes_are_safe), threads
             # otherwise. The scheduler's HTTP server on a free port (":0"), no dashboard:
@@ -940,12 +1035,14 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
 
     # No more workers than points (a worker process per --jobs cost memory and start-up time).
     cluster = _Cluster(min(jobs, len(todo)), scheduler)
-    bar = Progress(len(todo), log, progress)
+    bar = Progress(len(todo), log, progress, costs=_point_costs(todo),
+                   jobs=max(1, min(jobs, len(todo)) if scheduler is None else cluster.workers()))
     futures = {}
     # Records written from now on are this campaign's: a second run of a point's task, after
     # its worker died, finds them and does not compute the point again. (A file system's
     # coarser clock can only make a record look older: then it is computed again, as before.)
     since = time.time()
+    index = {}
     # Simulated-time progress of paper-scale points only (their runs take minutes; ShowProgress
     # adds its own events to a program's event count, so quick runs stay without it).
     show = scale == "paper"
@@ -961,6 +1058,7 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
                                       extra[k]["guard"], since, key=f"point-{k[0]}-{k[1]}",
                                       priority=n - rank, pure=False)
             futures[f] = members
+            index[f] = rank
         pending = set(futures)
         alone_since = None
         while pending:
@@ -979,7 +1077,7 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
                                         f"{WORKER_WAIT_S:.0f} s ({len(pending)} points left; "
                                         f"finished points are kept)")
             for f in done:
-                _finish(f, futures, show, failed, log, bar)
+                _finish(f, futures, show, failed, log, bar, index.pop(f))
     except KeyboardInterrupt:
         for f in futures:
             f.cancel()
@@ -990,7 +1088,7 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
         cluster.close()
 
 
-def _finish(f, futures, show, failed, log, bar):
+def _finish(f, futures, show, failed, log, bar, rank=None):
     """A point's future is done: its record was written (or it failed); report and release it."""
     if show:
         time.sleep(0.2)  # the point's last progress events are still on their way
@@ -1007,7 +1105,7 @@ def _finish(f, futures, show, failed, log, bar):
             if e.id not in failed:
                 failed[e.id] = CampaignError(f"{e.id}: {res['error']}")
                 log(f"{e.id}: FAILED: {res['error']}")
-    bar.step()
+    bar.step(index=rank, wall=res.get("wall"))
 
 
 # --------------------------------------------------------------------------------------------

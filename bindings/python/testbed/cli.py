@@ -7,12 +7,16 @@ import sys
 import time
 from pathlib import Path
 
-from . import ROOT
 from .experiment import SCALES, experiments
 
 
 def _log(msg):
     print(msg, flush=True)
+
+
+def _error(msg):
+    """A usage error: one line on stderr (the caller exits with status 2)."""
+    print(f"testbed: error: {msg}", file=sys.stderr, flush=True)
 
 
 def _at_least_one(option):
@@ -37,8 +41,8 @@ def _common(p):
                    help="quick: a reduced sweep (minutes); paper: the studies' full procedure")
     p.add_argument("--jobs", type=_jobs, default=os.cpu_count() or 1,
                    help="points run in parallel (default: number of CPUs)")
-    p.add_argument("--out", type=Path, default=ROOT / "results",
-                   help="results directory (default: results/)")
+    p.add_argument("--out", type=Path, default=None,
+                   help="results directory (default: results/ of the working directory)")
     p.add_argument("--scheduler", metavar="ADDR",
                    help="run the points on an existing Dask cluster (tcp://host:8786) whose "
                         "workers see this checkout and its build (default: an embedded "
@@ -71,7 +75,7 @@ def cmd_list(args):
 
 
 def _run(exps, args):
-    from .campaign import CampaignError, finish_experiment, run_campaign
+    from .campaign import CampaignError, SchedulerError, finish_experiment, run_campaign
     from .experiment import failing_checks, headline
     from .report import write_report
 
@@ -83,6 +87,9 @@ def _run(exps, args):
                                rerun=args.rerun)
     except KeyboardInterrupt:
         return 130
+    except SchedulerError as e:
+        _error(e)
+        return 2
     except CampaignError as e:
         _log(f"error: {e}")
         return 2
@@ -204,7 +211,7 @@ def cmd_reproduce(args):
 
 
 def _sensitivity(exp, method, samples, args):
-    from .campaign import CampaignError
+    from .campaign import CampaignError, SchedulerError
     from .sensitivity import SensitivityError, run_sensitivity
 
     try:
@@ -214,6 +221,9 @@ def _sensitivity(exp, method, samples, args):
         return 130
     except SensitivityError as e:
         _log(f"error: {e}")
+        return 2
+    except SchedulerError as e:
+        _error(e)
         return 2
     except CampaignError as e:
         _log(f"{exp.id}: sensitivity FAILED: {e}")
@@ -276,13 +286,16 @@ def _print_description(program):
 
 def _reporting_errors(run):
     """run() -> exit status; a bad grid, sheet or column is 2, a failed point 1, ^C 130."""
-    from .campaign import CampaignError
+    from .campaign import CampaignError, SchedulerError
     from .sweeps import SweepError
 
     try:
         return run()
     except SweepError as e:
         _log(f"error: {e}")
+        return 2
+    except SchedulerError as e:
+        _error(e)
         return 2
     except CampaignError as e:
         _log(f"error: {e}")
@@ -302,10 +315,11 @@ def _sweep(args):
     if args.describe:
         return _print_description(args.program)
     grid = _parse_params(args.param)
-    out = (args.out or (ROOT / "results" / f"sweep-{args.program}")).resolve()
-    if args.plot or args.x or args.series:
+    out = args.out
+    if args.plot or args.x or args.series or args.logx or args.logy:
         if not (args.plot and args.x):
-            raise SweepError("--plot FIELD needs --x PARAM (and --series PARAM optionally)")
+            raise SweepError("--plot FIELD needs --x PARAM (and --series PARAM, --logx, --logy "
+                             "optionally)")
         d = describe(args.program)
         fields = {f["name"]: f["type"] for f in d["fields"]}
         numeric = sorted(f for f, t in fields.items() if t in ("real", "int"))
@@ -332,7 +346,8 @@ def _sweep(args):
 
         grid_used = json.loads((out / "grid.json").read_text())["grid"]
         png = plot_summary(args.program, summarise(rows, list(grid_used), args.program),
-                           grid_used, args.plot, args.x, args.series, out)
+                           grid_used, args.plot, args.x, args.series, out,
+                           logx=True if args.logx else None, logy=args.logy)
         _log(f"figure: {png}")
     _log(f"done in {time.monotonic() - t0:.0f} s")
     return 0
@@ -346,7 +361,7 @@ def _validate(args):
     from .sweeps import validate
 
     t0 = time.monotonic()
-    out = (args.out or (ROOT / "results" / f"validate-{args.program}")).resolve()
+    out = args.out
     table = validate(args.program, args.measured, tolerance=args.tolerance, reps=args.reps,
                      jobs=args.jobs, out=out, scheduler=args.scheduler, log=_log,
                      progress=args.progress, frame=False, rerun=args.rerun)
@@ -384,7 +399,8 @@ def _point_common(p):
                    help="runs in parallel (default: number of CPUs)")
     p.add_argument("--out", type=Path, default=None,
                    help="the sweep's directory (default: results/sweep-PROGRAM or "
-                        "results/validate-PROGRAM); its points are resumed")
+                        "results/validate-PROGRAM of the working directory); its points are "
+                        "resumed")
     p.add_argument("--scheduler", metavar="ADDR",
                    help="run on an existing Dask cluster (tcp://host:8786)")
     p.add_argument("--no-progress", dest="progress", action="store_false",
@@ -440,6 +456,9 @@ def main(argv=None):
                                                    "95 %% confidence bars")
     p.add_argument("--x", metavar="PARAM", help="the figure's x axis")
     p.add_argument("--series", metavar="PARAM", help="one line per value of this parameter")
+    p.add_argument("--logx", action="store_true",
+                   help="logarithmic x axis (default: when the x values span two decades)")
+    p.add_argument("--logy", action="store_true", help="logarithmic y axis")
     p.add_argument("--describe", action="store_true",
                    help="list the program's parameters and result fields, run nothing")
     p.set_defaults(func=cmd_sweep)
@@ -453,6 +472,16 @@ def main(argv=None):
     _strict(p)
     p.set_defaults(func=cmd_validate)
     args = parser.parse_args(argv)
+    if hasattr(args, "out") and not getattr(args, "describe", False):
+        # Results go below the working directory unless --out says otherwise (not into the
+        # checkout: a user runs ./testbed from a folder of their own); said before anything runs.
+        if args.out is None:
+            from .sweeps import results_dir
+
+            args.out = results_dir() / (f"{args.cmd}-{args.program}" if args.cmd in
+                                        ("sweep", "validate") else "")
+        args.out = args.out.resolve()
+        _log(f"output: {args.out}")
     return args.func(args)
 
 

@@ -75,6 +75,8 @@ def _with(s: Series, i: int) -> str:
         style = style if style in _STYLES else "linespoints"
     extra = f" pt {pt} ps 1.2" if style not in ("lines", "steps", "fsteps", "histeps",
                                                    "impulses", "dots") else " lw 2"
+    if _is_measured(s) and style == "lines":
+        extra += " dt 2"  # a measured line (a study's fitted line) dashed, apart from the model's
     return f"{style} {colour}{extra}"
 
 

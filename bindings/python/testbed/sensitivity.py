@@ -281,7 +281,7 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     factors = decl.factors()
     if not factors:
         raise SensitivityError(f"{exp.id}: no ranged parameter")
-    out_root = Path(out or ROOT / "results").resolve()
+    out_root = Path(out or Path.cwd() / "results").resolve()
     sid = f"sensitivity-{exp.id}"
     sdir = out_root / sid
     sdir.mkdir(parents=True, exist_ok=True)

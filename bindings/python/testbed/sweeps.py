@@ -491,8 +491,14 @@ def to_xarray(frame, field: str, params):
     return frame.set_index(dims)[field].to_xarray()
 
 
+def results_dir() -> Path:
+    """Where results go unless --out (or out=) says otherwise: results/ of the working
+    directory."""
+    return Path.cwd() / "results"
+
+
 def default_out(kind: str, program: str) -> Path:
-    return ROOT / "results" / f"{kind}-{program}"
+    return results_dir() / f"{kind}-{program}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -519,9 +525,12 @@ def _axis(values: list[str], opt: dict) -> tuple[list[float], str]:
 
 
 def plot_summary(program: str, summary: list[dict], grid: dict[str, list[str]], field: str,
-                 x: str, series: str | None, outdir: Path) -> Path:
+                 x: str, series: str | None, outdir: Path, logx: bool | None = None,
+                 logy: bool = False) -> Path:
     """The field's mean against parameter x (one line per value of `series`), with 95 %
-    confidence bars; through ns-3's Gnuplot class (plot.render)."""
+    confidence bars (plot.render writes the gnuplot script). ``logx``: a logarithmic x axis
+    (None: when every x is positive and they span two decades or more); ``logy``: a logarithmic
+    y axis. A log axis with a value <= 0 is refused (SweepError)."""
     from .plot import render
 
     desc = describe(program)
@@ -539,6 +548,7 @@ def plot_summary(program: str, summary: list[dict], grid: dict[str, list[str]], 
         raise SweepError(f"--plot: {', '.join(others)} vary too: give them one value, or use "
                          f"them as --x or --series")
     xs, unit = _axis(grid[x], opts[x])
+    unit = unit or opts[x].get("unit", "")  # a plain number's unit from --describe (bytes, Hz)
     xnum = dict(zip(grid[x], xs))
     lines = grid[series] if series else [None]
     fig = Figure(name=f"{field}-vs-{x}" + (f"-by-{series}" if series else ""),
@@ -546,7 +556,16 @@ def plot_summary(program: str, summary: list[dict], grid: dict[str, list[str]], 
                  xlabel=_text(f"{x} ({unit})" if unit else x),
                  ylabel=_text(fields[field]["help"] or field))
     pos = [v for v in xs if v > 0]
-    fig.logx = len(pos) == len(xs) and max(xs) / min(xs) >= 100
+    if logx and len(pos) < len(xs):
+        raise SweepError(f"--logx: {x} has a value <= 0 "
+                         f"({next(g for g, v in zip(grid[x], xs) if v <= 0)})")
+    fig.logx = (len(pos) == len(xs) and max(xs) / min(xs) >= 100) if logx is None else logx
+    if logy:
+        bad = [r for r in summary if not r.get(f"{field}_mean", math.nan) > 0]
+        if bad:
+            raise SweepError(f"--logy: the mean of {field} is not positive at "
+                             f"{', '.join(f'{k}={bad[0][k]}' for k in grid)}")
+        fig.logy = True
     for s in lines:
         pts = [r for r in summary if series is None or r[series] == s]
         pts.sort(key=lambda r: xnum[r[x]])

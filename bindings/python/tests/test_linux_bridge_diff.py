@@ -14,6 +14,10 @@ import pytest
 
 from mcast_common import BUILD, REPO, example
 
+# Both namespace scenarios put a bridge with the same subnet (tools/mcast_netns.py) into the root
+# namespace: under pytest-xdist (./testbed test) they run one after the other on one worker.
+pytestmark = pytest.mark.xdist_group("netns")
+
 
 def test_forwarding_sets_agree_with_linux_bridge(tmp_path):
     example("mcast-bridge-diff")

@@ -13,6 +13,10 @@ import pytest
 
 from mcast_common import REPO
 
+# Both namespace scenarios put a bridge with the same subnet (tools/mcast_netns.py) into the root
+# namespace: under pytest-xdist (./testbed test) they run one after the other on one worker.
+pytestmark = pytest.mark.xdist_group("netns")
+
 
 def igmp_types(pcap):
     out = subprocess.run(

@@ -81,7 +81,17 @@ def timer_analyse(records):
         xrange=(0, MAX_US + STEP_US), yrange=(0, None),
         series=[Series("requested (ideal diagonal)", requests, requests, style="lines")]
         + [Series(title, requests, [measured[t][q] for q in requests])
-           for t, (_, title) in TIMERS.items() if t != "ideal"])
+           for t, (_, title) in TIMERS.items() if t != "ideal"]
+        # The study's numbers on the same axes: the RTC's shortest interval (a request below
+        # one tick waits a whole tick) and NANOSLEEP's "about 60 us too long" at the ends of
+        # the requests.
+        + [Series("measured [GINE14]: RTC shortest interval",
+                  [q for q in requests if q < facts["rtc_shortest_interval"]][:1],
+                  [facts["rtc_shortest_interval"]], style="points"),
+           Series("measured [GINE14]: NANOSLEEP about 60 us too long",
+                  [requests[0], requests[-1]],
+                  [requests[0] + facts["nanosleep_excess"],
+                   requests[-1] + facts["nanosleep_excess"]], style="points")])
     efig = Figure(
         name="timer-error", title="GINE14: |measured - requested| per timer",
         xlabel="requested interval (us)", ylabel="|error| (us)", logy=True,

@@ -88,7 +88,8 @@ def table1_points(scale):
 
 
 def table1_analyse(records):
-    measured = {r["setting"]: r for r in validation.load("jaxa06-table1.csv")}
+    measured = {label: r for r in validation.load("jaxa06-table1.csv")
+                for label in SETTINGS if BPS[label] == r["bandwidth_bps"]}
     by_label = {label: [] for label in SETTINGS}
     rows = []
     for rec in records:
@@ -136,7 +137,7 @@ def table2_points(scale):
 
 
 def table2_analyse(records):
-    measured = {r["delay_ms"]: r["ping_rtt_ms"] for r in validation.load("jaxa06-table2.csv")}
+    measured = {r["delay_ms"]: r["rtt_mean_ms"] for r in validation.load("jaxa06-table2.csv")}
     by_delay = {d: [] for d in DELAYS_MS}
     rows = []
     for rec in records:
@@ -312,7 +313,7 @@ def _rows(records, **extra):
     return rows
 
 
-def _size_figure(name, title, data, fits):
+def _size_figure(name, title, data, fits, measured=()):
     series = []
     for k, pts in data.items():
         xs = sorted(pts)
@@ -322,7 +323,14 @@ def _size_figure(name, title, data, fits):
         series.append(Series(f"{k}bps fit", xs_fit, [b + s * x for x in xs_fit],
                              style="lines"))
     return Figure(name=name, title=title, xlabel="data size (bytes)",
-                  ylabel="time per exchange (ms)", series=series, logy=True)
+                  ylabel="time per exchange (ms)", series=series + list(measured), logy=True)
+
+
+def _measured_crossing(alpha_key, beta_key):
+    """The study's crossing point (-alpha, beta) of its lines, as a measured point."""
+    cal = _calibration()
+    return Series("measured [JAXA06]: crossing point (-alpha, beta)", [-cal[alpha_key]],
+                  [cal[beta_key]], style="points")
 
 
 # --- Fig. 4 / Fig. 7: lines against data size, crossing method --------------------------------
@@ -369,7 +377,17 @@ def _crossing_analysis(records, mode, prefix, cal_alpha, cal_beta, tol, rate_che
 def fig4_analyse(records):
     data, fits, metrics, checks = _crossing_analysis(
         records, "sync", "sync", "sync_alpha_bytes", "sync_beta_ms", 15.0, True)
-    fig = _size_figure("fig4", "JAXA06 Fig. 4: synchronised benchmark, delay 0", data, fits)
+    # The study's lines on the same axes: equation 1 with its alpha, beta and rate fraction
+    # (validation/jaxa06-rti.csv), one per bandwidth, and their crossing point.
+    cal = _calibration()
+    xs = [max(SIZES) * i / 64 for i in range(65)]
+    measured = [Series(f"measured [JAXA06] line, {k}bps", xs,
+                       [eq1(x, BW[k][1], cal["sync_alpha_bytes"], cal["sync_beta_ms"],
+                            cal["sync_rate_fraction"]) for x in xs], style="lines")
+                for k in CROSSING_BW]
+    measured.append(_measured_crossing("sync_alpha_bytes", "sync_beta_ms"))
+    fig = _size_figure("fig4", "JAXA06 Fig. 4: synchronised benchmark, delay 0", data, fits,
+                       measured)
     notes = ["Synchronised benchmark (TSO update and TAR per step, lookahead one step) between "
              "a sender on host A and a receiver on host B, the CRC on host B, through the NIST "
              "Net PC at delay 0. alpha and beta come from the crossing points of the lines of "
@@ -385,7 +403,8 @@ def fig7_points(scale):
 def fig7_analyse(records):
     data, fits, metrics, checks = _crossing_analysis(
         records, "async", "async", "async_alpha_bytes", "async_beta_ms", 20.0, False)
-    fig = _size_figure("fig7", "JAXA06 Fig. 7: asynchronous benchmark, delay 0", data, fits)
+    fig = _size_figure("fig7", "JAXA06 Fig. 7: asynchronous benchmark, delay 0", data, fits,
+                       [_measured_crossing("async_alpha_bytes", "async_beta_ms")])
     notes = ["Asynchronous benchmark: the sender calls updateAttributeValues (receive order) "
              "1000 times in a row, the receiver counts the reflects; no time management. The "
              "time runs from the start to the last reflect."]

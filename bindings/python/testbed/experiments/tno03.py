@@ -111,6 +111,14 @@ def pipeline_points(scale):
     return pts
 
 
+def pipeline_cost(p):
+    """A point's simulator events as tno-pipeline estimates them itself for --maxEvents
+    (examples/tno03/tno-pipeline.cc, SetEventEstimate: about 100 per update sent, 100 x
+    --frequency x (--warmup + --duration); the program's defaults where the point sets none).
+    Used to order the points and for the campaign's ETA."""
+    return 100.0 * p.get("frequency", 100.0) * (p.get("warmup", 0.3) + p.get("duration", 2.0))
+
+
 # Where a lost update was dropped (the record's counters), for the sweep's end.
 LOSS_PLACES = (("socket_drops", "socket receive buffer"), ("queue_drops", "shared-memory queue"),
                ("qdisc_drops", "transmit queue"), ("nic_drops", "NIC ring"),
@@ -211,6 +219,13 @@ def pipeline_analyse(records):
             checks.append(_validation(f"{c} {q}", value, sim, tolerance[q], param,
                                       PIPELINE_REASONS.get((c, q), PIPELINE_REASONS[q]),
                                       PIPELINE_GAPS.get((c, q))))
+    # The study's Onyx numbers on the same axes: its latency, flat from the lowest frequency of
+    # the configuration's grid up to its knee (the latency beyond the knee is not given).
+    for c in CONFIGS:
+        lat, knee = facts.get((c, "latency_us")), facts.get((c, "knee_hz"))
+        if lat is not None and knee is not None:
+            series.append(Series(f"measured [TNO03] {c}: flat up to the knee", [GRID[c][0], knee],
+                                 [lat, lat], style="points"))
     fig = Figure(name="pipeline-latency",
                  title="TNO03 Figs. 8-14: mean latency against the Sender's frequency",
                  xlabel="frequency (Hz)", ylabel="mean latency (us)", logx=True, logy=True,
@@ -462,7 +477,7 @@ register(Experiment(
     id="tno-pipeline", study="TNO03",
     title="Pipeline latency against frequency, configurations 1a-4 (Figs. 8-14)",
     program="tno-pipeline", points=pipeline_points, analyse=pipeline_analyse,
-    sensitivity=_pipeline_sensitivity()))
+    cost=pipeline_cost, sensitivity=_pipeline_sensitivity()))
 
 
 # ----------------------------------------------------------------------------------------------
