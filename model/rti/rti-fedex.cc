@@ -387,21 +387,7 @@ RtiFedex::GrantAll()
 void
 RtiFedex::SendTo(uint32_t h, const RtiMessage& msg)
 {
-    Ptr<RtiConnection> conn = m_replyConn[h];
-    Ptr<HostPlatform> platform = m_process->GetPlatform();
-    const bool network = m_settings->GetTransport() != RtiSettings::SHARED_MEMORY;
-    m_process->Execute(RtiLrc::SendSideCost(platform, m_settings, msg.GetSerializedSize(), 1),
-                       Callback<void>([conn, msg, platform, network]() {
-                           conn->Send(msg);
-                           if (network)
-                           {
-                               platform->NotifyTransmitted();
-                           }
-                       }));
-    if (network && platform->GetSendOffPathCost().IsStrictlyPositive())
-    {
-        m_process->Execute(platform->GetSendOffPathCost());
-    }
+    RtiLrc::SendOne(m_process, m_settings, m_replyConn[h], msg);
 }
 
 uint64_t

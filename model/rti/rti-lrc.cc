@@ -327,20 +327,28 @@ void
 RtiLrc::SendToFedex(const RtiMessage& msg)
 {
     NS_ABORT_MSG_IF(!m_fedexConn, "RtiLrc " << m_handle << ": not time-managed");
-    Ptr<HostPlatform> platform = m_process->GetPlatform();
-    const bool network = m_settings->GetTransport() != RtiSettings::SHARED_MEMORY;
-    Ptr<RtiConnection> conn = m_fedexConn;
-    m_process->Execute(SendSideCost(platform, m_settings, msg.GetSerializedSize(), 1),
-                       Callback<void>([conn, msg, platform, network]() {
-                           conn->Send(msg);
-                           if (network)
-                           {
-                               platform->NotifyTransmitted();
-                           }
-                       }));
+    SendOne(m_process, m_settings, m_fedexConn, msg);
+}
+
+void
+RtiLrc::SendOne(Ptr<HostProcess> process,
+                Ptr<RtiSettings> settings,
+                Ptr<RtiConnection> conn,
+                const RtiMessage& msg)
+{
+    Ptr<HostPlatform> platform = process->GetPlatform();
+    const bool network = settings->GetTransport() != RtiSettings::SHARED_MEMORY;
+    process->Execute(SendSideCost(platform, settings, msg.GetSerializedSize(), 1),
+                     Callback<void>([conn, msg, platform, network]() {
+                         conn->Send(msg);
+                         if (network)
+                         {
+                             platform->NotifyTransmitted();
+                         }
+                     }));
     if (network && platform->GetSendOffPathCost().IsStrictlyPositive())
     {
-        m_process->Execute(platform->GetSendOffPathCost());
+        process->Execute(platform->GetSendOffPathCost());
     }
 }
 

@@ -276,6 +276,21 @@ class RtiLrc : public Object
      * @return the service time
      */
     static Time ReadSideCost(Ptr<HostPlatform> platform, Ptr<RtiSettings> settings, uint32_t size);
+    /**
+     * @brief Send one RTI message on one connection from a process: the send side in one step
+     * of the process (SendSideCost for one receiver), the message leaving when the step is done
+     * (with the kernel's transmit completion on network transports), then off the message's
+     * path the rest of the send call (the host's SendOffPathCost, network transports only).
+     * Used for the time-management messages of the LRCs and the Fedex.
+     * @param process the sending process
+     * @param settings the RTI's settings
+     * @param conn the connection
+     * @param msg the message
+     */
+    static void SendOne(Ptr<HostProcess> process,
+                        Ptr<RtiSettings> settings,
+                        Ptr<RtiConnection> conn,
+                        const RtiMessage& msg);
 
     /**
      * @brief Charge federation-management work to this process (called by the Fedex).

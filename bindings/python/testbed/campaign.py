@@ -126,6 +126,27 @@ def command_line(exe: Path | str, params: dict, output: Path, progress: bool = F
     return args
 
 
+def run_program_json(program: str, params: dict, profile_file=None, options=None,
+                     host_set: str = "") -> dict:
+    """Run one program of the module at one point, outside a campaign (the calibration and
+    recalibration procedures): ``params``, then ``options`` over them, then ``--profileFile`` and
+    ``--hostSet`` where given; its record (JSON) from standard output. A failing run raises
+    RuntimeError with the command and the end of its standard error."""
+    import subprocess
+
+    params = dict(params)
+    params.update(options or {})
+    if profile_file:
+        params["profileFile"] = profile_file
+    if host_set:
+        params["hostSet"] = host_set
+    cmd = command_line(program_path(program), params, "-")
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed: {out.stderr.strip()[-500:]}")
+    return json.loads(out.stdout)
+
+
 def _file_mode() -> int:
     """The mode of an ordinary new file under this process's umask (0644 under 022)."""
     mask = os.umask(0)

@@ -864,25 +864,16 @@ def crossing_alpha_beta(mode, rti_set, host_set="", profile_file=None, options=N
     """alpha (bytes), beta (ms) and the mean rate fraction of the synchronised ("sync", Fig. 4)
     or asynchronous ("async", Fig. 7) benchmark by the crossing-point method over CROSSING_BW
     and SIZES, exactly as the experiments measure them."""
-    import json
-    import subprocess
     from concurrent.futures import ThreadPoolExecutor
 
-    from ..campaign import command_line, program_path
+    from ..campaign import run_program_json
 
     def run(job):
         bw, size = job
         params = {"mode": mode, "bandwidth": BW[bw][0], "dataSize": size, "reps": reps,
-                  "exchanges": exchanges, "rtiSet": rti_set, **(options or {})}
-        if host_set:
-            params["hostSet"] = host_set
-        if profile_file:
-            params["profileFile"] = profile_file
-        cmd = command_line(program_path(PROGRAM), params, "-")
-        out = subprocess.run(cmd, capture_output=True, text=True)
-        if out.returncode != 0:
-            raise RuntimeError(f"{' '.join(cmd)} failed: {out.stderr.strip()[-500:]}")
-        return json.loads(out.stdout)["time_per_exchange_ms"]
+                  "exchanges": exchanges, "rtiSet": rti_set}
+        return run_program_json(PROGRAM, params, profile_file, options,
+                                host_set)["time_per_exchange_ms"]
 
     jobs_ = [(bw, s) for bw in CROSSING_BW for s in SIZES]
     with ThreadPoolExecutor(max(1, jobs)) as pool:

@@ -262,22 +262,9 @@ def k_calibration_point(config):
 
 def _run_json(program, params, profile_file=None, options=None, host_set=""):
     """Run one of the study's programs at one point; its record (JSON)."""
-    import json
-    import subprocess
+    from ..campaign import run_program_json
 
-    from ..campaign import command_line, program_path
-
-    params = dict(params)
-    params.update(options or {})
-    if profile_file:
-        params["profileFile"] = profile_file
-    if host_set:
-        params["hostSet"] = host_set
-    cmd = command_line(program_path(program), params, "-")
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    if out.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} failed: {out.stderr.strip()[-500:]}")
-    return json.loads(out.stdout)
+    return run_program_json(program, params, profile_file, options, host_set)
 
 
 def pipeline_latency_us(point, rti_set="", profile_file=None, options=None):
