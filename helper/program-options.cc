@@ -1155,6 +1155,15 @@ ProgramOptions::SetSimulatorDefaults()
     {
         GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
     }
+    // Address resolution as every studied host's kernel does it on a wired LAN: the ARP request
+    // goes out at once (Linux 2.4 neigh_event_send -> arp_solicit; 4.4BSD arpresolve ->
+    // arprequest; IRIX and Windows likewise), not after ns-3's random RequestJitter of 0-10 ms
+    // (meant against collisions on wireless channels), which delayed the first packet to each
+    // neighbour by up to 10 ms. A Config default, set before any node exists, so every
+    // ArpL3Protocol builds one random variable as before (automatic stream numbers unchanged);
+    // --ns3::ArpL3Protocol::RequestJitter still chooses another one.
+    UserAttributes::SetConfigDefault("ns3::ArpL3Protocol::RequestJitter",
+                                     StringValue("ns3::ConstantRandomVariable[Constant=0]"));
 }
 
 Profile::Settings

@@ -397,7 +397,9 @@ class ProgramOptions
      * the event queue is ns3::PriorityQueueScheduler, a binary heap on a vector, instead of
      * ns-3's default std::map (no allocation per event). Every scheduler runs the events in the
      * same (time, id) order, so results do not depend on it; NS_GLOBAL_VALUE=SchedulerType=...
-     * and --SchedulerType still choose another one.
+     * and --SchedulerType still choose another one. ARP requests go out at once (ns3::
+     * ArpL3Protocol::RequestJitter 0, as the studied hosts' wired kernels send them), not after
+     * ns-3's random 0-10 ms; --ns3::ArpL3Protocol::RequestJitter still sets another one.
      */
     static void SetSimulatorDefaults();
 

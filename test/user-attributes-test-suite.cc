@@ -6,6 +6,7 @@
 #include "ns3/core-module.h"
 #include "ns3/csma-module.h"
 #include "ns3/internet-module.h"
+#include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 #include "ns3/testbed-module.h"
 
@@ -335,6 +336,74 @@ class QueueSizeTest : public GivenTestCase
     }
 };
 
+/**
+ * ProgramOptions::SetSimulatorDefaults: the ARP request for an unresolved neighbour goes out at
+ * once, as the studied hosts' wired kernels send it (Linux 2.4 arp_solicit, 4.4BSD arprequest),
+ * and a user's --ns3::ArpL3Protocol::RequestJitter still wins. Hand-computed: on a link of
+ * 1 ms delay and no serialization time, a datagram sent at 1 s to an unresolved neighbour
+ * arrives after the request, the reply and itself: at 1.003 s, plus the request's jitter.
+ */
+class EraArpTest : public GivenTestCase
+{
+  public:
+    EraArpTest()
+        : GivenTestCase("SetSimulatorDefaults: ARP requests at once; "
+                        "--ns3::ArpL3Protocol::RequestJitter wins")
+    {
+    }
+
+  private:
+    /** @return when the first datagram from node 0 to node 1 arrives (sent at 1 s) */
+    static Time FirstArrival()
+    {
+        NodeContainer nodes(2);
+        SimpleNetDeviceHelper wire;
+        wire.SetChannelAttribute("Delay", TimeValue(MilliSeconds(1)));
+        NetDeviceContainer devs = wire.Install(nodes);
+        InternetStackHelper().Install(nodes);
+        Ipv4AddressHelper ip("10.0.0.0", "255.255.255.0");
+        Ipv4InterfaceContainer ifs = ip.Assign(devs);
+        Time arrival = Seconds(-1);
+        Ptr<Socket> rx = Socket::CreateSocket(nodes.Get(1), UdpSocketFactory::GetTypeId());
+        rx->Bind(InetSocketAddress(Ipv4Address::GetAny(), 9));
+        rx->SetRecvCallback([&arrival](Ptr<Socket> s) {
+            s->Recv();
+            arrival = Simulator::Now();
+        });
+        Ptr<Socket> tx = Socket::CreateSocket(nodes.Get(0), UdpSocketFactory::GetTypeId());
+        Simulator::Schedule(Seconds(1), [tx, &ifs]() {
+            tx->SendTo(Create<Packet>(100), 0, InetSocketAddress(ifs.GetAddress(1), 9));
+        });
+        Simulator::Run();
+        Simulator::Destroy();
+        return arrival;
+    }
+
+    void DoRun() override
+    {
+        const std::string path = "ns3::ArpL3Protocol::RequestJitter";
+        TypeId::AttributeInformation info;
+        NS_ABORT_UNLESS(ArpL3Protocol::GetTypeId().LookupAttributeByName("RequestJitter", &info));
+        StringValue scheduler;
+        GlobalValue::GetValueByName("SchedulerType", scheduler);
+        // ns-3's own default: uniform 0-10 ms before the request (a draw of exactly 0 has
+        // probability 0).
+        Time ns3Default = FirstArrival();
+        NS_TEST_ASSERT_MSG_GT(ns3Default, MilliSeconds(1003), "ns-3 jitters the request");
+        NS_TEST_ASSERT_MSG_LT(ns3Default, MilliSeconds(1013), "by at most 10 ms");
+        ProgramOptions::SetSimulatorDefaults();
+        NS_TEST_ASSERT_MSG_EQ(FirstArrival(), MilliSeconds(1003), "request, reply, datagram");
+        Config::SetDefault(path, *info.initialValue);
+        UserAttributes::Give(path, "ns3::ConstantRandomVariable[Constant=2]");
+        ProgramOptions::SetSimulatorDefaults();
+        NS_TEST_ASSERT_MSG_EQ(FirstArrival(),
+                              MilliSeconds(1005),
+                              "the user's 2 ms (the attribute is in ms)");
+        Config::SetDefault(path, *info.initialValue);
+        GlobalValue::Bind("SchedulerType", scheduler);
+    }
+};
+
 /** The suite. */
 class UserAttributesTestSuite : public TestSuite
 {
@@ -349,6 +418,7 @@ class UserAttributesTestSuite : public TestSuite
         AddTestCase(new BsdTcpHelperTest(), Duration::QUICK);
         AddTestCase(new RtiHelperTest(), Duration::QUICK);
         AddTestCase(new QueueSizeTest(), Duration::QUICK);
+        AddTestCase(new EraArpTest(), Duration::QUICK);
     }
 };
 

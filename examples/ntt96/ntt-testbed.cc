@@ -313,9 +313,7 @@ NttTestbed::Build()
                                     "(4.4BSD's tcp_mss())");
     BsdTcpHelper::ConfigureDefaults(roundUp(m_c.sndBuf), roundUp(m_c.rcvBuf), m_c.timestamps);
     UserAttributes::SetConfigDefault("ns3::TcpSocket::SegmentSize", UintegerValue(m_mss));
-    // BSD's arpresolve() sends its request at once (ns-3 waits up to 10 ms by default).
-    UserAttributes::SetConfigDefault("ns3::ArpL3Protocol::RequestJitter",
-                                     StringValue("ns3::ConstantRandomVariable[Constant=0]"));
+    // BSD's arpresolve() sends its request at once: ProgramOptions::SetSimulatorDefaults.
     // udp_recvspace = 40 x (1024 + sizeof(struct sockaddr_in)) = 41 600 bytes.
     UserAttributes::SetConfigDefault("ns3::UdpSocket::RcvBufSize", UintegerValue(41600));
 

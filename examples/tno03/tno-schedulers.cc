@@ -328,18 +328,9 @@ main(int argc, char* argv[])
     internet.Install(lanNodes);
     NetDeviceContainer devs;
     std::vector<Ipv4Address> addr = tno::InstallLan(lanNodes, false, 500, &devs);
-    // Address resolution as the era's kernels do it: the ARP request goes out at once (Linux
-    // 2.4 neigh_event_send -> arp_solicit; 4.4BSD arpresolve -> arprequest), not after ns-3's
-    // random RequestJitter of 0-10 ms (meant against collisions on wireless channels), which
-    // delayed the first packet to each neighbour by up to 10 ms (the first NTP sample's
-    // outbound leg: a bias of half that). While a request is unanswered a neighbour queues 3
-    // packets (ns-3's ArpCache PendingQueueSize 3 = Linux's unres_qlen 3) and drops beyond.
-    for (uint32_t i = 0; i < lanNodes.GetN(); ++i)
-    {
-        UserAttributes::SetDefault(lanNodes.Get(i)->GetObject<ArpL3Protocol>(),
-                                   "RequestJitter",
-                                   StringValue("ns3::ConstantRandomVariable[Constant=0.0]"));
-    }
+    // ARP requests go out at once (ProgramOptions::SetSimulatorDefaults), as the era's kernels
+    // send them. While a request is unanswered a neighbour queues 3 packets (ns-3's ArpCache
+    // PendingQueueSize 3 = Linux's unres_qlen 3) and drops beyond.
     if (network == "degraded")
     {
         // The module's link emulator on each machine's egress: delay, jitter, loss, bandwidth
