@@ -70,6 +70,12 @@ class Sensitivity:
     # for a setting that provably reaches no packet of the point (a test shows the two records
     # equal but for the echo): the sample runs one of the two, the analysis sees both.
     stand_in: Callable[[dict], tuple[dict, dict] | None] | None = None
+    # A point of a sample -> its gate (another point of the same sample) or None. The gates run
+    # first; a point whose gate's result ``settles`` (True) is not run and the analysis does not
+    # see it: only where the gate's outcome provably fixes every metric the point could move
+    # (a test shows the metrics equal with and without the point).
+    gate: Callable[[dict], dict | None] | None = None
+    settles: Callable[[dict], bool] | None = None
     notes: str = ""
 
     def factors(self) -> list[Range]:
@@ -357,6 +363,7 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     t_recal = time.monotonic() - t_recal
     # Points of every sample (shared points are run once).
     unique: dict[str, dict] = {}
+    deferred: dict[str, dict] = {}  # points behind a gate (Sensitivity.gate)
     for info in samples_info:
         changes = info["changes"]
         info["fits"] = []
@@ -382,19 +389,45 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
             run, echo = q, {}
             if decl.stand_in is not None and (si := decl.stand_in(q)) is not None:
                 run, echo = si
-            unique.setdefault(_key(run), run)
-            pts.append((q, run, echo))
+            gate = decl.gate(q) if decl.gate is not None else None
+            if gate is not None:  # a point of the same sample (its options, its profiles)
+                if decl.stand_in is not None and (sg := decl.stand_in(gate)) is not None:
+                    gate = sg[0]
+                deferred.setdefault(_key(run), run)
+            else:
+                unique.setdefault(_key(run), run)
+            pts.append((q, run, echo, gate))
         info["points"] = pts
-    sexp = Experiment(id=sid, study=exp.study, title=f"sensitivity of {exp.id}",
-                      program=exp.program, points=lambda scale: list(unique.values()),
-                      analyse=exp.analyse, timeout_s=exp.timeout_s, cost=exp.cost)
+    def campaign(points):
+        sexp = Experiment(id=sid, study=exp.study, title=f"sensitivity of {exp.id}",
+                          program=exp.program, points=lambda scale: list(points),
+                          analyse=exp.analyse, timeout_s=exp.timeout_s, cost=exp.cost)
+        res = run_campaign([sexp], "quick", jobs, out_root, log=log, scheduler=scheduler,
+                           progress=progress)[sid]
+        if isinstance(res, Exception):
+            raise CampaignError(str(res))
+        return {_key(r.params): r for r in res}
+
     t_run = time.monotonic()
-    res = run_campaign([sexp], "quick", jobs, out_root, log=log, scheduler=scheduler,
-                       progress=progress)[sid]
+    by_key = campaign(unique.values())
+    skipped = set()
+    if deferred:
+        # the gates have run: a deferred point runs unless its gate settles it in every sample
+        needed = {}
+        for info in samples_info:
+            for q, run, echo, gate in info.get("points", []):
+                if gate is None:
+                    continue
+                if decl.settles(by_key[_key(gate)].result):
+                    skipped.add((info["index"], _key(q)))
+                else:
+                    needed.setdefault(_key(run), run)
+        log(f"{sid}: {len(needed)} of {len(deferred)} gated points needed "
+            f"({len(skipped)} sample points settled by their gates)")
+        if needed:
+            by_key.update(campaign(needed.values()))
+            unique.update(needed)
     t_run = time.monotonic() - t_run
-    if isinstance(res, Exception):
-        raise CampaignError(str(res))
-    by_key = {_key(r.params): r for r in res}
     # Each sample's metrics through the experiment's own analysis.
     table = []
     for info in samples_info:
@@ -402,7 +435,8 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
         if "failed" not in info and "infeasible" not in info:
             try:
                 a = exp.analyse([_as_point(by_key[_key(run)], q, echo)
-                                 for q, run, echo in info["points"]])
+                                 for q, run, echo, _ in info["points"]
+                                 if (info["index"], _key(q)) not in skipped])
                 metrics = a.metrics
                 ok_val = sum(v.passed for v in a.validation), len(a.validation)
             except Exception as e:
@@ -456,8 +490,9 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
         "failed_samples": [t["index"] for t in table if "failed" in t],
         "infeasible_samples": [t["index"] for t in table if "infeasible" in t],
         "points_per_sample": len(base_points),
-        "points_run_per_sample": len({_key(run) for _, run, _ in
+        "points_run_per_sample": len({_key(run) for _, run, _, _ in
                                       next((t["points"] for t in table if "points" in t), [])}),
+        "points_settled_by_gates": len(skipped),
         "points": len(unique),
         "timing_s": {"recalibration": round(t_recal, 1), "points": round(t_run, 1),
                      "total": round(time.monotonic() - t0, 1),

@@ -551,3 +551,39 @@ def test_a_point_record_carries_its_programs_cpu_time(tmp_path):
     rec = json.loads(dest.read_text())
     assert 0.3 <= rec["cpu_s"] <= 0.3 + 0.5  # its interpreter's start-up, on a slow machine
     assert rec["wall_s"] >= rec["cpu_s"] + 0.5 - 0.05
+
+
+def test_ntt_router_gate_skips_only_points_whose_curve_is_settled():
+    # An Ethernet-side curve with FDDI fast switching off whose top load logged nothing by the
+    # cut-off: its worst point is one that logged nothing, and every such point has jitter 0,
+    # a lower bound, 0 logged (NttJitter::Compute of no arrival); so the lower loads cannot
+    # move a banded (numeric) metric. Synthetic records: the lower points take any value.
+    from testbed.experiment import get
+    from testbed.experiments.ntt96 import _router_gate, _settled
+    from testbed.sensitivity import _numeric
+
+    exp = get("ntt-router")
+    pts = [p for p in exp.points("quick") if exp.sensitivity.point_filter(p)]
+    gated = [p for p in pts if _router_gate(p) is not None]
+    assert len(gated) == 6  # 500, 2 000 and 4 000 frames/s of the two curves
+    assert all(_router_gate(p) in pts for p in gated)  # the gate is a point of the sample
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        recs = {json.dumps(p, sort_keys=True): _router_record(p, rng) for p in pts}
+        for p in pts:  # the two curves' top points logged nothing
+            if _router_gate(dict(p, loadPps=500.0)) is not None and p["loadPps"] == 6500.0:
+                r = recs[json.dumps(p, sort_keys=True)].result
+                r.update(window_logged=0, jitter_is_lower_bound=True, jitter_s=0.0)
+                assert _settled(r)
+        for p in pts:  # and so did any lower point that logged nothing (the program's rule)
+            r = recs[json.dumps(p, sort_keys=True)].result
+            if r["window_logged"] == 0 and r["jitter_is_lower_bound"]:
+                r["jitter_s"] = 0.0
+        full = exp.analyse(list(recs.values())).metrics
+        kept = exp.analyse([r for k, r in recs.items()
+                            if _router_gate(json.loads(k)) is None]).metrics
+        assert {k: v for k, v in full.items() if _numeric(v)} == \
+            {k: v for k, v in kept.items() if _numeric(v)}
+    # a top point that logged packets settles nothing
+    assert not _settled({"window_logged": 3, "jitter_is_lower_bound": True})
+    assert not _settled({"window_logged": 0, "jitter_is_lower_bound": False})
