@@ -65,7 +65,8 @@ def main() -> int:
     ap.add_argument("before", type=Path)
     ap.add_argument("after", type=Path)
     ap.add_argument("--ignore", action="append", default=[],
-                    help="a result field to leave out (repeatable); wall_s is always left out")
+                    help="a result field to leave out (repeatable); wall_s and cpu_s are always "
+                         "left out")
     ap.add_argument("--rename", action="append", default=[],
                     help="PROGRAM:OLD=NEW: a parameter renamed in the after run")
     ap.add_argument("--value", action="append", default=[],
@@ -98,7 +99,7 @@ def main() -> int:
         return (prog, json.dumps(q, sort_keys=True))
 
     before = {mapped(k): v for k, v in before.items()}
-    ignore = {"wall_s", *args.ignore}
+    ignore = {"wall_s", "cpu_s", *args.ignore}
     common = sorted(set(before) & set(after))
     differ = 0
     for key in common:

@@ -389,6 +389,24 @@ def _written_since(dests: list[tuple[str, str]], params: dict, build: dict | Non
     return True
 
 
+class _TimedPopen(subprocess.Popen):
+    """A Popen that keeps the resource usage of its process when it reaps it (os.wait4 in
+    place of os.waitpid): the point's CPU time, which a shared machine's load does not stretch
+    as it does the wall time. CPython's Popen reaps through _try_wait in wait() and
+    communicate(); the override keeps its contract (returns (pid, status))."""
+
+    rusage = None
+
+    def _try_wait(self, wait_flags):
+        try:
+            pid, sts, ru = os.wait4(self.pid, wait_flags)
+        except ChildProcessError:
+            return self.pid, 0
+        if pid == self.pid:
+            self.rusage = ru
+        return pid, sts
+
+
 def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]],
               timeout: float | None, progress: bool = False, build: dict | None = None,
               resolved: dict | None = None, guard=None, since: float | None = None) -> dict:
@@ -416,8 +434,8 @@ def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]]
     cmd = command_line(exe, params, tmp, progress)
     t0 = time.monotonic()
     try:
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                start_new_session=True, preexec_fn=_die_with_parent)
+        proc = _TimedPopen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True, preexec_fn=_die_with_parent)
         with _RUNNING_LOCK:
             _RUNNING.add(proc)
         if progress:
@@ -468,6 +486,8 @@ def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]]
         rng = {"RngRun": int(params.get("RngRun", 1)), "RngSeed": int(params.get("RngSeed", 1))}
         record = {"program": program, "params": params, "rng": rng, "result": result,
                   "wall_s": wall}
+        if proc.rusage is not None:  # user + system CPU seconds of the program
+            record["cpu_s"] = proc.rusage.ru_utime + proc.rusage.ru_stime
         if build is not None:
             record["build"] = build
         if resolved is not None:

@@ -78,12 +78,29 @@ class Range:
     applies_to: tuple[str, ...] = ()  # the profile and its derived profiles without own values
     origin: str = ""  # file:line of the declaration
     nominal: dict = field(default_factory=dict)  # (profile, key) -> (value, unit, integer)
+    # a choice factor (Choice): its readings, the option's text of each; the design's [0, 1]
+    levels: tuple[str, ...] = ()
+    default: str = ""  # a choice's nominal reading (the program's default)
+    split: "Split | None" = None  # one of a fixed-sum split's two free shares (Split)
 
     def __post_init__(self):
         if not (math.isfinite(self.low) and math.isfinite(self.high) and self.low < self.high):
             raise RangeError(f"range {self.name}: low {self.low} must be below high {self.high}")
         if not self.source.strip():
             raise RangeError(f"range {self.name}: no source or reasoning given")
+        if self.levels:
+            if len(set(self.levels)) != len(self.levels) or len(self.levels) < 2:
+                raise RangeError(f"choice {self.name}: needs two or more distinct levels, got "
+                                 f"{self.levels}")
+            if self.default not in self.levels:
+                raise RangeError(f"choice {self.name}: the nominal reading {self.default!r} "
+                                 f"is not one of its levels {self.levels}")
+
+    def level(self, x: float) -> str:
+        """A choice's reading at design value x in [0, 1]: the n levels split [0, 1) into n
+        equal parts, x = 1 (Morris's top grid level) takes the last."""
+        n = len(self.levels)
+        return self.levels[min(int(float(x) * n), n - 1)]
 
     @property
     def id(self) -> str:
@@ -93,7 +110,9 @@ class Range:
         return f"{self.kind}/{self.profile}/{self.label or ','.join(self.keys)}"
 
     def value(self, x: float) -> str:
-        """The text of sample x of an option or attribute range."""
+        """The text of sample x of an option or attribute range (a choice: its reading)."""
+        if self.levels:
+            return self.template.format(self.level(x))
         return self.template.format(format_number(x, self.unit, self.integer))
 
     def settings(self, x: float) -> dict[tuple[str, str], dict[str, str]]:
@@ -107,6 +126,77 @@ class Range:
                 else:
                     text = format_number(x, self.unit, self.integer)
                 out.setdefault((self.kind, prof), {})[key] = text
+        return out
+
+
+def Choice(name: str, levels, source: str, default: str | None = None,
+           template: str = "{}") -> Range:
+    """A discrete assumption of an experiment's declaration as a factor: a program option or
+    an ns-3 attribute default with two or more readings (``levels``, the option's texts;
+    ``default`` the nominal one, the first level unless given). The design samples it on
+    [0, 1], cut into len(levels) equal parts (Range.level). On Morris's 4-level grid (0, 1/3,
+    2/3, 1) two levels take two grid values each, and every Morris step (2/3) switches the
+    reading: an elementary effect is the change of switching, times 1.5 (SALib divides by the
+    step): mu* = 1.5 x the mean |change| between the readings (doc/sensitivity.rst). Four
+    levels take one grid value each; three take 1, 1 and 2 (the last twice as often)."""
+    levels = tuple(str(v) for v in levels)
+    return Range(name=name, low=0.0, high=1.0, source=source, levels=levels,
+                 default=levels[0] if default is None else str(default), template=template)
+
+
+@dataclass
+class Split:
+    """A fixed-sum assumption: a measured total of profile costs split into three parts by
+    assumed shares (lmbench's UDP protocol work: 40 % send, 45 % the receive path on the
+    interrupt CPU, 15 % the reader's receive; doc/tno.rst). The shares are not three
+    independent factors: they are sampled on the simplex by two factors, the first and the
+    third share, each on its documented range, the second the remainder 1 - s1 - s3 (its range
+    follows: 1 - high1 - high3 to 1 - low1 - low3, kept positive by the check below). A sample
+    multiplies each part's keys by share / nominal share, the nominal shares being the
+    profile's own values, so the parts' sum stays the profile's total (the measured one), to
+    rounding; a relative range over the same keys (a cost factor) multiplies on top.
+
+    ``parts``: three tuples of profile keys; ``ranges``: (low, high) of the first and third
+    shares; ``profiles``: the profiles (kind ``kind``) whose values it splits."""
+
+    label: str
+    kind: str
+    profiles: tuple[str, ...]
+    parts: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+    ranges: tuple[tuple[float, float], tuple[float, float]]
+    source: str
+    names: tuple[str, str] = ("first", "third")
+
+    def __post_init__(self):
+        (l1, h1), (l3, h3) = self.ranges
+        if not (0 < l1 < h1 < 1 and 0 < l3 < h3 < 1 and h1 + h3 < 1):
+            raise RangeError(f"split {self.label}: shares {self.ranges} must lie in (0, 1) "
+                             f"and leave the remainder positive")
+
+    def factors(self) -> list[Range]:
+        """The two free shares as factors (absolute shares, 0-1)."""
+        return [Range(name=f"{self.label}.{n}", low=lo, high=hi, source=self.source,
+                      split=self) for n, (lo, hi) in zip(self.names, self.ranges)]
+
+    def shares(self, s1: float, s3: float) -> tuple[float, float, float]:
+        return s1, 1.0 - s1 - s3, s3
+
+    def nominal_shares(self, profiles: "Profiles", name: str) -> tuple[float, float, float]:
+        sums = [sum(parse_number(profiles.value(self.kind, name, k))[0] for k in part)
+                for part in self.parts]
+        total = sum(sums)
+        return tuple(x / total for x in sums)
+
+    def multipliers(self, s1: float, s3: float, profiles: "Profiles"
+                    ) -> dict[tuple[str, str], dict[str, float]]:
+        """{(kind, profile): {key: factor on the key's nominal value}}."""
+        out: dict[tuple[str, str], dict[str, float]] = {}
+        new = self.shares(s1, s3)
+        for name in self.profiles:
+            nom = self.nominal_shares(profiles, name)
+            for part, share, n in zip(self.parts, new, nom):
+                for key in part:
+                    out.setdefault((self.kind, name), {})[key] = share / n
         return out
 
 
@@ -305,6 +395,14 @@ def profile_file_text(changes: dict[tuple[str, str], dict[str, str]]) -> str:
 
 WORDS = re.compile(r"\b(assumptions?|assumed|estimates?|estimated)\b", re.IGNORECASE)
 MARKER = re.compile(r"^\s*\.\. (ranged|not-ranged):\s*(.*)$")
+#: A not-ranged reason that calls a value a discrete reading (a choice) ...
+DISCRETE = re.compile(r"\b(discrete|choice factor|readings?)\b", re.IGNORECASE)
+#: ... stands only when the readings are not an assumption of a prediction: each is reported as
+#: its own point, or no prediction runs on it.
+NOT_A_PREDICTION = re.compile(r"\b(its own points?|no prediction)\b", re.IGNORECASE)
+#: A missing choice factor is no reason (Choice exists).
+EXCUSE = re.compile(r"no choice factor|left at (its|their) defaults?|not implemented",
+                    re.IGNORECASE)
 
 
 def doc_blocks(text: str) -> list[tuple[int, list[str]]]:
@@ -365,6 +463,13 @@ def check_docs(root: Path = ROOT, experiment_ranges: dict[str, list[Range]] | No
             if what == "not-ranged":
                 if not arg:
                     problems.append(f"{where}: '.. not-ranged:' needs a reason")
+                elif DISCRETE.search(arg) and (not NOT_A_PREDICTION.search(arg)
+                                               or EXCUSE.search(arg)):
+                    problems.append(f"{where}: '.. not-ranged: {arg[:60]}...': a discrete reading "
+                                    f"that is an assumption is a choice factor with levels "
+                                    f"(Choice in an experiment's declaration, '.. ranged: "
+                                    f"experiment EXPERIMENT OPTION'), unless each reading is "
+                                    f"its own point or no prediction runs on it")
                 continue
             parts = arg.split()
             if len(parts) == 3 and parts[0] == "experiment":

@@ -65,6 +65,17 @@ class Sensitivity:
     metrics: tuple[str, ...] = ("*",)  # fnmatch patterns of the predicted metrics
     point_filter: Callable[[dict], bool] | None = None  # which quick points a sample runs
     recalibrate: list[Recalibration] = field(default_factory=list)
+    # A point of a sample -> (the point whose run stands in for it, the result fields in which
+    # its record differs: the program's echo of the setting), or None (the point itself). Only
+    # for a setting that provably reaches no packet of the point (a test shows the two records
+    # equal but for the echo): the sample runs one of the two, the analysis sees both.
+    stand_in: Callable[[dict], tuple[dict, dict] | None] | None = None
+    # A point of a sample -> its gate (another point of the same sample) or None. The gates run
+    # first; a point whose gate's result ``settles`` (True) is not run and the analysis does not
+    # see it: only where the gate's outcome provably fixes every metric the point could move
+    # (a test shows the metrics equal with and without the point).
+    gate: Callable[[dict], dict | None] | None = None
+    settles: Callable[[dict], bool] | None = None
     notes: str = ""
 
     def factors(self) -> list[Range]:
@@ -154,15 +165,31 @@ def _complete(factors, method, X, ys):
 
 
 def sample_changes(factors: list[Range], row) -> tuple[dict, dict]:
-    """A design row -> (profile changes {(kind, profile): {key: text}}, program options)."""
+    """A design row -> (profile changes {(kind, profile): {key: text}}, program options). A
+    fixed-sum split's two shares (ranges.Split) multiply their keys' values, after the other
+    factors set them (a relative range over the same keys multiplies on top)."""
     changes: dict[tuple[str, str], dict[str, str]] = {}
     options: dict[str, str] = {}
+    splits: dict[int, tuple] = {}
     for f, x in zip(factors, row):
-        if f.kind:
+        if f.split is not None:
+            splits.setdefault(id(f.split), (f.split, {}))[1][f.name] = float(x)
+        elif f.kind:
             for pk, settings in f.settings(float(x)).items():
                 changes.setdefault(pk, {}).update(settings)
         else:
             options[f.name] = f.value(float(x))
+    if splits:
+        from .ranges import format_number, parse_number
+
+        profiles = Profiles()
+        for split, xs in splits.values():
+            s1, s3 = (xs[f"{split.label}.{n}"] for n in split.names)
+            for pk, mult in split.multipliers(s1, s3, profiles).items():
+                for key, m in mult.items():
+                    text = changes.get(pk, {}).get(key) or profiles.value(*pk, key)
+                    v, unit, integer = parse_number(text)
+                    changes.setdefault(pk, {})[key] = format_number(v * m, unit, integer)
     return changes, options
 
 
@@ -258,6 +285,30 @@ class SensitivityError(RuntimeError):
     pass
 
 
+def _as_point(rec, params: dict, echo: dict):
+    """The record of a point that another point's run stands in for (Sensitivity.stand_in):
+    its own parameters, the run's result with the point's echo of the setting."""
+    from dataclasses import replace
+
+    if not echo and rec.params == params:
+        return rec
+    return replace(rec, params=dict(params), result={**rec.result, **echo})
+
+
+def points_cpu(points_dir: Path, unique: dict) -> float:
+    """The summed CPU time (user + system, s) of the programs that computed these points, as
+    their records store it (``cpu_s``; a record from before it was stored counts 0)."""
+    total = 0.0
+    for f in Path(points_dir).glob("*.json"):
+        try:
+            data = json.loads(f.read_text())
+        except (OSError, ValueError):
+            continue
+        if _key(data.get("params")) in unique:
+            total += float(data.get("cpu_s") or 0.0)
+    return total
+
+
 def _numeric(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
@@ -312,6 +363,7 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     t_recal = time.monotonic() - t_recal
     # Points of every sample (shared points are run once).
     unique: dict[str, dict] = {}
+    deferred: dict[str, dict] = {}  # points behind a gate (Sensitivity.gate)
     for info in samples_info:
         changes = info["changes"]
         info["fits"] = []
@@ -334,26 +386,57 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
             q.update(info["options"])
             if pf:
                 q["profileFile"] = pf
-            unique.setdefault(_key(q), q)
-            pts.append(q)
+            run, echo = q, {}
+            if decl.stand_in is not None and (si := decl.stand_in(q)) is not None:
+                run, echo = si
+            gate = decl.gate(q) if decl.gate is not None else None
+            if gate is not None:  # a point of the same sample (its options, its profiles)
+                if decl.stand_in is not None and (sg := decl.stand_in(gate)) is not None:
+                    gate = sg[0]
+                deferred.setdefault(_key(run), run)
+            else:
+                unique.setdefault(_key(run), run)
+            pts.append((q, run, echo, gate))
         info["points"] = pts
-    sexp = Experiment(id=sid, study=exp.study, title=f"sensitivity of {exp.id}",
-                      program=exp.program, points=lambda scale: list(unique.values()),
-                      analyse=exp.analyse, timeout_s=exp.timeout_s, cost=exp.cost)
+    def campaign(points):
+        sexp = Experiment(id=sid, study=exp.study, title=f"sensitivity of {exp.id}",
+                          program=exp.program, points=lambda scale: list(points),
+                          analyse=exp.analyse, timeout_s=exp.timeout_s, cost=exp.cost)
+        res = run_campaign([sexp], "quick", jobs, out_root, log=log, scheduler=scheduler,
+                           progress=progress)[sid]
+        if isinstance(res, Exception):
+            raise CampaignError(str(res))
+        return {_key(r.params): r for r in res}
+
     t_run = time.monotonic()
-    res = run_campaign([sexp], "quick", jobs, out_root, log=log, scheduler=scheduler,
-                       progress=progress)[sid]
+    by_key = campaign(unique.values())
+    skipped = set()
+    if deferred:
+        # the gates have run: a deferred point runs unless its gate settles it in every sample
+        needed = {}
+        for info in samples_info:
+            for q, run, echo, gate in info.get("points", []):
+                if gate is None:
+                    continue
+                if decl.settles(by_key[_key(gate)].result):
+                    skipped.add((info["index"], _key(q)))
+                else:
+                    needed.setdefault(_key(run), run)
+        log(f"{sid}: {len(needed)} of {len(deferred)} gated points needed "
+            f"({len(skipped)} sample points settled by their gates)")
+        if needed:
+            by_key.update(campaign(needed.values()))
+            unique.update(needed)
     t_run = time.monotonic() - t_run
-    if isinstance(res, Exception):
-        raise CampaignError(str(res))
-    by_key = {_key(r.params): r for r in res}
     # Each sample's metrics through the experiment's own analysis.
     table = []
     for info in samples_info:
         metrics, ok_val = {}, None
         if "failed" not in info and "infeasible" not in info:
             try:
-                a = exp.analyse([by_key[_key(q)] for q in info["points"]])
+                a = exp.analyse([_as_point(by_key[_key(run)], q, echo)
+                                 for q, run, echo, _ in info["points"]
+                                 if (info["index"], _key(q)) not in skipped])
                 metrics = a.metrics
                 ok_val = sum(v.passed for v in a.validation), len(a.validation)
             except Exception as e:
@@ -399,15 +482,21 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
         "build": build_id(exp.program),
         "factors": [{"id": f.id, "low": f.low, "high": f.high, "unit": f.unit,
                      "relative": f.relative, "source": f.source, "origin": f.origin,
-                     "applies_to": list(f.applies_to)} for f in factors],
+                     "applies_to": list(f.applies_to), "levels": list(f.levels),
+                     "nominal": f.default} for f in factors],
         "recalibrations": [{"parameter": r.parameter, "metric": r.metric, "target": r.target,
                             "tolerance_pct": r.tolerance_pct} for r in decl.recalibrate],
         "recalibration_pass": [sum(f["pass"] for f in fits), len(fits)],
         "failed_samples": [t["index"] for t in table if "failed" in t],
         "infeasible_samples": [t["index"] for t in table if "infeasible" in t],
-        "points_per_sample": len(base_points), "points": len(unique),
+        "points_per_sample": len(base_points),
+        "points_run_per_sample": len({_key(run) for _, run, _, _ in
+                                      next((t["points"] for t in table if "points" in t), [])}),
+        "points_settled_by_gates": len(skipped),
+        "points": len(unique),
         "timing_s": {"recalibration": round(t_recal, 1), "points": round(t_run, 1),
-                     "total": round(time.monotonic() - t0, 1)},
+                     "total": round(time.monotonic() - t0, 1),
+                     "points_cpu": round(points_cpu(sdir / "points", unique), 1)},
         "metrics": results,
     }
     _atomic_write_json(sdir / "sensitivity.json", summary)
@@ -434,7 +523,9 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     (sdir / "sensitivity.md").write_text(markdown(summary, figs))
     log(f"{sid}: {len(results)} metrics, {len(summary['failed_samples'])} failed samples; "
         f"recalibrations in tolerance {summary['recalibration_pass'][0]}/"
-        f"{summary['recalibration_pass'][1]}; {sdir} ({summary['timing_s']['total']:.0f} s)")
+        f"{summary['recalibration_pass'][1]}; {len(unique)} points, "
+        f"{summary['timing_s']['points_cpu']:.0f} s of CPU in them; {sdir} "
+        f"({summary['timing_s']['total']:.0f} s)")
     return summary
 
 
@@ -455,12 +546,19 @@ def markdown(summary: dict, figs: list[str]) -> str:
     lines = [f"# Sensitivity of {summary['experiment']}", "",
              f"{method.capitalize()} design, N = {summary['samples']} "
              f"({summary['runs']} samples + the nominal model), "
-             f"{summary['points_per_sample']} points per sample, build {summary['build']}; "
-             f"{summary['timing_s']['total']:.0f} s. The band is the 5-95 % of the sampled "
-             f"outcomes; *central* is the nominal model's value (doc/sensitivity.rst).", "",
+             f"{summary['points_per_sample']} points per sample "
+             f"({summary['points_run_per_sample']} run), {summary['points']} points run, "
+             f"build {summary['build']}; {summary['timing_s']['total']:.0f} s "
+             f"({summary['timing_s']['points_cpu']:.0f} s of CPU in the points). The band is "
+             f"the 5-95 % of the sampled outcomes; *central* is the nominal model's value "
+             f"(doc/sensitivity.rst).", "",
              "## Parameters", "", "| parameter | low | high | source |", "|---|---|---|---|"]
     for f in summary["factors"]:
         x = "x" if f["relative"] else ""
+        if f.get("levels"):  # a choice: its readings, the nominal first
+            lines.append(f"| `{f['id']}` | levels | {' / '.join(f['levels'])} (nominal "
+                         f"{f['nominal']}) | {f['source']} |")
+            continue
         lines.append(f"| `{f['id']}` | {x}{_fmt(f['low'])}{f['unit']} | "
                      f"{x}{_fmt(f['high'])}{f['unit']} | {f['source']} |")
     if summary["recalibrations"]:
@@ -502,6 +600,34 @@ def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
 
 
+#: Characters of a tornado title's line. gnuplot centres the title over the plot, which the
+#: factors' names (up to ~55 characters) push right: 60 characters of Sans 10 (~420 px) stay
+#: inside the 1 000-pixel figure (a long name and its band on one line did not).
+TITLE_WIDTH = 60
+
+
+def title_lines(entry: dict, width: int = TITLE_WIDTH) -> list[str]:
+    """A tornado's title: the metric's name (cut at underscores into lines of at most
+    ``width`` characters when longer), then its central value and band on a line of their
+    own."""
+    lines, cur = [], ""
+    for part in entry["metric"].split("_"):
+        piece = part if not cur else "_" + part
+        if cur and len(cur) + len(piece) > width:
+            lines.append(cur + "_")
+            cur = part
+        else:
+            cur += piece
+    while len(cur) > width:  # a name without underscores
+        lines.append(cur[:width])
+        cur = cur[width:]
+    lines.append(cur)
+    lines.append(f"central {entry['central']:.4g}, 5-95 % band "
+                 f"{entry.get('band_low', float('nan')):.4g} .. "
+                 f"{entry.get('band_high', float('nan')):.4g}")
+    return lines
+
+
 def tornado(entry: dict, method: str, sdir: Path) -> str:
     """A horizontal bar per parameter (mu* with sigma, or ST with S1), largest on top, drawn by
     gnuplot. Hand-written script: ns-3's Gnuplot class has no horizontal-bar style."""
@@ -516,13 +642,14 @@ def tornado(entry: dict, method: str, sdir: Path) -> str:
              "ST": "total-order Sobol index ST"}[key]
     lab2 = {"sigma": "sigma (interactions, non-linearity)", "S1": "first-order S1"}[second]
     plt = sdir / f"{name}.plt"
-    height = max(300, 60 + 34 * len(rank))
+    title = title_lines(entry)
+    height = max(300, 60 + 34 * len(rank) + 16 * (len(title) - 1))
     plt.write_text("\n".join([
         f"set terminal pngcairo size 1000,{height} enhanced font 'Sans,10'",
         f"set output '{name}.png'",
-        f"set title \"{entry['metric']}: central {entry['central']:.4g}, 5-95 % band "
-        f"{entry.get('band_low', float('nan')):.4g} .. {entry.get('band_high', float('nan')):.4g}"
-        f"\" noenhanced",
+        # one line per part (gnuplot's "\n" in a double-quoted string): a long metric name
+        # and its band on one line ran past the figure's right edge
+        "set title \"" + "\\n".join(t.replace('"', "'") for t in title) + "\" noenhanced",
         f"set xlabel '{label}'",
         "set ytics noenhanced", "set grid xtics", "set key bottom right",
         f"set yrange [-0.6:{len(rank) - 0.4}]", "set xrange [0:*]",

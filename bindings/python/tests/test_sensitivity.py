@@ -305,3 +305,285 @@ def test_ntt_overflow_metrics_defined_in_every_sensitivity_sample():
            if ntt96._sensitivity(random_traffic=True).point_filter(p)]
     assert sorted(p["receiverSide"] for p in pts) == ["ethernet", "fddi"]
     assert all(p["randomRate"] == ntt96.DEFAULT_RATE for p in pts)
+
+
+# ---------------------------------------------------------------------------------------------
+# Choice factors (discrete readings)
+
+
+def test_choice_maps_the_design_onto_its_levels_and_its_mu_star_reads_as_a_switch():
+    from testbed.ranges import Choice
+
+    c = Choice("mode", ["a", "b"], "test")
+    # [0, 1) cut into two halves; Morris's top grid value 1 takes the last level
+    assert [c.value(x) for x in (0, 1 / 3, 0.499, 0.5, 2 / 3, 1)] == ["a", "a", "a", "b", "b",
+                                                                       "b"]
+    c3 = Choice("n", [1, 2, 3], "test", default=2)
+    assert [c3.value(x) for x in (0, 0.34, 0.67, 1)] == ["1", "2", "3", "3"]
+    assert c3.default == "2"
+    with pytest.raises(RangeError):
+        Choice("x", ["a"], "test")  # one reading is no choice
+    with pytest.raises(RangeError):
+        Choice("x", ["a", "b"], "test", default="c")  # the nominal must be a level
+    # y = 5 when the reading is "b", plus a linear factor: on Morris's 4-level grid every step
+    # of a two-level choice (2/3) switches the reading, so each of its elementary effects is
+    # 5 / (2/3) = 7.5 (SALib divides by the step), sigma 0; the linear factor keeps
+    # mu* = 2 x its range.
+    factors = [c, Range("x", 0, 10, "test")]
+    X = sample(factors, "morris", 8, seed=2)
+    Y = np.array([5.0 * (c.value(r[0]) == "b") + 2 * r[1] for r in X])
+    rank = analyse(factors, "morris", X, Y)
+    assert rank[0]["mu_star"] == pytest.approx(1.5 * 5.0)
+    assert rank[0]["sigma"] == pytest.approx(0.0, abs=1e-9)
+    assert rank[1]["mu_star"] == pytest.approx(20.0)
+
+
+def test_a_discrete_reading_called_an_assumption_needs_declared_levels(tmp_path):
+    # A marker that leaves a discrete reading out of the analysis for want of a choice factor
+    # fails; one that names a declared Choice passes; readings reported as their own points
+    # (or not used by a prediction) need none.
+    from testbed.ranges import Choice
+
+    doc = tmp_path / "doc"
+    doc.mkdir()
+    bad = ("The reading is an assumption.\n\n"
+           ".. not-ranged: --mode is a discrete choice (no choice factor yet): left at its "
+           "default\n")
+    (doc / "x.rst").write_text(bad)
+    prof = Profiles()
+    decl = {"exp": [Choice("mode", ["a", "b"], "test")]}
+    problems = check_docs(tmp_path, decl, prof)
+    assert len(problems) == 1 and "choice factor with levels" in problems[0]
+    (doc / "x.rst").write_text("The reading is an assumption.\n\n"
+                               ".. ranged: experiment exp mode\n")
+    assert check_docs(tmp_path, decl, prof) == []
+    (doc / "x.rst").write_text("The reading is an assumption.\n\n"
+                               ".. ranged: experiment exp other\n")
+    assert len(check_docs(tmp_path, decl, prof)) == 1  # no such factor declared
+    (doc / "x.rst").write_text("The side is an assumption.\n\n"
+                               ".. not-ranged: two discrete readings, each reported as its own "
+                               "points\n")
+    assert check_docs(tmp_path, decl, prof) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# ntt-router's sample design: the points its metrics come from, FDDI-side twins run once
+
+
+def _router_record(p, rng):
+    from testbed.experiment import Record
+    from testbed.experiments.ntt96 import ETHERNET_MAX_FRAME
+
+    frame = p["loadFrame"]
+    res = {"load_rate_pps": p["loadPps"], "load_frame_bytes": frame,
+           "load_offered_mbps": p["loadPps"] * frame * 8 / 1e6,
+           "load_carried_mbps": 1.0, "jitter_s": float(rng.uniform(0, 5)),
+           "jitter_is_lower_bound": bool(rng.uniform() < 0.3),
+           "window_logged": int(rng.choice([0, 500, 1000])), "window_s": 1.0,
+           "stream_rate_mbps": 6.0, "seq_jitter_s": 0.1, "seq_missing": 0,
+           "analyser_on_ring": True, "ttrt_ms": 5, "mss": 4096, "receiver_side": p["receiverSide"],
+           "cache_ethernet": int(p["cacheEthernet"]), "cache_fddi": int(p["cacheFddi"]),
+           "router_fast": 1, "router_slow": 2, "router_queue_drops": 3, "router_fddi_drops": 0,
+           "router_ethernet_drops": 0, "protocol": "tcp"}
+    assert frame in (64, 512, ETHERNET_MAX_FRAME)
+    return Record(params=p, result=res)
+
+
+def test_ntt_router_samples_run_the_metric_points_once_and_keep_every_metric():
+    from testbed.experiment import get
+    from testbed.experiments.ntt96 import ETHERNET_MAX_FRAME
+    from testbed.sensitivity import _as_point
+
+    exp = get("ntt-router")
+    decl = exp.sensitivity
+    pts = exp.points("quick")
+    assert len(pts) == 40
+    kept = [p for p in pts if decl.point_filter(p)]
+    run = {json.dumps((decl.stand_in(p) or (p, {}))[0], sort_keys=True) for p in kept}
+    # 32 points of the 1 518-byte curves and the smaller frames' highest rate (4), of which the
+    # 8 FDDI-side points with Ethernet fast switching off are their twins with it on
+    assert (len(kept), len(run)) == (36, 28)
+    assert not any(json.loads(r)["receiverSide"] == "fddi" and not json.loads(r)["cacheEthernet"]
+                   for r in run)
+    # Records in which each FDDI-side twin pair agrees but for the echo (what the program
+    # does: test below): the sample's records give the full analysis's metrics exactly.
+    rng = np.random.default_rng(7)
+    recs = {}
+    for p in pts:
+        twin = dict(p, cacheEthernet=True) if p["receiverSide"] == "fddi" else p
+        key = json.dumps(twin, sort_keys=True)
+        if key not in recs:
+            recs[key] = _router_record(twin, rng)
+    full = [_as_point(recs[json.dumps(dict(p, cacheEthernet=True) if p["receiverSide"] == "fddi"
+                                      else p, sort_keys=True)], p,
+                      {"cache_ethernet": int(p["cacheEthernet"])}) for p in pts]
+    sampled = []
+    for p in kept:
+        r, echo = decl.stand_in(p) or (p, {})
+        sampled.append(_as_point(recs[json.dumps(r, sort_keys=True)], p, echo))
+    m_full, m_sampled = exp.analyse(full).metrics, exp.analyse(sampled).metrics
+    assert m_full == m_sampled
+    assert any(k.startswith("exp2_eth_off_fddi_on_worst") for k in m_sampled)
+    assert all(p["loadFrame"] == ETHERNET_MAX_FRAME or p["loadPps"] == 6500.0 for p in kept)
+
+
+@pytest.mark.skipif(not (EXAMPLES_DIR / "ntt-stream").exists(), reason="not built")
+def test_ntt_fddi_side_twins_give_the_same_record():
+    # The premise of ntt-router's stand-in: with the receiver on the FDDI side, the Ethernet
+    # interface's fast switching reaches no packet (the output interface's switch governs, and
+    # none leaves through Ethernet), and --mclBytes 1 024 gives FDDI's MSS 4 096 as 2 048 does
+    # (4 352 - 40 rounded down to a multiple of either); on the Ethernet side both matter.
+    from testbed.campaign import run_program_json
+
+    base = {"setup": "router", "tcp": True, "receiverSide": "fddi", "loadPps": 2000.0,
+            "loadFrame": 1518, "cacheEthernet": True, "cacheFddi": False, "maxTime": "4s",
+            "sndBuf": "27306", "rcvBuf": "27306"}
+    ref = run_program_json("ntt-stream", base)
+    assert ref["router_slow"] > 0 and ref["window_logged"] > 0  # the router did switch
+    off = run_program_json("ntt-stream", dict(base, cacheEthernet=False))
+    assert off.pop("cache_ethernet") == 0 and ref.pop("cache_ethernet") == 1
+    assert off == ref
+    mcl = run_program_json("ntt-stream", dict(base, mclBytes="1024"))
+    mcl.pop("cache_ethernet")
+    assert mcl == ref and mcl["mss"] == 4096
+    # the Ethernet side: the MSS follows --mclBytes (1 460 or 1 024), so no stand-in there
+    eth = dict(base, receiverSide="ethernet")
+    assert run_program_json("ntt-stream", eth)["mss"] == 1460
+    assert run_program_json("ntt-stream", dict(eth, mclBytes="1024"))["mss"] == 1024
+
+
+# ---------------------------------------------------------------------------------------------
+# A fixed-sum factor: the 40/45/15 split of lmbench's protocol work, sampled on the simplex
+
+
+@pytest.mark.parametrize("method,n", [("morris", 20), ("sobol", 8)])
+def test_lmbench_split_is_sampled_on_the_simplex(method, n):
+    from testbed.experiment import get
+    from testbed.sensitivity import sample_changes
+
+    factors = get("tno-jitter").sensitivity.factors()
+    prof = Profiles()
+    send, rx, recv = ("HostPlatform.SendCost",), ("HostNic.InterruptCost", "HostNic.DriverCost",
+                                                   "HostNic.StackCost"), ("HostPlatform.RecvCost",)
+    ids = [f.id for f in factors]
+    assert "lmbenchSplit.send" in ids and "lmbenchSplit.recv" in ids
+    seen = {"send": [], "rx": [], "recv": []}
+    for row in sample(factors, method, n, seed=5):
+        changes, _ = sample_changes(factors, row)
+        x = dict(zip(ids, row))
+        for name in ("ihawk-redhawk-700", "ihawk-redhawk-2400"):
+            def cost(keys):
+                return sum(float(changes[("host", name)].get(k) or prof.value("host", name, k))
+                           for k in keys)
+            nominal = sum(float(prof.value("host", name, k)) for k in send + rx + recv)
+            linux = x[f"host/{name}/linux"]  # the Linux costs' factor multiplies on top
+            parts = cost(send), cost(rx), cost(recv)
+            # the three shares sum to 1: the parts keep lmbench's total (times the cost
+            # factor), to the rounding of five integer costs
+            assert sum(parts) == pytest.approx(nominal * linux, abs=5 * 0.5 + 1e-9)
+            shares = [p / sum(parts) for p in parts]
+            assert shares[0] == pytest.approx(x["lmbenchSplit.send"], abs=1e-3)
+            assert shares[2] == pytest.approx(x["lmbenchSplit.recv"], abs=1e-3)
+            for k, s in zip(seen, shares):
+                seen[k].append(s)
+    # the documented ranges: send 30-50 %, reader 5-25 %, the interrupt side the remainder
+    # (25-65 %), all of them positive
+    assert min(seen["send"]) >= 0.30 - 1e-3 and max(seen["send"]) <= 0.50 + 1e-3
+    assert min(seen["recv"]) >= 0.05 - 1e-3 and max(seen["recv"]) <= 0.25 + 1e-3
+    assert min(seen["rx"]) >= 0.25 - 1e-3 and max(seen["rx"]) <= 0.65 + 1e-3
+    if method == "morris":  # the 4-level grid reaches both ends of each free share
+        assert min(seen["send"]) == pytest.approx(0.30, abs=1e-3)
+        assert max(seen["send"]) == pytest.approx(0.50, abs=1e-3)
+        assert min(seen["recv"]) == pytest.approx(0.05, abs=1e-3)
+        assert max(seen["recv"]) == pytest.approx(0.25, abs=1e-3)
+
+
+def test_the_nominal_split_is_the_documented_one():
+    # doc/tno.rst: 40 % send, 45 % the interrupt side, 15 % the reader's receive, on both iHawks
+    from testbed.experiments.tno03 import _lmbench_split
+
+    split = _lmbench_split()
+    for name in split.profiles:
+        assert split.nominal_shares(Profiles(), name) == pytest.approx((0.40, 0.45, 0.15),
+                                                                       abs=1e-3)
+    with pytest.raises(RangeError):  # shares that leave no remainder
+        from testbed.ranges import Split
+
+        Split("s", "host", (), ((), (), ()), ((0.5, 0.7), (0.2, 0.4)), "test")
+
+
+# ---------------------------------------------------------------------------------------------
+# Tornado titles
+
+
+def test_tornado_title_lines_fit_the_figure():
+    from testbed.sensitivity import TITLE_WIDTH, title_lines
+
+    entry = {"metric": "scale_recv_interval_std_us_20000_nodes_" * 3 + "x", "central": 296.6,
+             "band_low": 293.9, "band_high": 298.6}
+    lines = title_lines(entry)
+    assert all(len(x) <= TITLE_WIDTH for x in lines)
+    assert "".join(lines[:-1]) == entry["metric"]  # the name is whole, cut at underscores
+    assert lines[-1] == "central 296.6, 5-95 % band 293.9 .. 298.6"
+    short = title_lines(dict(entry, metric="scale_recv_interval_std_us_20000_nodes"))
+    assert short[0] == "scale_recv_interval_std_us_20000_nodes" and len(short) == 2
+
+
+def test_a_point_record_carries_its_programs_cpu_time(tmp_path):
+    # The summed CPU time of an analysis's points (a cost that a shared machine's load does not
+    # stretch) comes from each record's cpu_s: a program that burns 0.3 s of CPU, then sleeps
+    # 0.5 s, has cpu_s of 0.3 s (plus its interpreter's start) and a wall time 0.5 s longer.
+    import stat
+
+    from testbed import campaign
+
+    prog = tmp_path / "burn"
+    prog.write_text("#!/usr/bin/env python3\n"
+                    "import json, sys, time\n"
+                    "args = dict(a[2:].split('=', 1) for a in sys.argv[1:])\n"
+                    "while time.process_time() < 0.3:\n"
+                    "    pass\n"
+                    "time.sleep(0.5)\n"
+                    "json.dump({'y': 1.0}, open(args['output'], 'w'))\n")
+    prog.chmod(prog.stat().st_mode | stat.S_IEXEC)
+    dest = tmp_path / "out" / "burn" / "points" / "p.json"
+    assert campaign.run_point(str(prog), "burn", {"x": 1}, [("burn", str(dest))], 60)["ok"]
+    rec = json.loads(dest.read_text())
+    assert 0.3 <= rec["cpu_s"] <= 0.3 + 0.5  # its interpreter's start-up, on a slow machine
+    assert rec["wall_s"] >= rec["cpu_s"] + 0.5 - 0.05
+
+
+def test_ntt_router_gate_skips_only_points_whose_curve_is_settled():
+    # An Ethernet-side curve with FDDI fast switching off whose top load logged nothing by the
+    # cut-off: its worst point is one that logged nothing, and every such point has jitter 0,
+    # a lower bound, 0 logged (NttJitter::Compute of no arrival); so the lower loads cannot
+    # move a banded (numeric) metric. Synthetic records: the lower points take any value.
+    from testbed.experiment import get
+    from testbed.experiments.ntt96 import _router_gate, _settled
+    from testbed.sensitivity import _numeric
+
+    exp = get("ntt-router")
+    pts = [p for p in exp.points("quick") if exp.sensitivity.point_filter(p)]
+    gated = [p for p in pts if _router_gate(p) is not None]
+    assert len(gated) == 6  # 500, 2 000 and 4 000 frames/s of the two curves
+    assert all(_router_gate(p) in pts for p in gated)  # the gate is a point of the sample
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        recs = {json.dumps(p, sort_keys=True): _router_record(p, rng) for p in pts}
+        for p in pts:  # the two curves' top points logged nothing
+            if _router_gate(dict(p, loadPps=500.0)) is not None and p["loadPps"] == 6500.0:
+                r = recs[json.dumps(p, sort_keys=True)].result
+                r.update(window_logged=0, jitter_is_lower_bound=True, jitter_s=0.0)
+                assert _settled(r)
+        for p in pts:  # and so did any lower point that logged nothing (the program's rule)
+            r = recs[json.dumps(p, sort_keys=True)].result
+            if r["window_logged"] == 0 and r["jitter_is_lower_bound"]:
+                r["jitter_s"] = 0.0
+        full = exp.analyse(list(recs.values())).metrics
+        kept = exp.analyse([r for k, r in recs.items()
+                            if _router_gate(json.loads(k)) is None]).metrics
+        assert {k: v for k, v in full.items() if _numeric(v)} == \
+            {k: v for k, v in kept.items() if _numeric(v)}
+    # a top point that logged packets settles nothing
+    assert not _settled({"window_logged": 3, "jitter_is_lower_bound": True})
+    assert not _settled({"window_logged": 0, "jitter_is_lower_bound": False})

@@ -367,8 +367,57 @@ def _at_default(p):
             f"{DEFAULT_FLUSH}s" and "randomSize" not in p and "slowCost" not in p)
 
 
+def _router_metric_point(p):
+    """An exp. 2 point a metric comes from: every 1 518-byte point (the worst over a load
+    curve needs the whole curve) and the smaller frames' highest rate only (their metric is
+    the curve's last point; the lower rate draws the frame-size figure)."""
+    return (p.get("loadFrame") == ETHERNET_MAX_FRAME
+            or p.get("loadPps") == float(max(ROUTER_SMALL_PPS["quick"])))
+
+
+def _stand_in(p):
+    """With the receiving computer on the FDDI side (doc/sensitivity.rst; test_sensitivity.py
+    runs each pair):
+
+    * no packet leaves the router through its Ethernet interface (stream and acknowledgements
+      ring to ring, load and random traffic hub to ring), and with the output interface's
+      switch governing (cacheSide Output, not sampled) the Ethernet interface's fast switching
+      reaches none of the point's packets: the point with it off is the point with it on, but
+      for the program's echo cache_ethernet;
+    * the TCP path's MTU is FDDI's, whose MSS 4 096 (4 352 - 40 rounded down to a multiple of
+      MCLBYTES) is the same for --mclBytes 2 048 and 1 024 (4.4BSD's tcp_mss(); the option's
+      only use): the point with 1 024 is the point without the option."""
+    if p.get("receiverSide") != "fddi":
+        return None
+    run, echo = dict(p), {}
+    if p.get("cacheEthernet") is False and p.get("cacheSide", "Output") == "Output":
+        run["cacheEthernet"], echo["cache_ethernet"] = True, 0
+    if "mclBytes" in p:
+        del run["mclBytes"]
+    return (run, echo) if run != p else None
+
+
+def _router_gate(p):
+    """An Ethernet-side point below the top load of a curve with FDDI fast switching off: its
+    gate is the curve's top point (doc/sensitivity.rst). When the top point's window logged
+    nothing by the cut-off (_settled), the curve's worst is a point that logged nothing, and
+    every such point has jitter 0, a lower bound, 0 logged (NttJitter::Compute of no arrival):
+    the curve's metrics are the top point's whatever the lower points give. (Measured: the top
+    point logged nothing in all 82 such curves of the N = 4 run.)"""
+    top = float(max(ROUTER_PPS["quick"]))
+    if (p.get("receiverSide") == "ethernet" and p.get("cacheFddi") is False
+            and p.get("loadFrame") == ETHERNET_MAX_FRAME and p.get("loadPps", top) < top):
+        return dict(p, loadPps=top)
+    return None
+
+
+def _settled(result):
+    """A gate's result that fixes its curve's metrics: nothing logged by the cut-off."""
+    return bool(result["jitter_is_lower_bound"]) and result["window_logged"] == 0
+
+
 def _sensitivity(random_traffic=False):
-    from ..ranges import Range
+    from ..ranges import Choice, Range
     from ..sensitivity import Sensitivity
 
     # The random datagrams' size matters only where random traffic runs (exp. 3).
@@ -392,11 +441,21 @@ def _sensitivity(random_traffic=False):
                   "window scaling (SO_SNDBUF; doc/ntt.rst)", integer=True),
             Range("rcvBuf", 8192, 65535, "4.4BSD's default 8 192 bytes, up to 65 535 without "
                   "window scaling (SO_RCVBUF; doc/ntt.rst)", integer=True),
+            # the discrete readings of doc/ntt.rst's free parameters (choice factors)
+            Choice("mclBytes", ["2048", "1024"], "4.4BSD-Lite's MCLBYTES: 2 048 (sparc, "
+                   "hp300) or 1 024 (i386, pmax); it sets the Ethernet MSS, 1 460 or 1 024 "
+                   "(doc/ntt.rst)"),
+            Choice("tcpTimestamps", ["false", "true"], "RFC 1323 timestamps: none on most "
+                   "1995-96 vendor stacks, on in 4.4BSD-Lite (doc/ntt.rst)"),
         ] + extra,
         metrics=("*",),
         # exp. 3: the metrics come from the default points only (the rate x flush grid draws
-        # the figure); the size and slow-cost points are the sample's own factors
-        point_filter=_at_default if random_traffic else None)
+        # the figure); the size and slow-cost points are the sample's own factors. Exp. 2:
+        # the points its metrics come from; the FDDI-side points with Ethernet fast switching
+        # off are their twins with it on
+        point_filter=_at_default if random_traffic else _router_metric_point,
+        stand_in=_stand_in,
+        gate=None if random_traffic else _router_gate, settles=_settled)
 
 
 register(Experiment(id="ntt-load", study="NTT96",
