@@ -149,3 +149,14 @@ def test_a_split_needs_independent_sets():
                        (["--parts=2", "--part=0"], "--partOut")):
         r = _run(*args)
         assert r.returncode == 2 and word in r.stderr
+
+
+def test_a_flooded_set_fails_its_part(tmp_path):
+    """A set without a receiver has no member port for its group, so the snooping switch floods
+    its data onto every PC, the other sets' too: the part that runs it must not write a file."""
+    args = ["--senderPcs=8", "--sendersPerGroup=4", "--nodesPerPc=20", "--receivers=1",
+            "--querier=false", "--warmup=1.6", "--duration=1", "--parts=2", "--part=1",
+            f"--partOut={tmp_path / 'p1'}"]
+    r = subprocess.run([PROGRAM, *args], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1 and "cannot be split exactly" in r.stderr
+    assert not (tmp_path / "p1").exists()
