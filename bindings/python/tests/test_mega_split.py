@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from testbed import EXAMPLES_DIR
+from testbed import EXAMPLES_DIR, mega_split
 
 PROGRAM = str(EXAMPLES_DIR / "mega-scale")
 # 10 sets of 4 PCs x 50 nodes, 10 receivers, 20 s simulated (1.6 s start-up, 18.4 s window).
@@ -129,9 +129,10 @@ def test_the_merge_orders_the_parts_itself(runs):
     _same_but_events(whole, merged)
 
 
-def test_three_unequal_parts_give_the_whole_record(runs, tmp_path):
+def test_three_unequal_parts_at_once_give_the_whole_record(runs, tmp_path):
+    """The driver runs the parts as processes at the same time (3 + 3 + 4 sets)."""
     _, whole, _ = runs
-    _, merged = _merge(tmp_path, _parts(tmp_path, 3))  # 3 + 3 + 4 sets
+    merged = mega_split.run(COMMON, parts=3, workdir=tmp_path, output=tmp_path / "m3.json")
     _same_but_events(whole, merged)
 
 
@@ -160,3 +161,6 @@ def test_a_flooded_set_fails_its_part(tmp_path):
     r = subprocess.run([PROGRAM, *args], capture_output=True, text=True, timeout=300)
     assert r.returncode == 1 and "cannot be split exactly" in r.stderr
     assert not (tmp_path / "p1").exists()
+    with pytest.raises(mega_split.SplitError, match="part 1: exit 1"):
+        mega_split.run(args[:-3], parts=2, workdir=tmp_path, output=tmp_path / "r.json")
+    assert not (tmp_path / "r.json").exists()
