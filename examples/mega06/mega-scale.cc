@@ -26,8 +26,13 @@
 #include "ns3/internet-module.h"
 #include "ns3/testbed-module.h"
 
+#include <algorithm>
+#include <cinttypes>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
+#include <iostream>
+#include <sstream>
 
 using namespace ns3;
 
@@ -69,6 +74,244 @@ struct Pool
     double Std() const
     {
         return n > 0 ? std::sqrt(std::max(0.0, sum2 / n - Mean() * Mean())) : 0.0;
+    }
+};
+
+/**
+ * What a run measured, from which alone its record is made: the whole run's, or one part's of a
+ * run split by sets (issue 29 step 6), written to a part file and merged with the other parts'
+ * into the whole run's record (every field but `events`). Integers add; the senders' pooled
+ * statistics are merged from per-node moments in the order of the node ids, the receivers'
+ * from their own summaries in the order of the receivers: the same floating-point operations
+ * in the same order as in the whole run (SaraTable::Summarize, Pool).
+ */
+struct Totals
+{
+    /// One receiver's figures (a receiver is in one part only).
+    struct Receiver
+    {
+        bool here{false};     //!< measured in this part
+        SaraTable::Summary s; //!< sara's summary
+        uint64_t bufDrops{0}; //!< capture-buffer drops in the window
+        uint64_t lost{0};     //!< buffer, NIC ring and backlog drops in the window
+    };
+
+    uint64_t sent{0};                                //!< packets sent in the window
+    uint64_t sentTotal{0};                           //!< packets sent in the whole run
+    std::vector<SaraTable::NodeMoments> sentMoments; //!< senders' per-node moments, id order
+    std::vector<Receiver> rx;                        //!< per receiver
+    std::array<uint64_t, SwitchFabric::N_DROP_REASONS> switchDrops{}; //!< in the window
+    uint64_t queries{0};                                              //!< queries due in the window
+    uint64_t queriesOnTime{0};                                        //!< of them on time
+    uint64_t querierRx{0};    //!< frames the querier's NIC received in the window
+    uint64_t querierDrops{0}; //!< frames it dropped
+    uint64_t events{0};       //!< simulator events
+    uint32_t part{0};         //!< this part (0 for a whole run)
+    uint32_t parts{1};        //!< parts of the run
+    std::string signature;    //!< the options that must be equal in every part
+
+    /** @return the doubles of a summary, in a fixed order */
+    static std::vector<double*> Reals(SaraTable::Summary& s)
+    {
+        return {&s.dropRate,
+                &s.sendMeanMean,
+                &s.sendStdMean,
+                &s.sendStdMax,
+                &s.recvMeanMean,
+                &s.recvStdMean,
+                &s.recvStdMax,
+                &s.pooledSendMean,
+                &s.pooledSendStd,
+                &s.pooledRecvMean,
+                &s.pooledRecvStd};
+    }
+
+    /**
+     * Write the part file: text, doubles as hexadecimal floats (exact), then the moments as
+     * their bytes (the part and the merge run the same program on the same machine).
+     * @param file the file
+     */
+    void Write(const std::string& file) const
+    {
+        std::ofstream os(file, std::ios::binary);
+        ProgramOptions::Require(bool(os), "--partOut: cannot write " + file);
+        os << "mega-scale-part 1\n"
+           << "signature " << signature << "\n"
+           << "part " << part << " " << parts << "\n"
+           << "sent " << sent << " " << sentTotal << "\n"
+           << "queries " << queries << " " << queriesOnTime << " " << querierRx << " "
+           << querierDrops << "\n"
+           << "events " << events << "\n"
+           << "switch";
+        for (uint64_t d : switchDrops)
+        {
+            os << " " << d;
+        }
+        os << "\n";
+        for (uint32_t j = 0; j < rx.size(); ++j)
+        {
+            if (!rx[j].here)
+            {
+                continue;
+            }
+            SaraTable::Summary s = rx[j].s;
+            os << "receiver " << j << " " << s.nodes << " " << s.packets << " " << s.drops << " "
+               << s.reordered << " " << s.intervals << " " << s.nodesWithIntervals << " "
+               << rx[j].bufDrops << " " << rx[j].lost;
+            for (double* v : Reals(s))
+            {
+                char b[64];
+                std::snprintf(b, sizeof(b), " %a", *v);
+                os << b;
+            }
+            os << "\n";
+        }
+        os << "moments " << sentMoments.size() << "\n";
+        os.write(reinterpret_cast<const char*>(sentMoments.data()),
+                 sentMoments.size() * sizeof(SaraTable::NodeMoments));
+        ProgramOptions::Require(bool(os), "--partOut: cannot write " + file);
+    }
+
+    /**
+     * Read a part file (Write).
+     * @param file the file
+     * @param receivers the run's receivers
+     * @return the part's totals
+     */
+    static Totals Read(const std::string& file, uint32_t receivers)
+    {
+        std::ifstream is(file, std::ios::binary);
+        ProgramOptions::Require(bool(is), "--merge: cannot read " + file);
+        Totals t;
+        t.rx.resize(receivers);
+        std::string line;
+        std::string key;
+        bool moments = false;
+        auto bad = [&](bool ok) {
+            ProgramOptions::Require(ok, "--merge: " + file + " is not a mega-scale part file");
+        };
+        bad(std::getline(is, line) && line == "mega-scale-part 1");
+        while (!moments && std::getline(is, line))
+        {
+            std::istringstream ls(line);
+            ls >> key;
+            if (key == "signature")
+            {
+                t.signature = line.substr(key.size() + 1);
+            }
+            else if (key == "part")
+            {
+                ls >> t.part >> t.parts;
+            }
+            else if (key == "sent")
+            {
+                ls >> t.sent >> t.sentTotal;
+            }
+            else if (key == "queries")
+            {
+                ls >> t.queries >> t.queriesOnTime >> t.querierRx >> t.querierDrops;
+            }
+            else if (key == "events")
+            {
+                ls >> t.events;
+            }
+            else if (key == "switch")
+            {
+                for (uint64_t& d : t.switchDrops)
+                {
+                    ls >> d;
+                }
+            }
+            else if (key == "receiver")
+            {
+                uint32_t j = UINT32_MAX;
+                ls >> j;
+                bad(bool(ls) && j < receivers);
+                Receiver& r = t.rx[j];
+                r.here = true;
+                ls >> r.s.nodes >> r.s.packets >> r.s.drops >> r.s.reordered >> r.s.intervals
+                    >> r.s.nodesWithIntervals >> r.bufDrops >> r.lost;
+                for (double* v : Reals(r.s))
+                {
+                    std::string x;
+                    ls >> x;
+                    *v = std::strtod(x.c_str(), nullptr);
+                }
+            }
+            else if (key == "moments")
+            {
+                size_t n = 0;
+                ls >> n;
+                t.sentMoments.resize(n);
+                is.read(reinterpret_cast<char*>(t.sentMoments.data()),
+                        n * sizeof(SaraTable::NodeMoments));
+                moments = true;
+            }
+            bad(bool(ls));
+        }
+        bad(moments && bool(is));
+        return t;
+    }
+
+    /**
+     * Merge parts into the whole run's totals.
+     * @param parts every part of the run, in any order
+     * @return the totals
+     */
+    static Totals Merge(std::vector<Totals> parts)
+    {
+        ProgramOptions::Require(!parts.empty(), "--merge: no part file");
+        // In the order of the parts, i.e. of the sets and of the node ids.
+        std::sort(parts.begin(), parts.end(), [](const Totals& a, const Totals& b) {
+            return a.part < b.part;
+        });
+        Totals t;
+        t.parts = parts.size();
+        t.signature = parts[0].signature;
+        t.rx.resize(parts[0].rx.size());
+        for (uint32_t k = 0; k < parts.size(); ++k)
+        {
+            const Totals& p = parts[k];
+            ProgramOptions::Require(p.part == k && p.parts == parts.size(),
+                                    "--merge: the part files are not parts 0.."
+                                        + std::to_string(parts.size() - 1) + " of one run");
+            ProgramOptions::Require(p.signature == t.signature,
+                                    "--merge: the parts were run with different options");
+            t.sent += p.sent;
+            t.sentTotal += p.sentTotal;
+            for (const SaraTable::NodeMoments& m : p.sentMoments)
+            {
+                ProgramOptions::Require(t.sentMoments.empty()
+                                            || t.sentMoments.back().stats.nodeId < m.stats.nodeId,
+                                        "--merge: the parts' node ids are not in order");
+                t.sentMoments.push_back(m);
+            }
+            for (uint32_t j = 0; j < p.rx.size(); ++j)
+            {
+                if (p.rx[j].here)
+                {
+                    ProgramOptions::Require(!t.rx[j].here,
+                                            "--merge: receiver " + std::to_string(j)
+                                                + " is in two parts");
+                    t.rx[j] = p.rx[j];
+                }
+            }
+            for (uint32_t r = 0; r < SwitchFabric::N_DROP_REASONS; ++r)
+            {
+                t.switchDrops[r] += p.switchDrops[r];
+            }
+            t.queries += p.queries;
+            t.queriesOnTime += p.queriesOnTime;
+            t.querierRx += p.querierRx;
+            t.querierDrops += p.querierDrops;
+            t.events += p.events;
+        }
+        for (uint32_t j = 0; j < t.rx.size(); ++j)
+        {
+            ProgramOptions::Require(t.rx[j].here,
+                                    "--merge: receiver " + std::to_string(j) + " is in no part");
+        }
+        return t;
     }
 };
 
@@ -145,6 +388,24 @@ main(int argc, char* argv[])
                    {"full-duplex", "csma"});
     hostOptions.Add(opts, config);
     opts.Add("role", "a label for the campaign (recorded, no effect)", role);
+    // Issue 29 step 6: a run split by sets over processes (doc/mega.rst). Without the querier
+    // the sets share nothing, so each part runs on its own and the merge is exact.
+    uint32_t parts = 1;
+    uint32_t part = 0;
+    std::string partOut;
+    std::string merge;
+    opts.Add("parts",
+             "split the sets over this many processes (1: the whole run; only without the "
+             "querier, the 6009 and with sendersPerGroup > 0)",
+             parts,
+             1,
+             64);
+    opts.Add("part", "the part this process runs (0 .. parts - 1)", part, 0, 63);
+    opts.Add("partOut", "with --parts > 1: the part's file, for --merge", partOut);
+    opts.Add("merge",
+             "comma-separated part files of one split run: write their merged record instead "
+             "of simulating (the same options as the parts)",
+             merge);
     ResultRecord& rec = opts.Record();
     rec.Declare("role", ResultRecord::STRING, "--role (a label)")
         .Declare("sender_pcs", ResultRecord::INT, "Group A sender PCs")
@@ -250,6 +511,30 @@ main(int argc, char* argv[])
                   : 1;
         ProgramOptions::Require(config.receivers <= groups,
                                 "--receivers must be <= the number of sets (one receiver per set)");
+        if (parts > 1 || !merge.empty())
+        {
+            ProgramOptions::Require(!querier,
+                                    "--parts/--merge: the querier couples the sets (its queries "
+                                    "and its router port); a split run needs --querier=false");
+            ProgramOptions::Require(config.sendersPerGroup > 0,
+                                    "--parts/--merge need sets (--sendersPerGroup > 0)");
+            ProgramOptions::Require(config.receiversOn6009 == 0,
+                                    "--parts/--merge: the 6009's trunk couples the sets; needs "
+                                    "--receiversOn6009=0");
+            ProgramOptions::Require(rssEvery == 0, "--parts/--merge: --rssEvery is per process");
+        }
+        if (parts > 1)
+        {
+            ProgramOptions::Require(parts <= groups, "--parts must be <= the number of sets");
+            ProgramOptions::Require(part < parts, "--part must be < --parts");
+            ProgramOptions::Require(!partOut.empty(), "--parts > 1 needs --partOut");
+            ProgramOptions::Require(merge.empty(), "--merge is not run with --parts > 1");
+        }
+        else
+        {
+            ProgramOptions::Require(part == 0 && partOut.empty(),
+                                    "--part and --partOut need --parts > 1");
+        }
     });
     // Refused up front beyond --maxEvents/--maxMemory (at its maximums: 2.6e7 nodes).
     Mega06Work::SetBudgets(opts, [&]() {
@@ -269,6 +554,118 @@ main(int argc, char* argv[])
     g_obsStart = Seconds(warmup);
     g_obsEnd = Seconds(warmup + duration);
     config.stopAt = g_obsEnd;
+    const uint32_t nSets = (config.senderPcs + config.sendersPerGroup - 1)
+                           / std::max<uint32_t>(config.sendersPerGroup, 1);
+    if (parts > 1)
+    {
+        // Part k: sets [k S / P, (k + 1) S / P); the shared applications in part 0.
+        config.partFirstSet = static_cast<uint32_t>(uint64_t(part) * nSets / parts);
+        config.partSets
+            = static_cast<uint32_t>(uint64_t(part + 1) * nSets / parts) - config.partFirstSet;
+        config.partShared = part == 0;
+    }
+    std::ostringstream signature;
+    signature << config.senderPcs << " " << config.sendersPerGroup << " " << config.nodesPerPc
+              << " " << config.receivers << " " << config.profile << " " << links << " " << warmup
+              << " " << duration << " " << RngSeedManager::GetSeed() << " "
+              << RngSeedManager::GetRun();
+
+    auto writeRecord = [&](const Totals& t) {
+        const double T = duration;
+        const double nodes = double(config.senderPcs) * config.nodesPerPc;
+        SaraTable::Summary snd = SaraTable::Summarize(t.sentMoments);
+        Pool recvAll;
+        Pool sendAll;
+        uint64_t packets[2] = {0, 0};
+        uint64_t drops[2] = {0, 0};
+        uint64_t bufDrops = 0;
+        uint64_t lost[2] = {0, 0};
+        std::vector<double> rxDropRate;
+        std::vector<double> rxLossRate;
+        for (uint32_t j = 0; j < config.receivers; ++j)
+        {
+            const SaraTable::Summary& s = t.rx[j].s;
+            const int sw = j >= config.receivers - config.receiversOn6009 ? 1 : 0;
+            packets[sw] += s.packets;
+            drops[sw] += s.drops;
+            const uint64_t l = t.rx[j].lost;
+            bufDrops += t.rx[j].bufDrops;
+            lost[sw] += l;
+            rxDropRate.push_back(s.dropRate);
+            rxLossRate.push_back(s.packets + l > 0 ? double(l) / (s.packets + l) : 0.0);
+            recvAll.Add(s.intervals, s.pooledRecvMean, s.pooledRecvStd);
+            sendAll.Add(s.intervals, s.pooledSendMean, s.pooledSendStd);
+        }
+        auto rate = [](uint64_t d, uint64_t p) {
+            return p + d > 0 ? double(d) / (p + d) : 0.0;
+        };
+
+        rec.SetString("role", role);
+        rec.SetInt("sender_pcs", config.senderPcs);
+        rec.SetInt("senders_per_group", config.sendersPerGroup);
+        rec.SetInt("nodes_per_pc", config.nodesPerPc);
+        rec.Set("nodes", nodes);
+        rec.SetInt("receivers", config.receivers);
+        rec.SetInt("receivers_on_6009", config.receiversOn6009);
+        rec.SetBool("querier", querier);
+        rec.Set("querier_itr", itr);
+        rec.Set("duration_s", T);
+        rec.SetString("profile", config.profile);
+        rec.SetInt("sent", t.sent);
+        rec.Set("send_rate_per_node", t.sent / nodes / T);
+        rec.SetInt("send_intervals", snd.intervals);
+        rec.Set("send_interval_mean_us", snd.pooledSendMean * 1e6);
+        rec.Set("send_interval_std_us", snd.pooledSendStd * 1e6);
+        rec.SetInt("sara_packets", packets[0] + packets[1]);
+        rec.SetInt("sara_drops", drops[0] + drops[1]);
+        rec.Set("sara_drop_rate", rate(drops[0] + drops[1], packets[0] + packets[1]));
+        rec.Set("sara_drop_rate_6509", rate(drops[0], packets[0]));
+        rec.Set("sara_drop_rate_6009", rate(drops[1], packets[1]));
+        rec.SetInt("sara_buffer_drops", bufDrops);
+        // Losses counted where they happen on the receiver PCs (capture buffer, NIC ring and
+        // backlog), over what reached them: needs no second packet per node (short windows).
+        rec.SetInt("receiver_lost", lost[0] + lost[1]);
+        rec.Set("receiver_loss_rate", rate(lost[0] + lost[1], packets[0] + packets[1]));
+        rec.Set("receiver_loss_rate_6509", rate(lost[0], packets[0]));
+        rec.Set("receiver_loss_rate_6009", rate(lost[1], packets[1]));
+        rec.SetSeries("receiver_loss_rates", rxLossRate);
+        rec.SetSeries("receiver_drop_rate", rxDropRate);
+        rec.SetInt("sara_intervals", static_cast<int64_t>(recvAll.n));
+        rec.Set("sara_recv_interval_mean_us", recvAll.Mean() * 1e6);
+        rec.Set("sara_recv_interval_std_us", recvAll.Std() * 1e6);
+        rec.Set("sara_send_interval_mean_us", sendAll.Mean() * 1e6);
+        rec.Set("sara_send_interval_std_us", sendAll.Std() * 1e6);
+        for (uint32_t r = 0; r < SwitchFabric::N_DROP_REASONS; ++r)
+        {
+            rec.SetInt(std::string("switch_drops_")
+                           + SwitchFabric::DropReasonName(SwitchFabric::DropReason(r)),
+                       static_cast<int64_t>(t.switchDrops[r]));
+        }
+        rec.SetInt("queries_due", t.queries);
+        rec.SetInt("queries_on_time", t.queriesOnTime);
+        rec.Set("querier_rx_pps", t.querierRx / T);
+        rec.Set("querier_nic_drops_pps", t.querierDrops / T);
+        rec.SetInt("sent_total", static_cast<int64_t>(t.sentTotal));
+        rec.SetInt("events", static_cast<int64_t>(t.events));
+    };
+
+    if (!merge.empty())
+    {
+        std::vector<Totals> read;
+        std::istringstream files(merge);
+        std::string file;
+        while (std::getline(files, file, ','))
+        {
+            read.push_back(Totals::Read(file, config.receivers));
+        }
+        Totals t = Totals::Merge(read);
+        ProgramOptions::Require(t.signature == signature.str(),
+                                "--merge: the parts were run with other options than these");
+        writeRecord(t);
+        rec.Write(opts.GetOutput());
+        return 0;
+    }
+
     Mega06Testbed tb = Mega06Testbed::Build(config);
 
     Mega06SentWindow sent;
@@ -324,6 +721,10 @@ main(int argc, char* argv[])
     Simulator::Schedule(g_obsStart, [&]() {
         for (uint32_t j = 0; j < config.receivers; ++j)
         {
+            if (!tb.sara[j])
+            {
+                continue;
+            }
             tb.sara[j]->ResetStatistics();
             bufferDrops0[j] = tb.sara[j]->GetBufferDrops();
             nicDrops0[j] = nicDrops(j);
@@ -357,92 +758,69 @@ main(int argc, char* argv[])
     opts.StartProgress(g_obsEnd);
     Simulator::Run();
 
-    const double T = duration;
-    const double nodes = double(config.senderPcs) * config.nodesPerPc;
-    SaraTable::Summary snd = sent.GetSummary();
-    Pool recvAll;
-    Pool sendAll;
-    uint64_t packets[2] = {0, 0};
-    uint64_t drops[2] = {0, 0};
-    uint64_t bufDrops = 0;
-    uint64_t lost[2] = {0, 0};
-    std::vector<double> rxDropRate;
-    std::vector<double> rxLossRate;
+    Totals t;
+    t.part = part;
+    t.parts = parts;
+    t.signature = signature.str();
+    t.sent = sent.GetCount();
+    t.sentMoments = sent.GetMoments();
+    t.rx.resize(config.receivers);
     for (uint32_t j = 0; j < config.receivers; ++j)
     {
-        SaraTable::Summary s = tb.sara[j]->GetTable().GetSummary();
-        const int sw = j >= config.receivers - config.receiversOn6009 ? 1 : 0;
-        packets[sw] += s.packets;
-        drops[sw] += s.drops;
-        const uint64_t buf = tb.sara[j]->GetBufferDrops() - bufferDrops0[j];
-        const uint64_t l = buf + nicDrops(j) - nicDrops0[j];
-        bufDrops += buf;
-        lost[sw] += l;
-        rxDropRate.push_back(s.dropRate);
-        rxLossRate.push_back(s.packets + l > 0 ? double(l) / (s.packets + l) : 0.0);
-        recvAll.Add(s.intervals, s.pooledRecvMean, s.pooledRecvStd);
-        sendAll.Add(s.intervals, s.pooledSendMean, s.pooledSendStd);
+        if (!tb.sara[j])
+        {
+            continue;
+        }
+        Totals::Receiver& r = t.rx[j];
+        r.here = true;
+        r.s = tb.sara[j]->GetTable().GetSummary();
+        r.bufDrops = tb.sara[j]->GetBufferDrops() - bufferDrops0[j];
+        r.lost = r.bufDrops + nicDrops(j) - nicDrops0[j];
     }
-    auto rate = [](uint64_t d, uint64_t p) {
-        return p + d > 0 ? double(d) / (p + d) : 0.0;
-    };
-
-    rec.SetString("role", role);
-    rec.SetInt("sender_pcs", config.senderPcs);
-    rec.SetInt("senders_per_group", config.sendersPerGroup);
-    rec.SetInt("nodes_per_pc", config.nodesPerPc);
-    rec.Set("nodes", nodes);
-    rec.SetInt("receivers", config.receivers);
-    rec.SetInt("receivers_on_6009", config.receiversOn6009);
-    rec.SetBool("querier", querier);
-    rec.Set("querier_itr", itr);
-    rec.Set("duration_s", T);
-    rec.SetString("profile", config.profile);
-    rec.SetInt("sent", sent.GetCount());
-    rec.Set("send_rate_per_node", sent.GetCount() / nodes / T);
-    rec.SetInt("send_intervals", snd.intervals);
-    rec.Set("send_interval_mean_us", snd.pooledSendMean * 1e6);
-    rec.Set("send_interval_std_us", snd.pooledSendStd * 1e6);
-    rec.SetInt("sara_packets", packets[0] + packets[1]);
-    rec.SetInt("sara_drops", drops[0] + drops[1]);
-    rec.Set("sara_drop_rate", rate(drops[0] + drops[1], packets[0] + packets[1]));
-    rec.Set("sara_drop_rate_6509", rate(drops[0], packets[0]));
-    rec.Set("sara_drop_rate_6009", rate(drops[1], packets[1]));
-    rec.SetInt("sara_buffer_drops", bufDrops);
-    // Losses counted where they happen on the receiver PCs (capture buffer, NIC ring and
-    // backlog), over what reached them: needs no second packet per node (short windows).
-    rec.SetInt("receiver_lost", lost[0] + lost[1]);
-    rec.Set("receiver_loss_rate", rate(lost[0] + lost[1], packets[0] + packets[1]));
-    rec.Set("receiver_loss_rate_6509", rate(lost[0], packets[0]));
-    rec.Set("receiver_loss_rate_6009", rate(lost[1], packets[1]));
-    rec.SetSeries("receiver_loss_rates", rxLossRate);
-    rec.SetSeries("receiver_drop_rate", rxDropRate);
-    rec.SetInt("sara_intervals", static_cast<int64_t>(recvAll.n));
-    rec.Set("sara_recv_interval_mean_us", recvAll.Mean() * 1e6);
-    rec.Set("sara_recv_interval_std_us", recvAll.Std() * 1e6);
-    rec.Set("sara_send_interval_mean_us", sendAll.Mean() * 1e6);
-    rec.Set("sara_send_interval_std_us", sendAll.Std() * 1e6);
     for (uint32_t r = 0; r < SwitchFabric::N_DROP_REASONS; ++r)
     {
-        rec.SetInt(std::string("switch_drops_")
-                       + SwitchFabric::DropReasonName(SwitchFabric::DropReason(r)),
-                   static_cast<int64_t>(sw1[r] - sw0[r]));
+        t.switchDrops[r] = sw1[r] - sw0[r];
     }
-    rec.SetInt("queries_due", queries);
-    rec.SetInt("queries_on_time", queriesOnTime);
-    rec.Set("querier_rx_pps", (qrx1 - qrx0) / T);
-    rec.Set("querier_nic_drops_pps", (qdrop1 - qdrop0) / T);
-    uint64_t sentTotal = 0;
+    t.queries = queries;
+    t.queriesOnTime = queriesOnTime;
+    t.querierRx = qrx1 - qrx0;
+    t.querierDrops = qdrop1 - qdrop0;
     for (auto& app : tb.sendUdp)
     {
-        sentTotal += app->GetSent();
+        t.sentTotal += app->GetSent();
     }
-    rec.SetInt("sent_total", static_cast<int64_t>(sentTotal));
+    t.events = Simulator::GetEventCount();
+    if (parts > 1)
+    {
+        // The split is exact only while no frame crosses from one set to another: no sender
+        // PC receives anything without a querier, nor does a receiver whose set runs in
+        // another part (a flooded frame reaches both).
+        uint64_t crossed = 0;
+        for (uint32_t i = 0; i < config.senderPcs; ++i)
+        {
+            crossed += Mega06Testbed::GetNic(tb.senders.Get(i))->GetReceived();
+        }
+        for (uint32_t j = 0; j < config.receivers; ++j)
+        {
+            crossed += tb.sara[j] ? 0 : Mega06Testbed::GetNic(tb.receivers.Get(j))->GetReceived();
+        }
+        if (crossed > 0)
+        {
+            std::cerr << "mega-scale: part " << part << ": " << crossed
+                      << " frames reached sender PCs or other parts' receivers (flooding "
+                         "couples the sets): this run cannot be split exactly\n";
+            Simulator::Destroy();
+            return 1;
+        }
+        t.Write(partOut);
+        Simulator::Destroy();
+        return 0;
+    }
+    writeRecord(t);
     if (rssEvery > 0)
     {
         rec.SetSeries("rss_mb", rss);
     }
-    rec.SetInt("events", static_cast<int64_t>(Simulator::GetEventCount()));
     rec.Write(opts.GetOutput());
     Simulator::Destroy();
     return 0;

@@ -99,6 +99,12 @@ Mega06Testbed::GroupOf(const Mega06TestbedConfig& config, uint32_t k)
     return Ipv4Address(config.group.Get() + k);
 }
 
+bool
+Mega06Testbed::SetHere(const Mega06TestbedConfig& config, uint32_t k)
+{
+    return k >= config.partFirstSet && k - config.partFirstSet < config.partSets;
+}
+
 Ptr<HostNic>
 Mega06Testbed::GetNic(Ptr<Node> pc)
 {
@@ -137,6 +143,15 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
     };
     auto receiverGroup = [&](uint32_t j) {
         return c.sendersPerGroup > 0 ? GroupOf(c, j) : c.group;
+    };
+    const bool whole = c.partFirstSet == 0 && c.partSets >= nGroups && c.partShared;
+    NS_ABORT_MSG_IF(!whole && c.sendersPerGroup == 0,
+                    "Mega06Testbed: a part of a split run needs sets (sendersPerGroup > 0)");
+    auto senderHere = [&](uint32_t i) {
+        return whole || SetHere(c, i / c.sendersPerGroup);
+    };
+    auto receiverHere = [&](uint32_t j) {
+        return whole || SetHere(c, j);
     };
     Mega06Testbed tb;
     const IgmpTimers timers = Timers(c);
@@ -322,7 +337,12 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
         UserAttributes::SetFixed(app, "PacketSize", UintegerValue(c.packetSize), by);
         UserAttributes::SetFixed(app, "Device", UintegerValue(0), by);
         UserAttributes::SetFixed(app, "SequentialLaunch", BooleanValue(c.sequentialLaunch), by);
+        // (its stream in any case: the later streams stay those of the whole run)
         stream += app->AssignStreams(stream);
+        if (!senderHere(i))
+        {
+            continue;
+        }
         tb.senders.Get(i)->AddApplication(app);
         app->SetStartTime(c.sendAt);
         app->SetStopTime(c.stopAt);
@@ -330,6 +350,11 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
     }
     for (uint32_t i = 0; i < c.receivers; ++i)
     {
+        if (!receiverHere(i))
+        {
+            tb.sara.push_back(nullptr);
+            continue;
+        }
         Ptr<Ami> ami = CreateObject<Ami>();
         UserAttributes::SetFixed(ami, "Group", Ipv4AddressValue(receiverGroup(i)), "per receiver");
         tb.receivers.Get(i)->AddApplication(ami);
@@ -354,7 +379,7 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
         sara->SetStopTime(c.stopAt);
         tb.sara.push_back(sara);
     }
-    if (tb.querier)
+    if (tb.querier && c.partShared)
     {
         tb.mrouted = CreateObject<Mrouted>();
         UserAttributes::SetFixed(tb.mrouted, "Interface", UintegerValue(1), "for its topology");
@@ -362,11 +387,14 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
         tb.mrouted->SetStartTime(Seconds(0));
         tb.mrouted->SetStopTime(c.stopAt);
     }
-    Ptr<Ami> restAmi = CreateObject<Ami>();
-    UserAttributes::SetFixed(restAmi, "Group", Ipv4AddressValue(c.otherGroup), "per receiver");
-    tb.rest->AddApplication(restAmi);
-    restAmi->SetStartTime(c.joinAt);
-    restAmi->SetStopTime(c.stopAt);
+    if (c.partShared)
+    {
+        Ptr<Ami> restAmi = CreateObject<Ami>();
+        UserAttributes::SetFixed(restAmi, "Group", Ipv4AddressValue(c.otherGroup), "per receiver");
+        tb.rest->AddApplication(restAmi);
+        restAmi->SetStartTime(c.joinAt);
+        restAmi->SetStopTime(c.stopAt);
+    }
     tb.load = CreateObject<MulticastLoadSource>();
     {
         const std::string by = "for the other senders' load, from its options";
@@ -377,9 +405,12 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
         UserAttributes::SetFixed(tb.load, "Device", UintegerValue(0), by);
     }
     stream += tb.load->AssignStreams(stream);
-    tb.rest->AddApplication(tb.load);
-    tb.load->SetStartTime(c.loadAt);
-    tb.load->SetStopTime(c.stopAt);
+    if (c.partShared)
+    {
+        tb.rest->AddApplication(tb.load);
+        tb.load->SetStartTime(c.loadAt);
+        tb.load->SetStopTime(c.stopAt);
+    }
 
     stream += HostPlatformHelper::AssignStreams(hostsAll, stream);
     IgmpHelper::AssignStreams(all, stream);
@@ -428,6 +459,12 @@ SaraTable::Summary
 Mega06SentWindow::GetSummary() const
 {
     return m_table.GetSummary();
+}
+
+std::vector<SaraTable::NodeMoments>
+Mega06SentWindow::GetMoments() const
+{
+    return m_table.GetMoments();
 }
 
 } // namespace ns3

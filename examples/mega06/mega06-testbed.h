@@ -71,6 +71,12 @@ struct Mega06TestbedConfig
     /// The links: lean full-duplex Ethernet (the study's 1000BASE-T and 100BASE-TX links), or
     /// ns-3's half-duplex CSMA without preamble and gap (the model before issue 29).
     SwitchHelper::LinkType links{SwitchHelper::FULL_DUPLEX};
+    /// A part of a run split by sets (issue 29 step 6): the applications of the sets
+    /// [partFirstSet, partFirstSet + partSets) run here (sendersPerGroup > 0); every PC, port
+    /// and random stream is built as in the whole run, the other sets' PCs stay idle.
+    uint32_t partFirstSet{0};
+    uint32_t partSets{UINT32_MAX}; //!< sets whose applications run here (default: all)
+    bool partShared{true}; //!< the rest of the network's and the querier's applications run here
 };
 
 /**
@@ -182,6 +188,9 @@ class Mega06SentWindow
     /** @return sara's statistics of the send intervals in the window */
     SaraTable::Summary GetSummary() const;
 
+    /** @return the per-node moments of the send intervals in the window (SaraTable) */
+    std::vector<SaraTable::NodeMoments> GetMoments() const;
+
   private:
     Time m_start{Time::Max()}; //!< window start
     Time m_end{Time::Max()};   //!< window end
@@ -222,8 +231,8 @@ struct Mega06Testbed
     NodeContainer receivers;                 //!< receiver PCs
     Ptr<Node> querier;                       //!< querier PC (null if none)
     Ptr<Node> rest;                          //!< the rest of the network
-    std::vector<Ptr<SendUdp>> sendUdp;       //!< per sender PC
-    std::vector<Ptr<Sara>> sara;             //!< per receiver PC
+    std::vector<Ptr<SendUdp>> sendUdp;       //!< per sender PC whose set runs here
+    std::vector<Ptr<Sara>> sara;             //!< per receiver PC (null if its set is not here)
     Ptr<Mrouted> mrouted;                    //!< on the querier PC (null if none)
     Ptr<MulticastLoadSource> load;           //!< the other senders' load
     std::vector<uint32_t> senderPorts;       //!< switch port of each sender PC
@@ -238,6 +247,14 @@ struct Mega06Testbed
      * @return the network
      */
     static Mega06Testbed Build(const Mega06TestbedConfig& config);
+
+    /**
+     * @brief Whether set k's applications run in this build (Mega06TestbedConfig::partSets).
+     * @param config the configuration
+     * @param k the set (sender PC i is in set i / sendersPerGroup, receiver j in set j)
+     * @return true if they do
+     */
+    static bool SetHere(const Mega06TestbedConfig& config, uint32_t k);
 
     /**
      * @brief The group of set k (sendersPerGroup > 0): `group` + k. Consecutive addresses

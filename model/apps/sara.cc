@@ -247,17 +247,45 @@ SaraTable::Clear()
     m_impl->flatSeen = 0;
 }
 
+std::vector<SaraTable::NodeMoments>
+SaraTable::GetMoments() const
+{
+    const std::vector<std::pair<uint32_t, const Impl::Node*>> nodes = m_impl->Sorted();
+    std::vector<NodeMoments> v;
+    v.reserve(nodes.size());
+    for (const auto& [id, n] : nodes)
+    {
+        NodeMoments m;
+        m.stats = MakeStats(id, *n);
+        m.count = acc::count(n->send);
+        if (m.count > 0)
+        {
+            m.sendMean = acc::mean(n->send);
+            m.recvMean = acc::mean(n->recv);
+            m.sendVar = acc::variance(n->send);
+            m.recvVar = acc::variance(n->recv);
+        }
+        v.push_back(m);
+    }
+    return v;
+}
+
 SaraTable::Summary
 SaraTable::GetSummary() const
 {
     // Over the nodes in the order of their ids: the floating-point sums do not depend on how
     // the per-node state is stored.
-    const std::vector<std::pair<uint32_t, const Impl::Node*>> nodes = m_impl->Sorted();
+    return Summarize(GetMoments());
+}
+
+SaraTable::Summary
+SaraTable::Summarize(const std::vector<NodeMoments>& nodes)
+{
     Summary s;
     s.nodes = nodes.size();
-    for (const auto& [id, n] : nodes)
+    for (const NodeMoments& m : nodes)
     {
-        NodeStats ns = MakeStats(id, *n);
+        const NodeStats& ns = m.stats;
         s.packets += ns.packets;
         s.drops += ns.drops;
         s.reordered += ns.reordered;
@@ -279,28 +307,26 @@ SaraTable::GetSummary() const
         // Pooled: total mean, and the law of total variance over the nodes.
         double sumSend = 0;
         double sumRecv = 0;
-        for (const auto& [id, n] : nodes)
+        for (const NodeMoments& m : nodes)
         {
-            const double k = acc::count(n->send);
-            if (k > 0)
+            if (m.count > 0)
             {
-                sumSend += k * acc::mean(n->send);
-                sumRecv += k * acc::mean(n->recv);
+                sumSend += m.count * m.sendMean;
+                sumRecv += m.count * m.recvMean;
             }
         }
         s.pooledSendMean = sumSend / s.intervals;
         s.pooledRecvMean = sumRecv / s.intervals;
         double varSend = 0;
         double varRecv = 0;
-        for (const auto& [id, n] : nodes)
+        for (const NodeMoments& m : nodes)
         {
-            const double k = acc::count(n->send);
-            if (k > 0)
+            if (m.count > 0)
             {
-                const double ds = acc::mean(n->send) - s.pooledSendMean;
-                const double dr = acc::mean(n->recv) - s.pooledRecvMean;
-                varSend += k * (acc::variance(n->send) + ds * ds);
-                varRecv += k * (acc::variance(n->recv) + dr * dr);
+                const double ds = m.sendMean - s.pooledSendMean;
+                const double dr = m.recvMean - s.pooledRecvMean;
+                varSend += m.count * (m.sendVar + ds * ds);
+                varRecv += m.count * (m.recvVar + dr * dr);
             }
         }
         s.pooledSendStd = std::sqrt(std::max(0.0, varSend / s.intervals));

@@ -16,6 +16,7 @@
 #include <deque>
 #include <memory>
 #include <ostream>
+#include <vector>
 
 /**
  * @file
@@ -142,6 +143,36 @@ class SaraTable
      * @return the summary
      */
     Summary GetSummary() const;
+
+    /**
+     * A node's part of the summary, exactly: its statistics and the count, means and variances
+     * of its intervals as the pooled statistics use them. Tables of several processes (the
+     * parts of a split run, each with its own nodes) give the whole run's summary bit for bit
+     * when their moments, in the order of the ids, go through Summarize.
+     */
+    struct NodeMoments
+    {
+        NodeStats stats;    //!< the node's statistics (GetNode)
+        double count{0};    //!< intervals, as the pooled sums weigh them
+        double sendMean{0}; //!< mean send interval (s)
+        double recvMean{0}; //!< mean receive interval (s)
+        double sendVar{0};  //!< send-interval variance (s^2, population)
+        double recvVar{0};  //!< receive-interval variance (s^2, population)
+    };
+
+    /**
+     * @brief The moments of every seen node.
+     * @return them, in the order of the ids
+     */
+    std::vector<NodeMoments> GetMoments() const;
+
+    /**
+     * @brief The summary of nodes given by their moments (GetSummary is
+     * Summarize(GetMoments())): the same floating-point operations in the same order.
+     * @param nodes the nodes' moments, in the order of their ids
+     * @return the summary
+     */
+    static Summary Summarize(const std::vector<NodeMoments>& nodes);
 
     /**
      * @brief Write the per-node statistics as CSV (one line per node, sorted by id; intervals

@@ -1,0 +1,166 @@
+"""Issue 29 step 6: a mega-scale run split by sets over processes gives the whole run's record.
+
+Without the querier the [MEGA06] sets of scaling method A share nothing (no general query, no
+router port; doc/mega.rst, "Step 6"), so each part simulates its own sets' applications on the
+whole network (every PC, port and random stream as in the whole run) and the merge of the parts'
+files must reproduce the whole run's record bit for bit: every field but ``events`` (each part
+counts its own events, the idle PCs of the other sets included)."""
+
+import json
+import math
+import struct
+import subprocess
+
+import pytest
+
+from testbed import EXAMPLES_DIR, mega_split
+
+PROGRAM = str(EXAMPLES_DIR / "mega-scale")
+# 10 sets of 4 PCs x 50 nodes, 10 receivers, 20 s simulated (1.6 s start-up, 18.4 s window).
+COMMON = ["--senderPcs=40", "--sendersPerGroup=4", "--nodesPerPc=50", "--receivers=10",
+          "--querier=false", "--warmup=1.6", "--duration=18.4"]
+
+
+def _run(*args):
+    return subprocess.run([PROGRAM, *COMMON, *args], capture_output=True, text=True,
+                          timeout=900)
+
+
+def _whole(tmp_path):
+    out = tmp_path / "whole.json"
+    r = _run(f"--output={out}")
+    assert r.returncode == 0, r.stderr
+    return json.loads(out.read_text())
+
+
+def _parts(tmp_path, n):
+    files = []
+    for k in range(n):
+        f = tmp_path / f"part{k}of{n}"
+        r = _run(f"--parts={n}", f"--part={k}", f"--partOut={f}")
+        assert r.returncode == 0, r.stderr
+        files.append(f)
+    return files
+
+
+def _merge(tmp_path, files, name="merged.json"):
+    out = tmp_path / name
+    r = _run("--merge=" + ",".join(str(f) for f in files), f"--output={out}")
+    return r, (json.loads(out.read_text()) if r.returncode == 0 else None)
+
+
+def _result(rec):
+    return rec.get("result", rec)
+
+
+def _same_but_events(whole, merged):
+    a, b = dict(_result(whole)), dict(_result(merged))
+    a.pop("events"), b.pop("events")
+    # Exact: the JSON numbers are the doubles' shortest round-trip text.
+    assert a == b
+    return a
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("split")
+    return tmp, _whole(tmp), _parts(tmp, 2)
+
+
+def test_two_parts_give_the_whole_record(runs):
+    tmp, whole, files = runs
+    _, merged = _merge(tmp, files)
+    rec = _same_but_events(whole, merged)
+    # Not a vacuous comparison: every set sent and every receiver measured intervals.
+    assert rec["sent"] > 40 * 50 * 17 and rec["send_intervals"] > 0
+    assert rec["sara_intervals"] > 0 and len(rec["receiver_drop_rate"]) == 10
+
+
+# A part file's per-node moments (SaraTable::NodeMoments as bytes): nodeId, packets, drops,
+# reordered, intervals, sendMean, sendStd, recvMean, recvStd, count, sendMean, recvMean,
+# sendVar, recvVar.
+MOMENT = struct.Struct("<I4xQQQQddddddddd")
+
+
+def _moments(path):
+    data = path.read_bytes()
+    i = data.index(b"\nmoments ") + 1
+    j = data.index(b"\n", i)
+    n = int(data[i + len(b"moments "):j])
+    body = data[j + 1:]
+    assert len(body) == n * MOMENT.size
+    return [MOMENT.unpack_from(body, k * MOMENT.size) for k in range(n)]
+
+
+def _pooled_send(nodes):
+    """The senders' pooled mean and deviation (us), by hand: the law of total variance over
+    the nodes, two passes in the given order (as SaraTable::Summarize)."""
+    n = sum(m[4] for m in nodes)
+    total = 0.0
+    for m in nodes:
+        if m[9] > 0:
+            total += m[9] * m[10]
+    mean = total / n
+    var = 0.0
+    for m in nodes:
+        if m[9] > 0:
+            d = m[10] - mean
+            var += m[9] * (m[12] + d * d)
+    return n, mean * 1e6, math.sqrt(max(0.0, var / n)) * 1e6
+
+
+def test_the_pooled_statistics_need_the_order_of_the_ids(runs):
+    """Recomputed independently from the parts' per-node moments in the order of the node ids,
+    the senders' pooled statistics are the whole run's bit for bit; in the parts' reverse
+    order the floating-point sums give other bits, so a merge that broke the order would fail
+    the comparisons above."""
+    _, whole, files = runs
+    w = _result(whole)
+    a, b = _moments(files[0]), _moments(files[1])
+    assert a[-1][0] < b[0][0]  # part 0 holds the lower node ids
+    expected = (w["send_intervals"], w["send_interval_mean_us"], w["send_interval_std_us"])
+    assert _pooled_send(a + b) == expected
+    assert _pooled_send(b + a) != expected
+
+
+def test_the_merge_orders_the_parts_itself(runs):
+    tmp, whole, files = runs
+    _, merged = _merge(tmp, list(reversed(files)), "reversed.json")
+    _same_but_events(whole, merged)
+
+
+def test_three_unequal_parts_at_once_give_the_whole_record(runs, tmp_path):
+    """The driver runs the parts as processes at the same time (3 + 3 + 4 sets)."""
+    _, whole, _ = runs
+    merged = mega_split.run(COMMON, parts=3, workdir=tmp_path, output=tmp_path / "m3.json")
+    _same_but_events(whole, merged)
+
+
+def test_incomplete_or_doubled_parts_are_refused(runs):
+    tmp, _, files = runs
+    for bad in ([files[0]], [files[0], files[0]], [files[1], files[1]]):
+        r, _ = _merge(tmp, bad, "bad.json")
+        assert r.returncode == 2 and "--merge" in r.stderr
+
+
+def test_a_split_needs_independent_sets():
+    for args, word in ((["--parts=2", "--part=0", "--partOut=x", "--querier=true"], "querier"),
+                       (["--parts=2", "--part=2", "--partOut=x"], "--part"),
+                       (["--parts=11", "--part=0", "--partOut=x"], "--parts"),
+                       (["--parts=2", "--part=0"], "--partOut")):
+        r = _run(*args)
+        assert r.returncode == 2 and word in r.stderr
+
+
+def test_a_flooded_set_fails_its_part(tmp_path):
+    """A set without a receiver has no member port for its group, so the snooping switch floods
+    its data onto every PC, the other sets' too: the part that runs it must not write a file."""
+    args = ["--senderPcs=8", "--sendersPerGroup=4", "--nodesPerPc=20", "--receivers=1",
+            "--querier=false", "--warmup=1.6", "--duration=1", "--parts=2", "--part=1",
+            f"--partOut={tmp_path / 'p1'}"]
+    r = subprocess.run([PROGRAM, *args], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1 and "cannot be split exactly" in r.stderr
+    assert not (tmp_path / "p1").exists()
+    with pytest.raises(mega_split.SplitError, match="part 1: exit 1"):
+        mega_split.run(args[:-3], parts=2, workdir=tmp_path, output=tmp_path / "r.json")
+    assert not (tmp_path / "r.json").exists()
