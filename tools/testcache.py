@@ -17,8 +17,8 @@ A stage is one of ``ctest-release``, ``ctest-debug``, ``fuzz-<target>`` and ``py
 - the tools: Python's version, the venv's packages and versions (what ``pip freeze`` lists), the
   Debian packages ``./testbed setup`` installs with their versions (compilers, gnuplot, tshark,
   ...), cmake's version, the kernel release, the number of cores;
-- the environment variables that can change a result: ``NS_*``, ``TESTBED_*`` (but
-  ``TESTBED_TEST_RUN``), ``ASAN_*``, ``UBSAN_*``, ``PYTHON*``, ``LD_*``, ``PATH``, ``LANG``,
+- the environment variables that can change a result: ``NS_*``, ``TESTBED_*`` (but the cache's
+  own ``TESTBED_TEST_RUN`` and ``TESTBED_TEST_OUTCOMES``), ``ASAN_*``, ``UBSAN_*``, ``PYTHON*``, ``LD_*``, ``PATH``, ``LANG``,
   ``LC_*``, ``TZ``;
 - what the stage runs (its command words, e.g. the fuzzing seconds).
 
@@ -142,7 +142,7 @@ def tools_digest() -> str:
 
 def env_digest() -> str:
     items = sorted((k, v) for k, v in os.environ.items()
-                   if ENV_KEYS.match(k) and k != "TESTBED_TEST_RUN")
+                   if ENV_KEYS.match(k) and not k.startswith("TESTBED_TEST_"))
     return hashlib.sha256(repr(items).encode()).hexdigest()
 
 
