@@ -354,7 +354,69 @@ def _sweep(args):
 
 
 def cmd_validate(args):
+    if args.experiment is not None:
+        return _reporting_errors(lambda: _validate_experiment(args))
+    if args.program is None or args.measured is None:
+        _log("error: validate PROGRAM --measured FILE.csv, or validate --experiment EXPERIMENT "
+             "FILE.csv")
+        return 2
     return _reporting_errors(lambda: _validate(args))
+
+
+def _validate_experiment(args):
+    """validate --experiment EXP FILE: the rows of a fact table (experiment, metric, value[,
+    tolerance_pct]) that name EXP, against the metrics of a run of EXP (stored points reused)."""
+    from .campaign import finish_experiment, run_campaign
+    from .sweeps import SweepError
+    from .validation import FactTableError, compare_facts, read_facts
+
+    t0 = time.monotonic()
+    exp = _named_experiment(experiments(), args.experiment)
+    if exp is None:
+        return 2
+    if args.program is not None and args.measured is not None:
+        raise SweepError("validate --experiment: give the fact table once (FILE or --measured)")
+    path = args.measured if args.measured is not None else (
+        Path(args.program) if args.program is not None else None)
+    if path is None:
+        raise SweepError("validate --experiment EXPERIMENT FILE.csv: name the fact table")
+    if not path.is_file():
+        raise SweepError(f"{path}: no such file")
+    try:
+        rows = read_facts(path)
+        compare_facts(rows, exp.id, None)  # rows for this experiment, before anything runs
+    except FactTableError as e:
+        raise SweepError(str(e)) from None
+    out = args.out
+    res = run_campaign([exp], args.scale, args.jobs, out, log=_log, scheduler=args.scheduler,
+                       progress=args.progress, rerun=args.rerun)[exp.id]
+    if isinstance(res, Exception):
+        _log(f"{exp.id}: FAILED: {res}")
+        return 1
+    metrics = finish_experiment(exp, res, args.scale, out)["metrics"]
+    try:
+        table = compare_facts(rows, exp.id, metrics, args.tolerance)
+    except FactTableError as e:
+        raise SweepError(str(e)) from None
+    from .campaign import write_csv
+
+    write_csv(out / "validation.csv", table)
+    md = [f"# {exp.id} against {path.name}", "",
+          "| metric | measured | simulated | error % | tolerance % | pass |",
+          "|---|---|---|---|---|---|"]
+    for r in table:
+        err = "-" if r["error_pct"] is None else f"{r['error_pct']:.4g}"
+        md.append(f"| {r['metric']} | {r['measured']:g} | {r['simulated']} | {err} | "
+                  f"{r['tolerance_pct']:g} | {'yes' if r['pass'] else 'NO'} |")
+    (out / "validation.md").write_text("\n".join(md) + "\n")
+    print("\n".join(md), flush=True)
+    bad = [r for r in table if not r["pass"]]
+    _log(f"{len(table) - len(bad)}/{len(table)} rows of {path.name} within their tolerance; "
+         f"{out / 'validation.csv'}, {out / exp.id / 'metrics.json'} "
+         f"({time.monotonic() - t0:.0f} s)")
+    for r in bad:
+        _log(f"  FAILED: {r['metric']}: measured {r['measured']}, simulated {r['simulated']}")
+    return 1 if bad and args.strict else 0
 
 
 def _validate(args):
@@ -390,9 +452,12 @@ def _tolerance(value):
     return t
 
 
-def _point_common(p):
-    p.add_argument("program", help="a program of build/examples (./testbed sweep PROGRAM "
-                                    "--describe lists its parameters and result fields)")
+def _point_common(p, program_optional=False):
+    p.add_argument("program", nargs="?" if program_optional else None,
+                   help="a program of build/examples (./testbed sweep PROGRAM "
+                        "--describe lists its parameters and result fields)"
+                   + ("; with --experiment: the fact table FILE.csv" if program_optional
+                      else ""))
     p.add_argument("--reps", type=_at_least_one("--reps"), default=1,
                    help="runs per point, with distinct RngRun values (default 1)")
     p.add_argument("--jobs", type=_jobs, default=os.cpu_count() or 1,
@@ -462,11 +527,19 @@ def main(argv=None):
     p.add_argument("--describe", action="store_true",
                    help="list the program's parameters and result fields, run nothing")
     p.set_defaults(func=cmd_sweep)
-    p = sub.add_parser("validate", help="a program against measured data of your own")
-    _point_common(p)
-    p.add_argument("--measured", required=True, type=Path, metavar="FILE.csv",
+    p = sub.add_parser("validate", help="a program against measured data of your own, or an "
+                                        "experiment's metrics against a fact table "
+                                        "(--experiment EXPERIMENT FILE.csv)")
+    _point_common(p, program_optional=True)
+    p.add_argument("--measured", type=Path, metavar="FILE.csv",
                    help="parameter columns (delay_ms, rate_bps or the program's syntax) and "
                         "measured columns (result fields)")
+    p.add_argument("--experiment", metavar="EXPERIMENT",
+                   help="compare this experiment's metrics (metrics.json) with the rows of a "
+                        "fact table (columns experiment, metric, value[, tolerance_pct]: "
+                        "validation/gine14-timers.csv, ...), given as FILE.csv or --measured")
+    p.add_argument("--scale", choices=SCALES, default="quick",
+                   help="the experiment's scale (--experiment only; default quick)")
     p.add_argument("--tolerance", type=_tolerance, default=10.0, metavar="PCT",
                    help="largest |error| in percent of the measured value (default 10)")
     _strict(p)
@@ -478,7 +551,8 @@ def main(argv=None):
         if args.out is None:
             from .sweeps import results_dir
 
-            args.out = results_dir() / (f"{args.cmd}-{args.program}" if args.cmd in
+            name = getattr(args, "experiment", None) or args.program
+            args.out = results_dir() / (f"{args.cmd}-{name}" if args.cmd in
                                         ("sweep", "validate") else "")
         args.out = args.out.resolve()
         _log(f"output: {args.out}")

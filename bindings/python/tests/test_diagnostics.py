@@ -124,6 +124,47 @@ def test_eta_of_experiments_without_estimates_and_with_several_units():
     assert bar.eta() == pytest.approx(30 * 0.5)
 
 
+def _grid_eta(walls_done, durations, jobs=1):
+    """Progress over a sweep-like experiment without estimates (points "--duration=Ns"), after
+    the first len(walls_done) points finished with those run times."""
+    exp = _Exp("sweep-x", None)
+    todo = [(exp, {"duration": f"{d}s", "netem": "true", "RngRun": 1 + k})
+            for k, d in enumerate(durations)]
+    bar = campaign.Progress(len(todo), lambda m: None, False, costs=campaign._point_costs(todo),
+                            jobs=jobs, params=[p for _, p in todo])
+    for i, w in enumerate(walls_done):
+        bar.step(index=i, wall=w)
+    return bar.eta()
+
+
+def test_eta_without_estimates_fits_the_grids_parameters():
+    """A sweep over --duration 1..10 s whose points take 0.5 s + 2 s per simulated second (the
+    program's start-up plus its events): after the points 1-4 s (2.5, 4.5, 6.5, 8.5 s), the 6
+    left take by hand 6 x 0.5 + 2 x (5 + ... + 10) = 93 s. The mean per finished point says
+    6 x 5.5 = 33 s (65 % low); the least-squares fit on the parameter is within 1 %."""
+    durations = list(range(1, 11))
+    walls = [0.5 + 2 * d for d in durations[:4]]
+    assert _grid_eta(walls, durations) == pytest.approx(93.0, rel=0.01)
+    assert abs(6 * sum(walls) / 4 - 93.0) / 93.0 > 0.6  # the old rule, for the record
+    # two workers share it
+    assert _grid_eta(walls, durations, jobs=2) == pytest.approx(93.0 / 2, rel=0.01)
+    # measured run times are noisy (+-5 %): within 10 % of the hand value
+    noisy = [w * f for w, f in zip(walls, (1.05, 0.95, 1.04, 0.97))]
+    assert _grid_eta(noisy, durations) == pytest.approx(93.0, rel=0.10)
+
+
+def test_eta_without_estimates_falls_back_to_the_mean():
+    """Too few finished points to fit (fewer than the varying parameters + 2), or no parameter
+    that varies: the mean run time per point, as before. Units ("ms") are read: 1000 ms and 1 s
+    are one value."""
+    assert _grid_eta([2.5, 4.5], list(range(1, 11))) == pytest.approx(8 * 3.5)
+    assert _grid_eta([3.0, 5.0, 4.0], [2] * 6) == pytest.approx(3 * 4.0)
+    assert campaign._numeric_params({"delay": "50ms", "bandwidth": "2Mbps", "n": "7",
+                                     "netem": "true", "RngRun": 3, "name": "x",
+                                     "d": "1000ms"}) == {
+        "delay": pytest.approx(0.05), "bandwidth": 2e6, "n": 7.0, "d": pytest.approx(1.0)}
+
+
 def test_pipeline_points_have_the_programs_event_estimate():
     """tno-pipeline's experiment orders its points and computes the ETA with the estimate that
     the program itself uses for --maxEvents: 100 x frequency x (warmup + duration)."""

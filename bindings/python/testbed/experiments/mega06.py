@@ -51,30 +51,33 @@ def _label(load):
 
 
 def _facts():
-    return {r["fact"]: r for r in validation.load("mega06-facts.csv")}
+    """validation/mega06-facts.csv by metric name."""
+    return validation.facts("mega06-facts.csv")
 
 
 # doc/mega.rst, "Calibration and validation": the two facts that set a parameter; the others are
 # checks. The tolerances are the ranges the study's sentences allow (the "reading" column of
 # validation/mega06-facts.csv).
 CALIBRATION = {
-    "one_process_send_interval_std_us":
+    "flooding_one_process_send_interval_std_us":
         "HostPlatform::SchedulingLatency of starbed-p3-linux2613 (exponential, mean 212 us)",
-    "receiver_20000_nodes_drop_rate": "Sara::BufferPackets (113 frames)",
+    "flooding_receiver_20000_nodes_drop_rate": "Sara::BufferPackets (113 frames)",
 }
 REASONS = {
-    "one_process_send_interval_std_us": "the study's stated accuracy: 'a few hundred "
-                                        "microseconds', read as 300 us, 150-450 us",
-    "receiver_20000_nodes_drop_rate": "the study's statement 'no loss' is exact: one lost "
-                                      "packet fails it",
-    "disturbing_flooded_load_log10_pps": "the study's stated accuracy: 'tens of thousands of "
-                                         "packets/s' is 10^4-10^5, log10 4-5 around 4.5",
-    "send_rate_ratio_at_1e6_flooded": "the study's statement 'could not even send' is exact: "
-                                      "any packet sent fails it",
-    "querier_queries_on_time_unmoderated": "the study's statement 'failed to send IGMP queries' "
-                                           "is exact: any query on time fails it",
-    "querier_queries_on_time_moderated": "the study's statement 'fixed it' is exact: every "
-                                         "query on time",
+    "flooding_one_process_send_interval_std_us":
+        "the study's stated accuracy: 'a few hundred microseconds', read as 300 us, 150-450 us",
+    "flooding_receiver_20000_nodes_drop_rate":
+        "the study's statement 'no loss' is exact: one lost packet fails it",
+    "flooding_load_where_sending_disturbed_log10_pps":
+        "the study's stated accuracy: 'tens of thousands of packets/s' is 10^4-10^5, log10 4-5 "
+        "around 4.5",
+    "flooding_send_rate_ratio_at_1e6pps":
+        "the study's statement 'could not even send' is exact: any packet sent fails it",
+    "querier_queries_on_time_fraction_unmoderated":
+        "the study's statement 'failed to send IGMP queries' is exact: any query on time fails "
+        "it",
+    "querier_queries_on_time_fraction_moderated":
+        "the study's statement 'fixed it' is exact: every query on time",
 }
 
 
@@ -170,6 +173,8 @@ def flooding_analyse(records):
         if stopped is None and ratio < STOPPED_RATE:
             stopped = load
     metrics["flooding_load_where_sending_disturbed_pps"] = disturbed
+    metrics["flooding_load_where_sending_disturbed_log10_pps"] = (
+        math.log10(disturbed) if disturbed else None)
     metrics["flooding_load_where_sending_stopped_pps"] = stopped
     metrics["flooding_one_process_send_interval_std_us"] = one["send_interval_std_us"]
     metrics["flooding_5000_processes_send_interval_std_us"] = ref_std
@@ -182,15 +187,16 @@ def flooding_analyse(records):
 
     checks = [
         _fact_check("one send_udp process per PC: send-interval std (us) [calibration]",
-                    "one_process_send_interval_std_us", one["send_interval_std_us"]),
-        _fact_check("a Group B PC with 20 000 nodes: drop rate", "receiver_20000_nodes_drop_rate",
+                    "flooding_one_process_send_interval_std_us", one["send_interval_std_us"]),
+        _fact_check("a Group B PC with 20 000 nodes: drop rate",
+                    "flooding_receiver_20000_nodes_drop_rate",
                     (rx20k["sara_drops"] + rx20k["sara_buffer_drops"])
                     / max(1, rx20k["sara_packets"] + rx20k["sara_drops"])),
         _fact_check("log10 of the flooded load that disturbs sending (packets/s)",
-                    "disturbing_flooded_load_log10_pps",
+                    "flooding_load_where_sending_disturbed_log10_pps",
                     math.log10(disturbed) if disturbed else float("nan")),
         _fact_check(f"send rate at {_label(top)} packets/s flooded / unflooded",
-                    "send_rate_ratio_at_1e6_flooded",
+                    "flooding_send_rate_ratio_at_1e6pps",
                     metrics[f"flooding_send_rate_ratio_at_{_label(top)}pps"]),
     ]
 
@@ -218,12 +224,12 @@ def flooding_analyse(records):
             # The study's "a few hundred microseconds" (read as 300 us) with one process per PC.
             series.append(Series("measured [MEGA06]: one process per PC, a few hundred us",
                                  [min(sweep[False]), max(sweep[False])],
-                                 [facts["one_process_send_interval_std_us"]["value"]] * 2,
+                                 [facts["flooding_one_process_send_interval_std_us"]["value"]] * 2,
                                  style="points"))
         else:
             # The study's "at 10^6 packets/s flooded a PC could not even send".
             series.append(Series("measured [MEGA06]: could not even send at 10^6 packets/s",
-                                 [1e6], [facts["send_rate_ratio_at_1e6_flooded"]["value"]],
+                                 [1e6], [facts["flooding_send_rate_ratio_at_1e6pps"]["value"]],
                                  style="points"))
         figs.append(Figure(name=name, title=title, xlabel="multicast load of the other senders "
                            "(packets/s)", ylabel=ylabel, logx=True, logy=logy,
@@ -317,9 +323,9 @@ def querier_analyse(records):
         metrics[f"querier_memberships_timed_out_{lab}"] = by_itr[i]["memberships_timed_out"]
     checks = [
         _fact_check("unmoderated querier NIC: fraction of queries on time",
-                    "querier_queries_on_time_unmoderated", un["queries_on_time_fraction"]),
+                    "querier_queries_on_time_fraction_unmoderated", un["queries_on_time_fraction"]),
         _fact_check(f"NIC limited to {int(mod)} interrupts/s: fraction of queries on time",
-                    "querier_queries_on_time_moderated", m["queries_on_time_fraction"]),
+                    "querier_queries_on_time_fraction_moderated", m["queries_on_time_fraction"]),
     ]
     # Figure 1: the receivers' data over time.
     series = []
@@ -361,8 +367,8 @@ def querier_analyse(records):
                           # limited interrupt rate (the strongest limitation swept) fixed it.
                           Series("measured [MEGA06]: queries on time, unmoderated / limited",
                                  [big, mod],
-                                 [_facts()["querier_queries_on_time_unmoderated"]["value"],
-                                  _facts()["querier_queries_on_time_moderated"]["value"]],
+                                 [_facts()["querier_queries_on_time_fraction_unmoderated"]["value"],
+                                  _facts()["querier_queries_on_time_fraction_moderated"]["value"]],
                                  style="points")],
                   xrange=(min(itrs[1:]) / 2, big * 2),
                   extra=[f"set xtics add ('off' {big})", "set key center left",
@@ -563,14 +569,14 @@ def receiver_analyse(records):
     checks = []
     if 20000 in by_n:
         checks.append(_fact_check("a Group B PC with 20 000 nodes: drop rate [calibration]",
-                                  "receiver_20000_nodes_drop_rate",
+                                  "flooding_receiver_20000_nodes_drop_rate",
                                   by_n[20000]["receiver_loss_rate"]))
     fig = Figure(name="receiver-drops", title="MEGA06: one Group B receiver against the nodes",
                  xlabel="virtual nodes (1 packet/s each)", ylabel="drop rate",
                  series=[Series("lost on the receiver PC (capture buffer, NIC)", ns,
                                 [by_n[n]["receiver_loss_rate"] for n in ns]),
                          Series("measured [MEGA06]: no loss with 20 000 nodes", [20000],
-                                [_facts()["receiver_20000_nodes_drop_rate"]["value"]],
+                                [_facts()["flooding_receiver_20000_nodes_drop_rate"]["value"]],
                                 style="points")])
     notes = [f"One Group B PC (100BASE-T, sara on a 113-frame capture buffer) receives k sender "
              f"PCs x 5 000 nodes of one group; the last count without loss is "

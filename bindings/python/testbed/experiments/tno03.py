@@ -164,6 +164,16 @@ def sweep_summary(points):
     return lat0, knee, best, ended
 
 
+def pipeline_facts():
+    """validation/tno03-pipeline.csv as {(config, quantity): (value, tolerance_pct)}: its rows are
+    named after the metrics <CONFIGS prefix>_<quantity>."""
+    out = {}
+    for name, r in validation.facts("tno03-pipeline.csv").items():
+        c = next(c for c, (prefix, _) in CONFIGS.items() if name.startswith(prefix + "_"))
+        out[(c, name[len(CONFIGS[c][0]) + 1:])] = (float(r["value"]), float(r["tolerance_pct"]))
+    return out
+
+
 def pipeline_analyse(records):
     by = {}
     rows = []
@@ -208,15 +218,13 @@ def pipeline_analyse(records):
                     metrics[f"{prefix}_{b}_sweep_ended_by"] = summaries[(c, b)][0][3]
         ok = sorted((f, lat) for f, lat, v in pts if v is None)
         series.append(Series(title, [f for f, _ in ok], [lat for _, lat in ok]))
-    facts = {(str(r["config"]), r["quantity"]): float(r["value"])
-             for r in validation.load("tno03-pipeline.csv")}
+    facts = pipeline_facts()
     checks = []
-    tolerance = {"latency_us": 25.0, "max_hz": 15.0, "knee_hz": 25.0}
-    for (c, q), value in facts.items():
+    for (c, q), (value, tolerance) in facts.items():
         sim = metrics.get(f"{CONFIGS[c][0]}_{q}")
         if sim is not None:
             param = PIPELINE_CALIBRATION.get((c, q))
-            checks.append(_validation(f"{c} {q}", value, sim, tolerance[q], param,
+            checks.append(_validation(f"{c} {q}", value, sim, tolerance, param,
                                       PIPELINE_REASONS.get((c, q), PIPELINE_REASONS[q]),
                                       PIPELINE_GAPS.get((c, q))))
     # The study's Onyx numbers on the same axes: its latency, flat from the lowest frequency of
@@ -224,6 +232,7 @@ def pipeline_analyse(records):
     for c in CONFIGS:
         lat, knee = facts.get((c, "latency_us")), facts.get((c, "knee_hz"))
         if lat is not None and knee is not None:
+            lat, knee = lat[0], knee[0]
             series.append(Series(f"measured [TNO03] {c}: flat up to the knee", [GRID[c][0], knee],
                                  [lat, lat], style="points"))
     fig = Figure(name="pipeline-latency",
@@ -564,7 +573,7 @@ def jitter_analyse(records):
     checks = [_validation(str(row["metric"]), float(row["value"]), metrics[row["metric"]],
                           float(row["tolerance_pct"]), JITTER_CALIBRATION.get(row["metric"]),
                           JITTER_REASON)
-              for row in validation.load("tno03-jitter.csv") if row["metric"] in metrics]
+              for row in validation.facts("tno03-jitter.csv").values() if row["metric"] in metrics]
     figures = []
     for m, (xlabel, _) in JITTER_MEASURES.items():
         series = []
@@ -577,6 +586,7 @@ def jitter_analyse(records):
             series.append(Series(f"{title} (jitter {r['jitter_us']:.1f} us)",
                                  [x0 + (k + 0.5) * w for k in range(len(counts))], counts,
                                  style="histeps"))
+        series += _jitter_measured_spans(m, series, by)
         fig_no = "15" if m == "sched" else "16"
         figures.append(Figure(name=f"jitter-{m}",
                               title=f"TNO03 Fig. {fig_no}-like: histogram of the {xlabel}",
@@ -594,6 +604,38 @@ def jitter_analyse(records):
         "its return from reading the reply. iHawk values are predictions.",
     ]
     return Analysis(rows=rows, metrics=metrics, validation=checks, figures=figures, notes=notes)
+
+
+def _jitter_measured_spans(m, series, by):
+    """The study's numbers on a histogram's x axis (validation/tno03-jitter.csv), as marked spans
+    above the bars: the network latency's min, mean and max (IRIX); the scheduling jitter, a
+    width only (max - min, IRIX and iHawk), drawn from the simulated minimum of the same
+    platform's first run (the study gives no position)."""
+    facts = validation.facts("tno03-jitter.csv")
+    counts = [y for s in series for y in s.y if y]
+    if not counts:
+        return []
+    top = max(counts)
+    spans = []
+    short = {"irix": "IRIX", "ihawk": "iHawk"}
+    for k, p in enumerate(JITTER_PROFILES):
+        y = top * 3 ** (k + 1)  # above the bars (log y), one level per platform
+        if m == "net":
+            q = [facts.get(f"{p}_net_{n}_us") for n in ("min", "mean", "max")]
+            if None in q:
+                continue
+            lo, mean, hi = (r["value"] for r in q)
+            spans.append(Series(f"measured [TNO03] {short[p]}: min {lo:g}, mean {mean:g}, max "
+                                f"{hi:g} us", [lo, mean, hi], [y, y, y], style="linespoints"))
+        else:
+            fact = facts.get(f"{p}_sched_jitter_us")
+            recs = sorted(by.get((m, p), []), key=lambda x: x.params["RngRun"])
+            if fact is None or not recs:
+                continue
+            lo = recs[0].result["min_us"]  # the run the histogram shows
+            spans.append(Series(f"measured [TNO03] {short[p]}: max - min {fact['value']:g} us",
+                                [lo, lo + fact["value"]], [y, y], style="linespoints"))
+    return spans
 
 
 def _jitter_sensitivity():
