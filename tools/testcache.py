@@ -12,7 +12,8 @@ A stage is one of ``ctest-release``, ``ctest-debug``, ``fuzz-<target>`` and ``py
   pytest file leaves out only the OTHER test_*.py files (conftest.py and the helper modules stay);
 - the built files of the build folder it runs from (build/ for ctest-release and pytest, plus
   build-logs/ when it exists; build-debug/ for ctest-debug and the fuzzers): every file but
-  CMakeFiles/, Testing/, fuzz-work/, the logs and ninja's own state (for ctest-debug not the
+  CMakeFiles/, Testing/, fuzz-work/, the logs, ninja's own state and install_manifest.txt (the
+  list of the last `cmake --install`, whose prefix test_scratch.py picks anew each run) (for ctest-debug not the
   fuzzers, for a fuzzer not the other fuzzers);
 - the tools: Python's version, the venv's packages and versions (what ``pip freeze`` lists), the
   Debian packages ``./testbed setup`` installs with their versions (compilers, gnuplot, tshark,
@@ -54,7 +55,7 @@ TESTS = "bindings/python/tests/"
 CPP_NOT_INPUTS = ("bindings/", "doc/", "bench/", "tools/", "validation/", "scratch/", ".ci/")
 #: Build-folder entries that are not build outputs (or change on every build).
 BUILD_NOT_OUTPUTS = re.compile(r"(^|/)(CMakeFiles|Testing|fuzz-work|test-cache)(/|$)|"
-                               r"(^|/)\.ninja_(log|deps)$|\.log$")
+                               r"(^|/)\.ninja_(log|deps)$|\.log$|(^|/)install_manifest\.txt$")
 #: The environment variables that can change a result.
 ENV_KEYS = re.compile(r"^(NS_.*|TESTBED_.*|ASAN_.*|UBSAN_.*|PYTHON.*|LD_.*|PATH|LANG|LC_.*|TZ)$")
 #: The Debian packages of ./testbed's APT_PACKAGES whose versions go into every key.
