@@ -1,0 +1,396 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "lean-simulator-impl.h"
+
+#include "ns3/assert.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+/**
+ * @file
+ * @ingroup testbed-simulator
+ * ns3::LeanSimulatorImpl implementation.
+ *
+ * The queue is hand-written rather than Boost.Heap's d_ary_heap: Remove() must take an arbitrary
+ * event out of the queue, which Boost's d_ary_heap allows only in its mutable form (a list node
+ * allocated per element and an indirection per comparison, the costs this class removes).
+ */
+
+namespace ns3
+{
+
+// As in DefaultSimulatorImpl, nothing on the per-event path logs.
+NS_LOG_COMPONENT_DEFINE("LeanSimulatorImpl");
+
+NS_OBJECT_ENSURE_REGISTERED(LeanSimulatorImpl);
+
+namespace
+{
+/** Arity of the heap. */
+constexpr std::size_t kArity = 4;
+} // namespace
+
+TypeId
+LeanSimulatorImpl::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::LeanSimulatorImpl")
+                            .SetParent<SimulatorImpl>()
+                            .SetGroupName("Testbed")
+                            .AddConstructor<LeanSimulatorImpl>();
+    return tid;
+}
+
+LeanSimulatorImpl::LeanSimulatorImpl()
+    : m_eventsWithContextEmpty(true)
+    , m_stop(false)
+    , m_uid(EventId::UID::VALID)
+    , m_currentUid(EventId::UID::INVALID)
+    , m_currentTs(0)
+    , m_currentContext(Simulator::NO_CONTEXT)
+    , m_eventCount(0)
+    , m_unscheduledEvents(0)
+    , m_mainThreadId(std::this_thread::get_id())
+{
+    NS_LOG_FUNCTION(this);
+}
+
+LeanSimulatorImpl::~LeanSimulatorImpl()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+LeanSimulatorImpl::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    ProcessEventsWithContext();
+    // DefaultSimulatorImpl releases the remaining events in queue order.
+    while (!m_heap.empty())
+    {
+        PopFirst().impl->Unref();
+    }
+    SimulatorImpl::DoDispose();
+}
+
+void
+LeanSimulatorImpl::Destroy()
+{
+    NS_LOG_FUNCTION(this);
+    while (!m_destroyEvents.empty())
+    {
+        Ptr<EventImpl> ev = m_destroyEvents.front().PeekEventImpl();
+        m_destroyEvents.pop_front();
+        if (!ev->IsCancelled())
+        {
+            ev->Invoke();
+        }
+    }
+}
+
+void
+LeanSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
+{
+    // The queue is built in; every ns-3 scheduler would give the same order.
+    NS_LOG_FUNCTION(this << schedulerFactory);
+}
+
+uint32_t
+LeanSimulatorImpl::GetSystemId() const
+{
+    return 0;
+}
+
+void
+LeanSimulatorImpl::SiftUp(std::size_t i, const Entry& e)
+{
+    Entry* h = m_heap.data();
+    while (i > 0)
+    {
+        const std::size_t parent = (i - 1) / kArity;
+        if (!Before(e, h[parent]))
+        {
+            break;
+        }
+        h[i] = h[parent];
+        i = parent;
+    }
+    h[i] = e;
+}
+
+void
+LeanSimulatorImpl::SiftDown(std::size_t i, const Entry& e)
+{
+    Entry* h = m_heap.data();
+    const std::size_t n = m_heap.size();
+    for (;;)
+    {
+        const std::size_t first = kArity * i + 1;
+        if (first >= n)
+        {
+            break;
+        }
+        std::size_t best = first;
+        const std::size_t end = std::min(first + kArity, n);
+        for (std::size_t c = first + 1; c < end; ++c)
+        {
+            if (Before(h[c], h[best]))
+            {
+                best = c;
+            }
+        }
+        if (!Before(h[best], e))
+        {
+            break;
+        }
+        h[i] = h[best];
+        i = best;
+    }
+    h[i] = e;
+}
+
+uint32_t
+LeanSimulatorImpl::Insert(uint64_t ts, uint32_t context, EventImpl* event)
+{
+    const uint32_t uid = m_uid++;
+    m_unscheduledEvents++;
+    m_heap.emplace_back();
+    SiftUp(m_heap.size() - 1, Entry{ts, uid, context, event});
+    return uid;
+}
+
+LeanSimulatorImpl::Entry
+LeanSimulatorImpl::PopFirst()
+{
+    const Entry first = m_heap.front();
+    const Entry last = m_heap.back();
+    m_heap.pop_back();
+    if (!m_heap.empty())
+    {
+        SiftDown(0, last);
+    }
+    return first;
+}
+
+bool
+LeanSimulatorImpl::IsFinished() const
+{
+    return m_heap.empty() || m_stop;
+}
+
+void
+LeanSimulatorImpl::ProcessEventsWithContext()
+{
+    if (m_eventsWithContextEmpty)
+    {
+        return;
+    }
+    std::list<EventWithContext> eventsWithContext;
+    {
+        std::unique_lock lock{m_eventsWithContextMutex};
+        m_eventsWithContext.swap(eventsWithContext);
+        m_eventsWithContextEmpty = true;
+    }
+    for (const auto& event : eventsWithContext)
+    {
+        Insert(m_currentTs + event.timestamp, event.context, event.event);
+    }
+}
+
+void
+LeanSimulatorImpl::Run()
+{
+    NS_LOG_FUNCTION(this);
+    m_mainThreadId = std::this_thread::get_id();
+    ProcessEventsWithContext();
+    m_stop = false;
+
+    while (!m_heap.empty() && !m_stop)
+    {
+        const Entry next = PopFirst();
+        NS_ASSERT(next.ts >= m_currentTs);
+        m_unscheduledEvents--;
+        m_eventCount++;
+        m_currentTs = next.ts;
+        m_currentContext = next.context;
+        m_currentUid = next.uid;
+        next.impl->Invoke();
+        next.impl->Unref();
+        ProcessEventsWithContext();
+    }
+    NS_ASSERT(!m_heap.empty() || m_unscheduledEvents == 0);
+}
+
+void
+LeanSimulatorImpl::Stop()
+{
+    NS_LOG_FUNCTION(this);
+    m_stop = true;
+}
+
+EventId
+LeanSimulatorImpl::Stop(const Time& delay)
+{
+    NS_LOG_FUNCTION(this << delay.GetTimeStep());
+    return Simulator::Schedule(delay, &Simulator::Stop);
+}
+
+EventId
+LeanSimulatorImpl::Schedule(const Time& delay, EventImpl* event)
+{
+    NS_ASSERT_MSG(m_mainThreadId == std::this_thread::get_id(),
+                  "Simulator::Schedule Thread-unsafe invocation!");
+    NS_ASSERT_MSG(delay.IsPositive(), "LeanSimulatorImpl::Schedule(): Negative delay");
+    // DefaultSimulatorImpl: (uint64_t)(delay + TimeStep(m_currentTs)).GetTimeStep()
+    const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
+    const uint32_t uid = Insert(ts, m_currentContext, event);
+    return EventId(event, ts, m_currentContext, uid);
+}
+
+void
+LeanSimulatorImpl::ScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event)
+{
+    if (m_mainThreadId == std::this_thread::get_id())
+    {
+        Insert(m_currentTs + static_cast<uint64_t>(delay.GetTimeStep()), context, event);
+    }
+    else
+    {
+        std::unique_lock lock{m_eventsWithContextMutex};
+        m_eventsWithContext.push_back(
+            EventWithContext{context, static_cast<uint64_t>(delay.GetTimeStep()), event});
+        m_eventsWithContextEmpty = false;
+    }
+}
+
+EventId
+LeanSimulatorImpl::ScheduleNow(EventImpl* event)
+{
+    return Schedule(Time(0), event);
+}
+
+EventId
+LeanSimulatorImpl::ScheduleDestroy(EventImpl* event)
+{
+    NS_ASSERT_MSG(m_mainThreadId == std::this_thread::get_id(),
+                  "Simulator::ScheduleDestroy Thread-unsafe invocation!");
+    EventId id(Ptr<EventImpl>(event, false), m_currentTs, 0xffffffff, EventId::UID::DESTROY);
+    m_destroyEvents.push_back(id);
+    m_uid++;
+    return id;
+}
+
+Time
+LeanSimulatorImpl::Now() const
+{
+    return TimeStep(m_currentTs);
+}
+
+Time
+LeanSimulatorImpl::GetDelayLeft(const EventId& id) const
+{
+    if (IsExpired(id))
+    {
+        return TimeStep(0);
+    }
+    return TimeStep(id.GetTs() - m_currentTs);
+}
+
+void
+LeanSimulatorImpl::Remove(const EventId& id)
+{
+    if (id.GetUid() == EventId::UID::DESTROY)
+    {
+        for (auto i = m_destroyEvents.begin(); i != m_destroyEvents.end(); i++)
+        {
+            if (*i == id)
+            {
+                m_destroyEvents.erase(i);
+                break;
+            }
+        }
+        return;
+    }
+    if (IsExpired(id))
+    {
+        return;
+    }
+    // A linear search, as ns-3's schedulers other than Map do (Remove is rare).
+    const auto it = std::find_if(m_heap.begin(), m_heap.end(), [&id](const Entry& e) {
+        return e.uid == id.GetUid() && e.ts == id.GetTs();
+    });
+    NS_ASSERT_MSG(it != m_heap.end(), "LeanSimulatorImpl::Remove: a pending event not queued");
+    const std::size_t i = it - m_heap.begin();
+    EventImpl* impl = it->impl;
+    const Entry last = m_heap.back();
+    m_heap.pop_back();
+    if (i < m_heap.size())
+    {
+        if (i > 0 && Before(last, m_heap[(i - 1) / kArity]))
+        {
+            SiftUp(i, last);
+        }
+        else
+        {
+            SiftDown(i, last);
+        }
+    }
+    impl->Cancel();
+    impl->Unref();
+    m_unscheduledEvents--;
+}
+
+void
+LeanSimulatorImpl::Cancel(const EventId& id)
+{
+    if (!IsExpired(id))
+    {
+        id.PeekEventImpl()->Cancel();
+    }
+}
+
+bool
+LeanSimulatorImpl::IsExpired(const EventId& id) const
+{
+    if (id.GetUid() == EventId::UID::DESTROY)
+    {
+        if (id.PeekEventImpl() == nullptr || id.PeekEventImpl()->IsCancelled())
+        {
+            return true;
+        }
+        for (const auto& d : m_destroyEvents)
+        {
+            if (d == id)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+    return id.PeekEventImpl() == nullptr || id.GetTs() < m_currentTs
+           || (id.GetTs() == m_currentTs && id.GetUid() <= m_currentUid)
+           || id.PeekEventImpl()->IsCancelled();
+}
+
+Time
+LeanSimulatorImpl::GetMaximumSimulationTime() const
+{
+    return TimeStep(0x7fffffffffffffffLL);
+}
+
+uint32_t
+LeanSimulatorImpl::GetContext() const
+{
+    return m_currentContext;
+}
+
+uint64_t
+LeanSimulatorImpl::GetEventCount() const
+{
+    return m_eventCount;
+}
+
+} // namespace ns3
