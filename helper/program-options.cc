@@ -10,6 +10,7 @@
 #include "ns3/callback.h"
 #include "ns3/environment-variable.h"
 #include "ns3/global-value.h"
+#include "ns3/lean-simulator-impl.h"
 #include "ns3/log.h"
 #include "ns3/profile.h"
 #include "ns3/string.h"
@@ -1154,6 +1155,11 @@ ProgramOptions::SetSimulatorDefaults()
     if (!EnvironmentVariable::Get("NS_GLOBAL_VALUE", "SchedulerType").first)
     {
         GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
+    }
+    if (!EnvironmentVariable::Get("NS_GLOBAL_VALUE", "SimulatorImplementationType").first)
+    {
+        GlobalValue::Bind("SimulatorImplementationType",
+                          StringValue(LeanSimulatorImpl::GetTypeId().GetName()));
     }
     // Address resolution as every studied host's kernel does it on a wired LAN: the ARP request
     // goes out at once (Linux 2.4 neigh_event_send -> arp_solicit; 4.4BSD arpresolve ->

@@ -394,10 +394,15 @@ class ProgramOptions
 
     /**
      * @brief Simulator settings every experiment program starts with (call first in main):
-     * the event queue is ns3::PriorityQueueScheduler, a binary heap on a vector, instead of
-     * ns-3's default std::map (no allocation per event). Every scheduler runs the events in the
-     * same (time, id) order, so results do not depend on it; NS_GLOBAL_VALUE=SchedulerType=...
-     * and --SchedulerType still choose another one. ARP requests go out at once (ns3::
+     * the simulator implementation is ns3::LeanSimulatorImpl (ns-3's DefaultSimulatorImpl with
+     * a built-in 4-ary heap and no per-event logging, the same events in the same order), and,
+     * for ns-3's implementation when it is chosen, the event queue is
+     * ns3::PriorityQueueScheduler, a binary heap on a vector, instead of ns-3's default std::map
+     * (no allocation per event). Every implementation and scheduler runs the events in the same
+     * (time, uid) order, so results do not depend on them;
+     * NS_GLOBAL_VALUE=SimulatorImplementationType=ns3::DefaultSimulatorImpl (or
+     * --SimulatorImplementationType=...) and NS_GLOBAL_VALUE=SchedulerType=... (or
+     * --SchedulerType=...) still choose ns-3's own. ARP requests go out at once (ns3::
      * ArpL3Protocol::RequestJitter 0, as the studied hosts' wired kernels send them), not after
      * ns-3's random 0-10 ms; --ns3::ArpL3Protocol::RequestJitter still sets another one.
      */

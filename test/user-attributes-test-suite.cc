@@ -386,6 +386,8 @@ class EraArpTest : public GivenTestCase
         NS_ABORT_UNLESS(ArpL3Protocol::GetTypeId().LookupAttributeByName("RequestJitter", &info));
         StringValue scheduler;
         GlobalValue::GetValueByName("SchedulerType", scheduler);
+        StringValue impl;
+        GlobalValue::GetValueByName("SimulatorImplementationType", impl);
         // ns-3's own default: uniform 0-10 ms before the request (a draw of exactly 0 has
         // probability 0).
         Time ns3Default = FirstArrival();
@@ -401,6 +403,7 @@ class EraArpTest : public GivenTestCase
                               "the user's 2 ms (the attribute is in ms)");
         Config::SetDefault(path, *info.initialValue);
         GlobalValue::Bind("SchedulerType", scheduler);
+        GlobalValue::Bind("SimulatorImplementationType", impl);
     }
 };
 
