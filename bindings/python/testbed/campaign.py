@@ -928,12 +928,15 @@ class _Cluster:
             # Worker processes only where that is safe (see _worker_processes_are_safe), threads
             # otherwise. The scheduler's HTTP server on a free port (":0"), no dashboard:
             # dashboard_address None still bound 8787 and warned "Port 8787 is already in use"
-            # for every concurrent campaign.
+            # for every concurrent campaign. Dask's own log lines only at CRITICAL: its
+            # worker processes log at ERROR what an ending campaign causes (a heartbeat that
+            # meets the closed scheduler after a ^C printed a traceback: seen once in CI); the
+            # campaign reports every point's failure itself.
             self.processes = _worker_processes_are_safe()
             self.cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1,
                                         processes=self.processes, dashboard_address=None,
                                         scheduler_kwargs={"dashboard_address": ":0"},
-                                        silence_logs=logging.ERROR)
+                                        silence_logs=logging.CRITICAL)
             self.client = Client(self.cluster)
         # Workers import this module: a worker plugin makes the package importable on every
         # worker, also one that joins or restarts later (client.run reached only the workers of
