@@ -99,11 +99,13 @@ def file_digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def tree_digest(files, root: Path = None) -> str:
+def tree_digest(files, root: Path = None, digests: dict = None) -> str:
+    """The digest of FILES (relative to ROOT); DIGESTS: file digests already computed."""
     root = ROOT if root is None else root
     h = hashlib.sha256()
     for rel in files:
-        h.update(f"{rel}\0{file_digest(root / rel)}\n".encode())
+        d = digests.get(rel) if digests is not None else None
+        h.update(f"{rel}\0{d or file_digest(root / rel)}\n".encode())
     return h.hexdigest()
 
 
@@ -258,22 +260,35 @@ def pytest_sessionfinish(session, exitstatus):
         Path(target).write_text(json.dumps(_outcomes))
 
 
-def run_pytest(args, use_cache: bool) -> int:
-    """pytest ARGS on the stale test files; records the files that passed."""
-    files = tree_files()
+def file_keys_for_pytest(args, files=None) -> dict:
+    """Each test file's stage_key("pytest:FILE", ARGS), every checkout file hashed once.
+
+    (Not named pytest_*: this module is also a pytest plugin, which takes such names for hooks.)
+    """
+    files = tree_files() if files is None else files
     tests = [f for f in files if f.startswith(TESTS) and re.match(r"test_.*\.py$", Path(f).name)
              and (ROOT / f).is_file()]
     common = tools_digest() + env_digest()
     builds = built_for_pytest()
-    records = load_records()
-    keys, run, reuse = {}, [], {}
+    digests = {f: file_digest(ROOT / f) for f in files}
+    keys = {}
     for t in tests:
-        # stage_key with the build digest computed once for every file
         inputs = [f for f in files if not (f.startswith(TESTS + "test_") and f != t)]
         h = hashlib.sha256()
-        for part in ["pytest:" + t, repr(list(args)), common, tree_digest(inputs), builds]:
+        for part in ["pytest:" + t, repr(list(args)), common, tree_digest(inputs, None, digests),
+                     builds]:
             h.update(part.encode() + b"\n")
         keys[t] = h.hexdigest()
+    return keys
+
+
+def run_pytest(args, use_cache: bool) -> int:
+    """pytest ARGS on the stale test files; records the files that passed."""
+    keys = file_keys_for_pytest(args)
+    tests = list(keys)
+    records = load_records()
+    run, reuse = [], {}
+    for t in tests:
         was = reused("pytest:" + t, keys[t], records) if use_cache else ""
         (reuse.setdefault(was, []).append(t) if was else run.append(t))
     summary = records_file().parent / "pytest-reused"

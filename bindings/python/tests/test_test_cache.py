@@ -173,6 +173,21 @@ def test_pytest_files_rerun_when_they_or_their_inputs_change_or_failed(checkout)
     assert ran == ["test_a.py", "test_b.py"] and "REUSED" not in r.stderr
 
 
+def test_pytest_file_keys_are_stage_keys_with_each_file_hashed_once(checkout, monkeypatch):
+    """run_pytest's keys (every checkout file hashed once for all test files) are stage_key's
+    (which hashes a test file's inputs on its own), and no file is read twice."""
+    expected = {s[len("pytest:"):]: testcache.stage_key(s, ["-q"])
+                for s in STAGES if s.startswith("pytest:")}
+    reads = []
+    digest = testcache.file_digest
+    monkeypatch.setattr(testcache, "file_digest", lambda p: reads.append(p) or digest(p))
+    got = testcache.file_keys_for_pytest(["-q"])
+    assert got == expected
+    checkout_reads = [p for p in reads if str(p).startswith(str(checkout / "bindings"))
+                      or not str(p).startswith(str(checkout / "build"))]
+    assert len(checkout_reads) == len(set(checkout_reads)) == len(testcache.tree_files())
+
+
 def test_testbed_test_refuses_an_unknown_option():
     r = subprocess.run([str(ROOT / "testbed"), "test", "--bogus"], capture_output=True, text=True)
     assert r.returncode == 2 and "--no-cache" in r.stderr
