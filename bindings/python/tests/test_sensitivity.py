@@ -587,3 +587,141 @@ def test_ntt_router_gate_skips_only_points_whose_curve_is_settled():
     # a top point that logged packets settles nothing
     assert not _settled({"window_logged": 3, "jitter_is_lower_bound": True})
     assert not _settled({"window_logged": 0, "jitter_is_lower_bound": False})
+
+
+# ---------------------------------------------------------------------------------------------
+# A choice applied in the analysis: JAXA's NIC duplex reading
+
+
+def _duplex_records():
+    """A record per jaxa-duplex point whose time per exchange names its point: setting (1 or
+    20 Mbit/s), way and NICs, so that every reading's metric differs from every other's."""
+    from testbed.experiment import Record
+    from testbed.experiments import jaxa06
+
+    out = []
+    for p in jaxa06.duplex_points("quick"):
+        nic = p.get("emulatorNic", "half") if p.get("halfDuplex") else "fd"
+        t = ({"fd": 1.0, "full": 2.0, "half": 3.0, "auto": 4.0}[nic]
+             + (10.0 if p["dataSize"] == 4096 else 0.0) + (0.5 if p["mode"] == "bidir" else 0.0))
+        res = {"time_per_exchange_ms": t, "bandwidth_bps": 1.0, "data_size": p["dataSize"],
+               "reps": p["reps"], "exchanges": p["exchanges"], "eth_collisions": 0,
+               "eth_late_collisions": 0, "eth_fcs_errors": 0}
+        out.append(Record(params=p, result=res))
+    return out
+
+
+def _reading_time(records, setting_size, mode, reading):
+    """The time per exchange of a reading's half-duplex point, straight from the records."""
+    [t] = [r.result["time_per_exchange_ms"] for r in records
+           if r.params["dataSize"] == setting_size and r.params["mode"] == mode
+           and r.params.get("halfDuplex")
+           and r.params.get("emulatorNic", "half") == reading]
+    return t
+
+
+def test_the_duplex_reading_choice_selects_the_reading_of_the_main_metrics():
+    # jaxa-duplex runs every reading as its own points in every sample; the choice factor
+    # duplexReading (applied in the analysis, no program option) picks the reading whose
+    # points the *_hd_ms metrics come from. At each of Morris's grid values the metric is
+    # that reading's time, read from the records independently of the analysis; the three
+    # readings give three different values (an analysis that ignored the choice gives one).
+    from testbed.experiment import get
+    from testbed.sensitivity import sample_analysis, sample_changes, sample_choices
+
+    exp = get("jaxa-duplex")
+    factors = exp.sensitivity.factors()
+    [i] = [j for j, f in enumerate(factors) if f.name == "duplexReading"]
+    choice = factors[i]
+    assert choice.in_analysis and choice.default == "full"
+    with pytest.raises(RangeError):  # only a choice's readings can be applied in the analysis
+        Range("x", 0, 1, "test", in_analysis=True)
+    records = _duplex_records()
+    seen = {}
+    for x in (0, 1 / 3, 2 / 3, 1):
+        row = [0.5 * (f.low + f.high) for f in factors]
+        row[i] = x
+        changes, options = sample_changes(factors, row)
+        assert "duplexReading" not in options  # no program option: no point of its own
+        choices = sample_choices(factors, row)
+        level = choice.level(x)
+        assert choices == {"duplexReading": level}
+        m = sample_analysis(exp, records, choices).metrics
+        for size, prefix in ((1024, ""), (4096, "stress_")):
+            for mode, way in (("sync", "oneway"), ("bidir", "twoway")):
+                want = _reading_time(records, size, mode, level)
+                assert m[f"{prefix}halfduplex_{way}_hd_ms"] == want
+                # the readings' own metrics stay each reading's
+                for nic in ("full", "half", "auto"):
+                    assert m[f"{prefix}halfduplex_{way}_hd_{nic}_ms"] == \
+                        _reading_time(records, size, mode, nic)
+        seen[level] = m["halfduplex_oneway_hd_ms"]
+    assert sorted(seen) == ["auto", "full", "half"]
+    assert len(set(seen.values())) == 3
+    # the nominal model takes the reading the text supports (the experiment's own analysis)
+    nominal = sample_analysis(exp, records, sample_choices(factors, None)).metrics
+    assert nominal == exp.analyse(records).metrics
+    assert nominal["halfduplex_oneway_hd_ms"] == _reading_time(records, 1024, "sync", "full")
+
+
+def test_a_sensitivity_run_applies_the_duplex_reading_in_its_analysis(tmp_path, monkeypatch):
+    # The whole run (design, samples, points, analysis, ranking) with the campaign replaced by
+    # the synthetic records and no recalibration: the points are the experiment's own, once
+    # per distinct profile set (the choice adds none), each sample's *_hd_ms is its level's
+    # reading's time, and the choice is the one factor that moves it (mu* > 0; the records do
+    # not depend on the other factors). Fails when run_sensitivity ignores the choice.
+    import csv
+    import dataclasses
+    import shutil
+
+    from testbed import campaign
+    from testbed.experiment import Record, get
+    from testbed.sensitivity import run_sensitivity
+
+    if shutil.which("gnuplot") is None or not (EXAMPLES_DIR / "jaxa-benchmark").exists():
+        pytest.skip("gnuplot or jaxa-benchmark missing")
+    from testbed.experiments.jaxa06 import duplex_points
+
+    def exp_points():
+        return duplex_points("quick")
+
+    records = _duplex_records()
+
+    own = set().union(*(p for p in exp_points()))
+
+    def key(p):  # the point without the sample's profiles and options
+        return json.dumps({k: v for k, v in p.items() if k in own}, sort_keys=True)
+
+    by_params = {key(r.params): r.result for r in records}
+    ran = []
+
+    def fake_campaign(exps, scale, jobs, out, **kw):
+        [sexp] = exps
+        pts = sexp.points(scale)
+        ran.extend(pts)
+        return {sexp.id: [Record(params=p, result=by_params[key(p)]) for p in pts]}
+
+    monkeypatch.setattr(campaign, "run_campaign", fake_campaign)
+    exp = get("jaxa-duplex")
+    exp = dataclasses.replace(exp, sensitivity=dataclasses.replace(exp.sensitivity,
+                                                                   recalibrate=[]))
+    s = run_sensitivity(exp, samples=4, out=tmp_path, log=lambda *a: None, progress=False)
+    per_sample = len(exp.points("quick"))
+    assert s["points_per_sample"] == per_sample
+    assert len(ran) % per_sample == 0 and len(ran) == s["points"]
+    # the samples' set-ups (profiles and options): the reading is none of them
+    setups = {json.dumps({k: v for k, v in p.items() if k not in own}, sort_keys=True)
+              for p in ran}
+    assert len(ran) == per_sample * len(setups)
+    assert not any("duplexReading" in p for p in ran)
+    rows = list(csv.DictReader(open(tmp_path / "sensitivity-jaxa-duplex" / "samples.csv")))
+    levels = {r["level:duplexReading"] for r in rows[1:]}
+    assert levels == {"full", "half", "auto"}
+    for r in rows:
+        assert float(r["stress_halfduplex_twoway_hd_ms"]) == _reading_time(
+            records, 4096, "bidir", r["level:duplexReading"])
+    entry = next(m for m in s["metrics"] if m["metric"] == "halfduplex_oneway_hd_ms")
+    mu = {x["parameter"]: x["mu_star"] for x in entry["ranking"]}
+    assert mu["duplexReading"] > 0
+    assert all(v == 0 for k, v in mu.items() if k != "duplexReading")
+    assert entry["drivers"] == ["duplexReading"]
