@@ -382,7 +382,9 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
             cj = _changes_json(changes)
             dest = sdir / "calibration" / f"{_key([cj, options])}.json"
             info["calibration"] = dest
-            if not dest.exists():
+            # once per distinct set of assumed values: samples that differ only in a choice
+            # applied in the analysis share their fit
+            if not dest.exists() and all(d != str(dest) for *_, d in recal_todo):
                 recal_todo.append((i, cj, options, str(dest)))
         samples_info.append(info)
     t_recal = time.monotonic()

@@ -671,12 +671,11 @@ def test_a_sensitivity_run_applies_the_duplex_reading_in_its_analysis(tmp_path, 
     # reading's time, and the choice is the one factor that moves it (mu* > 0; the records do
     # not depend on the other factors). Fails when run_sensitivity ignores the choice.
     import csv
-    import dataclasses
     import shutil
 
     from testbed import campaign
     from testbed.experiment import Record, get
-    from testbed.sensitivity import run_sensitivity
+    from testbed.sensitivity import Recalibration, run_sensitivity
 
     if shutil.which("gnuplot") is None or not (EXAMPLES_DIR / "jaxa-benchmark").exists():
         pytest.skip("gnuplot or jaxa-benchmark missing")
@@ -702,9 +701,17 @@ def test_a_sensitivity_run_applies_the_duplex_reading_in_its_analysis(tmp_path, 
         return {sexp.id: [Record(params=p, result=by_params[key(p)]) for p in pts]}
 
     monkeypatch.setattr(campaign, "run_campaign", fake_campaign)
+    fits = []
+
+    def fit(profile_file, options):  # K's refit, counted (a sample's refit runs programs)
+        fits.append((profile_file, dict(options)))
+        return {"settings": {}, "value": 1.0, "achieved": 0.45, "iterations": 1}
+
     exp = get("jaxa-duplex")
-    exp = dataclasses.replace(exp, sensitivity=dataclasses.replace(exp.sensitivity,
-                                                                   recalibrate=[]))
+    rc = Recalibration(parameter="rti/prti1516 K", metric="fig4 sync beta_ms", target=0.45,
+                       tolerance_pct=5.0, procedure=fit)
+    # the registered declaration: the refits look their procedure up by experiment id
+    monkeypatch.setattr(exp.sensitivity, "recalibrate", [rc])
     s = run_sensitivity(exp, samples=4, out=tmp_path, log=lambda *a: None, progress=False)
     per_sample = len(exp.points("quick"))
     assert s["points_per_sample"] == per_sample
@@ -714,6 +721,9 @@ def test_a_sensitivity_run_applies_the_duplex_reading_in_its_analysis(tmp_path, 
               for p in ran}
     assert len(ran) == per_sample * len(setups)
     assert not any("duplexReading" in p for p in ran)
+    # one refit per set of assumed values: samples that differ only in the reading share it
+    assert len(fits) == len(setups) - 1  # the nominal model is not refitted
+    assert len({json.dumps(f, sort_keys=True) for f in fits}) == len(fits)
     rows = list(csv.DictReader(open(tmp_path / "sensitivity-jaxa-duplex" / "samples.csv")))
     levels = {r["level:duplexReading"] for r in rows[1:]}
     assert levels == {"full", "half", "auto"}
