@@ -553,6 +553,58 @@ def test_a_point_record_carries_its_programs_cpu_time(tmp_path):
     assert rec["wall_s"] >= rec["cpu_s"] + 0.5 - 0.05
 
 
+def test_a_point_that_runs_too_long_is_killed_and_reaped(tmp_path):
+    # run_point reaps its program itself (os.wait4, for the CPU time) and kills the program's
+    # process group when the point's timeout passes: the point fails with "timed out" about
+    # the timeout after its start, its child (sleeping in the same group) is gone too, and a
+    # point of the same program that ends in time still has its record and cpu_s.
+    import stat
+    import time
+
+    from testbed import campaign
+
+    prog = tmp_path / "slow"
+    prog.write_text("#!/bin/sh\n"
+                    "sleep 30 &\n"  # a child in the program's process group
+                    "echo $! > \"$(dirname \"$0\")/child.pid\"\n"
+                    "case \"$1\" in --t=long) sleep 30;; esac\n"
+                    "out=\"${2#--output=}\"\n"
+                    "kill $!\n"
+                    "echo '{\"y\": 2}' > \"$out\"\n")
+    prog.chmod(prog.stat().st_mode | stat.S_IEXEC)
+    dest = tmp_path / "out" / "slow" / "points" / "p.json"
+    t0 = time.monotonic()
+    res = campaign.run_point(str(prog), "slow", {"t": "long"}, [("slow", str(dest))], 1.0)
+    took = time.monotonic() - t0
+    assert not res["ok"] and "timed out after 1.0 s" in res["error"]
+    assert 1.0 <= took < 10.0
+    assert not dest.exists()
+    child = int((tmp_path / "child.pid").read_text())
+    time.sleep(0.2)
+    try:  # killed: gone, or a zombie of a parent that does not reap (a container's pid 1)
+        assert Path(f"/proc/{child}/stat").read_text().split(") ")[1][0] == "Z"
+    except FileNotFoundError:
+        pass
+    assert campaign.run_point(str(prog), "slow", {"t": "short"}, [("slow", str(dest))], 30)["ok"]
+    rec = json.loads(dest.read_text())
+    assert rec["result"] == {"y": 2} and rec["cpu_s"] >= 0
+
+
+def test_the_campaign_uses_no_private_subprocess_interface():
+    # The point's CPU time comes from os.wait4 on the program's pid (public); no subclass of
+    # Popen overrides its private methods (_try_wait, _wait, ...), which a Python release may
+    # change.
+    import inspect
+    import subprocess
+
+    from testbed import campaign
+
+    src = inspect.getsource(campaign)
+    assert "_try_wait" not in src and "._wait(" not in src
+    assert not any(isinstance(v, type) and issubclass(v, subprocess.Popen)
+                   for v in vars(campaign).values())
+
+
 def test_ntt_router_gate_skips_only_points_whose_curve_is_settled():
     # An Ethernet-side curve with FDDI fast switching off whose top load logged nothing by the
     # cut-off: its worst point is one that logged nothing, and every such point has jitter 0,
