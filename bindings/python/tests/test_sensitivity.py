@@ -529,24 +529,29 @@ def test_tornado_title_lines_fit_the_figure():
     assert short[0] == "scale_recv_interval_std_us_20000_nodes" and len(short) == 2
 
 
+def _point_program(tmp_path, name, text):
+    """An executable script NAME in tmp_path and the record path of its point."""
+    import stat
+
+    prog = tmp_path / name
+    prog.write_text(text)
+    prog.chmod(prog.stat().st_mode | stat.S_IEXEC)
+    return prog, tmp_path / "out" / name / "points" / "p.json"
+
+
 def test_a_point_record_carries_its_programs_cpu_time(tmp_path):
     # The summed CPU time of an analysis's points (a cost that a shared machine's load does not
     # stretch) comes from each record's cpu_s: a program that burns 0.3 s of CPU, then sleeps
     # 0.5 s, has cpu_s of 0.3 s (plus its interpreter's start) and a wall time 0.5 s longer.
-    import stat
-
     from testbed import campaign
 
-    prog = tmp_path / "burn"
-    prog.write_text("#!/usr/bin/env python3\n"
-                    "import json, sys, time\n"
-                    "args = dict(a[2:].split('=', 1) for a in sys.argv[1:])\n"
-                    "while time.process_time() < 0.3:\n"
-                    "    pass\n"
-                    "time.sleep(0.5)\n"
-                    "json.dump({'y': 1.0}, open(args['output'], 'w'))\n")
-    prog.chmod(prog.stat().st_mode | stat.S_IEXEC)
-    dest = tmp_path / "out" / "burn" / "points" / "p.json"
+    prog, dest = _point_program(tmp_path, "burn", "#!/usr/bin/env python3\n"
+                                "import json, sys, time\n"
+                                "args = dict(a[2:].split('=', 1) for a in sys.argv[1:])\n"
+                                "while time.process_time() < 0.3:\n"
+                                "    pass\n"
+                                "time.sleep(0.5)\n"
+                                "json.dump({'y': 1.0}, open(args['output'], 'w'))\n")
     assert campaign.run_point(str(prog), "burn", {"x": 1}, [("burn", str(dest))], 60)["ok"]
     rec = json.loads(dest.read_text())
     assert 0.3 <= rec["cpu_s"] <= 0.3 + 0.5  # its interpreter's start-up, on a slow machine
@@ -558,21 +563,17 @@ def test_a_point_that_runs_too_long_is_killed_and_reaped(tmp_path):
     # process group when the point's timeout passes: the point fails with "timed out" about
     # the timeout after its start, its child (sleeping in the same group) is gone too, and a
     # point of the same program that ends in time still has its record and cpu_s.
-    import stat
     import time
 
     from testbed import campaign
 
-    prog = tmp_path / "slow"
-    prog.write_text("#!/bin/sh\n"
-                    "sleep 30 &\n"  # a child in the program's process group
-                    "echo $! > \"$(dirname \"$0\")/child.pid\"\n"
-                    "case \"$1\" in --t=long) sleep 30;; esac\n"
-                    "out=\"${2#--output=}\"\n"
-                    "kill $!\n"
-                    "echo '{\"y\": 2}' > \"$out\"\n")
-    prog.chmod(prog.stat().st_mode | stat.S_IEXEC)
-    dest = tmp_path / "out" / "slow" / "points" / "p.json"
+    prog, dest = _point_program(tmp_path, "slow", "#!/bin/sh\n"
+                                "sleep 30 &\n"  # a child in the program's process group
+                                "echo $! > \"$(dirname \"$0\")/child.pid\"\n"
+                                "case \"$1\" in --t=long) sleep 30;; esac\n"
+                                "out=\"${2#--output=}\"\n"
+                                "kill $!\n"
+                                "echo '{\"y\": 2}' > \"$out\"\n")
     t0 = time.monotonic()
     res = campaign.run_point(str(prog), "slow", {"t": "long"}, [("slow", str(dest))], 1.0)
     took = time.monotonic() - t0
