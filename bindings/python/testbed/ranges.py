@@ -81,6 +81,10 @@ class Range:
     # a choice factor (Choice): its readings, the option's text of each; the design's [0, 1]
     levels: tuple[str, ...] = ()
     default: str = ""  # a choice's nominal reading (the program's default)
+    # a choice applied by the experiment's analysis (Sensitivity.analyse), not a program
+    # option: every sample runs every reading's points, the level picks the reading whose
+    # points the main metrics come from
+    in_analysis: bool = False
     split: "Split | None" = None  # one of a fixed-sum split's two free shares (Split)
 
     def __post_init__(self):
@@ -95,6 +99,9 @@ class Range:
             if self.default not in self.levels:
                 raise RangeError(f"choice {self.name}: the nominal reading {self.default!r} "
                                  f"is not one of its levels {self.levels}")
+        elif self.in_analysis:
+            raise RangeError(f"range {self.name}: only a choice (levels) can be applied in the "
+                             f"analysis")
 
     def level(self, x: float) -> str:
         """A choice's reading at design value x in [0, 1]: the n levels split [0, 1) into n
@@ -130,7 +137,7 @@ class Range:
 
 
 def Choice(name: str, levels, source: str, default: str | None = None,
-           template: str = "{}") -> Range:
+           template: str = "{}", in_analysis: bool = False) -> Range:
     """A discrete assumption of an experiment's declaration as a factor: a program option or
     an ns-3 attribute default with two or more readings (``levels``, the option's texts;
     ``default`` the nominal one, the first level unless given). The design samples it on
@@ -138,10 +145,16 @@ def Choice(name: str, levels, source: str, default: str | None = None,
     2/3, 1) two levels take two grid values each, and every Morris step (2/3) switches the
     reading: an elementary effect is the change of switching, times 1.5 (SALib divides by the
     step): mu* = 1.5 x the mean |change| between the readings (doc/sensitivity.rst). Four
-    levels take one grid value each; three take 1, 1 and 2 (the last twice as often)."""
+    levels take one grid value each; three take 1, 1 and 2 (the last twice as often).
+
+    ``in_analysis``: a reading that the experiment runs anyway, each as its own points (a
+    named configuration of every sample): the choice is no program option; the sample's level
+    goes to the declaration's ``analyse`` (Sensitivity.analyse), which takes the main metrics
+    from that reading's points. Such a choice adds no program point."""
     levels = tuple(str(v) for v in levels)
     return Range(name=name, low=0.0, high=1.0, source=source, levels=levels,
-                 default=levels[0] if default is None else str(default), template=template)
+                 default=levels[0] if default is None else str(default), template=template,
+                 in_analysis=in_analysis)
 
 
 @dataclass

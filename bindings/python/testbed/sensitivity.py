@@ -76,6 +76,11 @@ class Sensitivity:
     # (a test shows the metrics equal with and without the point).
     gate: Callable[[dict], dict | None] | None = None
     settles: Callable[[dict], bool] | None = None
+    # The experiment's analysis with a sample's analysis choices: (records, {choice name:
+    # level}) -> Analysis. Needed when a factor is a choice applied in the analysis
+    # (ranges.Choice(..., in_analysis=True)): a reading that every sample runs as its own
+    # points, whose level picks the points the main metrics come from (sample_analysis).
+    analyse: Callable[[list, dict], object] | None = None
     notes: str = ""
 
     def factors(self) -> list[Range]:
@@ -172,6 +177,8 @@ def sample_changes(factors: list[Range], row) -> tuple[dict, dict]:
     options: dict[str, str] = {}
     splits: dict[int, tuple] = {}
     for f, x in zip(factors, row):
+        if f.in_analysis:  # no program option: the analysis applies it (sample_choices)
+            continue
         if f.split is not None:
             splits.setdefault(id(f.split), (f.split, {}))[1][f.name] = float(x)
         elif f.kind:
@@ -191,6 +198,26 @@ def sample_changes(factors: list[Range], row) -> tuple[dict, dict]:
                     v, unit, integer = parse_number(text)
                     changes.setdefault(pk, {})[key] = format_number(v * m, unit, integer)
     return changes, options
+
+
+def sample_choices(factors: list[Range], row) -> dict[str, str]:
+    """A design row's levels of the choices applied in the analysis ({name: level}); the
+    nominal readings for the nominal model (row None)."""
+    if row is None:
+        return {f.name: f.default for f in factors if f.in_analysis}
+    return {f.name: f.level(float(x)) for f, x in zip(factors, row) if f.in_analysis}
+
+
+def sample_analysis(exp: Experiment, records: list, choices: dict):
+    """A sample's Analysis: the declaration's ``analyse`` with the sample's analysis choices
+    where it has one, else the experiment's own analysis."""
+    decl = exp.sensitivity
+    if decl.analyse is not None:
+        return decl.analyse(records, choices)
+    if choices:
+        raise SensitivityError(f"{exp.id}: choices {sorted(choices)} are applied in the analysis "
+                               f"but the sensitivity declaration has no analyse")
+    return exp.analyse(records)
 
 
 def _key(obj) -> str:
@@ -332,6 +359,9 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     factors = decl.factors()
     if not factors:
         raise SensitivityError(f"{exp.id}: no ranged parameter")
+    if any(f.in_analysis for f in factors) and decl.analyse is None:
+        raise SensitivityError(f"{exp.id}: a choice applied in the analysis needs the "
+                               f"declaration's analyse")
     out_root = Path(out or Path.cwd() / "results").resolve()
     sid = f"sensitivity-{exp.id}"
     sdir = out_root / sid
@@ -352,7 +382,9 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
             cj = _changes_json(changes)
             dest = sdir / "calibration" / f"{_key([cj, options])}.json"
             info["calibration"] = dest
-            if not dest.exists():
+            # once per distinct set of assumed values: samples that differ only in a choice
+            # applied in the analysis share their fit
+            if not dest.exists() and all(d != str(dest) for *_, d in recal_todo):
                 recal_todo.append((i, cj, options, str(dest)))
         samples_info.append(info)
     t_recal = time.monotonic()
@@ -434,9 +466,10 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
         metrics, ok_val = {}, None
         if "failed" not in info and "infeasible" not in info:
             try:
-                a = exp.analyse([_as_point(by_key[_key(run)], q, echo)
-                                 for q, run, echo, _ in info["points"]
-                                 if (info["index"], _key(q)) not in skipped])
+                a = sample_analysis(exp, [_as_point(by_key[_key(run)], q, echo)
+                                          for q, run, echo, _ in info["points"]
+                                          if (info["index"], _key(q)) not in skipped],
+                                    sample_choices(factors, info["row"]))
                 metrics = a.metrics
                 ok_val = sum(v.passed for v in a.validation), len(a.validation)
             except Exception as e:
@@ -483,7 +516,7 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
         "factors": [{"id": f.id, "low": f.low, "high": f.high, "unit": f.unit,
                      "relative": f.relative, "source": f.source, "origin": f.origin,
                      "applies_to": list(f.applies_to), "levels": list(f.levels),
-                     "nominal": f.default} for f in factors],
+                     "nominal": f.default, "in_analysis": f.in_analysis} for f in factors],
         "recalibrations": [{"parameter": r.parameter, "metric": r.metric, "target": r.target,
                             "tolerance_pct": r.tolerance_pct} for r in decl.recalibrate],
         "recalibration_pass": [sum(f["pass"] for f in fits), len(fits)],
@@ -510,6 +543,9 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
         r = {"sample": t["index"]}
         for f, x in zip(factors, t["row"] or [None] * len(factors)):
             r[f.id] = x
+        for f, x in zip(factors, t["row"] or [None] * len(factors)):
+            if f.levels:  # a choice's reading, by name
+                r[f"level:{f.id}"] = f.default if x is None else f.level(x)
         for fit in t["fits"]:
             r[f"fit:{fit['parameter']}"] = fit["value"]
             r[f"fit:{fit['metric']}"] = fit["achieved"]
@@ -556,7 +592,8 @@ def markdown(summary: dict, figs: list[str]) -> str:
     for f in summary["factors"]:
         x = "x" if f["relative"] else ""
         if f.get("levels"):  # a choice: its readings, the nominal first
-            lines.append(f"| `{f['id']}` | levels | {' / '.join(f['levels'])} (nominal "
+            where = " (applied in the analysis)" if f.get("in_analysis") else ""
+            lines.append(f"| `{f['id']}` | levels{where} | {' / '.join(f['levels'])} (nominal "
                          f"{f['nominal']}) | {f['source']} |")
             continue
         lines.append(f"| `{f['id']}` | {x}{_fmt(f['low'])}{f['unit']} | "

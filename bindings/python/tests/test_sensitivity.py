@@ -529,28 +529,81 @@ def test_tornado_title_lines_fit_the_figure():
     assert short[0] == "scale_recv_interval_std_us_20000_nodes" and len(short) == 2
 
 
+def _point_program(tmp_path, name, text):
+    """An executable script NAME in tmp_path and the record path of its point."""
+    import stat
+
+    prog = tmp_path / name
+    prog.write_text(text)
+    prog.chmod(prog.stat().st_mode | stat.S_IEXEC)
+    return prog, tmp_path / "out" / name / "points" / "p.json"
+
+
 def test_a_point_record_carries_its_programs_cpu_time(tmp_path):
     # The summed CPU time of an analysis's points (a cost that a shared machine's load does not
     # stretch) comes from each record's cpu_s: a program that burns 0.3 s of CPU, then sleeps
     # 0.5 s, has cpu_s of 0.3 s (plus its interpreter's start) and a wall time 0.5 s longer.
-    import stat
-
     from testbed import campaign
 
-    prog = tmp_path / "burn"
-    prog.write_text("#!/usr/bin/env python3\n"
-                    "import json, sys, time\n"
-                    "args = dict(a[2:].split('=', 1) for a in sys.argv[1:])\n"
-                    "while time.process_time() < 0.3:\n"
-                    "    pass\n"
-                    "time.sleep(0.5)\n"
-                    "json.dump({'y': 1.0}, open(args['output'], 'w'))\n")
-    prog.chmod(prog.stat().st_mode | stat.S_IEXEC)
-    dest = tmp_path / "out" / "burn" / "points" / "p.json"
+    prog, dest = _point_program(tmp_path, "burn", "#!/usr/bin/env python3\n"
+                                "import json, sys, time\n"
+                                "args = dict(a[2:].split('=', 1) for a in sys.argv[1:])\n"
+                                "while time.process_time() < 0.3:\n"
+                                "    pass\n"
+                                "time.sleep(0.5)\n"
+                                "json.dump({'y': 1.0}, open(args['output'], 'w'))\n")
     assert campaign.run_point(str(prog), "burn", {"x": 1}, [("burn", str(dest))], 60)["ok"]
     rec = json.loads(dest.read_text())
     assert 0.3 <= rec["cpu_s"] <= 0.3 + 0.5  # its interpreter's start-up, on a slow machine
     assert rec["wall_s"] >= rec["cpu_s"] + 0.5 - 0.05
+
+
+def test_a_point_that_runs_too_long_is_killed_and_reaped(tmp_path):
+    # run_point reaps its program itself (os.wait4, for the CPU time) and kills the program's
+    # process group when the point's timeout passes: the point fails with "timed out" about
+    # the timeout after its start, its child (sleeping in the same group) is gone too, and a
+    # point of the same program that ends in time still has its record and cpu_s.
+    import time
+
+    from testbed import campaign
+
+    prog, dest = _point_program(tmp_path, "slow", "#!/bin/sh\n"
+                                "sleep 30 &\n"  # a child in the program's process group
+                                "echo $! > \"$(dirname \"$0\")/child.pid\"\n"
+                                "case \"$1\" in --t=long) sleep 30;; esac\n"
+                                "out=\"${2#--output=}\"\n"
+                                "kill $!\n"
+                                "echo '{\"y\": 2}' > \"$out\"\n")
+    t0 = time.monotonic()
+    res = campaign.run_point(str(prog), "slow", {"t": "long"}, [("slow", str(dest))], 1.0)
+    took = time.monotonic() - t0
+    assert not res["ok"] and "timed out after 1.0 s" in res["error"]
+    assert 1.0 <= took < 10.0
+    assert not dest.exists()
+    child = int((tmp_path / "child.pid").read_text())
+    time.sleep(0.2)
+    try:  # killed: gone, or a zombie of a parent that does not reap (a container's pid 1)
+        assert Path(f"/proc/{child}/stat").read_text().split(") ")[1][0] == "Z"
+    except FileNotFoundError:
+        pass
+    assert campaign.run_point(str(prog), "slow", {"t": "short"}, [("slow", str(dest))], 30)["ok"]
+    rec = json.loads(dest.read_text())
+    assert rec["result"] == {"y": 2} and rec["cpu_s"] >= 0
+
+
+def test_the_campaign_uses_no_private_subprocess_interface():
+    # The point's CPU time comes from os.wait4 on the program's pid (public); no subclass of
+    # Popen overrides its private methods (_try_wait, _wait, ...), which a Python release may
+    # change.
+    import inspect
+    import subprocess
+
+    from testbed import campaign
+
+    src = inspect.getsource(campaign)
+    assert "_try_wait" not in src and "._wait(" not in src
+    assert not any(isinstance(v, type) and issubclass(v, subprocess.Popen)
+                   for v in vars(campaign).values())
 
 
 def test_ntt_router_gate_skips_only_points_whose_curve_is_settled():
@@ -587,3 +640,151 @@ def test_ntt_router_gate_skips_only_points_whose_curve_is_settled():
     # a top point that logged packets settles nothing
     assert not _settled({"window_logged": 3, "jitter_is_lower_bound": True})
     assert not _settled({"window_logged": 0, "jitter_is_lower_bound": False})
+
+
+# ---------------------------------------------------------------------------------------------
+# A choice applied in the analysis: JAXA's NIC duplex reading
+
+
+def _duplex_records():
+    """A record per jaxa-duplex point whose time per exchange names its point: setting (1 or
+    20 Mbit/s), way and NICs, so that every reading's metric differs from every other's."""
+    from testbed.experiment import Record
+    from testbed.experiments import jaxa06
+
+    out = []
+    for p in jaxa06.duplex_points("quick"):
+        nic = p.get("emulatorNic", "half") if p.get("halfDuplex") else "fd"
+        t = ({"fd": 1.0, "full": 2.0, "half": 3.0, "auto": 4.0}[nic]
+             + (10.0 if p["dataSize"] == 4096 else 0.0) + (0.5 if p["mode"] == "bidir" else 0.0))
+        res = {"time_per_exchange_ms": t, "bandwidth_bps": 1.0, "data_size": p["dataSize"],
+               "reps": p["reps"], "exchanges": p["exchanges"], "eth_collisions": 0,
+               "eth_late_collisions": 0, "eth_fcs_errors": 0}
+        out.append(Record(params=p, result=res))
+    return out
+
+
+def _reading_time(records, setting_size, mode, reading):
+    """The time per exchange of a reading's half-duplex point, straight from the records."""
+    [t] = [r.result["time_per_exchange_ms"] for r in records
+           if r.params["dataSize"] == setting_size and r.params["mode"] == mode
+           and r.params.get("halfDuplex")
+           and r.params.get("emulatorNic", "half") == reading]
+    return t
+
+
+def test_the_duplex_reading_choice_selects_the_reading_of_the_main_metrics():
+    # jaxa-duplex runs every reading as its own points in every sample; the choice factor
+    # duplexReading (applied in the analysis, no program option) picks the reading whose
+    # points the *_hd_ms metrics come from. At each of Morris's grid values the metric is
+    # that reading's time, read from the records independently of the analysis; the three
+    # readings give three different values (an analysis that ignored the choice gives one).
+    from testbed.experiment import get
+    from testbed.sensitivity import sample_analysis, sample_changes, sample_choices
+
+    exp = get("jaxa-duplex")
+    factors = exp.sensitivity.factors()
+    [i] = [j for j, f in enumerate(factors) if f.name == "duplexReading"]
+    choice = factors[i]
+    assert choice.in_analysis and choice.default == "full"
+    with pytest.raises(RangeError):  # only a choice's readings can be applied in the analysis
+        Range("x", 0, 1, "test", in_analysis=True)
+    records = _duplex_records()
+    seen = {}
+    for x in (0, 1 / 3, 2 / 3, 1):
+        row = [0.5 * (f.low + f.high) for f in factors]
+        row[i] = x
+        changes, options = sample_changes(factors, row)
+        assert "duplexReading" not in options  # no program option: no point of its own
+        choices = sample_choices(factors, row)
+        level = choice.level(x)
+        assert choices == {"duplexReading": level}
+        m = sample_analysis(exp, records, choices).metrics
+        for size, prefix in ((1024, ""), (4096, "stress_")):
+            for mode, way in (("sync", "oneway"), ("bidir", "twoway")):
+                want = _reading_time(records, size, mode, level)
+                assert m[f"{prefix}halfduplex_{way}_hd_ms"] == want
+                # the readings' own metrics stay each reading's
+                for nic in ("full", "half", "auto"):
+                    assert m[f"{prefix}halfduplex_{way}_hd_{nic}_ms"] == \
+                        _reading_time(records, size, mode, nic)
+        seen[level] = m["halfduplex_oneway_hd_ms"]
+    assert sorted(seen) == ["auto", "full", "half"]
+    assert len(set(seen.values())) == 3
+    # the nominal model takes the reading the text supports (the experiment's own analysis)
+    nominal = sample_analysis(exp, records, sample_choices(factors, None)).metrics
+    assert nominal == exp.analyse(records).metrics
+    assert nominal["halfduplex_oneway_hd_ms"] == _reading_time(records, 1024, "sync", "full")
+
+
+def test_a_sensitivity_run_applies_the_duplex_reading_in_its_analysis(tmp_path, monkeypatch):
+    # The whole run (design, samples, points, analysis, ranking) with the campaign replaced by
+    # the synthetic records and no recalibration: the points are the experiment's own, once
+    # per distinct profile set (the choice adds none), each sample's *_hd_ms is its level's
+    # reading's time, and the choice is the one factor that moves it (mu* > 0; the records do
+    # not depend on the other factors). Fails when run_sensitivity ignores the choice.
+    import csv
+    import shutil
+
+    from testbed import campaign
+    from testbed.experiment import Record, get
+    from testbed.sensitivity import Recalibration, run_sensitivity
+
+    if shutil.which("gnuplot") is None or not (EXAMPLES_DIR / "jaxa-benchmark").exists():
+        pytest.skip("gnuplot or jaxa-benchmark missing")
+    from testbed.experiments.jaxa06 import duplex_points
+
+    def exp_points():
+        return duplex_points("quick")
+
+    records = _duplex_records()
+
+    own = set().union(*(p for p in exp_points()))
+
+    def key(p):  # the point without the sample's profiles and options
+        return json.dumps({k: v for k, v in p.items() if k in own}, sort_keys=True)
+
+    by_params = {key(r.params): r.result for r in records}
+    ran = []
+
+    def fake_campaign(exps, scale, jobs, out, **kw):
+        [sexp] = exps
+        pts = sexp.points(scale)
+        ran.extend(pts)
+        return {sexp.id: [Record(params=p, result=by_params[key(p)]) for p in pts]}
+
+    monkeypatch.setattr(campaign, "run_campaign", fake_campaign)
+    fits = []
+
+    def fit(profile_file, options):  # K's refit, counted (a sample's refit runs programs)
+        fits.append((profile_file, dict(options)))
+        return {"settings": {}, "value": 1.0, "achieved": 0.45, "iterations": 1}
+
+    exp = get("jaxa-duplex")
+    rc = Recalibration(parameter="rti/prti1516 K", metric="fig4 sync beta_ms", target=0.45,
+                       tolerance_pct=5.0, procedure=fit)
+    # the registered declaration: the refits look their procedure up by experiment id
+    monkeypatch.setattr(exp.sensitivity, "recalibrate", [rc])
+    s = run_sensitivity(exp, samples=4, out=tmp_path, log=lambda *a: None, progress=False)
+    per_sample = len(exp.points("quick"))
+    assert s["points_per_sample"] == per_sample
+    assert len(ran) % per_sample == 0 and len(ran) == s["points"]
+    # the samples' set-ups (profiles and options): the reading is none of them
+    setups = {json.dumps({k: v for k, v in p.items() if k not in own}, sort_keys=True)
+              for p in ran}
+    assert len(ran) == per_sample * len(setups)
+    assert not any("duplexReading" in p for p in ran)
+    # one refit per set of assumed values: samples that differ only in the reading share it
+    assert len(fits) == len(setups) - 1  # the nominal model is not refitted
+    assert len({json.dumps(f, sort_keys=True) for f in fits}) == len(fits)
+    rows = list(csv.DictReader(open(tmp_path / "sensitivity-jaxa-duplex" / "samples.csv")))
+    levels = {r["level:duplexReading"] for r in rows[1:]}
+    assert levels == {"full", "half", "auto"}
+    for r in rows:
+        assert float(r["stress_halfduplex_twoway_hd_ms"]) == _reading_time(
+            records, 4096, "bidir", r["level:duplexReading"])
+    entry = next(m for m in s["metrics"] if m["metric"] == "halfduplex_oneway_hd_ms")
+    mu = {x["parameter"]: x["mu_star"] for x in entry["ranking"]}
+    assert mu["duplexReading"] > 0
+    assert all(v == 0 for k, v in mu.items() if k != "duplexReading")
+    assert entry["drivers"] == ["duplexReading"]

@@ -743,6 +743,8 @@ DUPLEX_NAMES = {"full": "federate NICs forced half, NIST Net NICs forced full (d
                 "half": "every NIC forced half",
                 "auto": "federate NICs forced half, NIST Net NICs autonegotiating (half)"}
 # Where half duplex matters: the links carry traffic both ways at once (20 Mbit/s, 4096 bytes).
+#: The readings' short names (figure titles, the choice factor's documentation).
+DUPLEX_LABELS = {"full": "mismatch", "half": "every NIC half", "auto": "NIST Net autonegotiating"}
 DUPLEX_SETTINGS = {"paper": ("1M", 1024), "stress": ("20M", 4096)}
 #: Event counts reported per exchange: metric suffix -> result field.
 EVENTS = {"collisions": "eth_collisions", "late_collisions": "eth_late_collisions",
@@ -801,7 +803,13 @@ def timeline_figure(name, title, rec):
                          "set for [i=1:8] linetype i lw 7", "set key bottom right"])
 
 
-def duplex_analyse(records):
+def duplex_analyse(records, reading=DUPLEX_MAIN):
+    """The duplex points' metrics; ``reading``: the NIST Net PC's NICs in the half-duplex test
+    (a DUPLEX_CONFIGS key) whose points the main metrics (``*_hd_ms``, the timeline figures)
+    come from: DUPLEX_MAIN, the reading the text supports, or in a sensitivity sample the
+    level of the choice factor duplexReading (_duplex_sensitivity)."""
+    if reading not in DUPLEX_CONFIGS:
+        raise ValueError(f"duplex reading {reading!r}: one of {', '.join(DUPLEX_CONFIGS)}")
     metrics, rows = {}, []
     recs = {}
     for r in records:
@@ -825,7 +833,7 @@ def duplex_analyse(records):
         prefix = "" if setting == "paper" else "stress_"
         name = f"{prefix}halfduplex_{way}_{'fd' if not hd else 'hd_' + nic}"
         metrics[f"{name}_ms"] = _t(r)
-        if hd and nic == DUPLEX_MAIN:
+        if hd and nic == reading:
             metrics[f"{prefix}halfduplex_{way}_hd_ms"] = _t(r)
         if hd:
             metrics[f"{name}_collisions"] = res["eth_collisions"]
@@ -834,7 +842,7 @@ def duplex_analyse(records):
         for suffix, field in EVENTS.items():
             if hd or suffix not in ("collisions", "late_collisions", "fcs_errors"):
                 metrics[f"{name}_{suffix}_per_exchange"] = per_exchange(r, field)
-    metrics["halfduplex_main_configuration"] = DUPLEX_NAMES[DUPLEX_MAIN]
+    metrics["halfduplex_main_configuration"] = DUPLEX_NAMES[reading]
     labels = ["full", "half/full (mismatch)", "half/half", "half/auto"]
     keys = ["fd", "hd_full", "hd_half", "hd_auto"]
     xs = list(range(1, 5))
@@ -849,11 +857,11 @@ def duplex_analyse(records):
                  extra=["set xtics (" + ", ".join(f'"{l}" {x}' for l, x in zip(labels, xs)) + ")"])
     figures = [fig]
     for setting, (bw, size) in DUPLEX_SETTINGS.items():
-        r = recs.get((setting, "twoway", DUPLEX_MAIN))
+        r = recs.get((setting, "twoway", reading))
         if r is not None and "timeline_lane" in r.result:
             figures.append(timeline_figure(
                 f"duplex-timeline-{setting}",
-                f"two-way {bw}bps {size} B, mismatch", r))
+                f"two-way {bw}bps {size} B, {DUPLEX_LABELS[reading]}", r))
     notes = ["Prediction. The federate PCs' NICs forced to half duplex (IEEE 802.3 CSMA/CD, "
              "model/ethernet) facing the NIST Net PC's NICs forced full (main: only the federate "
              "PCs' setting was changed, a duplex mismatch), forced half, or autonegotiating "
@@ -989,14 +997,16 @@ def _recalibrate_k(tolerance_pct=5.0):
 def _duplex_sensitivity():
     from ..sensitivity import Sensitivity
 
-    from ..ranges import Range
+    from ..ranges import Choice, Range
 
     # The federate PCs' estimated wake-up latency and kernel tick (issue 28), NIST Net's PC's
     # tick, the release handler's own time on that PC (issue 28: 0, a lower bound), and
     # prti1516's per-federate time-management term (K/10, an assumption: doc/rti.rst). All of
     # them move Fig. 4's beta, on which K is calibrated: each sample refits K by
-    # bench/rti-calibrate.py's procedure (calibrate_k). The NICs' duplex readings are discrete
-    # choices (no choice factor yet): jaxa-duplex reports each of them.
+    # bench/rti-calibrate.py's procedure (calibrate_k). Which NICs the half-duplex test
+    # changed is a discrete reading (doc/ethernet.rst): every sample runs every reading as its
+    # own points, and the choice factor duplexReading, applied in the analysis, picks the
+    # reading whose points the main metrics (*_hd_ms) come from (no program point of its own).
     return Sensitivity(
         profiles=("pc2006-linux26", "nistnet-linux24", "prti1516"),
         recalibrate=[_recalibrate_k()],
@@ -1004,7 +1014,17 @@ def _duplex_sensitivity():
                       "NIST Net's release runs in its RTC interrupt handler, whose own time is "
                       "not known (doc/link.rst): from 0 (the lower bound, the default) to the "
                       "longest kernel-tick handler on the same 3 GHz CPU, 3.2 us (doc/host.rst), "
-                      "an interrupt handler of the same kind", unit="us")],
+                      "an interrupt handler of the same kind", unit="us"),
+                # the reading the text supports last: on Morris's four grid levels it takes
+                # two (ranges.Choice), the other readings one each
+                Choice("duplexReading", ["half", "auto", DUPLEX_MAIN],
+                       "which NICs [JAXA06]'s half-duplex test changed (doc/ethernet.rst): the "
+                       "federate PCs' only, the NIST Net PC's staying forced full (full: a "
+                       "duplex mismatch, the reading the text supports), every NIC (half), or "
+                       "the federate PCs' with the NIST Net PC's autonegotiating (auto); "
+                       "applied in the analysis: the reading the *_hd_ms metrics come from",
+                       default=DUPLEX_MAIN, in_analysis=True)],
+        analyse=lambda records, choices: duplex_analyse(records, choices["duplexReading"]),
         metrics=("*",))
 
 
