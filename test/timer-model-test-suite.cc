@@ -49,6 +49,16 @@ class TickTimerTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(t->GetFireTime(MicroSeconds(300), MilliSeconds(2)),
                               MilliSeconds(4),
                               "one extra jiffy");
+        // The same delay from another instant (GetFireTime keeps the stretched delay), then the
+        // period changed after use (it keeps the period too): a 250 Hz jiffy is 4 ms, so the
+        // expiry 2.3 ms meets tick 4 ms, plus the extra tick.
+        NS_TEST_ASSERT_MSG_EQ(t->GetFireTime(MicroSeconds(1300), MilliSeconds(2)),
+                              MilliSeconds(5),
+                              "same delay, expiry 3.3 ms -> tick 4 ms + one extra");
+        t->SetAttribute("Frequency", DoubleValue(250));
+        NS_TEST_ASSERT_MSG_EQ(t->GetFireTime(MicroSeconds(300), MilliSeconds(2)),
+                              MilliSeconds(8),
+                              "250 Hz after 1 kHz: tick 4 ms + one extra");
 
         // RTC at 8192 Hz: period 122.0703125 us; a 10 us request from a tick takes a whole period,
         // a 130 us request two periods.
@@ -73,6 +83,11 @@ class TickTimerTestCase : public TestCase
                                   1.01 / 8192,
                                   1e-9,
                                   "slow clock period");
+        // ... and the ticks after use: tick 1 at round(1e9 * 1.01 / 8192) = 123291 ns; the
+        // 10 us request (10.1 us on the slow clock) fires there.
+        NS_TEST_ASSERT_MSG_EQ(rtc->GetFireTime(Seconds(0), MicroSeconds(10)),
+                              NanoSeconds(123291),
+                              "slow clock: first tick at 123291 ns");
     }
 };
 

@@ -22,11 +22,6 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <boost/accumulators/accumulators.hpp>
-#include <boost/accumulators/statistics/count.hpp>
-#include <boost/accumulators/statistics/mean.hpp>
-#include <boost/accumulators/statistics/stats.hpp>
-#include <boost/accumulators/statistics/variance.hpp>
 #include <cmath>
 #include <unordered_map>
 #include <vector>
@@ -40,26 +35,56 @@ NS_OBJECT_ENSURE_REGISTERED(Sara);
 
 // --- SaraTable ----------------------------------------------------------------------------------
 
-namespace acc = boost::accumulators;
-
-/** Running count, mean and (population) variance of one statistic. */
-typedef acc::accumulator_set<double, acc::stats<acc::tag::variance>> SaraAcc;
-
 /** The per-node state. */
 struct SaraTable::Impl
 {
-    /** State of one node. */
-    struct Node
+    /**
+     * State of one node: one cache line (a receiver's table at 10^6 senders is far larger than
+     * a cache, and every datagram updates a node at random). The send and receive intervals
+     * share their count; their running means and variances are those of Boost.Accumulators'
+     * immediate mean and variance (boost/accumulators/statistics/mean.hpp, variance.hpp: the
+     * same operations in the same order), which kept a count of their own each. The counters are
+     * 32-bit: a node's packets carry distinct 32-bit serials. Duplicates and out-of-order packets
+     * (none in a run without reordering) are counted apart, per node id.
+     */
+    struct alignas(64) Node
     {
-        uint32_t lastSerial{0}; //!< serial of the reference packet
-        int64_t lastSent{0};    //!< its timestamp (time steps)
+        int64_t lastSent{0};    //!< timestamp of the reference packet (time steps)
         int64_t lastRecv{0};    //!< its capture time (time steps)
-        uint64_t packets{0};    //!< packets
-        uint64_t drops{0};      //!< drops
-        uint64_t reordered{0};  //!< duplicates / out of order
-        SaraAcc send;           //!< send intervals (s)
-        SaraAcc recv;           //!< receive intervals (s)
+        double sendMean{0};     //!< mean send interval (s)
+        double sendVar{0};      //!< its (population) variance
+        double recvMean{0};     //!< mean receive interval (s)
+        double recvVar{0};      //!< its (population) variance
+        uint32_t lastSerial{0}; //!< serial of the reference packet
+        uint32_t packets{0};    //!< packets
+        uint32_t drops{0};      //!< drops
+        uint32_t intervals{0};  //!< intervals in the statistics
+
+        /**
+         * One more interval of each statistic (Boost.Accumulators' immediate mean, then
+         * variance, with the new count).
+         * @param send the send interval (s)
+         * @param recv the receive interval (s)
+         */
+        void AddIntervals(double send, double recv)
+        {
+            const std::size_t cnt = ++intervals;
+            sendMean = (sendMean * (cnt - 1) + send) / cnt;
+            recvMean = (recvMean * (cnt - 1) + recv) / cnt;
+            if (cnt > 1)
+            {
+                const double ds = send - sendMean;
+                sendVar = sendVar * (cnt - 1) / cnt + ds * ds / (cnt - 1);
+                const double dr = recv - recvMean;
+                recvVar = recvVar * (cnt - 1) / cnt + dr * dr / (cnt - 1);
+            }
+        }
     };
+
+    static_assert(sizeof(Node) == 64, "a node's state is one cache line");
+
+    /// Duplicates and out-of-order packets per node id (rare: kept apart from Node).
+    std::unordered_map<uint32_t, uint64_t> reordered;
 
     /// Nodes of ids [base, base + flat.size()) (Reserve): a flat array, seen once packets > 0.
     uint32_t base{0};
@@ -124,20 +149,21 @@ namespace
  * @return the statistics
  */
 SaraTable::NodeStats
-MakeStats(uint32_t id, const SaraTable::Impl::Node& n)
+MakeStats(const SaraTable::Impl& impl, uint32_t id, const SaraTable::Impl::Node& n)
 {
     SaraTable::NodeStats s;
     s.nodeId = id;
     s.packets = n.packets;
     s.drops = n.drops;
-    s.reordered = n.reordered;
-    s.intervals = acc::count(n.send);
+    auto r = impl.reordered.find(id);
+    s.reordered = r == impl.reordered.end() ? 0 : r->second;
+    s.intervals = n.intervals;
     if (s.intervals > 0)
     {
-        s.sendMean = acc::mean(n.send);
-        s.sendStd = std::sqrt(std::max(0.0, acc::variance(n.send)));
-        s.recvMean = acc::mean(n.recv);
-        s.recvStd = std::sqrt(std::max(0.0, acc::variance(n.recv)));
+        s.sendMean = n.sendMean;
+        s.sendStd = std::sqrt(std::max(0.0, n.sendVar));
+        s.recvMean = n.recvMean;
+        s.recvStd = std::sqrt(std::max(0.0, n.recvVar));
     }
     return s;
 }
@@ -197,7 +223,7 @@ SaraTable::Add(uint32_t nodeId, uint32_t serial, Time sent, Time received)
     Impl::Node& n = *node;
     if (!fresh && serial <= n.lastSerial)
     {
-        ++n.reordered;
+        ++m_impl->reordered[nodeId];
         return;
     }
     ++n.packets;
@@ -205,8 +231,8 @@ SaraTable::Add(uint32_t nodeId, uint32_t serial, Time sent, Time received)
     {
         if (serial == n.lastSerial + 1)
         {
-            n.send(TimeStep(sent.GetTimeStep() - n.lastSent).GetSeconds());
-            n.recv(TimeStep(received.GetTimeStep() - n.lastRecv).GetSeconds());
+            n.AddIntervals(TimeStep(sent.GetTimeStep() - n.lastSent).GetSeconds(),
+                           TimeStep(received.GetTimeStep() - n.lastRecv).GetSeconds());
         }
         else
         {
@@ -230,7 +256,7 @@ SaraTable::GetNode(uint32_t nodeId) const
 {
     const Impl::Node* n = m_impl->Find(nodeId);
     NS_ABORT_MSG_IF(!n, "SaraTable::GetNode: node " << nodeId << " unseen");
-    return MakeStats(nodeId, *n);
+    return MakeStats(*m_impl, nodeId, *n);
 }
 
 uint32_t
@@ -243,6 +269,7 @@ void
 SaraTable::Clear()
 {
     m_impl->nodes.clear();
+    m_impl->reordered.clear();
     std::fill(m_impl->flat.begin(), m_impl->flat.end(), Impl::Node{});
     m_impl->flatSeen = 0;
 }
@@ -256,14 +283,14 @@ SaraTable::GetMoments() const
     for (const auto& [id, n] : nodes)
     {
         NodeMoments m;
-        m.stats = MakeStats(id, *n);
-        m.count = acc::count(n->send);
+        m.stats = MakeStats(*m_impl, id, *n);
+        m.count = n->intervals;
         if (m.count > 0)
         {
-            m.sendMean = acc::mean(n->send);
-            m.recvMean = acc::mean(n->recv);
-            m.sendVar = acc::variance(n->send);
-            m.recvVar = acc::variance(n->recv);
+            m.sendMean = n->sendMean;
+            m.recvMean = n->recvMean;
+            m.sendVar = n->sendVar;
+            m.recvVar = n->recvVar;
         }
         v.push_back(m);
     }
@@ -353,7 +380,7 @@ SaraTable::WriteNodes(std::ostream& os) const
           "recv_std_us\n";
     for (const auto& [id, n] : m_impl->Sorted())
     {
-        NodeStats s = MakeStats(id, *n);
+        NodeStats s = MakeStats(*m_impl, id, *n);
         os << id << "," << s.packets << "," << s.drops << "," << s.reordered << "," << s.intervals
            << "," << s.sendMean * 1e6 << "," << s.sendStd * 1e6 << "," << s.recvMean * 1e6 << ","
            << s.recvStd * 1e6 << "\n";

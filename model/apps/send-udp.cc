@@ -24,6 +24,8 @@
 #include "ns3/udp-l4-protocol.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -241,7 +243,7 @@ SendUdp::DoDispose()
     m_lean = nullptr;
     m_wakeEvent.Cancel();
     m_wakeEventTime = -1;
-    m_wakeups = {};
+    m_wakeups.clear();
     m_due.clear();
     m_datagram.clear();
     Application::DoDispose();
@@ -337,6 +339,10 @@ SendUdp::StartApplication()
         Time start = Seconds(m_rng->GetValue(0.0, m_startWindow.GetSeconds()));
         Sleep(i, start);
     }
+    // In the order of their times, at one instant in the order the nodes were started.
+    std::stable_sort(m_wakeups.begin(), m_wakeups.end(), [](const Wakeup& a, const Wakeup& b) {
+        return a.time < b.time;
+    });
     m_starting = false;
     if (m_cpu)
     {
@@ -418,7 +424,7 @@ SendUdp::PeekArrival(HostCpu::ArrivalSource::Arrival& next) const
     {
         return false;
     }
-    const Wakeup& w = m_wakeups.top();
+    const Wakeup& w = m_wakeups.front();
     next.time = w.time;
     next.service = m_iterationCost;
     next.owner = m_firstPid + w.node;
@@ -428,8 +434,8 @@ SendUdp::PeekArrival(HostCpu::ArrivalSource::Arrival& next) const
 HostCpu::Completion
 SendUdp::TakeArrival()
 {
-    const uint32_t i = m_wakeups.top().node;
-    m_wakeups.pop();
+    const uint32_t i = m_wakeups.front().node;
+    m_wakeups.pop_front();
     return HostCpu::Completion{Callback<void>(), m_iterated, i};
 }
 
@@ -472,12 +478,37 @@ void
 SendUdp::Sleep(uint32_t i, Time delay)
 {
     const int64_t at = (Simulator::Now() + delay).GetTimeStep();
-    const uint64_t seq = m_nextSeq++;
-    m_wakeups.push(Wakeup{at, seq, i});
+    bool earliest;
+    if (m_starting)
+    {
+        // StartApplication sorts the start times once they are all queued.
+        m_wakeups.push_back(Wakeup{at, i});
+        earliest = false;
+    }
+    else
+    {
+        // After the last wake-up due at or before it (after those of the same instant too, whose
+        // sleeps began earlier). The wake-ups of the nodes that slept in one tick of a jiffy
+        // timer differ by their scheduling latencies only, so the place is among the last few:
+        // searched from the back (a binary search over the rest if it is not).
+        auto pos = m_wakeups.end();
+        for (int steps = 0; pos != m_wakeups.begin() && std::prev(pos)->time > at; --pos)
+        {
+            if (++steps == 32)
+            {
+                pos = std::upper_bound(m_wakeups.begin(), pos, at, [](int64_t t, const Wakeup& w) {
+                    return t < w.time;
+                });
+                break;
+            }
+        }
+        earliest = pos == m_wakeups.begin();
+        m_wakeups.insert(pos, Wakeup{at, i});
+    }
     if (m_cpu)
     {
         // The CPU takes it when it falls due; it plans anew if this is now the earliest.
-        if (!m_starting && m_wakeups.top().seq == seq)
+        if (earliest)
         {
             m_cpu->ArrivalsChanged();
         }
@@ -499,16 +530,16 @@ SendUdp::Wake()
     const int64_t now = Simulator::Now().GetTimeStep();
     m_wakeEventTime = -1;
     m_due.clear();
-    while (!m_wakeups.empty() && m_wakeups.top().time <= now)
+    while (!m_wakeups.empty() && m_wakeups.front().time <= now)
     {
-        m_due.push_back(m_wakeups.top().node);
-        m_wakeups.pop();
+        m_due.push_back(m_wakeups.front().node);
+        m_wakeups.pop_front();
     }
     // The next wake-up is scheduled before the due nodes run, as the events of nodes that went
     // to sleep earlier were scheduled before anything these nodes schedule now.
     if (!m_wakeups.empty() && m_running)
     {
-        m_wakeEventTime = m_wakeups.top().time;
+        m_wakeEventTime = m_wakeups.front().time;
         m_wakeEvent = Simulator::Schedule(TimeStep(m_wakeEventTime - now), &SendUdp::Wake, this);
     }
     for (uint32_t i : m_due)

@@ -18,8 +18,8 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
+#include <deque>
 #include <functional>
-#include <queue>
 #include <vector>
 
 /**
@@ -122,9 +122,9 @@ class SendUdpHeader : public Header
  * CPU sees exactly the work items N processes would submit.
  *
  * The sleeping nodes' wake-ups (their start times, then the end of each sleep) are kept in this
- * object's own min-heap of (time, order of the sleep): the PC's run queue of processes to come.
- * On a PC the heap is an arrival source of the CPU (HostCpu::ArrivalSource): the CPU takes each
- * node's iteration when its wake-up falls due, with no simulator event for the wake-up (the
+ * object's own queue, ordered by (time, order of the sleep): the PC's run queue of processes to
+ * come. On a PC the queue is an arrival source of the CPU (HostCpu::ArrivalSource): the CPU takes
+ * each node's iteration when its wake-up falls due, with no simulator event for the wake-up (the
  * iteration's completion is the one event of a send). Without a HostPlatform the simulator holds
  * one event, the earliest wake-up. Nodes due at one instant become runnable in the order their
  * sleeps began, as separate events at one instant would run. The simulator's scheduler thus
@@ -308,26 +308,19 @@ class SendUdp
     Time m_sendCost;                     //!< send path of one packet
     Time m_iterationCost;                //!< CPU time of one iteration
 
-    /// A pending wake-up: its time, then the order the sleeps began in (ties at one instant).
+    /// A pending wake-up.
     struct Wakeup
     {
         int64_t time;  //!< time step of the wake-up
-        uint64_t seq;  //!< order of the sleep's start
         uint32_t node; //!< node index
-
-        /**
-         * @param o another wake-up
-         * @return true if this one comes after @p o (std::greater puts the earliest on top)
-         */
-        bool operator>(const Wakeup& o) const
-        {
-            return time != o.time ? time > o.time : seq > o.seq;
-        }
     };
 
-    /// The sleeping nodes' wake-ups, earliest on top.
-    std::priority_queue<Wakeup, std::vector<Wakeup>, std::greater<Wakeup>> m_wakeups;
-    uint64_t m_nextSeq{0};       //!< order of the next sleep
+    /// The sleeping nodes' wake-ups in the order they fall due: by time, and at one instant in
+    /// the order their sleeps began. Every node sleeps the same Interval, so a new wake-up almost
+    /// always falls due after every pending one and is appended; the front is the earliest.
+    /// (A binary heap gave the same order, but each pop touched log2(Nodes) scattered entries:
+    /// with 10^6 senders a cache miss per level.)
+    std::deque<Wakeup> m_wakeups;
     Ptr<HostCpu> m_cpu;          //!< the PC's CPU, which takes the wake-ups (null: no PC)
     bool m_starting{false};      //!< StartApplication is queueing the first wake-ups
     EventId m_wakeEvent;         //!< the earliest wake-up's event

@@ -42,7 +42,8 @@ FullDuplexEthernetNetDevice::GetTypeId()
               .AddAttribute("DataRate",
                             "The link's rate (both directions).",
                             DataRateValue(DataRate("1Gbps")),
-                            MakeDataRateAccessor(&FullDuplexEthernetNetDevice::m_rate),
+                            MakeDataRateAccessor(&FullDuplexEthernetNetDevice::SetDataRate,
+                                                 &FullDuplexEthernetNetDevice::GetDataRate),
                             MakeDataRateChecker())
               .AddAttribute("MaxQueueFrames",
                             "Transmit queue (drop-tail): frames that may wait for the "
@@ -95,6 +96,7 @@ FullDuplexEthernetNetDevice::GetTypeId()
 
 FullDuplexEthernetNetDevice::FullDuplexEthernetNetDevice()
     : m_rate("1Gbps")
+    , m_bps(m_rate.GetBitRate())
     , m_queueLimit(100)
     , m_mtu(1500)
     , m_txFree(kNever)
@@ -161,6 +163,13 @@ FullDuplexEthernetNetDevice::GetDataRate() const
     return m_rate;
 }
 
+void
+FullDuplexEthernetNetDevice::SetDataRate(DataRate rate)
+{
+    m_rate = rate;
+    m_bps = rate.GetBitRate();
+}
+
 const FullDuplexEthernetNetDevice::Stats&
 FullDuplexEthernetNetDevice::GetStats() const
 {
@@ -182,8 +191,7 @@ FullDuplexEthernetNetDevice::WireOctets(uint32_t payload)
 int64_t
 FullDuplexEthernetNetDevice::BitsToPs(uint64_t bits) const
 {
-    const uint64_t rate = m_rate.GetBitRate();
-    return static_cast<int64_t>((bits * 1000000000000ULL + rate - 1) / rate);
+    return static_cast<int64_t>((bits * 1000000000000ULL + m_bps - 1) / m_bps);
 }
 
 uint32_t

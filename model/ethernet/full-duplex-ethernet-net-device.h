@@ -268,9 +268,15 @@ class FullDuplexEthernetNetDevice : public NetDevice
      * @return picoseconds (rounded up)
      */
     int64_t BitsToPs(uint64_t bits) const;
+    /**
+     * Attribute DataRate's setter.
+     * @param rate the link rate
+     */
+    void SetDataRate(DataRate rate);
 
     // configuration
     DataRate m_rate;        //!< DataRate
+    uint64_t m_bps{0};      //!< its bits per second (read per frame)
     uint32_t m_queueLimit;  //!< MaxQueueFrames
     uint16_t m_mtu;         //!< Mtu
     Mac48Address m_address; //!< Address

@@ -59,7 +59,20 @@ TickTimer::GetPeriod() const
 Time
 TickTimer::GetFireTime(Time now, Time delay)
 {
-    Time fire = FirstTickAtOrAfter(m_phase, m_frequency, m_clockError, m_extraTicks, now, delay);
+    NS_ASSERT_MSG(!delay.IsStrictlyNegative(), "negative timer delay " << delay);
+    if (m_cachedFrequency != m_frequency || m_cachedError != m_clockError)
+    {
+        m_perSteps = PeriodSteps(m_frequency, m_clockError);
+        m_cachedFrequency = m_frequency;
+        m_cachedError = m_clockError;
+        m_cachedDelay = -1;
+    }
+    if (delay.GetTimeStep() != m_cachedDelay)
+    {
+        m_stretched = StretchedSteps(delay, m_clockError);
+        m_cachedDelay = delay.GetTimeStep();
+    }
+    Time fire = TickAtOrAfter(m_phase, m_perSteps, m_extraTicks, now, m_stretched);
     NS_LOG_LOGIC("armed " << now << " delay " << delay << " fires " << fire);
     return fire;
 }
@@ -73,6 +86,16 @@ TickTimer::FirstTickAtOrAfter(Time phase,
                               Time delay)
 {
     NS_ASSERT_MSG(!delay.IsStrictlyNegative(), "negative timer delay " << delay);
+    return TickAtOrAfter(phase,
+                         PeriodSteps(frequency, clockError),
+                         extraTicks,
+                         now,
+                         StretchedSteps(delay, clockError));
+}
+
+long double
+TickTimer::PeriodSteps(double frequency, double clockError)
+{
     // Tick k is at Phase + round(k * period), computed from the exact (non-truncated) period so
     // that no rounding drift accumulates (1/8192 s is not a whole number of nanoseconds).
     // (Time::FromInteger: the same steps as Seconds(1), without the conversion from double.)
@@ -80,13 +103,27 @@ TickTimer::FirstTickAtOrAfter(Time phase,
         = static_cast<long double>(Time::FromInteger(1, Time::S).GetTimeStep())
           * (1.0L + clockError) / static_cast<long double>(frequency);
     NS_ABORT_MSG_IF(perSteps < 1.0L, "TickTimer period below the simulator's time resolution");
+    return perSteps;
+}
+
+int64_t
+TickTimer::StretchedSteps(Time delay, double clockError)
+{
+    // The timer counts its own (error-stretched) periods, so the requested delay is stretched too.
+    return std::llround(static_cast<long double>(delay.GetTimeStep()) * (1.0L + clockError));
+}
+
+Time
+TickTimer::TickAtOrAfter(Time phase,
+                         long double perSteps,
+                         uint32_t extraTicks,
+                         Time now,
+                         int64_t stretched)
+{
     auto tick = [perSteps](int64_t k) {
         return std::llround(static_cast<long double>(k) * perSteps);
     };
-    // The timer counts its own (error-stretched) periods, so the requested delay is stretched too.
-    const int64_t rel
-        = (now - phase).GetTimeStep()
-          + std::llround(static_cast<long double>(delay.GetTimeStep()) * (1.0L + clockError));
+    const int64_t rel = (now - phase).GetTimeStep() + stretched;
     int64_t k = rel <= 0 ? 0 : static_cast<int64_t>(std::floor(rel / perSteps));
     while (tick(k) < rel)
     {

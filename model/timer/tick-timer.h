@@ -71,10 +71,47 @@ class TickTimer : public TimerModel
                                    Time delay);
 
   private:
+    /**
+     * The tick period in time steps, not truncated.
+     * @param frequency nominal tick rate (Hz)
+     * @param clockError relative rate error
+     * @return the period
+     */
+    static long double PeriodSteps(double frequency, double clockError);
+    /**
+     * A requested delay stretched by the clock's error, in time steps.
+     * @param delay the delay (>= 0)
+     * @param clockError relative rate error
+     * @return the stretched delay
+     */
+    static int64_t StretchedSteps(Time delay, double clockError);
+    /**
+     * The first tick at or after now + a stretched delay, plus extra ticks.
+     * @param phase time of tick 0
+     * @param perSteps the period (PeriodSteps)
+     * @param extraTicks ticks added
+     * @param now the time the timer is armed
+     * @param stretched the stretched delay (StretchedSteps)
+     * @return the firing time
+     */
+    static Time TickAtOrAfter(Time phase,
+                              long double perSteps,
+                              uint32_t extraTicks,
+                              Time now,
+                              int64_t stretched);
+
     double m_frequency;    //!< nominal tick frequency (Hz)
     Time m_phase;          //!< time of tick 0
     uint32_t m_extraTicks; //!< ticks added after the first tick at or after the expiry
     double m_clockError;   //!< relative rate error: real period = nominal * (1 + error)
+
+    // GetFireTime's constants, computed again when an attribute they depend on changes (a
+    // sender arms its timer with the same delay every time: sleep(1)).
+    double m_cachedFrequency{-1}; //!< m_frequency of m_perSteps (-1: none)
+    double m_cachedError{0};      //!< m_clockError of m_perSteps
+    long double m_perSteps{0};    //!< PeriodSteps
+    int64_t m_cachedDelay{-1};    //!< the delay of m_stretched (time steps; -1: none)
+    int64_t m_stretched{0};       //!< StretchedSteps of it
 };
 
 } // namespace ns3
