@@ -8,13 +8,17 @@
  */
 
 #include "ns3/default-simulator-impl.h"
+#include "ns3/enum.h"
 #include "ns3/lean-simulator-impl.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <map>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -377,6 +381,236 @@ class LeanSimulatorDifferentialTestCase : public TestCase
 };
 
 /**
+ * @brief A LeanSimulatorImpl with the lane order (Attribute SameTimeOrder = Lane).
+ * @param lane whether the lane order (else ns-3's uid order)
+ * @return the implementation
+ */
+static Ptr<LeanSimulatorImpl>
+MakeLean(bool lane)
+{
+    Ptr<LeanSimulatorImpl> impl = CreateObject<LeanSimulatorImpl>();
+    impl->SetAttribute("SameTimeOrder",
+                       EnumValue(lane ? LeanSimulatorImpl::LANE : LeanSimulatorImpl::UID));
+    return impl;
+}
+
+/**
+ * @ingroup testbed-tests
+ * The lane order by hand: at equal timestamps events run by context (lane), then in the order
+ * they were inserted into their lane, whatever the order of insertion across lanes; an event
+ * scheduled with Schedule or ScheduleNow stays in the lane of the event that schedules it.
+ */
+class LeanSimulatorLaneTieTestCase : public TestCase
+{
+  public:
+    LeanSimulatorLaneTieTestCase()
+        : TestCase("LeanSimulatorImpl lane order: same-time events by (lane, insertion in lane)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Simulator::Destroy();
+        Simulator::SetImplementation(MakeLean(true));
+        std::vector<int> order;
+        // At 1 ns, inserted in this order: 1 in lane 5, 2 in lane 3, 3 in lane 5, 4 in lane 3,
+        // 5 in lane 9; 1 schedules 6 with ScheduleNow (lane 5, after 3) and 7 in lane 4 at
+        // 1 ns (lane 4 is behind the running lane 5: it runs next); 2 schedules 8 with Schedule
+        // at 1 ns (lane 3, after 4). At 2 ns: 10 in lane 0, then 9 (no context: first).
+        // Hence 2 4 8 (lane 3), 1 (lane 5), 7 (lane 4, late), 3 6 (lane 5), 5 (lane 9), 9, 10.
+        Simulator::ScheduleWithContext(5, NanoSeconds(1), [&order]() {
+            Note(&order, 1);
+            Simulator::ScheduleNow(&Note, &order, 6);
+            Simulator::ScheduleWithContext(4, Time(0), &Note, &order, 7);
+        });
+        Simulator::ScheduleWithContext(3, NanoSeconds(1), [this, &order]() {
+            Note(&order, 2);
+            EventId e = Simulator::Schedule(Time(0), &Note, &order, 8);
+            NS_TEST_EXPECT_MSG_EQ(e.IsExpired(), false, "8 is pending");
+        });
+        Simulator::ScheduleWithContext(5, NanoSeconds(1), &Note, &order, 3);
+        Simulator::ScheduleWithContext(3, NanoSeconds(1), [this, &order]() {
+            NS_TEST_EXPECT_MSG_EQ(Simulator::GetContext(), 3, "lane of event 4");
+            Note(&order, 4);
+        });
+        Simulator::ScheduleWithContext(9, NanoSeconds(1), &Note, &order, 5);
+        Simulator::ScheduleWithContext(0, NanoSeconds(2), &Note, &order, 10);
+        EventId nine = Simulator::Schedule(NanoSeconds(2), &Note, &order, 9);
+        // A Stop at 3 ns stops before the events at 3 ns, even those inserted before it.
+        Simulator::ScheduleWithContext(0, NanoSeconds(3), &Note, &order, 11);
+        Simulator::Stop(NanoSeconds(3));
+        NS_TEST_EXPECT_MSG_EQ(nine.IsExpired(), false, "an event before Run is pending");
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(Simulator::Now(), NanoSeconds(3), "stopped at 3 ns");
+        NS_TEST_EXPECT_MSG_EQ(nine.IsExpired(), true, "9 ran");
+        const std::vector<int> expected{2, 4, 8, 1, 7, 3, 6, 5, 9, 10};
+        NS_TEST_ASSERT_MSG_EQ(order.size(), expected.size(), "events run");
+        for (std::size_t i = 0; i < expected.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(order[i], expected[i], "event at place " << i);
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * The property a split run needs from the lane order: the events of several lanes, inserted
+ * in two different interleavings of the lanes (each lane's own insertions in the same order),
+ * run in the same order, and that order is the one an independent reference computes from
+ * per-lane insertion counters: a std::set of (time, lane, n-th insertion into the lane), the
+ * same events scheduling their follow-ups. Under ns-3's uid order the two interleavings give
+ * different orders (the schedule has cross-lane ties), so the test can tell the two apart.
+ */
+class LeanSimulatorLaneInterleavingTestCase : public TestCase
+{
+  public:
+    LeanSimulatorLaneInterleavingTestCase()
+        : TestCase("LeanSimulatorImpl lane order: independent of the interleaving of lanes")
+    {
+    }
+
+  private:
+    /** An initial event: its lane, time (ns) and label. */
+    struct Initial
+    {
+        uint32_t lane;  //!< lane (context)
+        int64_t ns;     //!< time
+        uint32_t label; //!< label
+    };
+
+    /**
+     * The follow-ups of an event: its label's own rule, the same in the reference.
+     * @param label the running event's label
+     * @param lane its lane
+     * @return (lane, delay ns, label) of the events it schedules, in order
+     */
+    static std::vector<std::tuple<uint32_t, int64_t, uint32_t>> FollowUps(uint32_t label,
+                                                                          uint32_t lane)
+    {
+        std::vector<std::tuple<uint32_t, int64_t, uint32_t>> f;
+        if (label < 4000)
+        {
+            f.emplace_back(lane, label % 3, label * 2 + 4000);               // own lane
+            f.emplace_back((lane + label) % 5, label % 2, label * 2 + 4001); // another lane
+        }
+        return f;
+    }
+
+    /**
+     * @brief Run the events under an implementation, inserted in the given order.
+     * @param impl the implementation
+     * @param initial the initial events, in insertion order
+     * @return the labels in the order they ran
+     */
+    std::vector<uint32_t> RunOnce(Ptr<SimulatorImpl> impl, const std::vector<Initial>& initial)
+    {
+        Simulator::Destroy();
+        Simulator::SetImplementation(impl);
+        std::vector<uint32_t> order;
+        for (const auto& e : initial)
+        {
+            Simulator::ScheduleWithContext(e.lane,
+                                           NanoSeconds(e.ns),
+                                           &LeanSimulatorLaneInterleavingTestCase::Fire,
+                                           &order,
+                                           e.label);
+        }
+        Simulator::Run();
+        Simulator::Destroy();
+        return order;
+    }
+
+    /**
+     * @brief An event: note its label, schedule its follow-ups.
+     * @param order the labels run
+     * @param label its label
+     */
+    static void Fire(std::vector<uint32_t>* order, uint32_t label)
+    {
+        order->push_back(label);
+        const uint32_t lane = Simulator::GetContext();
+        for (const auto& [to, delay, next] : FollowUps(label, lane))
+        {
+            if (to == lane)
+            {
+                Simulator::Schedule(NanoSeconds(delay), &Fire, order, next);
+            }
+            else
+            {
+                Simulator::ScheduleWithContext(to, NanoSeconds(delay), &Fire, order, next);
+            }
+        }
+    }
+
+    /**
+     * @brief The reference: a set keyed (time, lane, n-th insertion into the lane).
+     * @param initial the initial events, in insertion order
+     * @return the labels in the order they run
+     */
+    static std::vector<uint32_t> Reference(const std::vector<Initial>& initial)
+    {
+        std::map<uint32_t, uint64_t> inserted; // per lane
+        std::set<std::tuple<int64_t, uint32_t, uint64_t, uint32_t>> queue;
+        for (const auto& e : initial)
+        {
+            queue.emplace(e.ns, e.lane, inserted[e.lane]++, e.label);
+        }
+        std::vector<uint32_t> order;
+        while (!queue.empty())
+        {
+            const auto [ns, lane, n, label] = *queue.begin();
+            queue.erase(queue.begin());
+            order.push_back(label);
+            for (const auto& [to, delay, next] : FollowUps(label, lane))
+            {
+                queue.emplace(ns + delay, to, inserted[to]++, next);
+            }
+        }
+        return order;
+    }
+
+    void DoRun() override
+    {
+        // 2 000 events in 5 lanes at 20 distinct times: many ties within and across lanes.
+        std::mt19937_64 rng(29);
+        std::vector<std::vector<Initial>> lanes(5);
+        for (uint32_t label = 0; label < 2000; ++label)
+        {
+            const uint32_t lane = rng() % 5;
+            lanes[lane].push_back(Initial{lane, static_cast<int64_t>(rng() % 20), label});
+        }
+        // Interleaving 1: lane by lane; 2: a random merge that keeps each lane's own order.
+        std::vector<Initial> byLane;
+        for (const auto& l : lanes)
+        {
+            byLane.insert(byLane.end(), l.begin(), l.end());
+        }
+        std::vector<Initial> mixed;
+        std::vector<std::size_t> next(lanes.size(), 0);
+        while (mixed.size() < byLane.size())
+        {
+            const std::size_t l = rng() % lanes.size();
+            if (next[l] < lanes[l].size())
+            {
+                mixed.push_back(lanes[l][next[l]++]);
+            }
+        }
+        const std::vector<uint32_t> reference = Reference(byLane);
+        NS_TEST_ASSERT_MSG_EQ(reference.size(), 6000, "every event and its two follow-ups");
+        NS_TEST_ASSERT_MSG_EQ((reference == Reference(mixed)), true, "the reference itself");
+        const std::vector<uint32_t> a = RunOnce(MakeLean(true), byLane);
+        const std::vector<uint32_t> b = RunOnce(MakeLean(true), mixed);
+        NS_TEST_EXPECT_MSG_EQ((a == reference), true, "lane order, lanes inserted one by one");
+        NS_TEST_EXPECT_MSG_EQ((b == reference), true, "lane order, lanes interleaved");
+        const std::vector<uint32_t> ua = RunOnce(MakeLean(false), byLane);
+        const std::vector<uint32_t> ub = RunOnce(MakeLean(false), mixed);
+        NS_TEST_EXPECT_MSG_EQ((ua == ub), false, "uid order depends on the interleaving");
+    }
+};
+
+/**
  * @ingroup testbed-tests
  * The simulator-core TestSuite.
  */
@@ -390,6 +624,8 @@ class SimulatorTestSuite : public TestSuite
         AddTestCase(new LeanSimulatorDifferentialTestCase(1, 20, 2000), Duration::QUICK);
         AddTestCase(new LeanSimulatorDifferentialTestCase(2, 200, 5000), Duration::QUICK);
         AddTestCase(new LeanSimulatorDifferentialTestCase(3, 5000, 20000), Duration::QUICK);
+        AddTestCase(new LeanSimulatorLaneTieTestCase, Duration::QUICK);
+        AddTestCase(new LeanSimulatorLaneInterleavingTestCase, Duration::QUICK);
     }
 };
 

@@ -321,8 +321,14 @@ int
 main(int argc, char* argv[])
 {
     ProgramOptions::SetSimulatorDefaults();
+    // Same-time events by lane (LeanSimulatorImpl's lane order; a lane per node and per switch
+    // port), not by global insertion order: the order a run split by sets can reproduce in each
+    // part (issue 29 step 6, doc/mega.rst). --ns3::LeanSimulatorImpl::SameTimeOrder=Uid gives
+    // ns-3's order.
+    UserAttributes::SetConfigDefault("ns3::LeanSimulatorImpl::SameTimeOrder", StringValue("Lane"));
     Mega06TestbedConfig config;
     Mega06HostOptions hostOptions;
+    config.portContexts = true;
     config.senderPcs = 4;
     config.sendersPerGroup = 4;
     double warmup = 2.0;

@@ -7,6 +7,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/full-duplex-ethernet-net-device.h"
 #include "ns3/host-nic.h"
 #include "ns3/host-platform-helper.h"
 #include "ns3/host-platform.h"
@@ -91,6 +92,12 @@ Mega06Testbed::Timers(const Mega06TestbedConfig& config)
     NS_ABORT_MSG_IF(!(config.igmpTimeScale > 0), "Mega06Testbed: igmpTimeScale must be > 0");
     // RFC 2236 section 8 (the IGMPv2 of the StarBED PCs and mrouted), every interval scaled.
     return IgmpTimers().Scaled(config.igmpTimeScale);
+}
+
+uint32_t
+Mega06Testbed::PortContext(uint32_t sw, uint32_t port)
+{
+    return 0x40000000U + sw * 0x10000U + port;
 }
 
 Ipv4Address
@@ -254,6 +261,28 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
         tb.bridge->AddSwitchPort(b);
         devs.Add(a);
         tb.restPort = tb.bridge->GetNPorts() - 1;
+    }
+
+    if (c.portContexts)
+    {
+        // A lane per switch port (LeanSimulatorImpl's lane order): the switch's per-frame
+        // events run in the context of the port the frame came in by.
+        for (auto [sw, br] : {std::pair{0U, tb.bridge}, std::pair{1U, tb.bridge6009}})
+        {
+            for (uint32_t p = 0; br && p < br->GetNPorts(); ++p)
+            {
+                Ptr<FullDuplexEthernetNetDevice> port
+                    = DynamicCast<FullDuplexEthernetNetDevice>(br->GetPort(p));
+                if (port)
+                {
+                    port->SetReceiveContext(PortContext(sw, p));
+                    // The switch's node has no protocol handler (the switch takes its frames
+                    // by the ports' promiscuous callback): ns-3's Node would only check that
+                    // the context is its id, which a port's context is not.
+                    port->SetReceiveCallback(NetDevice::ReceiveCallback());
+                }
+            }
+        }
     }
 
     NodeContainer all(pcs);

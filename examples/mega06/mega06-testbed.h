@@ -77,6 +77,9 @@ struct Mega06TestbedConfig
     uint32_t partFirstSet{0};
     uint32_t partSets{UINT32_MAX}; //!< sets whose applications run here (default: all)
     bool partShared{true}; //!< the rest of the network's and the querier's applications run here
+    /// Each full-duplex port of the switches delivers its frames in a context of its own
+    /// (PortContext): a lane per ingress port under LeanSimulatorImpl's lane order.
+    bool portContexts{false};
 };
 
 /**
@@ -265,6 +268,15 @@ struct Mega06Testbed
      * @return the group
      */
     static Ipv4Address GroupOf(const Mega06TestbedConfig& config, uint32_t k);
+
+    /**
+     * @brief The context of a switch port's received frames (Mega06TestbedConfig::
+     * portContexts): above every node id, the same in every part of a split run.
+     * @param sw the switch (0: the 6509, 1: the 6009)
+     * @param port the port
+     * @return 0x40000000 + sw * 0x10000 + port
+     */
+    static uint32_t PortContext(uint32_t sw, uint32_t port);
 
     /**
      * @brief The NIC model of a PC (its only device).

@@ -134,6 +134,16 @@ FullDuplexEthernetNetDevice::Attach(Ptr<FullDuplexEthernetChannel> channel)
 }
 
 void
+FullDuplexEthernetNetDevice::SetReceiveContext(uint32_t context)
+{
+    m_receiveContext = context;
+    if (m_peer)
+    {
+        m_peer->m_peerContext = context != UINT32_MAX ? context : m_node->GetId();
+    }
+}
+
+void
 FullDuplexEthernetNetDevice::LinkUp(Ptr<FullDuplexEthernetNetDevice> peer)
 {
     NS_LOG_FUNCTION(this << peer);
@@ -141,7 +151,8 @@ FullDuplexEthernetNetDevice::LinkUp(Ptr<FullDuplexEthernetNetDevice> peer)
     NS_ABORT_MSG_IF(
         !peer->GetNode(),
         "FullDuplexEthernetNetDevice: add both devices to their nodes before attaching");
-    m_peerContext = peer->GetNode()->GetId();
+    m_peerContext
+        = peer->m_receiveContext != UINT32_MAX ? peer->m_receiveContext : peer->GetNode()->GetId();
     m_stepPs = TimeStep(1).GetPicoSeconds();
     NS_ABORT_MSG_IF(m_stepPs <= 0,
                     "FullDuplexEthernetNetDevice: the time resolution must be 1 ps or coarser");

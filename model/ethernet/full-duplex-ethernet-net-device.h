@@ -107,6 +107,14 @@ class FullDuplexEthernetNetDevice : public NetDevice
     DataRate GetDataRate() const;
 
     /**
+     * @brief The context (simulator lane) of the events that deliver frames to this end: its
+     * node's id unless set (a switch gives each port its own, so that its per-frame events
+     * fall in the ingress port's lane under LeanSimulatorImpl's lane order).
+     * @param context the context
+     */
+    void SetReceiveContext(uint32_t context);
+
+    /**
      * @brief Send a frame without taking the packet over: it is not changed (and may be sent
      * through other ports too).
      * @param packet the payload (after the Ethernet header)
@@ -284,7 +292,8 @@ class FullDuplexEthernetNetDevice : public NetDevice
     // link
     Ptr<FullDuplexEthernetChannel> m_channel; //!< the cable
     Ptr<FullDuplexEthernetNetDevice> m_peer;  //!< the other end
-    uint32_t m_peerContext{0};                //!< the peer node's id (event context)
+    uint32_t m_peerContext{0};                //!< the peer's receive context (event context)
+    uint32_t m_receiveContext{UINT32_MAX};    //!< SetReceiveContext (UINT32_MAX: the node's id)
     int64_t m_delayPs{0};                     //!< the cable's delay (ps)
     int64_t m_stepPs{1000};                   //!< one time step of the simulator (ps)
 

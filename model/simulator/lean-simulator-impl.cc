@@ -4,7 +4,9 @@
 
 #include "lean-simulator-impl.h"
 
+#include "ns3/abort.h"
 #include "ns3/assert.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -37,11 +39,36 @@ constexpr std::size_t kArity = 4;
 TypeId
 LeanSimulatorImpl::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::LeanSimulatorImpl")
-                            .SetParent<SimulatorImpl>()
-                            .SetGroupName("Testbed")
-                            .AddConstructor<LeanSimulatorImpl>();
+    static TypeId tid
+        = TypeId("ns3::LeanSimulatorImpl")
+              .SetParent<SimulatorImpl>()
+              .SetGroupName("Testbed")
+              .AddConstructor<LeanSimulatorImpl>()
+              .AddAttribute("SameTimeOrder",
+                            "The order of events of the same timestamp: Uid "
+                            "(ns-3's: the order of insertion) or Lane (the "
+                            "event's context, then the order of insertion).",
+                            EnumValue(UID),
+                            MakeEnumAccessor<SameTimeOrder>(&LeanSimulatorImpl::SetSameTimeOrder,
+                                                            &LeanSimulatorImpl::GetSameTimeOrder),
+                            MakeEnumChecker(UID, "Uid", LANE, "Lane"));
     return tid;
+}
+
+void
+LeanSimulatorImpl::SetSameTimeOrder(SameTimeOrder order)
+{
+    NS_LOG_FUNCTION(this << order);
+    // The heap is ordered by the tie key: it cannot change under queued events.
+    NS_ABORT_MSG_IF(!m_heap.empty() || !m_eventsWithContextEmpty,
+                    "LeanSimulatorImpl: SameTimeOrder can change only while no event is queued");
+    m_laneMask = order == LANE ? 0xffffffffULL : 0;
+}
+
+LeanSimulatorImpl::SameTimeOrder
+LeanSimulatorImpl::GetSameTimeOrder() const
+{
+    return m_laneMask != 0 ? LANE : UID;
 }
 
 LeanSimulatorImpl::LeanSimulatorImpl()
@@ -217,6 +244,7 @@ LeanSimulatorImpl::Run()
         m_currentTs = next.ts;
         m_currentContext = next.context;
         m_currentUid = next.uid;
+        m_currentKey = TieKey(next.context, next.uid);
         next.impl->Invoke();
         next.impl->Unref();
         ProcessEventsWithContext();
@@ -370,8 +398,9 @@ LeanSimulatorImpl::IsExpired(const EventId& id) const
         }
         return true;
     }
+    // Run already: before the running event in the queue's order, or the running event.
     return id.PeekEventImpl() == nullptr || id.GetTs() < m_currentTs
-           || (id.GetTs() == m_currentTs && id.GetUid() <= m_currentUid)
+           || (id.GetTs() == m_currentTs && TieKey(id.GetContext(), id.GetUid()) <= m_currentKey)
            || id.PeekEventImpl()->IsCancelled();
 }
 

@@ -51,14 +51,34 @@ namespace ns3
  * cache lines).
  *
  * The event queue is built in: the SchedulerType global value and SetScheduler() do not change
- * it (they could not change the order either). Select this implementation with the global
- * value SimulatorImplementationType=ns3::LeanSimulatorImpl (ProgramOptions::
+ * it (they could not change the order either).
+ *
+ * **Lane order (opt-in).** With the Attribute SameTimeOrder = Lane, events of the same timestamp
+ * run by (context, uid) instead of uid: the event's context is its *lane* (the program's own
+ * events, of Simulator::NO_CONTEXT, first, e.g. a Stop; then lower contexts first), and within a
+ * lane the order of insertion. The order of two
+ * same-time events of different lanes then no longer depends on which was inserted first, and
+ * the order within a lane depends only on the order of that lane's insertions: a run split over
+ * processes (issue 29 step 6) can reproduce it in each process from the lanes it runs, where
+ * the global insertion order (uid) is not available. Events inherit their lane from the event
+ * that schedules them (Schedule, ScheduleNow), or take the context given (ScheduleWithContext),
+ * as contexts do in ns-3; IsExpired and GetDelayLeft follow the same order. The default, Uid,
+ * is ns-3's order; Lane is a different (equally deterministic) order, so a program's records
+ * may change where same-time events of different contexts tie. Select this implementation with the
+ * global value SimulatorImplementationType=ns3::LeanSimulatorImpl (ProgramOptions::
  * SetSimulatorDefaults does for the module's programs) before the first Simulator call, or with
  * Simulator::SetImplementation().
  */
 class LeanSimulatorImpl final : public SimulatorImpl
 {
   public:
+    /// The order of events of the same timestamp (Attribute SameTimeOrder).
+    enum SameTimeOrder
+    {
+        UID,  //!< ns-3's: insertion order (uid)
+        LANE, //!< lane (the event's context), then insertion order (uid)
+    };
+
     /**
      * @brief Get the type ID.
      * @return the object TypeId
@@ -102,15 +122,37 @@ class LeanSimulatorImpl final : public SimulatorImpl
     };
 
     /**
-     * @brief The queue's order: timestamp, then uid (ns-3's Scheduler::EventKey order).
+     * @brief The tie key of an event: its uid, behind its lane (context) in the lane order.
+     * @param context the event's context
+     * @param uid its uid
+     * @return the key (same-time events run in increasing key)
+     */
+    uint64_t TieKey(uint32_t context, uint32_t uid) const
+    {
+        // Lane context + 1: Simulator::NO_CONTEXT (the program's own events, Stop) first.
+        return ((static_cast<uint64_t>(static_cast<uint32_t>(context + 1)) & m_laneMask) << 32)
+               | uid;
+    }
+
+    /**
+     * @brief The queue's order: timestamp, then the tie key (uid: ns-3's Scheduler::EventKey
+     * order; or lane and uid).
      * @param a an entry
      * @param b another entry
      * @return whether @p a runs before @p b
      */
-    static bool Before(const Entry& a, const Entry& b)
+    bool Before(const Entry& a, const Entry& b) const
     {
-        return a.ts < b.ts || (a.ts == b.ts && a.uid < b.uid);
+        return a.ts < b.ts || (a.ts == b.ts && TieKey(a.context, a.uid) < TieKey(b.context, b.uid));
     }
+
+    /**
+     * @brief Set the same-time order (only while no event is queued).
+     * @param order the order
+     */
+    void SetSameTimeOrder(SameTimeOrder order);
+    /** @return the same-time order */
+    SameTimeOrder GetSameTimeOrder() const;
 
     /**
      * @brief Insert an event with the next uid.
@@ -156,11 +198,13 @@ class LeanSimulatorImpl final : public SimulatorImpl
     bool m_stop;                                     //!< Stop() was called
     uint32_t m_uid;                                  //!< the next uid
     uint32_t m_currentUid;                           //!< uid of the running event
-    uint64_t m_currentTs;                            //!< the clock (time steps)
-    uint32_t m_currentContext;                       //!< context of the running event
-    uint64_t m_eventCount;                           //!< events run (cancelled ones included)
-    int m_unscheduledEvents;                         //!< events queued and not run yet
-    std::thread::id m_mainThreadId;                  //!< the thread that runs the simulation
+    uint64_t m_currentKey{0};       //!< tie key of the running event (0: none ran yet)
+    uint64_t m_currentTs;           //!< the clock (time steps)
+    uint32_t m_currentContext;      //!< context of the running event
+    uint64_t m_eventCount;          //!< events run (cancelled ones included)
+    int m_unscheduledEvents;        //!< events queued and not run yet
+    std::thread::id m_mainThreadId; //!< the thread that runs the simulation
+    uint64_t m_laneMask{0}; //!< 0xffffffff in the lane order (context in the tie key), else 0
 };
 
 } // namespace ns3
