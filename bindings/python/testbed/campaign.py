@@ -426,17 +426,11 @@ def _wait_timed(proc: subprocess.Popen, timeout: float | None, on_err_line=None)
         timer.daemon = True
         timer.start()
     rusage = None
-    try:
-        while True:
-            try:
-                _, status, rusage = os.wait4(proc.pid, 0)
-                proc.returncode = os.waitstatus_to_exitcode(status)
-                break
-            except InterruptedError:
-                continue
-            except ChildProcessError:  # reaped elsewhere: its status through Popen
-                proc.wait()
-                break
+    try:  # os.wait4 retries by itself when a signal interrupts it (PEP 475)
+        _, status, rusage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    except ChildProcessError:  # reaped elsewhere: its status through Popen
+        proc.wait()
     finally:
         if timer is not None:
             timer.cancel()
