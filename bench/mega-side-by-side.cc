@@ -3,8 +3,8 @@
  *
  * The MEGA06 switch path against stock ns-3 on the same senders and receivers: S sender hosts,
  * each with N send_udp virtual senders (one 100-octet datagram per sender per second, random
- * phase, no host CPU model: both sides get exactly the same packets), R receivers each reading
- * the group on a UDP socket, one switch, 100 Mbit/s links.
+ * phase, no host CPU model on the senders: both sides get exactly the same packets), R receivers
+ * of the group, one switch, 100 Mbit/s links.
  *
  * --side=module: this module's path (SnoopingSwitchHelper: SnoopingBridgeNetDevice with IGMP
  *   snooping, the receivers join with Ami/IgmpL4Protocol; frames go only to member ports), over
@@ -13,13 +13,24 @@
  * --side=stock: stock ns-3 (BridgeHelper: BridgeNetDevice over CsmaHelper links; multicast is
  *   flooded to every port, the senders' stacks drop what they do not want).
  *
+ * --rx: how the receivers read the group.
+ *   stack: a UDP socket through ns-3's IPv4 and UDP layers (the only way on the stock side).
+ *   nic (module side only): MEGA06's receive path (issue 29 step 1): each receiver has a host
+ *     platform (the StarBED PCs' profile: CPU, interrupts, NIC model) whose NIC model hands the
+ *     group's datagrams straight to the program (HostPlatform::BindUdpMulticast), without ns-3's
+ *     IPv4 and UDP; the receivers' CPU and interrupt work is simulated, which the stock side
+ *     does not model at all.
+ * --core: the simulator core. lean: the module's programs' default (LeanSimulatorImpl,
+ *   ProgramOptions::SetSimulatorDefaults); ns3: ns-3's own default (DefaultSimulatorImpl with
+ *   MapScheduler), i.e. stock ns-3 as released.
+ *
  * Prints one JSON line: simulated seconds, wall seconds, events, link-hops (frames that ended
  * their transmission on some device: CSMA's PhyTxEnd; on full-duplex links the frames received
- * at the far end, FullDuplexEthernetNetDevice::GetStats), frames delivered to the receivers'
- * sockets.
+ * at the far end, FullDuplexEthernetNetDevice::GetStats), datagrams delivered to the receivers'
+ * programs (socket reads, or the NIC model's deliveries with --rx=nic).
  * bench/mega-side-by-side.py runs both sides and prints the ratios and memory per sender.
  *
- *   ./build/bench/mega-side-by-side --side=module --senders=2 --nodes=5000 --seconds=20
+ *   ./build/bench/mega-side-by-side --side=module --rx=nic --senders=2 --nodes=5000 --seconds=20
  */
 
 #include "ns3/bridge-module.h"
@@ -55,6 +66,12 @@ Read(Ptr<Socket> s)
     }
 }
 
+void
+Take(const HostPlatform::UdpDatagram&)
+{
+    ++g_delivered;
+}
+
 } // namespace
 
 int
@@ -63,6 +80,8 @@ main(int argc, char* argv[])
     ProgramOptions::SetSimulatorDefaults();
     std::string side = "module";
     std::string links = "full-duplex";
+    std::string rxPath = "stack";
+    std::string core = "lean";
     uint32_t senders = 2;
     uint32_t nodes = 5000;
     uint32_t receivers = 2;
@@ -77,11 +96,29 @@ main(int argc, char* argv[])
                    "the module side's links: full-duplex (MEGA06's) or csma",
                    links,
                    {"full-duplex", "csma"});
+    opts.AddChoice("rx",
+                   "how the receivers read: stack (ns-3's IPv4/UDP and a socket) or nic (the "
+                   "module side only: MEGA06's path, the NIC model hands datagrams to the program)",
+                   rxPath,
+                   {"stack", "nic"});
+    opts.AddChoice("core",
+                   "simulator core: lean (the module's default) or ns3 (DefaultSimulatorImpl with "
+                   "MapScheduler, ns-3's default)",
+                   core,
+                   {"lean", "ns3"});
     opts.Add("senders", "sender hosts", senders, 1, 64);
     opts.Add("nodes", "virtual senders per sender host", nodes, 1, 1000000);
     opts.Add("receivers", "receiver hosts", receivers, 1, 64);
     opts.Add("seconds", "simulated seconds", seconds, 0.1, 3600);
     opts.Parse(argc, argv);
+    opts.Require(
+        side == "module" || rxPath == "stack",
+        "--rx=nic is the module's receive path; the stock side reads through ns-3's stack");
+    if (core == "ns3")
+    {
+        GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+        GlobalValue::Bind("SchedulerType", StringValue("ns3::MapScheduler"));
+    }
 
     const Ipv4Address group("239.10.0.1");
     const uint16_t port = 10000;
@@ -145,12 +182,25 @@ main(int argc, char* argv[])
         IgmpHelper::AssignStreams(hosts, 100);
     }
     std::vector<Ptr<Socket>> sinks;
-    for (uint32_t i = 0; i < rx.GetN(); ++i)
+    if (rxPath == "nic")
     {
-        Ptr<Socket> s = Socket::CreateSocket(rx.Get(i), UdpSocketFactory::GetTypeId());
-        s->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
-        s->SetRecvCallback(MakeCallback(&Read));
-        sinks.push_back(s);
+        HostPlatformHelper platforms("starbed-p3-linux2613");
+        platforms.Install(rx);
+        HostPlatformHelper::AssignStreams(rx, 1000);
+        for (uint32_t i = 0; i < rx.GetN(); ++i)
+        {
+            rx.Get(i)->GetObject<HostPlatform>()->BindUdpMulticast(port, MakeCallback(&Take));
+        }
+    }
+    else
+    {
+        for (uint32_t i = 0; i < rx.GetN(); ++i)
+        {
+            Ptr<Socket> s = Socket::CreateSocket(rx.Get(i), UdpSocketFactory::GetTypeId());
+            s->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
+            s->SetRecvCallback(MakeCallback(&Read));
+            sinks.push_back(s);
+        }
     }
     int64_t stream = 1;
     for (uint32_t i = 0; i < tx.GetN(); ++i)
@@ -189,7 +239,8 @@ main(int argc, char* argv[])
             }
         }
     }
-    std::cout << "{\"side\": \"" << side << "\", \"senders\": " << senders
+    std::cout << "{\"side\": \"" << side << "\", \"senders\": " << senders << ", \"rx\": \""
+              << rxPath << "\", \"core\": \"" << core << "\""
               << ", \"nodes\": " << nodes << ", \"receivers\": " << receivers
               << ", \"seconds\": " << seconds << ", \"wall_s\": " << wall
               << ", \"events\": " << Simulator::GetEventCount() << ", \"hops\": " << g_hops
