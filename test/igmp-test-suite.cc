@@ -561,6 +561,54 @@ class IgmpQuerierTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * The router part's next transmission (IgmpL4Protocol::GetNextRouterTransmission, the lookahead
+ * of a split run), from RFC 2236's timers with Query Interval 20 s and Query Response Interval
+ * 4 s: node 0 enabled with a 2 s delay queries at 2 s, 7 s (Startup Query Interval QI / 4) and
+ * 27 s; node 1 (enabled at 0 s, higher address) hears node 0's query at 2 s and then waits the
+ * Other Querier Present Interval (2 x 20 + 4 / 2 = 42 s) after each query it hears.
+ */
+class IgmpNextTransmissionTestCase : public TestCase
+{
+  public:
+    IgmpNextTransmissionTestCase()
+        : TestCase("Querier: the router part's next transmission, from its timers")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        IgmpHelper h;
+        h.SetAttribute("Version", UintegerValue(2));
+        h.SetAttribute("QueryInterval", TimeValue(Seconds(20)));
+        h.SetAttribute("QueryResponseInterval", TimeValue(Seconds(4)));
+        Lan lan(2, h);
+        IgmpHelper::EnableQuerier(lan.nodes.Get(1), 1, Seconds(0)); // 10.0.0.2
+        IgmpHelper::EnableQuerier(lan.nodes.Get(0), 1, Seconds(2)); // 10.0.0.1 wins
+        std::vector<Time> next0;
+        std::vector<Time> next1;
+        for (double t : {1.0, 3.0, 10.0})
+        {
+            Simulator::Schedule(Seconds(t), [&]() {
+                next0.push_back(lan.igmp[0]->GetNextRouterTransmission(1));
+                next1.push_back(lan.igmp[1]->GetNextRouterTransmission(1));
+            });
+        }
+        Simulator::Stop(Seconds(11));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(next0.size(), 3u, "three probes");
+        NS_TEST_EXPECT_MSG_EQ(next0[0], Seconds(2), "the first startup query");
+        NS_TEST_EXPECT_MSG_EQ(next0[1], Seconds(7), "the second, QI / 4 later");
+        NS_TEST_EXPECT_MSG_EQ(next0[2], Seconds(27), "then the Query Interval");
+        NS_TEST_EXPECT_MSG_EQ(next1[0], Seconds(5), "node 1's second startup query (0 s + QI / 4)");
+        NS_TEST_EXPECT_MSG_EQ_TOL(next1[1], Seconds(2 + 42), MicroSeconds(100), "OQPI after 2 s");
+        NS_TEST_EXPECT_MSG_EQ_TOL(next1[2], Seconds(7 + 42), MicroSeconds(100), "OQPI after 7 s");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * RFC 3376: state-change records, current-state responses without suppression, router
  * filter-mode transitions, and v2 compatibility mode.
  */
@@ -1085,6 +1133,7 @@ class IgmpTestSuite : public TestSuite
         AddTestCase(new IgmpV2SuppressionTestCase, Duration::QUICK);
         AddTestCase(new IgmpV2LeaveTestCase, Duration::QUICK);
         AddTestCase(new IgmpQuerierTestCase, Duration::QUICK);
+        AddTestCase(new IgmpNextTransmissionTestCase, Duration::QUICK);
         AddTestCase(new IgmpV3TestCase, Duration::QUICK);
         AddTestCase(new IgmpV3RouterTableTestCase, Duration::QUICK);
         AddTestCase(new IgmpMalformedTestCase, Duration::QUICK);

@@ -313,6 +313,70 @@ class PlainSwitchTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * A port diverted (SetPortDivert, a run split over processes): a group-addressed frame from
+ * host 0 reaches host 1, and instead of going out of port 2 it reaches the callback once, with
+ * its ingress port 0; with the divert removed and the frame handed to port 2 later
+ * (InjectToPort), it reaches host 2 then. Host 0 never gets its own frame.
+ */
+class SwitchPortDivertTestCase : public TestCase
+{
+  public:
+    SwitchPortDivertTestCase()
+        : TestCase("Switch: a diverted port's frames go to a callback, InjectToPort sends them")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        SwitchHelper sh;
+        Ptr<Node> swNode = CreateObject<Node>();
+        Ptr<SwitchNetDevice> sw = sh.Install(swNode);
+        NodeContainer hosts;
+        hosts.Create(3);
+        std::vector<Ptr<NetDevice>> devs;
+        std::vector<uint32_t> arrived(3, 0);
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            devs.push_back(sh.Connect(sw, hosts.Get(i), DataRate("100Mbps")).Get(0));
+            devs[i]->TraceConnectWithoutContext("PhyRxEnd",
+                                                MakeBoundCallback(
+                                                    +[](uint32_t* n, Ptr<const Packet>) { ++*n; },
+                                                    &arrived[i]));
+        }
+        std::vector<SwitchFabric::Frame> diverted;
+        sw->SetPortDivert(
+            2,
+            Callback<void, const SwitchFabric::Frame&>(
+                [&diverted](const SwitchFabric::Frame& f) { diverted.push_back(f); }));
+        Simulator::Schedule(Seconds(1), [&]() {
+            devs[0]->Send(Create<Packet>(100), Mac48Address::GetMulticast(G1), 0x0800);
+        });
+        std::vector<uint32_t> at2;
+        Simulator::Schedule(Seconds(2), [&]() {
+            at2 = arrived;
+            // (the port sends again: a null callback)
+            sw->SetPortDivert(2, Callback<void, const SwitchFabric::Frame&>());
+            if (!diverted.empty())
+            {
+                sw->InjectToPort(2, diverted[0]);
+            }
+        });
+        Simulator::Stop(Seconds(3));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(diverted.size(), 1u, "one frame diverted");
+        NS_TEST_EXPECT_MSG_EQ(diverted[0].inPort, 0u, "from port 0");
+        NS_TEST_EXPECT_MSG_EQ(diverted[0].GetSize(), 100u, "the frame");
+        NS_TEST_EXPECT_MSG_EQ(at2[1], 1u, "host 1 got it");
+        NS_TEST_EXPECT_MSG_EQ(at2[2], 0u, "host 2 not: diverted");
+        NS_TEST_EXPECT_MSG_EQ(arrived[2], 1u, "host 2 after the injection");
+        NS_TEST_EXPECT_MSG_EQ(arrived[0], 0u, "never back to its ingress port");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * Leave (normal and fast) and membership timeout of a silent host.
  */
 class SnoopLeaveTimeoutTestCase : public TestCase
@@ -965,6 +1029,7 @@ class SnoopingBridgeTestSuite : public TestSuite
         AddTestCase(new RouterPortTestCase, Duration::QUICK);
         AddTestCase(new UdpReceiverTestCase, Duration::QUICK);
         AddTestCase(new PlainSwitchTestCase, Duration::QUICK);
+        AddTestCase(new SwitchPortDivertTestCase, Duration::QUICK);
     }
 };
 
