@@ -307,10 +307,12 @@ class PlainSwitchTestCase : public TestCase
         // reaches hosts 0 and 1, and the callback once (ingress port 3) instead of host 2;
         // with the divert removed, InjectToPort sends it to host 2.
         std::vector<SwitchFabric::Frame> diverted;
-        sw->SetPortDivert(
-            2,
-            Callback<void, const SwitchFabric::Frame&>(
-                [&diverted](const SwitchFabric::Frame& f) { diverted.push_back(f); }));
+        Simulator::Schedule(Seconds(8.5), [&]() {
+            sw->SetPortDivert(
+                2,
+                Callback<void, const SwitchFabric::Frame&>(
+                    [&diverted](const SwitchFabric::Frame& f) { diverted.push_back(f); }));
+        });
         Simulator::Schedule(Seconds(9), [&]() { send(3, Mac48Address::GetMulticast(G1)); });
         Simulator::Schedule(Seconds(10), [&]() {
             expect({3, 4, 2, 1}, "diverted");
