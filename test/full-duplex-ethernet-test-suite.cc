@@ -524,6 +524,60 @@ class FrameDescriptorTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * The two entries of a run split over processes (issue 29 step 6), hand-computed at 1 Gbit/s
+ * with a 500 ns cable: GetLastArrival after each of three back-to-back 100-octet datagrams sent
+ * at t = 1 us is when the frame's last bit reaches the peer (1 000 + 1 008 + 500 ns, then
+ * 1 104 ns apart), the times at which the peer receives them; Deliver hands a frame to the
+ * upper layers at once, a 28-octet payload padded to 46 octets as from the link.
+ */
+class FullDuplexSplitEntriesTestCase : public TestCase
+{
+  public:
+    FullDuplexSplitEntriesTestCase()
+        : TestCase("full-duplex Ethernet: GetLastArrival and Deliver, hand-computed")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NetDeviceContainer d = Link("1Gbps", 100, NanoSeconds(500));
+        Ptr<FullDuplexEthernetNetDevice> tx = DynamicCast<FullDuplexEthernetNetDevice>(d.Get(0));
+        Ptr<FullDuplexEthernetNetDevice> rx = DynamicCast<FullDuplexEthernetNetDevice>(d.Get(1));
+        Sink sink;
+        sink.Listen(rx);
+        std::vector<int64_t> promised;
+        Simulator::Schedule(MicroSeconds(1), [&]() {
+            for (int i = 0; i < 3; ++i)
+            {
+                tx->Send(Create<Packet>(100), Mac48Address::GetBroadcast(), 0x0800);
+                promised.push_back(tx->GetLastArrival().GetNanoSeconds());
+            }
+        });
+        Simulator::Schedule(MicroSeconds(10), [&]() {
+            rx->Deliver(Create<Packet>(28),
+                        tx->GetMacAddress(),
+                        Mac48Address::GetBroadcast(),
+                        0x0800);
+        });
+        Simulator::Run();
+        const std::vector<int64_t> expected
+            = {1000 + 1008 + 500, 1000 + 1104 + 1008 + 500, 1000 + 2 * 1104 + 1008 + 500};
+        NS_TEST_ASSERT_MSG_EQ(promised.size(), 3u, "three sends");
+        NS_TEST_ASSERT_MSG_EQ(sink.times.size(), 4u, "three frames and the delivered one");
+        for (std::size_t i = 0; i < 3; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(promised[i], expected[i], "last arrival " << i);
+            NS_TEST_EXPECT_MSG_EQ(sink.times[i], expected[i], "received " << i);
+        }
+        NS_TEST_EXPECT_MSG_EQ(sink.times[3], 10000, "delivered at once");
+        NS_TEST_EXPECT_MSG_EQ(sink.sizes[3], 46u, "padded to the minimum frame");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * The full-duplex Ethernet suite.
  */
 class FullDuplexEthernetTestSuite : public TestSuite
@@ -537,6 +591,7 @@ class FullDuplexEthernetTestSuite : public TestSuite
         AddTestCase(new FullDuplexCrossingTestCase, Duration::QUICK);
         AddTestCase(new FullDuplexDifferentialTestCase, Duration::QUICK);
         AddTestCase(new FrameDescriptorTestCase, Duration::QUICK);
+        AddTestCase(new FullDuplexSplitEntriesTestCase, Duration::QUICK);
     }
 };
 

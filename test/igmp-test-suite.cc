@@ -481,7 +481,8 @@ class IgmpV2LeaveTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
- * Group membership timeout, startup queries, querier election and Other Querier Present.
+ * Group membership timeout, startup queries, querier election and Other Querier Present, and
+ * the router part's next transmission that follows from them.
  */
 class IgmpQuerierTestCase : public TestCase
 {
@@ -502,6 +503,17 @@ class IgmpQuerierTestCase : public TestCase
         IgmpHelper::EnableQuerier(lan.nodes.Get(1), 1, Seconds(0)); // 10.0.0.2
         IgmpHelper::EnableQuerier(lan.nodes.Get(0), 1, Seconds(2)); // 10.0.0.1 wins
         lan.Join(Seconds(1), 2, G1);
+        // The router part's next transmission (GetNextRouterTransmission, a split run's
+        // lookahead), probed at 1, 3 and 10 s.
+        std::vector<Time> next0;
+        std::vector<Time> next1;
+        for (double t : {1.0, 3.0, 10.0})
+        {
+            Simulator::Schedule(Seconds(t), [&]() {
+                next0.push_back(lan.igmp[0]->GetNextRouterTransmission(1));
+                next1.push_back(lan.igmp[1]->GetNextRouterTransmission(1));
+            });
+        }
         // The host goes silent at 12 s: its membership must time out GMI after its last report.
         Simulator::Schedule(Seconds(12), &IgmpL4Protocol::SetMuted, lan.igmp[2], true);
         // The winning querier dies at 50 s.
@@ -515,6 +527,16 @@ class IgmpQuerierTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(q0[1].t, Seconds(7), "second after Startup Query Interval");
         NS_TEST_ASSERT_MSG_EQ(q0[2].t, Seconds(27), "then every Query Interval");
         NS_TEST_ASSERT_MSG_EQ(q0[0].peer, Ipv4Address("224.0.0.1"), "general query to 224.0.0.1");
+        // The next transmission: node 0's startup queries at 2 and 7 s, then 27 s; node 1's
+        // second startup query (0 s + QI / 4), then its Other Querier Present timeout 42 s
+        // (2 x 20 + 4 / 2) after each query of node 0 it heard (2 s, 7 s).
+        NS_TEST_ASSERT_MSG_EQ(next0.size(), 3u, "three probes");
+        NS_TEST_EXPECT_MSG_EQ(next0[0], Seconds(2), "node 0: the first startup query");
+        NS_TEST_EXPECT_MSG_EQ(next0[1], Seconds(7), "node 0: the second, QI / 4 later");
+        NS_TEST_EXPECT_MSG_EQ(next0[2], Seconds(27), "node 0: then the Query Interval");
+        NS_TEST_EXPECT_MSG_EQ(next1[0], Seconds(5), "node 1: its second startup query");
+        NS_TEST_EXPECT_MSG_EQ_TOL(next1[1], Seconds(44), MicroSeconds(100), "node 1: 2 s + OQPI");
+        NS_TEST_EXPECT_MSG_EQ_TOL(next1[2], Seconds(49), MicroSeconds(100), "node 1: 7 s + OQPI");
         // Node 1 queried at 0 s, heard the lower 10.0.0.1 at 2 s and stopped.
         NS_TEST_ASSERT_MSG_EQ(q1[0].t, Seconds(0), "node 1 starts as querier");
         // Other Querier Present = 2 x 20 + 4 / 2 = 42 s after the last query heard (47 s).

@@ -252,7 +252,8 @@ class SnoopForwardingTestCase : public TestCase
  * The plain learning switch (SwitchNetDevice, IEEE 802.1D transparent bridging): a group-
  * addressed frame goes to every port but its ingress port, IGMP included (nothing is snooped);
  * unicast to an unknown address is flooded, to a learned address it leaves through that
- * address's port only.
+ * address's port only. A diverted port (SetPortDivert) hands its frames to a callback, and
+ * InjectToPort sends one through the port.
  */
 class PlainSwitchTestCase : public TestCase
 {
@@ -302,8 +303,31 @@ class PlainSwitchTestCase : public TestCase
         Simulator::Schedule(Seconds(6), [&]() { expect({2, 2, 2, 1}, "to learned host 0"); });
         Simulator::Schedule(Seconds(7), [&]() { send(2, devs[1]->GetAddress()); });
         Simulator::Schedule(Seconds(8), [&]() { expect({2, 3, 2, 1}, "to learned host 1"); });
-        Simulator::Stop(Seconds(9));
+        // Port 2 diverted (SetPortDivert, a split run): a group-addressed frame from host 3
+        // reaches hosts 0 and 1, and the callback once (ingress port 3) instead of host 2;
+        // with the divert removed, InjectToPort sends it to host 2.
+        std::vector<SwitchFabric::Frame> diverted;
+        Simulator::Schedule(Seconds(8.5), [&]() {
+            sw->SetPortDivert(
+                2,
+                Callback<void, const SwitchFabric::Frame&>(
+                    [&diverted](const SwitchFabric::Frame& f) { diverted.push_back(f); }));
+        });
+        Simulator::Schedule(Seconds(9), [&]() { send(3, Mac48Address::GetMulticast(G1)); });
+        Simulator::Schedule(Seconds(10), [&]() {
+            expect({3, 4, 2, 1}, "diverted");
+            sw->SetPortDivert(2, Callback<void, const SwitchFabric::Frame&>());
+            for (const auto& f : diverted)
+            {
+                sw->InjectToPort(2, f);
+            }
+        });
+        Simulator::Schedule(Seconds(11), [&]() { expect({3, 4, 3, 1}, "injected"); });
+        Simulator::Stop(Seconds(12));
         Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(diverted.size(), 1u, "one frame diverted");
+        NS_TEST_EXPECT_MSG_EQ(diverted[0].inPort, 3u, "from port 3");
+        NS_TEST_EXPECT_MSG_EQ(diverted[0].GetSize(), 100u, "the frame");
         NS_TEST_ASSERT_MSG_EQ(sw->GetFabric()->GetMacTableSize(),
                               4u,
                               "every host that sent is learned");

@@ -23,16 +23,23 @@
 #include "mega06-testbed.h"
 
 #include "ns3/core-module.h"
+#include "ns3/frame-descriptor.h"
+#include "ns3/full-duplex-ethernet-net-device.h"
+#include "ns3/igmp-l4-protocol.h"
 #include "ns3/internet-module.h"
 #include "ns3/testbed-module.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cinttypes>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
+#include <fcntl.h>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <unistd.h>
 
 using namespace ns3;
 
@@ -109,6 +116,7 @@ struct Totals
     uint32_t part{0};         //!< this part (0 for a whole run)
     uint32_t parts{1};        //!< parts of the run
     std::string signature;    //!< the options that must be equal in every part
+    std::string digest;       //!< --digest: the router port's frames (hexadecimal; or empty)
 
     /** @return the doubles of a summary, in a fixed order */
     static std::vector<double*> Reals(SaraTable::Summary& s)
@@ -142,6 +150,7 @@ struct Totals
            << "queries " << queries << " " << queriesOnTime << " " << querierRx << " "
            << querierDrops << "\n"
            << "events " << events << "\n"
+           << "digest " << (digest.empty() ? "-" : digest) << "\n"
            << "switch";
         for (uint64_t d : switchDrops)
         {
@@ -214,6 +223,11 @@ struct Totals
             else if (key == "events")
             {
                 ls >> t.events;
+            }
+            else if (key == "digest")
+            {
+                ls >> t.digest;
+                t.digest = t.digest == "-" ? "" : t.digest;
             }
             else if (key == "switch")
             {
@@ -305,6 +319,10 @@ struct Totals
             t.querierRx += p.querierRx;
             t.querierDrops += p.querierDrops;
             t.events += p.events;
+            // The router port is simulated in part 0 only (the querier's part).
+            ProgramOptions::Require(k == 0 || p.digest.empty(),
+                                    "--merge: a part other than 0 has a router-port digest");
+            t.digest = k == 0 ? p.digest : t.digest;
         }
         for (uint32_t j = 0; j < t.rx.size(); ++j)
         {
@@ -313,6 +331,165 @@ struct Totals
         }
         return t;
     }
+};
+
+/**
+ * The pipe pair between the two parts of a run split with the querier (issue 29 step 6,
+ * doc/mega.rst): part B streams its router-port admissions and its progress, part A the frames
+ * of the querier's NIC and its promises (conservative synchronisation). Binary messages, one
+ * octet of kind then fixed-size fields in this machine's byte order (both parts run here).
+ * A peer that closed the pipe (it failed or was killed) ends this part: exit 1.
+ */
+class Exchange
+{
+  public:
+    /**
+     * @param rfd the descriptor to read from
+     * @param wfd the descriptor to write to
+     * @param who this part, for the messages
+     */
+    void Open(int rfd, int wfd, const std::string& who)
+    {
+        m_r = rfd;
+        m_w = wfd;
+        m_who = who;
+    }
+
+    /**
+     * Queue octets for the peer.
+     * @param p the octets
+     * @param n how many
+     */
+    void Put(const void* p, size_t n)
+    {
+        const auto* b = static_cast<const uint8_t*>(p);
+        m_out.insert(m_out.end(), b, b + n);
+        if (m_out.size() > (1U << 20))
+        {
+            Flush();
+        }
+    }
+
+    /**
+     * Queue a value.
+     * @param v the value
+     */
+    template<class T>
+    void Put(const T& v)
+    {
+        Put(&v, sizeof(T));
+    }
+
+    /** Queue a MAC address. @param a the address */
+    void PutMac(Mac48Address a)
+    {
+        uint8_t b[6];
+        a.CopyTo(b);
+        Put(b, 6);
+    }
+
+    /** Write what is queued. */
+    void Flush()
+    {
+        size_t done = 0;
+        while (done < m_out.size())
+        {
+            const ssize_t k = ::write(m_w, m_out.data() + done, m_out.size() - done);
+            if (k < 0 && errno == EINTR)
+            {
+                continue;
+            }
+            if (k <= 0)
+            {
+                Fail("cannot write to the other part (it ended?)");
+            }
+            done += k;
+        }
+        m_out.clear();
+    }
+
+    /**
+     * Read octets (blocking).
+     * @param p where to
+     * @param n how many
+     */
+    void Get(void* p, size_t n)
+    {
+        auto* b = static_cast<uint8_t*>(p);
+        while (n > 0)
+        {
+            if (m_pos == m_len)
+            {
+                const ssize_t k = ::read(m_r, m_in, sizeof(m_in));
+                if (k < 0 && errno == EINTR)
+                {
+                    continue;
+                }
+                if (k <= 0)
+                {
+                    Fail("the other part closed the exchange (it failed or ended early)");
+                }
+                m_pos = 0;
+                m_len = k;
+            }
+            const size_t c = std::min(n, m_len - m_pos);
+            std::copy(m_in + m_pos, m_in + m_pos + c, b);
+            m_pos += c;
+            b += c;
+            n -= c;
+        }
+    }
+
+    /** @return a value read */
+    template<class T>
+    T Get()
+    {
+        T v;
+        Get(&v, sizeof(T));
+        return v;
+    }
+
+    /** @return a MAC address read */
+    Mac48Address GetMac()
+    {
+        uint8_t b[6];
+        Get(b, 6);
+        Mac48Address a;
+        a.CopyFrom(b);
+        return a;
+    }
+
+    /**
+     * End this part with an error (exit 1).
+     * @param why the reason
+     */
+    [[noreturn]] void Fail(const std::string& why) const
+    {
+        std::cerr << "mega-scale: " << m_who << ": " << why << "\n";
+        std::cerr.flush();
+        std::_Exit(1);
+    }
+
+  private:
+    int m_r{-1};                //!< read end
+    int m_w{-1};                //!< write end
+    std::string m_who;          //!< this part
+    std::vector<uint8_t> m_out; //!< queued for writing
+    uint8_t m_in[1 << 16];      //!< read buffer
+    size_t m_pos{0};            //!< next octet in it
+    size_t m_len{0};            //!< octets in it
+};
+
+/// Kinds of the exchange's messages.
+enum : uint8_t
+{
+    MSG_TEMPLATE
+        = 'T',        //!< B -> A: a frame template (id, variable-octets offset, EtherType, octets)
+    MSG_DESC = 'D',   //!< B -> A: an admission of a descriptor (time, lane, template, var, MACs)
+    MSG_PACKET = 'P', //!< B -> A: an admission of a packet (time, lane, EtherType, MACs, octets)
+    MSG_PROGRESS = 'G', //!< B -> A: B has run every event up to this time step
+    MSG_FRAME = 'F',    //!< A -> B: a frame of the querier's NIC (arrival, EtherType, MACs, octets)
+    MSG_PROMISE = 'R',  //!< A -> B: B may run every event up to this time step
 };
 
 } // namespace
@@ -386,6 +563,14 @@ main(int argc, char* argv[])
              0,
              3600,
              "s");
+    // Scaled IGMP timers (as mega-querier's), so that a short run has several general queries
+    // (RFC 2236's Query Interval is 125 s, the Startup Query Interval 31.25 s); 1 = RFC 2236's.
+    opts.Add("igmpTimeScale",
+             "IGMP timers (RFC 2236 defaults) times this",
+             config.igmpTimeScale,
+             0.01,
+             1,
+             "1");
     std::string links = "full-duplex";
     opts.AddChoice("links",
                    "the links: the lean full-duplex Ethernet links, or ns-3's CSMA (the model "
@@ -408,6 +593,18 @@ main(int argc, char* argv[])
              64);
     opts.Add("part", "the part this process runs (0 .. parts - 1)", part, 0, 63);
     opts.Add("partOut", "with --parts > 1: the part's file, for --merge", partOut);
+    // With the querier, the two parts exchange the router port's admissions and the querier's
+    // frames through two pipes that the driver (testbed.mega_split) opens for them.
+    std::string peer;
+    bool digest = false;
+    opts.Add("digest",
+             "record router_port_digest, a hash of every frame the querier's router port took or "
+             "dropped, in order, with its time (a check of the order of same-time events)",
+             digest);
+    opts.Add("peer",
+             "with --querier and --parts=2: the file descriptors READ,WRITE of the pipes to the "
+             "other part (testbed.mega_split opens them)",
+             peer);
     opts.Add("merge",
              "comma-separated part files of one split run: write their merged record instead "
              "of simulating (the same options as the parts)",
@@ -501,6 +698,15 @@ main(int argc, char* argv[])
                  ResultRecord::REAL,
                  "frames the querier's NIC dropped (packets/s)")
         .Declare("sent_total", ResultRecord::INT, "packets sent in the whole run")
+        .Declare("router_port_digest",
+                 ResultRecord::STRING,
+                 "FNV-1a hash of the frames the querier's router port took or dropped, in "
+                 "order, with their times (only with --digest)",
+                 ResultRecord::SOMETIMES)
+        .Declare("igmp_time_scale",
+                 ResultRecord::REAL,
+                 "IGMP timer scale (only with --igmpTimeScale other than 1)",
+                 ResultRecord::SOMETIMES)
         .Declare("rss_mb",
                  ResultRecord::SERIES,
                  "resident memory every --rssEvery simulated s (MB; only with --rssEvery)",
@@ -519,9 +725,12 @@ main(int argc, char* argv[])
                                 "--receivers must be <= the number of sets (one receiver per set)");
         if (parts > 1 || !merge.empty())
         {
-            ProgramOptions::Require(!querier,
-                                    "--parts/--merge: the querier couples the sets (its queries "
-                                    "and its router port); a split run needs --querier=false");
+            // With the querier, two parts exchange its router port's frames and its queries.
+            ProgramOptions::Require(!querier || parts <= 2,
+                                    "--parts: with the querier a run splits into 2 parts only "
+                                    "(the querier's part and the other)");
+            ProgramOptions::Require(!querier || links == "full-duplex",
+                                    "--parts/--merge with the querier need --links=full-duplex");
             ProgramOptions::Require(config.sendersPerGroup > 0,
                                     "--parts/--merge need sets (--sendersPerGroup > 0)");
             ProgramOptions::Require(config.receiversOn6009 == 0,
@@ -535,11 +744,28 @@ main(int argc, char* argv[])
             ProgramOptions::Require(part < parts, "--part must be < --parts");
             ProgramOptions::Require(!partOut.empty(), "--parts > 1 needs --partOut");
             ProgramOptions::Require(merge.empty(), "--merge is not run with --parts > 1");
+            if (querier)
+            {
+                int r = -1;
+                int w = -1;
+                char c = 0;
+                std::istringstream ps(peer);
+                ProgramOptions::Require(bool(ps >> r >> c >> w) && c == ',' && r >= 0 && w >= 0
+                                            && ps.peek() == EOF,
+                                        "--parts=2 with the querier needs --peer=READ,WRITE (two "
+                                        "file descriptors; testbed.mega_split opens them)");
+                ProgramOptions::Require(fcntl(r, F_GETFD) != -1 && fcntl(w, F_GETFD) != -1,
+                                        "--peer: " + peer + " are not open file descriptors");
+            }
+            else
+            {
+                ProgramOptions::Require(peer.empty(), "--peer is for a split with the querier");
+            }
         }
         else
         {
-            ProgramOptions::Require(part == 0 && partOut.empty(),
-                                    "--part and --partOut need --parts > 1");
+            ProgramOptions::Require(part == 0 && partOut.empty() && peer.empty(),
+                                    "--part, --partOut and --peer need --parts > 1");
         }
     });
     // Refused up front beyond --maxEvents/--maxMemory (at its maximums: 2.6e7 nodes).
@@ -573,8 +799,8 @@ main(int argc, char* argv[])
     std::ostringstream signature;
     signature << config.senderPcs << " " << config.sendersPerGroup << " " << config.nodesPerPc
               << " " << config.receivers << " " << config.profile << " " << links << " " << warmup
-              << " " << duration << " " << RngSeedManager::GetSeed() << " "
-              << RngSeedManager::GetRun();
+              << " " << duration << " " << config.igmpTimeScale << " " << querier << " " << itr
+              << " " << RngSeedManager::GetSeed() << " " << RngSeedManager::GetRun();
 
     auto writeRecord = [&](const Totals& t) {
         const double T = duration;
@@ -652,6 +878,14 @@ main(int argc, char* argv[])
         rec.Set("querier_rx_pps", t.querierRx / T);
         rec.Set("querier_nic_drops_pps", t.querierDrops / T);
         rec.SetInt("sent_total", static_cast<int64_t>(t.sentTotal));
+        if (config.igmpTimeScale != 1.0)
+        {
+            rec.Set("igmp_time_scale", config.igmpTimeScale);
+        }
+        if (!t.digest.empty())
+        {
+            rec.SetString("router_port_digest", t.digest);
+        }
         rec.SetInt("events", static_cast<int64_t>(t.events));
     };
 
@@ -760,9 +994,409 @@ main(int argc, char* argv[])
             });
         }
     }
+    // Parts of a split run count the switches' drops at their own ports only: their sets'
+    // PCs', and in part 0 the querier's and the rest of the network's. A drop at another
+    // part's port means that the sets are coupled there: the part fails.
+    std::vector<bool> ownPort(tb.bridge->GetNPorts(), false);
+    std::array<uint64_t, SwitchFabric::N_DROP_REASONS> ownDrops{};
+    uint64_t foreignDrops = 0;
+    if (parts > 1)
+    {
+        for (uint32_t i = 0; i < config.senderPcs; ++i)
+        {
+            ownPort[tb.senderPorts[i]] = Mega06Testbed::SetHere(config, i / config.sendersPerGroup);
+        }
+        for (uint32_t j = 0; j < config.receivers; ++j)
+        {
+            ownPort[tb.receiverPorts[j]] = Mega06Testbed::SetHere(config, j);
+        }
+        if (config.partShared)
+        {
+            ownPort[tb.restPort] = true;
+            if (tb.querier)
+            {
+                ownPort[tb.querierPort] = true;
+            }
+        }
+        tb.bridge->GetFabric()->TraceConnectWithoutContext(
+            "Drop",
+            Callback<void, Ptr<const Packet>, uint32_t, uint8_t>(
+                [&](Ptr<const Packet>, uint32_t port, uint8_t reason) {
+                    const Time now = Simulator::Now();
+                    if (now < g_obsStart || now >= g_obsEnd - TimeStep(1))
+                    {
+                        return; // outside the window (as the whole run's snapshots)
+                    }
+                    if (port < ownPort.size() && ownPort[port])
+                    {
+                        ++ownDrops[reason];
+                    }
+                    else
+                    {
+                        ++foreignDrops;
+                    }
+                }));
+    }
+
+    // Issue 29 step 6 with the querier (doc/mega.rst, "Step 6 (session 39)"): part 0 (A) runs
+    // the querier and its sets, part 1 (B) the other sets. B diverts every frame that its switch
+    // would queue at the querier's router port to A, with its time and its ingress port's lane;
+    // A queues it there at that time in that lane. A sends B every frame of the querier's NIC
+    // with the time its last bit reaches the switch; B delivers it to the switch's querier port
+    // then. Conservative synchronisation: A runs no further than B's progress; B no further
+    // than A's promise, the earliest time a frame of the querier not yet sent could reach the
+    // switch (the querier's next IGMP timer, or now while a message is due and not yet on the
+    // wire, plus the shortest frame's time on the querier's link).
+    const bool splitQ = parts > 1 && querier;
+    // With the querier every PC receives its queries: a part counts only the other frames that
+    // reach sender PCs and other parts' receivers (data flooded across the sets).
+    uint64_t dataCrossed = 0;
+    if (splitQ)
+    {
+        auto watch = [&](Ptr<Node> pc) {
+            for (uint32_t d = 0; d < pc->GetNDevices(); ++d)
+            {
+                if (DynamicCast<FullDuplexEthernetNetDevice>(pc->GetDevice(d)))
+                {
+                    for (const char* trace : {"MacRx", "MacPromiscRx"})
+                    {
+                        pc->GetDevice(d)->TraceConnectWithoutContext(
+                            trace,
+                            Callback<void, Ptr<const Packet>>([&](Ptr<const Packet> p) {
+                                uint8_t ip[10] = {};
+                                p->CopyData(ip, sizeof(ip));
+                                dataCrossed += ip[9] == 2 ? 0 : 1; // not IGMP
+                            }));
+                    }
+                }
+            }
+        };
+        for (uint32_t i = 0; i < config.senderPcs; ++i)
+        {
+            watch(tb.senders.Get(i));
+        }
+        for (uint32_t j = 0; j < config.receivers; ++j)
+        {
+            if (!tb.sara[j])
+            {
+                watch(tb.receivers.Get(j));
+            }
+        }
+    }
+    const bool partA = splitQ && part == 0;
+    const int64_t stopStep = g_obsEnd.GetTimeStep();
+    Exchange ex;
+    Ptr<FullDuplexEthernetNetDevice> qPort;
+    Ptr<FullDuplexEthernetNetDevice> qNic;
+    int64_t lookahead = 0;
+    uint64_t qTx = 0;
+    int64_t promise = -1;
+    std::vector<Ptr<const FrameTemplate>> templates;
+    std::map<const FrameTemplate*, uint32_t> templateIds;
+    std::function<void()> barrierA;
+    std::function<void()> barrierB;
+    const int64_t chunk = MilliSeconds(1).GetTimeStep();
+    if (splitQ)
+    {
+        int rfd = -1;
+        int wfd = -1;
+        char comma = 0;
+        std::istringstream(peer) >> rfd >> comma >> wfd;
+        ex.Open(rfd, wfd, partA ? "part 0 (the querier's)" : "part 1");
+        std::signal(SIGPIPE, SIG_IGN); // a closed pipe is a write error, reported
+        qPort = DynamicCast<FullDuplexEthernetNetDevice>(tb.bridge->GetPort(tb.querierPort));
+        for (uint32_t d = 0; d < tb.querier->GetNDevices() && !qNic; ++d)
+        {
+            qNic = DynamicCast<FullDuplexEthernetNetDevice>(tb.querier->GetDevice(d));
+        }
+        NS_ABORT_MSG_IF(!qPort || !qNic, "mega-scale: the querier's link is not full-duplex");
+        // The shortest frame (64 octets and the preamble) on the querier's link: no frame the
+        // querier hands to its NIC at t reaches the switch before t + this.
+        const uint64_t bits
+            = (FullDuplexEthernetNetDevice::PREAMBLE + FullDuplexEthernetNetDevice::MIN_FRAME) * 8;
+        lookahead = int64_t(bits * 1000000000000ULL / qNic->GetDataRate().GetBitRate())
+                    / TimeStep(1).GetPicoSeconds();
+        NS_ABORT_MSG_IF(lookahead < 1, "mega-scale: no lookahead on the querier's link");
+    }
+    const uint32_t lane0 = Mega06Testbed::PortContext(0, 0);
+    if (splitQ && partA)
+    {
+        Ptr<IgmpL4Protocol> igmp = tb.querier->GetObject<IgmpL4Protocol>();
+        UintegerValue itf;
+        tb.mrouted->GetAttribute("Interface", itf);
+        const Mac48Address qMac = qNic->GetMacAddress();
+        // Every frame the querier's NIC sends (IGMP: IPv4 to a group) goes to B with the time
+        // its last bit reaches the switch.
+        qNic->TraceConnectWithoutContext(
+            "MacTx",
+            Callback<void, Ptr<const Packet>>([&, qMac](Ptr<const Packet> p) {
+                ++qTx;
+                const int64_t arrival = qNic->GetLastArrival().GetTimeStep();
+                if (arrival <= promise)
+                {
+                    ex.Fail("the querier's NIC sent a frame that reaches the switch at "
+                            + std::to_string(arrival) + " but part 1 may already have run to "
+                            + std::to_string(promise)
+                            + ": the split's lookahead does not hold, this run cannot be split "
+                              "exactly");
+                }
+                const uint32_t n = p->GetSize();
+                std::vector<uint8_t> b(n);
+                p->CopyData(b.data(), n);
+                if (n < 20 || (b[0] >> 4) != 4
+                    || !Ipv4Address((b[16] << 24) | (b[17] << 16) | (b[18] << 8) | b[19])
+                            .IsMulticast())
+                {
+                    ex.Fail("the querier sent a frame that is not IPv4 multicast: this run "
+                            "cannot be split exactly");
+                }
+                const Ipv4Address to((uint32_t(b[16]) << 24) | (b[17] << 16) | (b[18] << 8)
+                                     | b[19]);
+                ex.Put(MSG_FRAME);
+                ex.Put(arrival);
+                ex.Put(uint16_t(0x0800));
+                ex.PutMac(qMac);
+                ex.PutMac(Mac48Address::ConvertFrom(Mac48Address::GetMulticast(to)));
+                ex.Put(n);
+                ex.Put(b.data(), n);
+            }));
+        Ptr<SnoopingBridgeNetDevice> br = tb.bridge;
+        const uint32_t rp = tb.querierPort;
+        barrierA = [&, igmp, itf, br, rp]() {
+            const int64_t now = Simulator::Now().GetTimeStep();
+            // Every event before now has run. The querier's next frame: now if a message is
+            // due and not on the wire yet, else at its next IGMP timer at the earliest.
+            int64_t next = now;
+            if (tb.mrouted->GetQueriesDue() <= qTx)
+            {
+                const Time t = igmp->GetNextRouterTransmission(itf.Get());
+                next = t == Time::Max() ? now : std::max(now, t.GetTimeStep());
+            }
+            const int64_t p = std::min(next + lookahead - 1, stopStep - 1);
+            if (p > promise)
+            {
+                promise = p;
+                ex.Put(MSG_PROMISE);
+                ex.Put(promise);
+            }
+            ex.Flush();
+            // B's admissions until its progress reaches now.
+            for (;;)
+            {
+                const uint8_t kind = ex.Get<uint8_t>();
+                if (kind == MSG_PROGRESS)
+                {
+                    const int64_t done = ex.Get<int64_t>();
+                    if (done >= now)
+                    {
+                        if (done + 1 < stopStep)
+                        {
+                            Simulator::Schedule(TimeStep(done + 1 - now), barrierA);
+                        }
+                        return;
+                    }
+                    continue;
+                }
+                if (kind == MSG_TEMPLATE)
+                {
+                    const uint32_t id = ex.Get<uint32_t>();
+                    const uint32_t off = ex.Get<uint32_t>();
+                    const uint16_t proto = ex.Get<uint16_t>();
+                    const uint32_t n = ex.Get<uint32_t>();
+                    std::vector<uint8_t> b(n);
+                    ex.Get(b.data(), n);
+                    if (id != templates.size())
+                    {
+                        ex.Fail("the exchange is out of order (template)");
+                    }
+                    templates.push_back(Create<FrameTemplate>(b, off, proto));
+                    continue;
+                }
+                if (kind != MSG_DESC && kind != MSG_PACKET)
+                {
+                    ex.Fail("the exchange is out of order (unknown message)");
+                }
+                const int64_t at = ex.Get<int64_t>();
+                const uint32_t lane = ex.Get<uint32_t>();
+                SwitchFabric::Frame f;
+                f.inPort = lane - lane0;
+                if (kind == MSG_DESC)
+                {
+                    const uint32_t id = ex.Get<uint32_t>();
+                    if (id >= templates.size())
+                    {
+                        ex.Fail("the exchange is out of order (descriptor)");
+                    }
+                    f.desc.tmpl = templates[id];
+                    ex.Get(f.desc.var.data(), f.desc.var.size());
+                    f.protocol = templates[id]->GetProtocol();
+                    f.src = ex.GetMac();
+                    f.dst = ex.GetMac();
+                }
+                else
+                {
+                    f.protocol = ex.Get<uint16_t>();
+                    f.src = ex.GetMac();
+                    f.dst = ex.GetMac();
+                    const uint32_t n = ex.Get<uint32_t>();
+                    std::vector<uint8_t> b(n);
+                    ex.Get(b.data(), n);
+                    f.packet = Create<Packet>(b.data(), n);
+                }
+                if (at < now || f.inPort >= ownPort.size() || ownPort[f.inPort])
+                {
+                    ex.Fail("an admission from part 1 is in the past or from a port of this "
+                            "part: the exchange is inconsistent");
+                }
+                // At its time, in its ingress port's lane: the whole run's place in the order.
+                Simulator::ScheduleWithContext(lane, TimeStep(at - now), [br, rp, f]() {
+                    br->InjectToPort(rp, f);
+                });
+            }
+        };
+        promise = lookahead - 1; // nothing the querier sends reaches the switch before
+        ex.Put(MSG_PROMISE);
+        ex.Put(promise);
+        ex.Flush();
+        Simulator::Schedule(TimeStep(0), barrierA);
+    }
+    else if (splitQ)
+    {
+        // B: what its switch would queue at the router port goes to A.
+        tb.bridge->SetPortDivert(
+            tb.querierPort,
+            Callback<void, const SwitchFabric::Frame&>([&](const SwitchFabric::Frame& f) {
+                const int64_t now = Simulator::Now().GetTimeStep();
+                const uint32_t lane = Simulator::GetContext();
+                if (!f.packet)
+                {
+                    auto it = templateIds.find(PeekPointer(f.desc.tmpl));
+                    if (it == templateIds.end())
+                    {
+                        const uint32_t id = templates.size();
+                        it = templateIds.emplace(PeekPointer(f.desc.tmpl), id).first;
+                        templates.push_back(f.desc.tmpl); // kept: its address stays its own
+                        ex.Put(MSG_TEMPLATE);
+                        ex.Put(id);
+                        ex.Put(f.desc.tmpl->GetVarOffset());
+                        ex.Put(f.desc.tmpl->GetProtocol());
+                        ex.Put(f.desc.tmpl->GetSize());
+                        ex.Put(f.desc.tmpl->GetOctets(), f.desc.tmpl->GetSize());
+                    }
+                    ex.Put(MSG_DESC);
+                    ex.Put(now);
+                    ex.Put(lane);
+                    ex.Put(it->second);
+                    ex.Put(f.desc.var.data(), f.desc.var.size());
+                    ex.PutMac(f.src);
+                    ex.PutMac(f.dst);
+                }
+                else
+                {
+                    const uint32_t n = f.packet->GetSize();
+                    std::vector<uint8_t> b(n);
+                    f.packet->CopyData(b.data(), n);
+                    ex.Put(MSG_PACKET);
+                    ex.Put(now);
+                    ex.Put(lane);
+                    ex.Put(f.protocol);
+                    ex.PutMac(f.src);
+                    ex.PutMac(f.dst);
+                    ex.Put(n);
+                    ex.Put(b.data(), n);
+                }
+            }));
+        const uint32_t qLane = Mega06Testbed::PortContext(0, tb.querierPort);
+        Ptr<FullDuplexEthernetNetDevice> dev = qPort;
+        barrierB = [&, qLane, dev]() {
+            const int64_t now = Simulator::Now().GetTimeStep();
+            ex.Put(MSG_PROGRESS);
+            ex.Put(now - 1);
+            ex.Flush();
+            while (promise < now)
+            {
+                const uint8_t kind = ex.Get<uint8_t>();
+                if (kind == MSG_PROMISE)
+                {
+                    promise = ex.Get<int64_t>();
+                    continue;
+                }
+                if (kind != MSG_FRAME)
+                {
+                    ex.Fail("the exchange is out of order (unknown message)");
+                }
+                const int64_t at = ex.Get<int64_t>();
+                const uint16_t proto = ex.Get<uint16_t>();
+                const Mac48Address src = ex.GetMac();
+                const Mac48Address dst = ex.GetMac();
+                const uint32_t n = ex.Get<uint32_t>();
+                std::vector<uint8_t> b(n);
+                ex.Get(b.data(), n);
+                if (at < now)
+                {
+                    ex.Fail("a frame of the querier arrives in this part's past: the "
+                            "exchange is inconsistent");
+                }
+                Ptr<const Packet> pkt = Create<Packet>(b.data(), n);
+                // At the switch's querier port, in its lane, when its last bit arrives.
+                Simulator::ScheduleWithContext(
+                    qLane,
+                    TimeStep(at - now),
+                    [dev, pkt, src, dst, proto]() { dev->Deliver(pkt, src, dst, proto); });
+            }
+            const int64_t next = std::min(promise, now - 1 + chunk);
+            if (next + 1 < stopStep)
+            {
+                Simulator::Schedule(TimeStep(next + 1 - now), barrierB);
+            }
+        };
+        Simulator::Schedule(TimeStep(0), barrierB);
+    }
+
+    // --digest: every frame the router port takes (or drops), with its time, in order.
+    uint64_t portDigest = 14695981039346656037ULL; // FNV-1a 64
+    auto mix = [&portDigest](const uint8_t* b, size_t n) {
+        for (size_t i = 0; i < n; ++i)
+        {
+            portDigest = (portDigest ^ b[i]) * 1099511628211ULL;
+        }
+    };
+    const bool digestHere = digest && tb.querier && config.partShared;
+    if (digestHere)
+    {
+        for (const char* trace : {"MacTx", "MacTxDrop"})
+        {
+            const uint8_t tag = trace[5] == 0 ? 1 : 2;
+            tb.bridge->GetPort(tb.querierPort)
+                ->TraceConnectWithoutContext(
+                    trace,
+                    Callback<void, Ptr<const Packet>>([&mix, tag](Ptr<const Packet> p) {
+                        const int64_t now = Simulator::Now().GetTimeStep();
+                        std::vector<uint8_t> b(p->GetSize());
+                        p->CopyData(b.data(), b.size());
+                        // The IPv4 datagram, not the padding of a short frame (its octets
+                        // are not set: ns-3's Packet::AddPaddingAtEnd).
+                        size_t n = b.size();
+                        if (n >= 20 && (b[0] >> 4) == 4)
+                        {
+                            n = std::min<size_t>(n, (size_t(b[2]) << 8) | b[3]);
+                        }
+                        mix(&tag, 1);
+                        mix(reinterpret_cast<const uint8_t*>(&now), sizeof(now));
+                        mix(b.data(), n);
+                    }));
+        }
+    }
+
     Simulator::Stop(g_obsEnd);
     opts.StartProgress(g_obsEnd);
     Simulator::Run();
+    if (splitQ && !partA)
+    {
+        ex.Put(MSG_PROGRESS);
+        ex.Put(stopStep - 1);
+        ex.Flush();
+    }
 
     Totals t;
     t.part = part;
@@ -785,7 +1419,7 @@ main(int argc, char* argv[])
     }
     for (uint32_t r = 0; r < SwitchFabric::N_DROP_REASONS; ++r)
     {
-        t.switchDrops[r] = sw1[r] - sw0[r];
+        t.switchDrops[r] = parts > 1 ? ownDrops[r] : sw1[r] - sw0[r];
     }
     t.queries = queries;
     t.queriesOnTime = queriesOnTime;
@@ -796,27 +1430,65 @@ main(int argc, char* argv[])
         t.sentTotal += app->GetSent();
     }
     t.events = Simulator::GetEventCount();
+    if (digestHere)
+    {
+        char hex[17];
+        std::snprintf(hex, sizeof(hex), "%016" PRIx64, portDigest);
+        t.digest = hex;
+    }
     if (parts > 1)
     {
         // The split is exact only while no frame crosses from one set to another: no sender
         // PC receives anything without a querier, nor does a receiver whose set runs in
         // another part (a flooded frame reaches both).
-        uint64_t crossed = 0;
-        for (uint32_t i = 0; i < config.senderPcs; ++i)
+        uint64_t crossed = dataCrossed;
+        for (uint32_t i = 0; !querier && i < config.senderPcs; ++i)
         {
             crossed += Mega06Testbed::GetNic(tb.senders.Get(i))->GetReceived();
         }
-        for (uint32_t j = 0; j < config.receivers; ++j)
+        for (uint32_t j = 0; !querier && j < config.receivers; ++j)
         {
             crossed += tb.sara[j] ? 0 : Mega06Testbed::GetNic(tb.receivers.Get(j))->GetReceived();
         }
-        if (crossed > 0)
+        // What couples the sets beyond what the split exchanges, counted: any makes it inexact.
+        std::vector<std::pair<uint64_t, std::string>> coupled{
+            {foreignDrops, "frames dropped at other parts' switch ports"}};
+        if (splitQ)
         {
-            std::cerr << "mega-scale: part " << part << ": " << crossed
-                      << " frames reached sender PCs or other parts' receivers (flooding "
-                         "couples the sets): this run cannot be split exactly\n";
-            Simulator::Destroy();
-            return 1;
+            // A simulated no frame of its own into B's PCs' switch ports (the lanes into which
+            // it injects B's admissions); B's querier PC sent and received nothing (A's does).
+            uint64_t own = 0;
+            std::vector<uint32_t> pcPorts(tb.senderPorts);
+            pcPorts.insert(pcPorts.end(), tb.receiverPorts.begin(), tb.receiverPorts.end());
+            for (uint32_t port : pcPorts)
+            {
+                if (partA && !ownPort[port])
+                {
+                    own += DynamicCast<FullDuplexEthernetNetDevice>(tb.bridge->GetPort(port))
+                               ->GetStats()
+                               .rxFrames;
+                }
+            }
+            if (!partA)
+            {
+                own = qNic->GetStats().txFrames + qNic->GetStats().rxFrames;
+            }
+            coupled.emplace_back(own,
+                                 partA ? "frames of part 1's PCs simulated in part 0"
+                                       : "frames on part 1's querier link");
+        }
+        coupled.emplace_back(crossed,
+                             "frames reached sender PCs or other parts' receivers (flooding "
+                             "couples the sets)");
+        for (const auto& [n, what] : coupled)
+        {
+            if (n > 0)
+            {
+                std::cerr << "mega-scale: part " << part << ": " << n << " " << what
+                          << ": this run cannot be split exactly\n";
+                Simulator::Destroy();
+                return 1;
+            }
         }
         t.Write(partOut);
         Simulator::Destroy();

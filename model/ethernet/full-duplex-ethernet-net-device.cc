@@ -333,6 +333,22 @@ FullDuplexEthernetNetDevice::SetFrameReceiveCallback(FrameReceiveCallback cb)
 }
 
 void
+FullDuplexEthernetNetDevice::Deliver(Ptr<const Packet> packet,
+                                     Mac48Address source,
+                                     Mac48Address dest,
+                                     uint16_t protocol)
+{
+    Receive(packet, source, dest, protocol);
+}
+
+Time
+FullDuplexEthernetNetDevice::GetLastArrival() const
+{
+    // As Admit rounds it: up to the time resolution.
+    return TimeStep((m_lastBitEnd + m_delayPs + m_stepPs - 1) / m_stepPs);
+}
+
+void
 FullDuplexEthernetNetDevice::ReceiveFrame(FrameDescriptor frame,
                                           Mac48Address source,
                                           Mac48Address dest)

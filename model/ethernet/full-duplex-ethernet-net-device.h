@@ -139,6 +139,26 @@ class FullDuplexEthernetNetDevice : public NetDevice
     bool SendFrame(const FrameDescriptor& frame, Mac48Address source, Mac48Address dest);
 
     /**
+     * @brief A frame from a peer simulated in another process (a run split over processes,
+     * issue 29 step 6): its last bit reaches this end now, as from the link.
+     * @param packet the payload
+     * @param source the source address
+     * @param dest the destination address
+     * @param protocol the EtherType
+     */
+    void Deliver(Ptr<const Packet> packet,
+                 Mac48Address source,
+                 Mac48Address dest,
+                 uint16_t protocol);
+
+    /**
+     * @brief When the last bit of the last frame this end accepted reaches the peer (the time
+     * of the event that delivers it).
+     * @return the time
+     */
+    Time GetLastArrival() const;
+
+    /**
      * Callback of a receiver that takes frame descriptors (the snooping bridge, a host's NIC
      * model): this device, the frame, its source and destination addresses.
      */

@@ -706,4 +706,10 @@ IgmpL4Protocol::GetRouterGroups(uint32_t ifIndex) const
     return m_router->GetGroups(ifIndex);
 }
 
+Time
+IgmpL4Protocol::GetNextRouterTransmission(uint32_t ifIndex) const
+{
+    return m_router->GetNextTransmission(ifIndex);
+}
+
 } // namespace ns3

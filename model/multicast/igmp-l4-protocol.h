@@ -255,6 +255,13 @@ class IgmpL4Protocol : public IpL4Protocol
      * @return the groups
      */
     std::vector<Ipv4Address> GetRouterGroups(uint32_t ifIndex) const;
+    /**
+     * @brief A lower bound on the router part's next transmission on an interface
+     * (IgmpRouter::GetNextTransmission).
+     * @param ifIndex the interface
+     * @return the time, Time::Max() if no timer of the router part runs there
+     */
+    Time GetNextRouterTransmission(uint32_t ifIndex) const;
 
     // --- timers (RFC 3376 section 8) ---------------------------------------------------------
     /**

@@ -10,6 +10,8 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -633,6 +635,30 @@ IgmpRouter::GetGroups(uint32_t ifIndex) const
         }
     }
     return r;
+}
+
+Time
+IgmpRouter::GetNextTransmission(uint32_t ifIndex) const
+{
+    const RouterInterface* itf = FindIf(ifIndex);
+    Time next = Time::Max();
+    if (!itf)
+    {
+        return next;
+    }
+    auto earliest = [&next](const EventId& ev) {
+        if (!ev.IsExpired())
+        {
+            next = std::min(next, TimeStep(ev.GetTs()));
+        }
+    };
+    earliest(itf->queryEvent);
+    earliest(itf->otherQuerierEvent);
+    for (const auto& [g, rg] : itf->groups)
+    {
+        earliest(rg.lmqEvent);
+    }
+    return next;
 }
 
 } // namespace ns3

@@ -107,6 +107,14 @@ class IgmpRouter
      * @return the groups in the table
      */
     std::vector<Ipv4Address> GetGroups(uint32_t ifIndex) const;
+    /**
+     * @brief The earliest time at which a timer of the router part asks for a message on an
+     * interface (general, group- or group-and-source-specific query, or the other querier's
+     * timeout, which sends a general query): a lower bound on its next transmission.
+     * @param ifIndex the interface
+     * @return the time, Time::Max() if no such timer runs
+     */
+    Time GetNextTransmission(uint32_t ifIndex) const;
 
   private:
     /// Router state of one group on one interface.

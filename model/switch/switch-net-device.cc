@@ -271,6 +271,11 @@ void
 SwitchNetDevice::SendToPort(uint32_t port, const SwitchFabric::Frame& frame)
 {
     Port& p = m_ports[port];
+    if (!p.divert.IsNull())
+    {
+        p.divert(frame);
+        return;
+    }
     if (!p.dev->IsLinkUp())
     {
         m_fabric->NotifyDrop(frame, port, SwitchFabric::PORT_DOWN);
@@ -318,6 +323,20 @@ SwitchNetDevice::SendToPort(uint32_t port, const SwitchFabric::Frame& frame)
     {
         m_fabric->NotifyDrop(copy, port, SwitchFabric::OUTPUT_QUEUE_FULL);
     }
+}
+
+void
+SwitchNetDevice::SetPortDivert(uint32_t port, Callback<void, const SwitchFabric::Frame&> divert)
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(), "SwitchNetDevice::SetPortDivert: no port " << port);
+    m_ports[port].divert = divert;
+}
+
+void
+SwitchNetDevice::InjectToPort(uint32_t port, const SwitchFabric::Frame& frame)
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(), "SwitchNetDevice::InjectToPort: no port " << port);
+    SendToPort(port, frame);
 }
 
 void

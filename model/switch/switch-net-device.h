@@ -137,6 +137,24 @@ class SwitchNetDevice : public NetDevice
     void SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb) override;
     bool SupportsSendFrom() const override;
 
+    /**
+     * @brief A frame that leaves through a port goes to a callback instead (a run split over
+     * processes, issue 29 step 6: the port's queue is simulated by another process). The
+     * callback runs where the port would have taken the frame, in the ingress port's event.
+     * @param port the port index
+     * @param divert the callback (null: the port sends again)
+     */
+    void SetPortDivert(uint32_t port, Callback<void, const SwitchFabric::Frame&> divert);
+
+    /**
+     * @brief Send a frame through a port as the forwarding decision would (a frame diverted in
+     * another process of a split run, SetPortDivert): the port's link, random drop, queue and
+     * counters.
+     * @param port the port index
+     * @param frame the frame
+     */
+    void InjectToPort(uint32_t port, const SwitchFabric::Frame& frame);
+
   protected:
     /** The ingress port of frames the switch sends itself (SendFrom). */
     static constexpr uint32_t LOCAL_PORT = UINT32_MAX;
@@ -174,8 +192,9 @@ class SwitchNetDevice : public NetDevice
         Ptr<NetDevice> dev; //!< the device
         /// the device if it is a lean full-duplex port (frames go out of it without a copy)
         FullDuplexEthernetNetDevice* lean{nullptr};
-        bool trunk{false}; //!< 802.1Q tagged
-        uint16_t vlan{1};  //!< VLAN id on a trunk
+        bool trunk{false};                                 //!< 802.1Q tagged
+        uint16_t vlan{1};                                  //!< VLAN id on a trunk
+        Callback<void, const SwitchFabric::Frame&> divert; //!< SetPortDivert
     };
 
     /**
