@@ -9,6 +9,7 @@
  */
 
 #include "ns3/data-rate.h"
+#include "ns3/ethernet-header.h"
 #include "ns3/ethernet-helper.h"
 #include "ns3/ethernet-net-device.h"
 #include "ns3/frame-descriptor.h"
@@ -375,6 +376,79 @@ class FullDuplexDifferentialTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * A short frame's pad octets are zero on both Ethernet devices, whatever memory ns-3's packet
+ * buffers held before. IEEE 802.3 pads the data field to 46 octets without fixing the pad's
+ * value; drivers that sent stale memory there leaked it onto the wire (CVE-2003-0001,
+ * "Etherleak"), and Linux has padded with zeros since (skb_padto). Here the buffers are first
+ * soiled with 0xAA octets, then a 28-octet payload of 0x11 octets crosses each device; the
+ * receiver gets 46 octets: the 28 sent, then 18 zeros. (ns-3's Packet::AddPaddingAtEnd leaves the
+ * pad unset, so a run's pcap and anything that reads the frame's octets depended on the heap.)
+ */
+class EthernetZeroPadTestCase : public TestCase
+{
+  public:
+    EthernetZeroPadTestCase()
+        : TestCase("Ethernet: a short frame's pad octets are zero (full-duplex and 802.3 device)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const bool lean : {true, false})
+        {
+            NetDeviceContainer d;
+            if (lean)
+            {
+                d = Link("100Mbps");
+            }
+            else
+            {
+                NodeContainer n(2);
+                EthernetHelper eth;
+                eth.SetDeviceAttribute("DataRate", StringValue("100Mbps"));
+                eth.SetDeviceAttribute("Duplex", StringValue("ForcedFull"));
+                d = eth.Install(n.Get(0), n.Get(1));
+            }
+            std::vector<std::vector<uint8_t>> got;
+            auto rx = [&got](Ptr<NetDevice>, Ptr<const Packet> p, uint16_t, const Address&) {
+                std::vector<uint8_t> b(p->GetSize());
+                p->CopyData(b.data(), b.size());
+                got.push_back(b);
+                return true;
+            };
+            d.Get(1)->SetReceiveCallback(NetDevice::ReceiveCallback(rx));
+            Simulator::Schedule(MicroSeconds(1), [dev = d.Get(0)]() {
+                // Soil the free buffers: packets of 0xAA octets, made and released.
+                for (int i = 0; i < 64; ++i)
+                {
+                    std::vector<uint8_t> junk(64 + i, 0xAA);
+                    Ptr<Packet> j = Create<Packet>(junk.data(), junk.size());
+                    j->AddHeader(EthernetHeader(false));
+                }
+                std::vector<uint8_t> payload(28, 0x11);
+                dev->Send(Create<Packet>(payload.data(), payload.size()),
+                          Mac48Address::GetBroadcast(),
+                          0x0800);
+            });
+            Simulator::Run();
+            Simulator::Destroy();
+            const std::string which = lean ? "full-duplex: " : "802.3 device: ";
+            NS_TEST_ASSERT_MSG_EQ(got.size(), 1u, which << "frames");
+            NS_TEST_ASSERT_MSG_EQ(got[0].size(), 46u, which << "padded data field");
+            for (std::size_t i = 0; i < got[0].size(); ++i)
+            {
+                const int expected = i < 28 ? 0x11 : 0;
+                NS_TEST_EXPECT_MSG_EQ(static_cast<int>(got[0][i]),
+                                      expected,
+                                      which << "octet " << i);
+            }
+        }
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * Frame descriptors (FrameTemplate, FrameDescriptor) against the same frames as ns-3 Packets.
  * A hand-built IPv4/UDP datagram (RFC 791/768 layout: 100 octets, to 239.1.2.3, UDP port 5001,
  * 16 variable octets after the UDP header) parses to its group, port, payload offset 28 and
@@ -590,6 +664,7 @@ class FullDuplexEthernetTestSuite : public TestSuite
         AddTestCase(new FullDuplexQueueTestCase, Duration::QUICK);
         AddTestCase(new FullDuplexCrossingTestCase, Duration::QUICK);
         AddTestCase(new FullDuplexDifferentialTestCase, Duration::QUICK);
+        AddTestCase(new EthernetZeroPadTestCase, Duration::QUICK);
         AddTestCase(new FrameDescriptorTestCase, Duration::QUICK);
         AddTestCase(new FullDuplexSplitEntriesTestCase, Duration::QUICK);
     }

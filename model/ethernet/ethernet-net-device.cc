@@ -336,7 +336,9 @@ EthernetNetDevice::Enqueue(Ptr<Packet> packet,
     // DIX framing: header, payload padded to 46 octets, FCS.
     if (packet->GetSize() < MIN_FRAME - 18)
     {
-        packet->AddPaddingAtEnd(MIN_FRAME - 18 - packet->GetSize());
+        // Zero pad octets (Create<Packet>(n) is n zeros): ns-3's AddPaddingAtEnd leaves them
+        // unset (stale heap memory, as the "Etherleak" drivers did; Linux pads with zeros).
+        packet->AddAtEnd(Create<Packet>(MIN_FRAME - 18 - packet->GetSize()));
     }
     EthernetHeader header(false);
     header.SetSource(src);

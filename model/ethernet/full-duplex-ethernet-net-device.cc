@@ -386,7 +386,9 @@ FullDuplexEthernetNetDevice::BuildFrame(Ptr<const Packet> packet,
     Ptr<Packet> f = packet->Copy();
     if (f->GetSize() < MIN_FRAME - HEADER - FCS)
     {
-        f->AddPaddingAtEnd(MIN_FRAME - HEADER - FCS - f->GetSize());
+        // Zero pad octets (Create<Packet>(n) is n zeros): ns-3's AddPaddingAtEnd leaves them
+        // unset (stale heap memory, as the "Etherleak" drivers did; Linux pads with zeros).
+        f->AddAtEnd(Create<Packet>(MIN_FRAME - HEADER - FCS - f->GetSize()));
     }
     EthernetHeader header(false);
     header.SetSource(source);
@@ -413,7 +415,7 @@ FullDuplexEthernetNetDevice::Receive(Ptr<const Packet> packet,
         // A short frame reaches the upper layers with its padding, as from a NIC (and from
         // ns-3's CSMA and the 802.3 device); only these few frames are copied.
         Ptr<Packet> padded = packet->Copy();
-        padded->AddPaddingAtEnd(MIN_FRAME - HEADER - FCS - packet->GetSize());
+        padded->AddAtEnd(Create<Packet>(MIN_FRAME - HEADER - FCS - packet->GetSize())); // zeros
         packet = padded;
     }
     NetDevice::PacketType type;
