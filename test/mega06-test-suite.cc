@@ -177,6 +177,92 @@ class SendUdpTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * send_udp stopped while the CPU has taken (or is about to take) a wake-up: the setting of
+ * SendUdpTestCase (two nodes, 250 Hz jiffies, 2 us loop, 10 us send, 3 us context switch), the
+ * application stopped during the second round. Both nodes wake on tick 277 (1.108 s); the CPU
+ * plans node 0's iteration at its time (1.108 s, 3 + 2 + 10 = 15 us, to 1.108015 s); node 1's
+ * falls due at the same instant and waits for it (1.108015-1.108030 s). Stopped at 1.108005 s
+ * (inside node 0's planned run) or at 1.108 s (the instant both fall due: a wake-up counts as
+ * earlier than anything else at its instant, HostCpu's rule), both iterations were taken before
+ * the stop and run to their end, but their sends do not happen (the application is stopped
+ * when they complete): one send per node (100.002 and 100.017 ms) and PROCESS busy time
+ * 12 + 15 (first round) + 15 + 15 (second) = 57 us. Stopped at 1.107 s (nothing due yet), the
+ * second round never starts: 27 us.
+ */
+class SendUdpStopTestCase : public TestCase
+{
+  public:
+    SendUdpStopTestCase()
+        : TestCase("send_udp: stopped while the CPU runs or takes a wake-up")
+    {
+    }
+
+  private:
+    std::vector<std::vector<Time>> m_ts{2}; //!< timestamps per node
+
+    /**
+     * Send trace.
+     * @param node node id
+     * @param serial serial number
+     * @param ts timestamp
+     */
+    void Sent(uint32_t node, uint32_t serial, Time ts)
+    {
+        m_ts[node].push_back(ts);
+    }
+
+    /**
+     * Run with the application stopped at some time.
+     * @param stop the stop time
+     * @return the CPU's PROCESS busy time at 2 s
+     */
+    Time Run(Time stop)
+    {
+        m_ts.assign(2, {});
+        Pair pair;
+        HostPlatformHelper hosts;
+        hosts.SetAttribute("Cpu",
+                           StringValue("ns3::HostCpu[Frequency=1e9|ContextSwitchCost=3000]"));
+        hosts.SetAttribute("Timer", StringValue("ns3::TickTimer[Frequency=250|ExtraTicks=1]"));
+        hosts.SetAttribute("SendCost", DoubleValue(10000));
+        hosts.Install(pair.nodes.Get(0));
+        Ptr<SendUdp> app = CreateObject<SendUdp>();
+        app->SetAttribute("Nodes", UintegerValue(2));
+        app->SetAttribute("Group", Ipv4AddressValue(kGroup));
+        app->SetAttribute("StartWindow", TimeValue(Seconds(0)));
+        app->SetAttribute("LoopCost", DoubleValue(2000));
+        app->SetAttribute("Device", UintegerValue(0));
+        app->TraceConnectWithoutContext("Send", MakeCallback(&SendUdpStopTestCase::Sent, this));
+        pair.nodes.Get(0)->AddApplication(app);
+        app->SetStartTime(MilliSeconds(100));
+        app->SetStopTime(stop);
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+        const Time busy
+            = pair.nodes.Get(0)->GetObject<HostPlatform>()->GetCpu()->GetBusyTime(HostCpu::PROCESS);
+        Simulator::Destroy();
+        return busy;
+    }
+
+    void DoRun() override
+    {
+        for (const Time stop :
+             {MicroSeconds(1108005), MicroSeconds(1108000), MicroSeconds(1107000)})
+        {
+            const Time busy = Run(stop);
+            NS_TEST_ASSERT_MSG_EQ(m_ts[0].size(), 1u, "node 0 sends once, stop " << stop);
+            NS_TEST_ASSERT_MSG_EQ(m_ts[1].size(), 1u, "node 1 sends once, stop " << stop);
+            NS_TEST_EXPECT_MSG_EQ(m_ts[0][0], MicroSeconds(100002), "node 0's timestamp");
+            NS_TEST_EXPECT_MSG_EQ(m_ts[1][0], MicroSeconds(100017), "node 1's timestamp");
+            const Time expected
+                = stop < MicroSeconds(1108000) ? MicroSeconds(27) : MicroSeconds(57);
+            NS_TEST_EXPECT_MSG_EQ(busy, expected, "PROCESS busy time, stop " << stop);
+        }
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * The octets of a send_udp datagram as the receiver's device gets them, against RFC 791 and
  * RFC 768 written out by hand: IPv4 without options (version 4, IHL 5, total length 100,
  * protocol 17, TTL 1, the sender's and the group's addresses), UDP (ports 10000, length 80),
@@ -627,6 +713,7 @@ class Mega06TestSuite : public TestSuite
         : TestSuite("testbed-mega06", Type::UNIT)
     {
         AddTestCase(new SendUdpTestCase, Duration::QUICK);
+        AddTestCase(new SendUdpStopTestCase, Duration::QUICK);
         AddTestCase(new SendUdpDatagramTestCase, Duration::QUICK);
         AddTestCase(new SaraStatisticsTestCase, Duration::QUICK);
         AddTestCase(new QuerierDelayTestCase, Duration::QUICK);

@@ -410,7 +410,16 @@ void
 SendUdp::StopApplication()
 {
     NS_LOG_FUNCTION(this);
+    if (m_cpu)
+    {
+        // The CPU may have started a wake-up without an event (a planned arrival) or owe the
+        // ones due until now (an arrival counts as earlier than anything else at its instant):
+        // it takes them first, while they are still this source's, then the source has none.
+        m_cpu->ArrivalsChanged();
+    }
     m_running = false;
+    // The stopped nodes' pending wake-ups go (a restart draws new start times).
+    m_wakeups.clear();
     if (m_cpu)
     {
         m_cpu->ArrivalsChanged(); // no more arrivals
