@@ -445,7 +445,10 @@ SendUdp::TakeArrival()
 {
     const uint32_t i = m_wakeups.front().node;
     m_wakeups.pop_front();
-    return HostCpu::Completion{Callback<void>(), m_iterated, i};
+    HostCpu::Completion done;
+    done.keptTagged = &m_iterated; // kept until the application is disposed
+    done.tag = i;
+    return done;
 }
 
 void
@@ -460,7 +463,7 @@ SendUdp::Runnable(uint32_t i)
         Iterated(i);
         return;
     }
-    m_host->GetCpu()->Submit(HostCpu::PROCESS, m_iterationCost, m_firstPid + i, m_iterated, i);
+    m_host->GetCpu()->SubmitKept(HostCpu::PROCESS, m_iterationCost, m_firstPid + i, &m_iterated, i);
 }
 
 void

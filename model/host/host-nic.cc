@@ -333,10 +333,10 @@ HostNic::Interrupt()
     if (m_napi)
     {
         // The handler masks the NIC's interrupts and schedules the poll.
-        m_cpu->Submit(HostCpu::HARDIRQ,
-                      m_cpu->CyclesToTime(m_interruptCycles),
-                      HostCpu::KERNEL,
-                      m_pollCb);
+        m_cpu->SubmitKept(HostCpu::HARDIRQ,
+                          m_cpu->CyclesToTime(m_interruptCycles),
+                          HostCpu::KERNEL,
+                          &m_pollCb);
         return;
     }
     uint32_t n = m_ring.size();
@@ -345,10 +345,10 @@ HostNic::Interrupt()
         n = m_maxPerInterrupt;
     }
     m_handlerFrames = n;
-    m_cpu->Submit(HostCpu::HARDIRQ,
-                  m_cpu->CyclesToTime(m_interruptCycles + n * m_driverCycles),
-                  HostCpu::KERNEL,
-                  m_legacyHandlerDoneCb);
+    m_cpu->SubmitKept(HostCpu::HARDIRQ,
+                      m_cpu->CyclesToTime(m_interruptCycles + n * m_driverCycles),
+                      HostCpu::KERNEL,
+                      &m_legacyHandlerDoneCb);
 }
 
 void
@@ -415,7 +415,10 @@ HostNic::MaybeSoftirq()
         return;
     }
     m_softirqBusy = true;
-    m_cpu->Submit(HostCpu::SOFTIRQ, StackTime(input.front()), HostCpu::KERNEL, m_softirqDoneCb);
+    m_cpu->SubmitKept(HostCpu::SOFTIRQ,
+                      StackTime(input.front()),
+                      HostCpu::KERNEL,
+                      &m_softirqDoneCb);
 }
 
 void
