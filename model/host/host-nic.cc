@@ -251,8 +251,14 @@ HostNic::Receive(Ptr<NetDevice> device,
         m_ringDropTrace(packet);
         return;
     }
-    m_ring.push_back(
-        {device, packet, {}, protocol, from, to, Mac48Address(), packetType, Simulator::Now()});
+    m_ring.push_back({device,
+                      packet,
+                      {},
+                      protocol,
+                      std::make_unique<const std::pair<Address, Address>>(from, to),
+                      Mac48Address(),
+                      packetType,
+                      Simulator::Now()});
     MaybeInterrupt();
 }
 
@@ -281,16 +287,15 @@ HostNic::ReceiveFrame(Ptr<FullDuplexEthernetNetDevice> device,
     }
     // The ns-3 Addresses (source, the device's own) are made only if the frame goes up the
     // stack (Deliver).
-    Frame f{device,
-            nullptr,
-            frame,
-            frame.tmpl->GetProtocol(),
-            Address(),
-            Address(),
-            source,
-            NetDevice::PACKET_HOST,
-            Simulator::Now()};
-    m_ring.push_back(std::move(f));
+    // Built in place (C++20 aggregate initialization from parentheses): no move of the Frame.
+    m_ring.emplace_back(device,
+                        nullptr,
+                        frame,
+                        frame.tmpl->GetProtocol(),
+                        nullptr,
+                        source,
+                        NetDevice::PACKET_HOST,
+                        Simulator::Now());
     MaybeInterrupt(true);
 }
 
@@ -458,7 +463,12 @@ HostNic::Deliver(const Frame& frame)
                   frame.packetType);
         return;
     }
-    m_deliver(frame.device, packet, frame.protocol, frame.from, frame.to, frame.packetType);
+    m_deliver(frame.device,
+              packet,
+              frame.protocol,
+              frame.addresses->first,
+              frame.addresses->second,
+              frame.packetType);
 }
 
 } // namespace ns3
