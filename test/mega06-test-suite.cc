@@ -22,6 +22,7 @@
 #include "ns3/ipv4-static-routing.h"
 #include "ns3/mrouted.h"
 #include "ns3/multicast-helper.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/sara.h"
 #include "ns3/send-udp.h"
 #include "ns3/simulator.h"
@@ -33,6 +34,7 @@
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -257,6 +259,92 @@ class SendUdpStopTestCase : public TestCase
             const Time expected
                 = stop < MicroSeconds(1108000) ? MicroSeconds(27) : MicroSeconds(57);
             NS_TEST_EXPECT_MSG_EQ(busy, expected, "PROCESS busy time, stop " << stop);
+        }
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * send_udp's wake-up queue when a new wake-up belongs far from its back (the binary-search
+ * fallback after 32 steps from the back): 400 nodes without a PC (no CPU, no timer: node i sends
+ * at s_i + k x 100 ms exactly), start times s_i uniform in [0, 1 s). In the first second a node
+ * that sleeps 100 ms goes in front of the start times of every node not yet started after it
+ * (up to ~360 of them). Expected, independently of the queue: the start times drawn from a
+ * UniformRandomVariable on the application's stream (the same draws in the same order), every
+ * send s_i + k x 100 ms before the stop at 1.5 s, in time order; the trace must give exactly
+ * that sequence of (node, time).
+ */
+class SendUdpWakeupOrderTestCase : public TestCase
+{
+  public:
+    SendUdpWakeupOrderTestCase()
+        : TestCase("send_udp: wake-ups far from the queue's back keep their time order")
+    {
+    }
+
+  private:
+    std::vector<std::pair<int64_t, uint32_t>> m_sent; //!< (timestamp in steps, node)
+
+    /**
+     * Send trace.
+     * @param node node id
+     * @param serial serial number
+     * @param ts timestamp
+     */
+    void Sent(uint32_t node, uint32_t serial, Time ts)
+    {
+        m_sent.emplace_back(ts.GetTimeStep(), node);
+    }
+
+    void DoRun() override
+    {
+        const uint32_t nodes = 400;
+        const Time window = Seconds(1);
+        const Time interval = MilliSeconds(100);
+        const Time stop = MilliSeconds(1500);
+        const int64_t stream = 11;
+        // The expectation: the start times from the same stream, then every send in time order.
+        Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+        u->SetStream(stream);
+        std::vector<std::pair<int64_t, uint32_t>> expected;
+        for (uint32_t i = 0; i < nodes; ++i)
+        {
+            const Time start = Seconds(u->GetValue(0.0, window.GetSeconds()));
+            for (Time t = start; t < stop; t += interval)
+            {
+                expected.emplace_back(t.GetTimeStep(), i);
+            }
+        }
+        std::sort(expected.begin(), expected.end());
+        for (std::size_t k = 1; k < expected.size(); ++k)
+        {
+            NS_TEST_ASSERT_MSG_NE(expected[k].first,
+                                  expected[k - 1].first,
+                                  "no two sends at one instant (the order is then the time's)");
+        }
+
+        Pair pair;
+        Ptr<SendUdp> app = CreateObject<SendUdp>();
+        app->SetAttribute("Nodes", UintegerValue(nodes));
+        app->SetAttribute("Group", Ipv4AddressValue(kGroup));
+        app->SetAttribute("StartWindow", TimeValue(window));
+        app->SetAttribute("Interval", TimeValue(interval));
+        app->SetAttribute("Device", UintegerValue(0));
+        app->AssignStreams(stream);
+        app->TraceConnectWithoutContext("Send",
+                                        MakeCallback(&SendUdpWakeupOrderTestCase::Sent, this));
+        pair.nodes.Get(0)->AddApplication(app);
+        app->SetStartTime(Seconds(0));
+        app->SetStopTime(stop);
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+        Simulator::Destroy();
+
+        NS_TEST_ASSERT_MSG_EQ(m_sent.size(), expected.size(), "every send before the stop");
+        for (std::size_t k = 0; k < expected.size(); ++k)
+        {
+            NS_TEST_ASSERT_MSG_EQ(m_sent[k].second, expected[k].second, "node of send " << k);
+            NS_TEST_ASSERT_MSG_EQ(m_sent[k].first, expected[k].first, "time of send " << k);
         }
     }
 };
@@ -714,6 +802,7 @@ class Mega06TestSuite : public TestSuite
     {
         AddTestCase(new SendUdpTestCase, Duration::QUICK);
         AddTestCase(new SendUdpStopTestCase, Duration::QUICK);
+        AddTestCase(new SendUdpWakeupOrderTestCase, Duration::QUICK);
         AddTestCase(new SendUdpDatagramTestCase, Duration::QUICK);
         AddTestCase(new SaraStatisticsTestCase, Duration::QUICK);
         AddTestCase(new QuerierDelayTestCase, Duration::QUICK);
