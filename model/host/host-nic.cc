@@ -287,15 +287,15 @@ HostNic::ReceiveFrame(Ptr<FullDuplexEthernetNetDevice> device,
     }
     // The ns-3 Addresses (source, the device's own) are made only if the frame goes up the
     // stack (Deliver).
-    // Built in place (C++20 aggregate initialization from parentheses): no move of the Frame.
-    m_ring.emplace_back(device,
-                        nullptr,
-                        frame,
-                        frame.tmpl->GetProtocol(),
-                        nullptr,
-                        source,
-                        NetDevice::PACKET_HOST,
-                        Simulator::Now());
+    // Built in place, no move of the Frame (field by field: clang before 16, the Debug build's
+    // compiler, has no C++20 aggregate initialization from parentheses).
+    Frame& f = m_ring.emplace_back();
+    f.device = device;
+    f.desc = frame;
+    f.protocol = frame.tmpl->GetProtocol();
+    f.fromMac = source;
+    f.packetType = NetDevice::PACKET_HOST;
+    f.arrival = Simulator::Now();
     MaybeInterrupt(true);
 }
 
