@@ -1191,6 +1191,55 @@ class HostArrivalTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * HostCpu::SubmitKept: a completion the caller keeps is called through its pointer, with the
+ * item's tag, at the item's end; a kept callback its owner nulled before then is not called.
+ * One core at 1 GHz, no context switch: a PROCESS item of 5 us (tag 7) at 0, a HARDIRQ item of
+ * 2 us at 1 us (its kept callback nulled at 2 us), a PROCESS item of 1 us (tag 9) at 1 us:
+ * the interrupt preempts the first item (1-3 us; 1 us served), which resumes and ends at 7 us,
+ * then the second, 7-8 us (no context switch cost).
+ */
+class HostKeptCompletionTestCase : public TestCase
+{
+  public:
+    HostKeptCompletionTestCase()
+        : TestCase("HostCpu: SubmitKept calls the kept callback with its tag, not once nulled")
+    {
+    }
+
+  private:
+    std::vector<std::pair<uint32_t, int64_t>> m_done; //!< (tag, completion in ns)
+
+    void Done(uint32_t tag)
+    {
+        m_done.emplace_back(tag, Simulator::Now().GetNanoSeconds());
+    }
+
+    void DoRun() override
+    {
+        Ptr<HostCpu> cpu = MakePlatform(1e9, 1)->GetCpu();
+        const Callback<void, uint32_t> tagged
+            = MakeCallback(&HostKeptCompletionTestCase::Done, this);
+        Callback<void> irq = Callback<void>([this]() { Done(1000); });
+        cpu->SubmitKept(HostCpu::PROCESS, MicroSeconds(5), 1, &tagged, 7);
+        Simulator::Schedule(MicroSeconds(1), [&]() {
+            cpu->SubmitKept(HostCpu::HARDIRQ, MicroSeconds(2), HostCpu::KERNEL, &irq);
+            cpu->SubmitKept(HostCpu::PROCESS, MicroSeconds(1), 2, &tagged, 9);
+        });
+        Simulator::Schedule(MicroSeconds(2), [&]() { irq = Callback<void>(); });
+        Simulator::Run();
+        Simulator::Destroy();
+        const std::vector<std::pair<uint32_t, int64_t>> expected = {{7, 7000}, {9, 8000}};
+        NS_TEST_ASSERT_MSG_EQ(m_done.size(), expected.size(), "two calls, none for the nulled");
+        for (std::size_t i = 0; i < expected.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(m_done[i].first, expected[i].first, "tag");
+            NS_TEST_EXPECT_MSG_EQ(m_done[i].second, expected[i].second, "completion time");
+        }
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * A kernel tick (HostCpu InterferencePeriodic): InterferenceRate events per second exactly, one
  * every period from a phase in [0, period): 1000 Hz gives 500 events in [0, 0.5 s) and 1000 in
  * [0, 1 s) whatever the phase (a Poisson stream would give 1000 +- 32), each of its duration.
@@ -1624,6 +1673,7 @@ class HostPlatformTestSuite : public TestSuite
         AddTestCase(new HostClockInterruptTestCase, Duration::QUICK);
         AddTestCase(new HostCacheRefillTestCase, Duration::QUICK);
         AddTestCase(new HostArrivalTestCase, Duration::QUICK);
+        AddTestCase(new HostKeptCompletionTestCase, Duration::QUICK);
         AddTestCase(new HostProcessTestCase, Duration::QUICK);
         AddTestCase(new HostNicTestCase, Duration::QUICK);
         AddTestCase(new HostReceivePathTestCase, Duration::QUICK);

@@ -22,6 +22,7 @@
 #include "ns3/ipv4-static-routing.h"
 #include "ns3/mrouted.h"
 #include "ns3/multicast-helper.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/sara.h"
 #include "ns3/send-udp.h"
 #include "ns3/simulator.h"
@@ -33,6 +34,7 @@
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -172,6 +174,178 @@ class SendUdpTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(host->CreateProcess()->GetPid(), 3u, "pids after the reserved block");
         NS_TEST_ASSERT_MSG_EQ(host->ReservePids(10), 4u, "a new block starts at the next pid");
         Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * send_udp stopped while the CPU has taken (or is about to take) a wake-up: the setting of
+ * SendUdpTestCase (two nodes, 250 Hz jiffies, 2 us loop, 10 us send, 3 us context switch), the
+ * application stopped during the second round. Both nodes wake on tick 277 (1.108 s); the CPU
+ * plans node 0's iteration at its time (1.108 s, 3 + 2 + 10 = 15 us, to 1.108015 s); node 1's
+ * falls due at the same instant and waits for it (1.108015-1.108030 s). Stopped at 1.108005 s
+ * (inside node 0's planned run) or at 1.108 s (the instant both fall due: a wake-up counts as
+ * earlier than anything else at its instant, HostCpu's rule), both iterations were taken before
+ * the stop and run to their end, but their sends do not happen (the application is stopped
+ * when they complete): one send per node (100.002 and 100.017 ms) and PROCESS busy time
+ * 12 + 15 (first round) + 15 + 15 (second) = 57 us. Stopped at 1.107 s (nothing due yet), the
+ * second round never starts: 27 us.
+ */
+class SendUdpStopTestCase : public TestCase
+{
+  public:
+    SendUdpStopTestCase()
+        : TestCase("send_udp: stopped while the CPU runs or takes a wake-up")
+    {
+    }
+
+  private:
+    std::vector<std::vector<Time>> m_ts{2}; //!< timestamps per node
+
+    /**
+     * Send trace.
+     * @param node node id
+     * @param serial serial number
+     * @param ts timestamp
+     */
+    void Sent(uint32_t node, uint32_t serial, Time ts)
+    {
+        m_ts[node].push_back(ts);
+    }
+
+    /**
+     * Run with the application stopped at some time.
+     * @param stop the stop time
+     * @return the CPU's PROCESS busy time at 2 s
+     */
+    Time Run(Time stop)
+    {
+        m_ts.assign(2, {});
+        Pair pair;
+        HostPlatformHelper hosts;
+        hosts.SetAttribute("Cpu",
+                           StringValue("ns3::HostCpu[Frequency=1e9|ContextSwitchCost=3000]"));
+        hosts.SetAttribute("Timer", StringValue("ns3::TickTimer[Frequency=250|ExtraTicks=1]"));
+        hosts.SetAttribute("SendCost", DoubleValue(10000));
+        hosts.Install(pair.nodes.Get(0));
+        Ptr<SendUdp> app = CreateObject<SendUdp>();
+        app->SetAttribute("Nodes", UintegerValue(2));
+        app->SetAttribute("Group", Ipv4AddressValue(kGroup));
+        app->SetAttribute("StartWindow", TimeValue(Seconds(0)));
+        app->SetAttribute("LoopCost", DoubleValue(2000));
+        app->SetAttribute("Device", UintegerValue(0));
+        app->TraceConnectWithoutContext("Send", MakeCallback(&SendUdpStopTestCase::Sent, this));
+        pair.nodes.Get(0)->AddApplication(app);
+        app->SetStartTime(MilliSeconds(100));
+        app->SetStopTime(stop);
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+        const Time busy
+            = pair.nodes.Get(0)->GetObject<HostPlatform>()->GetCpu()->GetBusyTime(HostCpu::PROCESS);
+        Simulator::Destroy();
+        return busy;
+    }
+
+    void DoRun() override
+    {
+        for (const Time stop :
+             {MicroSeconds(1108005), MicroSeconds(1108000), MicroSeconds(1107000)})
+        {
+            const Time busy = Run(stop);
+            NS_TEST_ASSERT_MSG_EQ(m_ts[0].size(), 1u, "node 0 sends once, stop " << stop);
+            NS_TEST_ASSERT_MSG_EQ(m_ts[1].size(), 1u, "node 1 sends once, stop " << stop);
+            NS_TEST_EXPECT_MSG_EQ(m_ts[0][0], MicroSeconds(100002), "node 0's timestamp");
+            NS_TEST_EXPECT_MSG_EQ(m_ts[1][0], MicroSeconds(100017), "node 1's timestamp");
+            const Time expected
+                = stop < MicroSeconds(1108000) ? MicroSeconds(27) : MicroSeconds(57);
+            NS_TEST_EXPECT_MSG_EQ(busy, expected, "PROCESS busy time, stop " << stop);
+        }
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * send_udp's wake-up queue when a new wake-up belongs far from its back (the binary-search
+ * fallback after 32 steps from the back): 400 nodes without a PC (no CPU, no timer: node i sends
+ * at s_i + k x 100 ms exactly), start times s_i uniform in [0, 1 s). In the first second a node
+ * that sleeps 100 ms goes in front of the start times of every node not yet started after it
+ * (up to ~360 of them). Expected, independently of the queue: the start times drawn from a
+ * UniformRandomVariable on the application's stream (the same draws in the same order), every
+ * send s_i + k x 100 ms before the stop at 1.5 s, in time order; the trace must give exactly
+ * that sequence of (node, time).
+ */
+class SendUdpWakeupOrderTestCase : public TestCase
+{
+  public:
+    SendUdpWakeupOrderTestCase()
+        : TestCase("send_udp: wake-ups far from the queue's back keep their time order")
+    {
+    }
+
+  private:
+    std::vector<std::pair<int64_t, uint32_t>> m_sent; //!< (timestamp in steps, node)
+
+    /**
+     * Send trace.
+     * @param node node id
+     * @param serial serial number
+     * @param ts timestamp
+     */
+    void Sent(uint32_t node, uint32_t serial, Time ts)
+    {
+        m_sent.emplace_back(ts.GetTimeStep(), node);
+    }
+
+    void DoRun() override
+    {
+        const uint32_t nodes = 400;
+        const Time window = Seconds(1);
+        const Time interval = MilliSeconds(100);
+        const Time stop = MilliSeconds(1500);
+        const int64_t stream = 11;
+        // The expectation: the start times from the same stream, then every send in time order.
+        Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+        u->SetStream(stream);
+        std::vector<std::pair<int64_t, uint32_t>> expected;
+        for (uint32_t i = 0; i < nodes; ++i)
+        {
+            const Time start = Seconds(u->GetValue(0.0, window.GetSeconds()));
+            for (Time t = start; t < stop; t += interval)
+            {
+                expected.emplace_back(t.GetTimeStep(), i);
+            }
+        }
+        std::sort(expected.begin(), expected.end());
+        for (std::size_t k = 1; k < expected.size(); ++k)
+        {
+            NS_TEST_ASSERT_MSG_NE(expected[k].first,
+                                  expected[k - 1].first,
+                                  "no two sends at one instant (the order is then the time's)");
+        }
+
+        Pair pair;
+        Ptr<SendUdp> app = CreateObject<SendUdp>();
+        app->SetAttribute("Nodes", UintegerValue(nodes));
+        app->SetAttribute("Group", Ipv4AddressValue(kGroup));
+        app->SetAttribute("StartWindow", TimeValue(window));
+        app->SetAttribute("Interval", TimeValue(interval));
+        app->SetAttribute("Device", UintegerValue(0));
+        app->AssignStreams(stream);
+        app->TraceConnectWithoutContext("Send",
+                                        MakeCallback(&SendUdpWakeupOrderTestCase::Sent, this));
+        pair.nodes.Get(0)->AddApplication(app);
+        app->SetStartTime(Seconds(0));
+        app->SetStopTime(stop);
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+        Simulator::Destroy();
+
+        NS_TEST_ASSERT_MSG_EQ(m_sent.size(), expected.size(), "every send before the stop");
+        for (std::size_t k = 0; k < expected.size(); ++k)
+        {
+            NS_TEST_ASSERT_MSG_EQ(m_sent[k].second, expected[k].second, "node of send " << k);
+            NS_TEST_ASSERT_MSG_EQ(m_sent[k].first, expected[k].first, "time of send " << k);
+        }
     }
 };
 
@@ -627,6 +801,8 @@ class Mega06TestSuite : public TestSuite
         : TestSuite("testbed-mega06", Type::UNIT)
     {
         AddTestCase(new SendUdpTestCase, Duration::QUICK);
+        AddTestCase(new SendUdpStopTestCase, Duration::QUICK);
+        AddTestCase(new SendUdpWakeupOrderTestCase, Duration::QUICK);
         AddTestCase(new SendUdpDatagramTestCase, Duration::QUICK);
         AddTestCase(new SaraStatisticsTestCase, Duration::QUICK);
         AddTestCase(new QuerierDelayTestCase, Duration::QUICK);

@@ -410,7 +410,16 @@ void
 SendUdp::StopApplication()
 {
     NS_LOG_FUNCTION(this);
+    if (m_cpu)
+    {
+        // The CPU may have started a wake-up without an event (a planned arrival) or owe the
+        // ones due until now (an arrival counts as earlier than anything else at its instant):
+        // it takes them first, while they are still this source's, then the source has none.
+        m_cpu->ArrivalsChanged();
+    }
     m_running = false;
+    // The stopped nodes' pending wake-ups go (a restart draws new start times).
+    m_wakeups.clear();
     if (m_cpu)
     {
         m_cpu->ArrivalsChanged(); // no more arrivals
@@ -436,7 +445,10 @@ SendUdp::TakeArrival()
 {
     const uint32_t i = m_wakeups.front().node;
     m_wakeups.pop_front();
-    return HostCpu::Completion{Callback<void>(), m_iterated, i};
+    HostCpu::Completion done;
+    done.keptTagged = &m_iterated; // kept until the application is disposed
+    done.tag = i;
+    return done;
 }
 
 void
@@ -451,7 +463,7 @@ SendUdp::Runnable(uint32_t i)
         Iterated(i);
         return;
     }
-    m_host->GetCpu()->Submit(HostCpu::PROCESS, m_iterationCost, m_firstPid + i, m_iterated, i);
+    m_host->GetCpu()->SubmitKept(HostCpu::PROCESS, m_iterationCost, m_firstPid + i, &m_iterated, i);
 }
 
 void

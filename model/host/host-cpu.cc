@@ -669,10 +669,43 @@ HostCpu::Submit(Priority priority,
 }
 
 void
+HostCpu::SubmitKept(Priority priority, Time service, uint32_t owner, const Callback<void>* done)
+{
+    SubmitNow(Task{service, service, Time(0), Time(-1), priority, owner, NO_SLOT, done});
+}
+
+void
+HostCpu::SubmitKept(Priority priority,
+                    Time service,
+                    uint32_t owner,
+                    const Callback<void, uint32_t>* done,
+                    uint32_t tag)
+{
+    SubmitNow(Task{service,
+                   service,
+                   Time(0),
+                   Time(-1),
+                   priority,
+                   owner,
+                   done ? tag : NO_SLOT,
+                   nullptr,
+                   done});
+}
+
+void
 HostCpu::SubmitNow(Priority priority, Time service, uint32_t owner, Completion&& done)
 {
-    NS_ABORT_MSG_IF(priority >= N_PRIORITIES, "HostCpu: unknown priority " << +priority);
-    NS_ABORT_MSG_IF(service.IsStrictlyNegative(), "HostCpu: negative service time " << service);
+    Task task{service, service, Time(0), Time(-1), priority, owner, NO_SLOT};
+    SetDone(task, std::move(done));
+    SubmitNow(std::move(task));
+}
+
+void
+HostCpu::SubmitNow(Task&& task)
+{
+    NS_ABORT_MSG_IF(task.priority >= N_PRIORITIES, "HostCpu: unknown priority " << +task.priority);
+    NS_ABORT_MSG_IF(task.service.IsStrictlyNegative(),
+                    "HostCpu: negative service time " << task.service);
     if (m_cores.size() != m_nCores)
     {
         Setup();
@@ -682,10 +715,22 @@ HostCpu::SubmitNow(Priority priority, Time service, uint32_t owner, Completion&&
     // before the item: the CPU is about to be busy.
     Enter();
     Arm();
-    const Time now = TimeStep(m_now);
-    SubmitTask(Task{service, service, now, Time(-1), priority, owner, Hold(std::move(done))},
-               m_now);
+    task.submitted = TimeStep(m_now);
+    SubmitTask(std::move(task), m_now);
     Leave();
+}
+
+void
+HostCpu::SetDone(Task& task, Completion&& done)
+{
+    if (done.keptTagged && done.done.IsNull() && done.tagged.IsNull())
+    {
+        // A kept callback: its pointer and the tag travel with the task (no slot, no copy).
+        task.keptTagged = done.keptTagged;
+        task.done = done.tag;
+        return;
+    }
+    task.done = Hold(std::move(done));
 }
 
 uint32_t
@@ -707,8 +752,25 @@ HostCpu::Hold(Completion&& done)
 }
 
 void
-HostCpu::Call(uint32_t slot)
+HostCpu::Call(const Task& task)
 {
+    if (task.kept)
+    {
+        if (!task.kept->IsNull()) // its owner may have let it go (disposed)
+        {
+            (*task.kept)();
+        }
+        return;
+    }
+    if (task.keptTagged)
+    {
+        if (!task.keptTagged->IsNull())
+        {
+            (*task.keptTagged)(task.done);
+        }
+        return;
+    }
+    const uint32_t slot = task.done;
     if (slot == NO_SLOT)
     {
         return;
@@ -861,7 +923,7 @@ HostCpu::Complete(uint32_t c)
     // The core takes the next queued item first, so work that the completion submits queues
     // behind the items already waiting (no jumping the queue through an idle core).
     Dispatch(c, m_now);
-    Call(task.done);
+    Call(task);
     // Leave() defers the interference if every core is now idle and no arrival is pending.
 }
 
@@ -1024,13 +1086,8 @@ void
 HostCpu::TakeArrival(int32_t s, const ArrivalSource::Arrival& a, const EventId* planned)
 {
     const Time at = TimeStep(a.time);
-    Task task{a.service,
-              a.service,
-              at,
-              Time(-1),
-              PROCESS,
-              a.owner,
-              Hold(m_sources[s]->TakeArrival())};
+    Task task{a.service, a.service, at, Time(-1), PROCESS, a.owner, NO_SLOT};
+    SetDone(task, m_sources[s]->TakeArrival());
     if (planned)
     {
         Start(0, std::move(task), a.time, planned);

@@ -123,12 +123,40 @@ class HostCpu : public Object
                 Callback<void, uint32_t> done,
                 uint32_t tag);
 
-    /// What a work item calls when it completes: done(), or tagged(tag).
+    /**
+     * @brief Submit a work item whose completion is a callback the caller keeps (e.g. a member
+     * made once): the CPU holds a pointer to it, not a copy (ns-3 Callbacks have no move: a copy
+     * costs reference counts per item). The callback must stay alive until the item completes;
+     * it is not called if it is null by then.
+     * @param priority its class
+     * @param service CPU time it needs
+     * @param owner who runs it (see Submit)
+     * @param done called when the item has received its whole service time (null: nothing)
+     */
+    void SubmitKept(Priority priority, Time service, uint32_t owner, const Callback<void>* done);
+
+    /**
+     * @brief SubmitKept with a tagged completion (see the tagged Submit).
+     * @param priority its class
+     * @param service CPU time it needs
+     * @param owner who runs it
+     * @param done called with @p tag when the item has received its whole service time
+     * @param tag the tag
+     */
+    void SubmitKept(Priority priority,
+                    Time service,
+                    uint32_t owner,
+                    const Callback<void, uint32_t>* done,
+                    uint32_t tag);
+
+    /// What a work item calls when it completes: done(), or tagged(tag), or a kept callback.
     struct Completion
     {
         Callback<void> done;             //!< called if not null
         Callback<void, uint32_t> tagged; //!< else called with tag, if not null
         uint32_t tag{0};                 //!< the tag
+        /// else, if not null, called with tag: a callback its owner keeps alive until the call
+        const Callback<void, uint32_t>* keptTagged{nullptr};
     };
 
     /**
@@ -307,7 +335,9 @@ class HostCpu : public Object
         Time firstStart;   //!< first time it ran (-1 = not yet)
         Priority priority; //!< class
         uint32_t owner;    //!< owner id
-        uint32_t done;     //!< its completion's slot in m_slots (NO_SLOT: none)
+        uint32_t done;     //!< its completion's slot in m_slots (NO_SLOT: none), or the tag
+        const Callback<void>* kept{nullptr};                 //!< a kept completion (SubmitKept)
+        const Callback<void, uint32_t>* keptTagged{nullptr}; //!< a kept one, called with done
     };
 
     /// Task::done of a task without a completion.
@@ -322,10 +352,16 @@ class HostCpu : public Object
      */
     uint32_t Hold(Completion&& done);
     /**
-     * Call a completion and free its slot.
-     * @param slot the slot (NO_SLOT: nothing)
+     * Give a task its completion: a kept callback by pointer, else a slot (Hold).
+     * @param task the task
+     * @param done the completion
      */
-    void Call(uint32_t slot);
+    void SetDone(Task& task, Completion&& done);
+    /**
+     * Call a task's completion (and free its slot).
+     * @param task the task
+     */
+    void Call(const Task& task);
 
     /** A core. */
     struct Core
@@ -365,6 +401,11 @@ class HostCpu : public Object
      * @param done its completion
      */
     void SubmitNow(Priority priority, Time service, uint32_t owner, Completion&& done);
+    /**
+     * Submit a task now (Submit, SubmitKept): the CPU brought up to now, then the task.
+     * @param task the task (its submission time is set here)
+     */
+    void SubmitNow(Task&& task);
     /**
      * Submit a task at a given time (now, or the time an arrival fell due).
      * @param task the task (moved from)

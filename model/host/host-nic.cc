@@ -251,8 +251,14 @@ HostNic::Receive(Ptr<NetDevice> device,
         m_ringDropTrace(packet);
         return;
     }
-    m_ring.push_back(
-        {device, packet, {}, protocol, from, to, Mac48Address(), packetType, Simulator::Now()});
+    m_ring.push_back({device,
+                      packet,
+                      {},
+                      protocol,
+                      std::make_unique<const std::pair<Address, Address>>(from, to),
+                      Mac48Address(),
+                      packetType,
+                      Simulator::Now()});
     MaybeInterrupt();
 }
 
@@ -281,16 +287,15 @@ HostNic::ReceiveFrame(Ptr<FullDuplexEthernetNetDevice> device,
     }
     // The ns-3 Addresses (source, the device's own) are made only if the frame goes up the
     // stack (Deliver).
-    Frame f{device,
-            nullptr,
-            frame,
-            frame.tmpl->GetProtocol(),
-            Address(),
-            Address(),
-            source,
-            NetDevice::PACKET_HOST,
-            Simulator::Now()};
-    m_ring.push_back(std::move(f));
+    // Built in place, no move of the Frame (field by field: clang before 16, the Debug build's
+    // compiler, has no C++20 aggregate initialization from parentheses).
+    Frame& f = m_ring.emplace_back();
+    f.device = device;
+    f.desc = frame;
+    f.protocol = frame.tmpl->GetProtocol();
+    f.fromMac = source;
+    f.packetType = NetDevice::PACKET_HOST;
+    f.arrival = Simulator::Now();
     MaybeInterrupt(true);
 }
 
@@ -333,10 +338,10 @@ HostNic::Interrupt()
     if (m_napi)
     {
         // The handler masks the NIC's interrupts and schedules the poll.
-        m_cpu->Submit(HostCpu::HARDIRQ,
-                      m_cpu->CyclesToTime(m_interruptCycles),
-                      HostCpu::KERNEL,
-                      m_pollCb);
+        m_cpu->SubmitKept(HostCpu::HARDIRQ,
+                          m_cpu->CyclesToTime(m_interruptCycles),
+                          HostCpu::KERNEL,
+                          &m_pollCb);
         return;
     }
     uint32_t n = m_ring.size();
@@ -345,10 +350,10 @@ HostNic::Interrupt()
         n = m_maxPerInterrupt;
     }
     m_handlerFrames = n;
-    m_cpu->Submit(HostCpu::HARDIRQ,
-                  m_cpu->CyclesToTime(m_interruptCycles + n * m_driverCycles),
-                  HostCpu::KERNEL,
-                  m_legacyHandlerDoneCb);
+    m_cpu->SubmitKept(HostCpu::HARDIRQ,
+                      m_cpu->CyclesToTime(m_interruptCycles + n * m_driverCycles),
+                      HostCpu::KERNEL,
+                      &m_legacyHandlerDoneCb);
 }
 
 void
@@ -415,7 +420,10 @@ HostNic::MaybeSoftirq()
         return;
     }
     m_softirqBusy = true;
-    m_cpu->Submit(HostCpu::SOFTIRQ, StackTime(input.front()), HostCpu::KERNEL, m_softirqDoneCb);
+    m_cpu->SubmitKept(HostCpu::SOFTIRQ,
+                      StackTime(input.front()),
+                      HostCpu::KERNEL,
+                      &m_softirqDoneCb);
 }
 
 void
@@ -455,7 +463,12 @@ HostNic::Deliver(const Frame& frame)
                   frame.packetType);
         return;
     }
-    m_deliver(frame.device, packet, frame.protocol, frame.from, frame.to, frame.packetType);
+    m_deliver(frame.device,
+              packet,
+              frame.protocol,
+              frame.addresses->first,
+              frame.addresses->second,
+              frame.packetType);
 }
 
 } // namespace ns3

@@ -17,6 +17,8 @@
 #include "ns3/traced-callback.h"
 
 #include <deque>
+#include <memory>
+#include <utility>
 
 /**
  * @file
@@ -194,12 +196,14 @@ class HostNic : public Object
     /** A received frame with its delivery arguments. */
     struct Frame
     {
-        Ptr<NetDevice> device;            //!< device
-        Ptr<const Packet> packet;         //!< frame (null: desc)
-        FrameDescriptor desc;             //!< the frame, when packet is null
-        uint16_t protocol;                //!< EtherType
-        Address from;                     //!< source (empty for a descriptor: fromMac)
-        Address to;                       //!< destination (empty for a descriptor: the device's)
+        Ptr<NetDevice> device;    //!< device
+        Ptr<const Packet> packet; //!< frame (null: desc)
+        FrameDescriptor desc;     //!< the frame, when packet is null
+        uint16_t protocol;        //!< EtherType
+        /// A Packet's source and destination (null for a descriptor: fromMac and the device's
+        /// own address). Out of line: two ns3::Address values (22 octets each, copied by an
+        /// out-of-line constructor) would be copied with every move of a descriptor's Frame.
+        std::unique_ptr<const std::pair<Address, Address>> addresses;
         Mac48Address fromMac;             //!< a descriptor's source
         NetDevice::PacketType packetType; //!< type
         Time arrival;                     //!< arrival at the NIC

@@ -365,10 +365,10 @@ HostPlatform::NotifyTransmitted()
 {
     if (m_txCompletionCycles > 0)
     {
-        m_cpu->Submit(HostCpu::HARDIRQ,
-                      m_cpu->CyclesToTime(m_txCompletionCycles),
-                      HostCpu::KERNEL,
-                      Callback<void>());
+        m_cpu->SubmitKept(HostCpu::HARDIRQ,
+                          m_cpu->CyclesToTime(m_txCompletionCycles),
+                          HostCpu::KERNEL,
+                          static_cast<const Callback<void>*>(nullptr));
     }
 }
 

@@ -156,7 +156,7 @@ HostProcess::Next()
     {
         case EXEC:
             m_requested = Time(-1);
-            m_platform->GetCpu()->Submit(HostCpu::PROCESS, step.amount, m_pid, m_cpuDone);
+            m_platform->GetCpu()->SubmitKept(HostCpu::PROCESS, step.amount, m_pid, &m_cpuDone);
             break;
         case SLEEP:
         case SLEEP_UNTIL: {
@@ -189,7 +189,7 @@ HostProcess::Runnable(Time requested)
 {
     // Zero service: the item only waits for a core (the context switch is charged by the CPU).
     m_requested = requested;
-    m_platform->GetCpu()->Submit(HostCpu::PROCESS, Seconds(0), m_pid, m_cpuDone);
+    m_platform->GetCpu()->SubmitKept(HostCpu::PROCESS, Seconds(0), m_pid, &m_cpuDone);
 }
 
 void
