@@ -127,3 +127,21 @@ def test_sets_keep_their_groups(tmp_path):
     assert r["sara_drops"] == 0 and r["receiver_lost"] == 0
     assert abs(r["sara_packets"] - 2 * 400 * 2.1) <= 2 * 400  # window edges: +-1 per node
     assert r["sara_packets"] <= r["sent"] + 2 * 400
+
+
+def test_paper_scale_points_start_with_the_most_datagrams():
+    """The mega-scale program's paper points carry a cost (the datagrams they send: one per
+    virtual node per second over start-up and window), so the runner starts the 10^6-sender
+    point first instead of last (longest processing time first: with --jobs 2 the other points
+    share the second core while it runs)."""
+    from testbed.experiments import mega06
+    from testbed.experiment import get
+    for exp_id in ("mega-scale", "mega-cat6009", "mega-receiver"):
+        assert get(exp_id).cost is mega06.scale_cost
+    exp = get("mega-scale")
+    todo = [(exp, p) for p in exp.points("paper")]
+    first = campaign._costliest_first(todo)[0][1]
+    # 50 sets x 4 PCs x 5 000 nodes, 1.6 + 180 s: 1.816e8 datagrams.
+    assert first["senderPcs"] == 200 and mega06.scale_cost(first) == pytest.approx(1.816e8)
+    order = [p["senderPcs"] // 4 for _, p in campaign._costliest_first(todo)]
+    assert order == [50, 25, 10, 5, 2, 1]
