@@ -1211,18 +1211,30 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
     show = scale == "paper"
     if show and any(exp.progress for exp, *_ in todo):
         cluster.client.subscribe_topic("testbed-progress", lambda event: log(f"  {event[1]}"))
+    n = len(todo)
+    queue = list(enumerate(todo))  # costliest first (_costliest_first)
+
+    def submit():
+        rank, (exp, p, members, k) = queue.pop(0)
+        dests = [(e.id, str(d)) for e, _, d in members]
+        f = cluster.client.submit(run_point, str(program_path(exp.program)), exp.program, p,
+                                  dests, exp.timeout_s, show and exp.progress,
+                                  extra[k]["build"], extra[k]["resolved"],
+                                  extra[k]["guard"], since, key=f"point-{k[0]}-{k[1]}",
+                                  priority=n - rank, pure=False)
+        futures[f] = members
+        index[f] = rank
+        return f
+
+    # The embedded cluster gets one point per worker at a time, the next when one finishes, so
+    # the points start in their order (costliest first) on whichever worker is free. Dask's
+    # scheduler would hand a single-thread worker a second point at once (it queues only large
+    # groups of tasks on the scheduler): a short point then waited behind the longest one while
+    # the other worker idled (the paper mega-scale campaign: 12 minutes). An external cluster
+    # gets every point at once (its workers may come and go; its scheduler orders them).
+    slots = min(jobs, n) if cluster.cluster is not None else n
     try:
-        n = len(todo)
-        for rank, (exp, p, members, k) in enumerate(todo):
-            dests = [(e.id, str(d)) for e, _, d in members]
-            f = cluster.client.submit(run_point, str(program_path(exp.program)), exp.program, p,
-                                      dests, exp.timeout_s, show and exp.progress,
-                                      extra[k]["build"], extra[k]["resolved"],
-                                      extra[k]["guard"], since, key=f"point-{k[0]}-{k[1]}",
-                                      priority=n - rank, pure=False)
-            futures[f] = members
-            index[f] = rank
-        pending = set(futures)
+        pending = {submit() for _ in range(min(slots, n))}
         alone_since = None
         while pending:
             try:
@@ -1241,6 +1253,8 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
                                         f"finished points are kept)")
             for f in done:
                 _finish(f, futures, show, failed, log, bar, index.pop(f))
+            while queue and len(pending) < slots:
+                pending.add(submit())
     except KeyboardInterrupt:
         for f in futures:
             f.cancel()

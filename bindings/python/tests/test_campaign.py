@@ -300,3 +300,44 @@ def test_programs_of_an_in_tree_build_are_found(tmp_path, monkeypatch):
     assert campaign.program_path("jaxa-benchmark") == exe
     monkeypatch.setenv("TESTBED_PROGRAMS_DIR", str(tmp_path / "mine"))
     assert campaign.program_path("jaxa-benchmark") == tmp_path / "mine" / "jaxa-benchmark"
+
+
+def test_a_short_point_never_waits_behind_a_long_one(tmp_path, monkeypatch):
+    """Two jobs, four points, costliest first: x=0 (cost 10) runs until x=2 and x=3 (cost 1 each)
+    have run, or gives up after 20 s. The other worker must take x=1, then x=2 and x=3 while x=0
+    runs; if a worker were handed a second point at once (as Dask's scheduler does with a few
+    tasks), x=2 would wait behind x=0 and x=0 would give up (y = -1)."""
+    bindir = tmp_path / "examples"
+    bindir.mkdir()
+    log = tmp_path / "calls.log"
+    prog = bindir / "waiter"
+    prog.write_text(f"""#!/usr/bin/env python3
+import json, sys, time
+if sys.argv[1:] == ["--describe"]:
+    json.dump({{"program": "waiter", "description": "waits", "fields": [
+        {{"name": "y", "type": "real", "help": "0, or -1 if it gave up"}}], "options": [
+        {{"name": "x", "type": "uint", "default": 0, "help": "x"}}]}}, sys.stdout)
+    sys.exit(0)
+if sys.argv[1:2] == ["--check"]:
+    sys.exit(0)
+args = dict(a[2:].split("=", 1) for a in sys.argv[1:])
+open({str(log)!r}, "a").write(args["x"] + "\\n")
+y = 0.0
+if args["x"] == "0":
+    t0 = time.monotonic()
+    while not {{"2", "3"}} <= set(open({str(log)!r}).read().split()):
+        if time.monotonic() - t0 > 20:
+            y = -1.0
+            break
+        time.sleep(0.05)
+json.dump({{"y": y}}, open(args["output"], "w"))
+""")
+    prog.chmod(0o755)
+    monkeypatch.setattr(campaign, "EXAMPLES_DIR", bindir)
+    exp = Experiment(id="wt", study="TEST", title="waits", program="waiter",
+                     points=lambda scale: [{"x": i} for i in range(4)],
+                     analyse=lambda records: Analysis(rows=[], metrics={}),
+                     cost=lambda p: {0: 10.0, 1: 5.0, 2: 1.0, 3: 1.0}[p["x"]])
+    res = campaign.run_campaign([exp], "quick", 2, tmp_path / "results", log=lambda m: None)
+    assert [r.result["y"] for r in res["wt"]] == [0.0, 0.0, 0.0, 0.0]
+    assert sorted(log.read_text().split()[:2]) == ["0", "1"]
