@@ -760,8 +760,16 @@ def test_terminal_ctrl_c_keeps_finished_points_and_resumes(tmp_path):
     cmd = [str(ROOT / "testbed"), "sweep", "ethernet-saturation", "--param",
            "stations=2,3,4,5,6,7,8,9", "--param", "seconds=40s", "--jobs", "1", "--out", str(out)]
     master, slave = pty.openpty()
+
+    def as_a_terminal_job():
+        # A terminal's shell starts its foreground job with SIGINT at its default action. The
+        # process that runs this test may have inherited SIGINT ignored (a non-interactive
+        # shell's background job does, e.g. `nohup bash .ci/run &`); every process would then
+        # keep ignoring it, Python too (it installs its ^C handler only over SIG_DFL).
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
     proc = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, cwd=tmp_path,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=as_a_terminal_job)
     os.close(slave)
     text = b""
 
