@@ -13,6 +13,7 @@
 #include "ns3/lean-simulator-impl.h"
 #include "ns3/log.h"
 #include "ns3/profile.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 
 #include <algorithm>
@@ -23,6 +24,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <regex>
@@ -1263,8 +1265,49 @@ ProgramOptions::StartProgress(Time stop)
         return;
     }
     std::cerr << m_program << ": simulating " << stop.As(Time::S) << std::endl;
-    m_show = std::make_unique<ShowProgress>(Seconds(10), std::cerr);
-    m_show->SetVerbose(false);
+    m_show = Progress{};
+    m_show.stop = stop;
+    m_show.step = stop / 1000;
+    m_show.wallStart = std::chrono::steady_clock::now();
+    m_show.lastLine = m_show.wallStart;
+    m_show.lastLineSim = Simulator::Now();
+    if (m_show.step.IsStrictlyPositive() && Simulator::Now() + m_show.step < stop)
+    {
+        Simulator::Schedule(m_show.step, &ProgramOptions::ProgressTick, this);
+    }
+}
+
+void
+ProgramOptions::ProgressTick()
+{
+    ++m_show.ticks;
+    Time now = Simulator::Now();
+    auto wall = std::chrono::steady_clock::now();
+    std::chrono::duration<double> sinceLine = wall - m_show.lastLine;
+    if (sinceLine.count() >= 10.0)
+    {
+        std::chrono::duration<double> elapsed = wall - m_show.wallStart;
+        double speed = (now - m_show.lastLineSim).GetSeconds() / sinceLine.count();
+        std::ostringstream line;
+        line << m_program << ": " << std::fixed << std::setprecision(2) << now.GetSeconds()
+             << "s of " << m_show.stop.GetSeconds() << "s (" << std::setprecision(1)
+             << 100.0 * now.GetSeconds() / m_show.stop.GetSeconds() << " %), "
+             << std::setprecision(2) << speed << "x real time, " << std::setprecision(0)
+             << elapsed.count() << " s elapsed";
+        std::cerr << line.str() << std::endl;
+        m_show.lastLine = wall;
+        m_show.lastLineSim = now;
+    }
+    if (now + m_show.step < m_show.stop)
+    {
+        Simulator::Schedule(m_show.step, &ProgramOptions::ProgressTick, this);
+    }
+}
+
+uint64_t
+ProgramOptions::GetEventCount() const
+{
+    return Simulator::GetEventCount() - m_show.ticks;
 }
 
 std::string

@@ -11,8 +11,9 @@
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/profile.h"
-#include "ns3/show-progress.h"
 
+#include <chrono>
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -347,11 +348,25 @@ class ProgramOptions
 
     /**
      * @brief With --progress: report simulated-time progress on standard error while the
-     * simulation runs (ns-3's ShowProgress, every 10 s of wall-clock time), with the share of
-     * @p stop done. Call before Simulator::Run; without --progress it does nothing.
+     * simulation runs, a line every 10 s of wall-clock time with the share of @p stop done and
+     * the speed. Call before Simulator::Run; without --progress it does nothing.
+     *
+     * Not ns-3's ShowProgress: its events follow the wall clock (its interval adapts to the
+     * run's speed), so the event count a program records changed from run to run. This
+     * reporter ticks at 1000 fixed simulated times before @p stop (never at or past it, so it
+     * never keeps a run alive), looks at the wall clock on each tick, and counts its ticks:
+     * GetEventCount() leaves them out, and a run records the same event count with and without
+     * --progress.
      * @param stop the simulated time at which the run ends
      */
     void StartProgress(Time stop);
+
+    /**
+     * @brief The number of events the simulation executed, without the progress reporter's
+     * ticks (see StartProgress): what a program records as its event count.
+     * @return Simulator::GetEventCount() minus this reporter's ticks
+     */
+    uint64_t GetEventCount() const;
 
     /**
      * @brief A rule that involves several options, or a value that must be built to be checked
@@ -554,10 +569,24 @@ class ProgramOptions
      * @return the arguments to parse
      */
     std::vector<std::string> Rewrite(int argc, char* argv[]);
-    ResultRecord m_record;                //!< the result record
-    bool m_progress{false};               //!< --progress
-    std::unique_ptr<CommandLine> m_cmd;   //!< ns-3's parser
-    std::unique_ptr<ShowProgress> m_show; //!< the progress reporter (--progress)
+    ResultRecord m_record;              //!< the result record
+    bool m_progress{false};             //!< --progress
+    std::unique_ptr<CommandLine> m_cmd; //!< ns-3's parser
+    /** @brief One tick of the progress reporter (see StartProgress). */
+    void ProgressTick();
+
+    /// The progress reporter's state (--progress).
+    struct Progress
+    {
+        Time stop;                                       //!< the run's end
+        Time step;                                       //!< simulated time between ticks
+        uint64_t ticks{0};                               //!< ticks executed
+        std::chrono::steady_clock::time_point wallStart; //!< wall clock at the start
+        std::chrono::steady_clock::time_point lastLine;  //!< wall clock at the last line
+        Time lastLineSim;                                //!< simulated time at the last line
+    };
+
+    Progress m_show; //!< the progress reporter (--progress)
 };
 
 } // namespace ns3

@@ -286,7 +286,7 @@ main(int argc, char* argv[])
     rec.Set("receiver_rx_pps", (rxNic1[0] - g_rxNic0[0]) / T);
     rec.Set("receiver_nic_drops_pps", (rxNic1[1] + rxNic1[2] - g_rxNic0[1] - g_rxNic0[2]) / T);
     rec.SetInt("load_frames_sent", tb.load->GetSent());
-    rec.SetInt("events", static_cast<int64_t>(Simulator::GetEventCount()));
+    rec.SetInt("events", static_cast<int64_t>(opts.GetEventCount()));
     rec.Write(opts.GetOutput());
     if (!nodesCsv.empty())
     {

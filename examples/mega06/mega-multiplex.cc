@@ -279,7 +279,7 @@ main(int argc, char* argv[])
     rec.Set("sender_cpu_process", T > 0 ? (cpu1[2] - cpu0[2]) / T : 0.0);
     rec.SetInt("sara_packets", rcv.packets);
     rec.SetInt("sara_drops", rcv.drops);
-    rec.SetInt("events", static_cast<int64_t>(Simulator::GetEventCount()));
+    rec.SetInt("events", static_cast<int64_t>(opts.GetEventCount()));
     rec.Write(opts.GetOutput());
     Simulator::Destroy();
     return 0;

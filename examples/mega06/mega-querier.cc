@@ -413,7 +413,7 @@ main(int argc, char* argv[])
     rec.Set("querier_backlog_drops_pps", (nic1[2] - nic0[2]) / loadT);
     rec.Set("querier_interrupts_per_s", (nic1[3] - nic0[3]) / loadT);
     rec.SetInt("load_frames_sent", tb.load->GetSent());
-    rec.SetInt("events", static_cast<int64_t>(Simulator::GetEventCount()));
+    rec.SetInt("events", static_cast<int64_t>(opts.GetEventCount()));
     rec.Write(opts.GetOutput());
     Simulator::Destroy();
     return 0;

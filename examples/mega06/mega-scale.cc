@@ -1424,7 +1424,7 @@ main(int argc, char* argv[])
     {
         t.sentTotal += app->GetSent();
     }
-    t.events = Simulator::GetEventCount();
+    t.events = opts.GetEventCount();
     if (digestHere)
     {
         char hex[17];

@@ -567,7 +567,7 @@ main(int argc, char* argv[])
         rec.SetInt("received", s.v.size());
         rec.SetInt("lost", samples - s.v.size());
     }
-    rec.SetInt("events", Simulator::GetEventCount());
+    rec.SetInt("events", opts.GetEventCount());
     rec.Write(opts.GetOutput());
     Simulator::Destroy();
     return 0;

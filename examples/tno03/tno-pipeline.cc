@@ -485,7 +485,7 @@ main(int argc, char* argv[])
     Time busyB = b->GetCpu()->GetBusyTime(HostCpu::PROCESS);
     rec.Set("cpu_a_process_s", busyA.GetSeconds());
     rec.Set("cpu_b_process_s", busyB.GetSeconds());
-    rec.SetInt("events", Simulator::GetEventCount());
+    rec.SetInt("events", opts.GetEventCount());
     rec.Write(opts.GetOutput());
     Simulator::Destroy();
     return 0;

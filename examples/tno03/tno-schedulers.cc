@@ -709,7 +709,7 @@ main(int argc, char* argv[])
     rec.SetInt("cgf_sent", sendTimes[CLASS_CGF].size());
     rec.Set("clock_offset_a_us", (clocks[0]->GetLocalTime(start) - start).GetSeconds() * 1e6);
     rec.Set("clock_offset_b_us", (clocks[1]->GetLocalTime(start) - start).GetSeconds() * 1e6);
-    rec.SetInt("events", Simulator::GetEventCount());
+    rec.SetInt("events", opts.GetEventCount());
     rec.Write(opts.GetOutput());
     Simulator::Destroy();
     return 0;

@@ -187,9 +187,9 @@ class Experiment:
     # finish are short (longest-processing-time-first scheduling). Order only: results do not
     # depend on it.
     cost: Callable[[dict], float] | None = None
-    # Whether a point's program reports simulated-time progress (--progress, ns-3's
-    # ShowProgress on stderr) at paper scale: for programs whose single run takes minutes. (The
-    # reporter's own events count in a program's "events" field; nothing else changes.)
+    # Whether a point's program reports simulated-time progress (--progress, a line on stderr
+    # every 10 s of wall clock) at paper scale: for programs whose single run takes minutes. (The
+    # record is the same with and without it, its "events" field included.)
     progress: bool = False
     # Optional testbed.sensitivity.Sensitivity: the ranged assumptions, the predicted metrics and
     # the recalibrations of ./testbed sensitivity (doc/sensitivity.rst).
