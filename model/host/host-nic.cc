@@ -445,10 +445,16 @@ HostNic::SoftirqDone()
 {
     std::deque<Frame>& input = m_napi ? m_ring : m_backlog;
     NS_ASSERT(!input.empty());
-    Frame frame = std::move(input.front());
+    // Delivered in place, then removed: no copy or move of the frame. Deliver does not touch
+    // the queue (the CPU calls no completion during it, and frames arrive in events of their
+    // own), and the softirq counts as busy until the frame is gone.
+    const Frame& frame = input.front();
+    [[maybe_unused]] const std::size_t queued = input.size();
+    Deliver(frame);
+    NS_ASSERT_MSG(input.size() == queued && &input.front() == &frame,
+                  "HostNic: the softirq's queue changed while a frame was delivered");
     input.pop_front();
     m_softirqBusy = false;
-    Deliver(frame);
     MaybeSoftirq();
 }
 
