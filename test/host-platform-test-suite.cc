@@ -423,6 +423,14 @@ class HostCacheRefillTestCase : public TestCase
                                   int64_t(7002),
                                   int64_t(2),
                                   "lambda 8: 128 x 0.5470 x 100 ns");
+        // The same distance after MemoryLatency doubled: computed anew, not the refill remembered
+        // for that distance (HostCpu memoizes refills by distance).
+        cpu->SetAttribute("MemoryLatency", TimeValue(NanoSeconds(200)));
+        NS_TEST_EXPECT_MSG_EQ_TOL(cpu->GetRefillTime(1).GetNanoSeconds(),
+                                  int64_t(14004),
+                                  int64_t(4),
+                                  "lambda 8 at 200 ns a line: 128 x 0.5470 x 200 ns");
+        cpu->SetAttribute("MemoryLatency", TimeValue(NanoSeconds(100)));
         for (uint32_t o = 1000; o < 3000; ++o)
         {
             Simulator::Schedule(Seconds(2), [&, o]() { item(o); });

@@ -5,6 +5,7 @@
  */
 
 #include "ns3/double.h"
+#include "ns3/nstime.h"
 #include "ns3/oversleep-timer.h"
 #include "ns3/pointer.h"
 #include "ns3/string.h"
@@ -93,6 +94,63 @@ class TickTimerTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * A sequence of sleeps on an 8192 Hz clock (period 122 070.3125 ns, tick k at round(k *
+ * 122 070.3125) ns), each armed when the previous one fired, against hand-computed ticks: an
+ * expiry on a rounded tick, just before it, between ticks, zero and one-step delays, tick 8192
+ * at exactly 1 s, and a phase with an extra tick.
+ */
+class TickTimerSequenceTestCase : public TestCase
+{
+  public:
+    TickTimerSequenceTestCase()
+        : TestCase("TickTimer: a sequence of sleeps on 8192 Hz ticks, hand-computed")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<TickTimer> t = CreateObject<TickTimer>();
+        t->SetAttribute("Frequency", DoubleValue(8192));
+        // Tick 40 is at 40 * 122070.3125 = 4882812.5 -> 4882813 ns (rounded half away from 0);
+        // an expiry exactly there fires on tick 40, not on tick 41 (5004882.8 -> 5004883 ns).
+        Time now = Seconds(0);
+        Time fire = t->GetFireTime(now, NanoSeconds(4882813));
+        NS_TEST_ASSERT_MSG_EQ(fire, NanoSeconds(4882813), "expiry on tick 40 (rounded up)");
+        // From there 1 ms: expiry 5882813 ns; tick 48 at 5859375, tick 49 at 5981445.3 ns.
+        now = fire;
+        fire = t->GetFireTime(now, MilliSeconds(1));
+        NS_TEST_ASSERT_MSG_EQ(fire, NanoSeconds(5981445), "expiry between ticks 48 and 49");
+        // A zero delay on a tick fires on it; one nanosecond more waits for tick 50
+        // (6103515.625 -> 6103516 ns).
+        now = fire;
+        fire = t->GetFireTime(now, Seconds(0));
+        NS_TEST_ASSERT_MSG_EQ(fire, NanoSeconds(5981445), "zero delay on tick 49");
+        fire = t->GetFireTime(now, NanoSeconds(1));
+        NS_TEST_ASSERT_MSG_EQ(fire, NanoSeconds(6103516), "one step past tick 49 -> tick 50");
+        // An expiry half a step before tick 40's exact time: 4882812 ns -> tick 40 at 4882813.
+        fire = t->GetFireTime(NanoSeconds(2), NanoSeconds(4882810));
+        NS_TEST_ASSERT_MSG_EQ(fire, NanoSeconds(4882813), "expiry just before tick 40");
+        // One step after tick 39 (4760742.1875 -> 4760742 ns): tick 40.
+        fire = t->GetFireTime(NanoSeconds(4760743), Seconds(0));
+        NS_TEST_ASSERT_MSG_EQ(fire, NanoSeconds(4882813), "one step after tick 39");
+        // Tick 8192 at exactly 1 s, from an expiry 100 us before it.
+        fire = t->GetFireTime(MilliSeconds(999), MicroSeconds(900));
+        NS_TEST_ASSERT_MSG_EQ(fire, Seconds(1), "tick 8192 at 1 s");
+        // Phase 1 us and one extra tick: the expiry 4883813 ns is on tick 40 (1000 + 4882813),
+        // so it fires on tick 41 at 1000 + 5004883 ns.
+        t->SetAttribute("Phase", TimeValue(MicroSeconds(1)));
+        t->SetAttribute("ExtraTicks", UintegerValue(1));
+        fire = t->GetFireTime(Seconds(0), NanoSeconds(4883813));
+        NS_TEST_ASSERT_MSG_EQ(fire, NanoSeconds(5005883), "phase 1 us: tick 40, plus one");
+        // Armed before the phase (tick 0 at 1 us): a zero delay fires on tick 0 plus one.
+        fire = t->GetFireTime(Seconds(0), Seconds(0));
+        NS_TEST_ASSERT_MSG_EQ(fire, NanoSeconds(1000 + 122070), "before tick 0: tick 1");
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * An oversleep timer fires after delay + oversleep, rounded up to its resolution.
  */
 class OversleepTimerTestCase : public TestCase
@@ -147,6 +205,7 @@ class TimerModelTestSuite : public TestSuite
         : TestSuite("testbed-timer-model", Type::UNIT)
     {
         AddTestCase(new TickTimerTestCase, Duration::QUICK);
+        AddTestCase(new TickTimerSequenceTestCase, Duration::QUICK);
         AddTestCase(new OversleepTimerTestCase, Duration::QUICK);
     }
 };

@@ -334,10 +334,11 @@ SendUdp::StartApplication()
         return;
     }
     m_starting = true;
+    const Time now = Simulator::Now();
     for (uint32_t i = 0; i < m_nNodes; ++i)
     {
         Time start = Seconds(m_rng->GetValue(0.0, m_startWindow.GetSeconds()));
-        Sleep(i, start);
+        Sleep(i, start, now);
     }
     // In the order of their times, at one instant in the order the nodes were started.
     std::stable_sort(m_wakeups.begin(), m_wakeups.end(), [](const Wakeup& a, const Wakeup& b) {
@@ -473,23 +474,25 @@ SendUdp::Iterated(uint32_t i)
     {
         return;
     }
+    // The clock is read once for the event (the send, the timer and the sleep use it).
     const Time now = Simulator::Now();
     if (!m_host)
     {
         SendPacket(i, now);
-        Sleep(i, m_interval);
+        Sleep(i, m_interval, now);
         return;
     }
     // The timestamp was taken just before the send path (sendto) began.
     SendPacket(i, now - m_sendCost);
     // sleep(Interval) on the OS timer, then the scheduling latency, then the run queue.
-    Sleep(i, m_host->SleepDelay(nullptr, m_interval));
+    Sleep(i, m_host->SleepDelay(nullptr, m_interval, now), now);
 }
 
 void
-SendUdp::Sleep(uint32_t i, Time delay)
+SendUdp::Sleep(uint32_t i, Time delay, Time now)
 {
-    const int64_t at = (Simulator::Now() + delay).GetTimeStep();
+    NS_ASSERT(now == Simulator::Now());
+    const int64_t at = (now + delay).GetTimeStep();
     bool earliest;
     if (m_starting)
     {

@@ -242,8 +242,9 @@ class SendUdp
      * heap and (re)schedule the one wake-up event if it is now the earliest.
      * @param i node index on this PC
      * @param delay time from now
+     * @param now the current time (Simulator::Now(), read once by the caller's event)
      */
-    void Sleep(uint32_t i, Time delay);
+    void Sleep(uint32_t i, Time delay, Time now);
     /**
      * Build the datagram the sender's kernel builds (payload, UDP and IPv4 headers), the
      * old way: through the headers' Serialize.

@@ -169,7 +169,7 @@ HostCpu::HostCpu()
     , m_workingSet(0)
 {
     NS_LOG_FUNCTION(this);
-    m_busy.fill(Seconds(0));
+    m_busy.fill(0);
     m_interArrival = CreateObject<ExponentialRandomVariable>();
     m_interArrival->SetAttribute("Mean", DoubleValue(1.0));
 }
@@ -373,7 +373,8 @@ HostCpu::CatchUp()
     {
         return;
     }
-    const Time now = Simulator::Now();
+    const Time nowTime = Simulator::Now();
+    const int64_t now = nowTime.GetTimeStep();
     while (true)
     {
         // The core whose event is due first (in time order, as the events would have run:
@@ -382,7 +383,7 @@ HostCpu::CatchUp()
         for (uint32_t i = 0; i < m_nextInterference.size(); ++i)
         {
             const Time t = m_nextInterference[i];
-            if (!t.IsNegative() && t <= now && (c < 0 || t < m_nextInterference[c]))
+            if (!t.IsNegative() && t <= nowTime && (c < 0 || t < m_nextInterference[c]))
             {
                 c = i;
             }
@@ -391,38 +392,42 @@ HostCpu::CatchUp()
         {
             break;
         }
-        const Time t = m_nextInterference[c];
-        ScheduleInterference(c, false, t); // the next instant (no event while deferred)
+        const Time tTime = m_nextInterference[c];
+        const int64_t t = tTime.GetTimeStep();
+        ScheduleInterference(c, false, tTime); // the next instant (no event while deferred)
         // What Interfere() does at t, with the CPU idle but for earlier deferred events.
         Ptr<RandomVariableStream> d
             = m_shielded[c] ? m_shieldedInterferenceDuration : m_interferenceDuration;
-        const Time service = Seconds(std::max(0.0, d->GetValue()));
+        const int64_t service = Seconds(std::max(0.0, d->GetValue())).GetTimeStep();
         ++m_nInterference;
         const uint32_t owner = INTERFERENCE_OWNER + c;
         Core& core = m_cores[c];
         if (core.busy)
         {
             // An earlier event still runs now: this one waits behind it (it is bound to c).
-            RunQueue(c, HARDIRQ)
-                .push_back(Task{service, service, t, Time(-1), HARDIRQ, owner, NO_SLOT});
+            RunQueue(c, HARDIRQ).push_back(Task{service, service, t, -1, HARDIRQ, owner, NO_SLOT});
         }
         else
         {
             // Start() at t: it waits for an earlier event that ran past t; otherwise a core
             // idle for IdleEntryTime pays the exit latency.
-            Time start = std::max(t, core.idleSince);
-            Time run = service;
-            if (start == t && m_idleEntry.IsStrictlyPositive() && t - core.idleSince >= m_idleEntry)
+            const int64_t start = std::max(t, core.idleSince);
+            int64_t run = service;
+            if (start == t && m_idleEntry.IsStrictlyPositive()
+                && t - core.idleSince >= m_idleEntry.GetTimeStep())
             {
-                run += m_idleExit;
+                run += m_idleExit.GetTimeStep();
             }
-            const Time end = start + run;
+            const int64_t end = start + run;
             if (end <= now)
             {
                 // Complete() at end.
                 m_busy[HARDIRQ] += run;
                 core.idleSince = end;
-                m_workTrace(HARDIRQ, owner, start - t, run);
+                if (!m_workTrace.IsEmpty())
+                {
+                    m_workTrace(HARDIRQ, owner, TimeStep(start - t), TimeStep(run));
+                }
             }
             else
             {
@@ -431,7 +436,7 @@ HostCpu::CatchUp()
                 core.started = start;
                 core.task = Task{run, run, t, start, HARDIRQ, owner, NO_SLOT};
                 core.completion
-                    = Simulator::Schedule(end - now, [this, c]() { CompletionEvent(c); });
+                    = Simulator::Schedule(TimeStep(end - now), [this, c]() { CompletionEvent(c); });
             }
         }
     }
@@ -502,53 +507,67 @@ HostCpu::CoreOf(uint32_t owner) const
     return it == m_affinity.end() ? -1 : static_cast<int32_t>(it->second);
 }
 
-Time
-HostCpu::CyclesToTime(double cycles) const
-{
-    NS_ASSERT_MSG(cycles >= 0, "negative cycle count " << cycles);
-    // The same few cycle counts recur (per-interrupt, per-frame and per-message costs): their
-    // times are remembered (the conversion goes through 128-bit fixed point).
-    uint64_t bits;
-    std::memcpy(&bits, &cycles, sizeof(bits));
-    CachedTime& e = m_timeCache[(bits * 0x9E3779B97F4A7C15ULL) >> (64 - TIME_CACHE_BITS)];
-    if (e.cycles != cycles || e.frequency != m_frequency)
-    {
-        e.cycles = cycles;
-        e.frequency = m_frequency;
-        e.time = Seconds(cycles / m_frequency);
-    }
-    return e.time;
-}
-
 bool
 HostCpu::IsCompleting(Time t) const
 {
     for (const auto& core : m_cores)
     {
-        if (core.busy && core.started + core.task.remaining == t)
+        if (core.busy && core.started + core.task.remaining == t.GetTimeStep())
         {
             return true;
         }
     }
-    return m_planned && m_planEnd == t;
+    return m_planned && m_planEnd == t.GetTimeStep();
 }
 
 Time
 HostCpu::GetRefillTime(uint32_t owner) const
 {
+    return TimeStep(RefillSteps(owner));
+}
+
+int64_t
+HostCpu::RefillSteps(uint32_t owner) const
+{
     if (m_cacheSize == 0 || m_workingSet == 0)
     {
-        return Seconds(0);
+        return 0;
     }
-    const double lines = std::ceil(double(m_workingSet) / m_cacheLine);
     if (owner >= m_lastTouched.size() || m_lastTouched[owner] == 0)
     {
-        return m_memoryLatency * int64_t(lines); // never ran: every line is cold
+        // Never ran: every line is cold.
+        const double lines = std::ceil(double(m_workingSet) / m_cacheLine);
+        return (m_memoryLatency * int64_t(lines)).GetTimeStep();
     }
+    const uint64_t distance = m_linesTouched - (m_lastTouched[owner] - 1);
+    const RefillParams params{m_cacheSize,
+                              m_cacheLine,
+                              m_cacheWays,
+                              m_memoryLatency.GetTimeStep(),
+                              m_workingSet};
+    if (!(params == m_refillParams))
+    {
+        // An attribute changed: what was remembered no longer holds.
+        m_refillCache.fill(CachedRefill{});
+        m_refillParams = params;
+    }
+    CachedRefill& e = m_refillCache[(distance * 0x9E3779B97F4A7C15ULL) >> (64 - REFILL_CACHE_BITS)];
+    if (e.distance != distance)
+    {
+        e.distance = distance;
+        e.steps = ComputeRefill(distance);
+    }
+    return e.steps;
+}
+
+int64_t
+HostCpu::ComputeRefill(uint64_t distance) const
+{
+    const double lines = std::ceil(double(m_workingSet) / m_cacheLine);
     // Lines of other runs since this owner's last run, spread over the sets: a line survives
     // if fewer than `ways` of them fell into its set (LRU within a set; Poisson occupancy).
     const double sets = std::max(1.0, double(m_cacheSize) / (double(m_cacheLine) * m_cacheWays));
-    const double lambda = double(m_linesTouched - (m_lastTouched[owner] - 1)) / sets;
+    const double lambda = double(distance) / sets;
     double term = std::exp(-lambda);
     double survive = 0;
     for (uint32_t k = 0; k < m_cacheWays; ++k)
@@ -557,7 +576,8 @@ HostCpu::GetRefillTime(uint32_t owner) const
         term *= lambda / (k + 1);
     }
     const double evicted = std::max(0.0, 1.0 - survive);
-    return NanoSeconds(std::llround(lines * evicted * m_memoryLatency.GetNanoSeconds()));
+    return NanoSeconds(std::llround(lines * evicted * m_memoryLatency.GetNanoSeconds()))
+        .GetTimeStep();
 }
 
 void
@@ -582,7 +602,7 @@ HostCpu::Touch(uint32_t owner, bool other)
 Time
 HostCpu::GetRefillTotal() const
 {
-    return m_refillTotal;
+    return TimeStep(m_refillTotal);
 }
 
 Time
@@ -608,16 +628,17 @@ HostCpu::GetBusyTime(Priority priority) const
 {
     NS_ASSERT(priority < N_PRIORITIES);
     Sync(); // the deferred interference, then the arrivals due
-    Time busy = m_busy[priority];
+    int64_t busy = m_busy[priority];
     // Add the part of running tasks served so far.
+    const int64_t now = Simulator::Now().GetTimeStep();
     for (const auto& core : m_cores)
     {
         if (core.busy && core.task.priority == priority)
         {
-            busy += Simulator::Now() - core.started;
+            busy += now - core.started;
         }
     }
-    return busy;
+    return TimeStep(busy);
 }
 
 uint32_t
@@ -655,7 +676,7 @@ void
 HostCpu::Submit(Priority priority, Time service, uint32_t owner, Callback<void> done)
 {
     NS_LOG_FUNCTION(this << +priority << service << owner);
-    SubmitNow(priority, service, owner, Completion{std::move(done), {}, 0});
+    SubmitNow(priority, service.GetTimeStep(), owner, Completion{std::move(done), {}, 0});
 }
 
 void
@@ -665,13 +686,14 @@ HostCpu::Submit(Priority priority,
                 Callback<void, uint32_t> done,
                 uint32_t tag)
 {
-    SubmitNow(priority, service, owner, Completion{{}, std::move(done), tag});
+    SubmitNow(priority, service.GetTimeStep(), owner, Completion{{}, std::move(done), tag});
 }
 
 void
 HostCpu::SubmitKept(Priority priority, Time service, uint32_t owner, const Callback<void>* done)
 {
-    SubmitNow(Task{service, service, Time(0), Time(-1), priority, owner, NO_SLOT, done});
+    const int64_t steps = service.GetTimeStep();
+    SubmitNow(Task{steps, steps, 0, -1, priority, owner, NO_SLOT, done});
 }
 
 void
@@ -681,21 +703,14 @@ HostCpu::SubmitKept(Priority priority,
                     const Callback<void, uint32_t>* done,
                     uint32_t tag)
 {
-    SubmitNow(Task{service,
-                   service,
-                   Time(0),
-                   Time(-1),
-                   priority,
-                   owner,
-                   done ? tag : NO_SLOT,
-                   nullptr,
-                   done});
+    const int64_t steps = service.GetTimeStep();
+    SubmitNow(Task{steps, steps, 0, -1, priority, owner, done ? tag : NO_SLOT, nullptr, done});
 }
 
 void
-HostCpu::SubmitNow(Priority priority, Time service, uint32_t owner, Completion&& done)
+HostCpu::SubmitNow(Priority priority, int64_t service, uint32_t owner, Completion&& done)
 {
-    Task task{service, service, Time(0), Time(-1), priority, owner, NO_SLOT};
+    Task task{service, service, 0, -1, priority, owner, NO_SLOT};
     SetDone(task, std::move(done));
     SubmitNow(std::move(task));
 }
@@ -704,8 +719,7 @@ void
 HostCpu::SubmitNow(Task&& task)
 {
     NS_ABORT_MSG_IF(task.priority >= N_PRIORITIES, "HostCpu: unknown priority " << +task.priority);
-    NS_ABORT_MSG_IF(task.service.IsStrictlyNegative(),
-                    "HostCpu: negative service time " << task.service);
+    NS_ABORT_MSG_IF(task.service < 0, "HostCpu: negative service time " << TimeStep(task.service));
     if (m_cores.size() != m_nCores)
     {
         Setup();
@@ -715,7 +729,7 @@ HostCpu::SubmitNow(Task&& task)
     // before the item: the CPU is about to be busy.
     Enter();
     Arm();
-    task.submitted = TimeStep(m_now);
+    task.submitted = m_now;
     SubmitTask(std::move(task), m_now);
     Leave();
 }
@@ -818,14 +832,15 @@ HostCpu::SubmitTask(Task&& task, int64_t at)
     {
         Core& core = m_cores[victim];
         Task preempted = std::move(core.task);
-        Time served = TimeStep(at) - core.started;
+        const int64_t served = at - core.started;
         preempted.remaining -= served;
         m_busy[preempted.priority] += served;
         core.completion.Cancel();
         core.busy = false;
-        core.idleSince = TimeStep(at); // not idle at all: the new item starts at once
+        core.idleSince = at; // not idle at all: the new item starts at once
         NS_LOG_LOGIC("core " << victim << " preempts owner " << preempted.owner << " class "
-                             << +preempted.priority << " remaining " << preempted.remaining);
+                             << +preempted.priority << " remaining "
+                             << TimeStep(preempted.remaining));
         // The preempted item resumes before the others of its class.
         int32_t home = m_affine ? CoreOf(preempted.owner) : -1;
         RunQueue(home, preempted.priority).push_front(std::move(preempted));
@@ -835,14 +850,14 @@ HostCpu::SubmitTask(Task&& task, int64_t at)
     RunQueue(bound, task.priority).push_back(std::move(task));
 }
 
-Time
+int64_t
 HostCpu::StartExtra(const Core& core, Priority priority, uint32_t owner, int64_t at, bool commit)
 {
-    Time extra;
+    int64_t extra = 0;
     // A core leaving a deep idle state needs the exit latency first.
-    if (m_idleEntry.IsStrictlyPositive() && TimeStep(at) - core.idleSince >= m_idleEntry)
+    if (m_idleEntry.IsStrictlyPositive() && at - core.idleSince >= m_idleEntry.GetTimeStep())
     {
-        extra += m_idleExit;
+        extra += m_idleExit.GetTimeStep();
     }
     // A process task on a core that last ran another process pays a context switch, and the
     // refill of its working set as far as the others evicted it.
@@ -852,8 +867,8 @@ HostCpu::StartExtra(const Core& core, Priority priority, uint32_t owner, int64_t
         const bool switched = other && core.lastOwner != KERNEL;
         if (switched)
         {
-            const Time refill = GetRefillTime(owner);
-            extra += CyclesToTime(m_contextSwitchCycles) + refill;
+            const int64_t refill = RefillSteps(owner);
+            extra += Cached(m_contextSwitchCycles).time.GetTimeStep() + refill;
             if (commit)
             {
                 m_refillTotal += refill;
@@ -872,10 +887,10 @@ HostCpu::Start(uint32_t c, Task&& task, int64_t at, const EventId* planned)
 {
     Core& core = m_cores[c];
     NS_ASSERT(!core.busy);
-    if (task.firstStart.IsStrictlyNegative())
+    if (task.firstStart < 0)
     {
-        task.firstStart = TimeStep(at);
-        const Time extra = StartExtra(core, task.priority, task.owner, at, true);
+        task.firstStart = at;
+        const int64_t extra = StartExtra(core, task.priority, task.owner, at, true);
         task.remaining += extra;
         task.service += extra;
     }
@@ -884,18 +899,18 @@ HostCpu::Start(uint32_t c, Task&& task, int64_t at, const EventId* planned)
         core.lastOwner = task.owner;
     }
     core.busy = true;
-    core.started = TimeStep(at);
+    core.started = at;
     core.task = std::move(task);
     if (planned)
     {
         // A planned arrival: its completion was scheduled when it was planned.
-        NS_ASSERT(Simulator::GetDelayLeft(*planned) + Simulator::Now()
+        NS_ASSERT((Simulator::GetDelayLeft(*planned) + Simulator::Now()).GetTimeStep()
                   == core.started + core.task.remaining);
         core.completion = *planned;
         return;
     }
     // A lambda event: no std::bind/std::function behind it (one allocation per item, not two).
-    core.completion = Simulator::Schedule(core.started + core.task.remaining - TimeStep(m_now),
+    core.completion = Simulator::Schedule(TimeStep(core.started + core.task.remaining - m_now),
                                           [this, c]() { CompletionEvent(c); });
 }
 
@@ -913,13 +928,19 @@ HostCpu::Complete(uint32_t c)
     Core& core = m_cores[c];
     NS_ASSERT(core.busy);
     const Task task = core.task;
-    const Time now = TimeStep(m_now);
-    m_busy[task.priority] += now - core.started;
+    m_busy[task.priority] += m_now - core.started;
     core.busy = false;
-    core.idleSince = now;
+    core.idleSince = m_now;
     NS_LOG_LOGIC("core " << c << " completed owner " << task.owner << " class " << +task.priority
-                         << " service " << task.service);
-    m_workTrace(task.priority, task.owner, task.firstStart - task.submitted, task.service);
+                         << " service " << TimeStep(task.service));
+    if (!m_workTrace.IsEmpty())
+    {
+        // The trace's Time arguments are made only for a connected sink.
+        m_workTrace(task.priority,
+                    task.owner,
+                    TimeStep(task.firstStart - task.submitted),
+                    TimeStep(task.service));
+    }
     // The core takes the next queued item first, so work that the completion submits queues
     // behind the items already waiting (no jumping the queue through an idle core).
     Dispatch(c, m_now);
@@ -1085,8 +1106,8 @@ HostCpu::EarliestArrival(ArrivalSource::Arrival& next) const
 void
 HostCpu::TakeArrival(int32_t s, const ArrivalSource::Arrival& a, const EventId* planned)
 {
-    const Time at = TimeStep(a.time);
-    Task task{a.service, a.service, at, Time(-1), PROCESS, a.owner, NO_SLOT};
+    const int64_t service = a.service.GetTimeStep();
+    Task task{service, service, a.time, -1, PROCESS, a.owner, NO_SLOT};
     SetDone(task, m_sources[s]->TakeArrival());
     if (planned)
     {
@@ -1148,13 +1169,13 @@ HostCpu::Replan()
         }
         // The core is idle until then: the item starts at its time; only its completion is an
         // event (with the extra time as of its start: nothing changes on the CPU before it).
-        const Time extra = StartExtra(core, PROCESS, a.owner, a.time, false);
+        const int64_t extra = StartExtra(core, PROCESS, a.owner, a.time, false);
         m_planned = true;
         m_planTime = a.time;
         m_planSource = s;
-        m_planEnd = TimeStep(a.time) + a.service + extra;
+        m_planEnd = a.time + a.service.GetTimeStep() + extra;
         m_planEvent
-            = Simulator::Schedule(m_planEnd - Simulator::Now(), [this]() { CompletionEvent(0); });
+            = Simulator::Schedule(TimeStep(m_planEnd - m_now), [this]() { CompletionEvent(0); });
         return;
     }
     // Several cores (or affinity): an event at the arrival's time if a core is idle then.

@@ -5,6 +5,7 @@
 #ifndef TESTBED_HOST_CPU_H
 #define TESTBED_HOST_CPU_H
 
+#include "ns3/assert.h"
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
@@ -13,6 +14,7 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
+#include <cstring>
 #include <deque>
 #include <unordered_map>
 #include <vector>
@@ -214,7 +216,10 @@ class HostCpu : public Object
      * @param cycles number of cycles
      * @return the time
      */
-    Time CyclesToTime(double cycles) const;
+    Time CyclesToTime(double cycles) const
+    {
+        return Cached(cycles).time;
+    }
 
     /**
      * @brief The CPU frequency.
@@ -326,16 +331,16 @@ class HostCpu : public Object
     void DoInitialize() override;
 
   private:
-    /** A work item. */
+    /** A work item (its times in time steps: no ns3::Time on the per-item path). */
     struct Task
     {
-        Time remaining;    //!< service still needed
-        Time service;      //!< total service
-        Time submitted;    //!< submission time
-        Time firstStart;   //!< first time it ran (-1 = not yet)
-        Priority priority; //!< class
-        uint32_t owner;    //!< owner id
-        uint32_t done;     //!< its completion's slot in m_slots (NO_SLOT: none), or the tag
+        int64_t remaining;  //!< service still needed
+        int64_t service;    //!< total service
+        int64_t submitted;  //!< submission time
+        int64_t firstStart; //!< first time it ran (-1 = not yet)
+        Priority priority;  //!< class
+        uint32_t owner;     //!< owner id
+        uint32_t done;      //!< its completion's slot in m_slots (NO_SLOT: none), or the tag
         const Callback<void>* kept{nullptr};                 //!< a kept completion (SubmitKept)
         const Callback<void, uint32_t>* keptTagged{nullptr}; //!< a kept one, called with done
     };
@@ -363,15 +368,15 @@ class HostCpu : public Object
      */
     void Call(const Task& task);
 
-    /** A core. */
+    /** A core (its times in time steps). */
     struct Core
     {
         bool busy{false};      //!< running a task
-        Task task;             //!< the task running
-        Time started;          //!< when the current run of the task started
+        Task task{};           //!< the task running
+        int64_t started{0};    //!< when the current run of the task started
         EventId completion;    //!< completion event
         uint32_t lastOwner{0}; //!< owner of the last process task on this core
-        Time idleSince;        //!< when the core last became idle
+        int64_t idleSince{0};  //!< when the core last became idle
     };
 
     /**
@@ -390,17 +395,21 @@ class HostCpu : public Object
      * @param owner its owner
      * @param at its start (time step)
      * @param commit whether it starts now (the cache model records the run) or is only planned
-     * @return the extra time
+     * @return the extra time (time steps)
      */
-    Time StartExtra(const Core& core, Priority priority, uint32_t owner, int64_t at, bool commit);
+    int64_t StartExtra(const Core& core,
+                       Priority priority,
+                       uint32_t owner,
+                       int64_t at,
+                       bool commit);
     /**
      * Submit a work item now (both Submit overloads).
      * @param priority its class
-     * @param service CPU time it needs
+     * @param service CPU time it needs (time steps)
      * @param owner who runs it
      * @param done its completion
      */
-    void SubmitNow(Priority priority, Time service, uint32_t owner, Completion&& done);
+    void SubmitNow(Priority priority, int64_t service, uint32_t owner, Completion&& done);
     /**
      * Submit a task now (Submit, SubmitKept): the CPU brought up to now, then the task.
      * @param task the task (its submission time is set here)
@@ -533,6 +542,45 @@ class HostCpu : public Object
      */
     void Touch(uint32_t owner, bool other);
 
+    /**
+     * GetRefillTime in time steps. The refill depends on the owner only through the lines
+     * touched by the other runs since its last run (the distance): the results of recent
+     * distances are remembered.
+     * @param owner the process id
+     * @return the refill time (time steps; 0 if the cache model is off)
+     */
+    int64_t RefillSteps(uint32_t owner) const;
+
+    /**
+     * The refill after a distance (the computation of GetRefillTime).
+     * @param distance lines touched by other runs since the owner's last run
+     * @return the refill time (time steps)
+     */
+    int64_t ComputeRefill(uint64_t distance) const;
+
+    /** A refill remembered by distance. */
+    struct CachedRefill
+    {
+        uint64_t distance{UINT64_MAX}; //!< the distance (UINT64_MAX: empty)
+        int64_t steps{0};              //!< the refill (time steps)
+    };
+
+    /** The cache model's parameters a remembered refill was computed with. */
+    struct RefillParams
+    {
+        uint64_t cacheSize{0};    //!< CacheSize
+        uint32_t cacheLine{0};    //!< CacheLineSize
+        uint32_t cacheWays{0};    //!< CacheAssociativity
+        int64_t memoryLatency{0}; //!< MemoryLatency (time steps)
+        uint32_t workingSet{0};   //!< ProcessWorkingSet
+
+        /**
+         * @param o other parameters
+         * @return whether they are the same
+         */
+        bool operator==(const RefillParams& o) const = default;
+    };
+
     /** A cycle count converted to time. */
     struct CachedTime
     {
@@ -540,6 +588,28 @@ class HostCpu : public Object
         double frequency{0}; //!< at this frequency
         Time time;           //!< the time
     };
+
+    /**
+     * The conversion of a cycle count to time (CyclesToTime), remembered: the same few cycle
+     * counts recur (per-interrupt, per-frame and per-message costs), and the conversion goes
+     * through 128-bit fixed point.
+     * @param cycles number of cycles
+     * @return the entry that holds its time
+     */
+    const CachedTime& Cached(double cycles) const
+    {
+        NS_ASSERT_MSG(cycles >= 0, "negative cycle count " << cycles);
+        uint64_t bits;
+        std::memcpy(&bits, &cycles, sizeof(bits));
+        CachedTime& e = m_timeCache[(bits * 0x9E3779B97F4A7C15ULL) >> (64 - TIME_CACHE_BITS)];
+        if (e.cycles != cycles || e.frequency != m_frequency)
+        {
+            e.cycles = cycles;
+            e.frequency = m_frequency;
+            e.time = Seconds(cycles / m_frequency);
+        }
+        return e;
+    }
 
     double m_frequency;                                //!< Hz
     uint32_t m_nCores;                                 //!< cores
@@ -571,19 +641,19 @@ class HostCpu : public Object
     uint32_t m_cacheWays;                                       //!< CacheAssociativity
     Time m_memoryLatency;                                       //!< MemoryLatency
     uint32_t m_workingSet;                                      //!< ProcessWorkingSet (octets)
-    uint64_t m_linesTouched{0};            //!< lines touched by all switched-in process runs
-    std::vector<uint64_t> m_lastTouched;   //!< per owner: m_linesTouched after its last run + 1
-    Time m_refillTotal;                    //!< refill time charged so far
-    std::array<Time, N_PRIORITIES> m_busy; //!< accumulated service per class
-    std::vector<ArrivalSource*> m_sources; //!< arrival sources
-    uint32_t m_depth{0};                   //!< nesting of entries (Enter/Leave)
-    bool m_planned{false};                 //!< an arrival's start is planned (one core, idle)
-    int64_t m_planTime{0};                 //!< its time (time step)
-    Time m_planEnd;                        //!< its completion
-    int32_t m_planSource{-1};              //!< its source
-    EventId m_planEvent;                   //!< its completion event
-    EventId m_arrivalEvent;                //!< multi-core CPUs: an event at an arrival's time
-    int64_t m_arrivalEventTime{-1};        //!< its time
+    uint64_t m_linesTouched{0};               //!< lines touched by all switched-in process runs
+    std::vector<uint64_t> m_lastTouched;      //!< per owner: m_linesTouched after its last run + 1
+    int64_t m_refillTotal{0};                 //!< refill time charged so far (time steps)
+    std::array<int64_t, N_PRIORITIES> m_busy; //!< accumulated service per class (time steps)
+    std::vector<ArrivalSource*> m_sources;    //!< arrival sources
+    uint32_t m_depth{0};                      //!< nesting of entries (Enter/Leave)
+    bool m_planned{false};                    //!< an arrival's start is planned (one core, idle)
+    int64_t m_planTime{0};                    //!< its time (time step)
+    int64_t m_planEnd{0};                     //!< its completion (time step)
+    int32_t m_planSource{-1};                 //!< its source
+    EventId m_planEvent;                      //!< its completion event
+    EventId m_arrivalEvent;                   //!< multi-core CPUs: an event at an arrival's time
+    int64_t m_arrivalEventTime{-1};           //!< its time
     TracedCallback<uint8_t, uint32_t, Time, Time> m_workTrace; //!< completion trace
     static constexpr int TIME_CACHE_BITS = 5;                  //!< log2 of the size of m_timeCache
     mutable std::array<CachedTime, 1 << TIME_CACHE_BITS>
@@ -591,6 +661,10 @@ class HostCpu : public Object
     std::deque<Completion> m_slots;    //!< completions of the tasks (a deque: calls add slots)
     std::vector<uint32_t> m_freeSlots; //!< free slots of m_slots
     int64_t m_now{0};                  //!< the time step of the current entry (Enter)
+    static constexpr int REFILL_CACHE_BITS = 6; //!< log2 of the size of m_refillCache
+    mutable std::array<CachedRefill, 1 << REFILL_CACHE_BITS>
+        m_refillCache;                   //!< recent refills by distance
+    mutable RefillParams m_refillParams; //!< the parameters of m_refillCache's entries
 };
 
 } // namespace ns3

@@ -251,6 +251,7 @@ HostNic::Receive(Ptr<NetDevice> device,
         m_ringDropTrace(packet);
         return;
     }
+    const Time now = Simulator::Now();
     m_ring.push_back({device,
                       packet,
                       {},
@@ -258,8 +259,8 @@ HostNic::Receive(Ptr<NetDevice> device,
                       std::make_unique<const std::pair<Address, Address>>(from, to),
                       Mac48Address(),
                       packetType,
-                      Simulator::Now()});
-    MaybeInterrupt();
+                      now});
+    MaybeInterrupt(false, now);
 }
 
 void
@@ -295,8 +296,10 @@ HostNic::ReceiveFrame(Ptr<FullDuplexEthernetNetDevice> device,
     f.protocol = frame.tmpl->GetProtocol();
     f.fromMac = source;
     f.packetType = NetDevice::PACKET_HOST;
-    f.arrival = Simulator::Now();
-    MaybeInterrupt(true);
+    // The clock is read once for the event (the arrival, the interrupt's timing and start).
+    const Time now = Simulator::Now();
+    f.arrival = now;
+    MaybeInterrupt(true, now);
 }
 
 void
@@ -306,7 +309,17 @@ HostNic::MaybeInterrupt(bool atOnce)
     {
         return;
     }
-    Time now = Simulator::Now();
+    MaybeInterrupt(atOnce, Simulator::Now());
+}
+
+void
+HostNic::MaybeInterrupt(bool atOnce, Time now)
+{
+    NS_ASSERT(now == Simulator::Now());
+    if (m_irqPending || m_irqMasked || m_ring.size() <= m_handlerFrames)
+    {
+        return;
+    }
     // The coalescing timer runs from the oldest frame not yet taken by a handler.
     Time at = m_ring[m_handlerFrames].arrival + m_interruptDelay;
     if (m_maxInterruptRate > 0 && !m_lastInterrupt.IsStrictlyNegative())
@@ -320,19 +333,20 @@ HostNic::MaybeInterrupt(bool atOnce)
         // An interrupt scheduled now would run after the events already due at this instant;
         // on this node those can only be a CPU completion (checked: none) or a process becoming
         // runnable, whose work the interrupt preempts either way.
-        Interrupt();
+        Interrupt(now);
         return;
     }
-    m_irqEvent = Simulator::Schedule(at - now, [this]() { Interrupt(); });
+    m_irqEvent = Simulator::Schedule(at - now, [this]() { Interrupt(Simulator::Now()); });
 }
 
 void
-HostNic::Interrupt()
+HostNic::Interrupt(Time now)
 {
     NS_LOG_FUNCTION(this);
+    NS_ASSERT(now == Simulator::Now());
     m_irqPending = false;
     m_irqMasked = true;
-    m_lastInterrupt = Simulator::Now();
+    m_lastInterrupt = now;
     ++m_interrupts;
     m_interruptTrace(m_ring.size());
     if (m_napi)
@@ -431,10 +445,16 @@ HostNic::SoftirqDone()
 {
     std::deque<Frame>& input = m_napi ? m_ring : m_backlog;
     NS_ASSERT(!input.empty());
-    Frame frame = std::move(input.front());
+    // Delivered in place, then removed: no copy or move of the frame. Deliver does not touch
+    // the queue (the CPU calls no completion during it, and frames arrive in events of their
+    // own), and the softirq counts as busy until the frame is gone.
+    const Frame& frame = input.front();
+    [[maybe_unused]] const std::size_t queued = input.size();
+    Deliver(frame);
+    NS_ASSERT_MSG(input.size() == queued && &input.front() == &frame,
+                  "HostNic: the softirq's queue changed while a frame was delivered");
     input.pop_front();
     m_softirqBusy = false;
-    Deliver(frame);
     MaybeSoftirq();
 }
 

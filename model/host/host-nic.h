@@ -215,8 +215,17 @@ class HostNic : public Object
      *        no CPU work item completes at this instant (the lean path's frame arrivals)
      */
     void MaybeInterrupt(bool atOnce = false);
-    /** The interrupt fires: run the handler on the CPU. */
-    void Interrupt();
+    /**
+     * MaybeInterrupt for a caller that has read the clock already (one read per event).
+     * @param atOnce see MaybeInterrupt
+     * @param now the current time (Simulator::Now())
+     */
+    void MaybeInterrupt(bool atOnce, Time now);
+    /**
+     * The interrupt fires: run the handler on the CPU.
+     * @param now the current time (Simulator::Now())
+     */
+    void Interrupt(Time now);
     /** Legacy handler done: move its frames to the backlog. */
     void LegacyHandlerDone();
     /** Start the softirq if there is work and it is not running. */

@@ -261,7 +261,13 @@ HostPlatform::DrawSchedulingLatency()
 Time
 HostPlatform::SleepDelay(Ptr<TimerModel> timer, Time delay)
 {
-    Time now = Simulator::Now();
+    return SleepDelay(timer, delay, Simulator::Now());
+}
+
+Time
+HostPlatform::SleepDelay(Ptr<TimerModel> timer, Time delay, Time now)
+{
+    NS_ASSERT(now == Simulator::Now());
     Time fire = (timer ? timer : m_timer)->GetFireTime(now, delay);
     Time latency = DrawSchedulingLatency(); // drawn after the timer's own draws
     return fire - now + latency;

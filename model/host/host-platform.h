@@ -90,6 +90,15 @@ class HostPlatform : public Object
     Time SleepDelay(Ptr<TimerModel> timer, Time delay);
 
     /**
+     * @brief SleepDelay for a caller that has read the clock already (one read per event).
+     * @param timer the timer it sleeps on (null: this host's timer)
+     * @param delay the requested sleep
+     * @param now the current time (Simulator::Now())
+     * @return the time from now until the process is runnable
+     */
+    Time SleepDelay(Ptr<TimerModel> timer, Time delay, Time now);
+
+    /**
      * @brief Create a process on this host.
      * @return the process (pids are 1, 2, ... in creation order)
      */

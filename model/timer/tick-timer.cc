@@ -124,15 +124,26 @@ TickTimer::TickAtOrAfter(Time phase,
         return std::llround(static_cast<long double>(k) * perSteps);
     };
     const int64_t rel = (now - phase).GetTimeStep() + stretched;
-    int64_t k = rel <= 0 ? 0 : static_cast<int64_t>(std::floor(rel / perSteps));
-    while (tick(k) < rel)
+    // The first tick at or after rel, k, is bracketed by the estimate k0 = floor(rel / period):
+    // tick k0 + 1 = round((k0 + 1) * period) >= rel since (k0 + 1) * period > rel, and tick
+    // k0 - 1 <= round(rel - period) < rel since the period is at least one step. So k is k0
+    // (tick k0 at or after rel, e.g. rounded up to it) or k0 + 1; k0 - 1 only if the division
+    // rounded up across a whole tick (long double: not for any time the simulator holds).
+    int64_t k = 0;
+    if (rel > 0)
     {
-        ++k;
+        k = static_cast<int64_t>(std::floor(rel / perSteps));
+        if (tick(k) < rel)
+        {
+            ++k;
+        }
+        else if (k > 0 && tick(k - 1) >= rel)
+        {
+            --k;
+        }
     }
-    while (k > 0 && tick(k - 1) >= rel)
-    {
-        --k;
-    }
+    NS_ASSERT_MSG(tick(k) >= rel && (k == 0 || tick(k - 1) < rel),
+                  "TickTimer: tick " << k << " is not the first at or after " << rel);
     k += extraTicks;
     return phase + TimeStep(tick(k));
 }
