@@ -77,12 +77,14 @@ class RandomSchedule
      * @param seed the generator's seed
      * @param initial events scheduled before Run
      * @param maxEvents no event schedules further events once this many labels were given
+     * @param toEnd whether the last Run runs to the end (else Destroy releases queued events)
      * @return the trace
      */
     std::vector<Record> Run(Ptr<SimulatorImpl> impl,
                             uint64_t seed,
                             uint32_t initial,
-                            uint32_t maxEvents)
+                            uint32_t maxEvents,
+                            bool toEnd = true)
     {
         Simulator::Destroy();
         Simulator::SetImplementation(impl);
@@ -95,15 +97,22 @@ class RandomSchedule
         {
             ScheduleOne();
         }
-        // Stop at a time, run, look, then run on to a second stop and to the end.
+        // Stop at a time, run, look, then run on to a second stop and to the end (or destroy
+        // the simulator with events queued). Between the runs, schedule, cancel, remove and
+        // ask from outside Run (a Stop's event scheduled nothing: LeanSimulatorImpl's root).
         Simulator::Stop(NanoSeconds(Draw(40) + 20));
         Simulator::Run();
         End();
+        Outside();
         Simulator::Stop(NanoSeconds(Draw(40) + 20));
         Simulator::Run();
         End();
-        Simulator::Run();
-        End();
+        if (toEnd)
+        {
+            Outside();
+            Simulator::Run();
+            End();
+        }
         Simulator::Destroy();
         return m_trace;
     }
@@ -137,6 +146,20 @@ class RandomSchedule
                                  Simulator::GetContext(),
                                  Simulator::IsFinished(),
                                  Simulator::GetEventCount()});
+    }
+
+    /** @brief Schedule, cancel, remove and ask from outside Run. */
+    void Outside()
+    {
+        for (uint64_t i = Draw(4); i > 0; --i)
+        {
+            ScheduleOne();
+        }
+        for (uint64_t i = Draw(4); i > 0; --i)
+        {
+            Touch();
+        }
+        End();
     }
 
     /** @brief Schedule one event in one of the ways the simulator offers. */
@@ -211,7 +234,7 @@ class RandomSchedule
         m_trace.push_back(Record{'E',
                                  Simulator::Now().GetTimeStep(),
                                  Simulator::GetContext(),
-                                 label,
+                                 label * 2 + Simulator::IsFinished(),
                                  Simulator::GetEventCount()});
         const uint64_t children = m_next < m_maxEvents ? Draw(3) : 0;
         for (uint64_t i = 0; i < children; ++i)
@@ -311,9 +334,10 @@ class LeanSimulatorTieOrderTestCase : public TestCase
 /**
  * @ingroup testbed-tests
  * Randomized schedules under ns-3's DefaultSimulatorImpl and under LeanSimulatorImpl: the
- * identical trace (every event's time, context, label and the event count when it ran; every
- * returned uid and timestamp; every IsExpired and GetDelayLeft answer; the state after each
- * Run; the destroy events).
+ * identical trace (every event's time, context, label, IsFinished and the event count when it
+ * ran; every returned uid and timestamp; every IsExpired and GetDelayLeft answer, inside and
+ * outside Run; the state after each Run; the destroy events); one schedule is destroyed with
+ * events still queued.
  */
 class LeanSimulatorDifferentialTestCase : public TestCase
 {
@@ -324,12 +348,17 @@ class LeanSimulatorDifferentialTestCase : public TestCase
      * @param initial events scheduled before Run
      * @param maxEvents label limit for events scheduled by events
      */
-    LeanSimulatorDifferentialTestCase(uint64_t seed, uint32_t initial, uint32_t maxEvents)
+    LeanSimulatorDifferentialTestCase(uint64_t seed,
+                                      uint32_t initial,
+                                      uint32_t maxEvents,
+                                      bool toEnd = true)
         : TestCase("LeanSimulatorImpl = DefaultSimulatorImpl on a random schedule (seed "
-                   + std::to_string(seed) + ", " + std::to_string(initial) + " initial events)")
+                   + std::to_string(seed) + ", " + std::to_string(initial) + " initial events"
+                   + (toEnd ? ")" : ", destroyed with events queued)"))
         , m_seed(seed)
         , m_initial(initial)
         , m_maxEvents(maxEvents)
+        , m_toEnd(toEnd)
     {
     }
 
@@ -337,10 +366,16 @@ class LeanSimulatorDifferentialTestCase : public TestCase
     void DoRun() override
     {
         RandomSchedule schedule;
-        const std::vector<Record> reference
-            = schedule.Run(CreateObject<DefaultSimulatorImpl>(), m_seed, m_initial, m_maxEvents);
-        const std::vector<Record> lean
-            = schedule.Run(CreateObject<LeanSimulatorImpl>(), m_seed, m_initial, m_maxEvents);
+        const std::vector<Record> reference = schedule.Run(CreateObject<DefaultSimulatorImpl>(),
+                                                           m_seed,
+                                                           m_initial,
+                                                           m_maxEvents,
+                                                           m_toEnd);
+        const std::vector<Record> lean = schedule.Run(CreateObject<LeanSimulatorImpl>(),
+                                                      m_seed,
+                                                      m_initial,
+                                                      m_maxEvents,
+                                                      m_toEnd);
         // The schedule exercised what it should.
         uint64_t events = 0;
         uint64_t destroyed = 0;
@@ -378,6 +413,7 @@ class LeanSimulatorDifferentialTestCase : public TestCase
     uint64_t m_seed;      //!< the schedule's seed
     uint32_t m_initial;   //!< events before Run
     uint32_t m_maxEvents; //!< label limit
+    bool m_toEnd;         //!< whether the last Run runs to the end
 };
 
 /**
@@ -624,6 +660,7 @@ class SimulatorTestSuite : public TestSuite
         AddTestCase(new LeanSimulatorDifferentialTestCase(1, 20, 2000), Duration::QUICK);
         AddTestCase(new LeanSimulatorDifferentialTestCase(2, 200, 5000), Duration::QUICK);
         AddTestCase(new LeanSimulatorDifferentialTestCase(3, 5000, 20000), Duration::QUICK);
+        AddTestCase(new LeanSimulatorDifferentialTestCase(4, 200, 5000, false), Duration::QUICK);
         AddTestCase(new LeanSimulatorLaneTieTestCase, Duration::QUICK);
         AddTestCase(new LeanSimulatorLaneInterleavingTestCase, Duration::QUICK);
     }
