@@ -4,13 +4,16 @@
  * ns3::LeanSimulatorImpl against ns-3's own DefaultSimulatorImpl: a hand-computed order of
  * same-time events, and randomized schedules (same-timestamp events, Cancel, Remove, events
  * that schedule events, ScheduleNow, ScheduleWithContext, ScheduleDestroy, Stop at a time and a
- * second Run) that must give the identical trace of (time, context, event, uid) under both.
+ * second Run) that must give the identical trace of (time, context, event, uid) under both;
+ * and PooledEvent (MakePooledEvent): memory reuse, the captured state's destruction, both
+ * implementations.
  */
 
 #include "ns3/default-simulator-impl.h"
 #include "ns3/enum.h"
 #include "ns3/lean-simulator-impl.h"
 #include "ns3/nstime.h"
+#include "ns3/pooled-event.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 
@@ -648,6 +651,134 @@ class LeanSimulatorLaneInterleavingTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * MakePooledEvent under both implementations: the events run at their times with their
+ * captures; a freed event's memory is the next event's of the same type (the free list); the
+ * captured state is destroyed when the last reference goes (after the run, or at Cancel and
+ * Destroy for an event that never runs, or when a kept EventId goes); a second functor type has
+ * its own list.
+ */
+class PooledEventTestCase : public TestCase
+{
+  public:
+    /**
+     * @brief Constructor.
+     * @param lean LeanSimulatorImpl (else ns-3's DefaultSimulatorImpl)
+     */
+    PooledEventTestCase(bool lean)
+        : TestCase(std::string("PooledEvent: reuse after free, captured state destroyed (")
+                   + (lean ? "LeanSimulatorImpl" : "DefaultSimulatorImpl") + ")")
+        , m_lean(lean)
+    {
+    }
+
+  private:
+    /** Counts its live copies (a captured state). */
+    struct Tracker
+    {
+        int* live; //!< live copies
+
+        /**
+         * @brief Constructor.
+         * @param l the counter
+         */
+        explicit Tracker(int* l)
+            : live(l)
+        {
+            ++*live;
+        }
+
+        /**
+         * @brief Copy.
+         * @param o the original
+         */
+        Tracker(const Tracker& o)
+            : live(o.live)
+        {
+            ++*live;
+        }
+
+        Tracker& operator=(const Tracker&) = delete;
+
+        ~Tracker()
+        {
+            --*live;
+        }
+    };
+
+    void DoRun() override
+    {
+        Simulator::Destroy();
+        if (m_lean)
+        {
+            Simulator::SetImplementation(CreateObject<LeanSimulatorImpl>());
+        }
+        else
+        {
+            Simulator::SetImplementation(CreateObject<DefaultSimulatorImpl>());
+        }
+        int live = 0;
+        std::vector<std::pair<int64_t, int>> ran;
+        auto make = [&ran, &live](int label) {
+            Tracker t(&live);
+            return [&ran, t, label]() {
+                ran.emplace_back(Simulator::Now().GetTimeStep(), label);
+            };
+        };
+        using Event = PooledEvent<decltype(make(0))>;
+        const std::size_t free0 = Event::FreeCount();
+        // Two events at 10 and 20 ns; each captured state alive until its event is freed.
+        EventImpl* a = MakePooledEvent(make(1));
+        EventImpl* b = MakePooledEvent(make(2));
+        NS_TEST_ASSERT_MSG_EQ(live, 2, "two captured states");
+        NS_TEST_ASSERT_MSG_EQ(Event::FreeCount(),
+                              (free0 >= 2 ? free0 - 2 : 0),
+                              "taken from the list");
+        Simulator::Schedule(NanoSeconds(10), Ptr<EventImpl>(a, false));
+        EventId kept = Simulator::Schedule(NanoSeconds(20), Ptr<EventImpl>(b, false));
+        // A third at 40 ns, cancelled: the run stops at 30 ns, so it goes at Destroy (queued).
+        EventId cancelled
+            = Simulator::Schedule(NanoSeconds(40), Ptr<EventImpl>(MakePooledEvent(make(3)), false));
+        Simulator::Cancel(cancelled);
+        cancelled = EventId();
+        // a is freed when it has run (no EventId kept); an event at 15 ns reuses its memory.
+        Simulator::Schedule(NanoSeconds(15), [&]() {
+            NS_TEST_EXPECT_MSG_EQ(live, 2, "a's state destroyed after its run (b and 3 alive)");
+            EventImpl* c = MakePooledEvent(make(4));
+            NS_TEST_EXPECT_MSG_EQ(c, a, "the freed event's memory is reused");
+            Simulator::Schedule(NanoSeconds(10), Ptr<EventImpl>(c, false));
+        });
+        Simulator::Stop(NanoSeconds(30));
+        Simulator::Run();
+        const std::vector<std::pair<int64_t, int>> expected{{NanoSeconds(10).GetTimeStep(), 1},
+                                                            {NanoSeconds(20).GetTimeStep(), 2},
+                                                            {NanoSeconds(25).GetTimeStep(), 4}};
+        NS_TEST_ASSERT_MSG_EQ((ran == expected), true, "events at their times with their labels");
+        // b ran, but the EventId keeps it (and its state) alive; 3 is queued until Destroy.
+        NS_TEST_EXPECT_MSG_EQ(live, 2, "b's and 3's states alive");
+        kept = EventId();
+        NS_TEST_EXPECT_MSG_EQ(live, 1, "b's state destroyed with its last reference");
+        Simulator::Destroy();
+        NS_TEST_EXPECT_MSG_EQ(live, 0, "the cancelled event's state destroyed at Destroy");
+        NS_TEST_EXPECT_MSG_EQ(Event::FreeCount(),
+                              std::max<std::size_t>(free0, 3),
+                              "all on the list");
+        // Another functor type has its own list: it does not take this type's memory.
+        auto other = [&ran]() {
+            ran.clear();
+        };
+        EventImpl* o = MakePooledEvent(other);
+        NS_TEST_EXPECT_MSG_EQ(Event::FreeCount(), std::max<std::size_t>(free0, 3), "own list");
+        o->Invoke();
+        NS_TEST_EXPECT_MSG_EQ(ran.empty(), true, "the other event ran");
+        o->Unref();
+        NS_TEST_EXPECT_MSG_EQ(PooledEvent<decltype(other)>::FreeCount(), 1, "on its own list");
+    }
+
+    bool m_lean; //!< which implementation
+};
+
+/**
+ * @ingroup testbed-tests
  * The simulator-core TestSuite.
  */
 class SimulatorTestSuite : public TestSuite
@@ -663,6 +794,8 @@ class SimulatorTestSuite : public TestSuite
         AddTestCase(new LeanSimulatorDifferentialTestCase(4, 200, 5000, false), Duration::QUICK);
         AddTestCase(new LeanSimulatorLaneTieTestCase, Duration::QUICK);
         AddTestCase(new LeanSimulatorLaneInterleavingTestCase, Duration::QUICK);
+        AddTestCase(new PooledEventTestCase(true), Duration::QUICK);
+        AddTestCase(new PooledEventTestCase(false), Duration::QUICK);
     }
 };
 

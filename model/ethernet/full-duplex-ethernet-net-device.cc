@@ -11,6 +11,7 @@
 #include "ns3/ethernet-trailer.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/pooled-event.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
@@ -320,9 +321,12 @@ FullDuplexEthernetNetDevice::SendFrame(const FrameDescriptor& frame,
         }
     }
     FullDuplexEthernetNetDevice* peer = PeekPointer(m_peer);
-    Simulator::ScheduleWithContext(m_peerContext, TimeStep(arrival), [peer, frame, source, dest]() {
-        peer->ReceiveFrame(frame, source, dest);
-    });
+    // A pooled event (its memory from a free list: simulation thread only).
+    Simulator::ScheduleWithContext(m_peerContext,
+                                   TimeStep(arrival),
+                                   MakePooledEvent([peer, frame, source, dest]() {
+                                       peer->ReceiveFrame(frame, source, dest);
+                                   }));
     return true;
 }
 

@@ -9,6 +9,7 @@
 #include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
+#include "ns3/pooled-event.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/trace-source-accessor.h"
@@ -894,9 +895,11 @@ HostCpu::Start(uint32_t c, Task&& task, int64_t at, const EventId* planned)
         core.completion = *planned;
         return;
     }
-    // A lambda event: no std::bind/std::function behind it (one allocation per item, not two).
-    core.completion = Simulator::Schedule(core.started + core.task.remaining - TimeStep(m_now),
-                                          [this, c]() { CompletionEvent(c); });
+    // A pooled lambda event: no std::bind/std::function behind it, and its memory from a free
+    // list (simulation thread only).
+    core.completion = Simulator::Schedule(
+        core.started + core.task.remaining - TimeStep(m_now),
+        Ptr<EventImpl>(MakePooledEvent([this, c]() { CompletionEvent(c); }), false));
 }
 
 void
