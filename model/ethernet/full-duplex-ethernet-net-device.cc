@@ -9,6 +9,7 @@
 #include "ns3/abort.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ethernet-trailer.h"
+#include "ns3/lean-simulator-impl.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pooled-event.h"
@@ -322,11 +323,9 @@ FullDuplexEthernetNetDevice::SendFrame(const FrameDescriptor& frame,
     }
     FullDuplexEthernetNetDevice* peer = PeekPointer(m_peer);
     // A pooled event (its memory from a free list: simulation thread only).
-    Simulator::ScheduleWithContext(m_peerContext,
-                                   TimeStep(arrival),
-                                   MakePooledEvent([peer, frame, source, dest]() {
-                                       peer->ReceiveFrame(frame, source, dest);
-                                   }));
+    ScheduleEventWithContext(m_peerContext, arrival, MakePooledEvent([peer, frame, source, dest]() {
+                                 peer->ReceiveFrame(frame, source, dest);
+                             }));
     return true;
 }
 

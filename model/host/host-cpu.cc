@@ -7,6 +7,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/integer.h"
+#include "ns3/lean-simulator-impl.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/pooled-event.h"
@@ -897,9 +898,8 @@ HostCpu::Start(uint32_t c, Task&& task, int64_t at, const EventId* planned)
     }
     // A pooled lambda event: no std::bind/std::function behind it, and its memory from a free
     // list (simulation thread only).
-    core.completion = Simulator::Schedule(
-        core.started + core.task.remaining - TimeStep(m_now),
-        Ptr<EventImpl>(MakePooledEvent([this, c]() { CompletionEvent(c); }), false));
+    core.completion = ScheduleEvent(core.started + core.task.remaining - TimeStep(m_now),
+                                    MakePooledEvent([this, c]() { CompletionEvent(c); }));
 }
 
 void

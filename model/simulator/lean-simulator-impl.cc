@@ -37,6 +37,8 @@ NS_LOG_COMPONENT_DEFINE("LeanSimulatorImpl");
 
 NS_OBJECT_ENSURE_REGISTERED(LeanSimulatorImpl);
 
+LeanSimulatorImpl* LeanSimulatorImpl::s_running = nullptr;
+
 TypeId
 LeanSimulatorImpl::GetTypeId()
 {
@@ -243,6 +245,7 @@ LeanSimulatorImpl::Run()
     m_mainThreadId = std::this_thread::get_id();
     ProcessEventsWithContext();
     m_stop = false;
+    s_running = this;
 
     for (;;)
     {
@@ -268,6 +271,7 @@ LeanSimulatorImpl::Run()
         impl->Unref();
         ProcessEventsWithContext();
     }
+    s_running = nullptr;
     NS_ASSERT(!m_heap.empty() || m_unscheduledEvents == 0);
 }
 

@@ -7,6 +7,7 @@
 
 #include "ns3/event-id.h"
 #include "ns3/simulator-impl.h"
+#include "ns3/simulator.h"
 
 #include <cstdint>
 #include <list>
@@ -114,6 +115,53 @@ class LeanSimulatorImpl final : public SimulatorImpl
     uint32_t GetSystemId() const override;
     uint32_t GetContext() const override;
     uint64_t GetEventCount() const override;
+
+    /**
+     * @brief The LeanSimulatorImpl whose Run() is running (set at Run's start, cleared at its
+     * end), for ScheduleEvent, ScheduleEventWithContext and SimulatorNowStep.
+     * @return it, or null outside Run (or under another SimulatorImpl)
+     */
+    static LeanSimulatorImpl* Running()
+    {
+        return s_running;
+    }
+
+    /**
+     * @brief Schedule as Schedule() does (the same uid, key and EventId), with the delay in
+     * time steps; simulation thread only.
+     * @param delay the delay (time steps, not negative)
+     * @param event the event (the queue takes over the caller's reference)
+     * @return the event's id
+     */
+    EventId ScheduleSteps(int64_t delay, EventImpl* event)
+    {
+        NS_ASSERT_MSG(delay >= 0, "LeanSimulatorImpl::ScheduleSteps(): Negative delay");
+        const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay);
+        const uint32_t uid = Insert(ts, m_currentContext, event);
+        return EventId(event, ts, m_currentContext, uid);
+    }
+
+    /**
+     * @brief Schedule as ScheduleWithContext() does from the simulation thread, with the delay
+     * in time steps.
+     * @param context the event's context
+     * @param delay the delay (time steps, not negative)
+     * @param event the event (the queue takes over the caller's reference)
+     */
+    void ScheduleStepsWithContext(uint32_t context, int64_t delay, EventImpl* event)
+    {
+        NS_ASSERT_MSG(delay >= 0, "LeanSimulatorImpl::ScheduleStepsWithContext(): Negative delay");
+        Insert(m_currentTs + static_cast<uint64_t>(delay), context, event);
+    }
+
+    /**
+     * @brief The clock in time steps (Now().GetTimeStep() without a Time).
+     * @return the current time step
+     */
+    int64_t NowStep() const
+    {
+        return static_cast<int64_t>(m_currentTs);
+    }
 
   private:
     void DoDispose() override;
@@ -233,7 +281,89 @@ class LeanSimulatorImpl final : public SimulatorImpl
     std::thread::id m_mainThreadId; //!< the thread that runs the simulation
     uint64_t m_laneMask{0}; //!< 0xffffffff in the lane order (context in the tie key), else 0
     bool m_vacant{false};   //!< the root's entry ran (or runs): its place is free
+
+    static LeanSimulatorImpl* s_running; //!< the instance whose Run() is running, or null
 };
+
+/**
+ * @ingroup testbed-simulator
+ * @brief Schedule an event in the current context: straight into the LeanSimulatorImpl whose
+ * Run() is running, else through ns3::Simulator (any SimulatorImpl; before Run). The same
+ * event, uid and order as Simulator::Schedule; simulation thread only.
+ * @param delay the delay (time steps)
+ * @param event the event (e.g. MakePooledEvent; the simulator takes over its reference)
+ * @return the event's id
+ */
+inline EventId
+ScheduleEvent(int64_t delay, EventImpl* event)
+{
+    if (LeanSimulatorImpl* sim = LeanSimulatorImpl::Running())
+    {
+        return sim->ScheduleSteps(delay, event);
+    }
+    return Simulator::Schedule(TimeStep(delay), Ptr<EventImpl>(event, false));
+}
+
+/**
+ * @ingroup testbed-simulator
+ * @brief ScheduleEvent with the delay as a Time.
+ * @param delay the delay
+ * @param event the event (the simulator takes over its reference)
+ * @return the event's id
+ */
+inline EventId
+ScheduleEvent(const Time& delay, EventImpl* event)
+{
+    return ScheduleEvent(delay.GetTimeStep(), event);
+}
+
+/**
+ * @ingroup testbed-simulator
+ * @brief Schedule an event in a context: straight into the LeanSimulatorImpl whose Run() is
+ * running, else with Simulator::ScheduleWithContext. Simulation thread only.
+ * @param context the event's context
+ * @param delay the delay (time steps)
+ * @param event the event (the simulator takes over its reference)
+ */
+inline void
+ScheduleEventWithContext(uint32_t context, int64_t delay, EventImpl* event)
+{
+    if (LeanSimulatorImpl* sim = LeanSimulatorImpl::Running())
+    {
+        sim->ScheduleStepsWithContext(context, delay, event);
+        return;
+    }
+    Simulator::ScheduleWithContext(context, TimeStep(delay), event);
+}
+
+/**
+ * @ingroup testbed-simulator
+ * @brief ScheduleEventWithContext with the delay as a Time.
+ * @param context the event's context
+ * @param delay the delay
+ * @param event the event (the simulator takes over its reference)
+ */
+inline void
+ScheduleEventWithContext(uint32_t context, const Time& delay, EventImpl* event)
+{
+    ScheduleEventWithContext(context, delay.GetTimeStep(), event);
+}
+
+/**
+ * @ingroup testbed-simulator
+ * @brief The simulation clock in time steps: the running LeanSimulatorImpl's clock read
+ * directly, else Simulator::Now() (any SimulatorImpl; outside Run).
+ * @return Simulator::Now().GetTimeStep()
+ */
+inline int64_t
+SimulatorNowStep()
+{
+    if (const LeanSimulatorImpl* sim = LeanSimulatorImpl::Running())
+    {
+        return sim->NowStep();
+    }
+    return Simulator::Now().GetTimeStep();
+}
 
 } // namespace ns3
 
