@@ -13,6 +13,7 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv4.h"
+#include "ns3/lean-simulator-impl.h"
 #include "ns3/log.h"
 #include "ns3/loopback-net-device.h"
 #include "ns3/node.h"
@@ -473,7 +474,7 @@ SendUdp::Iterated(uint32_t i)
     {
         return;
     }
-    const Time now = Simulator::Now();
+    const Time now = TimeStep(SimulatorNowStep());
     if (!m_host)
     {
         SendPacket(i, now);
@@ -489,7 +490,7 @@ SendUdp::Iterated(uint32_t i)
 void
 SendUdp::Sleep(uint32_t i, Time delay)
 {
-    const int64_t at = (Simulator::Now() + delay).GetTimeStep();
+    const int64_t at = SimulatorNowStep() + delay.GetTimeStep();
     bool earliest;
     if (m_starting)
     {
@@ -539,7 +540,7 @@ SendUdp::Sleep(uint32_t i, Time delay)
 void
 SendUdp::Wake()
 {
-    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t now = SimulatorNowStep();
     m_wakeEventTime = -1;
     m_due.clear();
     while (!m_wakeups.empty() && m_wakeups.front().time <= now)

@@ -242,7 +242,7 @@ FullDuplexEthernetNetDevice::SendFrom(Ptr<Packet> packet,
 bool
 FullDuplexEthernetNetDevice::Admit(uint32_t payload, uint16_t protocol, int64_t& arrival)
 {
-    const int64_t now = Simulator::Now().GetTimeStep() * m_stepPs;
+    const int64_t now = SimulatorNowStep() * m_stepPs;
     // The queue is full if the oldest of the last MaxQueueFrames frames still waits.
     if (!m_peer || payload > m_mtu + (protocol == kVlan ? 4u : 0u) || m_leave[m_head] > now)
     {

@@ -1022,7 +1022,7 @@ HostCpu::Enter()
     if (m_depth++ == 0)
     {
         // The simulator's clock stands still during an entry: read once.
-        m_now = Simulator::Now().GetTimeStep();
+        m_now = SimulatorNowStep();
         // In time order: the deferred interference due up to now (a no-op unless every core
         // was idle with no arrival pending), then the arrivals due, then the caller's work.
         CatchUp();

@@ -9,6 +9,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/full-duplex-ethernet-net-device.h"
+#include "ns3/lean-simulator-impl.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
@@ -258,7 +259,7 @@ HostNic::Receive(Ptr<NetDevice> device,
                       std::make_unique<const std::pair<Address, Address>>(from, to),
                       Mac48Address(),
                       packetType,
-                      Simulator::Now()});
+                      TimeStep(SimulatorNowStep())});
     MaybeInterrupt();
 }
 
@@ -295,7 +296,7 @@ HostNic::ReceiveFrame(Ptr<FullDuplexEthernetNetDevice> device,
     f.protocol = frame.tmpl->GetProtocol();
     f.fromMac = source;
     f.packetType = NetDevice::PACKET_HOST;
-    f.arrival = Simulator::Now();
+    f.arrival = TimeStep(SimulatorNowStep());
     MaybeInterrupt(true);
 }
 
@@ -306,7 +307,7 @@ HostNic::MaybeInterrupt(bool atOnce)
     {
         return;
     }
-    Time now = Simulator::Now();
+    Time now = TimeStep(SimulatorNowStep());
     // The coalescing timer runs from the oldest frame not yet taken by a handler.
     Time at = m_ring[m_handlerFrames].arrival + m_interruptDelay;
     if (m_maxInterruptRate > 0 && !m_lastInterrupt.IsStrictlyNegative())
@@ -332,7 +333,7 @@ HostNic::Interrupt()
     NS_LOG_FUNCTION(this);
     m_irqPending = false;
     m_irqMasked = true;
-    m_lastInterrupt = Simulator::Now();
+    m_lastInterrupt = TimeStep(SimulatorNowStep());
     ++m_interrupts;
     m_interruptTrace(m_ring.size());
     if (m_napi)
@@ -448,7 +449,7 @@ HostNic::Deliver(const Frame& frame)
         return;
     }
     Ptr<const Packet> packet = PacketOf(frame);
-    m_deliverTrace(packet, Simulator::Now() - frame.arrival);
+    m_deliverTrace(packet, TimeStep(SimulatorNowStep()) - frame.arrival);
     if (!m_intercept.IsNull() && m_intercept(packet, frame.protocol))
     {
         return;
