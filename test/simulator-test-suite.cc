@@ -4,13 +4,16 @@
  * ns3::LeanSimulatorImpl against ns-3's own DefaultSimulatorImpl: a hand-computed order of
  * same-time events, and randomized schedules (same-timestamp events, Cancel, Remove, events
  * that schedule events, ScheduleNow, ScheduleWithContext, ScheduleDestroy, Stop at a time and a
- * second Run) that must give the identical trace of (time, context, event, uid) under both.
+ * second Run) that must give the identical trace of (time, context, event, uid) under both;
+ * and PooledEvent (MakePooledEvent): memory reuse, the captured state's destruction, both
+ * implementations.
  */
 
 #include "ns3/default-simulator-impl.h"
 #include "ns3/enum.h"
 #include "ns3/lean-simulator-impl.h"
 #include "ns3/nstime.h"
+#include "ns3/pooled-event.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 
@@ -77,12 +80,14 @@ class RandomSchedule
      * @param seed the generator's seed
      * @param initial events scheduled before Run
      * @param maxEvents no event schedules further events once this many labels were given
+     * @param toEnd whether the last Run runs to the end (else Destroy releases queued events)
      * @return the trace
      */
     std::vector<Record> Run(Ptr<SimulatorImpl> impl,
                             uint64_t seed,
                             uint32_t initial,
-                            uint32_t maxEvents)
+                            uint32_t maxEvents,
+                            bool toEnd = true)
     {
         Simulator::Destroy();
         Simulator::SetImplementation(impl);
@@ -95,15 +100,22 @@ class RandomSchedule
         {
             ScheduleOne();
         }
-        // Stop at a time, run, look, then run on to a second stop and to the end.
+        // Stop at a time, run, look, then run on to a second stop and to the end (or destroy
+        // the simulator with events queued). Between the runs, schedule, cancel, remove and
+        // ask from outside Run (a Stop's event scheduled nothing: LeanSimulatorImpl's root).
         Simulator::Stop(NanoSeconds(Draw(40) + 20));
         Simulator::Run();
         End();
+        Outside();
         Simulator::Stop(NanoSeconds(Draw(40) + 20));
         Simulator::Run();
         End();
-        Simulator::Run();
-        End();
+        if (toEnd)
+        {
+            Outside();
+            Simulator::Run();
+            End();
+        }
         Simulator::Destroy();
         return m_trace;
     }
@@ -137,6 +149,20 @@ class RandomSchedule
                                  Simulator::GetContext(),
                                  Simulator::IsFinished(),
                                  Simulator::GetEventCount()});
+    }
+
+    /** @brief Schedule, cancel, remove and ask from outside Run. */
+    void Outside()
+    {
+        for (uint64_t i = Draw(4); i > 0; --i)
+        {
+            ScheduleOne();
+        }
+        for (uint64_t i = Draw(4); i > 0; --i)
+        {
+            Touch();
+        }
+        End();
     }
 
     /** @brief Schedule one event in one of the ways the simulator offers. */
@@ -211,7 +237,7 @@ class RandomSchedule
         m_trace.push_back(Record{'E',
                                  Simulator::Now().GetTimeStep(),
                                  Simulator::GetContext(),
-                                 label,
+                                 label * 2 + Simulator::IsFinished(),
                                  Simulator::GetEventCount()});
         const uint64_t children = m_next < m_maxEvents ? Draw(3) : 0;
         for (uint64_t i = 0; i < children; ++i)
@@ -311,9 +337,10 @@ class LeanSimulatorTieOrderTestCase : public TestCase
 /**
  * @ingroup testbed-tests
  * Randomized schedules under ns-3's DefaultSimulatorImpl and under LeanSimulatorImpl: the
- * identical trace (every event's time, context, label and the event count when it ran; every
- * returned uid and timestamp; every IsExpired and GetDelayLeft answer; the state after each
- * Run; the destroy events).
+ * identical trace (every event's time, context, label, IsFinished and the event count when it
+ * ran; every returned uid and timestamp; every IsExpired and GetDelayLeft answer, inside and
+ * outside Run; the state after each Run; the destroy events); one schedule is destroyed with
+ * events still queued.
  */
 class LeanSimulatorDifferentialTestCase : public TestCase
 {
@@ -324,12 +351,17 @@ class LeanSimulatorDifferentialTestCase : public TestCase
      * @param initial events scheduled before Run
      * @param maxEvents label limit for events scheduled by events
      */
-    LeanSimulatorDifferentialTestCase(uint64_t seed, uint32_t initial, uint32_t maxEvents)
+    LeanSimulatorDifferentialTestCase(uint64_t seed,
+                                      uint32_t initial,
+                                      uint32_t maxEvents,
+                                      bool toEnd = true)
         : TestCase("LeanSimulatorImpl = DefaultSimulatorImpl on a random schedule (seed "
-                   + std::to_string(seed) + ", " + std::to_string(initial) + " initial events)")
+                   + std::to_string(seed) + ", " + std::to_string(initial) + " initial events"
+                   + (toEnd ? ")" : ", destroyed with events queued)"))
         , m_seed(seed)
         , m_initial(initial)
         , m_maxEvents(maxEvents)
+        , m_toEnd(toEnd)
     {
     }
 
@@ -337,10 +369,16 @@ class LeanSimulatorDifferentialTestCase : public TestCase
     void DoRun() override
     {
         RandomSchedule schedule;
-        const std::vector<Record> reference
-            = schedule.Run(CreateObject<DefaultSimulatorImpl>(), m_seed, m_initial, m_maxEvents);
-        const std::vector<Record> lean
-            = schedule.Run(CreateObject<LeanSimulatorImpl>(), m_seed, m_initial, m_maxEvents);
+        const std::vector<Record> reference = schedule.Run(CreateObject<DefaultSimulatorImpl>(),
+                                                           m_seed,
+                                                           m_initial,
+                                                           m_maxEvents,
+                                                           m_toEnd);
+        const std::vector<Record> lean = schedule.Run(CreateObject<LeanSimulatorImpl>(),
+                                                      m_seed,
+                                                      m_initial,
+                                                      m_maxEvents,
+                                                      m_toEnd);
         // The schedule exercised what it should.
         uint64_t events = 0;
         uint64_t destroyed = 0;
@@ -378,6 +416,7 @@ class LeanSimulatorDifferentialTestCase : public TestCase
     uint64_t m_seed;      //!< the schedule's seed
     uint32_t m_initial;   //!< events before Run
     uint32_t m_maxEvents; //!< label limit
+    bool m_toEnd;         //!< whether the last Run runs to the end
 };
 
 /**
@@ -612,6 +651,134 @@ class LeanSimulatorLaneInterleavingTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * MakePooledEvent under both implementations: the events run at their times with their
+ * captures; a freed event's memory is the next event's of the same type (the free list); the
+ * captured state is destroyed when the last reference goes (after the run, or at Cancel and
+ * Destroy for an event that never runs, or when a kept EventId goes); a second functor type has
+ * its own list.
+ */
+class PooledEventTestCase : public TestCase
+{
+  public:
+    /**
+     * @brief Constructor.
+     * @param lean LeanSimulatorImpl (else ns-3's DefaultSimulatorImpl)
+     */
+    PooledEventTestCase(bool lean)
+        : TestCase(std::string("PooledEvent: reuse after free, captured state destroyed (")
+                   + (lean ? "LeanSimulatorImpl" : "DefaultSimulatorImpl") + ")")
+        , m_lean(lean)
+    {
+    }
+
+  private:
+    /** Counts its live copies (a captured state). */
+    struct Tracker
+    {
+        int* live; //!< live copies
+
+        /**
+         * @brief Constructor.
+         * @param l the counter
+         */
+        explicit Tracker(int* l)
+            : live(l)
+        {
+            ++*live;
+        }
+
+        /**
+         * @brief Copy.
+         * @param o the original
+         */
+        Tracker(const Tracker& o)
+            : live(o.live)
+        {
+            ++*live;
+        }
+
+        Tracker& operator=(const Tracker&) = delete;
+
+        ~Tracker()
+        {
+            --*live;
+        }
+    };
+
+    void DoRun() override
+    {
+        Simulator::Destroy();
+        if (m_lean)
+        {
+            Simulator::SetImplementation(CreateObject<LeanSimulatorImpl>());
+        }
+        else
+        {
+            Simulator::SetImplementation(CreateObject<DefaultSimulatorImpl>());
+        }
+        int live = 0;
+        std::vector<std::pair<int64_t, int>> ran;
+        auto make = [&ran, &live](int label) {
+            Tracker t(&live);
+            return [&ran, t, label]() {
+                ran.emplace_back(Simulator::Now().GetTimeStep(), label);
+            };
+        };
+        using Event = PooledEvent<decltype(make(0))>;
+        const std::size_t free0 = Event::FreeCount();
+        // Two events at 10 and 20 ns; each captured state alive until its event is freed.
+        EventImpl* a = MakePooledEvent(make(1));
+        EventImpl* b = MakePooledEvent(make(2));
+        NS_TEST_ASSERT_MSG_EQ(live, 2, "two captured states");
+        NS_TEST_ASSERT_MSG_EQ(Event::FreeCount(),
+                              (free0 >= 2 ? free0 - 2 : 0),
+                              "taken from the list");
+        Simulator::Schedule(NanoSeconds(10), Ptr<EventImpl>(a, false));
+        EventId kept = Simulator::Schedule(NanoSeconds(20), Ptr<EventImpl>(b, false));
+        // A third at 40 ns, cancelled: the run stops at 30 ns, so it goes at Destroy (queued).
+        EventId cancelled
+            = Simulator::Schedule(NanoSeconds(40), Ptr<EventImpl>(MakePooledEvent(make(3)), false));
+        Simulator::Cancel(cancelled);
+        cancelled = EventId();
+        // a is freed when it has run (no EventId kept); an event at 15 ns reuses its memory.
+        Simulator::Schedule(NanoSeconds(15), [&]() {
+            NS_TEST_EXPECT_MSG_EQ(live, 2, "a's state destroyed after its run (b and 3 alive)");
+            EventImpl* c = MakePooledEvent(make(4));
+            NS_TEST_EXPECT_MSG_EQ(c, a, "the freed event's memory is reused");
+            Simulator::Schedule(NanoSeconds(10), Ptr<EventImpl>(c, false));
+        });
+        Simulator::Stop(NanoSeconds(30));
+        Simulator::Run();
+        const std::vector<std::pair<int64_t, int>> expected{{NanoSeconds(10).GetTimeStep(), 1},
+                                                            {NanoSeconds(20).GetTimeStep(), 2},
+                                                            {NanoSeconds(25).GetTimeStep(), 4}};
+        NS_TEST_ASSERT_MSG_EQ((ran == expected), true, "events at their times with their labels");
+        // b ran, but the EventId keeps it (and its state) alive; 3 is queued until Destroy.
+        NS_TEST_EXPECT_MSG_EQ(live, 2, "b's and 3's states alive");
+        kept = EventId();
+        NS_TEST_EXPECT_MSG_EQ(live, 1, "b's state destroyed with its last reference");
+        Simulator::Destroy();
+        NS_TEST_EXPECT_MSG_EQ(live, 0, "the cancelled event's state destroyed at Destroy");
+        NS_TEST_EXPECT_MSG_EQ(Event::FreeCount(),
+                              std::max<std::size_t>(free0, 3),
+                              "all on the list");
+        // Another functor type has its own list: it does not take this type's memory.
+        auto other = [&ran]() {
+            ran.clear();
+        };
+        EventImpl* o = MakePooledEvent(other);
+        NS_TEST_EXPECT_MSG_EQ(Event::FreeCount(), std::max<std::size_t>(free0, 3), "own list");
+        o->Invoke();
+        NS_TEST_EXPECT_MSG_EQ(ran.empty(), true, "the other event ran");
+        o->Unref();
+        NS_TEST_EXPECT_MSG_EQ(PooledEvent<decltype(other)>::FreeCount(), 1, "on its own list");
+    }
+
+    bool m_lean; //!< which implementation
+};
+
+/**
+ * @ingroup testbed-tests
  * The simulator-core TestSuite.
  */
 class SimulatorTestSuite : public TestSuite
@@ -624,8 +791,11 @@ class SimulatorTestSuite : public TestSuite
         AddTestCase(new LeanSimulatorDifferentialTestCase(1, 20, 2000), Duration::QUICK);
         AddTestCase(new LeanSimulatorDifferentialTestCase(2, 200, 5000), Duration::QUICK);
         AddTestCase(new LeanSimulatorDifferentialTestCase(3, 5000, 20000), Duration::QUICK);
+        AddTestCase(new LeanSimulatorDifferentialTestCase(4, 200, 5000, false), Duration::QUICK);
         AddTestCase(new LeanSimulatorLaneTieTestCase, Duration::QUICK);
         AddTestCase(new LeanSimulatorLaneInterleavingTestCase, Duration::QUICK);
+        AddTestCase(new PooledEventTestCase(true), Duration::QUICK);
+        AddTestCase(new PooledEventTestCase(false), Duration::QUICK);
     }
 };
 

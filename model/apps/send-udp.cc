@@ -13,6 +13,7 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv4.h"
+#include "ns3/lean-simulator-impl.h"
 #include "ns3/log.h"
 #include "ns3/loopback-net-device.h"
 #include "ns3/node.h"
@@ -475,7 +476,7 @@ SendUdp::Iterated(uint32_t i)
         return;
     }
     // The clock is read once for the event (the send, the timer and the sleep use it).
-    const Time now = Simulator::Now();
+    const Time now = TimeStep(SimulatorNowStep());
     if (!m_host)
     {
         SendPacket(i, now);
@@ -542,7 +543,7 @@ SendUdp::Sleep(uint32_t i, Time delay, Time now)
 void
 SendUdp::Wake()
 {
-    const int64_t now = Simulator::Now().GetTimeStep();
+    const int64_t now = SimulatorNowStep();
     m_wakeEventTime = -1;
     m_due.clear();
     while (!m_wakeups.empty() && m_wakeups.front().time <= now)

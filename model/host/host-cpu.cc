@@ -7,8 +7,10 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/integer.h"
+#include "ns3/lean-simulator-impl.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
+#include "ns3/pooled-event.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/trace-source-accessor.h"
@@ -909,9 +911,10 @@ HostCpu::Start(uint32_t c, Task&& task, int64_t at, const EventId* planned)
         core.completion = *planned;
         return;
     }
-    // A lambda event: no std::bind/std::function behind it (one allocation per item, not two).
-    core.completion = Simulator::Schedule(TimeStep(core.started + core.task.remaining - m_now),
-                                          [this, c]() { CompletionEvent(c); });
+    // A pooled lambda event: no std::bind/std::function behind it, and its memory from a free
+    // list (simulation thread only).
+    core.completion = ScheduleEvent(core.started + core.task.remaining - m_now,
+                                    MakePooledEvent([this, c]() { CompletionEvent(c); }));
 }
 
 void
@@ -1040,7 +1043,7 @@ HostCpu::Enter()
     if (m_depth++ == 0)
     {
         // The simulator's clock stands still during an entry: read once.
-        m_now = Simulator::Now().GetTimeStep();
+        m_now = SimulatorNowStep();
         // In time order: the deferred interference due up to now (a no-op unless every core
         // was idle with no arrival pending), then the arrivals due, then the caller's work.
         CatchUp();

@@ -9,6 +9,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/full-duplex-ethernet-net-device.h"
+#include "ns3/lean-simulator-impl.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
@@ -251,7 +252,7 @@ HostNic::Receive(Ptr<NetDevice> device,
         m_ringDropTrace(packet);
         return;
     }
-    const Time now = Simulator::Now();
+    const Time now = TimeStep(SimulatorNowStep());
     m_ring.push_back({device,
                       packet,
                       {},
@@ -297,7 +298,7 @@ HostNic::ReceiveFrame(Ptr<FullDuplexEthernetNetDevice> device,
     f.fromMac = source;
     f.packetType = NetDevice::PACKET_HOST;
     // The clock is read once for the event (the arrival, the interrupt's timing and start).
-    const Time now = Simulator::Now();
+    const Time now = TimeStep(SimulatorNowStep());
     f.arrival = now;
     MaybeInterrupt(true, now);
 }
@@ -309,7 +310,7 @@ HostNic::MaybeInterrupt(bool atOnce)
     {
         return;
     }
-    MaybeInterrupt(atOnce, Simulator::Now());
+    MaybeInterrupt(atOnce, TimeStep(SimulatorNowStep()));
 }
 
 void
@@ -336,7 +337,7 @@ HostNic::MaybeInterrupt(bool atOnce, Time now)
         Interrupt(now);
         return;
     }
-    m_irqEvent = Simulator::Schedule(at - now, [this]() { Interrupt(Simulator::Now()); });
+    m_irqEvent = Simulator::Schedule(at - now, [this]() { Interrupt(TimeStep(SimulatorNowStep())); });
 }
 
 void
@@ -468,7 +469,7 @@ HostNic::Deliver(const Frame& frame)
         return;
     }
     Ptr<const Packet> packet = PacketOf(frame);
-    m_deliverTrace(packet, Simulator::Now() - frame.arrival);
+    m_deliverTrace(packet, TimeStep(SimulatorNowStep()) - frame.arrival);
     if (!m_intercept.IsNull() && m_intercept(packet, frame.protocol))
     {
         return;

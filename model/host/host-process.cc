@@ -7,6 +7,7 @@
 #include "host-cpu.h"
 #include "host-platform.h"
 
+#include "ns3/lean-simulator-impl.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/timer-model.h"
@@ -126,7 +127,7 @@ HostProcess::SetCore(uint32_t core)
 void
 HostProcess::Wake(Callback<void> done)
 {
-    Push({WAKE, Simulator::Now(), std::move(done), false});
+    Push({WAKE, TimeStep(SimulatorNowStep()), std::move(done), false});
 }
 
 void
@@ -160,7 +161,7 @@ HostProcess::Next()
             break;
         case SLEEP:
         case SLEEP_UNTIL: {
-            Time now = Simulator::Now();
+            Time now = TimeStep(SimulatorNowStep());
             Time delay = step.kind == SLEEP ? step.amount : Max(Seconds(0), step.amount - now);
             Time requested = now + delay;
             Simulator::Schedule(m_platform->SleepDelay(m_timer, delay),
@@ -206,7 +207,7 @@ HostProcess::StepDone(Time requested)
     m_steps.pop_front();
     if (!requested.IsStrictlyNegative())
     {
-        m_wakeupTrace(requested, Simulator::Now());
+        m_wakeupTrace(requested, TimeStep(SimulatorNowStep()));
     }
     if (!done.IsNull())
     {

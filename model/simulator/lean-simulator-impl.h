@@ -7,6 +7,7 @@
 
 #include "ns3/event-id.h"
 #include "ns3/simulator-impl.h"
+#include "ns3/simulator.h"
 
 #include <cstdint>
 #include <list>
@@ -17,7 +18,8 @@
 /**
  * @file
  * @ingroup testbed-simulator
- * ns3::LeanSimulatorImpl: ns-3's DefaultSimulatorImpl with a built-in 4-ary heap.
+ * ns3::LeanSimulatorImpl: ns-3's DefaultSimulatorImpl with a built-in binary heap of 128-bit
+ * keys.
  */
 
 namespace ns3
@@ -46,9 +48,14 @@ namespace ns3
  * What it saves, per event: the Scheduler object's virtual calls and NS_LOG checks (the ns3
  * wheel is built with logging, so each Insert, RemoveNext and Schedule tests its log component),
  * the EventId that DefaultSimulatorImpl builds for PreEventHook (a no-op in SimulatorImpl; this
- * class is final), and binary-heap levels: the queue is a 4-ary min-heap on one vector of
- * 24-byte entries (half the levels of a binary heap, the four children of a node on one or two
- * cache lines).
+ * class is final), and most of a heap operation per event: the queue is a binary min-heap on
+ * one vector of 32-byte entries, each with one 128-bit key (timestamp << 64 | tie key), so that
+ * two entries compare in one (branch-free) comparison. The running event's place at the root
+ * stays vacant while it runs, and the first event it schedules sinks from there (one sift-down
+ * instead of a sift-down to take the running event out and a sift-up to put the new one in: a
+ * new event most often runs among the next few). An event that schedules nothing leaves the
+ * root to be filled as an ordinary pop does (Settle(): before the next event, before a Remove,
+ * at the end of Run and at disposal).
  *
  * The event queue is built in: the SchedulerType global value and SetScheduler() do not change
  * it (they could not change the order either).
@@ -109,16 +116,65 @@ class LeanSimulatorImpl final : public SimulatorImpl
     uint32_t GetContext() const override;
     uint64_t GetEventCount() const override;
 
+    /**
+     * @brief The LeanSimulatorImpl whose Run() is running (set at Run's start, cleared at its
+     * end), for ScheduleEvent, ScheduleEventWithContext and SimulatorNowStep.
+     * @return it, or null outside Run (or under another SimulatorImpl)
+     */
+    static LeanSimulatorImpl* Running()
+    {
+        return s_running;
+    }
+
+    /**
+     * @brief Schedule as Schedule() does (the same uid, key and EventId), with the delay in
+     * time steps; simulation thread only.
+     * @param delay the delay (time steps, not negative)
+     * @param event the event (the queue takes over the caller's reference)
+     * @return the event's id
+     */
+    EventId ScheduleSteps(int64_t delay, EventImpl* event)
+    {
+        NS_ASSERT_MSG(delay >= 0, "LeanSimulatorImpl::ScheduleSteps(): Negative delay");
+        const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay);
+        const uint32_t uid = Insert(ts, m_currentContext, event);
+        return EventId(event, ts, m_currentContext, uid);
+    }
+
+    /**
+     * @brief Schedule as ScheduleWithContext() does from the simulation thread, with the delay
+     * in time steps.
+     * @param context the event's context
+     * @param delay the delay (time steps, not negative)
+     * @param event the event (the queue takes over the caller's reference)
+     */
+    void ScheduleStepsWithContext(uint32_t context, int64_t delay, EventImpl* event)
+    {
+        NS_ASSERT_MSG(delay >= 0, "LeanSimulatorImpl::ScheduleStepsWithContext(): Negative delay");
+        Insert(m_currentTs + static_cast<uint64_t>(delay), context, event);
+    }
+
+    /**
+     * @brief The clock in time steps (Now().GetTimeStep() without a Time).
+     * @return the current time step
+     */
+    int64_t NowStep() const
+    {
+        return static_cast<int64_t>(m_currentTs);
+    }
+
   private:
     void DoDispose() override;
 
-    /** One pending event: its key (ts, uid), its context and its (referenced) implementation. */
+    /// A queue key: the timestamp in the high 64 bits, the tie key in the low 64.
+    using Key = unsigned __int128;
+
+    /** One pending event: its key, its context and its (referenced) implementation. */
     struct Entry
     {
-        uint64_t ts;      //!< absolute time, in time steps
-        uint32_t uid;     //!< insertion number (ties at equal ts)
-        uint32_t context; //!< the context the event runs in
+        Key key;          //!< (ts << 64) | tie key: the queue's total order
         EventImpl* impl;  //!< the event (one reference held by the queue)
+        uint32_t context; //!< the context the event runs in
     };
 
     /**
@@ -135,15 +191,16 @@ class LeanSimulatorImpl final : public SimulatorImpl
     }
 
     /**
-     * @brief The queue's order: timestamp, then the tie key (uid: ns-3's Scheduler::EventKey
-     * order; or lane and uid).
-     * @param a an entry
-     * @param b another entry
-     * @return whether @p a runs before @p b
+     * @brief The queue key of an event: timestamp, then the tie key (uid: ns-3's
+     * Scheduler::EventKey order; or lane and uid).
+     * @param ts its timestamp (time steps)
+     * @param context its context
+     * @param uid its uid
+     * @return the key (events run in increasing key)
      */
-    bool Before(const Entry& a, const Entry& b) const
+    Key MakeKey(uint64_t ts, uint32_t context, uint32_t uid) const
     {
-        return a.ts < b.ts || (a.ts == b.ts && TieKey(a.context, a.uid) < TieKey(b.context, b.uid));
+        return (static_cast<Key>(ts) << 64) | TieKey(context, uid);
     }
 
     /**
@@ -169,16 +226,34 @@ class LeanSimulatorImpl final : public SimulatorImpl
      */
     void SiftUp(std::size_t i, const Entry& e);
     /**
-     * @brief Move an entry down from a hole at @p i to its place.
+     * @brief Move an entry down from a hole at @p i to its place (among the first @p n).
      * @param i the hole's index
+     * @param n the heap's size
      * @param e the entry
      */
-    void SiftDown(std::size_t i, const Entry& e);
+    void SiftDown(std::size_t i, std::size_t n, const Entry& e);
+
     /**
-     * @brief Take the first event out of the queue.
-     * @return the entry
+     * @brief Fill the vacant root (the place of the event that ran and scheduled nothing) with
+     * the last entry, as a pop does; nothing if the root is not vacant.
      */
-    Entry PopFirst();
+    void Settle()
+    {
+        if (m_vacant)
+        {
+            FillRoot();
+        }
+    }
+
+    /** @brief Settle's work: the last entry sinks from the vacant root. */
+    void FillRoot();
+
+    /** @return the number of queued events (a vacant root not counted) */
+    std::size_t Queued() const
+    {
+        return m_heap.size() - (m_vacant ? 1 : 0);
+    }
+
     /** @brief Queue the events that other threads scheduled with a context. */
     void ProcessEventsWithContext();
 
@@ -190,7 +265,7 @@ class LeanSimulatorImpl final : public SimulatorImpl
         EventImpl* event;   //!< the event
     };
 
-    std::vector<Entry> m_heap;                       //!< the 4-ary min-heap of pending events
+    std::vector<Entry> m_heap;                       //!< the binary min-heap of pending events
     std::list<EventWithContext> m_eventsWithContext; //!< from other threads
     bool m_eventsWithContextEmpty;                   //!< whether m_eventsWithContext is empty
     std::mutex m_eventsWithContextMutex;             //!< guards m_eventsWithContext
@@ -205,7 +280,90 @@ class LeanSimulatorImpl final : public SimulatorImpl
     int m_unscheduledEvents;        //!< events queued and not run yet
     std::thread::id m_mainThreadId; //!< the thread that runs the simulation
     uint64_t m_laneMask{0}; //!< 0xffffffff in the lane order (context in the tie key), else 0
+    bool m_vacant{false};   //!< the root's entry ran (or runs): its place is free
+
+    static LeanSimulatorImpl* s_running; //!< the instance whose Run() is running, or null
 };
+
+/**
+ * @ingroup testbed-simulator
+ * @brief Schedule an event in the current context: straight into the LeanSimulatorImpl whose
+ * Run() is running, else through ns3::Simulator (any SimulatorImpl; before Run). The same
+ * event, uid and order as Simulator::Schedule; simulation thread only.
+ * @param delay the delay (time steps)
+ * @param event the event (e.g. MakePooledEvent; the simulator takes over its reference)
+ * @return the event's id
+ */
+inline EventId
+ScheduleEvent(int64_t delay, EventImpl* event)
+{
+    if (LeanSimulatorImpl* sim = LeanSimulatorImpl::Running())
+    {
+        return sim->ScheduleSteps(delay, event);
+    }
+    return Simulator::Schedule(TimeStep(delay), Ptr<EventImpl>(event, false));
+}
+
+/**
+ * @ingroup testbed-simulator
+ * @brief ScheduleEvent with the delay as a Time.
+ * @param delay the delay
+ * @param event the event (the simulator takes over its reference)
+ * @return the event's id
+ */
+inline EventId
+ScheduleEvent(const Time& delay, EventImpl* event)
+{
+    return ScheduleEvent(delay.GetTimeStep(), event);
+}
+
+/**
+ * @ingroup testbed-simulator
+ * @brief Schedule an event in a context: straight into the LeanSimulatorImpl whose Run() is
+ * running, else with Simulator::ScheduleWithContext. Simulation thread only.
+ * @param context the event's context
+ * @param delay the delay (time steps)
+ * @param event the event (the simulator takes over its reference)
+ */
+inline void
+ScheduleEventWithContext(uint32_t context, int64_t delay, EventImpl* event)
+{
+    if (LeanSimulatorImpl* sim = LeanSimulatorImpl::Running())
+    {
+        sim->ScheduleStepsWithContext(context, delay, event);
+        return;
+    }
+    Simulator::ScheduleWithContext(context, TimeStep(delay), event);
+}
+
+/**
+ * @ingroup testbed-simulator
+ * @brief ScheduleEventWithContext with the delay as a Time.
+ * @param context the event's context
+ * @param delay the delay
+ * @param event the event (the simulator takes over its reference)
+ */
+inline void
+ScheduleEventWithContext(uint32_t context, const Time& delay, EventImpl* event)
+{
+    ScheduleEventWithContext(context, delay.GetTimeStep(), event);
+}
+
+/**
+ * @ingroup testbed-simulator
+ * @brief The simulation clock in time steps: the running LeanSimulatorImpl's clock read
+ * directly, else Simulator::Now() (any SimulatorImpl; outside Run).
+ * @return Simulator::Now().GetTimeStep()
+ */
+inline int64_t
+SimulatorNowStep()
+{
+    if (const LeanSimulatorImpl* sim = LeanSimulatorImpl::Running())
+    {
+        return sim->NowStep();
+    }
+    return Simulator::Now().GetTimeStep();
+}
 
 } // namespace ns3
 
