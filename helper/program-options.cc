@@ -1289,8 +1289,8 @@ ProgramOptions::ProgressTick()
         std::chrono::duration<double> elapsed = wall - m_show.wallStart;
         double speed = (now - m_show.lastLineSim).GetSeconds() / sinceLine.count();
         std::ostringstream line;
-        line << m_program << ": " << std::fixed << std::setprecision(2) << now.GetSeconds()
-             << "s of " << m_show.stop.GetSeconds() << "s (" << std::setprecision(1)
+        line << std::fixed << std::setprecision(2) << now.GetSeconds() << "s of "
+             << m_show.stop.GetSeconds() << "s (" << std::setprecision(1)
              << 100.0 * now.GetSeconds() / m_show.stop.GetSeconds() << " %), "
              << std::setprecision(2) << speed << "x real time, " << std::setprecision(0)
              << elapsed.count() << " s elapsed";
