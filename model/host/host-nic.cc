@@ -337,7 +337,8 @@ HostNic::MaybeInterrupt(bool atOnce, Time now)
         Interrupt(now);
         return;
     }
-    m_irqEvent = Simulator::Schedule(at - now, [this]() { Interrupt(TimeStep(SimulatorNowStep())); });
+    m_irqEvent
+        = Simulator::Schedule(at - now, [this]() { Interrupt(TimeStep(SimulatorNowStep())); });
 }
 
 void
