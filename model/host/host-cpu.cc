@@ -123,29 +123,33 @@ HostCpu::GetTypeId()
                             "Last-level cache (octets) for the refill after a context switch "
                             "(0: no cache model).",
                             UintegerValue(0),
-                            MakeUintegerAccessor(&HostCpu::m_cacheSize),
+                            MakeUintegerAccessor(&HostCpu::SetCacheSize, &HostCpu::GetCacheSize),
                             MakeUintegerChecker<uint64_t>(0, uint64_t(1) << 40))
-              .AddAttribute("CacheLineSize",
-                            "Cache line (octets).",
-                            UintegerValue(32),
-                            MakeUintegerAccessor(&HostCpu::m_cacheLine),
-                            MakeUintegerChecker<uint32_t>(4, 4096))
+              .AddAttribute(
+                  "CacheLineSize",
+                  "Cache line (octets).",
+                  UintegerValue(32),
+                  MakeUintegerAccessor(&HostCpu::SetCacheLineSize, &HostCpu::GetCacheLineSize),
+                  MakeUintegerChecker<uint32_t>(4, 4096))
               .AddAttribute("CacheAssociativity",
                             "Ways of the set-associative cache.",
                             UintegerValue(8),
-                            MakeUintegerAccessor(&HostCpu::m_cacheWays),
+                            MakeUintegerAccessor(&HostCpu::SetCacheAssociativity,
+                                                 &HostCpu::GetCacheAssociativity),
                             MakeUintegerChecker<uint32_t>(1, 64))
-              .AddAttribute("MemoryLatency",
-                            "Time to refill one cache line from main memory (a dependent miss).",
-                            TimeValue(Seconds(0)),
-                            MakeTimeAccessor(&HostCpu::m_memoryLatency),
-                            MakeTimeChecker(Seconds(0), MicroSeconds(10)))
+              .AddAttribute(
+                  "MemoryLatency",
+                  "Time to refill one cache line from main memory (a dependent miss).",
+                  TimeValue(Seconds(0)),
+                  MakeTimeAccessor(&HostCpu::SetMemoryLatency, &HostCpu::GetMemoryLatency),
+                  MakeTimeChecker(Seconds(0), MicroSeconds(10)))
               .AddAttribute("ProcessWorkingSet",
                             "Private memory (octets) a process touches in one run (task and "
                             "kernel stack, page tables, user stack and data, socket); refilled "
                             "as far as evicted when a core switches to it (0: no cache model).",
                             UintegerValue(0),
-                            MakeUintegerAccessor(&HostCpu::m_workingSet),
+                            MakeUintegerAccessor(&HostCpu::SetProcessWorkingSet,
+                                                 &HostCpu::GetProcessWorkingSet),
                             MakeUintegerChecker<uint32_t>(0, 1u << 30))
               .AddTraceSource("WorkDone",
                               "A work item received its whole service time.",
@@ -542,17 +546,7 @@ HostCpu::RefillSteps(uint32_t owner) const
         return (m_memoryLatency * int64_t(lines)).GetTimeStep();
     }
     const uint64_t distance = m_linesTouched - (m_lastTouched[owner] - 1);
-    const RefillParams params{m_cacheSize,
-                              m_cacheLine,
-                              m_cacheWays,
-                              m_memoryLatency.GetTimeStep(),
-                              m_workingSet};
-    if (!(params == m_refillParams))
-    {
-        // An attribute changed: what was remembered no longer holds.
-        m_refillCache.fill(CachedRefill{});
-        m_refillParams = params;
-    }
+    // The cache attributes' setters empty m_refillCache: its entries hold for the current ones.
     CachedRefill& e = m_refillCache[(distance * 0x9E3779B97F4A7C15ULL) >> (64 - REFILL_CACHE_BITS)];
     if (e.distance != distance)
     {
@@ -611,6 +605,71 @@ Time
 HostCpu::GetMemoryLatency() const
 {
     return m_memoryLatency;
+}
+
+void
+HostCpu::ForgetRefills()
+{
+    m_refillCache.fill(CachedRefill{});
+}
+
+void
+HostCpu::SetCacheSize(uint64_t octets)
+{
+    m_cacheSize = octets;
+    ForgetRefills();
+}
+
+uint64_t
+HostCpu::GetCacheSize() const
+{
+    return m_cacheSize;
+}
+
+void
+HostCpu::SetCacheLineSize(uint32_t octets)
+{
+    m_cacheLine = octets;
+    ForgetRefills();
+}
+
+uint32_t
+HostCpu::GetCacheLineSize() const
+{
+    return m_cacheLine;
+}
+
+void
+HostCpu::SetCacheAssociativity(uint32_t ways)
+{
+    m_cacheWays = ways;
+    ForgetRefills();
+}
+
+uint32_t
+HostCpu::GetCacheAssociativity() const
+{
+    return m_cacheWays;
+}
+
+void
+HostCpu::SetMemoryLatency(Time latency)
+{
+    m_memoryLatency = latency;
+    ForgetRefills();
+}
+
+void
+HostCpu::SetProcessWorkingSet(uint32_t octets)
+{
+    m_workingSet = octets;
+    ForgetRefills();
+}
+
+uint32_t
+HostCpu::GetProcessWorkingSet() const
+{
+    return m_workingSet;
 }
 
 double

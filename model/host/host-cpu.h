@@ -565,21 +565,54 @@ class HostCpu : public Object
         int64_t steps{0};              //!< the refill (time steps)
     };
 
-    /** The cache model's parameters a remembered refill was computed with. */
-    struct RefillParams
-    {
-        uint64_t cacheSize{0};    //!< CacheSize
-        uint32_t cacheLine{0};    //!< CacheLineSize
-        uint32_t cacheWays{0};    //!< CacheAssociativity
-        int64_t memoryLatency{0}; //!< MemoryLatency (time steps)
-        uint32_t workingSet{0};   //!< ProcessWorkingSet
+    /** Empties m_refillCache (a cache attribute changed: its entries no longer hold). */
+    void ForgetRefills();
 
-        /**
-         * @param o other parameters
-         * @return whether they are the same
-         */
-        bool operator==(const RefillParams& o) const = default;
-    };
+    /**
+     * Setter of the attribute CacheSize (empties the remembered refills).
+     * @param octets the last-level cache
+     */
+    void SetCacheSize(uint64_t octets);
+    /**
+     * Getter of the attribute CacheSize.
+     * @return the last-level cache (octets)
+     */
+    uint64_t GetCacheSize() const;
+    /**
+     * Setter of the attribute CacheLineSize (empties the remembered refills).
+     * @param octets the cache line
+     */
+    void SetCacheLineSize(uint32_t octets);
+    /**
+     * Getter of the attribute CacheLineSize.
+     * @return the cache line (octets)
+     */
+    uint32_t GetCacheLineSize() const;
+    /**
+     * Setter of the attribute CacheAssociativity (empties the remembered refills).
+     * @param ways the ways of a set
+     */
+    void SetCacheAssociativity(uint32_t ways);
+    /**
+     * Getter of the attribute CacheAssociativity.
+     * @return the ways of a set
+     */
+    uint32_t GetCacheAssociativity() const;
+    /**
+     * Setter of the attribute MemoryLatency (empties the remembered refills).
+     * @param latency the time to refill one line
+     */
+    void SetMemoryLatency(Time latency);
+    /**
+     * Setter of the attribute ProcessWorkingSet (empties the remembered refills).
+     * @param octets the private memory a process touches in one run
+     */
+    void SetProcessWorkingSet(uint32_t octets);
+    /**
+     * Getter of the attribute ProcessWorkingSet.
+     * @return the private memory a process touches in one run (octets)
+     */
+    uint32_t GetProcessWorkingSet() const;
 
     /** A cycle count converted to time. */
     struct CachedTime
@@ -663,8 +696,7 @@ class HostCpu : public Object
     int64_t m_now{0};                  //!< the time step of the current entry (Enter)
     static constexpr int REFILL_CACHE_BITS = 6; //!< log2 of the size of m_refillCache
     mutable std::array<CachedRefill, 1 << REFILL_CACHE_BITS>
-        m_refillCache;                   //!< recent refills by distance
-    mutable RefillParams m_refillParams; //!< the parameters of m_refillCache's entries
+        m_refillCache; //!< recent refills by distance (emptied by the cache attributes' setters)
 };
 
 } // namespace ns3
