@@ -183,6 +183,10 @@ HostCpu::HostCpu()
 HostCpu::~HostCpu()
 {
     NS_LOG_FUNCTION(this);
+    for (auto& core : m_cores)
+    {
+        DropCompletion(core, false); // as a destroyed EventId would (not disposed: not cancelled)
+    }
 }
 
 void
@@ -190,7 +194,7 @@ HostCpu::DoDispose()
 {
     for (auto& core : m_cores)
     {
-        core.completion.Cancel();
+        DropCompletion(core, true);
     }
     m_cores.clear();
     m_slots.clear();
@@ -441,8 +445,9 @@ HostCpu::CatchUp()
                 core.busy = true;
                 core.started = start;
                 core.task = Task{run, run, t, start, HARDIRQ, owner, NO_SLOT};
-                core.completion
-                    = Simulator::Schedule(TimeStep(end - now), [this, c]() { CompletionEvent(c); });
+                EventImpl* event = MakePooledEvent([this, c]() { CompletionEvent(c); });
+                HoldCompletion(core, event);
+                ScheduleEventNoId(end - now, event);
             }
         }
     }
@@ -896,7 +901,7 @@ HostCpu::SubmitTask(Task&& task, int64_t at)
         const int64_t served = at - core.started;
         preempted.remaining -= served;
         m_busy[preempted.priority] += served;
-        core.completion.Cancel();
+        DropCompletion(core, true);
         core.busy = false;
         core.idleSince = at; // not idle at all: the new item starts at once
         NS_LOG_LOGIC("core " << victim << " preempts owner " << preempted.owner << " class "
@@ -967,13 +972,14 @@ HostCpu::Start(uint32_t c, Task&& task, int64_t at, const EventId* planned)
         // A planned arrival: its completion was scheduled when it was planned.
         NS_ASSERT((Simulator::GetDelayLeft(*planned) + Simulator::Now()).GetTimeStep()
                   == core.started + core.task.remaining);
-        core.completion = *planned;
+        HoldCompletion(core, planned->PeekEventImpl());
         return;
     }
     // A pooled lambda event: no std::bind/std::function behind it, and its memory from a free
-    // list (simulation thread only).
-    core.completion = ScheduleEvent(core.started + core.task.remaining - m_now,
-                                    MakePooledEvent([this, c]() { CompletionEvent(c); }));
+    // list (simulation thread only). The core keeps the event, not an EventId.
+    EventImpl* event = MakePooledEvent([this, c]() { CompletionEvent(c); });
+    HoldCompletion(core, event);
+    ScheduleEventNoId(core.started + core.task.remaining - m_now, event);
 }
 
 void
@@ -989,6 +995,7 @@ HostCpu::Complete(uint32_t c)
 {
     Core& core = m_cores[c];
     NS_ASSERT(core.busy);
+    DropCompletion(core, false); // it runs
     const Task task = core.task;
     m_busy[task.priority] += m_now - core.started;
     core.busy = false;

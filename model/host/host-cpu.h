@@ -371,10 +371,12 @@ class HostCpu : public Object
     /** A core (its times in time steps). */
     struct Core
     {
-        bool busy{false};      //!< running a task
-        Task task{};           //!< the task running
-        int64_t started{0};    //!< when the current run of the task started
-        EventId completion;    //!< completion event
+        bool busy{false};   //!< running a task
+        Task task{};        //!< the task running
+        int64_t started{0}; //!< when the current run of the task started
+        /// Its completion event while busy (a reference of the core's own), else null:
+        /// cancelled through the event, with no EventId (ScheduleEventNoId).
+        EventImpl* completion{nullptr};
         uint32_t lastOwner{0}; //!< owner of the last process task on this core
         int64_t idleSince{0};  //!< when the core last became idle
     };
@@ -426,6 +428,37 @@ class HostCpu : public Object
      * @param c core index
      */
     void Complete(uint32_t c);
+
+    /**
+     * Give a busy core its completion event (the core takes a reference).
+     * @param core the core
+     * @param event the pending event
+     */
+    static void HoldCompletion(Core& core, EventImpl* event)
+    {
+        NS_ASSERT(core.completion == nullptr);
+        event->Ref();
+        core.completion = event;
+    }
+
+    /**
+     * Let a core's completion event go (its reference), and cancel it if it is still pending.
+     * @param core the core
+     * @param cancel whether to cancel it (a preemption, disposal), as EventId::Cancel does
+     */
+    static void DropCompletion(Core& core, bool cancel)
+    {
+        if (EventImpl* event = core.completion)
+        {
+            core.completion = nullptr;
+            if (cancel)
+            {
+                event->Cancel();
+            }
+            event->Unref();
+        }
+    }
+
     /**
      * A completion event (a planned arrival's, or a started task's).
      * @param c core index

@@ -142,6 +142,17 @@ class LeanSimulatorImpl final : public SimulatorImpl
     }
 
     /**
+     * @brief ScheduleSteps without the EventId (ScheduleEventNoId).
+     * @param delay the delay (time steps, not negative)
+     * @param event the event (the queue takes over the caller's reference)
+     */
+    void InsertSteps(int64_t delay, EventImpl* event)
+    {
+        NS_ASSERT_MSG(delay >= 0, "LeanSimulatorImpl::InsertSteps(): Negative delay");
+        Insert(m_currentTs + static_cast<uint64_t>(delay), m_currentContext, event);
+    }
+
+    /**
      * @brief Schedule as ScheduleWithContext() does from the simulation thread, with the delay
      * in time steps.
      * @param context the event's context
@@ -302,6 +313,26 @@ ScheduleEvent(int64_t delay, EventImpl* event)
         return sim->ScheduleSteps(delay, event);
     }
     return Simulator::Schedule(TimeStep(delay), Ptr<EventImpl>(event, false));
+}
+
+/**
+ * @ingroup testbed-simulator
+ * @brief ScheduleEvent without an EventId: the same event, uid and order, for a caller that
+ * keeps the event itself (a reference of its own, EventImpl::Ref) and cancels it, while it is
+ * pending, with EventImpl::Cancel, as Simulator::Cancel does for a pending event. Simulation
+ * thread only.
+ * @param delay the delay (time steps)
+ * @param event the event (the simulator takes over its reference)
+ */
+inline void
+ScheduleEventNoId(int64_t delay, EventImpl* event)
+{
+    if (LeanSimulatorImpl* sim = LeanSimulatorImpl::Running())
+    {
+        sim->InsertSteps(delay, event);
+        return;
+    }
+    Simulator::Schedule(TimeStep(delay), Ptr<EventImpl>(event, false));
 }
 
 /**
