@@ -97,6 +97,10 @@ void
 LeanSimulatorImpl::DoDispose()
 {
     NS_LOG_FUNCTION(this);
+    // Defensive only: no test can tell it is missing. Only Run() makes the root vacant, and Run()
+    // returns only through the break after its loop's Settle(), so the root is settled here
+    // unless an exception left Run() (ns-3 aborts rather than throws). The Settle() that matters
+    // is the loop's, before each event and before Run() returns.
     Settle();
     ProcessEventsWithContext();
     // DefaultSimulatorImpl releases the remaining events in queue order.
