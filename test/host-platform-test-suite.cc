@@ -432,31 +432,43 @@ class HostCacheRefillTestCase : public TestCase
                                   "lambda 8 at 200 ns a line: 128 x 0.5470 x 200 ns");
         cpu->SetAttribute("MemoryLatency", TimeValue(NanoSeconds(100)));
         // So after each other cache attribute changed (the same 8 192 lines since owner 1's
-        // last run; Poisson tables). Each fails if that attribute's setter keeps the memo.
+        // last run; Poisson tables). Each fails if that attribute's setter keeps the memo: the
+        // refill at the old parameters is remembered again before each change.
+        auto remembered = [&](const std::string& after) {
+            NS_TEST_EXPECT_MSG_EQ_TOL(cpu->GetRefillTime(1).GetNanoSeconds(),
+                                      int64_t(7002),
+                                      int64_t(2),
+                                      "lambda 8 again after restoring " << after);
+        };
+        remembered("MemoryLatency");
         cpu->SetAttribute("CacheSize", UintegerValue(512 * 1024));
         NS_TEST_EXPECT_MSG_EQ_TOL(cpu->GetRefillTime(1).GetNanoSeconds(),
                                   int64_t(655),
                                   int64_t(2),
                                   "2 048 sets, lambda 4: 128 x P[Poisson(4) >= 8] = 0.0511");
         cpu->SetAttribute("CacheSize", UintegerValue(256 * 1024));
+        remembered("CacheSize");
         cpu->SetAttribute("CacheAssociativity", UintegerValue(4));
         NS_TEST_EXPECT_MSG_EQ_TOL(cpu->GetRefillTime(1).GetNanoSeconds(),
                                   int64_t(7252),
                                   int64_t(2),
                                   "4 ways, lambda 4: 128 x P[Poisson(4) >= 4] = 0.5665");
         cpu->SetAttribute("CacheAssociativity", UintegerValue(8));
+        remembered("CacheAssociativity");
         cpu->SetAttribute("CacheLineSize", UintegerValue(64));
         NS_TEST_EXPECT_MSG_EQ_TOL(cpu->GetRefillTime(1).GetNanoSeconds(),
                                   int64_t(6336),
                                   int64_t(2),
                                   "64-octet lines: 64 x P[Poisson(16) >= 8] = 0.9900");
         cpu->SetAttribute("CacheLineSize", UintegerValue(32));
+        remembered("CacheLineSize");
         cpu->SetAttribute("ProcessWorkingSet", UintegerValue(8192));
         NS_TEST_EXPECT_MSG_EQ_TOL(cpu->GetRefillTime(1).GetNanoSeconds(),
                                   int64_t(14004),
                                   int64_t(4),
                                   "8 KB working set: 256 x 0.5470");
         cpu->SetAttribute("ProcessWorkingSet", UintegerValue(4096));
+        remembered("ProcessWorkingSet");
         for (uint32_t o = 1000; o < 3000; ++o)
         {
             Simulator::Schedule(Seconds(2), [&, o]() { item(o); });
