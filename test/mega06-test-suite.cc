@@ -351,6 +351,64 @@ class SendUdpWakeupOrderTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * SaraTable::Reserve's flat array as the programs build it: consecutive ranges reserved one PC
+ * after another (the array grows at its end; 2 x 12 000 nodes of 64 octets make it larger than
+ * the 1 MB from which it is made of huge pages), a range in front of it (the array is rebuilt
+ * with the nodes kept) and a disjoint range (the hash table), plus an id never reserved. Every
+ * node's packets and intervals, the count and the id order of the moments against the packets
+ * given (independent of the layout).
+ */
+class SaraTableReserveTestCase : public TestCase
+{
+  public:
+    SaraTableReserveTestCase()
+        : TestCase("sara: the flat table grown range by range keeps every node")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        SaraTable t;
+        t.Reserve(1000, 12000);  // [1000, 13000)
+        t.Reserve(13000, 12000); // [1000, 25000): grown at its end
+        t.Reserve(400, 600);     // [400, 25000): rebuilt, in front
+        t.Reserve(90000, 10);    // disjoint: the map
+        // The expected packets per id: id k gets (k % 3) + 2 packets 1 s apart (serials 0, 1,
+        // ...), sent at k us, received 1 ms later.
+        const std::vector<uint32_t> ids = {400, 999, 1000, 12999, 13000, 24999, 90005, 123456};
+        for (int round = 0; round < 4; ++round)
+        {
+            for (uint32_t id : ids)
+            {
+                if (round < int(id % 3) + 2)
+                {
+                    const Time sent = Seconds(round) + MicroSeconds(id);
+                    t.Prefetch(id);
+                    t.Add(id, round, sent, sent + MilliSeconds(1));
+                }
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(t.GetNNodes(), ids.size(), "every node seen once");
+        NS_TEST_ASSERT_MSG_EQ(t.Has(401), false, "a reserved id without packets is unseen");
+        NS_TEST_ASSERT_MSG_EQ(t.Has(25000), false, "beyond the range, never added");
+        const std::vector<SaraTable::NodeMoments> m = t.GetMoments();
+        NS_TEST_ASSERT_MSG_EQ(m.size(), ids.size(), "one moment set per node");
+        for (std::size_t k = 0; k < ids.size(); ++k)
+        {
+            const uint32_t id = ids[k];
+            NS_TEST_ASSERT_MSG_EQ(m[k].stats.nodeId, id, "moments in id order");
+            NS_TEST_ASSERT_MSG_EQ(m[k].stats.packets, id % 3 + 2, "packets of " << id);
+            NS_TEST_ASSERT_MSG_EQ(m[k].stats.intervals, id % 3 + 1, "intervals of " << id);
+            NS_TEST_ASSERT_MSG_EQ_TOL(m[k].stats.sendMean, 1.0, 1e-12, "send interval " << id);
+            SaraTable::NodeStats s = t.GetNode(id);
+            NS_TEST_ASSERT_MSG_EQ(s.packets, id % 3 + 2, "GetNode packets of " << id);
+        }
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * SendUdp::SetNextNodeHint on a PC (the CPU takes the wake-ups): 200 nodes with FirstNodeId
  * 1000 that start at random times and send every 100 ms. On one core the sends follow the
  * wake-ups in order, so every hint must name the node of the send after the one in progress:
@@ -904,6 +962,7 @@ class Mega06TestSuite : public TestSuite
         AddTestCase(new SendUdpNextNodeHintTestCase, Duration::QUICK);
         AddTestCase(new SendUdpDatagramTestCase, Duration::QUICK);
         AddTestCase(new SaraStatisticsTestCase, Duration::QUICK);
+        AddTestCase(new SaraTableReserveTestCase, Duration::QUICK);
         AddTestCase(new QuerierDelayTestCase, Duration::QUICK);
         AddTestCase(new MembershipTimeoutTestCase, Duration::QUICK);
     }
