@@ -351,6 +351,157 @@ class SendUdpWakeupOrderTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * SaraTable::Reserve's flat array as the programs build it: consecutive ranges reserved one PC
+ * after another (the array grows at its end; 2 x 12 000 nodes of 64 octets make it larger than
+ * the 1 MB from which it is made of huge pages), a range in front of it (the array is rebuilt
+ * with the nodes kept) and a disjoint range (the hash table), plus an id never reserved. Every
+ * node's packets and intervals, the count and the id order of the moments against the packets
+ * given (independent of the layout).
+ */
+class SaraTableReserveTestCase : public TestCase
+{
+  public:
+    SaraTableReserveTestCase()
+        : TestCase("sara: the flat table grown range by range keeps every node")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        SaraTable t;
+        t.Reserve(1000, 12000);  // [1000, 13000)
+        t.Reserve(13000, 12000); // [1000, 25000): grown at its end
+        t.Reserve(400, 600);     // [400, 25000): rebuilt, in front
+        t.Reserve(90000, 10);    // disjoint: the map
+        // The expected packets per id: id k gets (k % 3) + 2 packets 1 s apart (serials 0, 1,
+        // ...), sent at k us, received 1 ms later.
+        const std::vector<uint32_t> ids = {400, 999, 1000, 12999, 13000, 24999, 90005, 123456};
+        for (int round = 0; round < 4; ++round)
+        {
+            for (uint32_t id : ids)
+            {
+                if (round < int(id % 3) + 2)
+                {
+                    const Time sent = Seconds(round) + MicroSeconds(id);
+                    t.Prefetch(id);
+                    t.Add(id, round, sent, sent + MilliSeconds(1));
+                }
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(t.GetNNodes(), ids.size(), "every node seen once");
+        NS_TEST_ASSERT_MSG_EQ(t.Has(401), false, "a reserved id without packets is unseen");
+        NS_TEST_ASSERT_MSG_EQ(t.Has(25000), false, "beyond the range, never added");
+        const std::vector<SaraTable::NodeMoments> m = t.GetMoments();
+        NS_TEST_ASSERT_MSG_EQ(m.size(), ids.size(), "one moment set per node");
+        for (std::size_t k = 0; k < ids.size(); ++k)
+        {
+            const uint32_t id = ids[k];
+            NS_TEST_ASSERT_MSG_EQ(m[k].stats.nodeId, id, "moments in id order");
+            NS_TEST_ASSERT_MSG_EQ(m[k].stats.packets, id % 3 + 2, "packets of " << id);
+            NS_TEST_ASSERT_MSG_EQ(m[k].stats.intervals, id % 3 + 1, "intervals of " << id);
+            NS_TEST_ASSERT_MSG_EQ_TOL(m[k].stats.sendMean, 1.0, 1e-12, "send interval " << id);
+            SaraTable::NodeStats s = t.GetNode(id);
+            NS_TEST_ASSERT_MSG_EQ(s.packets, id % 3 + 2, "GetNode packets of " << id);
+        }
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * SendUdp::SetNextNodeHint on a PC (the CPU takes the wake-ups): 200 nodes with FirstNodeId
+ * 1000 that start at random times and send every 100 ms. On one core the sends follow the
+ * wake-ups in order, so every hint must name the node of the send after the one in progress:
+ * hint k is the id of send k + 1 (independent expectation: the Send trace). A hint is only a
+ * hint: the sends are the same with and without one (a second run without it).
+ */
+class SendUdpNextNodeHintTestCase : public TestCase
+{
+  public:
+    SendUdpNextNodeHintTestCase()
+        : TestCase("send_udp: the next-node hint names the node that sends next")
+    {
+    }
+
+  private:
+    std::vector<std::pair<int64_t, uint32_t>> m_sent; //!< (timestamp in steps, node id)
+    std::vector<uint32_t> m_hints;                    //!< hinted node ids
+
+    /**
+     * Send trace.
+     * @param node node id
+     * @param serial serial number
+     * @param ts timestamp
+     */
+    void Sent(uint32_t node, uint32_t serial, Time ts)
+    {
+        m_sent.emplace_back(ts.GetTimeStep(), node);
+    }
+
+    /**
+     * The hint.
+     * @param node node id
+     */
+    void Hint(uint32_t node)
+    {
+        m_hints.push_back(node);
+    }
+
+    /**
+     * One run.
+     * @param hint whether to set the hint
+     * @return the sends
+     */
+    std::vector<std::pair<int64_t, uint32_t>> RunOnce(bool hint)
+    {
+        m_sent.clear();
+        m_hints.clear();
+        Pair pair;
+        HostPlatformHelper hosts;
+        hosts.SetAttribute("Cpu",
+                           StringValue("ns3::HostCpu[Frequency=1e9|ContextSwitchCost=3000]"));
+        hosts.Install(pair.nodes.Get(0));
+        Ptr<SendUdp> app = CreateObject<SendUdp>();
+        app->SetAttribute("Nodes", UintegerValue(200));
+        app->SetAttribute("FirstNodeId", UintegerValue(1000));
+        app->SetAttribute("Group", Ipv4AddressValue(kGroup));
+        app->SetAttribute("Interval", TimeValue(MilliSeconds(100)));
+        app->SetAttribute("Device", UintegerValue(0));
+        app->AssignStreams(5);
+        app->TraceConnectWithoutContext("Send",
+                                        MakeCallback(&SendUdpNextNodeHintTestCase::Sent, this));
+        if (hint)
+        {
+            app->SetNextNodeHint(MakeCallback(&SendUdpNextNodeHintTestCase::Hint, this));
+        }
+        pair.nodes.Get(0)->AddApplication(app);
+        app->SetStartTime(Seconds(0));
+        app->SetStopTime(Seconds(2));
+        Simulator::Stop(Seconds(3));
+        Simulator::Run();
+        Simulator::Destroy();
+        return m_sent;
+    }
+
+    void DoRun() override
+    {
+        const auto without = RunOnce(false);
+        NS_TEST_ASSERT_MSG_EQ(m_hints.size(), 0u, "no hint set: none called");
+        const auto with = RunOnce(true);
+        NS_TEST_ASSERT_MSG_EQ(with.size(), without.size(), "the same sends with the hint");
+        NS_TEST_ASSERT_MSG_EQ((with == without), true, "the same sends with the hint");
+        NS_TEST_ASSERT_MSG_GT(with.size(), 3000u, "about 200 x 19 sends");
+        // Every send but the first was hinted while the one before it was in progress.
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(m_hints.size() + 1, with.size(), "a hint per send");
+        for (std::size_t k = 0; k + 1 < with.size(); ++k)
+        {
+            NS_TEST_ASSERT_MSG_EQ(m_hints[k], with[k + 1].second, "hint " << k);
+        }
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * The octets of a send_udp datagram as the receiver's device gets them, against RFC 791 and
  * RFC 768 written out by hand: IPv4 without options (version 4, IHL 5, total length 100,
  * protocol 17, TTL 1, the sender's and the group's addresses), UDP (ports 10000, length 80),
@@ -508,6 +659,11 @@ class SaraStatisticsTestCase : public TestCase
     void DoRun() override
     {
         SaraTable t;
+        t.Reserve(5, 3); // node 7 in the flat range, node 9 in the map
+        // Prefetches are hints: inside and outside the range, before and between the Adds.
+        t.Prefetch(7);
+        t.Prefetch(9);
+        t.Prefetch(0xffffffff);
         // Node 7: serials 0 1 2 (3 lost) 4 5, then a duplicate 5 and a late 3.
         const double sent[] = {0.0, 1.0, 2.1, 4.0, 5.2};
         const double recv[] = {0.5, 1.6, 2.55, 4.7, 5.6};
@@ -803,8 +959,10 @@ class Mega06TestSuite : public TestSuite
         AddTestCase(new SendUdpTestCase, Duration::QUICK);
         AddTestCase(new SendUdpStopTestCase, Duration::QUICK);
         AddTestCase(new SendUdpWakeupOrderTestCase, Duration::QUICK);
+        AddTestCase(new SendUdpNextNodeHintTestCase, Duration::QUICK);
         AddTestCase(new SendUdpDatagramTestCase, Duration::QUICK);
         AddTestCase(new SaraStatisticsTestCase, Duration::QUICK);
+        AddTestCase(new SaraTableReserveTestCase, Duration::QUICK);
         AddTestCase(new QuerierDelayTestCase, Duration::QUICK);
         AddTestCase(new MembershipTimeoutTestCase, Duration::QUICK);
     }

@@ -466,6 +466,14 @@ Mega06SentWindow::Watch(Ptr<SendUdp> app)
         m_table.Reserve(first.Get(), nodes.Get());
     }
     app->TraceConnectWithoutContext("Send", MakeCallback(&Mega06SentWindow::Sent, this));
+    // The table's line of the node that sends next is loaded ahead of its Sent.
+    app->SetNextNodeHint(MakeCallback(&Mega06SentWindow::Prefetch, this));
+}
+
+void
+Mega06SentWindow::Prefetch(uint32_t node)
+{
+    m_table.Prefetch(node);
 }
 
 void

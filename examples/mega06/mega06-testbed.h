@@ -185,6 +185,13 @@ class Mega06SentWindow
      */
     void Sent(uint32_t node, uint32_t serial, Time ts);
 
+    /**
+     * @brief A node will send soon (SendUdp::SetNextNodeHint): its statistics start loading
+     * into the cache (SaraTable::Prefetch); nothing else changes.
+     * @param node virtual-node id
+     */
+    void Prefetch(uint32_t node);
+
     /** @return the packets sent in the window */
     uint64_t GetCount() const;
 

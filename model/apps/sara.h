@@ -119,6 +119,16 @@ class SaraTable
     void Add(uint32_t nodeId, uint32_t serial, Time sent, Time received);
 
     /**
+     * @brief Start loading a node's state into the cache (a hint, no effect on the statistics):
+     * for a caller that knows a node's Add ahead (a packet queued for the reader). A receiver's
+     * table at 10^6 senders is far larger than a cache and every packet updates a node at random;
+     * a prefetch issued when the packet is queued lets other work overlap the memory access. Ids
+     * outside the flat range (Reserve) are not prefetched.
+     * @param nodeId virtual-node id
+     */
+    void Prefetch(uint32_t nodeId) const;
+
+    /**
      * @brief Whether a node has been seen.
      * @param nodeId virtual-node id
      * @return true if at least one packet of it was accounted

@@ -247,6 +247,7 @@ SendUdp::DoDispose()
     m_wakeups.clear();
     m_due.clear();
     m_datagram.clear();
+    m_nextNodeHint = Callback<void, uint32_t>();
     Application::DoDispose();
 }
 
@@ -255,6 +256,12 @@ SendUdp::AssignStreams(int64_t stream)
 {
     m_rng->SetStream(stream);
     return 1;
+}
+
+void
+SendUdp::SetNextNodeHint(Callback<void, uint32_t> hint)
+{
+    m_nextNodeHint = hint;
 }
 
 uint64_t
@@ -447,6 +454,18 @@ SendUdp::TakeArrival()
 {
     const uint32_t i = m_wakeups.front().node;
     m_wakeups.pop_front();
+    if (!m_wakeups.empty())
+    {
+        // The next node to wake (about one wake-up interval of this PC from now, other PCs'
+        // work in between): its state starts loading into the cache, here its serial number
+        // (written when it sends) and, through the hint, state kept per node elsewhere.
+        const uint32_t next = m_wakeups.front().node;
+        __builtin_prefetch(&m_serial[next], 1, 3);
+        if (!m_nextNodeHint.IsNull())
+        {
+            m_nextNodeHint(m_firstNodeId + next);
+        }
+    }
     HostCpu::Completion done;
     done.keptTagged = &m_iterated; // kept until the application is disposed
     done.tag = i;
