@@ -1264,7 +1264,7 @@ ProgramOptions::StartProgress(Time stop)
     {
         return;
     }
-    std::cerr << m_program << ": simulating " << stop.As(Time::S) << std::endl;
+    std::cerr << "simulating " << stop.As(Time::S) << std::endl;
     m_show = Progress{};
     m_show.stop = stop;
     m_show.step = stop / 1000;
