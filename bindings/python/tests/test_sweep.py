@@ -82,11 +82,27 @@ def test_bad_ranges_are_refused_by_name(spec, opt, word):
 
 
 def test_t_quantiles_match_the_tables():
-    # Student's t, 0.975 quantile (any statistics table).
-    for df, t in [(1, 12.706), (2, 4.303), (4, 2.776), (9, 2.262), (29, 2.045), (120, 1.980)]:
-        assert sweeps.t_quantile_975(df) == pytest.approx(t, abs=6e-4)
+    # Student's t, 0.975 quantile (any statistics table, three decimals).
+    for df, t in [(1, 12.706), (2, 4.303), (4, 2.776), (9, 2.262), (29, 2.045), (30, 2.042),
+                  (40, 2.021), (120, 1.980)]:
+        assert sweeps.t_quantile_975(df) == pytest.approx(t, abs=5e-4)
     m, sd, ci = sweeps.mean_std_ci([1.0, 2.0, 3.0])
     assert (m, sd) == (2.0, 1.0) and ci == pytest.approx(4.303 / math.sqrt(3), rel=1e-3)
+
+
+def test_jaxa06_intervals_use_students_t_at_every_df():
+    # JAXA06's repetition intervals: Student's t, also beyond 30 degrees of freedom (41 values
+    # with sample standard deviation 1: half-width t(0.975, 40) / sqrt(41), t = 2.021 by the
+    # table, not the normal 1.96).
+    from testbed.experiments import jaxa06
+
+    for df, t in [(1, 12.706), (9, 2.262), (30, 2.042), (40, 2.021)]:
+        n = df + 1
+        xs = [0.0] * n
+        xs[0], xs[1] = -math.sqrt((n - 1) / 2), math.sqrt((n - 1) / 2)  # sd exactly 1
+        m, half = jaxa06.mean_ci(xs)
+        assert m == pytest.approx(0.0, abs=1e-12)
+        assert half == pytest.approx(t / math.sqrt(n), abs=5e-4 / math.sqrt(n)), df
 
 
 # --------------------------------------------------------------------------------------------

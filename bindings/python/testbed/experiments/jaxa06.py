@@ -565,25 +565,15 @@ def fig8_points(scale):
             for bw in FIG8_BW for c in g for o in g]
 
 
-# Two-sided 95 % quantiles of Student's t distribution, degrees of freedom 1-30 (standard
-# table values); the normal quantile 1.96 beyond.
-T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
-        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
-        2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
-
-
-def t975(df):
-    """Two-sided 95 % Student t quantile for df degrees of freedom."""
-    return T975[df - 1] if df <= len(T975) else 1.96
-
-
 def mean_ci(xs):
     """Mean and 95 % confidence half-width (Student t) of repetitions (half-width None if one)."""
+    from scipy.stats import t  # (a noticeable import: only the analysis pays it)
+
     m = mean(xs)
     if len(xs) < 2:
         return m, None
     sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
-    return m, t975(len(xs) - 1) * sd / math.sqrt(len(xs))
+    return m, float(t.ppf(0.975, len(xs) - 1)) * sd / math.sqrt(len(xs))
 
 
 def two_factor_slopes(grid):
