@@ -7,7 +7,7 @@ Two modes:
 * ``--sets S --duration D``: one run of build/examples/mega-scale; reports wall time, CPU time,
   simulator events, events and sends per CPU second, peak RSS and the RSS the program records
   every --rss-every simulated seconds (must not grow with simulated time).
-* ``--row LABEL``: the per-step figures of issue 29 (bench/mega-scale-paper.md), each a *steady
+* ``--row LABEL``: one build's row of figures (bench/HISTORY.md), each a *steady
   state*: a long run minus a short run of the same network, so that the set-up (building 10^6
   senders, their start-up second) cancels:
   - sends per CPU second and events per send at 10^5 senders (5 sets; 1.6 + 0.4 s against
@@ -20,7 +20,7 @@ Two modes:
   instruction and event counts are exact.
 
     .venv/bin/python bench/mega-scale-paper.py [--sets 50] [--duration 180] [--out FILE]
-    .venv/bin/python bench/mega-scale-paper.py --row "step 1" [--callgrind] [--skip-1e6]
+    .venv/bin/python bench/mega-scale-paper.py --row "lean links" [--callgrind] [--skip-1e6]
 """
 
 import argparse

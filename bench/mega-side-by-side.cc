@@ -9,13 +9,13 @@
  * --side=module: this module's path (SnoopingSwitchHelper: SnoopingBridgeNetDevice with IGMP
  *   snooping, the receivers join with Ami/IgmpL4Protocol; frames go only to member ports), over
  *   MEGA06's full-duplex links (FullDuplexEthernetNetDevice: send_udp datagrams travel as frame
- *   descriptors, issue 29) or, with --links=csma, over CSMA links as the stock side.
+ *   descriptors, doc/mega.rst) or, with --links=csma, over CSMA links as the stock side.
  * --side=stock: stock ns-3 (BridgeHelper: BridgeNetDevice over CsmaHelper links; multicast is
  *   flooded to every port, the senders' stacks drop what they do not want).
  *
  * --rx: how the receivers read the group.
  *   stack: a UDP socket through ns-3's IPv4 and UDP layers (the only way on the stock side).
- *   nic (module side only): MEGA06's receive path (issue 29 step 1): each receiver has a host
+ *   nic (module side only): MEGA06's receive path (doc/mega.rst): each receiver has a host
  *     platform (the StarBED PCs' profile: CPU, interrupts, NIC model) whose NIC model hands the
  *     group's datagrams straight to the program (HostPlatform::BindUdpMulticast), without ns-3's
  *     IPv4 and UDP; the receivers' CPU and interrupt work is simulated, which the stock side

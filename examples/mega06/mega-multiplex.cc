@@ -78,7 +78,7 @@ main(int argc, char* argv[])
              3600,
              "s");
     // At least 0.2 s: the end of the launch is seen by a poll every 0.1 s, up to 0.1 s late,
-    // and the window's first snapshot must still be ahead (0.01 s aborted, issue 32).
+    // and the window's first snapshot must still be ahead (with 0.01 s the run aborted).
     opts.Add("settle",
              "the window starts this long after the last process started (s; >= one interval "
              "so that every process has slept once)",

@@ -86,7 +86,7 @@ struct Pool
 
 /**
  * What a run measured, from which alone its record is made: the whole run's, or one part's of a
- * run split by sets (issue 29 step 6), written to a part file and merged with the other parts'
+ * run split by sets (doc/mega.rst), written to a part file and merged with the other parts'
  * into the whole run's record (every field but `events`). Integers add; the senders' pooled
  * statistics are merged from per-node moments in the order of the node ids, the receivers'
  * from their own summaries in the order of the receivers: the same floating-point operations
@@ -334,11 +334,11 @@ struct Totals
 };
 
 /**
- * The pipe pair between the two parts of a run split with the querier (issue 29 step 6,
- * doc/mega.rst): part B streams its router-port admissions and its progress, part A the frames
- * of the querier's NIC and its promises (conservative synchronisation). Binary messages, one
- * octet of kind then fixed-size fields in this machine's byte order (both parts run here).
- * A peer that closed the pipe (it failed or was killed) ends this part: exit 1.
+ * The pipe pair between the two parts of a run split with the querier (doc/mega.rst): part B
+ * streams its router-port admissions and its progress, part A the frames of the querier's NIC and
+ * its promises (conservative synchronisation). Binary messages, one octet of kind then fixed-size
+ * fields in this machine's byte order (both parts run here). A peer that closed the pipe (it failed
+ * or was killed) ends this part: exit 1.
  */
 class Exchange
 {
@@ -500,7 +500,7 @@ main(int argc, char* argv[])
     ProgramOptions::SetSimulatorDefaults();
     // Same-time events by lane (LeanSimulatorImpl's lane order; a lane per node and per switch
     // port), not by global insertion order: the order a run split by sets can reproduce in each
-    // part (issue 29 step 6, doc/mega.rst). --ns3::LeanSimulatorImpl::SameTimeOrder=Uid gives
+    // part (doc/mega.rst). --ns3::LeanSimulatorImpl::SameTimeOrder=Uid gives
     // ns-3's order.
     UserAttributes::SetConfigDefault("ns3::LeanSimulatorImpl::SameTimeOrder", StringValue("Lane"));
     Mega06TestbedConfig config;
@@ -573,13 +573,13 @@ main(int argc, char* argv[])
              "1");
     std::string links = "full-duplex";
     opts.AddChoice("links",
-                   "the links: the lean full-duplex Ethernet links, or ns-3's CSMA (the model "
-                   "before issue 29)",
+                   "the links: the lean full-duplex Ethernet links, or ns-3's half-duplex CSMA "
+                   "(no preamble or interframe gap)",
                    links,
                    {"full-duplex", "csma"});
     hostOptions.Add(opts, config);
     opts.Add("role", "a label for the campaign (recorded, no effect)", role);
-    // Issue 29 step 6: a run split by sets over processes (doc/mega.rst). Without the querier
+    // A run split by sets over processes (doc/mega.rst). Without the querier
     // the sets share nothing, so each part runs on its own and the merge is exact.
     uint32_t parts = 1;
     uint32_t part = 0;
@@ -1038,7 +1038,7 @@ main(int argc, char* argv[])
                 }));
     }
 
-    // Issue 29 step 6 with the querier (doc/mega.rst, "Step 6 (session 39)"): part 0 (A) runs
+    // A split with the querier (doc/mega.rst, "An exact split over two processes"): part 0 (A) runs
     // the querier and its sets, part 1 (B) the other sets. B diverts every frame that its switch
     // would queue at the querier's router port to A, with its time and its ingress port's lane;
     // A queues it there at that time in that lane. A sends B every frame of the querier's NIC

@@ -69,9 +69,9 @@ struct Mega06TestbedConfig
     DataRate trunkRate{"1Gbps"};  //!< the 802.1Q trunk between the 6509 and the 6009
     bool sequentialLaunch{false}; //!< send_udp processes launched one by one (SendUdp)
     /// The links: lean full-duplex Ethernet (the study's 1000BASE-T and 100BASE-TX links), or
-    /// ns-3's half-duplex CSMA without preamble and gap (the model before issue 29).
+    /// ns-3's half-duplex CSMA without preamble and gap.
     SwitchHelper::LinkType links{SwitchHelper::FULL_DUPLEX};
-    /// A part of a run split by sets (issue 29 step 6): the applications of the sets
+    /// A part of a run split by sets (doc/mega.rst): the applications of the sets
     /// [partFirstSet, partFirstSet + partSets) run here (sendersPerGroup > 0); every PC, port
     /// and random stream is built as in the whole run, the other sets' PCs stay idle.
     uint32_t partFirstSet{0};

@@ -262,7 +262,7 @@ main(int argc, char* argv[])
     });
     // About 100 simulator events per update sent (measured: 82 in configuration 1a, 20-40 in
     // the others, at 1000 Hz): --frequency 100000 --duration 3600 would be 3.6e10 events and grow
-    // by ~80 MB/s (issue 32).
+    // by ~80 MB/s.
     opts.SetEventEstimate([&]() { return 100.0 * frequency * (warmup + duration); },
                           "about 100 per update: 100 x --frequency x (--warmup + --duration)");
     opts.Parse(argc, argv);

@@ -37,7 +37,7 @@ namespace ns3
  * deviation the next packet has at least, since it is logged after the cut-off (Compute with
  * the cut-off time).
  *
- * ComputeBySequence is the statistic the module reported before (issue 27): packet k is the
+ * ComputeBySequence is the jitter by sequence number: packet k is the
  * analyser's sequence number minus the first one's, so a lost packet leaves a gap and does not
  * shift the others. It is not the study's; it is kept as a second, named field.
  */

@@ -140,7 +140,7 @@ class FullDuplexEthernetNetDevice : public NetDevice
 
     /**
      * @brief A frame from a peer simulated in another process (a run split over processes,
-     * issue 29 step 6): its last bit reaches this end now, as from the link.
+     * doc/mega.rst): its last bit reaches this end now, as from the link.
      * @param packet the payload
      * @param source the source address
      * @param dest the destination address

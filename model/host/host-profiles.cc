@@ -206,8 +206,8 @@ HostNic.StackCostPerByte = 0
 HostNic.Napi = false
 # Per-frame variability of the receive path from cache and bus state: the lines a frame's
 # processing finds cold, uniform 0 to 2 m, each the CPU's MemoryLatency; m = 11 calibrated on
-# the body of [TNO03]'s IRIX latency distribution (mean - min = 22 us; doc/tno.rst), re-set
-# after the switch's variable wait (issue 26 item 11) by bench/tno-coldlines-calibrate.py.
+# the body of [TNO03]'s IRIX latency distribution (mean - min = 22 us; doc/tno.rst), with the
+# switch's variable wait included, by bench/tno-coldlines-calibrate.py.
 HostNic.ColdLines = ns3::UniformRandomVariable[Min=0|Max=22]
 # Transmit completion on the interrupt CPU: an interrupt and the driver's reclaim (taken equal
 # to the receive handler's, 6 000 cycles; an estimate).

@@ -66,7 +66,7 @@ namespace ns3
  * lane the order of insertion. The order of two
  * same-time events of different lanes then no longer depends on which was inserted first, and
  * the order within a lane depends only on the order of that lane's insertions: a run split over
- * processes (issue 29 step 6) can reproduce it in each process from the lanes it runs, where
+ * processes (doc/mega.rst) can reproduce it in each process from the lanes it runs, where
  * the global insertion order (uid) is not available. Events inherit their lane from the event
  * that schedules them (Schedule, ScheduleNow), or take the context given (ScheduleWithContext),
  * as contexts do in ns-3; IsExpired and GetDelayLeft follow the same order. The default, Uid,

@@ -139,7 +139,7 @@ class SwitchNetDevice : public NetDevice
 
     /**
      * @brief A frame that leaves through a port goes to a callback instead (a run split over
-     * processes, issue 29 step 6: the port's queue is simulated by another process). The
+     * processes, doc/mega.rst: the port's queue is simulated by another process). The
      * callback runs where the port would have taken the frame, in the ingress port's event.
      * @param port the port index
      * @param divert the callback (null: the port sends again)

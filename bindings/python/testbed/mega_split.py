@@ -1,5 +1,5 @@
-"""Run one ``mega-scale`` point split by sets over processes and merge its record (issue 29
-step 6; doc/mega.rst, "Step 6, built" and "Step 6 (session 39)").
+"""Run one ``mega-scale`` point split by sets over processes and merge its record (doc/mega.rst,
+"An exact split over two processes").
 
 The parts run at the same time (one process each), then ``mega-scale --merge`` makes the whole
 run's record from their files::
