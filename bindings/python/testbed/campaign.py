@@ -1337,7 +1337,7 @@ def finish_experiment(exp: Experiment, records: list[Record], scale: str, out: P
         "scale": scale,
         "metrics": {k: _clean(v) for k, v in analysis.metrics.items()},
         "validation": validation,
-        # Added with issue 25 (the fields above are the fixed contract): the counts per role
+        # Beyond the fixed contract (the fields above): the counts per role
         # (only checks are independent of the calibration) and the builds the points came from.
         "validation_summary": {
             "headline": headline(validation),

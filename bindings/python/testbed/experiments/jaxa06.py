@@ -964,9 +964,9 @@ def _profile_k():
 
 def _recalibrate_k(tolerance_pct=5.0):
     """K per sample on Fig. 4's beta (0.45 ms), secant steps from the profile's K and 20 %
-    more. Tolerance 5 %: the nominal model is 2.1-2.5 % above 0.45 ms (its K was fitted within
-    0.002 ms before issue 28 moved the host costs; jaxa-fig4's check allows 15 %, the crossing
-    method's resolution), and beta is not monotonic in K at the percent level: with 3 %, 5 of
+    more. Tolerance 5 %: the nominal model is 2.1-2.5 % above 0.45 ms (the profile's K is not
+    refitted to the percent: jaxa-fig4's check allows 15 %, the crossing method's resolution),
+    and beta is not monotonic in K at the percent level: with 3 %, 5 of
     22 fits of a Morris N = 4 run ended at 3.4-3.7 % after six benchmark sets, their secant
     steps jumping between K whose betas scatter by that much. The per-federate term keeps the sample's value (it is a factor):
     K alone is refitted. One benchmark run at a time per fit (the fits run --jobs at once)."""
@@ -989,8 +989,8 @@ def _duplex_sensitivity():
 
     from ..ranges import Choice, Range
 
-    # The federate PCs' estimated wake-up latency and kernel tick (issue 28), NIST Net's PC's
-    # tick, the release handler's own time on that PC (issue 28: 0, a lower bound), and
+    # The federate PCs' estimated wake-up latency and kernel tick, NIST Net's PC's
+    # tick, the release handler's own time on that PC (0, a lower bound), and
     # prti1516's per-federate time-management term (K/10, an assumption: doc/rti.rst). All of
     # them move Fig. 4's beta, on which K is calibrated: each sample refits K by
     # bench/rti-calibrate.py's procedure (calibrate_k). Which NICs the half-duplex test

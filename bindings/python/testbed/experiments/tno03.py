@@ -68,7 +68,7 @@ PIPELINE_REASONS = {
               "search of unstated step; 15 % is wider than the sweep's steps near each maximum",
 }
 # Independent numbers the model does not reach, with the doc/tno.rst section that says why
-# (issue 25's known_gap: listed, never a failure; the tolerance is not changed).
+# (a known_gap: listed, never a failure; the tolerance is not changed).
 PIPELINE_GAPS = {
     ("1b", "latency_us"): (
         "no parameter was set on it; the model is about 215 us (+28 %) above it while 2's "
@@ -82,7 +82,7 @@ PIPELINE_GAPS = {
 
 
 def set_band(metrics, name, values):
-    """The prediction's band (item 12 of issue 26): metrics NAME_low and NAME_high, the least and
+    """The prediction's band: metrics NAME_low and NAME_high, the least and
     the largest of the central value and the values at the ends of the documented ranges
     (--band=fast, --band=slow); None values (a sweep without a knee) are left out."""
     values = [v for v in values if v is not None]
@@ -256,7 +256,7 @@ def pipeline_analyse(records):
 
 #: RTI profile -> (configuration whose low-frequency latency sets its K, the measured latency in
 #: us, the profiles that take the fitted K). tno-rti's K is shared by RTI-DM and RTI-SM (their
-#: common upper layers) and set on configuration 2 (issue 26); the 1.3NG-like RTI's on 1a.
+#: common upper layers) and set on configuration 2; the 1.3NG-like RTI's on 1a.
 K_CALIBRATION = {"dmso-rti13ng": ("1a", 2900.0, ("dmso-rti13ng",)),
                  "tno-rti": ("2", 450.0, ("tno-rti", "tno-rti-dm", "tno-rti-sm"))}
 K_SETTINGS = ("CallCost", "EncodeCost", "TransportCost", "DecodeCost", "CallbackCost")
