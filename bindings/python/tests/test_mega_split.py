@@ -1,14 +1,15 @@
-"""Issue 29 step 6: a mega-scale run split by sets over processes gives the whole run's record.
+"""A mega-scale run split by sets over processes gives the whole run's record.
 
 Without the querier the [MEGA06] sets of scaling method A share nothing (no general query, no
-router port; doc/mega.rst, "Step 6"), so each part simulates its own sets' applications on the
-whole network (every PC, port and random stream as in the whole run) and the merge of the parts'
-files must reproduce the whole run's record bit for bit: every field but ``events`` (each part
-counts its own events, the idle PCs of the other sets included).
+router port; doc/mega.rst, "An exact split over two processes"), so each part simulates its own
+sets' applications on the whole network (every PC, port and random stream as in the whole run)
+and the merge of the parts' files must reproduce the whole run's record bit for bit: every
+field but ``events`` (each part counts its own events, the idle PCs of the other sets
+included).
 
 With the querier the two parts exchange the frames that cross the querier's router port (part 1's
 admissions to part 0, the querier's queries to part 1) with conservative synchronisation
-(doc/mega.rst, "Step 6 (session 39)"): the same comparison holds, over a run with several
+(doc/mega.rst, the same section): the same comparison holds, over a run with several
 general queries."""
 
 import json
