@@ -348,6 +348,30 @@ Profile::GetSettings() const
     return m_settings;
 }
 
+const std::string&
+Profile::GetBase() const
+{
+    return m_base;
+}
+
+const Profile::Settings&
+Profile::GetOwnSettings() const
+{
+    return m_own;
+}
+
+const std::string&
+Profile::GetOrigin() const
+{
+    return m_origin;
+}
+
+const Profile::Settings&
+Profile::GetNotes() const
+{
+    return m_notes;
+}
+
 Profile::Settings
 Profile::GetSection(const std::string& section) const
 {
@@ -372,6 +396,10 @@ Profile::TryWithChanges(const Settings& changes,
     NS_LOG_FUNCTION(this << name);
     Profile p = *this;
     p.m_name = name;
+    p.m_base = m_name;
+    p.m_own = changes;
+    p.m_origin.clear();
+    p.m_notes.clear();
     for (const auto& change : changes)
     {
         const std::string& key = change.first;
@@ -596,6 +624,17 @@ Profile::List(const std::string& kind)
     return names;
 }
 
+std::vector<std::string>
+Profile::ListKinds()
+{
+    std::vector<std::string> kinds;
+    for (const auto& [name, k] : Kinds())
+    {
+        kinds.push_back(name);
+    }
+    return kinds;
+}
+
 bool
 Profile::TryLoadText(const std::string& text,
                      const std::string& origin,
@@ -614,6 +653,11 @@ Profile::TryLoadText(const std::string& text,
     {
         ++lineNo;
         line = Trim(line);
+        if (line.rfind("#@", 0) == 0 && !read.empty())
+        {
+            read.back().m_notes.emplace_back(origin + ":" + std::to_string(lineNo), line);
+            continue;
+        }
         if (line.empty() || line[0] == '#')
         {
             continue;
@@ -643,6 +687,7 @@ Profile::TryLoadText(const std::string& text,
                 return false;
             }
             read.emplace_back(kind, name, "", Settings{});
+            read.back().m_origin = origin + ":" + std::to_string(lineNo);
             derived.push_back(false);
             continue;
         }
@@ -693,6 +738,7 @@ Profile::TryLoadText(const std::string& text,
                 return false;
             }
             current.m_settings = base->m_settings;
+            current.m_base = value;
             if (current.m_description.empty())
             {
                 current.m_description = base->m_description;
@@ -718,6 +764,7 @@ Profile::TryLoadText(const std::string& text,
                     return false;
                 }
                 current.m_settings = std::move(changed.m_settings);
+                current.m_own.emplace_back(key, value);
                 continue;
             }
         }
@@ -736,6 +783,7 @@ Profile::TryLoadText(const std::string& text,
             return false;
         }
         current.m_settings.emplace_back(key, value);
+        current.m_own.emplace_back(key, value);
     }
     for (const auto& p : read)
     {

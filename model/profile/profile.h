@@ -62,6 +62,12 @@ namespace ns3
  * base = my-pc
  * HostPlatform.Cpu.Frequency = 1e9
  * @endcode
+ *
+ * A comment line that starts with "#@" inside a profile's section is a note: it does not change
+ * the profile, but the parser keeps it with the profile (GetNotes()) for the tools that read
+ * declarations from them (the "#@range" lines of the sensitivity analysis). The program
+ * profile-dump prints every profile as this parser reads it (settings, base, own settings,
+ * notes), so that no other program parses the text format again.
  */
 class Profile
 {
@@ -88,6 +94,18 @@ class Profile
     const std::string& GetDescription() const;
     /** @return every setting, in order */
     const Settings& GetSettings() const;
+    /** @return the profile it was derived from ("base = NAME", or WithChanges()), "" if none */
+    const std::string& GetBase() const;
+    /**
+     * @return the settings the profile states itself, in order: the lines of its text after
+     * "base" (a profile made by WithChanges(): its changes); for a profile without a base these
+     * are its settings as written, before any "Section.Attribute.Inner" is folded in
+     */
+    const Settings& GetOwnSettings() const;
+    /** @return where the profile's text starts ("FILE:LINE"; "" for a profile made in code) */
+    const std::string& GetOrigin() const;
+    /** @return the "#@" comment lines of the profile's section: ("FILE:LINE", line text) */
+    const Settings& GetNotes() const;
 
     /**
      * @brief The settings of one section, without the section prefix, in order.
@@ -200,6 +218,12 @@ class Profile
     static std::vector<std::string> List(const std::string& kind);
 
     /**
+     * @brief The registered model families.
+     * @return the kinds' names, sorted
+     */
+    static std::vector<std::string> ListKinds();
+
+    /**
      * @brief Parse profiles in the text format and register them (all or none).
      * @param text the text
      * @param origin the text's name in error messages (a file name)
@@ -241,6 +265,10 @@ class Profile
     std::string m_name;        //!< profile name
     std::string m_description; //!< what it describes
     Settings m_settings;       //!< ordered settings
+    std::string m_base;        //!< the profile it was derived from ("" if none)
+    Settings m_own;            //!< the settings it states itself (after "base")
+    std::string m_origin;      //!< where its text starts ("FILE:LINE")
+    Settings m_notes;          //!< its "#@" comment lines: (FILE:LINE, text)
 };
 
 } // namespace ns3

@@ -10,8 +10,10 @@ Two places declare a range:
   ``0us``), or factors ``x0.5 x1.5`` that multiply each key's own value: one factor that moves
   several settings together (a protocol stack's costs from one estimate). Integers (no ``.``,
   no exponent) give integer samples. A range applies to its profile and to the profiles derived
-  from it (``base = ...``) that do not set the key themselves. The C++ parser reads the line as
-  a comment: ranges do not change a run.
+  from it (``base = ...``) that do not set the key themselves. To the C++ parser the line is a
+  comment that it keeps with its profile (a note): ranges do not change a run. The profiles and
+  their notes are read here through the program profile-dump (Profiles), so the text format has
+  one parser, Profile's.
 * **Experiments** (set-up choices: a program option or an ns-3 attribute default):
   ``Range("slowCost", 9000, 36000, "reason")`` or ``Range("ns3::FddiChannel::FibreLength", ...)``
   in the experiment's ``Sensitivity`` declaration (testbed.sensitivity).
@@ -23,12 +25,16 @@ built-in one for that run.
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 import re
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import ROOT
+from . import EXAMPLES_DIR, ROOT
+from .campaign import program_path
 
 _NUM = re.compile(r"^([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)([A-Za-z]*)$")
 
@@ -222,26 +228,43 @@ class ProfileText:
     kind: str
     name: str
     base: str | None
-    settings: dict[str, str]  # its own settings, in order
-    origin: str
+    settings: dict[str, str]  # the settings it states itself, in order
+    origin: str  # where its text starts (FILE:LINE)
+    resolved: dict[str, str] = field(default_factory=dict)  # every setting, base's included
 
 
-_HEADER = re.compile(r"^\[(\w+)\s+([^\]\s]+)\]\s*$")
 _RANGE = re.compile(r"^#@range\s+(\S+)\s+(\S+)\s+(\S+)\s*:\s*(.*)$")
 
 
-def profile_sources(root: Path = ROOT) -> list[Path]:
-    return sorted((root / "model").glob("*/*-profiles.cc"))
+def dump_profiles(profile_file: str | Path | None = None) -> list[dict]:
+    """Every profile as the C++ parser reads it: profile-dump's JSON (its "profiles" list)."""
+    exe = program_path("profile-dump")
+    if not exe.exists() and (EXAMPLES_DIR / "profile-dump").exists():
+        exe = EXAMPLES_DIR / "profile-dump"  # a programs directory of one's own without it
+    if not profile_file:
+        return _builtin_profiles(str(exe))
+    return _dump(str(exe), str(profile_file))
 
 
-def _raw_text(path: Path) -> tuple[str, int]:
-    """The profile text of a *-profiles.cc (its R"( ... )" literal) and its first line number."""
-    src = path.read_text()
-    start = src.find('R"(')
-    end = src.find(')"', start)
-    if start < 0 or end < 0:
-        raise RangeError(f"{path}: no R\"( ... )\" profile text")
-    return src[start + 3:end], src[:start].count("\n") + 1
+@functools.lru_cache(maxsize=4)
+def _builtin_profiles(exe: str) -> list[dict]:
+    """The built-in profiles of a program build (they are compiled in: read once)."""
+    return _dump(exe, None)
+
+
+def _dump(exe: str, profile_file: str | None) -> list[dict]:
+    args = [exe]
+    if profile_file:
+        args.append(f"--profileFile={profile_file}")
+    try:
+        out = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    except FileNotFoundError:
+        raise RangeError(f"{exe} is missing: the profiles are read through the program "
+                         f"profile-dump (./testbed build)") from None
+    if out.returncode != 0:
+        msg = (out.stderr.strip().splitlines() or [f"exit status {out.returncode}"])[-1]
+        raise RangeError(f"profile-dump: {msg}")
+    return json.loads(out.stdout)["profiles"]
 
 
 def _inner(value: str, inner: str) -> str | None:
@@ -257,48 +280,35 @@ def _inner(value: str, inner: str) -> str | None:
 
 
 class Profiles:
-    """The built-in profiles of every kind and their declared ranges."""
+    """Every profile of every kind and their declared ranges, as the C++ parser reads them.
 
-    def __init__(self, root: Path = ROOT):
+    The profiles come from the program profile-dump (Profile's parser, the built-in profiles
+    and, with ``profile_file``, those of that --profileFile, which replace a built-in one of the
+    same name); the ranges from the ``#@range`` notes it reports with each profile."""
+
+    def __init__(self, profile_file: str | Path | None = None):
         self.profiles: dict[tuple[str, str], ProfileText] = {}
         self.ranges: list[Range] = []
         pending = []  # (profile key, keys, low, high, reason, origin, label)
-        for path in profile_sources(root):
-            text, line0 = _raw_text(path)
-            current = None
-            for i, raw in enumerate(text.splitlines()):
-                line = raw.strip()
-                origin = f"{path.relative_to(root)}:{line0 + i}"
-                m = _HEADER.match(line)
-                if m:
-                    kind = "host" if m.group(1) == "profile" else m.group(1)
-                    current = ProfileText(kind, m.group(2), None, {}, origin)
-                    self.profiles[(kind, current.name)] = current
+        for d in dump_profiles(profile_file):
+            current = ProfileText(d["kind"], d["name"], d["base"] or None,
+                                  dict(d["own"]), d["origin"], dict(d["settings"]))
+            self.profiles[(current.kind, current.name)] = current
+            for origin, line in d["notes"]:
+                if not line.startswith("#@range"):
                     continue
-                if line.startswith("#@range"):
-                    r = _RANGE.match(line)
-                    if not r or current is None:
-                        raise RangeError(f"{origin}: expected '#@range KEYS LOW HIGH : reason' "
-                                         f"inside a profile, got {line!r}")
-                    keys, low, high, reason = r.groups()
-                    label, eq, rest = keys.partition("=")
-                    if eq:
-                        keys = rest
-                    else:
-                        label = ""
-                    pending.append(((current.kind, current.name), tuple(keys.split(",")), low,
-                                    high, reason, origin, label))
-                    continue
-                if not line or line.startswith("#") or current is None:
-                    continue
-                key, eq, value = line.partition("=")
-                if not eq:
-                    continue
-                key, value = key.strip(), value.strip()
-                if key == "base":
-                    current.base = value
-                elif key != "description":
-                    current.settings[key] = value
+                r = _RANGE.match(line)
+                if not r:
+                    raise RangeError(f"{origin}: expected '#@range KEYS LOW HIGH : reason' "
+                                     f"inside a profile, got {line!r}")
+                keys, low, high, reason = r.groups()
+                label, eq, rest = keys.partition("=")
+                if eq:
+                    keys = rest
+                else:
+                    label = ""
+                pending.append(((current.kind, current.name), tuple(keys.split(",")), low,
+                                high, reason, origin, label))
         for pk, keys, low, high, reason, origin, label in pending:
             self.ranges.append(self._make_range(pk, keys, low, high, reason, origin, label))
 
@@ -323,21 +333,25 @@ class Profiles:
         return key.count(".") >= 2 and parent in p.settings
 
     def value(self, kind: str, name: str, key: str) -> str | None:
-        """The text of a key in a profile, following its bases ('Section.Attr' or
+        """The text of a key in a profile, its base's changes applied ('Section.Attr' or
         'Section.Attr.Inner')."""
-        for p in self.chain(kind, name):
-            if key in p.settings:
-                return p.settings[key]
-            if key.count(".") >= 2:
-                parent, inner = key.rsplit(".", 1)
-                if parent in p.settings:
-                    return _inner(p.settings[parent], inner)
+        p = self.profiles.get((kind, name))
+        if p is None:
+            return None
+        if key in p.resolved:
+            return p.resolved[key]
+        if key.count(".") >= 2:
+            parent, inner = key.rsplit(".", 1)
+            if parent in p.resolved:
+                return _inner(p.resolved[parent], inner)
         return None
 
     def derived(self, kind: str, name: str) -> list[str]:
-        """name and every profile whose base chain reaches it."""
-        return [n for (k, n) in self.profiles if k == kind
-                and any(p.name == name for p in self.chain(kind, n))]
+        """name and every profile whose base chain reaches it: bases before the profiles
+        derived from them (by the length of their chains), then by name."""
+        found = [n for (k, n) in self.profiles if k == kind
+                 and any(p.name == name for p in self.chain(kind, n))]
+        return sorted(found, key=lambda n: (len(self.chain(kind, n)), n))
 
     def _make_range(self, pk, keys, low, high, reason, origin, label) -> Range:
         kind, name = pk
@@ -458,7 +472,7 @@ def doc_markers(root: Path = ROOT):
 def check_docs(root: Path = ROOT, experiment_ranges: dict[str, list[Range]] | None = None,
                profiles: Profiles | None = None) -> list[str]:
     """The doc/ convention's violations (empty when every assumption has its range)."""
-    profiles = profiles or Profiles(root)
+    profiles = profiles or Profiles()
     if experiment_ranges is None:
         from .sensitivity import declared_ranges
 

@@ -100,8 +100,9 @@ def test_shared_settings_and_units(program):
         assert alias["name"] != alias["use"] or alias.get("bare_number_unit"), (program, alias)
 
 
-# The usage examples (examples/*.cc, examples/ethernet/): not study programs.
-USAGE_EXAMPLES = {"igmp-pcap", "ethernet-saturation", "testbed-ping-example", "mcast-bridge-diff"}
+# The usage examples and tools (examples/*.cc, examples/ethernet/): not study programs.
+USAGE_EXAMPLES = {"igmp-pcap", "ethernet-saturation", "testbed-ping-example", "mcast-bridge-diff",
+                  "profile-dump"}
 STUDY_PROGRAMS = [p for p in PROGRAMS if p not in USAGE_EXAMPLES]
 
 

@@ -13,6 +13,10 @@ from testbed.ranges import (Profiles, Range, RangeError, check_docs, doc_markers
                             profile_file_text)
 from testbed.sensitivity import analyse, sample
 
+# Profiles are read through the program profile-dump (Profile's C++ parser).
+dump_built = pytest.mark.skipif(not (EXAMPLES_DIR / "profile-dump").exists(),
+                                reason="profile-dump not built")
+
 
 # ---------------------------------------------------------------------------------------------
 # Morris on an analytic function
@@ -87,32 +91,32 @@ def test_a_range_applies_to_derived_profiles_unless_they_set_the_key():
     assert "HostPlatform.Cpu.ContextSwitchCost = 3900" in text
 
 
+@dump_built
 def test_a_range_outside_its_nominal_value_is_refused(tmp_path):
-    model = tmp_path / "model" / "host"
-    model.mkdir(parents=True)
-    (model / "host-profiles.cc").write_text(
-        'const char* t = R"(\n[host a]\nHostPlatform.SendCost = 100\n'
-        '#@range HostPlatform.SendCost 200 300 : test\n)";\n')
+    pf = tmp_path / "a.profiles"
+    pf.write_text("[host a]\nHostPlatform.SendCost = 100\n"
+                  "#@range HostPlatform.SendCost 200 300 : test\n")
     with pytest.raises(RangeError, match="outside its range"):
-        Profiles(tmp_path)
+        Profiles(profile_file=pf)
 
 
 def _doc_tree(tmp_path, rst):
     (tmp_path / "doc").mkdir(parents=True)
     (tmp_path / "doc" / "x.rst").write_text(rst)
-    model = tmp_path / "model" / "host"
-    model.mkdir(parents=True)
-    (model / "host-profiles.cc").write_text(
-        'const char* t = R"(\n[host a]\nHostPlatform.SendCost = 100\n'
-        '#@range HostPlatform.SendCost 50 200 : test\n)";\n')
-    return check_docs(tmp_path, experiment_ranges={"e": [Range("ttrt", 1, 2, "test")]})
+    pf = tmp_path / "a.profiles"
+    pf.write_text("[host a]\nHostPlatform.SendCost = 100\n"
+                  "#@range HostPlatform.SendCost 50 200 : test\n")
+    return check_docs(tmp_path, experiment_ranges={"e": [Range("ttrt", 1, 2, "test")]},
+                      profiles=Profiles(profile_file=pf))
 
 
+@dump_built
 def test_missing_range_check_fails_on_an_unmarked_assumption(tmp_path):
     problems = _doc_tree(tmp_path, "Title\n=====\n\nThe send cost is an assumption.\n")
     assert len(problems) == 1 and "no '.. ranged:'" in problems[0]
 
 
+@dump_built
 def test_missing_range_check_fails_on_a_marker_without_a_range(tmp_path):
     problems = _doc_tree(tmp_path, "The receive cost is an estimate.\n\n"
                                    ".. ranged: host/a HostPlatform.RecvCost\n")
@@ -122,6 +126,7 @@ def test_missing_range_check_fails_on_a_marker_without_a_range(tmp_path):
     assert len(problems) == 1 and "no range 'flush'" in problems[0]
 
 
+@dump_built
 def test_missing_range_check_passes_with_ranges_or_reasons(tmp_path):
     assert _doc_tree(tmp_path, "The send cost is an assumption; TTRT too.\n\n"
                                ".. ranged: host/a HostPlatform.SendCost\n"
