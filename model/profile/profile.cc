@@ -653,6 +653,11 @@ Profile::TryLoadText(const std::string& text,
     {
         ++lineNo;
         line = Trim(line);
+        if (line.rfind("#@range", 0) == 0 && read.empty())
+        {
+            error = where() + "a '#@range' line belongs inside a profile's section";
+            return false;
+        }
         if (line.rfind("#@", 0) == 0 && !read.empty())
         {
             read.back().m_notes.emplace_back(origin + ":" + std::to_string(lineNo), line);

@@ -97,3 +97,13 @@ def test_a_malformed_profile_file_is_refused_with_the_cpp_parsers_message(tmp_pa
     pf.write_text("[host x]\nNoSuchSection.Attr = 1\n")
     with pytest.raises(RangeError, match=r"bad.profiles:2: unknown key 'NoSuchSection.Attr'"):
         Profiles(profile_file=pf)
+
+
+@built
+def test_a_range_outside_any_profile_section_is_refused(tmp_path):
+    # A '#@range' note ranges a setting of the profile whose section it stands in; before the
+    # first section it would range nothing, so it is an error, not a comment.
+    pf = tmp_path / "stray.profiles"
+    pf.write_text("#@range HostPlatform.SyscallCost 1 2 : no profile\n[host x]\n")
+    with pytest.raises(RangeError, match=r"stray.profiles:1: a '#@range' line belongs inside"):
+        Profiles(profile_file=pf)
