@@ -1006,9 +1006,11 @@ class _Cluster:
         if self.cluster is None:
             return (f"scheduler: {self.client.scheduler.address} (external, "
                     f"{self.workers()} workers connected)")
-        kind = "processes" if self.processes else "threads"
+        n = len(self.cluster.workers)
+        kind = ("process" if self.processes else "thread") + ("es" if self.processes and n != 1
+                                                              else "s" if n != 1 else "")
         return (f"scheduler: embedded LocalCluster at {self.client.scheduler.address} "
-                f"({len(self.cluster.workers)} worker {kind}, listening on {LOOPBACK} only)")
+                f"({n} worker {kind}, listening on {LOOPBACK} only)")
 
     def workers(self) -> int:
         """Workers connected now."""

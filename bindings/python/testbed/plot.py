@@ -36,8 +36,10 @@ PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e
 
 _STYLES = {"lines", "points", "linespoints", "dots", "impulses", "steps", "fsteps", "histeps"}
 #: Styles drawn as gnuplot's own style of another name: "segments" joins consecutive pairs of
-#: points, each pair a segment of its own (a blank line after each pair breaks the line).
-_ALIASES = {"segments": "lines"}
+#: points, each pair a segment of its own (a blank line after each pair breaks the line);
+#: "dotted" is a line drawn dotted (a fit to a series' points, in the series' colour), "dashed"
+#: one drawn dashed (as a measured line is: a study's fitted line).
+_ALIASES = {"segments": "lines", "dotted": "lines", "dashed": "lines"}
 
 
 def script_text(s) -> str:
@@ -118,10 +120,10 @@ def _with(s: Series, colour_index: int, i: int) -> str:
         style = style if style in _STYLES else "linespoints"
     extra = f" pt {pt} ps 1.2" if style not in ("lines", "steps", "fsteps", "histeps",
                                                    "impulses", "dots") else " lw 2"
-    if _is_measured(s) and style == "lines":
+    if s.style == "dotted":
+        extra += " dt 3"
+    elif s.style == "dashed" or (_is_measured(s) and style == "lines"):
         extra += " dt 2"  # a measured line (a study's fitted line) dashed, apart from the model's
-    elif s.group is not None and not _is_measured(s) and style == "lines" and s.title == "":
-        extra += " dt 3"  # a line of a group that has its entry elsewhere (a fit): dotted
     return f"{style} {colour}{extra}"
 
 
@@ -170,12 +172,13 @@ def _values(fig: Figure, axis: str) -> list[float]:
 
 def tic_format(values: list[float], log: bool) -> str:
     """One printf format for every tic label of an axis. gnuplot's default ("% h") writes
-    900000 beside 1.9x10^6 on one axis; here a log axis over two decades or more has powers of
-    ten (its tics are decades), large linear values are written out in full, others as %g."""
+    900000 beside 1.9x10^6 on one axis; here a log axis over a decade or more has powers of ten
+    (its autoscaled tics are whole decades), large linear values are written out in full (up to
+    10^8, beyond as mantissa x 10^n, all of them), others as %g."""
     vals = [abs(v) for v in values if math.isfinite(v)]
     if log:
         pos = [v for v in values if v > 0]
-        if pos and max(pos) / min(pos) >= 100:
+        if pos and max(pos) / min(pos) >= 10:  # gnuplot's log autoscale: whole decades
             return "10^{%L}"
         if pos and min(pos) >= 1 and max(pos) < 1e8:
             return "%.0f" if max(pos) >= 1e4 else "%g"
@@ -306,7 +309,7 @@ def key_layout(fig: Figure, drawn: list[Series], plot_w_chars: float,
             y0, y1 = (1.0 - h - 0.03, 1.0) if v == "top" else (0.0, h + 0.03)
             if not any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in pts):
                 return [f"set key inside {corner} vertical Left reverse opaque box "
-                        "samplen 3 spacing 1.1 noenhanced"], 0
+                        "samplen 3 spacing 1.1 width 1 noenhanced"], 0
     cols = max(1, min(len(titles), int(plot_w_chars // entry_w)))
     rows = math.ceil(len(titles) / cols)
     return [f"set key below center horizontal Left reverse maxcols {cols} box samplen 3 "
@@ -344,7 +347,7 @@ def script(fig: Figure, png: Path) -> str:
     key, key_rows = key_layout(fig, [s for _, s in drawn], plot_w, plot_h)
     bmargin = 4 + (key_rows + 1.5 if key_rows else 0)
 
-    title = "\\n".join(script_text(t) for t in title_lines)
+    title = "\\n".join(_enhanced_literal(t) for t in title_lines)
     if sub_lines:
         title += "\\n{/*0.85 " + "\\n".join(_enhanced_literal(t) for t in sub_lines) + "}"
     lines = [
@@ -363,6 +366,11 @@ def script(fig: Figure, png: Path) -> str:
         lines.append(f'set format x "{xfmt}"')
     if not own_ytics:
         lines.append(f'set format y "{yfmt}"')
+    # A little room between the data and the frame (a point on the frame is half hidden):
+    # at the sides, unless an axis starts at zero, and at the top.
+    if not fig.xrange:
+        side = "0" if (not fig.logx and xs and min(xs) == 0) else "graph 0.02"
+        lines.append(f"set offsets {side}, graph 0.02, graph 0.04, 0")
     if fig.logx:
         lines.append("set logscale x")
     if fig.logy:

@@ -590,7 +590,7 @@ def jitter_analyse(records):
         fig_no = "15" if m == "sched" else "16"
         figures.append(Figure(name=f"jitter-{m}",
                               title=f"TNO03 Fig. {fig_no}-like: histogram of the {xlabel}",
-                              xlabel=xlabel, ylabel="samples per bin", logy=True,
+                              xlabel=xlabel, ylabel="samples per bin (count)", logy=True,
                               series=series))
     notes = [
         "sched: a task on a shielded CPU (Onyx 250 MHz, iHawk 700 MHz) wakes every 1 ms, 10 000 "
