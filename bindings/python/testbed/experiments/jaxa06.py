@@ -20,6 +20,7 @@ from statistics import mean
 
 from .. import validation
 from ..experiment import Analysis, Experiment, Figure, Series, Validation, register
+from ..plot import measured_with_tolerance
 
 # Table 1 settings: label used in metric names -> ns-3 DataRate string.
 SETTINGS = {"100M": "100Mbps", "50M": "50Mbps", "10M": "10Mbps", "1M": "1Mbps",
@@ -139,11 +140,11 @@ def table1_analyse(records):
         name="table1", title="JAXA06 Table 1: ftp rate as a fraction of the NIST Net setting",
         xlabel="NIST Net bandwidth setting (bit/s)", ylabel="ftp rate / setting (%)",
         logx=True, yrange=(90, 100),
-        series=[Series("measured [JAXA06]", xs,
-                       [100 * measured[k]["ftp_rate_bps"] / BPS[k] for k in SETTINGS],
-                       style="points"),
-                Series("simulated", xs,
-                       [100 * metrics[f"ftp_rate_bps_{k}"] / BPS[k] for k in SETTINGS])])
+        series=measured_with_tolerance(
+            "measured [JAXA06]", xs,
+            [100 * measured[k]["ftp_rate_bps"] / BPS[k] for k in SETTINGS], TABLE1_TOLERANCE)
+        + [Series("simulated", xs,
+                          [100 * metrics[f"ftp_rate_bps_{k}"] / BPS[k] for k in SETTINGS])])
     efig = _error_panel("table1-error", "JAXA06 Table 1: simulated minus measured ftp rate",
                         "NIST Net bandwidth setting (bit/s)", xs, checks, TABLE1_TOLERANCE,
                         logx=True)
@@ -191,9 +192,10 @@ def table2_analyse(records):
     fig = Figure(
         name="table2", title="JAXA06 Table 2: NIST Net delay setting vs ping RTT",
         xlabel="NIST Net delay setting, each direction (ms)", ylabel="ping RTT (ms)",
-        series=[Series("measured [JAXA06]", xs, [measured[d] for d in xs], style="points"),
-                Series("simulated", xs, [metrics[f"ping_rtt_ms_{d}ms"] for d in xs]),
-                Series("2 x delay", xs, [2 * d for d in xs], style="lines")])
+        series=measured_with_tolerance("measured [JAXA06]", xs, [measured[d] for d in xs],
+                                       TABLE2_TOLERANCE)
+        + [Series("simulated", xs, [metrics[f"ping_rtt_ms_{d}ms"] for d in xs]),
+           Series("2 x delay", xs, [2 * d for d in xs], style="lines")])
     efig = _error_panel("table2-error", "JAXA06 Table 2: simulated minus measured ping RTT",
                         "NIST Net delay setting, each direction (ms)", xs, checks,
                         TABLE2_TOLERANCE)
