@@ -79,7 +79,7 @@ CHAR_W, CHAR_H = 8.0, 17.0
 #: The widest title line (characters) before it is wrapped.
 TITLE_CHARS = 100
 #: The key goes inside when it covers at most this fraction of the plot's width and height.
-KEY_MAX_W, KEY_MAX_H = 0.45, 0.5
+KEY_MAX_W, KEY_MAX_H = 0.6, 0.6
 
 
 def _is_measured(s: Series) -> bool:
@@ -106,13 +106,18 @@ def _half(s: Series, i: int) -> float:
     return float(s.yerr[i] if isinstance(s.yerr, (list, tuple)) else s.yerr)
 
 
-def _with(s: Series, colour_index: int, i: int) -> str:
-    """The `with ...` clause of series i: style, colour (palette), point type."""
+#: gnuplot's point types for simulated series (+, x, *, open square, circle, triangles,
+#: diamond, pentagon); measured points are filled circles (7).
+OPEN_POINTS = (1, 2, 3, 4, 6, 8, 10, 12, 14)
+
+
+def _with(s: Series, colour_index: int, point_index: int) -> str:
+    """The `with ...` clause of a series: style, colour (palette), point type."""
     colour = f'lc rgb "{PALETTE[colour_index % len(PALETTE)]}"'
     if s.style == "band":
         return (f'filledcurves fc rgb "{PALETTE[colour_index % len(PALETTE)]}" '
                 "fs transparent solid 0.2 noborder")
-    pt = 7 if _is_measured(s) else (1 + (i // len(PALETTE)) * 2 + i % 6)
+    pt = 7 if _is_measured(s) else OPEN_POINTS[point_index % len(OPEN_POINTS)]
     if s.yerr is not None:
         style = "yerrorlines" if s.style == "errorlines" else "yerrorbars"
     else:
@@ -226,6 +231,31 @@ def _normalised(v: float, lo: float, hi: float, log: bool) -> float | None:
     return 0.5 if hi == lo else (v - lo) / (hi - lo)
 
 
+def _tic_step(span: float) -> float:
+    """gnuplot's tic step for an autoscaled linear axis of this span (quantize_normal_tics,
+    guide 20)."""
+    power = 10.0 ** math.floor(math.log10(span))
+    xnorm = span / power
+    posns = 20 / xnorm
+    for limit, tics in ((40, 0.05), (20, 0.1), (10, 0.2), (4, 0.5), (2, 1.0), (0.5, 2.0)):
+        if posns > limit:
+            return tics * power
+    return math.ceil(xnorm) * power
+
+
+def _autoscaled(lo: float, hi: float, log: bool) -> tuple[float, float]:
+    """The range gnuplot's autoscale gives data from lo to hi: extended to whole tics (decades
+    on a log axis)."""
+    if hi <= lo:
+        return lo, hi
+    if log:
+        if lo <= 0:
+            return lo, hi
+        return 10.0 ** math.floor(math.log10(lo) + 1e-9), 10.0 ** math.ceil(math.log10(hi) - 1e-9)
+    step = _tic_step(hi - lo)
+    return math.floor(lo / step + 1e-9) * step, math.ceil(hi / step - 1e-9) * step
+
+
 def _occupied(fig: Figure, drawn: list[Series]) -> list[tuple[float, float]]:
     """Where the data lies, in the plot's normalised coordinates (0..1 each way): every point,
     and points along each line, each band's edges."""
@@ -238,6 +268,18 @@ def _occupied(fig: Figure, drawn: list[Series]) -> list[tuple[float, float]]:
         xlo = min((v for v in xs if v > 0), default=1.0)
     if fig.logy:
         ylo = min((v for v in ys if v > 0), default=1.0)
+    # gnuplot's autoscale extends each axis to its outer tics: the plot's range.
+    xlo, xhi = _autoscaled(xlo, xhi, fig.logx)
+    ylo, yhi = _autoscaled(ylo, yhi, fig.logy)
+    # A range the figure fixes is the plot's (data beyond it is clipped by gnuplot).
+    for rng, axis in ((fig.xrange, "x"), (fig.yrange, "y")):
+        lo, hi = rng if rng else (None, None)
+        if axis == "x":
+            xlo = xlo if lo is None else float(lo)
+            xhi = xhi if hi is None else float(hi)
+        else:
+            ylo = ylo if lo is None else float(lo)
+            yhi = yhi if hi is None else float(hi)
     pts = []
     for s in drawn:
         seq = []
@@ -263,6 +305,22 @@ def _occupied(fig: Figure, drawn: list[Series]) -> list[tuple[float, float]]:
                 continue
             for t in range(1, 40):
                 pts.append((a[0] + (b[0] - a[0]) * t / 40, a[1] + (b[1] - a[1]) * t / 40))
+        if s.style == "band":  # the area between the edges too
+            for k in range(len(s.x) - 1):
+                if not (_finite(s.x[k], s.y[k], s.x[k + 1], s.y[k + 1])):
+                    continue
+                for t in range(0, 41):
+                    f = t / 40
+                    x = float(s.x[k]) + (float(s.x[k + 1]) - float(s.x[k])) * f
+                    if fig.logx and float(s.x[k]) > 0 and float(s.x[k + 1]) > 0:
+                        x = float(s.x[k]) * (float(s.x[k + 1]) / float(s.x[k])) ** f
+                    y = float(s.y[k]) + (float(s.y[k + 1]) - float(s.y[k])) * f
+                    h = _half(s, k) + (_half(s, k + 1) - _half(s, k)) * f
+                    nx = _normalised(x, xlo, xhi, fig.logx)
+                    for u in range(0, 11):
+                        ny = _normalised(y - h + 2 * h * u / 10, ylo, yhi, fig.logy)
+                        if nx is not None and ny is not None:
+                            pts.append((nx, ny))
     return pts
 
 
@@ -328,6 +386,13 @@ def script(fig: Figure, png: Path) -> str:
         groups.setdefault(s.group if s.group is not None else ("#", i), len(groups))
     colour = {i: groups[s.group if s.group is not None else ("#", i)]
               for i, s in enumerate(fig.series)}
+    # Point types: by colour, and apart within a group (a group's second series of points).
+    rank: dict = {}
+    point = {}
+    for i, s in enumerate(fig.series):
+        k = rank.setdefault(colour[i], 0)
+        point[i] = colour[i] + 4 * k
+        rank[colour[i]] = k + 1
 
     title_lines = [ln for part in str(fig.title).split("\n") for ln in _wrap(part, TITLE_CHARS)]
     sub_lines = _wrap(fig.subtitle, int(TITLE_CHARS * 1.2)) if fig.subtitle else []
@@ -389,7 +454,7 @@ def script(fig: Figure, png: Path) -> str:
     def entry(i, s):
         t = f"title \"{script_text(s.title)}\"" if s.title else "notitle"
         using = " using 1:2:3" if s.style == "band" else ""
-        return f"'-'{using} {t} with {_with(s, colour[i], i)}"
+        return f"'-'{using} {t} with {_with(s, colour[i], point[i])}"
 
     lines.append("plot " + ", \\\n     ".join(entry(i, s) for i, s in drawn))
     for _, s in drawn:
