@@ -73,9 +73,10 @@ def _num(v) -> str:
 
 #: The canvas (pixels) and font of every figure.
 WIDTH, HEIGHT, FONT_PT = 1000, 600, 11
-#: The font's average character width and line height in pixels (Sans 11 on pngcairo), used to
-#: estimate what fits; gnuplot's own margin units are character sizes.
-CHAR_W, CHAR_H = 8.0, 17.0
+#: The font's character width and line height in pixels as gnuplot counts them for Sans 11 on
+#: pngcairo (GPVAL_TERM_HCHAR 180 and VCHAR 341, in twentieths of a pixel): gnuplot lays out
+#: the key's columns and the margins in these units.
+CHAR_W, CHAR_H = 9.0, 17.0
 #: The widest title line (characters) before it is wrapped.
 TITLE_CHARS = 100
 #: The key goes inside when it covers at most this fraction of the plot's width and height.
@@ -296,7 +297,12 @@ def _occupied(fig: Figure, drawn: list[Series]) -> list[tuple[float, float]]:
                     pts.append((nx, ny))
             nx = _normalised(float(x), xlo, xhi, fig.logx)
             ny = _normalised(float(y), ylo, yhi, fig.logy)
+            if ny is None and fig.logy and s.style not in ("points", "dots"):
+                ny = 0.0  # a line to a value <= 0 on a log axis runs to the bottom
             seq.append((nx, ny) if nx is not None and ny is not None else None)
+            if s.style in ("histeps", "steps", "fsteps", "impulses") and seq[-1] is not None:
+                # a histogram's or an impulse's vertical from the bottom
+                pts.extend((nx, ny * t / 20) for t in range(21))
         joined = s.style not in ("points", "dots", "impulses")
         for k, (a, b) in enumerate(zip(seq, seq[1:])):
             if not joined or a is None or b is None:

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from testbed.experiment import Figure, Series
-from testbed.plot import (band, key_layout, layout_problems, measured_with_tolerance, render,
-                          script, tic_format)
+from testbed.plot import (CHAR_W, band, key_layout, layout_problems, measured_with_tolerance,
+                          render, script, tic_format)
 
 #: A script of the form plot.py wrote before these rules (the key outside on the right, margins
 #: and tic formats left to gnuplot, an axis label without a unit).
@@ -102,7 +102,7 @@ def test_many_entries_go_below_in_columns_with_room():
     assert key.startswith("set key below") and "outside" not in key
     cols = int(re.search(r"maxcols (\d+)", key).group(1))
     # Each column holds the longest title and its sample: the columns fit in the width.
-    assert cols * (len("a series with a long descriptive title 14") + 8) * 8 <= 1000
+    assert cols * (len("a series with a long descriptive title 14") + 8) * CHAR_W <= 1000
     rows = math.ceil(15 / cols)
     bmargin = float(re.search(r"set bmargin ([0-9.]+)", text).group(1))
     assert bmargin >= 4 + rows
