@@ -438,9 +438,11 @@ def script(fig: Figure, png: Path) -> str:
     if not own_ytics:
         lines.append(f'set format y "{yfmt}"')
     # A little room between the data and the frame (a point on the frame is half hidden):
-    # at the sides, unless an axis starts at zero, and at the top.
+    # at the sides, unless the x axis starts at zero (data from 0 or just above it), and at
+    # the top.
     if not fig.xrange:
-        side = "0" if (not fig.logx and xs and min(xs) == 0) else "graph 0.02"
+        near_zero = xs and 0 <= min(xs) <= 0.05 * (max(xs) - min(xs))
+        side = "0" if (not fig.logx and near_zero) else "graph 0.02"
         lines.append(f"set offsets {side}, graph 0.02, graph 0.04, 0")
     if fig.logx:
         lines.append("set logscale x")
