@@ -144,7 +144,7 @@ def table1_analyse(records):
             "measured [JAXA06]", xs,
             [100 * measured[k]["ftp_rate_bps"] / BPS[k] for k in SETTINGS], TABLE1_TOLERANCE)
         + [Series("simulated", xs,
-                          [100 * metrics[f"ftp_rate_bps_{k}"] / BPS[k] for k in SETTINGS])])
+                  [100 * metrics[f"ftp_rate_bps_{k}"] / BPS[k] for k in SETTINGS])])
     efig = _error_panel("table1-error", "JAXA06 Table 1: simulated minus measured ftp rate",
                         "NIST Net bandwidth setting (bit/s)", xs, checks, TABLE1_TOLERANCE,
                         logx=True)

@@ -480,7 +480,8 @@ def multiplex_analyse(records):
         xs = [(k + 0.5) * r["bin_s"] for k in range(len(r["sent_pps"]))]
         series.append(Series(f"{n} processes", xs, r["sent_pps"], style="lines"))
     fig5 = Figure(name="multiplex-startup", title="MEGA06 Fig. 5: packets sent per second "
-                  "after the launch", xlabel="time after launch (s)", ylabel="packets sent (packets/s)",
+                  "after the launch", xlabel="time after launch (s)",
+                  ylabel="packets sent (packets/s)",
                   logy=True, yrange=(0.5, None), series=series,
                   extra=["set key bottom right"])
     fig7 = Figure(name="multiplex-send-interval",
@@ -498,7 +499,8 @@ def multiplex_analyse(records):
                                              [counts[n]["send_interval_mean_us"] for n in ns])])
     mbs = sorted(memory)
     fig6 = Figure(name="multiplex-memory", title="MEGA06 Fig. 6: installed memory against the "
-                  "largest number of runnable processes", xlabel="runnable send_udp processes (count)",
+                  "largest number of runnable processes",
+                  xlabel="runnable send_udp processes (count)",
                   ylabel="installed memory (MB)",
                   series=[Series("model", [memory[m]["launched"] for m in mbs], mbs)])
     notes = [
@@ -579,7 +581,8 @@ def receiver_analyse(records):
                                   "flooding_receiver_20000_nodes_drop_rate",
                                   by_n[20000]["receiver_loss_rate"]))
     fig = Figure(name="receiver-drops", title="MEGA06: one Group B receiver against the nodes",
-                 xlabel="virtual nodes, 1 packet/s each (count)", ylabel="drop rate (fraction of packets)",
+                 xlabel="virtual nodes, 1 packet/s each (count)",
+                 ylabel="drop rate (fraction of packets)",
                  series=[Series("lost on the receiver PC (capture buffer, NIC)", ns,
                                 [by_n[n]["receiver_loss_rate"] for n in ns]),
                          Series("measured [MEGA06]: no loss with 20 000 nodes", [20000],

@@ -344,7 +344,8 @@ def overflow_analyse(records):
     flush_curves = {f: sorted(v, key=lambda t: t[0]) for f, v in by_flush.items()}
     fig = Figure(name="exp3-jitter-overflow",
                  title="NTT96 exp. 3: TCP jitter after the route cache filled, against the random rate",
-                 xlabel="random-destination datagrams (datagrams/s)", ylabel="jitter (ms)", logx=True,
+                 xlabel="random-destination datagrams (datagrams/s)", ylabel="jitter (ms)",
+                 logx=True,
                  logy=True, series=_series(flush_curves,
                                            [(f, f"flush every {f:g} s") for f in sorted(flush_curves)]))
     notes = ["The random-destination computer sends into the router's Ethernet interface until the "
