@@ -1004,8 +1004,9 @@ class _Cluster:
     def describe(self) -> str:
         """Which scheduler runs the points, in one line for the console."""
         if self.cluster is None:
+            n = self.workers()
             return (f"scheduler: {self.client.scheduler.address} (external, "
-                    f"{self.workers()} workers connected)")
+                    f"{n} worker{'s' if n != 1 else ''} connected)")
         n = len(self.cluster.workers)
         kind = ("process" if self.processes else "thread") + ("es" if self.processes and n != 1
                                                               else "s" if n != 1 else "")
