@@ -938,6 +938,11 @@ LEAN_DASK = {"distributed.worker.profile.enabled": False,
              "distributed.scheduler.work-stealing": False}
 
 
+#: The embedded cluster's address, and an HTTP server's address on it (any free port).
+LOOPBACK = "127.0.0.1"
+LOOPBACK_ANY_PORT = f"{LOOPBACK}:0"
+
+
 class _Cluster:
     """The Dask client: an embedded LocalCluster of `jobs` worker processes, or an existing
     cluster's scheduler."""
@@ -971,11 +976,16 @@ class _Cluster:
             # worker processes log at ERROR what an ending campaign causes (a heartbeat that
             # meets the closed scheduler after a ^C printed a traceback: seen once in CI); the
             # campaign reports every point's failure itself.
+            # Every server of the embedded cluster listens on the loopback address only: the
+            # scheduler and the worker processes (``host``; thread workers talk in-process) and
+            # the HTTP servers of the scheduler and of each worker (":0" was every interface).
             self.processes = _worker_processes_are_safe()
             self.cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1,
                                         processes=self.processes, dashboard_address=None,
-                                        scheduler_kwargs={"dashboard_address": ":0"},
-                                        silence_logs=logging.CRITICAL)
+                                        scheduler_kwargs={"dashboard_address": LOOPBACK_ANY_PORT},
+                                        worker_dashboard_address=LOOPBACK_ANY_PORT,
+                                        silence_logs=logging.CRITICAL,
+                                        **({"host": LOOPBACK} if self.processes else {}))
             self.client = Client(self.cluster)
         # Workers import this module: a worker plugin makes the package importable on every
         # worker, also one that joins or restarts later (client.run reached only the workers of
@@ -990,6 +1000,18 @@ class _Cluster:
             except (TimeoutError, OSError):
                 self.client.close()
                 raise CampaignError(f"--scheduler {scheduler}: no workers for {WORKER_WAIT_S} s")
+
+    def describe(self) -> str:
+        """Which scheduler runs the points, in one line for the console."""
+        if self.cluster is None:
+            n = self.workers()
+            return (f"scheduler: {self.client.scheduler.address} (external, "
+                    f"{n} worker{'s' if n != 1 else ''} connected)")
+        n = len(self.cluster.workers)
+        kind = ("process" if self.processes else "thread") + ("es" if self.processes and n != 1
+                                                              else "s" if n != 1 else "")
+        return (f"scheduler: embedded LocalCluster at {self.client.scheduler.address} "
+                f"({n} worker {kind}, listening on {LOOPBACK} only)")
 
     def workers(self) -> int:
         """Workers connected now."""
@@ -1197,6 +1219,7 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
 
     # No more workers than points (a worker process per --jobs cost memory and start-up time).
     cluster = _Cluster(min(jobs, len(todo)), scheduler)
+    log(cluster.describe())
     bar = Progress(len(todo), log, progress, costs=_point_costs(todo),
                    params=[p for _, p, *_ in todo],
                    jobs=max(1, min(jobs, len(todo)) if scheduler is None else cluster.workers()))

@@ -19,9 +19,13 @@ class Series:
     title: str
     x: list
     y: list
-    # lines | points | linespoints | segments (point pairs) | ...; with yerr: errorlines
+    # lines | points | linespoints | segments (point pairs) | ...; with yerr: errorlines (a line
+    # with error bars), points/linespoints (bars), band (a shaded band y - yerr .. y + yerr)
     style: str = "linespoints"
-    yerr: list | None = None
+    yerr: list | float | None = None  # one half-width per point, or one for all
+    # Series of one group share a colour (a model's points and its fit line); a series whose
+    # title is "" has no entry in the key (it is explained by another of its group).
+    group: str | None = None
 
 
 @dataclass
@@ -38,6 +42,8 @@ class Figure:
     xrange: tuple | None = None
     yrange: tuple | None = None
     extra: list[str] = field(default_factory=list)  # raw gnuplot commands
+    # A line under the title: what the figure holds fixed (a sweep's other parameters, a scale).
+    subtitle: str = ""
 
 
 #: The roles of a validation point (``Validation.role``).

@@ -478,11 +478,6 @@ def default_out(kind: str, program: str) -> Path:
 # Figures
 
 
-def _text(s: str) -> str:
-    """Text for a figure (the terminal is "enhanced": an underscore would be a subscript)."""
-    return str(s).replace("_", "\\\\_")
-
-
 def _axis(values: list[str], opt: dict) -> tuple[list[float], str]:
     """Numbers for an axis: as written when every value has the same unit, else in the base unit
     (s, bit/s); with the unit for the label."""
@@ -495,6 +490,43 @@ def _axis(values: list[str], opt: dict) -> tuple[list[float], str]:
     table = _UNITS.get(opt["type"], {})
     base = {"time": "s", "rate": "bit/s"}.get(opt["type"], "")
     return [n * table.get(u or "s", 1.0) for n, u in sp], base
+
+
+#: A result field's unit from its name's suffix (``rtt_ms``), where its help gives none.
+FIELD_UNITS = {"ms": "ms", "us": "us", "ns": "ns", "s": "s", "bps": "bit/s", "kbps": "kbit/s",
+               "mbps": "Mbit/s", "hz": "Hz", "pct": "%", "bytes": "bytes", "pps": "packets/s",
+               "mb": "MB", "kb": "kB"}
+
+
+def field_unit(f: dict) -> str:
+    """The unit of a result field (one of --describe's "fields"): the parenthesised end of its
+    help text (``round-trip time (ms)``), else its name's suffix, else "" (none known)."""
+    import re
+
+    m = re.search(r"\(([^()]+)\)\s*$", f.get("help") or "")
+    if m:
+        return m.group(1)
+    return FIELD_UNITS.get(f["name"].rpartition("_")[2].lower(), "")
+
+
+def field_label(f: dict) -> str:
+    """An axis label for a result field, with its unit: its help text, or its name; "(as
+    recorded)" where no unit is known (a count, a ratio)."""
+    text = f.get("help") or f["name"]
+    unit = field_unit(f)
+    if unit and text.rstrip().endswith(f"({unit})"):
+        return text
+    return f"{text} ({unit})" if unit else f"{text} (as recorded)"
+
+
+def fixed_parameters(grid: dict, shown: tuple, runs: list | None = None) -> str:
+    """A figure's subtitle: the parameters its axes and series do not show (each with its one
+    value) and the runs behind each point."""
+    fixed = [f"{p}={v[0]}" for p, v in grid.items() if p not in shown and len(v) == 1]
+    text = "fixed: " + ", ".join(fixed) if fixed else "no other parameter"
+    if runs:
+        text += f"; {'/'.join(str(r) for r in runs)} run{'s' if runs != [1] else ''} per point"
+    return text
 
 
 def plot_summary(program: str, summary: list[dict], grid: dict[str, list[str]], field: str,
@@ -524,10 +556,12 @@ def plot_summary(program: str, summary: list[dict], grid: dict[str, list[str]], 
     unit = unit or opts[x].get("unit", "")  # a plain number's unit from --describe (bytes, Hz)
     xnum = dict(zip(grid[x], xs))
     lines = grid[series] if series else [None]
+    runs = sorted({r.get("runs") for r in summary if r.get("runs")})
     fig = Figure(name=f"{field}-vs-{x}" + (f"-by-{series}" if series else ""),
-                 title=_text(f"{program}: {field} (mean, 95 % confidence interval)"),
-                 xlabel=_text(f"{x} ({unit})" if unit else x),
-                 ylabel=_text(fields[field]["help"] or field))
+                 title=f"{program}: {field} (mean, 95 % confidence interval)",
+                 xlabel=f"{x} ({unit})" if unit else f"{x} (value of --{x})",
+                 ylabel=field_label(fields[field]),
+                 subtitle=fixed_parameters(grid, (x, series), runs))
     pos = [v for v in xs if v > 0]
     if logx and len(pos) < len(xs):
         raise SweepError(f"--logx: {x} has a value <= 0 "
@@ -542,7 +576,7 @@ def plot_summary(program: str, summary: list[dict], grid: dict[str, list[str]], 
     for s in lines:
         pts = [r for r in summary if series is None or r[series] == s]
         pts.sort(key=lambda r: xnum[r[x]])
-        fig.series.append(Series(title=_text(f"{series}={s}" if series else field),
+        fig.series.append(Series(title=f"{series}={s}" if series else field,
                                  style="errorlines",
                                  x=[xnum[r[x]] for r in pts],
                                  y=[r.get(f"{field}_mean", math.nan) for r in pts],
@@ -763,7 +797,7 @@ def validate(program: str, measured, tolerance: float = 10.0, reps: int = 1,
 
     write_csv(out / "validation.csv", table)
     _write_markdown(out / "validation.md", program, table, names, tolerance, reps)
-    _plot_validation(program, table, out)
+    _plot_validation(program, table, out, log)
     return _as_frame(table, program, names) if frame else table
 
 
@@ -797,22 +831,104 @@ def _write_markdown(path: Path, program: str, table: list[dict], names: list[str
     atomic_write_text(path, "\n".join(lines) + "\n")
 
 
-def _plot_validation(program: str, table: list[dict], out: Path) -> Path | None:
-    from .plot import render
+def _plot_validation(program: str, table: list[dict], out: Path, log=None) -> Path | None:
+    """measured-vs-simulated.png: each row's simulated mean (95 % confidence bars) against its
+    measured value, the diagonal and the tolerance's band around it; and, per measured field,
+    ``<field>-vs-<param>-measured.png`` (plot_measured_overlay) where a numeric parameter
+    varies."""
+    from .plot import band, render
 
     pts = [r for r in table if math.isfinite(r["simulated_mean"])]
     if not pts:
         return None
+    fields = {f["name"]: f for f in describe(program)["fields"]}
+    names = list(dict.fromkeys(r["field"] for r in pts))
+    units = {field_unit(fields.get(f, {"name": f})) for f in names}
+    unit = units.pop() if len(units) == 1 else ""
+    unit = f"({unit})" if unit else "(each field in its own unit)" if len(names) > 1 else \
+        "(as recorded)"
+    tols = sorted({r["tolerance_pct"] for r in pts})
     fig = Figure(name="measured-vs-simulated",
-                 title=_text(f"{program}: measured against simulated"),
-                 xlabel="measured", ylabel="simulated (mean, 95 % confidence interval)")
+                 title=f"{program}: measured against simulated",
+                 xlabel=f"measured {unit}",
+                 ylabel=f"simulated, mean and 95 % confidence interval {unit}",
+                 subtitle=f"{len(pts)} rows; tolerance {'/'.join(f'{t:g}' for t in tols)} % of "
+                          "the measured value (the band)")
     lo = min(min(r["measured"], r["simulated_mean"]) for r in pts)
     hi = max(max(r["measured"], r["simulated_mean"]) for r in pts)
-    fig.series.append(Series("simulated = measured", [lo, hi], [lo, hi], style="lines"))
-    for f in dict.fromkeys(r["field"] for r in pts):
+    tol = max(tols)
+    fig.series.append(band(f"tolerance \u00b1{tol:g} %", [lo, hi], [lo, hi],
+                           [abs(lo) * tol / 100, abs(hi) * tol / 100], group="diagonal"))
+    fig.series.append(Series("simulated = measured", [lo, hi], [lo, hi], style="lines",
+                             group="diagonal"))
+    for f in names:
         sel = [r for r in pts if r["field"] == f]
-        fig.series.append(Series(_text(f), [r["measured"] for r in sel],
-                                 [r["simulated_mean"] for r in sel],
+        fig.series.append(Series(f, [r["measured"] for r in sel],
+                                 [r["simulated_mean"] for r in sel], style="points",
                                  yerr=[r["simulated_ci95"] if math.isfinite(r["simulated_ci95"])
                                        else 0.0 for r in sel]))
-    return render(fig, out)
+    png = render(fig, out)
+    for extra in plot_measured_overlay(program, table, out):
+        if log:
+            log(f"figure: {extra}")
+    return png
+
+
+def plot_measured_overlay(program: str, table: list[dict], out: Path) -> list[Path]:
+    """Per measured field: the simulated curve (mean, 95 % confidence bars) against the first
+    parameter of the measured file with two or more numeric values, one curve per combination
+    of the other varying parameters, and the measured points over it with their tolerance as
+    a shaded band (plot.measured_with_tolerance); the parameters with one value in the
+    subtitle. Returns the PNGs (none when no numeric parameter varies)."""
+    from .plot import measured_with_tolerance, render
+
+    if not table:
+        return []
+    desc = describe(program)
+    opts = _options(desc)
+    fields = {f["name"]: f for f in desc["fields"]}
+    params = [k for k in table[0] if k in opts]
+    values = {p: list(dict.fromkeys(r[p] for r in table)) for p in params}
+    xparam, xs, unit = None, {}, ""
+    for p in params:
+        if len(values[p]) < 2 or opts[p]["type"] not in ("uint", "int", "real", "time", "rate"):
+            continue
+        try:
+            nums, unit = _axis(values[p], opts[p])
+        except (TypeError, ValueError):
+            continue
+        xparam, xs = p, dict(zip(values[p], nums))
+        unit = unit or opts[p].get("unit", "")
+        break
+    if xparam is None:
+        return []
+    others = [p for p in params if p != xparam and len(values[p]) > 1]
+    pngs = []
+    for f in dict.fromkeys(r["field"] for r in table):
+        rows = [r for r in table if r["field"] == f]
+        tol = max(r["tolerance_pct"] for r in rows)
+        fig = Figure(name=f"{f}-vs-{xparam}-measured",
+                     title=f"{program}: {f}, simulated and measured",
+                     xlabel=f"{xparam} ({unit})" if unit else f"{xparam} (value of --{xparam})",
+                     ylabel=field_label(fields.get(f, {"name": f})),
+                     subtitle=fixed_parameters(values, (xparam, *others)),
+                     logx=all(v > 0 for v in xs.values())
+                     and max(xs.values()) / min(xs.values()) >= 100)
+        combos = list(dict.fromkeys(tuple(r[p] for p in others) for r in rows))
+        for combo in combos:
+            sel = sorted((r for r in rows if tuple(r[p] for p in others) == combo),
+                         key=lambda r: xs[r[xparam]])
+            label = ", ".join(f"{p}={v}" for p, v in zip(others, combo))
+            group = label or f
+            sim = [r for r in sel if math.isfinite(r["simulated_mean"])]
+            fig.series.append(Series(f"simulated{', ' + label if label else ''}",
+                                     [xs[r[xparam]] for r in sim],
+                                     [r["simulated_mean"] for r in sim], style="errorlines",
+                                     yerr=[r["simulated_ci95"] if math.isfinite(
+                                         r["simulated_ci95"]) else 0.0 for r in sim],
+                                     group=group))
+            fig.series.extend(measured_with_tolerance(
+                f"measured{', ' + label if label else ''}", [xs[r[xparam]] for r in sel],
+                [r["measured"] for r in sel], tol, group=group))
+        pngs.append(render(fig, out))
+    return pngs

@@ -155,11 +155,13 @@ def burst_analyse(records):
         series.append(Series(f"receive at B, {title}", xs, first[t].result["recv_us"]))
     fig = Figure(
         name="burst", title="GINE14 Fig. 3: ping -l 15 through GINE's switch (run 1)",
-        xlabel="echo request", ylabel="time since the first send (us)", xrange=(0, n + 1),
+        xlabel="echo request (sequence number)", ylabel="time since the first send (us)",
+        xrange=(0, n + 1),
         series=series)
     dfig = Figure(
         name="burst-delay", title="GINE14: per-packet delay from A's send to B (run 1)",
-        xlabel="echo request", ylabel="delay (us)", xrange=(0, n + 1), yrange=(0, None),
+        xlabel="echo request (sequence number)", ylabel="delay (us)", xrange=(0, n + 1),
+        yrange=(0, None),
         series=[Series(title, xs, first[t].result["delay_us"])
                 for t, title in BURST_TIMERS.items()])
     notes = [

@@ -20,6 +20,7 @@ from statistics import mean
 
 from .. import validation
 from ..experiment import Analysis, Experiment, Figure, Series, Validation, register
+from ..plot import measured_with_tolerance
 
 # Table 1 settings: label used in metric names -> ns-3 DataRate string.
 SETTINGS = {"100M": "100Mbps", "50M": "50Mbps", "10M": "10Mbps", "1M": "1Mbps",
@@ -139,11 +140,11 @@ def table1_analyse(records):
         name="table1", title="JAXA06 Table 1: ftp rate as a fraction of the NIST Net setting",
         xlabel="NIST Net bandwidth setting (bit/s)", ylabel="ftp rate / setting (%)",
         logx=True, yrange=(90, 100),
-        series=[Series("measured [JAXA06]", xs,
-                       [100 * measured[k]["ftp_rate_bps"] / BPS[k] for k in SETTINGS],
-                       style="points"),
-                Series("simulated", xs,
-                       [100 * metrics[f"ftp_rate_bps_{k}"] / BPS[k] for k in SETTINGS])])
+        series=measured_with_tolerance(
+            "measured [JAXA06]", xs,
+            [100 * measured[k]["ftp_rate_bps"] / BPS[k] for k in SETTINGS], TABLE1_TOLERANCE)
+        + [Series("simulated", xs,
+                  [100 * metrics[f"ftp_rate_bps_{k}"] / BPS[k] for k in SETTINGS])])
     efig = _error_panel("table1-error", "JAXA06 Table 1: simulated minus measured ftp rate",
                         "NIST Net bandwidth setting (bit/s)", xs, checks, TABLE1_TOLERANCE,
                         logx=True)
@@ -191,9 +192,10 @@ def table2_analyse(records):
     fig = Figure(
         name="table2", title="JAXA06 Table 2: NIST Net delay setting vs ping RTT",
         xlabel="NIST Net delay setting, each direction (ms)", ylabel="ping RTT (ms)",
-        series=[Series("measured [JAXA06]", xs, [measured[d] for d in xs], style="points"),
-                Series("simulated", xs, [metrics[f"ping_rtt_ms_{d}ms"] for d in xs]),
-                Series("2 x delay", xs, [2 * d for d in xs], style="lines")])
+        series=measured_with_tolerance("measured [JAXA06]", xs, [measured[d] for d in xs],
+                                       TABLE2_TOLERANCE)
+        + [Series("simulated", xs, [metrics[f"ping_rtt_ms_{d}ms"] for d in xs]),
+           Series("2 x delay", xs, [2 * d for d in xs], style="lines")])
     efig = _error_panel("table2-error", "JAXA06 Table 2: simulated minus measured ping RTT",
                         "NIST Net delay setting, each direction (ms)", xs, checks,
                         TABLE2_TOLERANCE)
@@ -354,14 +356,17 @@ def _rows(records, **extra):
 
 
 def _size_figure(name, title, data, fits, measured=()):
+    """Per bandwidth: the simulated points and their least-squares line (dotted), one colour
+    and one key entry per bandwidth (the line's meaning in one entry of its own)."""
     series = []
-    for k, pts in data.items():
+    for n, (k, pts) in enumerate(data.items()):
         xs = sorted(pts)
-        series.append(Series(f"{k}bps", xs, [pts[x] for x in xs], style="points"))
+        series.append(Series(f"{k}bps, simulated", xs, [pts[x] for x in xs], style="points",
+                             group=k))
         s, b = fits[k]
         xs_fit = [max(SIZES) * i / 64 for i in range(65)]  # dense: straight lines on a log axis
-        series.append(Series(f"{k}bps fit", xs_fit, [b + s * x for x in xs_fit],
-                             style="lines"))
+        series.append(Series("least-squares line of each (dotted)" if n == 0 else "", xs_fit,
+                             [b + s * x for x in xs_fit], style="dotted", group=k))
     return Figure(name=name, title=title, xlabel="data size (bytes)",
                   ylabel="time per exchange (ms)", series=series + list(measured), logy=True)
 
@@ -421,10 +426,12 @@ def fig4_analyse(records):
     # (validation/jaxa06-rti.csv), one per bandwidth, and their crossing point.
     cal = _calibration()
     xs = [max(SIZES) * i / 64 for i in range(65)]
-    measured = [Series(f"measured [JAXA06] line, {k}bps", xs,
+    # In the colour of its bandwidth, dashed; one key entry for the study's lines.
+    measured = [Series("measured [JAXA06]: equation 1, each bandwidth (dashed)" if n == 0
+                       else "", xs,
                        [eq1(x, BW[k][1], cal["sync_alpha_bytes"], cal["sync_beta_ms"],
-                            cal["sync_rate_fraction"]) for x in xs], style="lines")
-                for k in CROSSING_BW]
+                            cal["sync_rate_fraction"]) for x in xs], style="dashed", group=k)
+                for n, k in enumerate(CROSSING_BW)]
     measured.append(_measured_crossing("sync_alpha_bytes", "sync_beta_ms"))
     fig = _size_figure("fig4", "JAXA06 Fig. 4: synchronised benchmark, delay 0", data, fits,
                        measured)
@@ -475,12 +482,13 @@ def fig5_analyse(records):
     metrics["fig5_mean_abs_error_pct"] = mean(abs(r["error_pct"]) for r in rows)
     series = []
     xs = [BW[k][1] for k in FIG4_BW]
-    for s in SIZES:
+    for n, s in enumerate(SIZES):  # one colour per size: its points and its equation's line
         sim = {r["bandwidth_bps"]: r["simulated_ms"] for r in rows if r["data_size"] == s}
-        series.append(Series(f"{s} B simulated", xs, [sim[x] for x in xs], style="points"))
+        series.append(Series(f"{s} B simulated", xs, [sim[x] for x in xs], style="points",
+                             group=s))
         fine = [xs[0] * (xs[-1] / xs[0]) ** (i / 40) for i in range(41)]
-        series.append(Series(f"{s} B equation 1", fine, [eq1(s, x, a, b, f) for x in fine],
-                             style="lines"))
+        series.append(Series("equation 1, each size (line)" if n == 0 else "", fine,
+                             [eq1(s, x, a, b, f) for x in fine], style="lines", group=s))
     fig = Figure(name="fig5", title="JAXA06 Fig. 5: time per exchange against bandwidth",
                  xlabel="NIST Net bandwidth (bit/s)", ylabel="time per exchange (ms)",
                  series=series, logx=True, logy=True)
@@ -535,15 +543,18 @@ def fig6_analyse(records):
                                      f"{'2' if sem == 'nistnet' else '1'} (ms)", pred, _t(r),
                                      10.0, role="check", reason=FIG6_REASON))
     series = []
-    for k in FIG6_BW:
+    for n, k in enumerate(FIG6_BW):  # one colour per bandwidth
         for sem in ("nistnet", "netem"):
             series.append(Series(f"{k}bps {sem}", FIG6_DELAYS_MS,
-                                 [sim[(sem, k, d)] for d in FIG6_DELAYS_MS], style="points"))
+                                 [sim[(sem, k, d)] for d in FIG6_DELAYS_MS], style="points",
+                                 group=k))
         fine = list(range(0, max(FIG6_DELAYS_MS) + 1, 2))
-        series.append(Series(f"{k}bps equation 2", fine,
-                             [eq2(64, BW[k][1], a, b, f, d) for d in fine], style="lines"))
-        series.append(Series(f"{k}bps equation 1", fine,
-                             [eq1(64, BW[k][1], a, b, f, d) for d in fine], style="lines"))
+        series.append(Series("equation 2, each bandwidth (dashed)" if n == 0 else "", fine,
+                             [eq2(64, BW[k][1], a, b, f, d) for d in fine], style="dashed",
+                             group=k))
+        series.append(Series("equation 1, each bandwidth (dotted)" if n == 0 else "", fine,
+                             [eq1(64, BW[k][1], a, b, f, d) for d in fine], style="dotted",
+                             group=k))
     fig = Figure(name="fig6", title="JAXA06 Fig. 6: 64-byte data with delay and bandwidth",
                  xlabel="emulator round-trip delay (ms), half in each direction",
                  ylabel="time per exchange (ms)", series=series)
@@ -633,7 +644,7 @@ def fig8_analyse(records):
         series.append(Series(f"{k}bps, on the CRC's PC", axis, [grid[(c, 0)] for c in axis]))
         series.append(Series(f"{k}bps, on the other PC", axis, [grid[(0, o)] for o in axis]))
     fig = Figure(name="fig8", title="JAXA06 Fig. 8: extra time-only federates",
-                 xlabel="extra time-only federates", ylabel="time per exchange (ms)",
+                 xlabel="extra time-only federates (count)", ylabel="time per exchange (ms)",
                  series=series, logy=True)
     notes = ["Prediction. 64-byte synchronised benchmark plus time-only federates (regulating "
              "and constrained, one TAR per step) on the CRC's PC (host B) and on the other PC "
@@ -786,7 +797,7 @@ def timeline_figure(name, title, rec):
     return Figure(name=name, title=f"{title}, step {res['timeline_step']} "
                   f"({res['timeline_step_us'] / 1e3:.2f} ms); {res['frame_overlaps']} "
                   "overlapping pairs, all steps",
-                  xlabel="time from the step's start (us)", ylabel="lane",
+                  xlabel="time from the step's start (us)", ylabel="lane (federate, NIC, link)",
                   series=series, yrange=(0.5, 4.7),
                   extra=["set ytics (" + ", ".join(f'"{l}" {i + 1}' for i, l in
                                                    enumerate(LANES)) + ")",

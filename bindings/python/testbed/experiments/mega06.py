@@ -202,7 +202,7 @@ def flooding_analyse(records):
 
     figs = []
     for key, ylabel, name, title, logy in (
-            ("ratio", "send rate / unflooded send rate", "flooding-send-rate",
+            ("ratio", "send rate / unflooded send rate (ratio)", "flooding-send-rate",
              "MEGA06: the senders' send rate under flooded multicast", False),
             ("std", "send-interval standard deviation (us)", "flooding-send-interval",
              "MEGA06: send-interval deviation under flooded multicast", True)):
@@ -344,7 +344,7 @@ def querier_analyse(records):
                   f"set label 'first membership timeout' at {first},graph 0.5 right offset -1"]
     fig1 = Figure(name="querier-timeline",
                   title="MEGA06: data per receiver while the querier PC is under all multicast",
-                  xlabel="time (s)", ylabel="packets/s per receiver", series=series,
+                  xlabel="time (s)", ylabel="data per receiver (packets/s)", series=series,
                   yrange=(0, None), extra=extra + ["set key bottom left"])
     # Figure 2: queries on time, data delivered vs interrupt limit.
     big = max(i for i in itrs) * 4
@@ -352,7 +352,7 @@ def querier_analyse(records):
     fig2 = Figure(name="querier-moderation",
                   title="MEGA06: IGMP querier vs NIC interrupt limit",
                   xlabel="querier NIC MaxInterruptRate (interrupts/s; 'off' = unmoderated)",
-                  ylabel="fraction", logx=True, yrange=(-0.05, 1.05),
+                  ylabel="fraction (0 to 1)", logx=True, yrange=(-0.05, 1.05),
                   series=[Series("general queries on time (under load)", xs,
                                  [by_itr[i]["queries_on_time_fraction"] for i in itrs],
                                  style="points"),
@@ -480,12 +480,13 @@ def multiplex_analyse(records):
         xs = [(k + 0.5) * r["bin_s"] for k in range(len(r["sent_pps"]))]
         series.append(Series(f"{n} processes", xs, r["sent_pps"], style="lines"))
     fig5 = Figure(name="multiplex-startup", title="MEGA06 Fig. 5: packets sent per second "
-                  "after the launch", xlabel="time after launch (s)", ylabel="packets/s",
+                  "after the launch", xlabel="time after launch (s)",
+                  ylabel="packets sent (packets/s)",
                   logy=True, yrange=(0.5, None), series=series,
                   extra=["set key bottom right"])
     fig7 = Figure(name="multiplex-send-interval",
                   title="MEGA06 Fig. 7: send interval against processes per PC",
-                  xlabel="send_udp processes per PC", ylabel="send interval: std (us)",
+                  xlabel="send_udp processes per PC (count)", ylabel="send interval: std (us)",
                   logx=True, series=[
                       Series("standard deviation (pooled)", ns,
                              [counts[n]["send_interval_std_us"] for n in ns]),
@@ -493,12 +494,13 @@ def multiplex_analyse(records):
                              style="lines")])
     fig7m = Figure(name="multiplex-send-interval-mean",
                    title="MEGA06 Fig. 7: mean send interval against processes per PC",
-                   xlabel="send_udp processes per PC", ylabel="mean send interval (us)",
+                   xlabel="send_udp processes per PC (count)", ylabel="mean send interval (us)",
                    logx=True, series=[Series("mean", ns,
                                              [counts[n]["send_interval_mean_us"] for n in ns])])
     mbs = sorted(memory)
     fig6 = Figure(name="multiplex-memory", title="MEGA06 Fig. 6: installed memory against the "
-                  "largest number of runnable processes", xlabel="runnable send_udp processes",
+                  "largest number of runnable processes",
+                  xlabel="runnable send_udp processes (count)",
                   ylabel="installed memory (MB)",
                   series=[Series("model", [memory[m]["launched"] for m in mbs], mbs)])
     notes = [
@@ -579,7 +581,8 @@ def receiver_analyse(records):
                                   "flooding_receiver_20000_nodes_drop_rate",
                                   by_n[20000]["receiver_loss_rate"]))
     fig = Figure(name="receiver-drops", title="MEGA06: one Group B receiver against the nodes",
-                 xlabel="virtual nodes (1 packet/s each)", ylabel="drop rate",
+                 xlabel="virtual nodes, 1 packet/s each (count)",
+                 ylabel="drop rate (fraction of packets)",
                  series=[Series("lost on the receiver PC (capture buffer, NIC)", ns,
                                 [by_n[n]["receiver_loss_rate"] for n in ns]),
                          Series("measured [MEGA06]: no loss with 20 000 nodes", [20000],
@@ -641,11 +644,11 @@ def scale_analyse(records):
         top = 1.15 * max(means + stds + [1.0])
         figs.append(Figure(
             name=f"scale-{kind}-interval", title=f"MEGA06 Fig. {num}: {kind}-interval statistics "
-            "against nodes (method A)", xlabel="nodes", ylabel="interval (us)", logx=True,
+            "against nodes (method A)", xlabel="nodes (count)", ylabel="interval (us)", logx=True,
             yrange=(0, top),
             series=[Series("mean - 1 s", ns, means), Series("standard deviation", ns, stds)]))
     figs.append(Figure(name="scale-drops", title="MEGA06: drop rate against nodes (method A)",
-                       xlabel="nodes", ylabel="drop rate", logx=True,
+                       xlabel="nodes (count)", ylabel="drop rate (fraction of packets)", logx=True,
                        series=[Series("receivers (sara)", ns,
                                       [by_n[n]["sara_drop_rate"] for n in ns])]))
     notes = [
@@ -685,8 +688,8 @@ def cat6009_analyse(records):
     for x in rs:
         metrics[f"cat6009_drop_rate_{x}_on_6009"] = by_r[x]["sara_drop_rate"]
     fig = Figure(name="cat6009-drops", title="MEGA06 Fig. 11: drop rate against receivers on "
-                 "the Catalyst 6009", xlabel="receivers on the 6009",
-                 ylabel="drop rate (all receivers)",
+                 "the Catalyst 6009", xlabel="receivers on the 6009 (count)",
+                 ylabel="drop rate, all receivers (fraction of packets)",
                  series=[Series("model", rs, [by_r[x]["sara_drop_rate"] for x in rs],
                                 style="points"),
                          Series(f"fit: slope {slope:.3g}", rs, [slope * x + icpt for x in rs],

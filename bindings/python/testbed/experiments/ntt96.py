@@ -265,7 +265,7 @@ def router_analyse(records):
     figs.append(Figure(
         name="exp2-jitter-frame-size",
         title="NTT96 exp. 2: TCP jitter against the load's frame rate, by frame size (Ethernet on)",
-        xlabel="load frames per second", ylabel="jitter (ms)", logy=True, extra=["set key below"],
+        xlabel="load (frames/s)", ylabel="jitter (ms)", logy=True, extra=["set key below"],
         series=_series(small, [((fr, f), f"{fr}-byte frames, FDDI {'on' if f else 'off'}")
                                for fr in [ETHERNET_MAX_FRAME] + ROUTER_SMALL_FRAMES
                                for f in (True, False)])))
@@ -344,7 +344,8 @@ def overflow_analyse(records):
     flush_curves = {f: sorted(v, key=lambda t: t[0]) for f, v in by_flush.items()}
     fig = Figure(name="exp3-jitter-overflow",
                  title="NTT96 exp. 3: TCP jitter after the route cache filled, against the random rate",
-                 xlabel="random-destination datagrams per second", ylabel="jitter (ms)", logx=True,
+                 xlabel="random-destination datagrams (datagrams/s)", ylabel="jitter (ms)",
+                 logx=True,
                  logy=True, series=_series(flush_curves,
                                            [(f, f"flush every {f:g} s") for f in sorted(flush_curves)]))
     notes = ["The random-destination computer sends into the router's Ethernet interface until the "

@@ -590,7 +590,7 @@ def jitter_analyse(records):
         fig_no = "15" if m == "sched" else "16"
         figures.append(Figure(name=f"jitter-{m}",
                               title=f"TNO03 Fig. {fig_no}-like: histogram of the {xlabel}",
-                              xlabel=xlabel, ylabel="samples per bin", logy=True,
+                              xlabel=xlabel, ylabel="samples per bin (count)", logy=True,
                               series=series))
     notes = [
         "sched: a task on a shielded CPU (Onyx 250 MHz, iHawk 700 MHz) wakes every 1 ms, 10 000 "
@@ -732,8 +732,9 @@ def schedulers_analyse(records):
             series.append(Series(f"{stitle}, {ctitle}", xs, ys, style="linespoints"))
     fig = Figure(name="schedulers-latency",
                  title="Fighter Federate: largest latency between federates (limit 100 ms)",
-                 xlabel="network (0 = LAN, 1 = degraded link)", ylabel="latency (ms)",
-                 xrange=(-0.5, 1.5), series=series)
+                 xlabel="network", ylabel="latency (ms)",
+                 xrange=(-0.5, 1.5), series=series,
+                 extra=['set xtics ("LAN" 0, "degraded link" 1)'])
     notes = [
         "An extension (the study gives the requirements, not this experiment): two cockpit "
         "federates and a CGF federate (150 entities) over RTI-DM on iHawk 700 MHz machines; the "
