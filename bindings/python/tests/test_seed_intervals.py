@@ -178,6 +178,64 @@ def test_gine_burst_maximum_delay_is_a_seed_interval():
     assert m["rtc_max_delay_us_high"] < 15
 
 
+# ---------------------------------------------------------------------------------------------
+# Cut-offs kept out (NTT96: a stream cut off at --maxTime reports "the horizon minus what was
+# logged")
+
+
+def _router_records(cut_jitter, cut_logged=500, off_cut_pps=6500.0):
+    """ntt-router records of the quick points: jitter 1 ms per 1000 packets/s of load, the
+    FDDI-side both-off curve cut off at its highest load (jitter cut_jitter, a bound)."""
+    from testbed.experiments import ntt96
+
+    recs = []
+    for p in ntt96.router_points("quick"):
+        pps = p["loadPps"]
+        cut = (p["receiverSide"] == "fddi" and not p["cacheEthernet"] and not p["cacheFddi"]
+               and p["loadFrame"] == ntt96.ETHERNET_MAX_FRAME and pps == off_cut_pps)
+        r = {"load_rate_pps": pps, "load_frame_bytes": p["loadFrame"],
+             "load_offered_mbps": pps * p["loadFrame"] * 8e-6, "load_carried_mbps": 1.0,
+             "jitter_s": cut_jitter if cut else 1e-3 * pps / 1000,
+             "jitter_is_lower_bound": cut, "window_logged": cut_logged if cut else 1000,
+             "window_s": 2.0, "stream_rate_mbps": 6.0, "seq_jitter_s": 0.0, "seq_missing": 0,
+             "analyser_on_ring": True, "ttrt_ms": 8.0, "mss": 1460,
+             "receiver_side": p["receiverSide"], "cache_ethernet": p["cacheEthernet"],
+             "cache_fddi": p["cacheFddi"], "router_fast": 0, "router_slow": 0,
+             "router_queue_drops": 0, "router_fddi_drops": 0, "router_ethernet_drops": 0}
+        recs.append(Record(params=p, result=r))
+    return recs
+
+
+def test_a_cut_off_point_is_a_bound_kept_out_of_values_and_comparisons():
+    from testbed.experiments import ntt96
+
+    m30 = ntt96.router_analyse(_router_records(25.0)).metrics  # 30 s horizon
+    m60 = ntt96.router_analyse(_router_records(55.0)).metrics  # the same, 60 s
+    assert m30["exp2_both_off_jitter_s"] is None
+    assert m30["exp2_both_off_jitter_s_lower_bound"] == 25.0
+    assert m30["exp2_both_off_jitter_is_lower_bound"] is True
+    assert m30["exp2_eth_off_fddi_off_worst_jitter_s"] is None
+    assert m30["exp2_eth_off_fddi_off_worst_jitter_s_lower_bound"] == 25.0
+    # Nothing but the bounds depends on the horizon.
+    assert ({k: v for k, v in m30.items() if not k.endswith("_lower_bound")}
+            == {k: v for k, v in m60.items() if not k.endswith("_lower_bound")})
+    # Uncut curves keep their values.
+    assert m30["exp2_eth_on_fddi_on_worst_jitter_s"] == pytest.approx(6.5e-3)
+
+
+def test_a_bound_decides_a_comparison_only_where_it_exceeds_the_other():
+    from testbed.experiments import ntt96
+
+    def rec(j, bound=False, logged=1000):
+        return {"jitter_s": j, "jitter_is_lower_bound": bound, "window_logged": logged}
+
+    assert ntt96._worse(rec(1.0), rec(2.0)) is True
+    assert ntt96._worse(rec(1.0), rec(2.0, True, 10)) is True  # >= 2 > 1
+    assert ntt96._worse(rec(3.0), rec(2.0, True, 10)) is None  # >= 2: may exceed 3
+    assert ntt96._worse(rec(3.0, True, 10), rec(2.0)) is False  # >= 3 > 2
+    assert ntt96._worse(rec(1.0), rec(0.0, True, 0)) is True  # nothing logged: worse
+
+
 def test_report_shows_a_bound_a_seed_interval_and_levels(tmp_path):
     import json
 
