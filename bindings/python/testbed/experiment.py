@@ -71,6 +71,12 @@ def seed_interval(values) -> tuple[float, float, float]:
     return float(mid), float(lo), float(hi)
 
 
+def levels_text(levels: dict) -> str:
+    """A verdict's outcomes and the fraction of each, as a metric value (metrics are scalars):
+    "non-crc=0.8, equal=0.2", largest fraction first."""
+    return ", ".join(f"{k}={v:.3g}" for k, v in sorted(levels.items(), key=lambda kv: -kv[1]))
+
+
 def set_seed_interval(metrics: dict, name: str, values) -> None:
     """metrics[name] = the median over seeds, name_low / name_high the 5-95 % interval, and
     name_seeds the number of seeds."""

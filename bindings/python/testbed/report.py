@@ -62,9 +62,8 @@ def _metric_table(metrics: dict, sens: dict | None) -> list[str]:
             band = ""
         drivers = ", ".join(f"`{d}`" for d in b["drivers"]) if b else ""
         extra = []
-        if isinstance(metrics.get(f"{k}_levels"), dict):
-            extra.append(", ".join(f"{lv} {_fmt(fr)}" for lv, fr in
-                                   metrics[f"{k}_levels"].items()))
+        if metrics.get(f"{k}_levels"):
+            extra.append(f"levels: {metrics[f'{k}_levels']}")
         if metrics.get(f"{k}_regime"):
             extra.append(_fmt(metrics[f"{k}_regime"]))
         rows.append(f"| `{k}` | {_cell(val)} | {band} | {drivers} | {_cell('; '.join(extra))} |")

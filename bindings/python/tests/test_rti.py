@@ -72,7 +72,7 @@ def test_fig8_dominance_rule():
     assert m["federates_128k_slope_other_ms"] == pytest.approx(3.0)
     assert m["federates_128k_slope_crc_ci95_ms"] == pytest.approx(4.303 * 0.1 / 3 ** 0.5,
                                                                   rel=1e-3)
-    assert m["federates_128k_dominant_levels"] == {"non-crc": 1.0}
+    assert m["federates_128k_dominant_levels"] == "non-crc=1"
     # 20M: 16 ms against 10 + 6.3 = 16.3 ms: -1.86 %, within the resolution: equal, with and
     # without the noise (the verdict is the effect's, not the noise's).
     assert m["federates_20M_dominant"] == "equal"

@@ -246,7 +246,7 @@ def test_report_shows_a_bound_a_seed_interval_and_levels(tmp_path):
                               reason="r")
     metrics = {"cut_jitter_s": None, "cut_jitter_s_lower_bound": 25.0, "x_us": 3.0,
                "x_us_low": 2.0, "x_us_high": 4.0, "x_us_seeds": 10,
-               "verdict": "equal", "verdict_levels": {"equal": 0.5, "crc": 0.5}}
+               "verdict": "equal", "verdict_levels": "equal=0.5, crc=0.5"}
     exp = Experiment(id="e", study="S", title="t", program="p", points=lambda s: [],
                      analyse=lambda r: None)
     (tmp_path / "e").mkdir()
@@ -255,6 +255,6 @@ def test_report_shows_a_bound_a_seed_interval_and_levels(tmp_path):
     text = write_report(tmp_path, [exp]).read_text()
     assert "| `cut_jitter_s` | >= 25 (cut off) |" in text
     assert "| `x_us` | 3 | 2 .. 4 (10 seeds) |" in text
-    assert "equal 0.5, crc 0.5" in text
+    assert "| `verdict` | equal |  |  | levels: equal=0.5, crc=0.5 |" in text
     assert "230 [188, 291] (12 seeds)" in text
     assert "cut_jitter_s_lower_bound" not in text and "x_us_low" not in text

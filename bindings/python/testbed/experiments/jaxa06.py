@@ -19,7 +19,8 @@ from itertools import combinations
 from statistics import mean
 
 from .. import validation
-from ..experiment import Analysis, Experiment, Figure, Series, Validation, register
+from ..experiment import (Analysis, Experiment, Figure, Series, Validation, levels_text,
+                          register)
 
 # Table 1 settings: label used in metric names -> ns-3 DataRate string.
 SETTINGS = {"100M": "100Mbps", "50M": "50Mbps", "10M": "10Mbps", "1M": "1Mbps",
@@ -661,7 +662,7 @@ def fig8_analyse(records):
         metrics[f"federates_{k}_dominant"] = dom
         metrics[f"federates_{k}_dominant_effect_pct"] = effect
         metrics[f"federates_{k}_dominant_resolution_pct"] = FIG8_RESOLUTION_PCT
-        metrics[f"federates_{k}_dominant_levels"] = levels
+        metrics[f"federates_{k}_dominant_levels"] = levels_text(levels)
         for (c, o), t in sorted(grid.items()):
             rows.append({"bandwidth_bps": BW[k][1], "extra_crc_pc": c, "extra_other_pc": o,
                          "time_per_exchange_ms": t})
