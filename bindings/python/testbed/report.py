@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from .experiment import failing_checks, headline, role_counts
+from .sensitivity import combine_band
 
 
 def _fmt(v):
@@ -52,7 +53,12 @@ def _metric_table(metrics: dict, sens: dict | None) -> list[str]:
         else:
             val = _fmt(v)
         b = sm.get(k)
-        if b and b.get("band_low") is not None:
+        seeded = metrics.get(f"{k}_seeds") and metrics.get(f"{k}_low") is not None
+        if b and b.get("band_low") is not None and seeded and isinstance(v, (int, float)):
+            lo, hi = combine_band(b["band_low"], b["band_high"], v, metrics[f"{k}_low"],
+                                  metrics[f"{k}_high"])
+            band = f"{_fmt(lo)} .. {_fmt(hi)} (ranges and {metrics[f'{k}_seeds']} seeds)"
+        elif b and b.get("band_low") is not None:
             band = f"{_fmt(b['band_low'])} .. {_fmt(b['band_high'])}"
         elif metrics.get(f"{k}_low") is not None:
             band = f"{_fmt(metrics[f'{k}_low'])} .. {_fmt(metrics[f'{k}_high'])}"

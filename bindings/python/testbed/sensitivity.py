@@ -704,6 +704,19 @@ def tornado(entry: dict, method: str, sdir: Path) -> str:
     return f"{name}.png"
 
 
+def combine_band(band_low, band_high, central, seed_low, seed_high):
+    """The one rule that joins a band over the ranges and choice factors (a design whose
+    samples each run one seed: common random numbers) with the seed spread measured at the
+    nominal model (median ``central``, 5-95 % ``seed_low``..``seed_high``): the ranges' band
+    widened on each side by the seed spread's half on that side. Widths add (not in quadrature):
+    the ranges are stated bounds, not distributions. Either part may be missing (None)."""
+    if band_low is None or band_high is None:
+        return seed_low, seed_high
+    if seed_low is None or seed_high is None or central is None:
+        return band_low, band_high
+    return band_low - (central - seed_low), band_high + (seed_high - central)
+
+
 def attach(exp: Experiment, out: Path) -> dict | None:
     """The sensitivity block of exp's metrics.json: bands and top-3 drivers per metric, when
     out/sensitivity-EXP/sensitivity.json exists for the program as built now."""

@@ -258,3 +258,13 @@ def test_report_shows_a_bound_a_seed_interval_and_levels(tmp_path):
     assert "| `verdict` | equal |  |  | levels: equal=0.5, crc=0.5 |" in text
     assert "230 [188, 291] (12 seeds)" in text
     assert "cut_jitter_s_lower_bound" not in text and "x_us_low" not in text
+
+
+def test_one_rule_combines_the_ranges_band_with_the_seed_spread():
+    """doc/sensitivity.rst: the ranges' band widened on each side by the seed spread on that
+    side (hand values: band 10..20, seeds 4.5..6 around 5 -> 9.5..21)."""
+    from testbed.sensitivity import combine_band
+
+    assert combine_band(10, 20, 5, 4.5, 6) == (9.5, 21)
+    assert combine_band(None, None, 5, 4.5, 6) == (4.5, 6)  # seeds only
+    assert combine_band(10, 20, 5, None, None) == (10, 20)  # ranges only
