@@ -48,8 +48,10 @@ ROLES = ("check", "calibration", "known_gap")
 #: (max - min) or a percentile of one run is one draw of a distribution, so it is compared as
 #: that distribution's 5-95 % interval over this many runs (doc/sensitivity.rst, "Extremes").
 EXTREME_SEEDS = {"quick": 10, "paper": 20}
-#: Statistics that are extremes of a run (``Validation.statistic``).
-EXTREMES = ("max", "min", "jitter", "percentile")
+#: Statistics compared over seeds (``Validation.statistic``): the extremes of a run, and a
+#: standard deviation of a run with few samples (a hundred intervals: its seed spread is tens of
+#: percent), which the same rule serves.
+EXTREMES = ("max", "min", "jitter", "percentile", "std")
 _EXTREME_NAME = re.compile(r"(^|_)(max|min|jitter|shortest|longest|p\d\d|percentile)(_|$)")
 
 

@@ -268,3 +268,15 @@ def test_one_rule_combines_the_ranges_band_with_the_seed_spread():
     assert combine_band(10, 20, 5, 4.5, 6) == (9.5, 21)
     assert combine_band(None, None, 5, 4.5, 6) == (4.5, 6)  # seeds only
     assert combine_band(10, 20, 5, None, None) == (10, 20)  # ranges only
+
+
+@pytest.mark.parametrize("scale", ["quick", "paper"])
+def test_mega_one_process_deviation_runs_over_enough_seeds(scale):
+    """The one-process send-interval std (about a hundred intervals at quick scale, a
+    calibration point) is compared as a seed interval."""
+    from testbed.experiments import mega06
+
+    pts = [p for p in mega06.flooding_points(scale) if p["role"] == "one-process"]
+    assert len({p.get("RngRun", 1) for p in pts}) >= EXTREME_SEEDS[scale]
+    assert len({tuple(sorted((k, v) for k, v in p.items() if k != "RngRun"))
+                for p in pts}) == 1  # the same point, seeds apart
