@@ -34,9 +34,11 @@ def _sim(v):
 
 
 #: Companions of a metric NAME: NAME_low / NAME_high (a band or a seed interval), NAME_seeds,
+#: NAME_seed_low / NAME_seed_high (the seed interval alone, where _low/_high are wider),
 #: NAME_levels (a verdict's outcomes), NAME_regime (a named cliff), NAME_lower_bound (a value
 #: cut off by a horizon: NAME itself is None).
-COMPANIONS = ("_low", "_high", "_seeds", "_levels", "_regime", "_lower_bound")
+COMPANIONS = ("_low", "_high", "_seeds", "_seed_low", "_seed_high", "_levels", "_regime",
+              "_lower_bound")
 
 
 def _metric_table(metrics: dict, sens: dict | None) -> list[str]:
@@ -55,8 +57,10 @@ def _metric_table(metrics: dict, sens: dict | None) -> list[str]:
         b = sm.get(k)
         seeded = metrics.get(f"{k}_seeds") and metrics.get(f"{k}_low") is not None
         if b and b.get("band_low") is not None and seeded and isinstance(v, (int, float)):
-            lo, hi = combine_band(b["band_low"], b["band_high"], v, metrics[f"{k}_low"],
-                                  metrics[f"{k}_high"])
+            # the seed interval of the central runs alone (not widened by --band ends)
+            lo, hi = combine_band(b["band_low"], b["band_high"], v,
+                                  metrics.get(f"{k}_seed_low", metrics[f"{k}_low"]),
+                                  metrics.get(f"{k}_seed_high", metrics[f"{k}_high"]))
             band = f"{_fmt(lo)} .. {_fmt(hi)} (ranges and {metrics[f'{k}_seeds']} seeds)"
         elif b and b.get("band_low") is not None:
             band = f"{_fmt(b['band_low'])} .. {_fmt(b['band_high'])}"

@@ -161,6 +161,9 @@ def test_tno_jitter_metrics_are_seed_intervals_and_predictions_unions_with_the_b
     # central seed interval
     assert m["ihawk_net_jitter_us_low"] <= m["ihawk_net_jitter_us"] <= m["ihawk_net_jitter_us_high"]
     assert not any(k.endswith(("_fast", "_slow")) for k in m)
+    # the central runs' own seed interval is kept apart from the union with the band's ends
+    assert m["ihawk_net_max_us_seed_low"] >= m["ihawk_net_max_us_low"]
+    assert m["ihawk_net_max_us_seed_high"] <= m["ihawk_net_max_us_high"]
 
 
 def test_gine_burst_maximum_delay_is_a_seed_interval():
@@ -258,6 +261,14 @@ def test_report_shows_a_bound_a_seed_interval_and_levels(tmp_path):
     assert "| `verdict` | equal |  |  | levels: equal=0.5, crc=0.5 |" in text
     assert "230 [188, 291] (12 seeds)" in text
     assert "cut_jitter_s_lower_bound" not in text and "x_us_low" not in text
+    # With a sensitivity band over the ranges (1 .. 5) the seed spread (2 .. 4 around 3)
+    # widens it on each side: 0 .. 6.
+    m = json.loads((tmp_path / "e" / "metrics.json").read_text())
+    m["sensitivity"] = {"method": "morris", "samples": 4, "metrics": {
+        "x_us": {"band_low": 1.0, "band_high": 5.0, "drivers": ["a", "b"]}}}
+    (tmp_path / "e" / "metrics.json").write_text(json.dumps(m))
+    text = write_report(tmp_path, [exp]).read_text()
+    assert "| `x_us` | 3 | 0 .. 6 (ranges and 10 seeds) | `a`, `b` |" in text
 
 
 def test_one_rule_combines_the_ranges_band_with_the_seed_spread():

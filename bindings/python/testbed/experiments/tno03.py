@@ -576,6 +576,10 @@ def jitter_analyse(records):
         name = f"ihawk_net_{q}_us"
         ends = [seed_interval(seeds[f"{name}_{b}"]) for b in BANDS if f"{name}_{b}" in seeds]
         if name in metrics and ends:
+            # (the central runs' own seed interval stays apart: report.md joins it with a
+            # sensitivity band, doc/sensitivity.rst)
+            metrics[f"{name}_seed_low"] = metrics[f"{name}_low"]
+            metrics[f"{name}_seed_high"] = metrics[f"{name}_high"]
             metrics[f"{name}_low"] = min([metrics[f"{name}_low"]] + [e[1] for e in ends])
             metrics[f"{name}_high"] = max([metrics[f"{name}_high"]] + [e[2] for e in ends])
     checks = []
