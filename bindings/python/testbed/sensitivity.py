@@ -336,6 +336,18 @@ def points_cpu(points_dir: Path, unique: dict) -> float:
     return total
 
 
+#: Metric companions that are not predictions of their own: a cut-off point's bound (a function
+#: of the horizon: kept out of bands, doc/sensitivity.rst) and a seed interval's seed count.
+NOT_BANDED = ("_lower_bound", "_seeds")
+
+
+def banded_names(nominal: dict, patterns) -> list[str]:
+    """The metrics of the nominal model that get a band: numeric, matching a pattern, and not
+    a bound or a seed count (NOT_BANDED)."""
+    return [m for m in nominal if _numeric(nominal[m]) and not m.endswith(NOT_BANDED)
+            and any(fnmatch.fnmatch(m, pat) for pat in patterns)]
+
+
 def _numeric(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
@@ -478,8 +490,7 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
         info["validation"] = ok_val
         table.append(info)
     nominal = table[0]["metrics"]
-    names = [m for m in nominal if _numeric(nominal[m])
-             and any(fnmatch.fnmatch(m, pat) for pat in decl.metrics)]
+    names = banded_names(nominal, decl.metrics)
     results = []
     ranking_rows = []
     for m in names:

@@ -291,3 +291,13 @@ def test_mega_one_process_deviation_runs_over_enough_seeds(scale):
     assert len({p.get("RngRun", 1) for p in pts}) >= EXTREME_SEEDS[scale]
     assert len({tuple(sorted((k, v) for k, v in p.items() if k != "RngRun"))
                 for p in pts}) == 1  # the same point, seeds apart
+
+
+def test_a_bound_gets_no_sensitivity_band():
+    """A cut-off point's bound (a function of the horizon) and a seed count are no prediction
+    of their own: ./testbed sensitivity bands neither; a cut-off metric (None) has no band."""
+    from testbed.sensitivity import banded_names
+
+    nominal = {"exp2_both_off_jitter_s": None, "exp2_both_off_jitter_s_lower_bound": 26.1,
+               "x_us": 3.0, "x_us_low": 2.0, "x_us_seeds": 10, "flag": True}
+    assert banded_names(nominal, ("*",)) == ["x_us", "x_us_low"]
