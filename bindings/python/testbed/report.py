@@ -67,7 +67,8 @@ def _metric_table(metrics: dict, sens: dict | None) -> list[str]:
         elif metrics.get(f"{k}_low") is not None:
             band = f"{_fmt(metrics[f'{k}_low'])} .. {_fmt(metrics[f'{k}_high'])}"
             if metrics.get(f"{k}_seeds"):
-                band += f" ({metrics[f'{k}_seeds']} seeds)"
+                band += (f" ({metrics[f'{k}_seeds']} seeds"
+                         + (" and the ranges' ends)" if f"{k}_seed_low" in metrics else ")"))
         else:
             band = ""
         drivers = ", ".join(f"`{d}`" for d in b["drivers"]) if b else ""
