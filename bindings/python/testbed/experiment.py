@@ -6,6 +6,7 @@ Kept apart from the engine (campaign.py) and the figure renderer (plot.py), whic
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -49,6 +50,50 @@ class Figure:
 #: The roles of a validation point (``Validation.role``).
 ROLES = ("check", "calibration", "known_gap")
 
+#: Seeds (RngRun values) an extreme is computed over, per scale: a max, a min, a jitter
+#: (max - min) or a percentile of one run is one draw of a distribution, so it is compared as
+#: that distribution's 5-95 % interval over this many runs (doc/sensitivity.rst, "Extremes").
+EXTREME_SEEDS = {"quick": 10, "paper": 20}
+#: Statistics compared over seeds (``Validation.statistic``): the extremes of a run, and a
+#: standard deviation of a run with few samples (a hundred intervals: its seed spread is tens of
+#: percent), which the same rule serves.
+EXTREMES = ("max", "min", "jitter", "percentile", "std")
+_EXTREME_NAME = re.compile(r"(^|_)(max|min|jitter|shortest|longest|p\d\d|percentile)(_|$)")
+
+
+def looks_extreme(name: str) -> bool:
+    """Whether a metric's name says it is an extreme of a run (max, min, jitter, shortest,
+    longest, a percentile pNN), by the naming convention of the experiments' metrics."""
+    return bool(_EXTREME_NAME.search(name))
+
+
+def seed_interval(values) -> tuple[float, float, float]:
+    """(central, low, high) of one metric's values over seeds: the median and the 5 % and 95 %
+    quantiles (numpy's linear interpolation between order statistics)."""
+    import numpy as np
+
+    v = np.asarray([float(x) for x in values], dtype=float)
+    if v.size == 0:
+        raise ValueError("a seed interval of no values")
+    lo, mid, hi = np.percentile(v, [5.0, 50.0, 95.0])
+    return float(mid), float(lo), float(hi)
+
+
+def levels_text(levels: dict) -> str:
+    """A verdict's outcomes and the fraction of each, as a metric value (metrics are scalars):
+    "non-crc=0.8, equal=0.2", largest fraction first."""
+    return ", ".join(f"{k}={v:.3g}" for k, v in sorted(levels.items(), key=lambda kv: -kv[1]))
+
+
+def set_seed_interval(metrics: dict, name: str, values) -> None:
+    """metrics[name] = the median over seeds, name_low / name_high the 5-95 % interval, and
+    name_seeds the number of seeds."""
+    mid, lo, hi = seed_interval(values)
+    metrics[name] = mid
+    metrics[f"{name}_low"] = lo
+    metrics[f"{name}_high"] = hi
+    metrics[f"{name}_seeds"] = len(list(values))
+
 
 @dataclass
 class Validation:
@@ -65,6 +110,12 @@ class Validation:
 
     ``reason`` says where the tolerance comes from: the study's own spread, its stated accuracy,
     or the measurement's resolution.
+
+    An extreme (``statistic`` one of EXTREMES) is compared as a seed interval: ``simulated`` is
+    the median over ``seeds`` runs and ``low``/``high`` the 5-95 % interval (seed_interval). The
+    point passes when the study's value lies in that interval widened by the tolerance (a
+    fraction of the study's value at each end); its error is the distance from the interval, 0
+    inside it. Without an interval the rule is the same with low = high = simulated.
     """
 
     point: str
@@ -75,8 +126,20 @@ class Validation:
     reason: str = ""
     parameter: str | None = None  # calibration: the parameter this number set
     doc: str | None = None  # known_gap: the doc/ section that documents it
+    statistic: str | None = None  # an extreme of a run: one of EXTREMES
+    low: float | None = None  # the seed interval of an extreme
+    high: float | None = None
+    seeds: int | None = None  # how many seeds the interval is over
 
     def __post_init__(self):
+        if self.statistic is not None and self.statistic not in EXTREMES:
+            raise ValueError(f"validation point {self.point!r}: statistic {self.statistic!r} is "
+                             f"not one of {', '.join(EXTREMES)}")
+        if (self.low is None) != (self.high is None):
+            raise ValueError(f"validation point {self.point!r}: a seed interval needs both ends")
+        if self.low is not None and not self.low <= self.simulated <= self.high:
+            raise ValueError(f"validation point {self.point!r}: central value {self.simulated} "
+                             f"outside its interval [{self.low}, {self.high}]")
         if self.role not in ROLES:
             raise ValueError(f"validation point {self.point!r}: role {self.role!r} is not one of "
                              f"{', '.join(ROLES)}")
@@ -88,11 +151,25 @@ class Validation:
         if self.role == "known_gap" and not self.doc:
             raise ValueError(f"known gap {self.point!r}: point to the doc/ section about it")
 
+    @classmethod
+    def over_seeds(cls, point: str, measured: float, values, tolerance_pct: float,
+                   statistic: str, **kw) -> "Validation":
+        """An extreme compared as its seed interval: ``values`` are the metric's per-seed
+        values (one per RngRun)."""
+        values = list(values)
+        mid, lo, hi = seed_interval(values)
+        return cls(point, measured, mid, tolerance_pct, statistic=statistic, low=lo, high=hi,
+                   seeds=len(values), **kw)
+
     @property
     def error_pct(self) -> float:
+        lo = self.simulated if self.low is None else self.low
+        hi = self.simulated if self.high is None else self.high
+        # the signed distance from the study's value to the nearest simulated value
+        nearest = min(max(self.measured, lo), hi)
         if self.measured == 0:
-            return math.inf if self.simulated != 0 else 0.0
-        return (self.simulated - self.measured) / abs(self.measured) * 100.0
+            return math.inf if nearest != 0 else 0.0
+        return (nearest - self.measured) / abs(self.measured) * 100.0
 
     @property
     def passed(self) -> bool:
@@ -114,6 +191,12 @@ class Validation:
             d["parameter"] = self.parameter
         if self.doc:
             d["doc"] = self.doc
+        if self.statistic:
+            d["statistic"] = self.statistic
+        if self.low is not None:
+            d["simulated_low"] = self.low
+            d["simulated_high"] = self.high
+            d["seeds"] = self.seeds
         return d
 
 

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from .experiment import failing_checks, headline, role_counts
+from .sensitivity import combine_band
 
 
 def _fmt(v):
@@ -24,6 +25,62 @@ def _cell(text):
     return _fmt(text).replace("|", "\\|")
 
 
+def _sim(v):
+    """A validation entry's simulated value; an extreme's as its seed interval."""
+    if v.get("simulated_low") is not None:
+        return (f"{_fmt(v['simulated'])} [{_fmt(v['simulated_low'])}, "
+                f"{_fmt(v['simulated_high'])}] ({v.get('seeds')} seeds)")
+    return _fmt(v["simulated"])
+
+
+#: Companions of a metric NAME: NAME_low / NAME_high (a band or a seed interval), NAME_seeds,
+#: NAME_seed_low / NAME_seed_high (the seed interval alone, where _low/_high are wider),
+#: NAME_levels (a verdict's outcomes), NAME_regime (a named cliff), NAME_lower_bound (a value
+#: cut off by a horizon: NAME itself is None).
+COMPANIONS = ("_low", "_high", "_seeds", "_seed_low", "_seed_high", "_levels", "_regime",
+              "_lower_bound")
+
+
+def _metric_table(metrics: dict, sens: dict | None) -> list[str]:
+    """One row per metric: its central value (or its bound), its band (the sensitivity's or
+    its own _low/_high), the top drivers and its levels or regime."""
+    names = [k for k in metrics
+             if not any(k.endswith(c) and k[:-len(c)] in metrics for c in COMPANIONS)]
+    sm = (sens or {}).get("metrics", {})
+    rows = ["| metric | value | 5-95 % band | drivers | levels / regime |", "|---|---|---|---|---|"]
+    for k in names:
+        v = metrics[k]
+        if v is None and metrics.get(f"{k}_lower_bound") is not None:
+            val = f">= {_fmt(metrics[f'{k}_lower_bound'])} (cut off)"
+        else:
+            val = _fmt(v)
+        b = sm.get(k)
+        seeded = metrics.get(f"{k}_seeds") and metrics.get(f"{k}_low") is not None
+        if b and b.get("band_low") is not None and seeded and isinstance(v, (int, float)):
+            # the seed interval of the central runs alone (not widened by --band ends)
+            lo, hi = combine_band(b["band_low"], b["band_high"], v,
+                                  metrics.get(f"{k}_seed_low", metrics[f"{k}_low"]),
+                                  metrics.get(f"{k}_seed_high", metrics[f"{k}_high"]))
+            band = f"{_fmt(lo)} .. {_fmt(hi)} (ranges and {metrics[f'{k}_seeds']} seeds)"
+        elif b and b.get("band_low") is not None:
+            band = f"{_fmt(b['band_low'])} .. {_fmt(b['band_high'])}"
+        elif metrics.get(f"{k}_low") is not None:
+            band = f"{_fmt(metrics[f'{k}_low'])} .. {_fmt(metrics[f'{k}_high'])}"
+            if metrics.get(f"{k}_seeds"):
+                band += (f" ({metrics[f'{k}_seeds']} seeds"
+                         + (" and the ranges' ends)" if f"{k}_seed_low" in metrics else ")"))
+        else:
+            band = ""
+        drivers = ", ".join(f"`{d}`" for d in b["drivers"]) if b else ""
+        extra = []
+        if metrics.get(f"{k}_levels"):
+            extra.append(f"levels: {metrics[f'{k}_levels']}")
+        if metrics.get(f"{k}_regime"):
+            extra.append(_fmt(metrics[f"{k}_regime"]))
+        rows.append(f"| `{k}` | {_cell(val)} | {band} | {drivers} | {_cell('; '.join(extra))} |")
+    return rows
+
+
 def _validation_tables(val: list[dict]) -> list[str]:
     sec = []
     checks = [v for v in val if v.get("role", "check") == "check"]
@@ -35,7 +92,7 @@ def _validation_tables(val: list[dict]) -> list[str]:
                 "from |", "|---|---|---|---|---|---|---|"]
         for v in checks:
             sec.append(f"| {_cell(v['point'])} | {_fmt(v['measured'])} | "
-                       f"{_fmt(v['simulated'])} | {_fmt(v['error_pct'])} | "
+                       f"{_sim(v)} | {_fmt(v['error_pct'])} | "
                        f"{_fmt(v['tolerance_pct'])} | {'yes' if v['pass'] else '**NO**'} | "
                        f"{_cell(v.get('reason'))} |")
         sec.append("")
@@ -46,7 +103,7 @@ def _validation_tables(val: list[dict]) -> list[str]:
                 "reproduced | tolerance from |", "|---|---|---|---|---|---|---|---|"]
         for v in calib:
             sec.append(f"| {_cell(v['point'])} | {_cell(v.get('parameter'))} | "
-                       f"{_fmt(v['measured'])} | {_fmt(v['simulated'])} | "
+                       f"{_fmt(v['measured'])} | {_sim(v)} | "
                        f"{_fmt(v['error_pct'])} | {_fmt(v['tolerance_pct'])} | "
                        f"{'yes' if v['pass'] else '**NO**'} | {_cell(v.get('reason'))} |")
         sec.append("")
@@ -57,7 +114,7 @@ def _validation_tables(val: list[dict]) -> list[str]:
                 "|---|---|---|---|---|---|---|"]
         for v in gaps:
             sec.append(f"| {_cell(v['point'])} | {_fmt(v['measured'])} | "
-                       f"{_fmt(v['simulated'])} | {_fmt(v['error_pct'])} | "
+                       f"{_sim(v)} | {_fmt(v['error_pct'])} | "
                        f"{_fmt(v['tolerance_pct'])} | {'yes' if v['pass'] else 'no'} | "
                        f"{_cell(v.get('doc'))} |")
         sec.append("")
@@ -104,22 +161,12 @@ def write_report(out: Path, experiments) -> Path:
         sens = m.get("sensitivity")
         if sens:
             # Bands and drivers of ./testbed sensitivity on the same build (doc/sensitivity.rst)
-            sm = sens["metrics"]
             sec.append(f"Sensitivity ({sens['method']}, N = {sens['samples']}): 5-95 % band of "
                        f"the predictions over the documented ranges of the assumptions, and the "
                        f"three that move each metric most "
                        f"([details](sensitivity-{exp.id}/sensitivity.md)).")
-            sec += ["", "| metric | value | 5-95 % band | drivers |", "|---|---|---|---|"]
-            for k, v in m["metrics"].items():
-                b = sm.get(k)
-                band = (f"{_fmt(b['band_low'])} .. {_fmt(b['band_high'])}"
-                        if b and b.get("band_low") is not None else "")
-                drivers = ", ".join(f"`{d}`" for d in b["drivers"]) if b else ""
-                sec.append(f"| `{k}` | {_fmt(v)} | {band} | {drivers} |")
-        else:
-            sec += ["| metric | value |", "|---|---|"]
-            for k, v in m["metrics"].items():
-                sec.append(f"| `{k}` | {_fmt(v)} |")
+            sec.append("")
+        sec += _metric_table(m["metrics"], sens)
         sec.append("")
         sec += _validation_tables(val)
         for fig in summary.get("figures", []):

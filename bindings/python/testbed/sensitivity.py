@@ -336,6 +336,18 @@ def points_cpu(points_dir: Path, unique: dict) -> float:
     return total
 
 
+#: Metric companions that are not predictions of their own: a cut-off point's bound (a function
+#: of the horizon: kept out of bands, doc/sensitivity.rst) and a seed interval's seed count.
+NOT_BANDED = ("_lower_bound", "_seeds")
+
+
+def banded_names(nominal: dict, patterns) -> list[str]:
+    """The metrics of the nominal model that get a band: numeric, matching a pattern, and not
+    a bound or a seed count (NOT_BANDED)."""
+    return [m for m in nominal if _numeric(nominal[m]) and not m.endswith(NOT_BANDED)
+            and any(fnmatch.fnmatch(m, pat) for pat in patterns)]
+
+
 def _numeric(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
@@ -478,8 +490,7 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
         info["validation"] = ok_val
         table.append(info)
     nominal = table[0]["metrics"]
-    names = [m for m in nominal if _numeric(nominal[m])
-             and any(fnmatch.fnmatch(m, pat) for pat in decl.metrics)]
+    names = banded_names(nominal, decl.metrics)
     results = []
     ranking_rows = []
     for m in names:
@@ -702,6 +713,19 @@ def tornado(entry: dict, method: str, sdir: Path) -> str:
     if proc.returncode != 0:
         raise RuntimeError(f"gnuplot failed on {plt}: {proc.stderr.strip()}")
     return f"{name}.png"
+
+
+def combine_band(band_low, band_high, central, seed_low, seed_high):
+    """The one rule that joins a band over the ranges and choice factors (a design whose
+    samples each run one seed: common random numbers) with the seed spread measured at the
+    nominal model (median ``central``, 5-95 % ``seed_low``..``seed_high``): the ranges' band
+    widened on each side by the seed spread's half on that side. Widths add (not in quadrature):
+    the ranges are stated bounds, not distributions. Either part may be missing (None)."""
+    if band_low is None or band_high is None:
+        return seed_low, seed_high
+    if seed_low is None or seed_high is None or central is None:
+        return band_low, band_high
+    return band_low - (central - seed_low), band_high + (seed_high - central)
 
 
 def attach(exp: Experiment, out: Path) -> dict | None:

@@ -102,7 +102,11 @@ def compare_facts(rows, experiment, metrics, tolerance=10.0):
                "simulated": sim, "tolerance_pct": tol, "error_pct": None, "pass": False,
                "reading": r.get("reading", "")}
         if isinstance(sim, (int, float)) and not isinstance(sim, bool):
-            v = Validation(name, float(r["value"]), float(sim), tol, reason="the fact table")
+            # an extreme's seed interval (<metric>_low/_high over seeds), when the metrics have it
+            lo, hi = metrics.get(f"{name}_low"), metrics.get(f"{name}_high")
+            seeded = f"{name}_seeds" in metrics and lo is not None and hi is not None
+            v = Validation(name, float(r["value"]), float(sim), tol, reason="the fact table",
+                           low=float(lo) if seeded else None, high=float(hi) if seeded else None)
             row["error_pct"], row["pass"] = v.error_pct, v.passed
         table.append(row)
     return table

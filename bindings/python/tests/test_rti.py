@@ -59,25 +59,52 @@ def test_fig8_dominance_rule():
     # slopes per repetition s_crc + e_i / 6, s_other.
     noise = (-0.6, 0.0, 0.6)
     recs = []
-    for bw, sc, so in (("128kbps", 1.0, 3.0), ("20Mbps", 1.0, 1.15)):
+    for bw, sc, so in (("128kbps", 1.0, 3.0), ("20Mbps", 1.0, 1.05)):
         for c in (0, 6):
             for o in (0, 6):
                 recs.append(R(bw, c, o, [10 + sc * c + so * o + (e if c else 0)
                                          for e in noise]))
     m = J.fig8_analyse(recs).metrics
-    # 128k: CRC slope 1 +- t(2) * 0.1 / sqrt(3) = +- 0.248; other 3 exactly: apart.
+    # 128k: 6 federates on the CRC's PC: 10 + 6 = 16 ms; on the other: 10 + 18 = 28 ms;
+    # effect (16 - 28) / 22 = -54.5 %, beyond the 3.5 % resolution.
     assert m["federates_128k_dominant"] == "non-crc"
+    assert m["federates_128k_dominant_effect_pct"] == pytest.approx(-1200 / 22)
     assert m["federates_128k_slope_other_ms"] == pytest.approx(3.0)
     assert m["federates_128k_slope_crc_ci95_ms"] == pytest.approx(4.303 * 0.1 / 3 ** 0.5,
                                                                   rel=1e-3)
-    # 20M: 1.0 +- 0.248 against 1.15 +- 0: the intervals overlap.
+    assert m["federates_128k_dominant_levels"] == "non-crc=1"
+    # 20M: 16 ms against 10 + 6.3 = 16.3 ms: -1.86 %, within the resolution: equal, with and
+    # without the noise (the verdict is the effect's, not the noise's).
     assert m["federates_20M_dominant"] == "equal"
-    # Without the noise the intervals have no width: 1.0 and 1.15 differ.
+    assert m["federates_20M_dominant_effect_pct"] == pytest.approx(-30 / 16.15)
     exact = [R(r.params["bandwidth"], r.params.get("extraCrc", 0),
                r.params.get("extraOther", 0), [r.result["time_per_exchange_ms"]] * 3)
              for r in recs]
-    assert J.fig8_analyse(exact).metrics["federates_20M_dominant"] == "non-crc"
+    assert J.fig8_analyse(exact).metrics["federates_20M_dominant"] == "equal"
     assert J.mean_ci([1.0])[1] is None
+
+
+def test_fig8_verdict_is_the_same_at_2_and_10_repetitions():
+    """A verdict by effect size does not flip with the repetitions. Slopes as the model gives at
+    quick scale (0.05880 ms on the CRC's PC, 0.06103 ms on the other; base 0.6 ms, 6
+    federates), repetitions 0.00025 ms either side: the confidence-interval rule
+    says 'equal' at 2 repetitions (t = 12.7) and 'non-crc' at 10; the effect (-1.4 %, within
+    3.5 %) says 'equal' at both."""
+    verdicts, ci_rule = {}, {}
+    for n in (2, 10):
+        spread = [0.00025 * (-1) ** i for i in range(n)]  # mean 0, sd 0.00025 * sqrt(n/(n-1))
+        crc = [0.05880 + e for e in spread]
+        other = [0.06103 - e for e in spread]
+        verdicts[n] = J.dominance(crc, other, 0.6, 6)[0]
+        (b1, h1), (b2, h2) = J.mean_ci(crc), J.mean_ci(other)
+        ci_rule[n] = "equal" if abs(b1 - b2) <= h1 + h2 else "differ"
+    assert ci_rule == {2: "equal", 10: "differ"}  # the data make the old rule flip
+    assert verdicts == {2: "equal", 10: "equal"}
+    # 3.4 % is within the resolution, 3.6 % beyond it (either way), at 2 and at 10.
+    for n in (2, 10):
+        assert J.dominance([0.1] * n, [0.1 + 0.0069] * n, 0.6, 6)[0] == "equal"
+        assert J.dominance([0.1] * n, [0.1 + 0.0074] * n, 0.6, 6)[0] == "non-crc"
+        assert J.dominance([0.1 + 0.0074] * n, [0.1] * n, 0.6, 6)[0] == "crc"
 
 
 def test_benchmark_program_rejects_bad_arguments():

@@ -98,10 +98,28 @@ def _series(curves, titles, x=lambda o, r: o):
 
 def _metric(metrics, name, r):
     """The jitter of a record as metric NAME (..._s), with its lower-bound flag
-    (..._is_lower_bound)."""
+    (..._is_lower_bound). A record cut off by the horizon (--maxTime) has no value: its jitter
+    is "the horizon minus what was logged", a function of --maxTime, so NAME is None (left out
+    of central values, bands and comparisons) and NAME_lower_bound carries the bound (report.md
+    shows ">= bound")."""
     assert name.endswith("_s"), name
-    metrics[name] = _jitter(r)
-    metrics[name[:-2] + "_is_lower_bound"] = _bound(r)
+    bound = _bound(r)
+    metrics[name] = None if bound else _jitter(r)
+    metrics[name[:-2] + "_is_lower_bound"] = bound
+    if bound:
+        metrics[f"{name}_lower_bound"] = _jitter(r)
+
+
+def _ratio(metrics, name, num, den):
+    """metrics[name] = num / den of two records' jitters; with num cut off by the horizon, a
+    lower bound (name_lower_bound) instead; with den cut off, nothing (not even a bound)."""
+    if _bound(den) or not _jitter(den):
+        metrics[name] = None
+        return
+    q = _jitter(num) / _jitter(den)
+    metrics[name] = None if _bound(num) else q
+    if _bound(num):
+        metrics[f"{name}_lower_bound"] = q
 
 
 # --- exp. 1 ------------------------------------------------------------------------------------
@@ -144,13 +162,21 @@ def load_analyse(records):
         if spare:
             ref = sum(_jitter(r) for r in spare) / len(spare)
             metrics[f"exp1_{proto}_jitter_spare_capacity_s"] = ref
-            metrics[f"exp1_{proto}_saturated_over_spare"] = _jitter(hi) / ref if ref else None
-    u_lo, u_hi = metrics.get("exp1_udp_jitter_lightest_s"), metrics.get("exp1_udp_jitter_highest_s")
-    if u_lo is not None and u_hi is not None:
-        metrics["exp1_udp_flat"] = bool(u_hi <= 2 * u_lo)
-    t_lo, t_hi = metrics.get("exp1_tcp_jitter_lightest_s"), metrics.get("exp1_tcp_jitter_highest_s")
-    if t_lo and t_hi is not None:
-        metrics["exp1_tcp_saturated_over_unloaded"] = t_hi / t_lo
+            _ratio(metrics, f"exp1_{proto}_saturated_over_spare", hi,
+                   {"jitter_s": ref, "jitter_is_lower_bound": False})
+    udp, tcp = curves.get("udp", []), curves.get("tcp", [])
+    if udp and not _bound(udp[0][1]):
+        u_lo, u_hi = _jitter(udp[0][1]), udp[-1][1]
+        # Flat: the highest load's jitter at most twice the lightest's. A cut-off highest load
+        # decides it only when its bound already exceeds twice the lightest.
+        if not _bound(u_hi):
+            metrics["exp1_udp_flat"] = bool(_jitter(u_hi) <= 2 * u_lo)
+        elif _jitter(u_hi) > 2 * u_lo:
+            metrics["exp1_udp_flat"] = False
+        else:
+            metrics["exp1_udp_flat"] = None
+    if tcp:
+        _ratio(metrics, "exp1_tcp_saturated_over_unloaded", tcp[-1][1], tcp[0][1])
     for rec in records:
         r = rec.result
         off = round(r["load_offered_mbps"])
@@ -201,8 +227,20 @@ def _rank(r):
 
 
 def _worse(a, b):
-    """Whether record b is worse than record a."""
-    return _rank(b) > _rank(a)
+    """Whether record b is worse than record a: True, False, or None when a cut-off record
+    (whose jitter is only a lower bound) leaves it open. A bound decides only where it already
+    exceeds the other's value; a stream that logged nothing by the horizon is worse than any
+    that logged."""
+    ra, rb = _rank(a), _rank(b)
+    if ra == rb == float("inf"):
+        return None
+    if _bound(b) and not _bound(a):
+        return True if rb > ra else None
+    if _bound(a) and not _bound(b):
+        return False if ra > rb else None
+    if _bound(a) and _bound(b):
+        return None
+    return rb > ra
 
 
 def router_analyse(records):
@@ -233,15 +271,25 @@ def router_analyse(records):
                 continue
             worst = max((r for _, r in c), key=_rank)
             name = f"exp2_eth_{'on' if e else 'off'}_fddi_{'on' if f else 'off'}{suffix}_worst_jitter_s"
-            _metric(metrics, name, worst)
+            # with any point of the curve cut off, its worst is only a lower bound
+            _metric(metrics, name, dict(worst, jitter_is_lower_bound=any(
+                _bound(r) for _, r in c)))
             metrics[name[:-len("_jitter_s")] + "_logged"] = worst["window_logged"]
         on = curves.get((side, True, True, ETHERNET_MAX_FRAME), [])
         off = curves.get((side, True, False, ETHERNET_MAX_FRAME), [])
         if on and off:
             pairs = list(zip(on, off))
-            metrics[f"exp2_fddi_off_worse_than_on{suffix}"] = bool(
-                all(not _worse(b, a) for (_, a), (_, b) in pairs)
-                and any(_worse(a, b) for (_, a), (_, b) in pairs))
+            better = [_worse(b, a) for (_, a), (_, b) in pairs]  # off better than on
+            worse = [_worse(a, b) for (_, a), (_, b) in pairs]  # off worse than on
+            # True: never better and once worse; False: better somewhere, or equal everywhere;
+            # None (undetermined): a cut-off pair leaves it open
+            if any(x is True for x in better):
+                verdict = False
+            elif None in better or (None in worse and not any(x is True for x in worse)):
+                verdict = None
+            else:
+                verdict = any(worse)
+            metrics[f"exp2_fddi_off_worse_than_on{suffix}"] = verdict
     for frame in ROUTER_SMALL_FRAMES:
         for e, f in ((True, True), (True, False)):
             c = curves.get(("fddi", e, f, frame), [])

@@ -3,7 +3,8 @@ the DMSO RTI 1.3NG, TNO's RTI-DM and RTI-SM, on SGI Onyx (calibration) and iHawk
 """
 
 from .. import validation
-from ..experiment import Analysis, Experiment, Figure, Series, Validation, register
+from ..experiment import (EXTREME_SEEDS, Analysis, Experiment, Figure, Series, Validation,
+                          looks_extreme, register, seed_interval, set_seed_interval)
 
 # config -> (metric prefix, title)
 CONFIGS = {
@@ -507,9 +508,11 @@ JITTER_MEASURES = {
 
 
 def jitter_points(scale):
-    # 10 000 activations / datagrams per run, as in the study; more runs at paper scale. The
-    # iHawk network latency (a prediction) also at the ends of the iHawk's ranges (--band).
-    runs = 1 if scale == "quick" else 5
+    # 10 000 activations / datagrams per run, as in the study. Every quantity but the mean is an
+    # extreme of a run (max, min, max - min), so each point runs over EXTREME_SEEDS seeds and is
+    # reported as its seed interval. The iHawk network latency (a prediction) also at the ends
+    # of the iHawk's ranges (--band), over the same seeds.
+    runs = EXTREME_SEEDS[scale]
     # The network latency by the study's method: two processes exchanging datagrams (an echo),
     # the latency half the round trip (tno-jitter --method=echo; doc/tno.rst).
     pts = [{"measure": m, "platform": p, "samples": 10000,
@@ -549,31 +552,51 @@ def jitter_analyse(records):
                      "samples": r["samples"], "mean_us": r["mean_us"], "min_us": r["min_us"],
                      "max_us": r["max_us"], "jitter_us": r["jitter_us"]})
     metrics = {}
+    seeds = {}  # metric -> its per-seed values (the central points')
     for key, recs in sorted(by.items()):
-        def avg(q):
-            return sum(x.result[q] for x in recs) / len(recs)
+        def per_seed(q):
+            return [x.result[q] for x in sorted(recs, key=lambda x: x.params["RngRun"])]
         m, p = key[0], key[1]
         if m == "sched":
-            metrics[f"{p}_sched_jitter_us"] = avg("jitter_us")
-        elif len(key) == 2:
-            for q in ("mean", "min", "max", "jitter"):
-                metrics[f"{p}_net_{q}_us"] = avg(f"{q}_us")
-        else:
-            for q in ("mean", "min", "max", "jitter"):
-                metrics[f"{p}_net_{q}_us_{key[2]}"] = avg(f"{q}_us")
-    # The predictions' bands: the central value and the ends of the iHawk's ranges.
-    for q in ("mean", "min", "max", "jitter"):
-        set_band(metrics, f"ihawk_net_{q}_us", [metrics.get(k) for k in (
-            f"ihawk_net_{q}_us", *(f"ihawk_net_{q}_us_{b}" for b in BANDS))])
-        for b in BANDS:
-            metrics.pop(f"ihawk_net_{q}_us_{b}", None)
-    if "irix_net_mean_us" in metrics:
-        # The body of the distribution: the number the cold-line count was set on.
-        metrics["irix_net_body_us"] = metrics["irix_net_mean_us"] - metrics["irix_net_min_us"]
-    checks = [_validation(str(row["metric"]), float(row["value"]), metrics[row["metric"]],
-                          float(row["tolerance_pct"]), JITTER_CALIBRATION.get(row["metric"]),
-                          JITTER_REASON)
-              for row in validation.facts("tno03-jitter.csv").values() if row["metric"] in metrics]
+            seeds[f"{p}_sched_jitter_us"] = per_seed("jitter_us")
+            continue
+        band = "" if len(key) == 2 else f"_{key[2]}"
+        for q in ("mean", "min", "max", "jitter"):
+            seeds[f"{p}_net_{q}_us{band}"] = per_seed(f"{q}_us")
+        # The body of the distribution (mean - min), per seed: the number the cold-line count
+        # was set on.
+        seeds[f"{p}_net_body_us{band}"] = [a - b for a, b in zip(per_seed("mean_us"),
+                                                                  per_seed("min_us"))]
+    for name, values in seeds.items():
+        if not name.endswith(BANDS):
+            set_seed_interval(metrics, name, values)
+    # The predictions' bands: the union of the seed intervals of the central runs and of the
+    # ends of the iHawk's ranges (each end over the same seeds).
+    for q in ("mean", "min", "max", "jitter", "body"):
+        name = f"ihawk_net_{q}_us"
+        ends = [seed_interval(seeds[f"{name}_{b}"]) for b in BANDS if f"{name}_{b}" in seeds]
+        if name in metrics and ends:
+            # (the central runs' own seed interval stays apart: report.md joins it with a
+            # sensitivity band, doc/sensitivity.rst)
+            metrics[f"{name}_seed_low"] = metrics[f"{name}_low"]
+            metrics[f"{name}_seed_high"] = metrics[f"{name}_high"]
+            metrics[f"{name}_low"] = min([metrics[f"{name}_low"]] + [e[1] for e in ends])
+            metrics[f"{name}_high"] = max([metrics[f"{name}_high"]] + [e[2] for e in ends])
+    checks = []
+    for row in validation.facts("tno03-jitter.csv").values():
+        name = row["metric"]
+        if name not in metrics:
+            continue
+        check = _validation(str(name), float(row["value"]), metrics[name],
+                            float(row["tolerance_pct"]), JITTER_CALIBRATION.get(name),
+                            JITTER_REASON)
+        statistic = _jitter_statistic(name)
+        if statistic:
+            check = Validation.over_seeds(check.point, check.measured, seeds[name],
+                                          check.tolerance_pct, statistic, role=check.role,
+                                          reason=check.reason, parameter=check.parameter,
+                                          doc=check.doc)
+        checks.append(check)
     figures = []
     for m, (xlabel, _) in JITTER_MEASURES.items():
         series = []
@@ -604,6 +627,16 @@ def jitter_analyse(records):
         "its return from reading the reply. iHawk values are predictions.",
     ]
     return Analysis(rows=rows, metrics=metrics, validation=checks, figures=figures, notes=notes)
+
+
+def _jitter_statistic(name):
+    """The extreme a tno-jitter metric is (EXTREMES), or None for a mean: the body is the mean
+    minus the minimum, so an extreme too."""
+    if name.endswith("_body_us"):
+        return "min"
+    if not looks_extreme(name):
+        return None
+    return next(s for s in ("jitter", "max", "min") if f"_{s}_" in f"_{name}_")
 
 
 def _jitter_measured_spans(m, series, by):
@@ -650,7 +683,10 @@ def _jitter_sensitivity():
                        # not the _low/_high metrics: their --band points are left out, so
                        # each sample's would be its central run's value again
                        metrics=("ihawk_net_*_us", "ihawk_sched_jitter_us"),
-                       point_filter=lambda p: p["platform"] == "ihawk" and "band" not in p,
+                       # one seed per sample: the ranges' effects on the central value; the
+                       # seed spread is the experiment's own seed interval (doc/sensitivity.rst)
+                       point_filter=lambda p: (p["platform"] == "ihawk" and "band" not in p
+                                               and p["RngRun"] == 1),
                        recalibrate=[_recalibrate_cold_lines()])
 
 

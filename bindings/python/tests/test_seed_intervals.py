@@ -1,0 +1,303 @@
+"""Extremes over seeds: a max, a min, a jitter (max - min) or a percentile of one run is one draw
+of a distribution; it is computed over EXTREME_SEEDS seeds and compared as its seed interval
+(doc/sensitivity.rst, "Extremes")."""
+
+import pytest
+
+from testbed import validation
+from testbed.experiment import (EXTREME_SEEDS, Record, Validation, looks_extreme,
+                                seed_interval)
+
+
+# ---------------------------------------------------------------------------------------------
+# The rule
+
+
+def test_seed_interval_is_median_and_5_95_quantiles():
+    # 1..11: median 6; the 5 % quantile at rank 0.05 * 10 = 0.5 -> 1.5, the 95 % at 9.5 -> 10.5
+    assert seed_interval(range(1, 12)) == pytest.approx((6.0, 1.5, 10.5))
+    assert seed_interval([4.0]) == (4.0, 4.0, 4.0)
+
+
+def test_a_check_passes_when_the_study_lies_in_the_widened_seed_interval():
+    # The IRIX network jitter: the model's values over seeds 1-10 span 188-291 us; the study's
+    # 216 us lies inside, error 0. One seed's 271.1 us alone is 25.5 % off, outside 25 %.
+    per_seed = [188, 205, 221, 236, 244, 252, 263, 271.1, 280, 291]
+    v = Validation.over_seeds("irix_net_jitter_us", 216, per_seed, 25, "jitter", reason="r")
+    assert v.low <= 216 <= v.high and v.error_pct == 0 and v.passed
+    assert v.seeds == 10 and v.simulated == pytest.approx(248.0)
+    assert not Validation("irix_net_jitter_us", 216, 271.1, 25, reason="r").passed
+    # Outside the interval the error is the distance to its nearer end, in % of the study's:
+    # interval [100, 110] against 80 -> (100 - 80) / 80 = +25 %; against 140 -> -21.4 %.
+    w = Validation("x_max_us", 80, 105, 24, reason="r", statistic="max", low=100, high=110)
+    assert w.error_pct == pytest.approx(25.0) and not w.passed
+    w = Validation("x_max_us", 140, 105, 22, reason="r", statistic="max", low=100, high=110)
+    assert w.error_pct == pytest.approx(-30 / 1.4) and w.passed
+    d = w.as_dict()
+    assert (d["simulated_low"], d["simulated_high"], d["statistic"]) == (100, 110, "max")
+    with pytest.raises(ValueError):
+        Validation("x", 1, 5, 1, reason="r", low=1, high=4)  # central outside its interval
+    with pytest.raises(ValueError):
+        Validation("x", 1, 1, 1, reason="r", low=1)  # one end only
+
+
+def test_looks_extreme_by_name():
+    for name in ("irix_net_max_us", "irix_net_min_us", "irix_sched_jitter_us",
+                 "rtc_shortest_interval_us", "latency_p99_us", "rtc_max_delay_us"):
+        assert looks_extreme(name), name
+    for name in ("irix_net_mean_us", "nanosleep_mean_excess_us", "maximal", "send_rate_ratio"):
+        assert not looks_extreme(name), name
+
+
+# ---------------------------------------------------------------------------------------------
+# Every extreme check of the studies
+
+
+def _jitter_records(scale):
+    """tno-jitter records of every point, values varying with the seed (the analysis's input)."""
+    from testbed.experiments import tno03
+
+    recs = []
+    for p in tno03.jitter_points(scale):
+        k = p["RngRun"]
+        base = 250.0 if p["platform"] == "irix" else 45.0
+        r = {"samples": 10000, "mean_us": base + 20 + 0.1 * k, "min_us": base - 0.2 * k,
+             "max_us": base + 200 + 9 * k, "hist_bin_us": 1.0, "hist_start_us": 0.0,
+             "hist_counts": [1, 2, 1]}
+        r["jitter_us"] = r["max_us"] - r["min_us"]
+        if p["measure"] == "sched":
+            r.update(min_us=1.0, max_us=30 + 2 * k, jitter_us=29 + 2 * k)
+        recs.append(Record(params=p, result=r))
+    return recs
+
+
+def _timer_records(scale):
+    from testbed.experiments import gine14
+
+    recs = []
+    for p in gine14.timer_points(scale):
+        qs = list(range(gine14.MIN_US, gine14.MAX_US + 1, gine14.STEP_US))
+        k = p["RngRun"]
+        meas = {"ideal": [float(q) for q in qs],
+                "rtc": [max(122.07 + 0.01 * k, q + 30.0) for q in qs],
+                "nanosleep": [q + 60.0 + 0.1 * k for q in qs],
+                "tctimer": [q * 1.1 for q in qs],
+                "boosted": [q + 0.5 + (0.05 * k if q == 100 else 0) for q in qs]}[p["timer"]]
+        recs.append(Record(params=p, result={"requested_us": qs, "measured_us": meas}))
+    return recs
+
+
+#: The experiments whose validation compares an extreme, and records for their analysis.
+EXTREME_CHECKS = {"tno-jitter": ("tno03", "jitter_analyse", _jitter_records),
+                  "gine-timer": ("gine14", "timer_analyse", _timer_records)}
+
+
+def _fact_tables():
+    """The fact tables (experiment, metric, value rows) of validation/."""
+    out = []
+    for f in sorted(validation.VALIDATION_DIR.glob("*.csv")):
+        try:
+            validation.read_facts(f)
+        except validation.FactTableError:
+            continue  # a measured table (parameter columns), no fact table
+        out.append(f.name)
+    return out
+
+
+#: Metrics named like an extreme that are not an extreme of a run's samples, and why.
+NOT_EXTREMES = {
+    # doc/tno.rst, "Keeps up": the highest frequency of a grid before the sweep ends (keep-up
+    # over a window's mean rates and latencies, loss): a threshold on a sweep, not the largest
+    # of a run's samples
+    ("tno-pipeline", "1a_dmso_max_hz"), ("tno-pipeline", "1b_dm_max_hz"),
+    ("tno-pipeline", "2_sm_max_hz"),
+}
+
+
+def test_every_extreme_fact_belongs_to_an_experiment_checked_over_seeds():
+    """A fact table's row on an extreme names an experiment whose analysis this file runs
+    (a new one fails here until its seeds are shown below)."""
+    seen = set()
+    for name in _fact_tables():
+        for metric, row in validation.facts(name).items():
+            if (row["experiment"], metric) in NOT_EXTREMES:
+                continue
+            if looks_extreme(metric) or metric.endswith("_body_us"):
+                assert row["experiment"] in EXTREME_CHECKS, (name, metric)
+                seen.add(row["experiment"])
+    assert seen == set(EXTREME_CHECKS)
+
+
+@pytest.mark.parametrize("exp_id", sorted(EXTREME_CHECKS))
+@pytest.mark.parametrize("scale", ["quick", "paper"])
+def test_extreme_checks_carry_a_seed_interval_over_enough_seeds(exp_id, scale):
+    """Every validation point on an extreme (by its statistic or its name) is compared as a
+    seed interval over at least EXTREME_SEEDS[scale] seeds; none from a single seed."""
+    import importlib
+
+    mod, fn, make = EXTREME_CHECKS[exp_id]
+    analyse = getattr(importlib.import_module(f"testbed.experiments.{mod}"), fn)
+    a = analyse(make(scale))
+    extremes = [v for v in a.validation
+                if v.statistic or looks_extreme(v.point) or v.point.endswith("_body_us")
+                or "shortest" in v.point.lower()]
+    assert extremes
+    for v in extremes:
+        assert v.statistic, v.point
+        assert v.seeds is not None and v.seeds >= EXTREME_SEEDS[scale], (v.point, v.seeds)
+        assert v.low < v.high, v.point  # the records vary with the seed
+        assert v.low <= v.simulated <= v.high
+
+
+def test_tno_jitter_metrics_are_seed_intervals_and_predictions_unions_with_the_band():
+    from testbed.experiments import tno03
+
+    m = tno03.jitter_analyse(_jitter_records("quick")).metrics
+    # irix max over seeds 1-10: 459 + 9 k -> median 458.5 + ... = 250 + 200 + 9 * 5.5
+    assert m["irix_net_max_us"] == pytest.approx(450 + 9 * 5.5)
+    assert m["irix_net_max_us_seeds"] == 10
+    assert m["irix_net_max_us_low"] == pytest.approx(450 + 9 * 1.45)
+    # iHawk: central and band ends have the same synthetic values here, so the union is the
+    # central seed interval
+    assert m["ihawk_net_jitter_us_low"] <= m["ihawk_net_jitter_us"] <= m["ihawk_net_jitter_us_high"]
+    assert not any(k.endswith(("_fast", "_slow")) for k in m)
+    # the central runs' own seed interval is kept apart from the union with the band's ends
+    assert m["ihawk_net_max_us_seed_low"] >= m["ihawk_net_max_us_low"]
+    assert m["ihawk_net_max_us_seed_high"] <= m["ihawk_net_max_us_high"]
+
+
+def test_gine_burst_maximum_delay_is_a_seed_interval():
+    from testbed.experiments import gine14
+
+    recs = []
+    for p in gine14.burst_points("quick"):
+        k = p["RngRun"]
+        recs.append(Record(params=p, result={
+            "send_us": [0.0, 1.0], "recv_us": [5.0, 6.0], "delay_us": [5.0, 5.0 + k],
+            "arrival_spacing_cv": 0.1, "mean_delay_us": 5.0, "max_delay_us": 5.0 + k}))
+    m = gine14.burst_analyse(recs).metrics
+    assert m["rtc_max_delay_us_seeds"] >= EXTREME_SEEDS["quick"]
+    assert m["rtc_max_delay_us"] == pytest.approx(10.5)  # the median, not the largest (15)
+    assert m["rtc_max_delay_us_high"] < 15
+
+
+# ---------------------------------------------------------------------------------------------
+# Cut-offs kept out (NTT96: a stream cut off at --maxTime reports "the horizon minus what was
+# logged")
+
+
+def _router_records(cut_jitter, cut_logged=500, off_cut_pps=6500.0):
+    """ntt-router records of the quick points: jitter 1 ms per 1000 packets/s of load, the
+    FDDI-side both-off curve cut off at its highest load (jitter cut_jitter, a bound)."""
+    from testbed.experiments import ntt96
+
+    recs = []
+    for p in ntt96.router_points("quick"):
+        pps = p["loadPps"]
+        cut = (p["receiverSide"] == "fddi" and not p["cacheEthernet"] and not p["cacheFddi"]
+               and p["loadFrame"] == ntt96.ETHERNET_MAX_FRAME and pps == off_cut_pps)
+        r = {"load_rate_pps": pps, "load_frame_bytes": p["loadFrame"],
+             "load_offered_mbps": pps * p["loadFrame"] * 8e-6, "load_carried_mbps": 1.0,
+             "jitter_s": cut_jitter if cut else 1e-3 * pps / 1000,
+             "jitter_is_lower_bound": cut, "window_logged": cut_logged if cut else 1000,
+             "window_s": 2.0, "stream_rate_mbps": 6.0, "seq_jitter_s": 0.0, "seq_missing": 0,
+             "analyser_on_ring": True, "ttrt_ms": 8.0, "mss": 1460,
+             "receiver_side": p["receiverSide"], "cache_ethernet": p["cacheEthernet"],
+             "cache_fddi": p["cacheFddi"], "router_fast": 0, "router_slow": 0,
+             "router_queue_drops": 0, "router_fddi_drops": 0, "router_ethernet_drops": 0}
+        recs.append(Record(params=p, result=r))
+    return recs
+
+
+def test_a_cut_off_point_is_a_bound_kept_out_of_values_and_comparisons():
+    from testbed.experiments import ntt96
+
+    m30 = ntt96.router_analyse(_router_records(25.0)).metrics  # 30 s horizon
+    m60 = ntt96.router_analyse(_router_records(55.0)).metrics  # the same, 60 s
+    assert m30["exp2_both_off_jitter_s"] is None
+    assert m30["exp2_both_off_jitter_s_lower_bound"] == 25.0
+    assert m30["exp2_both_off_jitter_is_lower_bound"] is True
+    assert m30["exp2_eth_off_fddi_off_worst_jitter_s"] is None
+    assert m30["exp2_eth_off_fddi_off_worst_jitter_s_lower_bound"] == 25.0
+    # Nothing but the bounds depends on the horizon.
+    assert ({k: v for k, v in m30.items() if not k.endswith("_lower_bound")}
+            == {k: v for k, v in m60.items() if not k.endswith("_lower_bound")})
+    # Uncut curves keep their values.
+    assert m30["exp2_eth_on_fddi_on_worst_jitter_s"] == pytest.approx(6.5e-3)
+
+
+def test_a_bound_decides_a_comparison_only_where_it_exceeds_the_other():
+    from testbed.experiments import ntt96
+
+    def rec(j, bound=False, logged=1000):
+        return {"jitter_s": j, "jitter_is_lower_bound": bound, "window_logged": logged}
+
+    assert ntt96._worse(rec(1.0), rec(2.0)) is True
+    assert ntt96._worse(rec(1.0), rec(2.0, True, 10)) is True  # >= 2 > 1
+    assert ntt96._worse(rec(3.0), rec(2.0, True, 10)) is None  # >= 2: may exceed 3
+    assert ntt96._worse(rec(3.0, True, 10), rec(2.0)) is False  # >= 3 > 2
+    assert ntt96._worse(rec(1.0), rec(0.0, True, 0)) is True  # nothing logged: worse
+
+
+def test_report_shows_a_bound_a_seed_interval_and_levels(tmp_path):
+    import json
+
+    from testbed.experiment import Experiment
+    from testbed.report import write_report
+
+    v = Validation.over_seeds("irix_net_jitter_us", 216, [188, 230, 291] * 4, 25, "jitter",
+                              reason="r")
+    metrics = {"cut_jitter_s": None, "cut_jitter_s_lower_bound": 25.0, "x_us": 3.0,
+               "x_us_low": 2.0, "x_us_high": 4.0, "x_us_seeds": 10,
+               "verdict": "equal", "verdict_levels": "equal=0.5, crc=0.5"}
+    exp = Experiment(id="e", study="S", title="t", program="p", points=lambda s: [],
+                     analyse=lambda r: None)
+    (tmp_path / "e").mkdir()
+    (tmp_path / "e" / "metrics.json").write_text(json.dumps(
+        {"study": "S", "scale": "quick", "metrics": metrics, "validation": [v.as_dict()]}))
+    text = write_report(tmp_path, [exp]).read_text()
+    assert "| `cut_jitter_s` | >= 25 (cut off) |" in text
+    assert "| `x_us` | 3 | 2 .. 4 (10 seeds) |" in text
+    assert "| `verdict` | equal |  |  | levels: equal=0.5, crc=0.5 |" in text
+    assert "230 [188, 291] (12 seeds)" in text
+    assert "cut_jitter_s_lower_bound" not in text and "x_us_low" not in text
+    # With a sensitivity band over the ranges (1 .. 5) the seed spread (2 .. 4 around 3)
+    # widens it on each side: 0 .. 6.
+    m = json.loads((tmp_path / "e" / "metrics.json").read_text())
+    m["sensitivity"] = {"method": "morris", "samples": 4, "metrics": {
+        "x_us": {"band_low": 1.0, "band_high": 5.0, "drivers": ["a", "b"]}}}
+    (tmp_path / "e" / "metrics.json").write_text(json.dumps(m))
+    text = write_report(tmp_path, [exp]).read_text()
+    assert "| `x_us` | 3 | 0 .. 6 (ranges and 10 seeds) | `a`, `b` |" in text
+
+
+def test_one_rule_combines_the_ranges_band_with_the_seed_spread():
+    """doc/sensitivity.rst: the ranges' band widened on each side by the seed spread on that
+    side (hand values: band 10..20, seeds 4.5..6 around 5 -> 9.5..21)."""
+    from testbed.sensitivity import combine_band
+
+    assert combine_band(10, 20, 5, 4.5, 6) == (9.5, 21)
+    assert combine_band(None, None, 5, 4.5, 6) == (4.5, 6)  # seeds only
+    assert combine_band(10, 20, 5, None, None) == (10, 20)  # ranges only
+
+
+@pytest.mark.parametrize("scale", ["quick", "paper"])
+def test_mega_one_process_deviation_runs_over_enough_seeds(scale):
+    """The one-process send-interval std (about a hundred intervals at quick scale, a
+    calibration point) is compared as a seed interval."""
+    from testbed.experiments import mega06
+
+    pts = [p for p in mega06.flooding_points(scale) if p["role"] == "one-process"]
+    assert len({p.get("RngRun", 1) for p in pts}) >= EXTREME_SEEDS[scale]
+    assert len({tuple(sorted((k, v) for k, v in p.items() if k != "RngRun"))
+                for p in pts}) == 1  # the same point, seeds apart
+
+
+def test_a_bound_gets_no_sensitivity_band():
+    """A cut-off point's bound (a function of the horizon) and a seed count are no prediction
+    of their own: ./testbed sensitivity bands neither; a cut-off metric (None) has no band."""
+    from testbed.sensitivity import banded_names
+
+    nominal = {"exp2_both_off_jitter_s": None, "exp2_both_off_jitter_s_lower_bound": 26.1,
+               "x_us": 3.0, "x_us_low": 2.0, "x_us_seeds": 10, "flag": True}
+    assert banded_names(nominal, ("*",)) == ["x_us", "x_us_low"]
