@@ -114,7 +114,12 @@ def describe(program: str) -> dict:
     """The program's ``--describe``: {"program", "description", "options": [...], "fields":
     [...]} (options with name, type, default, range or choices, help; result fields with name,
     type, help). A program without result fields writes no record: SweepError."""
-    d = _describe_exe(str(_exe(program)))
+    try:
+        d = _describe_exe(str(_exe(program)))
+    except SweepError as e:
+        if "programs:" in str(e):
+            raise
+        raise SweepError(f"{e}; programs: {', '.join(_record_programs())}") from None
     if not d["fields"]:
         raise SweepError(f"{program}: writes no result record (its --describe declares no result "
                          f"field); programs: {', '.join(_record_programs())}")
