@@ -333,6 +333,12 @@ def _reporting_errors(run):
     except CampaignError as e:
         _log(f"error: {_failure(e)}")
         return 1
+    except OSError as e:  # a full disk, a file-size limit: what was written before is kept
+        _log(f"error: {e.filename + ': ' if e.filename else ''}{e.strerror or e}")
+        return 1
+    except RuntimeError as e:  # a figure gnuplot could not draw (plot.draw)
+        _log(f"error: {e}")
+        return 1
     except KeyboardInterrupt:
         return 130
 

@@ -744,6 +744,8 @@ def sweep(program: str, grid: dict, reps: int = 1, jobs: int | None = None,
                 except OSError as e:
                     raise SweepError(f"--param {name}: cannot create {Path(v).parent}: "
                                      f"{e.strerror}") from None
+    if log is not None:  # said before the checks (a large grid's take a while)
+        log(f"{program}: checking the grid with {program} --check")
     expanded = expand_grid(program, grid, max_points, reps)
     rows = run_points(program, grid_points(expanded), reps, out, jobs, scheduler, log, progress,
                       rerun)

@@ -1422,7 +1422,8 @@ def test_sensitivity_inputs_are_one_line(tmp_path, args, words):
     if "--out" not in args:
         args += ["--out", str(tmp_path / "o")]
     r = _cli(["sensitivity", "mega-scale", *args], env, tmp_path)
-    assert words in _clean_exit(r, 2)
+    line = _clean_exit(r, 2)
+    assert words in line and "--jobs" not in line, line  # it said "--jobs must be >= 1"
     assert afile.read_text() == "keep\n"
 
 
