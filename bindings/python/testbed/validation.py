@@ -114,8 +114,10 @@ def read_facts(path):
     seen = set()
     for i, r in enumerate(rows, 1):
         for c in ("value", "tolerance_pct"):
-            if c in r and (not isinstance(r[c], (int, float)) or not math.isfinite(r[c])):
-                raise FactTableError(f"{path}: row {i}: {c} {r[c]!r} is not a finite number")
+            if c in r and not isinstance(r[c], (int, float)):
+                raise FactTableError(f"{path}: row {i}: {c} {r[c]!r} is not a number")
+            if c in r and not math.isfinite(r[c]):
+                raise FactTableError(f"{path}: row {i}: {c} {r[c]!r} is not finite")
         if r.get("tolerance_pct", 0) < 0:
             raise FactTableError(f"{path}: row {i}: tolerance_pct {r['tolerance_pct']} < 0")
         if (r["experiment"], r["metric"]) in seen:

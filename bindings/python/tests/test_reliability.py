@@ -360,7 +360,8 @@ def test_measured_many_rows_in_linear_time(tmp_path, monkeypatch):
     monkeypatch.setattr(sweeps, "run_points", lambda program, points, reps, out, *a, **k: [
         {**p, "RngRun": 1, "efficiency": 5.0} for p in points])
     t0 = time.monotonic()
-    table = sweeps.validate("ethernet-saturation", f, out=tmp_path / "out", frame=False)
+    table = sweeps.validate("ethernet-saturation", f, out=tmp_path / "out", frame=False,
+                            max_points=n)  # (the default limit is 10 000 rows)
     assert len(table) == n
     assert time.monotonic() - t0 < 60
 
@@ -1300,8 +1301,8 @@ _FACT_HEAD = "experiment,metric,value\n"
     ((_FACT_HEAD + "jaxa-table2,m\n").encode(), "cells"),
     ((_FACT_HEAD + "jaxa-table2,m,1,2\n").encode(), "cells"),
     ((_FACT_HEAD + "jaxa-table2,m," + "1" * 131072 + "\n").encode(), "CSV"),
-    ((_FACT_HEAD + "jaxa-table2,m,nan\n").encode(), "finite"),
-    ((_FACT_HEAD + "jaxa-table2,m,inf\n").encode(), "finite"),
+    ((_FACT_HEAD + "jaxa-table2,m,nan\n").encode(), "not finite"),
+    ((_FACT_HEAD + "jaxa-table2,m,inf\n").encode(), "not finite"),
     ((_FACT_HEAD + "jaxa-table2,m,1\n").encode() * 1, None),
     (("\ufeff" + _FACT_HEAD + "jaxa-table2,m,1\n").encode(), None),
 ])
@@ -1558,3 +1559,29 @@ def test_a_killed_workers_temporary_output_is_removed(stand_ins, tmp_path):
     sweeps.sweep("leaky", {"x": [1, 2]}, jobs=1, out=tmp_path / "o")
     assert not list((tmp_path / "o" / "points").glob(".out-*")), \
         list((tmp_path / "o" / "points").iterdir())
+
+
+# --- items 2 and 10 with the module's own programs -------------------------------------------
+
+def test_jaxa_benchmark_sweep_frame_keeps_both_bandwidth_columns(tmp_path):
+    """The reproduction of item 2: testbed.sweep('jaxa-benchmark', {'bandwidth': ['128kbps'],
+    ...}) raised "cannot insert bandwidth_bps, already exists" after computing."""
+    _prog("jaxa-benchmark")
+    import testbed
+
+    frame = testbed.sweep("jaxa-benchmark", {"bandwidth": ["128kbps"], "exchanges": [10],
+                                             "reps": [1]}, jobs=1, out=tmp_path / "o")
+    assert list(frame["bandwidth_bps"]) == [128e3]
+    assert "result_bandwidth_bps" in frame.columns
+
+
+@pytest.mark.parametrize("program", ["mcast-bridge-diff", "igmp-pcap"])
+def test_programs_without_a_record_are_no_sweep_programs(tmp_path, program):
+    _prog(program)
+    from testbed import sweeps
+
+    with pytest.raises(sweeps.SweepError, match="no result record") as e:
+        sweeps.sweep(program, {"hosts" if program == "mcast-bridge-diff" else "prefix": ["2"]},
+                     jobs=1, out=tmp_path / "o")
+    offered = str(e.value).split("programs:")[-1]
+    assert "jaxa-benchmark" in offered and program not in offered
