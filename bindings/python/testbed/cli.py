@@ -278,9 +278,7 @@ def cmd_sensitivity(args):
 
 def _parse_params(items):
     """--param NAME=VALUES (repeatable) -> {name: text}; a name given twice is an error."""
-    from .sweeps import SweepError
-
-    from .sweeps import _RESERVED
+    from .sweeps import _RESERVED, SweepError
 
     grid = {}
     for item in items or []:
