@@ -691,30 +691,47 @@ def tornado(entry: dict, method: str, sdir: Path) -> str:
     key, second = ("mu_star", "sigma") if method == "morris" else ("ST", "S1")
     rank = list(reversed(entry["ranking"]))  # gnuplot draws the first row at the bottom
     name = f"tornado-{_safe(entry['metric'])}"
+    import tempfile
+
     from .campaign import atomic_write_text
     from .plot import draw
 
-    atomic_write_text(sdir / f"{name}.dat", "".join(
-        f'{i} "{r["parameter"]}" {r[key]:.10g} {r[second]:.10g}\n' for i, r in enumerate(rank)))
+    # The data go to a temporary that the figure is drawn from, and replace <name>.dat only
+    # when the figure is whole (a full disk leaves the previous .dat, .plt and .png together).
+    fd, tmp_dat = tempfile.mkstemp(dir=sdir, prefix=".tmp-", suffix=".dat")
+    os.close(fd)
+    tmp_dat = Path(tmp_dat)
+    dat = sdir / f"{name}.dat"
     label = {"mu_star": "mu* (mean |elementary effect|, metric units)",
              "ST": "total-order Sobol index ST"}[key]
     lab2 = {"sigma": "sigma (interactions, non-linearity)", "S1": "first-order S1"}[second]
     title = title_lines(entry)
     height = max(300, 60 + 34 * len(rank) + 16 * (len(title) - 1))
-    draw(lambda png: "\n".join([
-        f"set terminal pngcairo size 1000,{height} enhanced font 'Sans,10'",
-        f"set output '{png}'",
-        # one line per part (gnuplot's "\n" in a double-quoted string): a long metric name
-        # and its band on one line ran past the figure's right edge
-        "set title \"" + "\\n".join(t.replace('"', "'") for t in title) + "\" noenhanced",
-        f"set xlabel '{label}'",
-        "set ytics noenhanced", "set grid xtics", "set key bottom right",
-        f"set yrange [-0.6:{len(rank) - 0.4}]", "set xrange [0:*]",
-        "set style fill solid 0.6 border -1",
-        f"plot '{name}.dat' using ($3/2):1:($3/2):(0.35):ytic(2) with boxxyerror "
-        f"title '{key.replace('_star', '*')}' noenhanced, '' using 4:1 with points pt 7 ps 1.2 "
-        f"title '{lab2}'",
-    ]) + "\n", sdir, name, "tornado figure")
+
+    def script(png):
+        data = dat.name if png == f"{name}.png" else tmp_dat.name
+        return "\n".join([
+            f"set terminal pngcairo size 1000,{height} enhanced font 'Sans,10'",
+            f"set output '{png}'",
+            # one line per part (gnuplot's "\n" in a double-quoted string): a long metric name
+            # and its band on one line ran past the figure's right edge
+            "set title \"" + "\\n".join(t.replace('"', "'") for t in title) + "\" noenhanced",
+            f"set xlabel '{label}'",
+            "set ytics noenhanced", "set grid xtics", "set key bottom right",
+            f"set yrange [-0.6:{len(rank) - 0.4}]", "set xrange [0:*]",
+            "set style fill solid 0.6 border -1",
+            f"plot '{data}' using ($3/2):1:($3/2):(0.35):ytic(2) with boxxyerror "
+            f"title '{key.replace('_star', '*')}' noenhanced, '' using 4:1 with points pt 7 ps 1.2 "
+            f"title '{lab2}'",
+        ]) + "\n"
+
+    try:
+        atomic_write_text(tmp_dat, "".join(f'{i} "{r["parameter"]}" {r[key]:.10g} '
+                                           f'{r[second]:.10g}\n' for i, r in enumerate(rank)))
+        draw(script, sdir, name, "tornado figure")
+        os.replace(tmp_dat, dat)
+    finally:
+        tmp_dat.unlink(missing_ok=True)
     return f"{name}.png"
 
 

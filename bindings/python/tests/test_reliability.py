@@ -1585,3 +1585,29 @@ def test_programs_without_a_record_are_no_sweep_programs(tmp_path, program):
                      jobs=1, out=tmp_path / "o")
     offered = str(e.value).split("programs:")[-1]
     assert "jaxa-benchmark" in offered and program not in offered
+
+
+def test_full_disk_keeps_the_previous_tornado(tiny_disk):
+    """sensitivity's tornado .dat and figure were written in place: a full disk left a
+    truncated .dat and a broken PNG in place of the previous ones."""
+    import shutil
+
+    if shutil.which("gnuplot") is None:
+        pytest.skip("gnuplot not installed")
+    from testbed.plot import png_is_whole
+    from testbed.sensitivity import tornado
+
+    def entry(n):
+        return {"metric": "rtt_mean_ms", "central": 1.0, "band_low": 0.5, "band_high": 2.0,
+                "ranking": [{"parameter": f"p{i}", "mu_star": 1.0 + i, "sigma": 0.5}
+                            for i in range(n)]}
+
+    tornado(entry(2), "morris", tiny_disk)
+    before = {p.name: p.read_bytes() for p in tiny_disk.iterdir()}
+    assert png_is_whole(tiny_disk / "tornado-rtt_mean_ms.png")
+    _fill(tiny_disk, 12288)
+    with pytest.raises((RuntimeError, OSError)):
+        tornado(entry(60), "morris", tiny_disk)
+    (tiny_disk / "filler").unlink()
+    after = {p.name: p.read_bytes() for p in tiny_disk.iterdir()}
+    assert after == before, "a previous file was changed or a temporary left"
