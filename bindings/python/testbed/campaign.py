@@ -175,6 +175,41 @@ def _atomic_write_json(path: Path, data) -> None:
     atomic_write_text(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 
+def _finite_float(text: str) -> float:
+    x = float(text)
+    if not math.isfinite(x):
+        raise ValueError(f"number {text} is out of range")
+    return x
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def load_json(text: str):
+    """Strict JSON of a stored record: NaN, Infinity and a number beyond a double (1e400, which
+    Python reads as inf) are refused (ValueError), and so is a nesting deeper than the parser's
+    recursion limit (RecursionError becomes ValueError)."""
+    try:
+        return json.loads(text, parse_float=_finite_float, parse_constant=_no_constant)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
+#: Keys of a record that its checksum does not cover: the checksum itself and the experiment a
+#: copy is stored for (a point shared by experiments is the same record under another name).
+_UNCHECKED = ("checksum", "experiment")
+
+
+def record_checksum(record: dict) -> str:
+    """SHA-256 of a record's content (canonical JSON, without the keys of _UNCHECKED): stored
+    with the record and checked before it is reused, so that an edited result, build identity
+    or resolved parameter set is computed again instead of trusted."""
+    body = {k: v for k, v in record.items() if k not in _UNCHECKED}
+    canon = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(canon.encode()).hexdigest()
+
+
 def _clean_stale(pdir: Path) -> int:
     """Remove temporaries that an interrupted or killed campaign left in a points/ folder and
     in the experiment's folder beside it (metrics.json, data.csv, ...)."""
@@ -379,7 +414,7 @@ def _written_since(dests: list[tuple[str, str]], params: dict, build: dict | Non
         try:
             if not path.is_file() or path.stat().st_mtime < since:
                 return False
-            data = json.loads(path.read_text())
+            data = load_json(path.read_text())
         except (OSError, ValueError):
             return False
         if not isinstance(data, dict) or data.get("params") != params:
@@ -498,7 +533,8 @@ def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]]
                                           f"  {' '.join(cmd)}\n{tail}"}
         try:
             result = json.loads(tmp.read_text())
-        except (OSError, ValueError) as e:
+            json.dumps(result, allow_nan=False)
+        except (OSError, ValueError, RecursionError) as e:
             return {"ok": False, "error": f"point {params} wrote no valid JSON: {e}"}
         wall = time.monotonic() - t0
         if not _guard_holds(guard):
@@ -512,6 +548,7 @@ def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]]
             record["build"] = build
         if resolved is not None:
             record["resolved"] = resolved
+        record["checksum"] = record_checksum(record)
         for exp_id, dest in dests:
             _atomic_write_json(Path(dest), {"experiment": exp_id, **record})
         return {"ok": True, "wall": wall}
@@ -614,8 +651,9 @@ def _declared_fields(program: str) -> dict[str, dict] | None:
 
 
 def _value_fits(kind: str, v) -> bool:
-    def number(x):
-        return x is None or (isinstance(x, (int, float)) and not isinstance(x, bool))
+    def number(x):  # null: the programs write a non-finite real as null (ResultRecord)
+        return x is None or (isinstance(x, (int, float)) and not isinstance(x, bool)
+                             and math.isfinite(x))
 
     return {"real": number(v),
             "int": isinstance(v, int) and not isinstance(v, bool),
@@ -660,12 +698,13 @@ def _read_point(path: Path, params: dict, program: str | None = None,
             if log is not None and (path.exists() or path.is_symlink()):
                 log(f"{path}: not a regular file: computing the point again")
             return None
-        data = json.loads(path.read_text())
+        data = load_json(path.read_text())
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as e:
         if log is not None:
-            log(f"{path}: unreadable record ({type(e).__name__}): computing the point again")
+            log(f"{path}: unreadable record ({type(e).__name__}: {e}): computing the point "
+                f"again")
         return None
     why = record_problem(data, params, program)
     if why is not None:
@@ -675,14 +714,30 @@ def _read_point(path: Path, params: dict, program: str | None = None,
     return data
 
 
+#: The fields of a build identity that decide a program's output (build_identity hashes them
+#: into its id).
+_IDENTITY = ("id", "program_sha256", "module_libraries", "ns3")
+
+
 def _is_current(data: dict, build: dict | None, inputs: dict | None = None) -> bool:
-    """Whether a stored record was made by this build (and read these input files). Without a
-    current identity (build None: tests of the storage alone) any record is current."""
+    """Whether a stored record was made by this build (every field of its identity, not the id
+    alone, and these input files) and is as it was written (its checksum, record_checksum).
+    Without a current identity (build None: tests of the storage alone) any record is
+    current."""
     if build is None:
         return True
     stored = data.get("build")
-    return (isinstance(stored, dict) and stored.get("id") == build["id"]
-            and stored.get("inputs", {}) == (inputs or {}))
+    return (isinstance(stored, dict)
+            and all(stored.get(k) == build.get(k) for k in _IDENTITY)
+            and stored.get("inputs", {}) == (inputs or {})
+            and _checksum_holds(data))
+
+
+def _checksum_holds(data: dict) -> bool:
+    try:
+        return data.get("checksum") == record_checksum(data)
+    except (ValueError, RecursionError):
+        return False
 
 
 def _load_point(path: Path, params: dict, program: str | None = None,
@@ -903,8 +958,19 @@ def _reach_scheduler(address: str) -> None:
 
     try:
         scheme, loc = parse_address(address)
+        if scheme == "inproc":  # a scheduler of this very process (the Python API) or none
+            from distributed.comm.inproc import global_manager
+
+            try:
+                listening = global_manager.get_listener_for(loc) is not None
+            except ValueError:  # another process's or a malformed in-process address
+                listening = False
+            if not listening:
+                raise ValueError("an inproc:// address names a scheduler inside this process, "
+                                 "and none listens there; give tcp://HOST:PORT")
+            return
         if scheme not in ("tcp", "tls"):
-            return  # another Dask transport (inproc://, ucx://, ws://): Dask's Client checks it
+            return  # another Dask transport (ucx://, ws://): Dask's Client checks it
         host, port = parse_host_port(loc)
         if port is None:
             raise ValueError("no port (use tcp://HOST:PORT)")
@@ -1044,6 +1110,15 @@ def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,
     """
     if scale not in SCALES:
         raise CampaignError(f"unknown scale {scale!r}; use one of {', '.join(SCALES)}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int):
+        raise TypeError(f"jobs={jobs!r}: a whole number >= 1, not {type(jobs).__name__}")
+    if jobs < 1:
+        raise ValueError(f"jobs={jobs!r}: must be >= 1")
+    if not isinstance(out, (str, os.PathLike)):
+        raise TypeError(f"out={out!r}: a folder (str or Path), not {type(out).__name__}")
+    if scheduler is not None and not isinstance(scheduler, str):
+        raise TypeError(f"scheduler={scheduler!r}: an address (str), not "
+                        f"{type(scheduler).__name__}")
     out = Path(out)
     for exp in exps:
         check_out(out / exp.id)
@@ -1153,7 +1228,7 @@ def _run_campaign(exps, scale, jobs, out, log, scheduler, progress, rerun, share
                         break
             if k in stored:  # another experiment has it: same program, parameters and build
                 try:
-                    data = json.loads(stored[k].read_text())
+                    data = load_json(stored[k].read_text())
                 except (OSError, ValueError):  # gone meanwhile: compute it
                     stored.pop(k)
                     missing += 1
@@ -1164,12 +1239,16 @@ def _run_campaign(exps, scale, jobs, out, log, scheduler, progress, rerun, share
                 continue
             old = _read_point(d, p, exp.program)
             if old is not None:
-                stale[k] = ("rerun" if rerun else "build" if isinstance(old.get("build"), dict)
-                            else "unknown")
+                b = old.get("build")
+                stale[k] = ("rerun" if rerun else "unknown" if not isinstance(b, dict)
+                            else "build" if any(b.get(x) != builds[exp.program].get(x)
+                                                for x in _IDENTITY)
+                            or b.get("inputs", {}) != inputs(exp, p) else "edited")
             missing += 1
             groups.setdefault(k, []).append((exp, p, d))
         log(f"{exp.id}: {len(plan[exp.id])} points ({len(plan[exp.id]) - missing} already done)")
     why = {"build": "the build changed", "unknown": "their records name no build",
+           "edited": "their records do not match their checksum (edited or damaged)",
            "rerun": "--rerun"}
     for reason, text in why.items():
         n = sum(1 for r in stale.values() if r == reason)
@@ -1189,6 +1268,10 @@ def _run_campaign(exps, scale, jobs, out, log, scheduler, progress, rerun, share
                         "resolved": resolve_params(options[exp.program], p),
                         "guard": _build_guard(b)}
         _compute(todo, jobs, scheduler, log, failed, progress, scale, extra)
+        # Every point has ended: a temporary output still there is a killed worker's (an
+        # external worker's program survives its worker; the folder is this campaign's).
+        for exp_id in plan:
+            _clean_stale(out / exp_id / "points")
 
     results: dict[str, list[Record] | Exception] = dict(failed)
     for exp_id, pts in plan.items():
@@ -1275,7 +1358,7 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
                                         f"{WORKER_WAIT_S:.0f} s ({len(pending)} points left; "
                                         f"finished points are kept)")
             for f in done:
-                _finish(f, futures, show, failed, log, bar, index.pop(f))
+                _finish(f, futures, show, failed, log, bar, index.pop(f), cluster, scheduler)
             while queue and len(pending) < slots:
                 pending.add(submit())
     except KeyboardInterrupt:
@@ -1288,23 +1371,76 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
         cluster.close()
 
 
-def _finish(f, futures, show, failed, log, bar, rank=None):
-    """A point's future is done: its record was written (or it failed); report and release it."""
+#: How long one wait for a finished point's result lasts before the campaign looks whether an
+#: external cluster still has workers.
+RESULT_POLL_S = 10.0
+
+
+def _result(f, cluster=None, scheduler=None):
+    """A finished future's result. Its result lives on the worker that computed it: when that
+    worker dies before the result is fetched, Dask computes the point again, which an external
+    cluster whose last worker died never does. So the wait is bounded: while no worker is
+    connected for WORKER_WAIT_S, CampaignError (as the campaign's own wait says)."""
+    alone_since = None
+    while True:
+        try:
+            return f.result(timeout=RESULT_POLL_S)
+        except TimeoutError:
+            pass
+        if cluster is None or cluster.workers() > 0:
+            alone_since = None
+        elif alone_since is None:
+            alone_since = time.monotonic()
+        elif time.monotonic() - alone_since > WORKER_WAIT_S:
+            raise CampaignError(f"--scheduler {scheduler}: no workers for {WORKER_WAIT_S:.0f} s "
+                                f"(finished points are kept)")
+
+
+class PointsFailed(CampaignError):
+    """Points of an experiment failed: each was logged (with its program's error) as it failed;
+    the message counts and names them. ``errors``: every failed point's error text."""
+
+    def __init__(self, exp_id: str, errors: list[str], points: list[dict]):
+        self.exp_id, self.errors, self.points = exp_id, errors, points
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        n = len(self.points)
+        if n == 1:
+            return f"{self.exp_id}: {self.errors[0]}"
+        shown = ", ".join(str(p) for p in self.points[:5]) + (", ..." if n > 5 else "")
+        return f"{self.exp_id}: {n} points failed: {shown}"
+
+    def add(self, error: str, point: dict) -> None:
+        self.errors.append(error)
+        self.points.append(point)
+        self.args = (self._text(),)
+
+
+def _finish(f, futures, show, failed, log, bar, rank=None, cluster=None, scheduler=None):
+    """A point's future is done: its record was written (or it failed); report and release it.
+    Every failed point is logged once, as it fails, with its error; the experiment's exception
+    (``failed``) counts and names them all."""
     if show:
         time.sleep(0.2)  # the point's last progress events are still on their way
     # Released once its record is written: a finished point held by the client would
     # be computed again when the worker that holds its (small) result dies.
     members = futures.pop(f)
     try:
-        res = f.result()
+        res = _result(f, cluster, scheduler)
+    except CampaignError:
+        raise
     except Exception as e:  # the point's workers died too often (KilledWorker), ...
         res = {"ok": False, "error": f"{type(e).__name__}: {e}"}
     f.release()
     if not res["ok"]:
-        for e, _, _ in members:
-            if e.id not in failed:
-                failed[e.id] = CampaignError(f"{e.id}: {res['error']}")
-                log(f"{e.id}: FAILED: {res['error']}")
+        log(f"{members[0][0].id}: point FAILED: {res['error']}")
+        for e, p, _ in members:
+            prev = failed.get(e.id)
+            if isinstance(prev, PointsFailed):
+                prev.add(res["error"], p)
+            elif prev is None:
+                failed[e.id] = PointsFailed(e.id, [res["error"]], [p])
     bar.step(index=rank, wall=res.get("wall"))
 
 

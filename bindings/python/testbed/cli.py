@@ -9,6 +9,10 @@ from pathlib import Path
 
 from .experiment import SCALES, experiments
 
+#: Largest --samples of sensitivity (Morris trajectories or Sobol base samples; the runs are
+#: samples x (parameters + 1 or 2) x points, which run_sensitivity also bounds).
+MAX_SAMPLES = 4096
+
 
 def _log(msg):
     print(msg, flush=True)
@@ -19,8 +23,9 @@ def _error(msg):
     print(f"testbed: error: {msg}", file=sys.stderr, flush=True)
 
 
-def _at_least_one(option):
-    """An argparse type: a whole number >= 1, the message naming ``option``."""
+def _at_least_one(option, most=None):
+    """An argparse type: a whole number >= 1 (and <= ``most``), the message naming
+    ``option``."""
     def parse(value):
         try:
             n = int(value)
@@ -28,6 +33,8 @@ def _at_least_one(option):
             raise argparse.ArgumentTypeError(f"{option} {value!r}: not a whole number") from None
         if n < 1:
             raise argparse.ArgumentTypeError(f"{option} must be >= 1")
+        if most is not None and n > most:
+            raise argparse.ArgumentTypeError(f"{option} {n}: at most {most}")
         return n
 
     return parse
@@ -98,7 +105,7 @@ def _run(exps, args):
     for exp in exps:
         res = results.get(exp.id)
         if isinstance(res, Exception):
-            _log(f"{exp.id}: FAILED: {res}")
+            _log(f"{exp.id}: FAILED: {_failure(res)}")
             broken.append(exp.id)
             rc = 1
             continue
@@ -125,7 +132,11 @@ def _run(exps, args):
         failing += [(exp.id, v) for v in failing_checks(val)]
         gaps += [(exp.id, v) for v in val if v.get("role") == "known_gap"]
         lost += [(exp.id, v) for v in val if v.get("role") == "calibration" and not v["pass"]]
-    report = write_report(out, experiments().values())
+    try:
+        report = write_report(out, experiments().values())
+    except OSError as e:  # a full disk: the previous report.md is kept (written atomically)
+        report = f"NOT written ({e.strerror or e})"
+        rc = 1
     if len(exps) > 1 or failing or gaps:
         _summary(failing, gaps, lost, broken)
     if failing and args.strict:
@@ -133,6 +144,19 @@ def _run(exps, args):
     _log(f"report: {report} ({time.monotonic() - t0:.0f} s)"
          + ("" if rc == 0 else "; exit status 1"))
     return rc
+
+
+def _failure(e):
+    """An experiment's failure in one line: failed points were each logged as they failed
+    (PointsFailed), so only their count and names here."""
+    from .campaign import PointsFailed
+
+    if isinstance(e, PointsFailed):
+        n = len(e.points)
+        return (f"{n} point{'s' if n != 1 else ''} failed ("
+                + ", ".join(str(p) for p in e.points[:5]) + (", ..." if n > 5 else "")
+                + "; the error of each is above)")
+    return str(e)
 
 
 def _summary(failing, gaps, lost, broken):
@@ -226,7 +250,7 @@ def _sensitivity(exp, method, samples, args):
         _error(e)
         return 2
     except CampaignError as e:
-        _log(f"{exp.id}: sensitivity FAILED: {e}")
+        _log(f"{exp.id}: sensitivity FAILED: {_failure(e)}")
         return 1
     return 0
 
@@ -240,6 +264,10 @@ def cmd_sensitivity(args):
         have = ", ".join(e.id for e in exps.values() if e.sensitivity is not None)
         _log(f"error: {exp.id} has no sensitivity declaration (experiments with one: {have})")
         return 2
+    if args.scale != "quick":
+        # the samples run the experiment's quick points (doc/sensitivity.rst)
+        _log(f"error: --scale {args.scale}: sensitivity runs the quick-scale points only")
+        return 2
     rc = _sensitivity(exp, args.method, args.samples, args)
     if rc == 0 and (args.out / exp.id / "metrics.json").exists():
         # Refresh the experiment's metrics.json and the report with the new bands.
@@ -250,12 +278,15 @@ def cmd_sensitivity(args):
 
 def _parse_params(items):
     """--param NAME=VALUES (repeatable) -> {name: text}; a name given twice is an error."""
-    from .sweeps import SweepError
+    from .sweeps import _RESERVED, SweepError
 
     grid = {}
     for item in items or []:
         name, eq, values = item.partition("=")
         name = name.strip()
+        if name in _RESERVED:
+            raise SweepError(f"--param {name}: set by the sweep itself, not a parameter"
+                             + (" (use --reps)" if name == "RngRun" else ""))
         if not eq or not name or not values.strip():
             raise SweepError(f"--param {item!r}: expected NAME=V1,V2,... or NAME=START:STOP:STEP")
         if name in grid:
@@ -298,6 +329,12 @@ def _reporting_errors(run):
         _error(e)
         return 2
     except CampaignError as e:
+        _log(f"error: {_failure(e)}")
+        return 1
+    except OSError as e:  # a full disk, a file-size limit: what was written before is kept
+        _log(f"error: {e.filename + ': ' if e.filename else ''}{e.strerror or e}")
+        return 1
+    except RuntimeError as e:  # a figure gnuplot could not draw (plot.draw)
         _log(f"error: {e}")
         return 1
     except KeyboardInterrupt:
@@ -384,21 +421,34 @@ def _validate_experiment(args):
         raise SweepError(f"{path}: no such file")
     try:
         rows = read_facts(path)
-        compare_facts(rows, exp.id, None)  # rows for this experiment, before anything runs
+        mine = compare_facts(rows, exp.id, None)  # rows for this experiment, before anything runs
     except FactTableError as e:
         raise SweepError(str(e)) from None
     out = args.out
+    from .campaign import CampaignError, check_out
+    from .validation import known_metrics
+
+    try:
+        check_out(out / exp.id)
+    except CampaignError as e:
+        raise SweepError(str(e)) from None
+    known = known_metrics(out / exp.id / "metrics.json", exp.id)
+    if known is not None:  # the metrics of an earlier run: a name none has, before the run
+        try:
+            compare_facts(mine, exp.id, dict.fromkeys(known, 0.0))
+        except FactTableError as e:
+            raise SweepError(str(e)) from None
     res = run_campaign([exp], args.scale, args.jobs, out, log=_log, scheduler=args.scheduler,
                        progress=args.progress, rerun=args.rerun)[exp.id]
     if isinstance(res, Exception):
-        _log(f"{exp.id}: FAILED: {res}")
+        _log(f"{exp.id}: FAILED: {_failure(res)}")
         return 1
     metrics = finish_experiment(exp, res, args.scale, out)["metrics"]
     try:
         table = compare_facts(rows, exp.id, metrics, args.tolerance)
     except FactTableError as e:
         raise SweepError(str(e)) from None
-    from .campaign import write_csv
+    from .campaign import atomic_write_text, write_csv
 
     write_csv(out / "validation.csv", table)
     md = [f"# {exp.id} against {path.name}", "",
@@ -408,7 +458,7 @@ def _validate_experiment(args):
         err = "-" if r["error_pct"] is None else f"{r['error_pct']:.4g}"
         md.append(f"| {r['metric']} | {r['measured']:g} | {r['simulated']} | {err} | "
                   f"{r['tolerance_pct']:g} | {'yes' if r['pass'] else 'NO'} |")
-    (out / "validation.md").write_text("\n".join(md) + "\n")
+    atomic_write_text(out / "validation.md", "\n".join(md) + "\n")
     print("\n".join(md), flush=True)
     bad = [r for r in table if not r["pass"]]
     _log(f"{len(table) - len(bad)}/{len(table)} rows of {path.name} within their tolerance; "
@@ -426,7 +476,8 @@ def _validate(args):
     out = args.out
     table = validate(args.program, args.measured, tolerance=args.tolerance, reps=args.reps,
                      jobs=args.jobs, out=out, scheduler=args.scheduler, log=_log,
-                     progress=args.progress, frame=False, rerun=args.rerun)
+                     progress=args.progress, frame=False, rerun=args.rerun,
+                     max_points=args.max_points)
     print((out / "validation.md").read_text(), flush=True)
     checks = [r for r in table if r["role"] == "check"]
     bad = [r for r in checks if not r["pass"]]
@@ -504,7 +555,8 @@ def main(argv=None):
     p.add_argument("--method", choices=("morris", "sobol"), default="morris",
                    help="morris: elementary effects (screening, default); sobol: S1 and ST "
                         "indices (for a few parameters: N x (k + 2) samples)")
-    p.add_argument("--samples", type=_jobs, default=None, metavar="N",
+    p.add_argument("--samples", type=_at_least_one("--samples", MAX_SAMPLES), default=None,
+                   metavar="N",
                    help="Morris trajectories (default 4: 4 x (k + 1) samples) or Sobol base "
                         "samples (a power of 2, default 8)")
     _common(p)
@@ -540,6 +592,9 @@ def main(argv=None):
                         "validation/gine14-timers.csv, ...), given as FILE.csv or --measured")
     p.add_argument("--scale", choices=SCALES, default="quick",
                    help="the experiment's scale (--experiment only; default quick)")
+    p.add_argument("--max-points", type=_at_least_one("--max-points"), default=10000,
+                   metavar="N", help="most rows of the measured file and most runs (points x "
+                                     "reps) the validation runs (default 10000)")
     p.add_argument("--tolerance", type=_tolerance, default=10.0, metavar="PCT",
                    help="largest |error| in percent of the measured value (default 10)")
     _strict(p)

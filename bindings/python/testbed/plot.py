@@ -523,19 +523,88 @@ def layout_problems(text: str) -> list[str]:
     return problems
 
 
-def render(fig: Figure, outdir: Path) -> Path:
-    """Write <outdir>/<name>.plt and run gnuplot on it: <outdir>/<name>.png."""
+def png_is_whole(path: Path) -> bool:
+    """Whether a file is a whole PNG: the signature, then chunks whose lengths and CRCs hold, up
+    to IEND at the file's end (gnuplot exits 0 when a full disk truncated its PNG)."""
+    import struct
+    import zlib
+
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return False
+    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return False
+    pos = 8
+    while pos + 12 <= len(data):
+        (n,) = struct.unpack(">I", data[pos:pos + 4])
+        kind = data[pos + 4:pos + 8]
+        end = pos + 12 + n
+        if end > len(data):
+            return False
+        (crc,) = struct.unpack(">I", data[end - 4:end])
+        if zlib.crc32(data[pos + 4:end - 4]) != crc:
+            return False
+        if kind == b"IEND":
+            return end == len(data)
+        pos = end
+    return False
+
+
+def draw(plt_text, outdir: Path, name: str, what: str = "figure") -> Path:
+    """Write <outdir>/<name>.plt and draw <outdir>/<name>.png with gnuplot, each as a whole or
+    not at all: the script and the PNG are drawn into temporaries beside them, the PNG checked
+    whole (png_is_whole), then both renamed over the previous ones. A failure (a full disk)
+    leaves the previous figure as it was, no temporary, and raises RuntimeError or OSError.
+    ``plt_text(png_name)``: the script drawing into the PNG of that name (in outdir)."""
+    import os
+    import tempfile
+
+    from .campaign import atomic_write_text
+
+    outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
-    name = _file_name(fig.name)
     png = outdir / f"{name}.png"
     plt = outdir / f"{name}.plt"
-    # The script names the PNG without its folder (gnuplot runs in outdir): no path a user
-    # typed (--out) enters the script.
-    plt.write_text(script(fig, Path(png.name)))
     gnuplot = shutil.which("gnuplot")
     if gnuplot is None:
         raise RuntimeError("gnuplot is not installed (./testbed setup installs it)")
-    proc = subprocess.run([gnuplot, plt.name], capture_output=True, text=True, cwd=outdir)
-    if proc.returncode != 0 or not png.exists():
-        raise RuntimeError(f"gnuplot failed on {plt}: {proc.stderr.strip()}")
+    fd, tmp_png = tempfile.mkstemp(dir=outdir, prefix=".tmp-", suffix=".png")
+    os.close(fd)
+    tmp_png = Path(tmp_png)
+    fd, tmp_plt = tempfile.mkstemp(dir=outdir, prefix=".tmp-", suffix=".plt")
+    os.close(fd)
+    tmp_plt = Path(tmp_plt)
+    try:
+        tmp_plt.write_text(plt_text(tmp_png.name))
+        proc = subprocess.run([gnuplot, tmp_plt.name], capture_output=True, text=True,
+                              cwd=outdir)
+        if proc.returncode != 0:
+            raise RuntimeError(f"gnuplot failed on {plt}: {proc.stderr.strip()}")
+        if not png_is_whole(tmp_png):
+            raise RuntimeError(f"{png}: gnuplot wrote no whole PNG (a full disk?); the previous "
+                               f"{what} is kept")
+        atomic_write_text(plt, plt_text(png.name))
+        os.chmod(tmp_png, 0o666 & ~_umask())
+        os.replace(tmp_png, png)
+    finally:
+        tmp_png.unlink(missing_ok=True)
+        tmp_plt.unlink(missing_ok=True)
     return png
+
+
+def _umask() -> int:
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def render(fig: Figure, outdir: Path) -> Path:
+    """Write <outdir>/<name>.plt and run gnuplot on it: <outdir>/<name>.png (both replaced as
+    a whole or not at all: draw)."""
+    name = _file_name(fig.name)
+    # The script names the PNG without its folder (gnuplot runs in outdir): no path a user
+    # typed (--out) enters the script.
+    return draw(lambda png: script(fig, Path(png)), Path(outdir), name)

@@ -21,8 +21,6 @@ import hashlib
 import json
 import math
 import os
-import shutil
-import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
@@ -38,6 +36,9 @@ MORRIS_LEVELS = 4
 #: Small sample sizes: Morris trajectories, Sobol base samples (a power of 2). The documented
 #: sizes of ./testbed reproduce --with-sensitivity.
 DEFAULT_SAMPLES = {"morris": 4, "sobol": 8}
+#: Most runs (samples x points, before shared points are merged) a sensitivity analysis starts:
+#: a sweep's default --max-points.
+MAX_RUNS = 10000
 
 
 @dataclass
@@ -374,15 +375,32 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     if any(f.in_analysis for f in factors) and decl.analyse is None:
         raise SensitivityError(f"{exp.id}: a choice applied in the analysis needs the "
                                f"declaration's analyse")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise SensitivityError(f"--samples {n!r}: a whole number >= 1")
+    if method == "sobol" and n & (n - 1):
+        raise SensitivityError(f"--samples {n}: Sobol's base samples are a power of 2 (its "
+                               f"sequence's balance; e.g. {1 << (n.bit_length() - 1)} or "
+                               f"{1 << n.bit_length()})")
+    base_points = [p for p in exp.points("quick")
+                   if decl.point_filter is None or decl.point_filter(p)]
+    per = len(factors) + (1 if method == "morris" else 2)
+    runs = (n * per + 1) * max(1, len(base_points))
+    if runs > MAX_RUNS:
+        raise SensitivityError(f"--samples {n}: {n} x {per} samples + the nominal, x "
+                               f"{len(base_points)} points = {runs} runs, more than {MAX_RUNS}")
     out_root = Path(out or Path.cwd() / "results").resolve()
     sid = f"sensitivity-{exp.id}"
     sdir = out_root / sid
+    from .campaign import check_out
+
+    try:
+        check_out(sdir)
+    except CampaignError as e:
+        raise SensitivityError(str(e)) from None
     sdir.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
     X = sample(factors, method, n, seed)
     log(f"{sid}: {method}, {len(factors)} parameters, {len(X)} samples (N = {n}) + the nominal")
-    base_points = [p for p in exp.points("quick")
-                   if decl.point_filter is None or decl.point_filter(p)]
     # Sample 0 is the nominal model (no change): the central value.
     rows = [None] + [list(map(float, r)) for r in X]
     samples_info = []
@@ -567,7 +585,9 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     for r in results:
         if r["drivers"]:  # a metric that no factor moves gets no figure
             figs.append(tornado(r, method, sdir))
-    (sdir / "sensitivity.md").write_text(markdown(summary, figs))
+    from .campaign import atomic_write_text
+
+    atomic_write_text(sdir / "sensitivity.md", markdown(summary, figs))
     log(f"{sid}: {len(results)} metrics, {len(summary['failed_samples'])} failed samples; "
         f"recalibrations in tolerance {summary['recalibration_pass'][0]}/"
         f"{summary['recalibration_pass'][1]}; {len(unique)} points, "
@@ -682,36 +702,47 @@ def tornado(entry: dict, method: str, sdir: Path) -> str:
     key, second = ("mu_star", "sigma") if method == "morris" else ("ST", "S1")
     rank = list(reversed(entry["ranking"]))  # gnuplot draws the first row at the bottom
     name = f"tornado-{_safe(entry['metric'])}"
+    import tempfile
+
+    from .campaign import atomic_write_text
+    from .plot import draw
+
+    # The data go to a temporary that the figure is drawn from, and replace <name>.dat only
+    # when the figure is whole (a full disk leaves the previous .dat, .plt and .png together).
+    fd, tmp_dat = tempfile.mkstemp(dir=sdir, prefix=".tmp-", suffix=".dat")
+    os.close(fd)
+    tmp_dat = Path(tmp_dat)
     dat = sdir / f"{name}.dat"
-    with open(dat, "w") as f:
-        for i, r in enumerate(rank):
-            f.write(f'{i} "{r["parameter"]}" {r[key]:.10g} {r[second]:.10g}\n')
     label = {"mu_star": "mu* (mean |elementary effect|, metric units)",
              "ST": "total-order Sobol index ST"}[key]
     lab2 = {"sigma": "sigma (interactions, non-linearity)", "S1": "first-order S1"}[second]
-    plt = sdir / f"{name}.plt"
     title = title_lines(entry)
     height = max(300, 60 + 34 * len(rank) + 16 * (len(title) - 1))
-    plt.write_text("\n".join([
-        f"set terminal pngcairo size 1000,{height} enhanced font 'Sans,10'",
-        f"set output '{name}.png'",
-        # one line per part (gnuplot's "\n" in a double-quoted string): a long metric name
-        # and its band on one line ran past the figure's right edge
-        "set title \"" + "\\n".join(t.replace('"', "'") for t in title) + "\" noenhanced",
-        f"set xlabel '{label}'",
-        "set ytics noenhanced", "set grid xtics", "set key bottom right",
-        f"set yrange [-0.6:{len(rank) - 0.4}]", "set xrange [0:*]",
-        "set style fill solid 0.6 border -1",
-        f"plot '{name}.dat' using ($3/2):1:($3/2):(0.35):ytic(2) with boxxyerror "
-        f"title '{key.replace('_star', '*')}' noenhanced, '' using 4:1 with points pt 7 ps 1.2 "
-        f"title '{lab2}'",
-    ]) + "\n")
-    gnuplot = shutil.which("gnuplot")
-    if gnuplot is None:
-        raise RuntimeError("gnuplot is not installed (./testbed setup installs it)")
-    proc = subprocess.run([gnuplot, plt.name], capture_output=True, text=True, cwd=sdir)
-    if proc.returncode != 0:
-        raise RuntimeError(f"gnuplot failed on {plt}: {proc.stderr.strip()}")
+
+    def script(png):
+        data = dat.name if png == f"{name}.png" else tmp_dat.name
+        return "\n".join([
+            f"set terminal pngcairo size 1000,{height} enhanced font 'Sans,10'",
+            f"set output '{png}'",
+            # one line per part (gnuplot's "\n" in a double-quoted string): a long metric name
+            # and its band on one line ran past the figure's right edge
+            "set title \"" + "\\n".join(t.replace('"', "'") for t in title) + "\" noenhanced",
+            f"set xlabel '{label}'",
+            "set ytics noenhanced", "set grid xtics", "set key bottom right",
+            f"set yrange [-0.6:{len(rank) - 0.4}]", "set xrange [0:*]",
+            "set style fill solid 0.6 border -1",
+            f"plot '{data}' using ($3/2):1:($3/2):(0.35):ytic(2) with boxxyerror "
+            f"title '{key.replace('_star', '*')}' noenhanced, '' using 4:1 with points pt 7 ps 1.2 "
+            f"title '{lab2}'",
+        ]) + "\n"
+
+    try:
+        atomic_write_text(tmp_dat, "".join(f'{i} "{r["parameter"]}" {r[key]:.10g} '
+                                           f'{r[second]:.10g}\n' for i, r in enumerate(rank)))
+        draw(script, sdir, name, "tornado figure")
+        os.replace(tmp_dat, dat)
+    finally:
+        tmp_dat.unlink(missing_ok=True)
     return f"{name}.png"
 
 

@@ -48,31 +48,82 @@ class SweepError(ValueError):
 # The program's own description
 
 
-def _exe(program: str) -> Path:
-    from .campaign import EXAMPLES_DIR, program_path
+def _plain_name(program) -> bool:
+    """A program's name is a file name in the programs' folder: no folder part, not . or ..,
+    no control character."""
+    return (isinstance(program, str) and program not in ("", ".", "..") and "/" not in program
+            and not any(ord(c) < 0x20 for c in program))
 
-    exe = program_path(program)
-    if not exe.exists():
-        built = sorted(p.name for p in EXAMPLES_DIR.glob("*")
-                       if p.is_file() and os.access(p, os.X_OK)) if EXAMPLES_DIR.is_dir() else []
-        raise SweepError(f"unknown program {program!r} (not built at {exe}); programs: "
-                         + (", ".join(built) or "none built: ./testbed build"))
+
+def _record_programs() -> list[str]:
+    """The built programs that write a result record (their --describe declares result fields):
+    what a sweep can run."""
+    from .campaign import EXAMPLES_DIR
+
+    if not EXAMPLES_DIR.is_dir():
+        return []
+    out = []
+    for p in sorted(EXAMPLES_DIR.iterdir()):
+        if p.is_file() and os.access(p, os.X_OK):
+            try:
+                if _describe_exe(str(p)).get("fields"):
+                    out.append(p.name)
+            except SweepError:
+                pass
+    return out
+
+
+def _exe(program: str) -> Path:
+    from .campaign import program_path
+
+    if not isinstance(program, str):
+        raise TypeError(f"program={program!r}: a program's name (str), not "
+                        f"{type(program).__name__}")
+    exe = program_path(program) if _plain_name(program) else None
+    if exe is None or not exe.is_file() or not os.access(exe, os.X_OK):
+        where = f" (not built at {exe})" if exe is not None else \
+            " (a program's name, not a path)"
+        raise SweepError(f"unknown program {program!r}{where}; programs: "
+                         + (", ".join(_record_programs()) or "none built: ./testbed build"))
     return exe
 
 
 @functools.lru_cache(maxsize=None)
 def _describe_exe(exe: str) -> dict:
-    r = subprocess.run([exe, "--describe"], capture_output=True, text=True, timeout=60)
+    """The program's --describe, or SweepError: a program that does not answer it with a JSON
+    description (not a program of the module) is no sweep's program."""
+    try:
+        r = subprocess.run([exe, "--describe"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise SweepError(f"{exe}: cannot run its --describe ({e})") from None
     if r.returncode != 0:
-        raise SweepError(f"{exe} --describe failed (exit {r.returncode}): {r.stderr.strip()}")
-    return json.loads(r.stdout)
+        last = (r.stderr.strip().splitlines() or [""])[-1]
+        raise SweepError(f"{exe} --describe failed (exit {r.returncode}): {last}")
+    try:
+        d = json.loads(r.stdout)
+    except (ValueError, RecursionError):
+        d = None
+    if not isinstance(d, dict) or not isinstance(d.get("options"), list) \
+            or not isinstance(d.get("fields"), list):
+        raise SweepError(f"{exe}: its --describe is not a program description (not a program "
+                         f"of the module)")
+    return d
 
 
 def describe(program: str) -> dict:
     """The program's ``--describe``: {"program", "description", "options": [...], "fields":
     [...]} (options with name, type, default, range or choices, help; result fields with name,
-    type, help)."""
-    return _describe_exe(str(_exe(program)))
+    type, help). A program without result fields writes no record: SweepError."""
+    try:
+        d = _describe_exe(str(_exe(program)))
+    except SweepError as e:
+        if "programs:" in str(e):
+            raise
+        raise SweepError(f"{e}; programs: {', '.join(_record_programs())}") from None
+    if not d["fields"]:
+        raise SweepError(f"{program}: writes no result record (its --describe declares no result "
+                         f"field); programs: {', '.join(_record_programs())}")
+    return d
 
 
 def _options(desc: dict) -> dict[str, dict]:
@@ -179,15 +230,29 @@ def _value_text(value) -> str:
 def expand_values(name: str, spec, opt: dict) -> list[str]:
     """The values of one parameter: a list, ``V1,V2,...``, or a range (see _expand_range)."""
     if isinstance(spec, (list, tuple)):
+        for v in spec:
+            if not isinstance(v, (str, int, float)) or v is None:
+                raise TypeError(f"grid[{name!r}]: value {v!r} is a {type(v).__name__}, not a "
+                                f"text or a number")
         vals = [_value_text(v) for v in spec]
-    else:
+    elif isinstance(spec, (str, int, float)):
         spec = _value_text(spec)
         if ":" in spec and opt["type"] in ("uint", "int", "real", "time", "rate"):
             vals = _expand_range(name, spec, opt)
         else:  # (a text with a comma inside one value: pass a list from Python)
             vals = [v.strip() for v in spec.split(",")]
+    else:
+        raise TypeError(f"grid[{name!r}]: {spec!r} is a {type(spec).__name__}, not a list of "
+                        f"values or a text")
     if not vals:
         raise SweepError(f"--param {name}: no values")
+    if "" in vals and not (isinstance(spec, (list, tuple)) and opt["type"] == "string"):
+        raise SweepError(f"--param {name}={spec if isinstance(spec, str) else vals}: an empty "
+                         f"value")
+    for v in vals:
+        if "\n" in v or "\r" in v or "\x00" in v:
+            raise SweepError(f"--param {name}: value {v!r} has a line break or a NUL: one "
+                             f"value is one line")
     return vals
 
 
@@ -228,8 +293,11 @@ def check_values(program: str, grid: dict[str, list[str]], what: str = "--param"
     if not sets:
         return
 
-    def refused(msg):
-        raise SweepError(f"{what}: {program} refuses {msg.removeprefix('error: ')}")
+    def refused(msg, args=None):
+        multi = args is not None and any("\n" in a or "\r" in a for a in args)
+        raise SweepError(f"{what}: {program} refuses "
+                         + (f"{', '.join(repr(a) for a in args)}: " if multi else "")
+                         + msg.removeprefix('error: '))
 
     one_line = [not any("\t" in x or "\n" in x or "\r" in x for x in a) for a in sets]
     batch = [a for a, ok in zip(sets, one_line) if ok]
@@ -247,7 +315,7 @@ def check_values(program: str, grid: dict[str, list[str]], what: str = "--param"
     for args in sets:
         r = subprocess.run([exe, "--check", *args], capture_output=True, text=True, timeout=60)
         if r.returncode != 0:
-            refused((r.stderr.strip().splitlines() or [f"exit {r.returncode}"])[-1])
+            refused((r.stderr.strip().splitlines() or [f"exit {r.returncode}"])[-1], args)
 
 
 #: Largest grid (points x reps) a sweep runs unless raised (--max-points): four 100-value lists
@@ -266,11 +334,13 @@ def expand_grid(program: str, grid: dict, max_points: int = MAX_POINTS,
         # attribute's own, which --check applies).
         opt = opts.get(name, {"type": "string" if is_attribute(name) else "uint", "name": name})
         out[name] = expand_values(name, spec, opt)
-        seen = set()
+        seen = {}
         for v in out[name]:
-            if v in seen:
-                raise SweepError(f"--param {name}: value {v} given twice")
-            seen.add(v)
+            key = _same_value_key(v, opt)
+            if key in seen:
+                raise SweepError(f"--param {name}: value {v} given twice"
+                                 + (f" (as {seen[key]})" if seen[key] != v else ""))
+            seen[key] = v
     runs = math.prod(len(v) for v in out.values()) * max(1, reps)
     if runs > max_points:
         raise SweepError(f"--param: {' x '.join(str(len(v)) for v in out.values())} values"
@@ -278,6 +348,19 @@ def expand_grid(program: str, grid: dict, max_points: int = MAX_POINTS,
                          + f" = {runs} runs, more than {max_points} (--max-points raises it)")
     check_values(program, out)
     return out
+
+
+def _same_value_key(text: str, opt: dict):
+    """What makes two values of an option the same point: the number in the base unit for a
+    time, a rate or a number ("1ms" and "0.001s"), else the text."""
+    t = opt.get("type")
+    if t in _UNITS:
+        v = _base_value(text, _UNITS[t])
+        return ("number", v) if v is not None else text
+    if t in ("uint", "int", "real"):
+        sp = _split(text)
+        return ("number", sp[0]) if sp is not None and not sp[1] else text
+    return text
 
 
 def grid_points(grid: dict[str, list[str]]) -> list[dict]:
@@ -363,6 +446,8 @@ def run_points(program: str, points: list[dict], reps: int, out: Path, jobs: int
     res = campaign.run_campaign([exp], "quick", jobs or os.cpu_count() or 1, out.parent,
                                 log=log or (lambda m: None), scheduler=scheduler,
                                 progress=progress, rerun=rerun, shared=False)[exp.id]
+    if isinstance(res, campaign.CampaignError):
+        raise res
     if isinstance(res, Exception):
         raise campaign.CampaignError(str(res))
     fields = [f["name"] for f in describe(program)["fields"]]
@@ -438,8 +523,12 @@ def _as_frame(rows: list[dict], program: str | None = None, params=()):
             continue
         t = opts.get(name, {}).get("type")
         if t in _BASE_SUFFIX:
+            derived = name + _BASE_SUFFIX[t]
+            if derived in frame.columns:  # a result field of that name (jaxa-benchmark's
+                # bandwidth_bps): result_<name>, as for a field named like a parameter
+                frame = frame.rename(columns={derived: "result_" + derived})
             col = frame.columns.get_loc(name) + 1
-            frame.insert(col, name + _BASE_SUFFIX[t],
+            frame.insert(col, derived,
                          [_base_value(v, _UNITS[t]) for v in frame[name]])
         elif t in ("uint", "int"):
             frame[name] = pandas.to_numeric(frame[name]).astype("int64")
@@ -589,6 +678,35 @@ def plot_summary(program: str, summary: list[dict], grid: dict[str, list[str]], 
 # Sweeps
 
 
+def _check_api(**args) -> None:
+    """The Python API's arguments, checked where they enter (TypeError or ValueError naming the
+    argument) instead of failing deep inside: program a name, reps and max_points whole numbers
+    >= 1, jobs None or one, out None, a str or a path, scheduler None or a str."""
+    for name, v in args.items():
+        if name == "program":
+            if not isinstance(v, str):
+                raise TypeError(f"program={v!r}: a program's name (str), not {type(v).__name__}")
+        elif name in ("reps", "jobs", "max_points"):
+            if v is None and name == "jobs":
+                continue
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError(f"{name}={v!r}: a whole number >= 1, not {type(v).__name__}")
+            if v < 1:
+                raise SweepError(f"{name}={v}: must be >= 1")
+        elif name == "out":
+            if v is not None and not isinstance(v, (str, os.PathLike)):
+                raise TypeError(f"out={v!r}: a folder (str or Path), not {type(v).__name__}")
+            if isinstance(v, str) and not v.strip():
+                raise SweepError("out='': name a folder")
+        elif name == "scheduler":
+            if v is not None and not isinstance(v, str):
+                raise TypeError(f"scheduler={v!r}: an address (str), not {type(v).__name__}")
+        elif name == "tolerance":
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise TypeError(f"tolerance={v!r}: a percentage (a number), not "
+                                f"{type(v).__name__}")
+
+
 def sweep(program: str, grid: dict, reps: int = 1, jobs: int | None = None,
           out: Path | str | None = None, scheduler: str | None = None, log=None,
           progress: bool = False, frame: bool = True, rerun: bool = False,
@@ -601,24 +719,40 @@ def sweep(program: str, grid: dict, reps: int = 1, jobs: int | None = None,
     ``<out>/summary.csv`` the mean, std and 95 % CI per grid point and field. Returns the rows:
     a pandas DataFrame when pandas is importable, else a list of dicts.
     """
+    _check_api(program=program, reps=reps, jobs=jobs, out=out, scheduler=scheduler,
+               max_points=max_points)
+    if not isinstance(grid, dict):
+        raise TypeError(f"grid={grid!r}: a dict {{parameter: values}}, not "
+                        f"{type(grid).__name__}")
+    for name in grid:
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"grid key {name!r}: a parameter's name (a non-empty str)")
     if not grid:
         raise SweepError("no --param given")
     out = Path(out) if out is not None else default_out("sweep", program)
     # A relative output prefix (--pcap) is put inside --out: the points run in the workers'
-    # folder, and it wrote outside --out.
+    # folder, and it wrote outside --out. A relative prefix stays inside --out (no "..").
     opts = _options(describe(program))
     grid = dict(grid)
     for name, spec in grid.items():
         if opts.get(name, {}).get("output_prefix"):
             vals = expand_values(name, spec, opts[name])
+            base = Path(out).resolve()
             grid[name] = [v if not v or Path(v).is_absolute()
-                          else str(Path(out).resolve() / v) for v in vals]
+                          else os.path.normpath(base / v) for v in vals]
+            for v, given in zip(grid[name], vals):
+                if given and not Path(given).is_absolute() \
+                        and not Path(v).is_relative_to(base):
+                    raise SweepError(f"--param {name}={given}: a relative prefix is put inside "
+                                     f"--out and cannot leave it (give an absolute path)")
             for v in grid[name]:
                 try:
                     Path(v).parent.mkdir(parents=True, exist_ok=True)
                 except OSError as e:
                     raise SweepError(f"--param {name}: cannot create {Path(v).parent}: "
                                      f"{e.strerror}") from None
+    if log is not None:  # said before the checks (a large grid's take a while)
+        log(f"{program}: checking the grid with {program} --check")
     expanded = expand_grid(program, grid, max_points, reps)
     rows = run_points(program, grid_points(expanded), reps, out, jobs, scheduler, log, progress,
                       rerun)
@@ -635,12 +769,31 @@ def sweep(program: str, grid: dict, reps: int = 1, jobs: int | None = None,
 # Validation against measured data
 
 
+#: Largest measured file (bytes) validate reads.
+MAX_MEASURED_BYTES = 64 << 20
+
+
 def _read_measured(measured) -> tuple[list[str], list[dict], str]:
-    if isinstance(measured, (str, Path)):
+    if isinstance(measured, (str, os.PathLike)):
         path = Path(measured)
         try:
+            # Only a regular file, opened without blocking (a FIFO blocked for ever, /dev/zero
+            # filled the memory), of at most MAX_MEASURED_BYTES.
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+            try:
+                import stat
+
+                st = os.fstat(fd)
+                if not stat.S_ISREG(st.st_mode):
+                    raise SweepError(f"--measured {path}: not a regular file")
+                if st.st_size > MAX_MEASURED_BYTES:
+                    raise SweepError(f"--measured {path}: {st.st_size} bytes, more than "
+                                     f"{MAX_MEASURED_BYTES}: not a measured table")
+            except BaseException:
+                os.close(fd)
+                raise
             # utf-8-sig: a byte-order mark is no part of the first column's name
-            with open(path, newline="", encoding="utf-8-sig") as f:
+            with open(fd, newline="", encoding="utf-8-sig") as f:
                 lines = [ln for ln in f if ln.strip() and not ln.lstrip().startswith("#")]
             bad = next((i for i, ln in enumerate(lines) if "\x00" in ln), None)
             if bad is not None:
@@ -659,9 +812,21 @@ def _read_measured(measured) -> tuple[list[str], list[dict], str]:
             raise SweepError(f"--measured {path}: column {dup[0]!r} appears twice")
         if "" in header:
             raise SweepError(f"--measured {path}: a column has no name")
+        for i, r in enumerate(body, start=2):
+            if len(r) != len(header):
+                raise SweepError(f"{path}:{i}: {len(r)} cells, the header has {len(header)} "
+                                 f"(a cell would be lost or missing)")
         return header, [{k: v.strip() for k, v in zip(header, r)} for r in body], str(path)
+    if not isinstance(measured, (list, tuple)) or not all(isinstance(r, dict) for r in measured):
+        raise TypeError(f"measured={measured!r}: a CSV file (str or Path) or a list of dicts "
+                        f"(one per row)")
     rows = [dict(r) for r in measured]
     cols = list(rows[0]) if rows else []
+    for i, r in enumerate(rows, start=1):
+        if not all(isinstance(k, str) for k in r):
+            raise TypeError(f"measured row {i}: its keys are column names (str): {list(r)}")
+        if list(r) != cols:
+            raise SweepError(f"measured row {i}: columns {list(r)}, the first row's {cols}")
     return cols, [{k: _value_text(v) for k, v in r.items()} for r in rows], "measured"
 
 
@@ -715,17 +880,28 @@ PARAMETER_COLUMN = "calibrated_parameter"
 def validate(program: str, measured, tolerance: float = 10.0, reps: int = 1,
              jobs: int | None = None, out: Path | str | None = None,
              scheduler: str | None = None, log=None, progress: bool = False,
-             frame: bool = True, rerun: bool = False):
+             frame: bool = True, rerun: bool = False, max_points: int = MAX_POINTS):
     """Simulate each row of the measured data (its parameter columns, ``reps`` runs) and compare
     each measured column with the simulated mean: rows of (point, field, measured, simulated
     mean, CI, error %, pass, role), written to ``<out>/validation.csv`` and ``validation.md``
     with a measured-against-simulated figure. ``measured`` is a CSV file or a list of dicts. A
     row is an independent check unless its ``validation_role`` column says ``calibration`` (its
     ``calibrated_parameter`` column then names the parameter it set): only checks decide the
-    exit status of ``./testbed validate``."""
+    exit status of ``./testbed validate``. At most ``max_points`` rows and distinct points x
+    ``reps`` runs (SweepError before anything is checked or run)."""
+    _check_api(program=program, reps=reps, jobs=jobs, out=out, scheduler=scheduler,
+               max_points=max_points, tolerance=tolerance)
+    say = log or (lambda m: None)
     columns, data, where = _read_measured(measured)
     if not data:
         raise SweepError(f"{where}: no rows")
+    if len(data) > max_points:
+        raise SweepError(f"{where}: {len(data)} rows, more than {max_points} (--max-points "
+                         f"raises it)")
+    if len(data) * reps > max_points:
+        raise SweepError(f"{where}: {len(data)} rows x {reps} reps = {len(data) * reps} runs "
+                         f"at most, more than {max_points} (--max-points raises it)")
+    say(f"{where}: {len(data)} rows; checking them with {program} --check")
     if not (tolerance >= 0 and math.isfinite(tolerance)):
         raise SweepError(f"--tolerance {tolerance}: must be a finite percentage >= 0")
     roles = []
@@ -750,16 +926,18 @@ def validate(program: str, measured, tolerance: float = 10.0, reps: int = 1,
             if cell == "":
                 raise SweepError(f"{where}:{i}: column {col!r} is empty")
             if unit:
-                if _split(cell) is None or _split(cell)[1]:
+                if _split(cell) is None or _split(cell)[1] \
+                        or not math.isfinite(_split(cell)[0]):
                     raise SweepError(f"{where}:{i}: column {col!r}: {cell!r} is not a plain "
-                                     f"number (the unit {unit} is in the header)")
+                                     f"finite number (the unit {unit} is in the header)")
                 cell = cell + unit
             p[name] = cell
             values.setdefault(name, {})[cell] = None  # distinct values in order, O(1) each
         for f in fields:
             cell = row.get(f, "")
-            if cell != "" and (_split(cell) is None or _split(cell)[1]):
-                raise SweepError(f"{where}:{i}: column {f!r}: {cell!r} is not a number")
+            if cell != "" and (_split(cell) is None or _split(cell)[1]
+                               or not math.isfinite(_split(cell)[0])):
+                raise SweepError(f"{where}:{i}: column {f!r}: {cell!r} is not a finite number")
         points.append(p)
     if not any(row.get(f, "") != "" for row in data for f in fields):
         raise SweepError(f"{where}: no measured value (every {', '.join(fields)} cell is empty)")

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -359,7 +360,8 @@ def test_measured_many_rows_in_linear_time(tmp_path, monkeypatch):
     monkeypatch.setattr(sweeps, "run_points", lambda program, points, reps, out, *a, **k: [
         {**p, "RngRun": 1, "efficiency": 5.0} for p in points])
     t0 = time.monotonic()
-    table = sweeps.validate("ethernet-saturation", f, out=tmp_path / "out", frame=False)
+    table = sweeps.validate("ethernet-saturation", f, out=tmp_path / "out", frame=False,
+                            max_points=n)  # (the default limit is 10 000 rows)
     assert len(table) == n
     assert time.monotonic() - t0 < 60
 
@@ -949,3 +951,663 @@ def test_pipeline_enough_cpus_pass_check():
                  ["--config=4"]):
         r = _run([_prog("tno-pipeline"), *args, "--check"])
         assert r.returncode == 0, (args, r.stderr[-300:])
+
+
+# =============================================================================================
+# Round 3: no hang without a word, no traceback from any file or argument, no figure lost to a
+# full disk, no edited record trusted. Stand-in programs (Python scripts answering --describe
+# and --check as the module's programs do) where no simulation is needed.
+
+def _stand_in(bindir, name, options, fields, body="result = {'y': 1.0}"):
+    """A stand-in program NAME in bindir: --describe gives ``options`` and ``fields``, --check
+    accepts everything, a run executes ``body`` (``args``: its --name=value options) and
+    writes ``result`` to --output."""
+    import stat
+
+    bindir.mkdir(parents=True, exist_ok=True)
+    prog = bindir / name
+    desc = {"program": name, "description": name, "options": options, "fields": fields}
+    prog.write_text(f"""#!/usr/bin/env python3
+import json, os, sys
+if sys.argv[1:] == ["--describe"]:
+    print(json.dumps({desc!r}))
+    sys.exit(0)
+if sys.argv[1:2] == ["--check"]:
+    sys.exit(0)
+args = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--"))
+{body}
+json.dump(result, open(args["output"], "w"))
+""")
+    prog.chmod(prog.stat().st_mode | stat.S_IEXEC)
+    return prog
+
+
+_X = {"name": "x", "type": "uint", "default": 0, "help": "x"}
+_Y = {"name": "y", "type": "real", "help": "y", "always": True}
+
+
+@pytest.fixture
+def stand_ins(tmp_path, monkeypatch):
+    """build/examples/ of stand-in programs (campaign.EXAMPLES_DIR points there) and the
+    environment that gives a command line (python -m testbed.cli) the same folder."""
+    from testbed import campaign, sweeps
+
+    build = tmp_path / "build"
+    bindir = build / "examples"
+    bindir.mkdir(parents=True)
+    monkeypatch.setattr(campaign, "EXAMPLES_DIR", bindir)
+    sweeps._describe_exe.cache_clear()
+    campaign._FIELDS.clear()
+    env = {**os.environ, "TESTBED_BUILD_DIR": str(build),
+           "PYTHONPATH": str(ROOT / "bindings" / "python")}
+    env.pop("TESTBED_PROGRAMS_DIR", None)
+    yield bindir, env
+    sweeps._describe_exe.cache_clear()
+    campaign._FIELDS.clear()
+
+
+def _cli(args, env, cwd, timeout=120):
+    return _run([sys.executable, "-m", "testbed.cli", *args], timeout=timeout, env=env,
+                cwd=cwd)
+
+
+def _clean_exit(r, status):
+    """Exit ``status``, no traceback, and for 2 one line naming the problem (error: ...)."""
+    text = r.stdout + r.stderr
+    assert r.returncode == status, (r.returncode, text[-1500:])
+    assert "Traceback" not in text, text[-1500:]
+    if status == 2:
+        errors = [ln for ln in text.splitlines() if "error:" in ln]
+        assert len(errors) == 1, text[-1500:]
+        return errors[0]
+    return None
+
+
+# --- item 1: an external cluster's last worker dies holding a finished point's result -------
+
+def test_result_wait_gives_up_when_no_worker_is_left(monkeypatch):
+    """_finish called f.result() without a timeout: when the worker that held a finished
+    point's result died and no worker was left, the campaign waited for ever."""
+    from testbed import campaign
+
+    class Lost:  # a future whose result is gone with its worker
+        def result(self, timeout=None):
+            if timeout is None:
+                raise AssertionError("waited without a timeout: for ever")
+            time.sleep(min(timeout, 0.05))
+            raise TimeoutError
+
+        def release(self):
+            pass
+
+    class NoWorkers:
+        def workers(self):
+            return 0
+
+    monkeypatch.setattr(campaign, "WORKER_WAIT_S", 0.3)
+    monkeypatch.setattr(campaign, "RESULT_POLL_S", 0.05)
+    f = Lost()
+    bar = campaign.Progress(1, lambda m: None, enabled=False)
+    t0 = time.monotonic()
+    with pytest.raises(campaign.CampaignError, match="no workers"):
+        campaign._finish(f, {f: [(_square_exp(), {"x": 0}, Path("p"))]}, False, {},
+                         lambda m: None, bar, 0, NoWorkers(), "tcp://127.0.0.1:1")
+    assert time.monotonic() - t0 < 10
+
+
+# --- item 2: a derived column named like a result field --------------------------------------
+
+def test_sweep_frame_when_a_result_field_has_the_derived_name(stand_ins, tmp_path):
+    """sweep() raised "cannot insert bandwidth_bps, already exists" after computing every point
+    (jaxa-benchmark echoes its bandwidth as the field bandwidth_bps)."""
+    from testbed import sweeps
+
+    bindir, _ = stand_ins
+    _stand_in(bindir, "bw", [{"name": "bandwidth", "type": "rate", "default": "1Mbps",
+                              "help": "b"}],
+              [{"name": "bandwidth_bps", "type": "real", "help": "echo", "always": True}, _Y],
+              body="result = {'bandwidth_bps': 7.0, 'y': 1.0}")
+    frame = sweeps.sweep("bw", {"bandwidth": ["128kbps", "1Mbps"]}, jobs=1,
+                         out=tmp_path / "out")
+    assert list(frame["bandwidth_bps"]) == [128e3, 1e6]  # the parameter in bit/s
+    assert list(frame["result_bandwidth_bps"]) == [7.0, 7.0]  # the program's field
+
+
+# --- item 3: a full disk ---------------------------------------------------------------------
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A 200 KiB tmpfs (root only; skipped elsewhere)."""
+    d = tmp_path / "disk"
+    d.mkdir()
+    r = _run(["mount", "-t", "tmpfs", "-o", "size=200k", "tmpfs", str(d)])
+    if r.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs: {r.stderr.strip()}")
+    yield d
+    _run(["umount", "-l", str(d)])
+
+
+def _fill(disk, leave):
+    """Fill the disk up to ``leave`` bytes of free space."""
+    st = os.statvfs(disk)
+    free = st.f_bavail * st.f_frsize
+    with open(disk / "filler", "wb") as f:
+        f.write(b"\0" * max(0, free - leave))
+
+
+def test_full_disk_keeps_the_previous_figure(tiny_disk):
+    """gnuplot exits 0 with a truncated PNG when the disk is full: render() replaced the good
+    figure with it and said nothing."""
+    import shutil
+
+    if shutil.which("gnuplot") is None:
+        pytest.skip("gnuplot not installed")
+    from testbed.experiment import Figure, Series
+    from testbed.plot import png_is_whole, render
+
+    fig = Figure(name="f", title="t", xlabel="x", ylabel="y",
+                 series=[Series(title="s", x=[1, 2, 3], y=[1, 4, 9])])
+    png = render(fig, tiny_disk)
+    good = png.read_bytes()
+    assert png_is_whole(png)
+    _fill(tiny_disk, 12288)  # room for the script, not for the PNG
+    fig.series[0] = Series(title="s", x=list(range(200)), y=[i % 7 for i in range(200)])
+    with pytest.raises((RuntimeError, OSError)):
+        render(fig, tiny_disk)
+    assert png.read_bytes() == good, "the previous figure was lost"
+    assert not list(tiny_disk.glob(".tmp-*")), "a temporary was left"
+
+
+def test_png_check_finds_a_truncated_file(tmp_path):
+    import shutil
+
+    if shutil.which("gnuplot") is None:
+        pytest.skip("gnuplot not installed")
+    from testbed.experiment import Figure, Series
+    from testbed.plot import png_is_whole, render
+
+    png = render(Figure(name="f", title="t", xlabel="x", ylabel="y",
+                        series=[Series(title="s", x=[1, 2], y=[1, 4])]), tmp_path)
+    data = png.read_bytes()
+    for cut in (len(data) - 1, len(data) // 2, 9):
+        (tmp_path / "cut.png").write_bytes(data[:cut])
+        assert not png_is_whole(tmp_path / "cut.png"), cut
+
+
+def test_report_on_a_full_disk_is_no_traceback(stand_ins, tmp_path, monkeypatch, capsys):
+    """write_report's OSError ended the run in a traceback (cli.py)."""
+    import errno
+
+    from testbed import cli, experiment, report
+    from testbed.experiment import Analysis, Experiment
+
+    bindir, _ = stand_ins
+    _stand_in(bindir, "square", [_X], [_Y], body="result = {'y': float(args['x']) ** 2}")
+    exp = Experiment(id="sq-disk", study="TEST", title="squares", program="square",
+                     points=lambda scale: [{"x": 1}],
+                     analyse=lambda records: Analysis(rows=[], metrics={}))
+    experiment.experiments()  # the studies' experiments registered first
+    monkeypatch.setitem(experiment._REGISTRY, exp.id, exp)
+
+    def full(*a, **k):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(report, "write_report", full)
+    rc = cli.main(["run", exp.id, "--out", str(tmp_path / "out"), "--jobs", "1",
+                   "--no-progress"])
+    assert rc == 1
+    assert "No space left on device" in capsys.readouterr().out
+
+
+# --- item 6: limits before unbounded work ----------------------------------------------------
+
+def test_validate_rows_and_reps_are_limited_before_any_check(stand_ins, tmp_path):
+    """validate accepted any number of rows and any --reps (20 000 rows: 180 s of checks, then
+    20 000 points; --reps 1000000 silent for minutes)."""
+    bindir, env = stand_ins
+    _stand_in(bindir, "square", [_X], [_Y], body="open(args['x'], 'w')\nresult = {'y': 1.0}")
+    f = tmp_path / "m.csv"
+    f.write_text("x,y\n" + "".join(f"{i},1\n" for i in range(50)))
+    r = _cli(["validate", "square", "--measured", str(f), "--max-points", "40",
+              "--out", str(tmp_path / "o")], env, tmp_path)
+    assert "more than 40" in _clean_exit(r, 2)
+    r = _cli(["validate", "square", "--measured", str(f), "--reps", "1000000",
+              "--out", str(tmp_path / "o")], env, tmp_path)
+    assert "1000000" in _clean_exit(r, 2)
+    assert not [p for p in tmp_path.iterdir() if p.name.isdigit()], "a point ran"
+
+
+def test_sensitivity_samples_are_limited(tmp_path):
+    """sensitivity --samples 1000000000 worked silently for minutes."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "bindings" / "python")}
+    t0 = time.monotonic()
+    r = _cli(["sensitivity", "mega-scale", "--samples", "1000000000", "--out",
+              str(tmp_path / "o")], env, tmp_path)
+    assert "--samples" in _clean_exit(r, 2)
+    from testbed import experiment, sensitivity
+
+    with pytest.raises(sensitivity.SensitivityError, match="more than"):
+        sensitivity.run_sensitivity(experiment.get("tno-pipeline"), "morris", 2000,
+                                    out=tmp_path / "o2", log=lambda m: None)
+    assert not (tmp_path / "o2").exists()
+    assert time.monotonic() - t0 < 60
+
+
+# --- item 7: stored records ------------------------------------------------------------------
+
+def _stored(out):
+    return sorted((out / "sq" / "points").glob("*.json"))
+
+
+def _edit_and_rerun(tmp_path, edit):
+    """Run the 3-point square campaign, edit its record of x=1, run again: the calls and the
+    messages of the second run."""
+    from testbed import campaign
+
+    out = tmp_path / "out"
+    campaign.run_campaign([_square_exp()], "quick", 1, out, log=lambda m: None, progress=False)
+    path = out / "sq" / "points" / f"{campaign.point_key({'x': 1})}.json"
+    edit(path)
+    said = []
+    res = campaign.run_campaign([_square_exp()], "quick", 1, out, log=said.append,
+                                progress=False)
+    return res, said
+
+
+def _json_edit(change):
+    def edit(path):
+        data = json.loads(path.read_text())
+        change(data)
+        path.write_text(json.dumps(data))
+    return edit
+
+
+@pytest.mark.parametrize("edit", [
+    pytest.param(lambda p: p.write_text("[" * 200000 + "]" * 200000), id="deep"),
+    pytest.param(lambda p: p.write_text(p.read_text().replace('"y": 1.0', '"y": NaN')),
+                 id="nan"),
+    pytest.param(lambda p: p.write_text(p.read_text().replace('"y": 1.0', '"y": Infinity')),
+                 id="infinity"),
+    pytest.param(lambda p: p.write_text(p.read_text().replace('"y": 1.0', '"y": 1e400')),
+                 id="1e400"),
+    pytest.param(_json_edit(lambda d: d["result"].update(y=-1.0)), id="result"),
+    pytest.param(_json_edit(lambda d: d["build"].update(program_sha256="0" * 64)),
+                 id="program_sha256"),
+    pytest.param(_json_edit(lambda d: d["resolved"].update(x=7)), id="resolved"),
+])
+def test_an_edited_or_damaged_record_is_computed_again(tmp_path, monkeypatch, edit):
+    """A deeply nested record was a RecursionError traceback; NaN, Infinity and 1e400 passed as
+    real numbers; an edited result, program_sha256 or resolved parameter set was reused (the
+    build identity was trusted by its id alone)."""
+    log = _square_program(tmp_path, monkeypatch, describe=True)
+    res, said = _edit_and_rerun(tmp_path, edit)
+    assert not isinstance(res["sq"], Exception), res["sq"]
+    assert [r.result["y"] for r in res["sq"]] == [0.0, 1.0, 4.0]
+    calls = log.read_text().split()
+    assert [calls.count(x) for x in "012"] == [1, 2, 1], calls  # only x=1 again
+
+
+def test_a_record_edited_in_place_is_recomputed_not_trusted(tmp_path, monkeypatch):
+    """The checksum: a record whose result was edited (build untouched) is computed again, and
+    the run says why."""
+    log = _square_program(tmp_path, monkeypatch, describe=True)
+    res, said = _edit_and_rerun(tmp_path, _json_edit(lambda d: d["result"].update(y=-1.0)))
+    assert [r.result["y"] for r in res["sq"]] == [0.0, 1.0, 4.0]
+    assert log.read_text().split().count("1") == 2
+    assert any("checksum" in m for m in said), said
+
+
+def test_a_record_missing_an_optional_field_is_recomputed(tmp_path, monkeypatch):
+    """A record without a field its program wrote (an optional one: always false) was accepted,
+    and the analysis failed with KeyError on every run."""
+    import stat
+
+    from testbed import campaign
+
+    log = _square_program(tmp_path, monkeypatch, describe=True)
+    prog = campaign.EXAMPLES_DIR / "square"
+    prog.write_text(prog.read_text().replace('json.dump({"y": float(args["x"]) ** 2}',
+                                             'json.dump({"y": float(args["x"]) ** 2, '
+                                             '"note": "n"}'))
+    prog.chmod(prog.stat().st_mode | stat.S_IEXEC)
+    res, _ = _edit_and_rerun(tmp_path, _json_edit(lambda d: d["result"].pop("note")))
+    assert all(r.result.get("note") == "n" for r in res["sq"])
+    assert log.read_text().split().count("1") == 2
+
+
+def test_records_carry_a_checksum_of_their_content(tmp_path, monkeypatch):
+    from testbed import campaign
+
+    _square_program(tmp_path, monkeypatch, describe=True)
+    out = tmp_path / "out"
+    campaign.run_campaign([_square_exp()], "quick", 1, out, log=lambda m: None, progress=False)
+    for f in _stored(out):
+        data = json.loads(f.read_text())
+        body = {k: v for k, v in data.items() if k not in ("checksum", "experiment")}
+        import hashlib
+
+        want = hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"))
+                              .encode()).hexdigest()
+        assert data["checksum"] == want
+
+
+# --- item 8: fact tables and measured files --------------------------------------------------
+
+_FACT_HEAD = "experiment,metric,value\n"
+
+
+@pytest.mark.parametrize("content,words", [
+    (bytes(range(256)) * 8, "UTF-8"),
+    ((_FACT_HEAD + "jaxa-table2,m\n").encode(), "cells"),
+    ((_FACT_HEAD + "jaxa-table2,m,1,2\n").encode(), "cells"),
+    ((_FACT_HEAD + "jaxa-table2,m," + "1" * 131072 + "\n").encode(), "CSV"),
+    ((_FACT_HEAD + "jaxa-table2,m,nan\n").encode(), "not finite"),
+    ((_FACT_HEAD + "jaxa-table2,m,inf\n").encode(), "not finite"),
+    ((_FACT_HEAD + "jaxa-table2,m,1\n").encode() * 1, None),
+    (("\ufeff" + _FACT_HEAD + "jaxa-table2,m,1\n").encode(), None),
+])
+def test_fact_table_problems_are_one_line(tmp_path, content, words):
+    """Random bytes, short or long rows and a 131 072-character cell were tracebacks; a BOM was
+    "no column experiment"; nan was accepted."""
+    from testbed.validation import FactTableError, read_facts
+
+    f = tmp_path / "facts.csv"
+    f.write_bytes(content)
+    if words is None:
+        assert read_facts(f)[0]["experiment"] == "jaxa-table2"
+        return
+    with pytest.raises(FactTableError, match=words):
+        read_facts(f)
+
+
+def test_validate_experiment_out_a_file_is_exit_2(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "bindings" / "python")}
+    f = tmp_path / "facts.csv"
+    f.write_text(_FACT_HEAD + "jaxa-table2,rtt,1\n")
+    afile = tmp_path / "afile"
+    afile.write_text("keep\n")
+    r = _cli(["validate", "--experiment", "jaxa-table2", str(f), "--out", str(afile)], env,
+             tmp_path)
+    assert "is a file" in _clean_exit(r, 2)
+    assert afile.read_text() == "keep\n"
+
+
+def test_validate_experiment_unknown_metric_before_the_campaign(tmp_path):
+    """An unknown metric was reported only after the whole campaign ran: with the metrics of
+    an earlier run, before anything runs."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "bindings" / "python")}
+    f = tmp_path / "facts.csv"
+    f.write_text(_FACT_HEAD + "jaxa-table2,rtt_meen,1\n")
+    out = tmp_path / "out"
+    (out / "jaxa-table2").mkdir(parents=True)
+    (out / "jaxa-table2" / "metrics.json").write_text(json.dumps(
+        {"experiment": "jaxa-table2", "metrics": {"rtt_mean": 1.0}}))
+    r = _cli(["validate", "--experiment", "jaxa-table2", str(f), "--out", str(out)], env,
+             tmp_path)
+    assert "rtt_meen" in _clean_exit(r, 2)
+    assert not (out / "jaxa-table2" / "points").exists(), "the campaign ran"
+
+
+def _limited(limit_bytes):
+    def pre():
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+    return pre
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero", "extra", "short", "1e400"])
+def test_measured_file_problems_are_one_line(stand_ins, tmp_path, kind):
+    """--measured: a FIFO blocked for ever, /dev/zero ran out of memory, extra cells were
+    dropped silently, 1e400 became inf (while inf was refused)."""
+    bindir, env = stand_ins
+    _stand_in(bindir, "square", [_X], [_Y])
+    f = tmp_path / "m.csv"
+    if kind == "fifo":
+        os.mkfifo(f)
+    elif kind == "zero":
+        f = Path("/dev/zero")
+    elif kind == "extra":
+        f.write_text("x,y\n1,1,5\n")
+    elif kind == "short":
+        f.write_text("x,y\n1\n")
+    else:
+        f.write_text("x,y\n1,1e400\n")
+    r = subprocess.run([sys.executable, "-m", "testbed.cli", "validate", "square",
+                        "--measured", str(f), "--out", str(tmp_path / "o")],
+                       capture_output=True, text=True, timeout=30, env=env, cwd=tmp_path,
+                       preexec_fn=_limited(4 << 30))
+    _clean_exit(r, 2)
+
+
+# --- item 10: program names ------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["/bin/true", "../../../../../bin/true", "", ".", "..",
+                                  "CMakeFiles", "nofields", "notjson"])
+def test_sweep_program_is_a_record_program_of_the_build(stand_ins, tmp_path, name):
+    """/bin/true, a path out of build/examples, '', '.', a folder: tracebacks; programs that
+    write no record (mcast-bridge-diff, igmp-pcap) were offered."""
+    bindir, env = stand_ins
+    (bindir / "CMakeFiles").mkdir()
+    _stand_in(bindir, "square", [_X], [_Y])
+    _stand_in(bindir, "nofields", [_X], [])
+    _stand_in(bindir, "notjson", [_X], [])
+    (bindir / "notjson").write_text("#!/bin/sh\necho not json\n")
+    r = _cli(["sweep", name, "--param", "x=1", "--out", str(tmp_path / "o")], env, tmp_path)
+    line = _clean_exit(r, 2)
+    assert "square" in line and "nofields" not in line.split("programs:")[-1], line
+
+
+def test_run_program_takes_a_name_not_a_path(tmp_path):
+    r = _run([str(ROOT / "testbed"), "run-program", "../../../../../bin/echo", "PWNED"],
+             timeout=60)
+    assert r.returncode == 2 and "PWNED" not in r.stdout, (r.returncode, r.stdout, r.stderr)
+    assert "path" in r.stderr
+
+
+# --- item 11: sensitivity inputs -------------------------------------------------------------
+
+@pytest.mark.parametrize("args,words", [
+    (["--out", "AFILE"], "is a file"),
+    (["--samples", "0"], "--samples"),
+    (["--samples", "-3"], "--samples"),
+    (["--samples", "2.5"], "--samples"),
+    (["--method", "sobol", "--samples", "3"], "power of 2"),
+    (["--scale", "paper"], "--scale"),
+])
+def test_sensitivity_inputs_are_one_line(tmp_path, args, words):
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "bindings" / "python")}
+    afile = tmp_path / "afile"
+    afile.write_text("keep\n")
+    args = [str(afile) if a == "AFILE" else a for a in args]
+    if "--out" not in args:
+        args += ["--out", str(tmp_path / "o")]
+    r = _cli(["sensitivity", "mega-scale", *args], env, tmp_path)
+    line = _clean_exit(r, 2)
+    assert words in line and "--jobs" not in line, line  # it said "--jobs must be >= 1"
+    assert afile.read_text() == "keep\n"
+
+
+# --- item 12: the Python API's argument types ------------------------------------------------
+
+@pytest.mark.parametrize("kwargs,exc,name", [
+    ({"jobs": -1}, ValueError, "jobs"),
+    ({"jobs": "2"}, TypeError, "jobs"),
+    ({"reps": "2"}, TypeError, "reps"),
+    ({"reps": 1.5}, TypeError, "reps"),
+    ({"program": None}, TypeError, "program"),
+    ({"out": 5}, TypeError, "out"),
+    ({"grid": {1: [1]}}, TypeError, "grid"),
+    ({"grid": {None: [1]}}, TypeError, "grid"),
+    ({"grid": "count=1"}, TypeError, "grid"),
+    ({"grid": {"x": [None]}}, TypeError, "grid"),
+    ({"grid": {"x": {1, 2}}}, TypeError, "grid"),
+])
+def test_sweep_api_types_named_at_the_boundary(stand_ins, tmp_path, kwargs, exc, name):
+    import testbed
+
+    bindir, _ = stand_ins
+    _stand_in(bindir, "square", [_X], [_Y])
+    args = {"program": "square", "grid": {"x": [1]}, "jobs": 1, "out": tmp_path / "o"}
+    args.update(kwargs)
+    program, grid = args.pop("program"), args.pop("grid")
+    with pytest.raises(exc, match=name):
+        testbed.sweep(program, grid, **args)
+    assert not (tmp_path / "o" / "points").exists()
+
+
+@pytest.mark.parametrize("measured", [[1, 2], "NOFILE", [{1: "a"}]])
+def test_validate_api_types_named_at_the_boundary(stand_ins, tmp_path, measured):
+    import testbed
+    from testbed.sweeps import SweepError
+
+    bindir, _ = stand_ins
+    _stand_in(bindir, "square", [_X], [_Y])
+    if measured == "NOFILE":
+        measured = tmp_path / "nofile.csv"
+    with pytest.raises((TypeError, SweepError), match="measured|nofile"):
+        testbed.validate("square", measured, jobs=1, out=tmp_path / "o")
+
+
+def test_run_campaign_jobs_checked(tmp_path, monkeypatch):
+    from testbed import campaign
+
+    _square_program(tmp_path, monkeypatch)
+    with pytest.raises(ValueError, match="jobs"):
+        campaign.run_campaign([_square_exp()], "quick", -1, tmp_path / "out",
+                              log=lambda m: None, progress=False)
+
+
+def test_a_value_with_a_newline_is_shown_whole(stand_ins, tmp_path):
+    from testbed import sweeps
+
+    bindir, _ = stand_ins
+    _stand_in(bindir, "text", [{"name": "label", "type": "string", "default": "",
+                                "help": "a label"}], [_Y])
+    with pytest.raises(sweeps.SweepError) as e:
+        sweeps.sweep("text", {"label": ["first line\nsecond line"]}, jobs=1,
+                     out=tmp_path / "o")
+    assert "first line\\nsecond line" in str(e.value)
+
+
+# --- item 13: a relative pcap prefix with .. -------------------------------------------------
+
+def test_relative_output_prefix_cannot_leave_out(stand_ins, tmp_path):
+    from testbed import sweeps
+
+    bindir, _ = stand_ins
+    _stand_in(bindir, "cap", [{"name": "pcap", "type": "string", "default": "", "help": "p",
+                               "output_prefix": True}], [_Y],
+              body="open(args['pcap'] + '.pcap', 'w').close() if args.get('pcap') else None\n"
+                   "result = {'y': 1.0}")
+    out = tmp_path / "a" / "out"
+    with pytest.raises(sweeps.SweepError, match="pcap"):
+        sweeps.sweep("cap", {"pcap": ["../../escaped/p"]}, jobs=1, out=out)
+    assert not (tmp_path / "escaped").exists()
+    sweeps.sweep("cap", {"pcap": ["caps/p"]}, jobs=1, out=out)  # inside --out: fine
+    assert (out / "caps" / "p.pcap").exists()
+
+
+# --- item 15: messages -----------------------------------------------------------------------
+
+def test_each_failed_point_is_shown_once_and_all_are_named(stand_ins, tmp_path):
+    bindir, env = stand_ins
+    _stand_in(bindir, "odd", [_X], [_Y],
+              body="import sys\nif int(args['x']) % 2: sys.exit('odd x ' + args['x'])\n"
+                   "result = {'y': 1.0}")
+    r = _cli(["sweep", "odd", "--param", "x=0:5:1", "--jobs", "1", "--no-progress",
+              "--out", str(tmp_path / "o")], env, tmp_path)
+    _clean_exit(r, 1)
+    for x in "135":
+        assert r.stdout.count(f"odd x {x}") == 1, r.stdout
+
+
+@pytest.mark.parametrize("param,words", [
+    ("x=,", "empty value"),
+    ("delay=1ms,0.001s", "0.001s given twice (as 1ms)"),
+    ("rate=1Mbps,1000kbps", "given twice"),
+    ("output=", "set by the sweep itself"),
+])
+def test_grid_messages_name_the_problem(stand_ins, tmp_path, param, words):
+    bindir, env = stand_ins
+    _stand_in(bindir, "timed", [_X, {"name": "delay", "type": "time", "default": "0s",
+                                     "help": "d"},
+                                {"name": "rate", "type": "rate", "default": "1Mbps",
+                                 "help": "r"}], [_Y])
+    r = _cli(["sweep", "timed", "--param", param, "--out", str(tmp_path / "o")], env, tmp_path)
+    assert words in _clean_exit(r, 2)
+
+
+def test_scheduler_inproc_address_message(stand_ins, tmp_path):
+    bindir, env = stand_ins
+    _stand_in(bindir, "square", [_X], [_Y])
+    r = _cli(["sweep", "square", "--param", "x=1", "--scheduler", "inproc://x",
+              "--out", str(tmp_path / "o")], env, tmp_path)
+    assert "inproc" in _clean_exit(r, 2) and "none listens" in r.stderr
+
+
+def test_a_killed_workers_temporary_output_is_removed(stand_ins, tmp_path):
+    """A program that outlived its (external) worker left its .out-*.json in points/ until the
+    next run."""
+    from testbed import sweeps
+
+    bindir, _ = stand_ins
+    _stand_in(bindir, "leaky", [_X], [_Y],
+              body="import os\nd = os.path.dirname(args['output'])\n"
+                   "open(os.path.join(d, '.out-orphan' + args['x'] + '.json'), 'w').close()\n"
+                   "result = {'y': 1.0}")
+    sweeps.sweep("leaky", {"x": [1, 2]}, jobs=1, out=tmp_path / "o")
+    assert not list((tmp_path / "o" / "points").glob(".out-*")), \
+        list((tmp_path / "o" / "points").iterdir())
+
+
+# --- items 2 and 10 with the module's own programs -------------------------------------------
+
+def test_jaxa_benchmark_sweep_frame_keeps_both_bandwidth_columns(tmp_path):
+    """The reproduction of item 2: testbed.sweep('jaxa-benchmark', {'bandwidth': ['128kbps'],
+    ...}) raised "cannot insert bandwidth_bps, already exists" after computing."""
+    _prog("jaxa-benchmark")
+    import testbed
+
+    frame = testbed.sweep("jaxa-benchmark", {"bandwidth": ["128kbps"], "exchanges": [10],
+                                             "reps": [1]}, jobs=1, out=tmp_path / "o")
+    assert list(frame["bandwidth_bps"]) == [128e3]
+    assert "result_bandwidth_bps" in frame.columns
+
+
+@pytest.mark.parametrize("program", ["mcast-bridge-diff", "igmp-pcap"])
+def test_programs_without_a_record_are_no_sweep_programs(tmp_path, program):
+    _prog(program)
+    from testbed import sweeps
+
+    with pytest.raises(sweeps.SweepError, match="no result record") as e:
+        sweeps.sweep(program, {"hosts" if program == "mcast-bridge-diff" else "prefix": ["2"]},
+                     jobs=1, out=tmp_path / "o")
+    offered = str(e.value).split("programs:")[-1]
+    assert "jaxa-benchmark" in offered and program not in offered
+
+
+def test_full_disk_keeps_the_previous_tornado(tiny_disk):
+    """sensitivity's tornado .dat and figure were written in place: a full disk left a
+    truncated .dat and a broken PNG in place of the previous ones."""
+    import shutil
+
+    if shutil.which("gnuplot") is None:
+        pytest.skip("gnuplot not installed")
+    from testbed.plot import png_is_whole
+    from testbed.sensitivity import tornado
+
+    def entry(n):
+        return {"metric": "rtt_mean_ms", "central": 1.0, "band_low": 0.5, "band_high": 2.0,
+                "ranking": [{"parameter": f"p{i}", "mu_star": 1.0 + i, "sigma": 0.5}
+                            for i in range(n)]}
+
+    tornado(entry(2), "morris", tiny_disk)
+    before = {p.name: p.read_bytes() for p in tiny_disk.iterdir()}
+    assert png_is_whole(tiny_disk / "tornado-rtt_mean_ms.png")
+    _fill(tiny_disk, 12288)
+    with pytest.raises((RuntimeError, OSError)):
+        tornado(entry(60), "morris", tiny_disk)
+    (tiny_disk / "filler").unlink()
+    after = {p.name: p.read_bytes() for p in tiny_disk.iterdir()}
+    assert after == before, "a previous file was changed or a temporary left"
