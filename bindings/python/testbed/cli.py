@@ -551,9 +551,12 @@ def main(argv=None):
         if args.out is None:
             from .sweeps import results_dir
 
-            name = getattr(args, "experiment", None) or args.program
-            args.out = results_dir() / (f"{args.cmd}-{name}" if args.cmd in
-                                        ("sweep", "validate") else "")
+            args.out = results_dir()
+            if args.cmd in ("sweep", "validate"):
+                # results/sweep-PROGRAM, results/validate-PROGRAM (or -EXPERIMENT); run,
+                # reproduce and sensitivity write results/<experiment>/ themselves.
+                name = getattr(args, "experiment", None) or args.program
+                args.out = args.out / f"{args.cmd}-{name}"
         args.out = args.out.resolve()
         _log(f"output: {args.out}")
     return args.func(args)
