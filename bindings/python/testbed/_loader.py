@@ -44,6 +44,39 @@ def _wheel_dir() -> Path:
     return Path(list(spec.submodule_search_locations)[0])
 
 
+# The wheel's loader (ns3/ns/__init__.py) drops ns-3's test libraries with a test on the whole
+# path, `"test" not in x`: in a checkout whose path holds the word (a clone named `testbed`, whose
+# .venv is inside it) it drops every ns-3 library and ns-3 does not load. The same test on the
+# file's name keeps the intent (libns3.*-test.so are dropped) and does not depend on where the
+# venv lives. Anything else about the wheel's loading is unchanged.
+_WHOLE_PATH_TEST = 'filter(lambda x: "test" not in x, libraries)'
+_NAME_TEST = 'filter(lambda x: "test" not in os.path.basename(x), libraries)'
+
+
+def _import_wheel_loader():
+    """Import the wheel's ns3.ns (which loads ns-3) with the test-library filter applied to the
+    library's file name; a wheel without that line is imported as it is."""
+    import importlib.util
+
+    if "ns3.ns" in sys.modules:
+        return
+    spec = importlib.util.find_spec("ns3.ns")
+    if spec is None or spec.origin is None:
+        return  # the plain import says what is missing
+    source = Path(spec.origin).read_text()
+    if _WHOLE_PATH_TEST not in source:
+        return
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["ns3.ns"] = module
+    try:
+        exec(compile(source.replace(_WHOLE_PATH_TEST, _NAME_TEST), spec.origin, "exec"),
+             module.__dict__)
+    except BaseException:
+        del sys.modules["ns3.ns"]
+        raise
+    sys.modules["ns"] = module
+
+
 def load():
     """Import ns-3 and the testbed library; return the ``ns`` namespace (cached)."""
     global _ns
@@ -61,6 +94,7 @@ def load():
     with _filtered_stderr():
         os.chdir(libdir)
         try:
+            _import_wheel_loader()
             from ns import ns  # noqa: F401  (the wheel's loader)
             import cppyy
         finally:
