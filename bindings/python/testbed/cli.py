@@ -116,13 +116,13 @@ def _run(exps, args):
             role = v.get("role", "check")
             if v["pass"] and role != "known_gap":
                 continue
-            what = {"check": "check outside tolerance",
+            what = {"check": f"check outside tolerance (discussed in {exp.doc_chapter})",
                     "calibration": f"calibration NOT reproduced (sets {v.get('parameter')})",
                     "known_gap": f"known gap{' (now within tolerance)' if v['pass'] else ''}, "
                                  f"{v.get('doc')}"}[role]
             _log(f"  {what}: {v['point']}: measured {v['measured']}, simulated "
                  f"{v['simulated']} ({v['error_pct']}% vs {v['tolerance_pct']}%)")
-        failing += [(exp.id, v) for v in failing_checks(val)]
+        failing += [(exp.id, {**v, "doc": exp.doc_chapter}) for v in failing_checks(val)]
         gaps += [(exp.id, v) for v in val if v.get("role") == "known_gap"]
         lost += [(exp.id, v) for v in val if v.get("role") == "calibration" and not v["pass"]]
     report = write_report(out, experiments().values())
@@ -143,7 +143,8 @@ def _summary(failing, gaps, lost, broken):
     if failing:
         _log(f"  {len(failing)} independent check{'s' if len(failing) != 1 else ''} FAILED:")
         for e, v in failing:
-            _log(f"    {e}: {v['point']} ({v['error_pct']}% vs {v['tolerance_pct']}%)")
+            _log(f"    {e}: {v['point']} ({v['error_pct']}% vs {v['tolerance_pct']}%; "
+                 f"{v['doc']})")
     else:
         _log("  every independent check within its tolerance")
     for e, v in lost:
