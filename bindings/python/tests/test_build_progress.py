@@ -1,0 +1,83 @@
+"""A long build or setup step is never silent: ./testbed passes ninja's output through
+build_progress, which keeps the whole log and prints, every TESTBED_PROGRESS_EVERY seconds (30 by
+default), the steps done ([n/N]), the time so far and the rest estimated from the pace so far;
+heartbeat does the same for a step without steps (pip, cmake's configure). And the Release
+build's `all` holds what a user runs, not the test suites (./testbed test builds those)."""
+
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from testbed import ROOT
+
+FUNCS = ("say", "elapsed", "heartbeat", "build_progress")
+
+
+def _functions():
+    text = (ROOT / "testbed").read_text()
+    out = []
+    for name in FUNCS:
+        m = re.search(rf"^{name}\(\) \{{\n.*?^\}}\n", text, re.S | re.M) or \
+            re.search(rf"^{name}\(\) \{{.*?\}}\n", text, re.M)
+        assert m, f"./testbed has no function {name}"
+        out.append(m.group(0))
+    return "\n".join(out)
+
+
+def _bash(script, tmp_path):
+    env = {**os.environ, "TESTBED_PROGRESS_EVERY": "1"}
+    return subprocess.run(["bash", "-c", "set -euo pipefail\n" + _functions() + script],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_build_progress_prints_steps_and_estimate(tmp_path):
+    # A stand-in for ninja: 4 steps of 1.2 s each.
+    r = _bash("""
+for i in 1 2 3 4; do echo "[$i/4] Building CXX object f$i.o"; sleep 1.2; done |
+    build_progress build.log
+""", tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "build.log").read_text().count("Building CXX") == 4
+    lines = [ln for ln in r.stderr.splitlines() if ln.startswith("testbed: build: [")]
+    assert lines, r.stderr
+    # [n/4] with the time so far and an estimate: at n of 4 after t s, (4 - n) * t / n to go.
+    for ln in lines:
+        m = re.match(r"testbed: build: \[(\d)/4\] (\d+) s so far; about (\d+) s to go", ln)
+        assert m, ln
+        n, t, rest = map(int, m.groups())
+        assert rest == t * (4 - n) // n
+    assert "build: done in" in r.stderr
+
+
+def test_build_progress_keeps_the_builds_status(tmp_path):
+    r = _bash("if (echo '[1/2] x'; exit 3) | build_progress b.log; then echo ok; "
+              "else echo failed; fi", tmp_path)
+    assert r.stdout.strip() == "failed"
+
+
+def test_heartbeat_says_a_long_step_goes_on(tmp_path):
+    r = _bash("heartbeat 'pip install' sleep 2.5; echo rc=$?", tmp_path)
+    assert "rc=0" in r.stdout
+    assert re.search(r"testbed: pip install: \d s so far", r.stderr), r.stderr
+    r = _bash("if heartbeat x false; then echo ok; else echo failed; fi", tmp_path)
+    assert r.stdout.strip() == "failed"
+
+
+@pytest.mark.skipif(shutil.which("ninja") is None, reason="no ninja")
+def test_release_all_leaves_the_test_runner_to_the_tests(tmp_path):
+    py = ROOT / ".venv" / "bin" / "python"
+    r = subprocess.run(["cmake", "-S", str(ROOT), "-B", str(tmp_path), "-G", "Ninja",
+                        "-DCMAKE_BUILD_TYPE=Release", f"-DPython3_EXECUTABLE={py}"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    q = subprocess.run(["ninja", "-C", str(tmp_path), "-t", "query", "all"],
+                       capture_output=True, text=True, check=True).stdout
+    # `all` of the top folder: the library and the folders of programs, no test runner.
+    assert "lib/libtestbed.so" in q and "examples/all" in q, q
+    assert "testbed-test-runner" not in q, q
+    t = subprocess.run(["ninja", "-C", str(tmp_path), "-t", "targets", "all"],
+                       capture_output=True, text=True, check=True).stdout
+    assert "testbed-test-runner" in t  # still a target: ./testbed test builds it
