@@ -455,7 +455,8 @@ def _tolerance(value):
 
 def _point_common(p, program_optional=False):
     p.add_argument("program", nargs="?" if program_optional else None,
-                   help="a program of build/examples (./testbed sweep PROGRAM "
+                   help="a program by name: your scratch/NAME.cc (build/scratch) or an example "
+                        "(build/examples) (./testbed sweep PROGRAM "
                         "--describe lists its parameters and result fields)"
                    + ("; with --experiment: the fact table FILE.csv" if program_optional
                       else ""))

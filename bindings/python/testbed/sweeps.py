@@ -49,12 +49,12 @@ class SweepError(ValueError):
 
 
 def _exe(program: str) -> Path:
-    from .campaign import EXAMPLES_DIR, program_path
+    from .campaign import EXAMPLES_DIR, SCRATCH_DIR, program_path
 
     exe = program_path(program)
     if not exe.exists():
-        built = sorted(p.name for p in EXAMPLES_DIR.glob("*")
-                       if p.is_file() and os.access(p, os.X_OK)) if EXAMPLES_DIR.is_dir() else []
+        built = sorted({p.name for d in (SCRATCH_DIR, EXAMPLES_DIR) if d.is_dir()
+                        for p in d.glob("*") if p.is_file() and os.access(p, os.X_OK)})
         raise SweepError(f"unknown program {program!r} (not built at {exe}); programs: "
                          + (", ".join(built) or "none built: ./testbed build"))
     return exe

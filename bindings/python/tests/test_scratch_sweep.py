@@ -1,0 +1,32 @@
+"""A user's own program (scratch/NAME.cc, built into build/scratch/NAME) is found by name by
+sweep and validate, as ./testbed run-program finds it; TESTBED_PROGRAMS_DIR stays an override."""
+
+from conftest import write_square_program
+
+from testbed import campaign, cli
+
+
+def test_sweep_and_validate_find_a_scratch_program(tmp_path, monkeypatch, capsys):
+    scratch = tmp_path / "build" / "scratch"
+    scratch.mkdir(parents=True)
+    write_square_program(scratch / "square", tmp_path / "calls.log")
+    monkeypatch.setattr(campaign, "SCRATCH_DIR", scratch)
+    monkeypatch.setattr(campaign, "EXAMPLES_DIR", tmp_path / "build" / "examples")
+    monkeypatch.delenv("TESTBED_PROGRAMS_DIR", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert campaign.program_path("square") == scratch / "square"
+    rc = cli.main(["sweep", "square", "--param", "x=1,2,3", "--jobs", "1", "--no-progress"])
+    assert rc == 0, capsys.readouterr()
+    assert sorted((tmp_path / "calls.log").read_text().split()) == ["1", "2", "3"]
+    (tmp_path / "ours.csv").write_text("x,y\n2,4\n3,9.2\n")
+    rc = cli.main(["validate", "square", "--measured", "ours.csv", "--tolerance", "5",
+                   "--jobs", "1", "--no-progress"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "checks 2/2 within 5 %" in out
+
+
+def test_programs_dir_overrides(tmp_path, monkeypatch):
+    monkeypatch.setattr(campaign, "SCRATCH_DIR", tmp_path / "scratch")
+    monkeypatch.setenv("TESTBED_PROGRAMS_DIR", str(tmp_path / "mine"))
+    assert campaign.program_path("square") == tmp_path / "mine" / "square"
