@@ -1,0 +1,139 @@
+"""README.md's commands, verbatim, are tests: every command of its indented command blocks runs
+as written, in README order, in a fresh `git clone` of this checkout into a folder named
+`testbed` below a folder whose name holds "test" (x-test/testbed: the clone a new user makes,
+with the word in every path below it, .venv included), from the clone's folder (the README types
+`./testbed ...`, and results/ then lands there), with no option added. Each must exit 0.
+
+Not run, and why:
+- `./testbed test`: it runs this very test (and every other); a test cannot run it.
+- the C++ and CMake snippets (test_readme.py compares them with the files they name).
+- synopsis lines (`[--scale quick|paper]`, NAME, DIR, ADDR, N, ARGS, script.py): templates, not
+  commands; the lines of the same block without a placeholder do run (`./testbed list`).
+
+What the clone reuses, to keep the cost to what it must be: its .venv is a hard-linked copy of
+the running venv (the same pinned requirements.txt, installed; pip would fetch 800 MB again), and
+its build compiles through ccache (objects of this checkout's build are hits; the programs are
+linked again). Its first command, `./testbed reproduce`, therefore configures and builds the
+clone and reproduces every experiment at quick scale. The test prints each command's console
+output and time, and the time from the clone to the first results/report.md.
+
+Run it alone (some 20-40 min on 2 cores):
+    TESTBED_README_RUN=1 .venv/bin/python -m pytest -q -s bindings/python/tests/test_readme_commands.py
+It runs where TESTBED_README_RUN=1 or CI is set (.ci/run); else it is skipped.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from testbed import ROOT
+
+README = ROOT / "README.md"
+#: A placeholder of a synopsis line: an optional part, an upper-case word, a made-up file name.
+PLACEHOLDER = re.compile(r"\[|\b(N|DIR|ADDR|NAME|ARGS|EXP|PROGRAM|FILE)\b|script\.py")
+#: Commands a test cannot run, with why (the module's docstring says more).
+NOT_RUN = {"./testbed test": "runs this test itself"}
+
+
+def readme_commands(text: str) -> list[str]:
+    """The commands of README's indented (4-space) blocks outside ``` fences, continuation lines
+    joined, comment-only lines dropped, synopsis lines (PLACEHOLDER) left out."""
+    cmds, fenced, prev_blank, in_block = [], False, True, False
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced and line.startswith("    ") and (prev_blank or in_block):
+            in_block = True
+            cmd = line.strip()
+            while cmd.endswith("\\") and i + 1 < len(lines):
+                i += 1
+                cmd = cmd[:-1].rstrip() + " " + lines[i].strip()
+            code = cmd.split("  #")[0].split(" # ")[0].strip()
+            if code and not code.startswith("#") and not PLACEHOLDER.search(code):
+                cmds.append(code)
+        else:
+            in_block = in_block and line.strip() == ""
+        prev_blank = line.strip() == ""
+        i += 1
+    return cmds
+
+
+def test_readme_commands_are_extracted():
+    cmds = readme_commands(README.read_text())
+    # The README's own examples, as a reader sees them (an independent list: if the README
+    # changes, this says which command the run below would no longer cover).
+    for want in ("./testbed reproduce", "./testbed list",
+                 "./testbed validate jaxa-table2 --measured ours.csv --tolerance 5 --reps 3",
+                 "cat results/validate-jaxa-table2/validation.md"):
+        assert want in cmds, cmds
+    assert any(c.startswith("./testbed sweep jaxa-benchmark --param bandwidth=") and
+               c.endswith("--series bandwidth") for c in cmds), cmds
+    assert not any(PLACEHOLDER.search(c) for c in cmds)
+
+
+def _venv_copy(dst: Path):
+    src = Path(sys.prefix)
+    try:
+        shutil.copytree(src, dst, symlinks=True, copy_function=os.link)
+    except OSError:
+        shutil.rmtree(dst, ignore_errors=True)
+        shutil.copytree(src, dst, symlinks=True)
+
+
+@pytest.mark.skipif(not (os.environ.get("TESTBED_README_RUN") or os.environ.get("CI")),
+                    reason="the README run (a fresh clone, its build and a quick reproduction) "
+                           "runs in CI or with TESTBED_README_RUN=1")
+@pytest.mark.xdist_group("readme")
+def test_readme_commands_run_as_written(tmp_path):
+    top = tmp_path / "x-test"
+    clone = top / "testbed"
+    t0 = time.monotonic()
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+    _venv_copy(clone / ".venv")
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("TESTBED_", "PYTEST", "PYTHON", "NS_", "CMAKE_", "VIRTUAL_ENV"))}
+    env["HOME"] = str(home)  # ~/testbed-install of `cmake --install` lands in the test's folder
+    if shutil.which("ccache"):  # the same ccache as this checkout's build, whatever HOME says
+        r = subprocess.run(["ccache", "-k", "cache_dir"], capture_output=True, text=True)
+        if r.returncode == 0 and r.stdout.strip():
+            env["CCACHE_DIR"] = r.stdout.strip()
+    text = README.read_text()
+    cmds = readme_commands(text)
+    # The Python section: its example, saved as the README says, run the way it says.
+    (clone / "example.py").write_text(re.findall(r"```python\n(.*?)```", text, re.S)[0])
+    run_with = re.search(r"Run it with `(\./testbed python example\.py)`", text)
+    assert run_with, "README no longer says how to run its Python example"
+    cmds.append(run_with.group(1))
+    first_report = None
+    log = []
+    for cmd in cmds:
+        if cmd in NOT_RUN:
+            log.append(f"$ {cmd}\n(not run: {NOT_RUN[cmd]})")
+            continue
+        t = time.monotonic()
+        r = subprocess.run(["bash", "-c", cmd], cwd=clone, env=env, capture_output=True,
+                           text=True, timeout=7200)
+        took = time.monotonic() - t
+        out = r.stdout + r.stderr
+        log.append(f"$ {cmd}\n{out}(exit {r.returncode}, {took:.0f} s)")
+        if first_report is None and (clone / "results" / "report.md").exists():
+            first_report = time.monotonic() - t0
+        assert r.returncode == 0, f"README command failed: {cmd}\n{out[-6000:]}"
+    text = "\n".join(log)
+    (ROOT / "build").mkdir(exist_ok=True)
+    (ROOT / "build" / "readme-run.log").write_text(
+        text + f"\n\nclone to the first results/report.md: {first_report:.0f} s\n")
+    print(text)
+    print(f"clone to the first results/report.md: {first_report:.0f} s")
+    assert first_report is not None
