@@ -279,6 +279,10 @@ def _print_description(program):
         default = json.dumps(o["default"]) if isinstance(o["default"], bool) else o["default"]
         rep = " (repetitions in one run: sweeps space RngRun by it)" if o.get("repetitions") else ""
         print(f"  {o['name']:18s} {o['type']:6s} default {default!s:10s}{rng}  {o['help']}{rep}")
+    print("  ns3::TYPE::ATTR    any ns-3 attribute of a type the program uses, in ns-3's syntax "
+          "(--param ns3::LinkEmulatorQueueDisc::Jitter=0ms,5ms): the value every object of the "
+          "type starts with; one the program sets itself from its options is refused by the "
+          "check (doc/sweeps.rst)")
     print("\nresult fields (--plot FIELD; measured columns of validate):")
     for f in d["fields"]:
         print(f"  {f['name']:28s} {f['type']:6s} {f['help']}")

@@ -30,3 +30,10 @@ def test_programs_dir_overrides(tmp_path, monkeypatch):
     monkeypatch.setattr(campaign, "SCRATCH_DIR", tmp_path / "scratch")
     monkeypatch.setenv("TESTBED_PROGRAMS_DIR", str(tmp_path / "mine"))
     assert campaign.program_path("square") == tmp_path / "mine" / "square"
+
+
+def test_describe_lists_ns3_attributes_as_parameters(fake_program, capsys):
+    assert cli.main(["sweep", "square", "--describe"]) == 0
+    out = capsys.readouterr().out
+    params = out.split("parameters (--param NAME=...):")[1].split("result fields")[0]
+    assert "ns3::TYPE::ATTR" in params and "--param ns3::" in params
