@@ -1,5 +1,6 @@
 """README.md's commands, verbatim, are tests: every command of its indented command blocks runs
-as written, in README order, in a fresh `git clone` of this checkout into a folder named
+as written, in README order (then the Python example as the README says to run it, then the
+worked examples of the doc pages in DOC_SECTIONS), in a fresh `git clone` of this checkout into a folder named
 `testbed` below a folder whose name holds "test" (x-test/testbed: the clone a new user makes,
 with the word in every path below it, .venv included), from the clone's folder (the README types
 `./testbed ...`, and results/ then lands there), with no option added. Each must exit 0.
@@ -67,6 +68,33 @@ def readme_commands(text: str) -> list[str]:
     return cmds
 
 
+#: Worked examples of the doc pages run the same way: (page, section title).
+DOC_SECTIONS = [("doc/sweeps.rst", "Your own program")]
+
+
+def doc_commands(text: str, title: str) -> list[str]:
+    """The commands of the literal blocks (after "::", indented) of one section of an .rst
+    page: the lines that start with ./testbed or printf."""
+    lines = text.splitlines()
+    start = lines.index(title)
+    end = next((i for i in range(start + 2, len(lines) - 1)
+                if lines[i + 1] and set(lines[i + 1]) <= set("*=-") and
+                len(lines[i + 1]) == len(lines[i])), len(lines))
+    cmds = []
+    for line in lines[start:end]:
+        code = line.strip()
+        if line.startswith("   ") and code.startswith(("./testbed ", "printf ")):
+            cmds.append(code)
+    return cmds
+
+
+def test_doc_commands_are_extracted():
+    for page, title in DOC_SECTIONS:
+        cmds = doc_commands((ROOT / page).read_text(), title)
+        assert any(c.startswith("./testbed sweep") and "--param ns3::" in c for c in cmds), cmds
+        assert any(c.startswith("./testbed validate") for c in cmds), cmds
+
+
 def test_readme_commands_are_extracted():
     cmds = readme_commands(README.read_text())
     # The README's own examples, as a reader sees them (an independent list: if the README
@@ -115,6 +143,8 @@ def test_readme_commands_run_as_written(tmp_path):
     run_with = re.search(r"Run it with `(\./testbed python example\.py)`", text)
     assert run_with, "README no longer says how to run its Python example"
     cmds.append(run_with.group(1))
+    for page, title in DOC_SECTIONS:
+        cmds += doc_commands((ROOT / page).read_text(), title)
     first_report = None
     log = []
     for cmd in cmds:
@@ -131,6 +161,7 @@ def test_readme_commands_run_as_written(tmp_path):
             first_report = time.monotonic() - t0
         assert r.returncode == 0, f"README command failed: {cmd}\n{out[-6000:]}"
     text = "\n".join(log)
+    assert "5 replies" in text  # the Python example's own output
     (ROOT / "build").mkdir(exist_ok=True)
     (ROOT / "build" / "readme-run.log").write_text(
         text + f"\n\nclone to the first results/report.md: {first_report:.0f} s\n")
