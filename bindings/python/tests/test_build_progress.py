@@ -81,3 +81,29 @@ def test_release_all_leaves_the_test_runner_to_the_tests(tmp_path):
     t = subprocess.run(["ninja", "-C", str(tmp_path), "-t", "targets", "all"],
                        capture_output=True, text=True, check=True).stdout
     assert "testbed-test-runner" in t  # still a target: ./testbed test builds it
+
+
+def test_heartbeat_stops_its_command_on_interrupt(tmp_path):
+    import signal
+    import time
+
+    script = "set -euo pipefail\n" + _functions() + \
+        "heartbeat long bash -c 'echo $$ > child.pid; exec sleep 300'\n"
+    p = subprocess.Popen(["bash", "-c", script], cwd=tmp_path, stderr=subprocess.PIPE)
+    pidfile = tmp_path / "child.pid"
+    for _ in range(100):
+        if pidfile.exists() and pidfile.read_text().strip():
+            break
+        time.sleep(0.05)
+    child = int(pidfile.read_text())
+    p.send_signal(signal.SIGINT)
+    assert p.wait(timeout=10) == 130
+    for _ in range(100):
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(child, signal.SIGKILL)
+        raise AssertionError("the command went on after ^C")
