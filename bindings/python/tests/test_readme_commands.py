@@ -146,7 +146,7 @@ def test_readme_commands_run_as_written(tmp_path):
     for page, title in DOC_SECTIONS:
         cmds += doc_commands((ROOT / page).read_text(), title)
     first_report = None
-    log = []
+    log, failed = [], []
     for cmd in cmds:
         if cmd in NOT_RUN:
             log.append(f"$ {cmd}\n(not run: {NOT_RUN[cmd]})")
@@ -157,14 +157,19 @@ def test_readme_commands_run_as_written(tmp_path):
         took = time.monotonic() - t
         out = r.stdout + r.stderr
         log.append(f"$ {cmd}\n{out}(exit {r.returncode}, {took:.0f} s)")
+        with open(tmp_path / "readme-run.log", "a") as f:  # to follow a long run
+            f.write(log[-1] + "\n")
         if first_report is None and (clone / "results" / "report.md").exists():
             first_report = time.monotonic() - t0
-        assert r.returncode == 0, f"README command failed: {cmd}\n{out[-6000:]}"
+        if r.returncode != 0:  # the rest still runs: every failing command is reported
+            failed.append(f"{cmd} (exit {r.returncode}):\n{out[-4000:]}")
     text = "\n".join(log)
     assert "5 replies" in text  # the Python example's own output
     (ROOT / "build").mkdir(exist_ok=True)
-    (ROOT / "build" / "readme-run.log").write_text(
-        text + f"\n\nclone to the first results/report.md: {first_report:.0f} s\n")
+    took = "none written" if first_report is None else f"{first_report:.0f} s"
+    with open(tmp_path / "readme-run.log", "a") as f:
+        f.write(f"\nclone to the first results/report.md: {took}\n")
     print(text)
-    print(f"clone to the first results/report.md: {first_report:.0f} s")
+    print(f"clone to the first results/report.md: {took}")
+    assert not failed, "README commands that failed:\n" + "\n".join(failed)
     assert first_report is not None
