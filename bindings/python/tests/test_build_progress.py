@@ -34,22 +34,36 @@ def _bash(script, tmp_path):
 
 
 def test_build_progress_prints_steps_and_estimate(tmp_path):
-    # A stand-in for ninja: 4 steps of 1.2 s each.
+    # A stand-in for ninja: 3 compilations of 0.1 s, then 3 links of 2 s (LINKS = 3).
     r = _bash("""
-for i in 1 2 3 4; do echo "[$i/4] Building CXX object f$i.o"; sleep 1.2; done |
-    build_progress build.log
+{ for i in 1 2 3; do sleep 0.1; echo "[$i/6] Building CXX object f$i.o"; done
+  for i in 4 5 6; do sleep 2; echo "[$i/6] Linking CXX executable p$i"; done; } |
+    build_progress build.log 3
 """, tmp_path)
     assert r.returncode == 0, r.stderr
-    assert (tmp_path / "build.log").read_text().count("Building CXX") == 4
+    assert (tmp_path / "build.log").read_text().count("CXX") == 6
     lines = [ln for ln in r.stderr.splitlines() if ln.startswith("testbed: build: [")]
     assert lines, r.stderr
-    # [n/4] with the time so far and an estimate: at n of 4 after t s, (4 - n) * t / n to go.
     for ln in lines:
-        m = re.match(r"testbed: build: \[(\d)/4\] (\d+) s so far; about (\d+) s to go", ln)
+        m = re.match(r"testbed: build: \[(\d)/6\] (\d+) s so far; about (\d+) s to go "
+                     r"\((\d) links left\)", ln)
         assert m, ln
-        n, t, rest = map(int, m.groups())
-        assert rest == t * (4 - n) // n
+        n, t, rest, left = map(int, m.groups())
+        assert left == 6 - n  # only links are left after the third step
+        # each link has taken (at least) 2 s: the rest is at least about 2 s a link, not the
+        # mean pace of all the steps so far (which the fast compilations pull down: at [4/6]
+        # after about 2.3 s, that pace would say about 1 s for the last two links)
+        assert rest >= 2 * left - 1, ln
     assert "build: done in" in r.stderr
+
+
+def test_build_progress_says_when_links_are_not_timed_yet(tmp_path):
+    r = _bash("""
+{ for i in 1 2 3; do sleep 0.6; echo "[$i/5] Building CXX object f$i.o"; done; sleep 0.6; } |
+    build_progress build.log 2
+""", tmp_path)
+    assert re.search(r"\[\d/5\] \d+ s so far; about \d+ s of compiling to go, then 2 links "
+                     r"\(not timed yet\)", r.stderr), r.stderr
 
 
 def test_build_progress_keeps_the_builds_status(tmp_path):
