@@ -152,10 +152,10 @@ def test_readme_commands_run_as_written(tmp_path):
             log.append(f"$ {cmd}\n(not run: {NOT_RUN[cmd]})")
             continue
         t = time.monotonic()
-        r = subprocess.run(["bash", "-c", cmd], cwd=clone, env=env, capture_output=True,
-                           text=True, timeout=7200)
+        r = subprocess.run(["bash", "-c", cmd], cwd=clone, env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=7200)
         took = time.monotonic() - t
-        out = r.stdout + r.stderr
+        out = r.stdout  # stdout and stderr in the order the console shows them
         log.append(f"$ {cmd}\n{out}(exit {r.returncode}, {took:.0f} s)")
         with open(tmp_path / "readme-run.log", "a") as f:  # to follow a long run
             f.write(log[-1] + "\n")
