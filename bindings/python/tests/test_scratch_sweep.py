@@ -37,3 +37,16 @@ def test_describe_lists_ns3_attributes_as_parameters(fake_program, capsys):
     out = capsys.readouterr().out
     params = out.split("parameters (--param NAME=...):")[1].split("result fields")[0]
     assert "ns3::TYPE::ATTR" in params and "--param ns3::" in params
+
+
+def test_validate_takes_an_ns3_attribute_column(fake_program, tmp_path, monkeypatch, capsys):
+    # A measured file whose rows differ in an ns-3 attribute: the column is a parameter, given
+    # to the program as --ns3::Type::Attribute=VALUE.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.csv").write_text("x,ns3::Square::Offset,y\n2,0ms,4\n3,0ms,9\n")
+    rc = cli.main(["validate", "square", "--measured", "mine.csv", "--tolerance", "1",
+                   "--jobs", "1", "--no-progress"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "checks 2/2 within 1 %" in out
+    assert "| x | ns3::Square::Offset | field |" in out and "| 2 | 0ms | y | 4 |" in out
