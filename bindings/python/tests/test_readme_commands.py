@@ -18,7 +18,7 @@ linked again). Its first command, `./testbed reproduce`, therefore configures an
 clone and reproduces every experiment at quick scale. The test prints each command's console
 output and time, and the time from the clone to the first results/report.md.
 
-Run it alone (some 20-40 min on 2 cores):
+Run it alone (27 min on a shared, heavily loaded 2-core machine, 15 min of it the clone's build):
     TESTBED_README_RUN=1 .venv/bin/python -m pytest -q -s bindings/python/tests/test_readme_commands.py
 It runs where TESTBED_README_RUN=1 or CI is set (.ci/run); else it is skipped.
 """

@@ -50,3 +50,27 @@ def test_validate_takes_an_ns3_attribute_column(fake_program, tmp_path, monkeypa
     assert rc == 0, out
     assert "checks 2/2 within 1 %" in out
     assert "| x | ns3::Square::Offset | field |" in out and "| 2 | 0ms | y | 4 |" in out
+
+
+def test_scratch_ping_jitter_swept_over_an_ns3_attribute(tmp_path, monkeypatch, capsys):
+    """doc/sweeps.rst's own program, by name, over the emulator's jitter: NIST Net's Jitter is
+    the half-width of a uniform spread around Delay in each direction (the attribute's
+    definition), so with Jitter J every RTT lies within 2 (delay +- J) plus the 1 Mbit/s
+    transmission of an echo (under 1 ms), and without it within [2 delay, 2 delay + 1 ms]."""
+    import csv
+
+    import pytest
+
+    if not (campaign.SCRATCH_DIR / "ping-jitter").exists():
+        pytest.skip("scratch/ping-jitter not built")
+    monkeypatch.chdir(tmp_path)
+    rc = cli.main(["sweep", "ping-jitter", "--param", "delay=50ms", "--param", "count=10",
+                   "--param", "ns3::LinkEmulatorQueueDisc::Jitter=0ms,20ms", "--jobs", "1",
+                   "--no-progress"])
+    assert rc == 0, capsys.readouterr()
+    rows = {r["ns3::LinkEmulatorQueueDisc::Jitter"]: r for r in
+            csv.DictReader(open(tmp_path / "results" / "sweep-ping-jitter" / "data.csv"))}
+    still, spread = rows["0ms"], rows["20ms"]
+    assert 100 <= float(still["rtt_mean_ms"]) <= float(still["rtt_max_ms"]) <= 101
+    assert 60 <= float(spread["rtt_mean_ms"]) and float(spread["rtt_max_ms"]) <= 141
+    assert float(spread["rtt_max_ms"]) > 101  # ten pings: some draw above the still link's
