@@ -1,9 +1,10 @@
 """README.md's commands, verbatim, are tests: every command of its indented command blocks runs
 as written, in README order (then the Python example as the README says to run it, then the
-worked examples of the doc pages in DOC_SECTIONS), in a fresh `git clone` of this checkout into a folder named
-`testbed` below a folder whose name holds "test" (x-test/testbed: the clone a new user makes,
-with the word in every path below it, .venv included), from the clone's folder (the README types
-`./testbed ...`, and results/ then lands there), with no option added. Each must exit 0.
+worked examples of the doc sections in DOC_SECTIONS), in a fresh `git clone` of this checkout
+into a folder named `testbed` below a folder whose name holds "test" (x-test/testbed: the clone
+a new user makes, with the word in every path below it, .venv included), from the clone's folder
+(the README types `./testbed ...`, and results/ then lands there), with no option added. Each
+must exit 0; every failing one is reported.
 
 Not run, and why:
 - `./testbed test`: it runs this very test (and every other); a test cannot run it.
@@ -18,8 +19,9 @@ linked again). Its first command, `./testbed reproduce`, therefore configures an
 clone and reproduces every experiment at quick scale. The test prints each command's console
 output and time, and the time from the clone to the first results/report.md.
 
-Run it alone (27 min on a shared, heavily loaded 2-core machine, 15 min of it the clone's build):
-    TESTBED_README_RUN=1 .venv/bin/python -m pytest -q -s bindings/python/tests/test_readme_commands.py
+Run it alone (27 min on a shared, heavily loaded 2-core machine, 15 min of it the build):
+    TESTBED_README_RUN=1 .venv/bin/python -m pytest -q -s \
+        bindings/python/tests/test_readme_commands.py
 It runs where TESTBED_README_RUN=1 or CI is set (.ci/run); else it is skipped.
 """
 
