@@ -16,16 +16,36 @@ _HARMLESS = re.compile(r"^\[runStaticInitializersOnce\]: Failed to materialize s
 _ns = None
 
 
+#: Seconds between the lines that say ns-3 is still loading (TESTBED_PROGRESS_EVERY, 30 s).
+_EVERY = float(os.environ.get("TESTBED_PROGRESS_EVERY", "30"))
+
+
 @contextlib.contextmanager
 def _filtered_stderr():
-    """Capture fd 2 (C++ writes there directly), then re-emit all but the harmless lines."""
+    """Capture fd 2 (C++ writes there directly), then re-emit all but the harmless lines.
+    Loading ns-3 through cppyy takes seconds, and a minute or more where cling first parses the
+    headers: every _EVERY seconds a line on the real stderr says it goes on."""
+    import threading
+    import time
+
     sys.stderr.flush()
     saved = os.dup(2)
+    start, done = time.monotonic(), threading.Event()
+
+    def heartbeat():
+        while not done.wait(_EVERY):
+            os.write(saved, f"testbed: loading ns-3 (cppyy): {time.monotonic() - start:.0f} s "
+                            f"so far\n".encode())
+
+    beat = threading.Thread(target=heartbeat, daemon=True)
     with tempfile.TemporaryFile(mode="w+b") as tmp:
         os.dup2(tmp.fileno(), 2)
+        beat.start()
         try:
             yield
         finally:
+            done.set()
+            beat.join()
             sys.stderr.flush()
             os.dup2(saved, 2)
             os.close(saved)

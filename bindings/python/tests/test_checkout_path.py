@@ -54,3 +54,15 @@ def test_import_in_a_checkout_named_testbed(tmp_path):
     assert r.returncode == 0, r.stderr[-3000:]
     assert f"wheel: {site / 'ns3'}" in r.stdout
     assert "TickTimer ns3::TickTimer" in r.stdout
+
+
+@pytest.mark.skipif(not (BUILD_DIR / "lib" / "libtestbed.so").exists(), reason="not built")
+def test_loading_says_it_goes_on(tmp_path):
+    # Loading ns-3 takes seconds (a minute where cling first parses the headers): with lines
+    # every TESTBED_PROGRESS_EVERY seconds (30 by default), here 1, on the real stderr.
+    env = {**os.environ, "TESTBED_PROGRESS_EVERY": "1", "TESTBED_BUILD_DIR": str(BUILD_DIR),
+           "PYTHONPATH": str(ROOT / "bindings" / "python")}
+    r = subprocess.run([sys.executable, "-c", "import testbed; testbed.ns.Simulator.Now()"],
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "testbed: loading ns-3 (cppyy): 1 s so far" in r.stderr, r.stderr[-2000:]
