@@ -209,8 +209,10 @@ function(build_lib)
   # Tests: one runner executable; ctest entries are discovered from `runner --list` after each
   # build, so adding a TestSuite needs no CMake change.
   if(BLIB_TEST_SOURCES)
-    add_executable(${_name}-test-runner ${CMAKE_CURRENT_SOURCE_DIR}/test/runner/test-runner.cc
-                                        ${BLIB_TEST_SOURCES})
+    # Outside `all`: `./testbed build` builds what a user runs; `./testbed test` builds the
+    # runner (cmake --build ... --target ${_name}-test-runner).
+    add_executable(${_name}-test-runner EXCLUDE_FROM_ALL
+                   ${CMAKE_CURRENT_SOURCE_DIR}/test/runner/test-runner.cc ${BLIB_TEST_SOURCES})
     target_link_libraries(${_name}-test-runner PRIVATE ${_name})
     set(_list ${CMAKE_BINARY_DIR}/${_name}-test-suites.txt)
     add_custom_command(TARGET ${_name}-test-runner POST_BUILD

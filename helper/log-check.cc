@@ -5,6 +5,7 @@
 #include "log-check.h"
 
 #include "ns3/log.h"
+#include "ns3/system-path.h"
 
 #include <cstdlib>
 #include <iostream>
@@ -86,10 +87,15 @@ WarnOfCompiledOutLogs(const std::string& program)
     {
         list += (list.empty() ? "" : ", ") + (n == "*" ? std::string("* (the module's part)") : n);
     }
+    // A user's program is built into build/scratch/, an example into build/examples/; the
+    // logging build has the same layout.
+    const std::string self = SystemPath::FindSelfDirectory();
+    const std::string folder
+        = self.substr(self.find_last_of('/') + 1) == "scratch" ? "scratch" : "examples";
     std::cerr << "warning: NS_LOG names " << list
               << ": this Release build compiled the module's NS_LOG statements out, so they print "
-                 "nothing. `./testbed build --logs` builds a logging variant: build-logs/examples/"
-              << program << " (build-logs/scratch/ for scratch programs)" << std::endl;
+                 "nothing. `./testbed build --logs` builds a logging variant: build-logs/"
+              << folder << "/" << program << std::endl;
 }
 
 } // namespace ns3

@@ -246,6 +246,18 @@ TimeText(Time t)
 }
 
 /** The options of ns-3's own CommandLine help. */
+/// Whether the command line gave an ns-3 attribute (--ns3::Type::Attribute=value).
+bool g_attributesGiven = false;
+
+/// The end of a --check that went through the program's set-up: the simulation would start.
+void
+EndCheckAtRun()
+{
+    std::cout.flush();
+    std::cerr.flush();
+    std::exit(0);
+}
+
 const std::set<std::string> g_helpOptions = {"help",
                                              "PrintHelp",
                                              "PrintGlobals",
@@ -698,6 +710,7 @@ ProgramOptions::PreCheck(int argc, char* argv[])
             const bool ok = UserAttributes::Check(name, value, why);
             Require(ok, "--" + name + "=" + value + ": " + why);
             UserAttributes::Record(name, value);
+            g_attributesGiven = true;
             continue;
         }
         if (name == "RngRun" || name == "RngSeed")
@@ -998,7 +1011,17 @@ ProgramOptions::Parse(int argc, char* argv[])
     }
     if (m_check)
     {
-        std::exit(0);
+        if (!g_attributesGiven)
+        {
+            std::exit(0);
+        }
+        // Which attributes the program sets itself is decided by its set-up
+        // (UserAttributes::SetFixed and RequireNotGiven stop it, exit status 2, on a user value
+        // for one of them): with an ns-3 attribute given, --check goes on through the set-up and
+        // ends where the simulation would start, at the first event (scheduled here, before any
+        // of the set-up's), with exit status 0. Nothing is simulated.
+        Simulator::ScheduleNow(&EndCheckAtRun);
+        return;
     }
     StartMemoryWatch();
 }

@@ -13,7 +13,7 @@ API (``testbed.campaign``) and the command line (``python -m testbed.cli``) star
 import os
 from pathlib import Path
 
-__all__ = ["ROOT", "BUILD_DIR", "EXAMPLES_DIR", "ns", "sweep", "validate"]
+__all__ = ["ROOT", "BUILD_DIR", "EXAMPLES_DIR", "SCRATCH_DIR", "ns", "sweep", "validate"]
 
 #: Repository root (TESTBED_ROOT, or three levels above this file).
 ROOT = Path(os.environ.get("TESTBED_ROOT", Path(__file__).resolve().parents[3]))
@@ -21,6 +21,8 @@ ROOT = Path(os.environ.get("TESTBED_ROOT", Path(__file__).resolve().parents[3]))
 BUILD_DIR = Path(os.environ.get("TESTBED_BUILD_DIR", ROOT / "build"))
 #: Where the experiment programs are built.
 EXAMPLES_DIR = BUILD_DIR / "examples"
+#: Where a user's programs (scratch/NAME.cc, scratch/NAME/) are built.
+SCRATCH_DIR = BUILD_DIR / "scratch"
 
 
 def sweep(program, grid, reps=1, jobs=None, **kwargs):

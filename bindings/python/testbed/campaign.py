@@ -47,7 +47,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from . import EXAMPLES_DIR, ROOT
+from . import EXAMPLES_DIR, ROOT, SCRATCH_DIR
 from .experiment import (  # noqa: F401  (re-exported: the studies' modules import them here)
     SCALES,
     Analysis,
@@ -104,14 +104,17 @@ def _ns3_tree_programs(name: str) -> list[Path]:
 
 
 def program_path(program: str) -> Path:
-    """Where an experiment program is: $TESTBED_PROGRAMS_DIR/<program>, else the standalone
-    build's build/examples/<program>, else an in-tree build's ns3.<version>-<program>-<profile>
-    (the tree in $TESTBED_NS3_TREE, or the one this checkout is contrib/testbed of)."""
+    """Where a program is, by name: the standalone build's build/scratch/<program> (a user's
+    scratch/<program>.cc or scratch/<program>/, as ./testbed run-program finds it), else its
+    build/examples/<program>, else an in-tree build's ns3.<version>-<program>-<profile> (the tree
+    in $TESTBED_NS3_TREE, or the one this checkout is contrib/testbed of). $TESTBED_PROGRAMS_DIR,
+    when set, overrides all of these: the programs of that folder under their plain names."""
     if os.environ.get("TESTBED_PROGRAMS_DIR"):
         return Path(os.environ["TESTBED_PROGRAMS_DIR"]) / program
+    for folder in (SCRATCH_DIR, EXAMPLES_DIR):
+        if (folder / program).is_file():
+            return folder / program
     standalone = EXAMPLES_DIR / program
-    if standalone.exists():
-        return standalone
     tree = _ns3_tree_programs(program)
     return tree[0] if tree else standalone
 

@@ -123,13 +123,13 @@ def _run(exps, args):
             role = v.get("role", "check")
             if v["pass"] and role != "known_gap":
                 continue
-            what = {"check": "check outside tolerance",
+            what = {"check": f"check outside tolerance (discussed in {exp.doc_chapter})",
                     "calibration": f"calibration NOT reproduced (sets {v.get('parameter')})",
                     "known_gap": f"known gap{' (now within tolerance)' if v['pass'] else ''}, "
                                  f"{v.get('doc')}"}[role]
             _log(f"  {what}: {v['point']}: measured {v['measured']}, simulated "
                  f"{v['simulated']} ({v['error_pct']}% vs {v['tolerance_pct']}%)")
-        failing += [(exp.id, v) for v in failing_checks(val)]
+        failing += [(exp.id, {**v, "doc": exp.doc_chapter}) for v in failing_checks(val)]
         gaps += [(exp.id, v) for v in val if v.get("role") == "known_gap"]
         lost += [(exp.id, v) for v in val if v.get("role") == "calibration" and not v["pass"]]
     try:
@@ -167,7 +167,8 @@ def _summary(failing, gaps, lost, broken):
     if failing:
         _log(f"  {len(failing)} independent check{'s' if len(failing) != 1 else ''} FAILED:")
         for e, v in failing:
-            _log(f"    {e}: {v['point']} ({v['error_pct']}% vs {v['tolerance_pct']}%)")
+            _log(f"    {e}: {v['point']} ({v['error_pct']}% vs {v['tolerance_pct']}%; "
+                 f"{v['doc']})")
     else:
         _log("  every independent check within its tolerance")
     for e, v in lost:
@@ -309,6 +310,10 @@ def _print_description(program):
         default = json.dumps(o["default"]) if isinstance(o["default"], bool) else o["default"]
         rep = " (repetitions in one run: sweeps space RngRun by it)" if o.get("repetitions") else ""
         print(f"  {o['name']:18s} {o['type']:6s} default {default!s:10s}{rng}  {o['help']}{rep}")
+    print("  ns3::TYPE::ATTR    any ns-3 attribute of a type the program uses, in ns-3's syntax "
+          "(--param ns3::LinkEmulatorQueueDisc::Jitter=0ms,5ms): the value every object of the "
+          "type starts with; one the program sets itself from its options is refused by the "
+          "check (doc/sweeps.rst)")
     print("\nresult fields (--plot FIELD; measured columns of validate):")
     for f in d["fields"]:
         print(f"  {f['name']:28s} {f['type']:6s} {f['help']}")
@@ -505,7 +510,8 @@ def _tolerance(value):
 
 def _point_common(p, program_optional=False):
     p.add_argument("program", nargs="?" if program_optional else None,
-                   help="a program of build/examples (./testbed sweep PROGRAM "
+                   help="a program by name: your scratch/NAME.cc (build/scratch) or an example "
+                        "(build/examples) (./testbed sweep PROGRAM "
                         "--describe lists its parameters and result fields)"
                    + ("; with --experiment: the fact table FILE.csv" if program_optional
                       else ""))
@@ -606,9 +612,12 @@ def main(argv=None):
         if args.out is None:
             from .sweeps import results_dir
 
-            name = getattr(args, "experiment", None) or args.program
-            args.out = results_dir() / (f"{args.cmd}-{name}" if args.cmd in
-                                        ("sweep", "validate") else "")
+            args.out = results_dir()
+            if args.cmd in ("sweep", "validate"):
+                # results/sweep-PROGRAM, results/validate-PROGRAM (or -EXPERIMENT); run,
+                # reproduce and sensitivity write results/<experiment>/ themselves.
+                name = getattr(args, "experiment", None) or args.program
+                args.out = args.out / f"{args.cmd}-{name}"
         args.out = args.out.resolve()
         _log(f"output: {args.out}")
     return args.func(args)

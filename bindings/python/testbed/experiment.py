@@ -283,6 +283,23 @@ class Experiment:
     # Optional testbed.sensitivity.Sensitivity: the ranged assumptions, the predicted metrics and
     # the recalibrations of ./testbed sensitivity (doc/sensitivity.rst).
     sensitivity: Any = None
+    # The doc/ chapter that discusses this experiment's comparison with its study (printed with
+    # a failing check); default: the study's chapter (STUDY_DOCS).
+    doc: str | None = None
+
+    @property
+    def doc_chapter(self) -> str:
+        return self.doc or STUDY_DOCS.get(self.study, "doc/experiments.rst")
+
+
+#: The doc/ chapter that discusses each study's experiments and their comparison with it.
+STUDY_DOCS = {
+    "GINE14": "doc/gine.rst",
+    "JAXA06": "doc/rti.rst",
+    "MEGA06": "doc/mega.rst",
+    "NTT96": "doc/ntt.rst",
+    "TNO03": "doc/tno.rst",
+}
 
 
 _REGISTRY: dict[str, Experiment] = {}

@@ -369,6 +369,11 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     if method not in METHODS:
         raise SensitivityError(f"--method {method}: one of {', '.join(METHODS)}")
     n = samples or DEFAULT_SAMPLES[method]
+    if method == "morris" and n < 2:
+        # One trajectory gives each parameter one elementary effect: no spread (sigma), and
+        # mu* of a single effect ranks nothing.
+        raise SensitivityError(f"--samples {n}: Morris needs at least 2 trajectories (the "
+                               f"spread of a parameter's elementary effects needs two)")
     factors = decl.factors()
     if not factors:
         raise SensitivityError(f"{exp.id}: no ranged parameter")

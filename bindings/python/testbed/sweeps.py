@@ -58,19 +58,20 @@ def _plain_name(program) -> bool:
 def _record_programs() -> list[str]:
     """The built programs that write a result record (their --describe declares result fields):
     what a sweep can run."""
-    from .campaign import EXAMPLES_DIR
+    from .campaign import EXAMPLES_DIR, SCRATCH_DIR
 
-    if not EXAMPLES_DIR.is_dir():
-        return []
-    out = []
-    for p in sorted(EXAMPLES_DIR.iterdir()):
-        if p.is_file() and os.access(p, os.X_OK):
-            try:
-                if _describe_exe(str(p)).get("fields"):
-                    out.append(p.name)
-            except SweepError:
-                pass
-    return out
+    out = set()
+    for d in (SCRATCH_DIR, EXAMPLES_DIR):
+        if not d.is_dir():
+            continue
+        for p in sorted(d.iterdir()):
+            if p.is_file() and os.access(p, os.X_OK) and p.name not in out:
+                try:
+                    if _describe_exe(str(p)).get("fields"):
+                        out.add(p.name)
+                except SweepError:
+                    pass
+    return sorted(out)
 
 
 def _exe(program: str) -> Path:
@@ -833,14 +834,17 @@ def _read_measured(measured) -> tuple[list[str], list[dict], str]:
 def classify_columns(program: str, columns: list[str], where: str = "measured"):
     """Columns of a measured CSV: {column: (parameter, unit suffix)} and [measured field]: a
     parameter's name (values in its own syntax), a parameter with a unit (``delay_ms``,
-    ``rate_bps``), or a numeric result field."""
+    ``rate_bps``), an ns-3 attribute (``ns3::Type::Attribute``, values in ns-3's syntax), or a
+    numeric result field."""
     desc = describe(program)
     opts = _options(desc)
     fields = {f["name"]: f for f in desc["fields"]}
     params, measured = {}, []
     for col in columns:
         name, _, unit = col.rpartition("_")
-        if col in opts:
+        if col in opts or is_attribute(col):
+            # a parameter, or an ns-3 attribute (ns3::Type::Attribute, values in ns-3's syntax:
+            # the program's --check says whether it takes them)
             params[col] = (col, "")
         elif name in opts and unit in _UNITS.get(opts[name]["type"], {}):
             # a parameter with a unit (delay_ms), also where a field echoes it under that name

@@ -4,6 +4,7 @@ would otherwise print nothing, silently); a component of ns-3 itself (the wheel 
 logging) gets no warning; the logging build (`./testbed build --logs`) has no reason to warn."""
 
 import os
+import shutil
 import subprocess
 
 import pytest
@@ -46,3 +47,18 @@ def test_logging_build_does_not_warn():
     r = subprocess.run([str(logs), "--check"], capture_output=True, text=True, timeout=60,
                        env=dict(os.environ, NS_LOG="ProgramOptions=level_info"))
     assert "warning: NS_LOG" not in r.stderr
+
+
+@pytest.mark.skipif(not PROGRAM.exists() or not _release_without_logs(BUILD),
+                    reason="needs the Release build without logs (./testbed build)")
+def test_scratch_program_is_pointed_to_its_own_logging_build(tmp_path):
+    # The same program where a user's own is built (build/scratch/NAME): its logging variant is
+    # build-logs/scratch/NAME, not build-logs/examples/NAME.
+    mine = tmp_path / "build" / "scratch" / "gine-timer"
+    mine.parent.mkdir(parents=True)
+    shutil.copy2(PROGRAM, mine)
+    r = subprocess.run([str(mine), "--check"], capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, NS_LOG="ProgramOptions=level_info"))
+    assert r.returncode == 0, r.stderr
+    assert "build-logs/scratch/gine-timer" in r.stderr
+    assert "build-logs/examples/" not in r.stderr

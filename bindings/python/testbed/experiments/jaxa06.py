@@ -213,12 +213,14 @@ def table2_analyse(records):
 register(Experiment(
     id="jaxa-table1", study="JAXA06",
     title="NIST Net bandwidth setting vs measured ftp rate (Table 1)",
-    program="jaxa-table1", points=table1_points, analyse=table1_analyse))
+    program="jaxa-table1", points=table1_points, analyse=table1_analyse,
+    doc="doc/link.rst"))
 
 register(Experiment(
     id="jaxa-table2", study="JAXA06",
     title="NIST Net delay setting vs ping round-trip time (Table 2)",
-    program="jaxa-table2", points=table2_points, analyse=table2_analyse))
+    program="jaxa-table2", points=table2_points, analyse=table2_analyse,
+    doc="doc/host.rst"))
 
 
 # ============================================================================================
