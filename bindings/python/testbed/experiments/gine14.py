@@ -4,6 +4,7 @@ sending through GINE's queues (Fig. 3)."""
 from statistics import mean, pstdev
 
 from .. import validation
+from ..plot import band_between
 from ..experiment import (EXTREME_SEEDS, Analysis, Experiment, Figure, Series, Validation,
                           register, set_seed_interval)
 
@@ -163,6 +164,7 @@ def burst_analyse(records):
         metrics[f"{prefix[t]}_arrival_spacing_cv_sd"] = pstdev(cvs) if len(cvs) > 1 else 0.0
     first = {t: min(recs, key=lambda r: r.params["RngRun"]) for t, recs in per.items()}
     n = len(first["rtc"].result["send_us"])
+    m = min(len(r.result["delay_us"]) for recs in per.values() for r in recs)
     xs = list(range(1, n + 1))
     series = [Series("send at A", xs, first["rtc"].result["send_us"], style="linespoints")]
     for t, title in BURST_TIMERS.items():
@@ -173,11 +175,16 @@ def burst_analyse(records):
         xrange=(0, n + 1),
         series=series)
     dfig = Figure(
-        name="burst-delay", title="GINE14: per-packet delay from A's send to B (run 1)",
+        name="burst-delay", title="GINE14: per-packet delay from A's send to B",
         xlabel="echo request (sequence number)", ylabel="delay (us)", xrange=(0, n + 1),
         yrange=(0, None),
-        series=[Series(title, xs, first[t].result["delay_us"])
-                for t, title in BURST_TIMERS.items()])
+        series=[s for t, title in BURST_TIMERS.items() for s in (
+            Series(f"{title} (run 1)", xs, first[t].result["delay_us"], group=title),
+            # each packet's delay over the seeds: its least and largest
+            band_between(f"{title}: over {len(per[t])} seeds", xs[:m],
+                         [min(r.result["delay_us"][i] for r in per[t]) for i in range(m)],
+                         [max(r.result["delay_us"][i] for r in per[t]) for i in range(m)],
+                         group=title))])
     notes = [
         "hostA - GINE switch - hostB (100BASE-TX virtual links, no delay or bandwidth setting); "
         "GINE's queues on the switch handle packets only on timer events (TimerGatesAll). "

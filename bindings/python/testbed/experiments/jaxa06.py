@@ -671,8 +671,12 @@ def fig8_analyse(records):
                          "time_per_exchange_ms": t})
             metrics[f"federates_{k}_crc{c}_other{o}_ms"] = t
         axis = sorted({c for c, o in grid})
-        series.append(Series(f"{k}bps, on the CRC's PC", axis, [grid[(c, 0)] for c in axis]))
-        series.append(Series(f"{k}bps, on the other PC", axis, [grid[(0, o)] for o in axis]))
+        # each point's 95 % confidence interval over its repetitions as error bars
+        half = {g: mean_ci(v)[1] if len(v) > 1 else 0.0 for g, v in runs.items()}
+        series.append(Series(f"{k}bps, on the CRC's PC", axis, [grid[(c, 0)] for c in axis],
+                             yerr=[half[(c, 0)] for c in axis], style="errorlines"))
+        series.append(Series(f"{k}bps, on the other PC", axis, [grid[(0, o)] for o in axis],
+                             yerr=[half[(0, o)] for o in axis], style="errorlines"))
     fig = Figure(name="fig8", title="JAXA06 Fig. 8: extra time-only federates",
                  xlabel="extra time-only federates (count)", ylabel="time per exchange (ms)",
                  series=series, logy=True)
