@@ -6,7 +6,7 @@ from statistics import mean, pstdev
 from .. import validation
 from ..plot import band_between
 from ..experiment import (EXTREME_SEEDS, Analysis, Experiment, Figure, Series, Validation,
-                          register, set_seed_interval)
+                          register, seed_interval, set_seed_interval)
 
 # Program names of the timers -> metric prefixes and figure titles.
 TIMERS = {
@@ -156,8 +156,13 @@ def burst_analyse(records):
     prefix = {"rtc": "rtc", "boosted": "boosted"}
     for t, recs in per.items():
         cvs = [r.result["arrival_spacing_cv"] for r in recs]
-        metrics[f"{prefix[t]}_arrival_spacing_cv"] = mean(cvs)
-        metrics[f"{prefix[t]}_mean_delay_us"] = mean(r.result["mean_delay_us"] for r in recs)
+        delays = [r.result["mean_delay_us"] for r in recs]
+        # The central value the mean over the seeds; its band the seeds' 5-95 % interval.
+        for name, values in ((f"{prefix[t]}_arrival_spacing_cv", cvs),
+                             (f"{prefix[t]}_mean_delay_us", delays)):
+            _, lo, hi = seed_interval(values)
+            metrics.update({name: mean(values), f"{name}_low": lo, f"{name}_high": hi,
+                            f"{name}_seeds": len(values)})
         set_seed_interval(metrics, f"{prefix[t]}_max_delay_us",
                           [r.result["max_delay_us"]
                            for r in sorted(recs, key=lambda r: r.params["RngRun"])])
