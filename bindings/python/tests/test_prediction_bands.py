@@ -18,6 +18,9 @@ PREDICTIONS = ("jaxa-order", "jaxa-bidir", "jaxa-duplex", "jaxa-fig8", "tno-pipe
 #: experiment's --band runs at the ends of its ranges, <metric>_low/_high).
 COVERED = {
     "jaxa-duplex": ("ranges",),
+    "jaxa-order": ("ranges",),
+    "jaxa-bidir": ("ranges",),
+    "jaxa-fig8": ("ranges",),
     "tno-pipeline": ("ranges", "band-ends"),
     "tno-jitter": ("ranges", "band-ends", "seeds"),
     "tno-schedulers": ("ranges", "band-ends"),
@@ -30,13 +33,6 @@ COVERED = {
 #: Prediction experiments with no band mechanism yet (known missing: a band needs their
 #: ranges declared first):
 KNOWN_MISSING = {
-    # no ranged assumption declared: pRTI's costs are calibrated on Fig. 4, the order type's
-    # effect is structural (8 bytes and a queue); needs the wake-up/tick ranges of jaxa-duplex
-    "jaxa-order": "no Sensitivity declaration",
-    "jaxa-bidir": "no Sensitivity declaration",
-    # the verdict has levels over the repetitions (federates_<bw>_dominant_levels) and an
-    # effect size; the slopes have 95 % half-widths over repetitions, not a band over ranges
-    "jaxa-fig8": "levels over repetitions only; no band over the ranges",
     # the ring's and stack's ranges are declared for exps. 2-3 (ntt-router), not exp. 1
     "ntt-load": "no Sensitivity declaration",
     "mega-multiplex": "no Sensitivity declaration",
@@ -83,12 +79,6 @@ COMPANION_SUFFIXES = ("_low", "_high", "_seeds", "_seed_low", "_seed_high", "_le
 #: the input echoes (a setting the analysis reports back, not an outcome).
 METRICS_KNOWN_MISSING = {
     "jaxa-fig8": {
-        # the grid's times, slopes and effect: one value each over the repetitions; their
-        # 95 % half-widths (*_ci95_ms) are over repetitions, not over the ranges
-        "federates_*_crc*_other*_ms": "no ranges declared for jaxa-fig8",
-        "federates_*_base_ms": "no ranges declared for jaxa-fig8",
-        "federates_*_slope_*_ms": "no ranges declared for jaxa-fig8",
-        "federates_*_dominant_effect_pct": "no ranges declared for jaxa-fig8",
         # input echoes
         "federates_*_repetitions": "input echo",
         "federates_*_dominant_resolution_pct": "input echo (the study's resolution)",

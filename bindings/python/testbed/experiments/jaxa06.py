@@ -1067,6 +1067,28 @@ def _duplex_sensitivity():
         metrics=("*",))
 
 
+def _rti_sensitivity(metrics):
+    """The ranged assumptions of a prediction of the synchronised benchmark on the half-duplex
+    test's testbed, full duplex: the federate PCs' and NIST Net PC's profile ranges (wake-up
+    latency, kernel tick), prti1516's per-federate time-management term, NIST Net's release
+    cost (as jaxa-duplex's, without its duplex reading), K refitted per sample on Fig. 4's
+    beta. metrics: the predicted metrics' patterns (numeric ones get a band)."""
+    from ..ranges import Range
+    from ..sensitivity import Sensitivity
+
+    release = next(r for r in _duplex_sensitivity().ranges if isinstance(r, Range))
+    return Sensitivity(profiles=("pc2006-linux26", "nistnet-linux24", "prti1516"),
+                       recalibrate=[_recalibrate_k()], ranges=[release], metrics=metrics)
+
+
+#: The predicted metrics of the other prediction experiments (not their input echoes).
+RTI_SENSITIVITY_METRICS = {
+    "jaxa-order": ("order_*",),
+    "jaxa-bidir": ("bidir_*",),
+    "jaxa-fig8": ("federates_*_ms", "federates_*_effect_pct"),
+}
+
+
 for _id, _title, _points, _analyse in [
     ("jaxa-fig4", "Synchronised RTI benchmark: time vs data size per bandwidth (Fig. 4)",
      fig4_points, fig4_analyse),
@@ -1087,4 +1109,6 @@ for _id, _title, _points, _analyse in [
 ]:
     register(Experiment(id=_id, study="JAXA06", title=_title, program=PROGRAM, points=_points,
                         analyse=_analyse, cost=point_cost,
-                        sensitivity=_duplex_sensitivity() if _id == "jaxa-duplex" else None))
+                        sensitivity=_duplex_sensitivity() if _id == "jaxa-duplex" else
+                        _rti_sensitivity(RTI_SENSITIVITY_METRICS[_id])
+                        if _id in RTI_SENSITIVITY_METRICS else None))
