@@ -77,6 +77,8 @@ COMPANION_SUFFIXES = ("_low", "_high", "_seeds", "_seed_low", "_seed_high", "_le
 #: the input echoes (a setting the analysis reports back, not an outcome).
 METRICS_KNOWN_MISSING = {
     "jaxa-fig8": {
+        # the slopes' 95 % half-widths over the repetitions: the spread of a banded slope
+        "federates_*_slope_*_ci95_ms": "a half-width over the repetitions",
         # input echoes
         "federates_*_repetitions": "input echo",
         "federates_*_dominant_resolution_pct": "input echo (the study's resolution)",
