@@ -14,7 +14,8 @@ a long title is wrapped; ``Figure.subtitle`` (what the figure holds fixed) is a 
 under it. Each axis has one tic format for all its labels (no ``900000`` beside
 ``1.9x10^6``). A palette of twelve distinguishable colours: each series its own colour, or its
 group's (``Series.group``: a model's points and its fit); measured data as filled points, drawn
-over the lines; a shaded band (``band``, ``measured_with_tolerance``) under everything.
+over the lines; a shaded band (``band``, ``band_between``, ``measured_with_tolerance``) under
+everything.
 ``layout_problems`` reads a written script back and lists what breaks these rules.
 """
 
@@ -91,6 +92,15 @@ def band(title: str, x, y, half, group: str | None = None) -> Series:
     """A shaded band from y - half to y + half (half: one value, or one per point): a tolerance
     around measured values, or a confidence interval around a mean. Drawn under every line."""
     return Series(title, list(x), list(y), style="band", yerr=half, group=group)
+
+
+def band_between(title: str, x, low, high, group: str | None = None) -> Series:
+    """A shaded band from low to high at each x (a prediction's 5-95 % band or seed interval,
+    whose ends need not lie symmetric about its central value). Points where either end is
+    missing are left out."""
+    pts = [(a, lo, hi) for a, lo, hi in zip(x, low, high) if lo is not None and hi is not None]
+    return band(title, [a for a, _, _ in pts], [(lo + hi) / 2 for _, lo, hi in pts],
+                [(hi - lo) / 2 for _, lo, hi in pts], group=group)
 
 
 def measured_with_tolerance(title: str, x, y, tolerance_pct: float,

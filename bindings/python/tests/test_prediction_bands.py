@@ -18,31 +18,24 @@ PREDICTIONS = ("jaxa-order", "jaxa-bidir", "jaxa-duplex", "jaxa-fig8", "tno-pipe
 #: experiment's --band runs at the ends of its ranges, <metric>_low/_high).
 COVERED = {
     "jaxa-duplex": ("ranges",),
+    "jaxa-order": ("ranges",),
+    "jaxa-bidir": ("ranges",),
+    "jaxa-fig8": ("ranges",),
     "tno-pipeline": ("ranges", "band-ends"),
     "tno-jitter": ("ranges", "band-ends", "seeds"),
     "tno-schedulers": ("ranges", "band-ends"),
     "ntt-router": ("ranges",),
+    "ntt-load": ("ranges",),
     "ntt-overflow": ("ranges",),
     "mega-scale": ("ranges",),
+    "mega-multiplex": ("ranges",),
+    "mega-cat6009": ("ranges",),
+    "gine-burst": ("seeds",),
 }
 
 #: Prediction experiments with no band mechanism yet (known missing: a band needs their
 #: ranges declared first):
-KNOWN_MISSING = {
-    # no ranged assumption declared: pRTI's costs are calibrated on Fig. 4, the order type's
-    # effect is structural (8 bytes and a queue); needs the wake-up/tick ranges of jaxa-duplex
-    "jaxa-order": "no Sensitivity declaration",
-    "jaxa-bidir": "no Sensitivity declaration",
-    # the verdict has levels over the repetitions (federates_<bw>_dominant_levels) and an
-    # effect size; the slopes have 95 % half-widths over repetitions, not a band over ranges
-    "jaxa-fig8": "levels over repetitions only; no band over the ranges",
-    # the ring's and stack's ranges are declared for exps. 2-3 (ntt-router), not exp. 1
-    "ntt-load": "no Sensitivity declaration",
-    "mega-multiplex": "no Sensitivity declaration",
-    "mega-cat6009": "no Sensitivity declaration",
-    # the largest delay is a seed interval; the spacing and mean delay have no band
-    "gine-burst": "seed interval of the maxima only",
-}
+KNOWN_MISSING: dict[str, str] = {}
 
 
 def test_every_prediction_experiment_is_covered_or_listed_as_missing():
@@ -69,7 +62,7 @@ def test_a_covered_experiment_has_its_mechanism(exp_id):
 @pytest.mark.parametrize("exp_id", sorted(KNOWN_MISSING))
 def test_a_known_missing_experiment_is_still_missing(exp_id):
     """Declaring ranges for one of these moves it to COVERED."""
-    assert experiments()[exp_id].sensitivity is None or exp_id == "gine-burst"
+    assert experiments()[exp_id].sensitivity is None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -84,12 +77,8 @@ COMPANION_SUFFIXES = ("_low", "_high", "_seeds", "_seed_low", "_seed_high", "_le
 #: the input echoes (a setting the analysis reports back, not an outcome).
 METRICS_KNOWN_MISSING = {
     "jaxa-fig8": {
-        # the grid's times, slopes and effect: one value each over the repetitions; their
-        # 95 % half-widths (*_ci95_ms) are over repetitions, not over the ranges
-        "federates_*_crc*_other*_ms": "no ranges declared for jaxa-fig8",
-        "federates_*_base_ms": "no ranges declared for jaxa-fig8",
-        "federates_*_slope_*_ms": "no ranges declared for jaxa-fig8",
-        "federates_*_dominant_effect_pct": "no ranges declared for jaxa-fig8",
+        # the slopes' 95 % half-widths over the repetitions: the spread of a banded slope
+        "federates_*_slope_*_ci95_ms": "a half-width over the repetitions",
         # input echoes
         "federates_*_repetitions": "input echo",
         "federates_*_dominant_resolution_pct": "input echo (the study's resolution)",
@@ -100,8 +89,7 @@ METRICS_KNOWN_MISSING = {
         "exp2_fddi_off_worse_than_on*": "a verdict without levels",
     },
     "gine-burst": {
-        "*_arrival_spacing_cv*": "no ranges declared for gine-burst; a mean over seeds",
-        "*_mean_delay_us": "no ranges declared for gine-burst; a mean over seeds",
+        "*_arrival_spacing_cv_sd": "the seeds' standard deviation of a banded metric",
     },
 }
 
@@ -165,3 +153,99 @@ def test_every_prediction_metric_has_a_band_levels_or_a_bound(exp_id):
         uncovered.append(k)
     assert not uncovered, f"{exp_id}: prediction metrics without a band: {uncovered}"
     assert listed == set(missing_decl), "a known-missing pattern matches nothing: remove it"
+
+
+# ---------------------------------------------------------------------------------------------
+# The figures: a prediction figure draws its band (a shaded band, or error bars).
+
+def _schedulers_analysis():
+    from testbed.experiment import Record
+    from testbed.experiments import tno03
+
+    recs = []
+    for p in tno03.schedulers_points("quick"):
+        shift = {"fast": -1.0, "slow": 2.0}.get(p.get("band"), 0.0)
+        recs.append(Record(params=p, result={q: 10.0 + shift
+                                             for q in tno03.SCHED_QUANTITIES}))
+    return tno03.schedulers_analyse(recs)
+
+
+def _drawn_bands(fig):
+    """(title, x, low, high) of each band or error-bar series of a figure."""
+    out = []
+    for s in fig.series:
+        if s.yerr is None:
+            continue
+        half = s.yerr if isinstance(s.yerr, (list, tuple)) else [s.yerr] * len(s.y)
+        out.append((s.title, list(s.x), [y - h for y, h in zip(s.y, half)],
+                    [y + h for y, h in zip(s.y, half)]))
+    return out
+
+
+def test_burst_delay_figure_draws_each_packets_spread_over_the_seeds(tmp_path):
+    from testbed.plot import layout_problems, script
+
+    a = _analyses()["gine-burst"]
+    fig = next(f for f in a.figures if f.name == "burst-delay")
+    bands = _drawn_bands(fig)
+    assert len(bands) == 2  # one per timer
+    # the records' last packet is delayed by 5 + k us on seed k: the band spans seeds' least
+    # and largest
+    seeds = sorted(p["RngRun"] for p in __import__("testbed.experiments.gine14", fromlist=["x"])
+                   .burst_points("quick") if p["timer"] == "rtc")
+    for _, x, low, high in bands:
+        assert low[-1] == pytest.approx(5.0 + seeds[0])
+        assert high[-1] == pytest.approx(5.0 + seeds[-1])
+        assert low[0] == pytest.approx(5.0) and high[0] == pytest.approx(5.0)
+    assert layout_problems(script(fig, tmp_path / "f.png")) == []
+
+
+def test_fig8_figure_draws_each_points_confidence_interval(tmp_path):
+    from testbed.experiments.jaxa06 import mean_ci
+    from testbed.plot import layout_problems, script
+
+    a = _analyses()["jaxa-fig8"]
+    fig = a.figures[0]
+    bands = _drawn_bands(fig)
+    assert bands and all(len(x) > 1 for _, x, _, _ in bands)
+    # the synthetic repetitions are 0.001 ms apart: each point's half-width is the Student t
+    # interval of those values, independent of the point
+    reps = _fig8_records()[0].params["reps"]
+    half = mean_ci([0.001 * i for i in range(reps)])[1]
+    for _, _, low, high in bands:
+        assert all(h - lo == pytest.approx(2 * half) for lo, h in zip(low, high))
+    assert layout_problems(script(fig, tmp_path / "f.png")) == []
+
+
+def test_schedulers_figure_draws_the_band_over_the_ranges(tmp_path):
+    from testbed.plot import layout_problems, script
+
+    fig = _schedulers_analysis().figures[0]
+    bands = _drawn_bands(fig)
+    assert bands
+    # central 10, the range's ends 9 and 12: the band is 9..12 at every network
+    for _, _, low, high in bands:
+        assert low == pytest.approx([9.0] * len(low))
+        assert high == pytest.approx([12.0] * len(high))
+    assert layout_problems(script(fig, tmp_path / "f.png")) == []
+
+
+def test_pipeline_figure_draws_the_band_where_every_end_kept_up(tmp_path):
+    from testbed.experiment import Record
+    from testbed.experiments import tno03
+    from testbed.plot import layout_problems, script
+
+    recs = []
+    for p in tno03.pipeline_points("quick"):
+        lat = 100.0 + {"fast": -10.0, "slow": 30.0}.get(p.get("band"), 0.0)
+        f = p["frequency"]
+        recs.append(Record(params=p, result={
+            "latency_mean_us": lat, "latency_max_us": lat, "loss": 0.0, "read_rate_hz": f,
+            "send_rate_hz": f, "latency_growth": 1.0, "relay_max_burst": 1}))
+    fig = tno03.pipeline_analyse(recs).figures[0]
+    bands = _drawn_bands(fig)
+    assert len(bands) == len(tno03.PREDICTIONS)  # the configurations with --band ends
+    for _, x, low, high in bands:
+        assert low == pytest.approx([90.0] * len(x))
+        assert high == pytest.approx([130.0] * len(x))
+    assert layout_problems(script(fig, tmp_path / "f.png")) == []

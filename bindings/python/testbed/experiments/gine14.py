@@ -4,8 +4,9 @@ sending through GINE's queues (Fig. 3)."""
 from statistics import mean, pstdev
 
 from .. import validation
+from ..plot import band_between
 from ..experiment import (EXTREME_SEEDS, Analysis, Experiment, Figure, Series, Validation,
-                          register, set_seed_interval)
+                          register, seed_interval, set_seed_interval)
 
 # Program names of the timers -> metric prefixes and figure titles.
 TIMERS = {
@@ -155,14 +156,20 @@ def burst_analyse(records):
     prefix = {"rtc": "rtc", "boosted": "boosted"}
     for t, recs in per.items():
         cvs = [r.result["arrival_spacing_cv"] for r in recs]
-        metrics[f"{prefix[t]}_arrival_spacing_cv"] = mean(cvs)
-        metrics[f"{prefix[t]}_mean_delay_us"] = mean(r.result["mean_delay_us"] for r in recs)
+        delays = [r.result["mean_delay_us"] for r in recs]
+        # The central value the mean over the seeds; its band the seeds' 5-95 % interval.
+        for name, values in ((f"{prefix[t]}_arrival_spacing_cv", cvs),
+                             (f"{prefix[t]}_mean_delay_us", delays)):
+            _, lo, hi = seed_interval(values)
+            metrics.update({name: mean(values), f"{name}_low": lo, f"{name}_high": hi,
+                            f"{name}_seeds": len(values)})
         set_seed_interval(metrics, f"{prefix[t]}_max_delay_us",
                           [r.result["max_delay_us"]
                            for r in sorted(recs, key=lambda r: r.params["RngRun"])])
         metrics[f"{prefix[t]}_arrival_spacing_cv_sd"] = pstdev(cvs) if len(cvs) > 1 else 0.0
     first = {t: min(recs, key=lambda r: r.params["RngRun"]) for t, recs in per.items()}
     n = len(first["rtc"].result["send_us"])
+    m = min(len(r.result["delay_us"]) for recs in per.values() for r in recs)
     xs = list(range(1, n + 1))
     series = [Series("send at A", xs, first["rtc"].result["send_us"], style="linespoints")]
     for t, title in BURST_TIMERS.items():
@@ -173,11 +180,16 @@ def burst_analyse(records):
         xrange=(0, n + 1),
         series=series)
     dfig = Figure(
-        name="burst-delay", title="GINE14: per-packet delay from A's send to B (run 1)",
+        name="burst-delay", title="GINE14: per-packet delay from A's send to B",
         xlabel="echo request (sequence number)", ylabel="delay (us)", xrange=(0, n + 1),
         yrange=(0, None),
-        series=[Series(title, xs, first[t].result["delay_us"])
-                for t, title in BURST_TIMERS.items()])
+        series=[s for t, title in BURST_TIMERS.items() for s in (
+            Series(f"{title} (run 1)", xs, first[t].result["delay_us"], group=title),
+            # each packet's delay over the seeds: its least and largest
+            band_between(f"{title}: over {len(per[t])} seeds", xs[:m],
+                         [min(r.result["delay_us"][i] for r in per[t]) for i in range(m)],
+                         [max(r.result["delay_us"][i] for r in per[t]) for i in range(m)],
+                         group=title))])
     notes = [
         "hostA - GINE switch - hostB (100BASE-TX virtual links, no delay or bandwidth setting); "
         "GINE's queues on the switch handle packets only on timer events (TimerGatesAll). "

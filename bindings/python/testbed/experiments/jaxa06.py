@@ -671,8 +671,12 @@ def fig8_analyse(records):
                          "time_per_exchange_ms": t})
             metrics[f"federates_{k}_crc{c}_other{o}_ms"] = t
         axis = sorted({c for c, o in grid})
-        series.append(Series(f"{k}bps, on the CRC's PC", axis, [grid[(c, 0)] for c in axis]))
-        series.append(Series(f"{k}bps, on the other PC", axis, [grid[(0, o)] for o in axis]))
+        # each point's 95 % confidence interval over its repetitions as error bars
+        half = {g: mean_ci(v)[1] if len(v) > 1 else 0.0 for g, v in runs.items()}
+        series.append(Series(f"{k}bps, on the CRC's PC", axis, [grid[(c, 0)] for c in axis],
+                             yerr=[half[(c, 0)] for c in axis], style="errorlines"))
+        series.append(Series(f"{k}bps, on the other PC", axis, [grid[(0, o)] for o in axis],
+                             yerr=[half[(0, o)] for o in axis], style="errorlines"))
     fig = Figure(name="fig8", title="JAXA06 Fig. 8: extra time-only federates",
                  xlabel="extra time-only federates (count)", ylabel="time per exchange (ms)",
                  series=series, logy=True)
@@ -1063,6 +1067,31 @@ def _duplex_sensitivity():
         metrics=("*",))
 
 
+def _rti_sensitivity(metrics):
+    """The ranged assumptions of a prediction of the synchronised benchmark on the half-duplex
+    test's testbed, full duplex: the federate PCs' and NIST Net PC's profile ranges (wake-up
+    latency, kernel tick), prti1516's per-federate time-management term, NIST Net's release
+    cost (as jaxa-duplex's, without its duplex reading), K refitted per sample on Fig. 4's
+    beta. metrics: the predicted metrics' patterns (numeric ones get a band)."""
+    from ..ranges import Range
+    from ..sensitivity import Sensitivity
+
+    release = next(r for r in _duplex_sensitivity().ranges if isinstance(r, Range))
+    return Sensitivity(profiles=("pc2006-linux26", "nistnet-linux24", "prti1516"),
+                       recalibrate=[_recalibrate_k()], ranges=[release], metrics=metrics)
+
+
+#: The predicted metrics of the other prediction experiments (not their input echoes).
+RTI_SENSITIVITY_METRICS = {
+    "jaxa-order": ("order_*",),
+    "jaxa-bidir": ("bidir_*",),
+    # (not the slopes' 95 % half-widths over the repetitions: a spread, not a prediction)
+    "jaxa-fig8": ("federates_*_crc*_other*_ms", "federates_*_base_ms",
+                  "federates_*_slope_crc_ms", "federates_*_slope_other_ms",
+                  "federates_*_effect_pct"),
+}
+
+
 for _id, _title, _points, _analyse in [
     ("jaxa-fig4", "Synchronised RTI benchmark: time vs data size per bandwidth (Fig. 4)",
      fig4_points, fig4_analyse),
@@ -1083,4 +1112,6 @@ for _id, _title, _points, _analyse in [
 ]:
     register(Experiment(id=_id, study="JAXA06", title=_title, program=PROGRAM, points=_points,
                         analyse=_analyse, cost=point_cost,
-                        sensitivity=_duplex_sensitivity() if _id == "jaxa-duplex" else None))
+                        sensitivity=_duplex_sensitivity() if _id == "jaxa-duplex" else
+                        _rti_sensitivity(RTI_SENSITIVITY_METRICS[_id])
+                        if _id in RTI_SENSITIVITY_METRICS else None))

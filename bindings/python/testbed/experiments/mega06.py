@@ -711,11 +711,22 @@ def cat6009_analyse(records):
     return Analysis(rows=rows, metrics=metrics, figures=[fig], notes=notes)
 
 
+def _multiplex_sensitivity():
+    from ..sensitivity import Sensitivity
+
+    # The StarBED PC's estimates: memory (the cap on processes), process start-up (the launch),
+    # the working set of one wake-up (the refill, hence the send interval's spread). The
+    # normal-std limit is the study's criterion, not a prediction.
+    return Sensitivity(profiles=("starbed-p3-linux2613",),
+                       metrics=("multiplex_send_interval_*", "multiplex_refill_*",
+                                "multiplex_launch_duration_*", "multiplex_max_processes_*"))
+
+
 register(Experiment(
     id="mega-multiplex", study="MEGA06",
     title="Multiplexing: 1 to 10 000 send_udp processes on one PC (Figs. 5-7)",
     program="mega-multiplex", points=multiplex_points, analyse=multiplex_analyse,
-    progress=True))
+    progress=True, sensitivity=_multiplex_sensitivity()))
 
 register(Experiment(
     id="mega-receiver", study="MEGA06",
@@ -730,6 +741,16 @@ def _scale_sensitivity():
     return Sensitivity(profiles=("starbed-p3-linux2613",), metrics=("*",))
 
 
+def _cat6009_sensitivity():
+    from ..sensitivity import Sensitivity
+
+    # mega-scale's ranges (the same PCs); the drop rates, their fit (not the receiver count,
+    # an input echo)
+    return Sensitivity(profiles=("starbed-p3-linux2613",),
+                       metrics=("cat6009_slope_per_receiver", "cat6009_intercept",
+                                "cat6009_drop_rate_*"))
+
+
 register(Experiment(
     id="mega-scale", study="MEGA06",
     title="Scaling method A: 20 000 to 10^6 nodes (Figs. 9-10)",
@@ -740,4 +761,4 @@ register(Experiment(
     id="mega-cat6009", study="MEGA06",
     title="640 000 nodes, 32 receivers, 0..32 on the Catalyst 6009 (Fig. 11)",
     program="mega-scale", points=cat6009_points, analyse=cat6009_analyse, progress=True,
-    cost=scale_cost))
+    cost=scale_cost, sensitivity=_cat6009_sensitivity()))

@@ -26,6 +26,14 @@ ROUTER_SMALL_PPS = {"quick": [2000, 6500], "paper": [1000, 2000, 4000, 6500, 100
 # Exp. 3: the random traffic's rate (datagrams/s) against the flush interval (s).
 RANDOM_RATES = {"quick": [300, 1000, 3000], "paper": [100, 300, 1000, 2000, 3000, 5000]}
 FLUSH_INTERVALS = {"quick": [2, 10, 60], "paper": [1, 2, 5, 10, 30, 60]}
+# Exp. 1 over TCP: the stream's record (4 160 bytes) against the path's MSS, 4.4BSD's tcp_mss()
+# on FDDI: MTU 4 352 - 40 rounded down to a multiple of MCLBYTES (2 048) = 4 096 bytes (the
+# record reports it: mss). A record not a whole number of segments ends in a partial segment
+# that Nagle's rule holds until the previous segment is acknowledged; a record of exactly one
+# segment has none. The same lightest and highest loads run with a record of one MSS, the
+# other regime of that cliff (doc/ntt.rst).
+STREAM_RECORD = 4160
+FDDI_MSS = 4096
 DEFAULT_RATE = 1000  # datagrams/s (doc/ntt.rst: the study could not control it)
 DEFAULT_FLUSH = 60  # s (doc/router.rst: once a minute, the era's route-cache ageing period)
 # The longest a stream runs before its 1000 packets are logged (simulated s; then a lower bound).
@@ -137,12 +145,39 @@ def load_points(scale):
                         "loadFrame": FDDI_MAX_FRAME, "analyserOnRing": False, "maxTime": mt})
         pts.append({"setup": "ring", "tcp": True, "loadPps": _rate(m, ETHERNET_MAX_FRAME),
                     "loadFrame": ETHERNET_MAX_FRAME, "maxTime": mt})
+    # The other side of the record-size cliff: a record of one whole segment.
+    for m in (RING_MBPS[scale][0], RING_MBPS[scale][-1]):
+        pts.append({"setup": "ring", "tcp": True, "loadPps": _rate(m, FDDI_MAX_FRAME),
+                    "loadFrame": FDDI_MAX_FRAME, "packetSize": FDDI_MSS, "maxTime": mt})
     return pts
+
+
+def nagle_regime(record, mss):
+    """The regime of a TCP record stream under Nagle's rule: 'partial segment held' when a
+    record is not a whole number of segments (its last segment is short and waits for the
+    acknowledgement of the previous one), else 'whole segments'."""
+    return "whole segments" if record % mss == 0 else "partial segment held"
+
+
+def set_regime(metrics, name, driver, regimes):
+    """A named cliff of metric NAME: NAME_regime says the driver, the regime of the central
+    value (the first of regimes) and each regime's value; NAME_low / NAME_high span both regimes'
+    values (the band covers both). regimes: [(label, value)]; a value None (cut off) is said so
+    and left out of the band."""
+    (label, _), *_ = regimes
+    text = "; ".join(f"{lab}: {'cut off' if v is None else f'{v:.4g}'}" for lab, v in regimes)
+    metrics[f"{name}_regime"] = f"{label} (driver: {driver}); {text}"
+    values = [v for _, v in regimes if v is not None]
+    if metrics.get(name) is not None and len(values) == len(regimes):
+        metrics[f"{name}_low"] = min(values)
+        metrics[f"{name}_high"] = max(values)
 
 
 def load_analyse(records):
     main = [r for r in records if r.result["analyser_on_ring"]
-            and r.result["load_frame_bytes"] == FDDI_MAX_FRAME]
+            and r.result["load_frame_bytes"] == FDDI_MAX_FRAME and "packetSize" not in r.params]
+    whole = sorted((r.result["load_offered_mbps"], r) for r in records
+                   if "packetSize" in r.params and r.result["protocol"] == "tcp")
     rows = [_row(rec, protocol=rec.result["protocol"]) for rec in records]
     curves = _curve(main, lambda rec: rec.result["protocol"])
     metrics = {}
@@ -177,8 +212,25 @@ def load_analyse(records):
             metrics["exp1_udp_flat"] = None
     if tcp:
         _ratio(metrics, "exp1_tcp_saturated_over_unloaded", tcp[-1][1], tcp[0][1])
+    if tcp and len(whole) == 2:
+        (_, w_lo), (_, w_hi) = whole
+        record, other = w_hi.params["packetSize"], {}
+        _metric(other, "hi_s", w_hi.result)
+        _ratio(other, "ratio", w_hi.result, w_lo.result)
+        driver = (f"the record size against the MSS under Nagle: {STREAM_RECORD} B record, "
+                  f"{tcp[-1][1]['mss']} B MSS; {record} B the other side")
+        regimes = [nagle_regime(STREAM_RECORD, tcp[-1][1]["mss"]),
+                   nagle_regime(record, w_hi.result["mss"])]
+        if regimes[0] != regimes[1]:
+            for name, alt in (("exp1_tcp_jitter_highest_s", other["hi_s"]),
+                              ("exp1_tcp_saturated_over_unloaded", other["ratio"])):
+                if name in metrics:
+                    set_regime(metrics, name, driver, [(regimes[0], metrics[name]),
+                                                       (regimes[1], alt)])
     for rec in records:
         r = rec.result
+        if "packetSize" in rec.params:
+            continue
         off = round(r["load_offered_mbps"])
         if not r["analyser_on_ring"]:
             _metric(metrics, f"exp1_{r['protocol']}_{off}mbps_analyser_off_ring_jitter_s", r)
@@ -187,7 +239,10 @@ def load_analyse(records):
     fig = Figure(name="exp1-jitter-load",
                  title="NTT96 exp. 1 (cf. Fig. 2): jitter against the load on the FDDI ring",
                  xlabel="offered load (Mbit/s of 4 377-byte frames)", ylabel="jitter (ms)",
-                 logy=True, series=_series(curves, [("udp", "UDP"), ("tcp", "TCP")]))
+                 logy=True, series=_series(curves, [("udp", "UDP"), ("tcp", "TCP")])
+                 + [Series(f"TCP, {r.params['packetSize']}-byte records (one segment each)",
+                           [o for o, _ in whole], [_jitter(q.result) * 1e3 for _, q in whole],
+                           style="points") for r in [w for _, w in whole][:1]])
     carried = Figure(name="exp1-carried-load",
                      title="NTT96 exp. 1: load carried by the ring against the offered load",
                      xlabel="offered load (Mbit/s)", ylabel="carried load (Mbit/s)",
@@ -507,9 +562,28 @@ def _sensitivity(random_traffic=False):
         gate=None if random_traffic else _router_gate, settles=_settled)
 
 
+def _load_sensitivity():
+    """Exp. 1's ranges: exps. 2-3's that reach the ring (no router, so neither the slow path
+    nor MCLBYTES, which sets only the Ethernet MSS: FDDI's is 4 096 with either). The
+    timestamps choice shortens the MSS to 4 084, which keeps the record-size cliff's regime
+    (the one-MSS points then leave a partial segment too, and no regime is named)."""
+    from ..ranges import Choice, Range
+    from ..sensitivity import Sensitivity
+
+    ring = [f for f in _sensitivity().ranges
+            if getattr(f, "name", None) in ("ns3::FddiChannel::FibreLength", "ttrt", "sndBuf",
+                                             "rcvBuf", "tcpTimestamps")]
+    assert len(ring) == 5, ring
+    assert all(isinstance(f, (Range, Choice)) for f in ring)
+    return Sensitivity(profiles=("ws1995-bsd44",), ranges=ring,
+                       metrics=("exp1_*_s", "exp1_*_over_spare", "exp1_*_over_unloaded",
+                                "exp1_*_mbps"))
+
+
 register(Experiment(id="ntt-load", study="NTT96",
                     title="Exp. 1: stream jitter against FDDI ring load, TCP and UDP (Fig. 2)",
-                    program="ntt-stream", points=load_points, analyse=load_analyse, cost=_cost))
+                    program="ntt-stream", points=load_points, analyse=load_analyse, cost=_cost,
+                    sensitivity=_load_sensitivity()))
 register(Experiment(id="ntt-router", study="NTT96",
                     title="Exp. 2: TCP stream jitter through a route-cache router, fast switching on/off (Fig. 4)",
                     program="ntt-stream", points=router_points, analyse=router_analyse, cost=_cost,

@@ -3,6 +3,7 @@ the DMSO RTI 1.3NG, TNO's RTI-DM and RTI-SM, on SGI Onyx (calibration) and iHawk
 """
 
 from .. import validation
+from ..plot import band_between
 from ..experiment import (EXTREME_SEEDS, Analysis, Experiment, Figure, Series, Validation,
                           looks_extreme, register, seed_interval, set_seed_interval)
 
@@ -218,7 +219,17 @@ def pipeline_analyse(records):
                 if (c, b) in summaries:
                     metrics[f"{prefix}_{b}_sweep_ended_by"] = summaries[(c, b)][0][3]
         ok = sorted((f, lat) for f, lat, v in pts if v is None)
-        series.append(Series(title, [f for f, _ in ok], [lat for _, lat in ok]))
+        series.append(Series(title, [f for f, _ in ok], [lat for _, lat in ok], group=title))
+        # The band at each frequency where the central run and every end of the ranges kept
+        # up (a point that ends a sweep has no latency to draw).
+        spread = {f: [lat] + [next((la for g, la, v in summaries[(c, b)][1]
+                                    if g == f and v is None), None)
+                              for b in BANDS if (c, b) in summaries] for f, lat in ok}
+        fs = [f for f, ls in spread.items() if len(ls) > 1 and None not in ls]
+        if fs:
+            series.append(band_between(f"{title}: band over the ranges", fs,
+                                       [min(spread[f]) for f in fs],
+                                       [max(spread[f]) for f in fs], group=title))
     facts = pipeline_facts()
     checks = []
     for (c, q), (value, tolerance) in facts.items():
@@ -775,7 +786,13 @@ def schedulers_analyse(records):
             xs = [i for i, n in enumerate(NETWORKS) if (s, n, c) in by]
             ys = [metrics[f"{s}_{n}_{c}_federate_latency_max_ms"] for n in NETWORKS
                   if (s, n, c) in by]
-            series.append(Series(f"{stitle}, {ctitle}", xs, ys, style="linespoints"))
+            title = f"{stitle}, {ctitle}"
+            series.append(Series(title, xs, ys, style="linespoints", group=title))
+            q = [f"{s}_{n}_{c}_federate_latency_max_ms" for n in NETWORKS if (s, n, c) in by]
+            if any(f"{m}_low" in metrics for m in q):
+                series.append(band_between(f"{title}: band", xs,
+                                           [metrics.get(f"{m}_low") for m in q],
+                                           [metrics.get(f"{m}_high") for m in q], group=title))
     fig = Figure(name="schedulers-latency",
                  title="Fighter Federate: largest latency between federates (limit 100 ms)",
                  xlabel="network", ylabel="latency (ms)",
