@@ -45,8 +45,9 @@ namespace
 /** Which repetition runs, for the wall-clock watch's note (ProgramOptions::SetProgressNote). */
 std::string g_repetition;
 
-/** When the master registers the start synchronization point: every join is done by then with
- * link delays up to about 0.3 s; with longer ones, when the last federate has joined. */
+/** When the master registers the start synchronization point: the RTI has every join by then
+ * with link delays up to about 0.33 s (three crossings); with longer ones the master registers
+ * it when the last program has joined. */
 const Time READY_AT = Seconds(1);
 
 /**
@@ -571,11 +572,11 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
                     Simulator::Stop();
                 }
             }));
-        // The operator starts the benchmark (the master registers "ready") at READY_AT, or once
-        // every program has said that it joined if that is later (a long delay).
+        // The operator starts the benchmark (the master registers "ready") at READY_AT if the
+        // RTI has every federate joined by then, else when the last program says it joined.
         f->TraceConnectWithoutContext(
             "Joined",
-            Callback<void>([&st, &all, node]() {
+            Callback<void>([&st, &all]() {
                 if (++st.joined == all.size() && all.front()->IsReadyPending())
                 {
                     Ptr<JaxaBenchmarkFederate> master = all.front();
@@ -587,7 +588,10 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
         if (all.empty())
         {
             st.masterNode = node->GetId();
-            f->SetReadyGate(Callback<bool>([&st, &all]() { return st.joined == all.size(); }));
+            // The RTI's console lists the federates joined: every one of them is in the
+            // federation when the CRC has processed its join.
+            f->SetReadyGate(
+                Callback<bool>([crc, &all]() { return crc->GetNFederates() == all.size(); }));
         }
         f->Start(amb, name, all.empty(), READY_AT);
         all.push_back(f);

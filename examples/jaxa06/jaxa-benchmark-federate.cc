@@ -138,6 +138,7 @@ JaxaBenchmarkFederate::DoDispose()
         m_amb->SetFederateAmbassador(nullptr);
     }
     m_amb = nullptr;
+    m_readyGate = MakeNullCallback<bool>();
     Object::DoDispose();
 }
 

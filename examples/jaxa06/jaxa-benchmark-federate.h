@@ -77,9 +77,9 @@ class JaxaBenchmarkFederate
 
     /**
      * @brief The benchmark's operator, for the master: it registers "ready" at readyAt (Start)
-     * only if allJoined() holds (every program of the run has said that it joined), else as
-     * soon as it holds (ReadyGateOpened). Without it, a federate whose join completes after the
-     * registration and after the federation synchronized at "ready" without it (a long link
+     * only if allJoined() holds (every federate of the run is in the federation), else when
+     * told that it may hold (ReadyGateOpened). Without it, a federate whose join completes after
+     * the registration and after the federation synchronized at "ready" without it (a long link
      * delay: three crossings before the join is done) never starts, and neither does the
      * federation's time.
      * @param allJoined whether every federate of the run has joined

@@ -119,7 +119,10 @@ def test_sheet_with_more_actions_than_the_limit(tmp_path):
     big = tmp_path / "big.rci"
     big.write_text("frame 100ms\n" + "".join(f"sync a{i} {i % 100000}us\n"
                                              for i in range(200000)))
-    _both("tno-schedulers", f"--sheet={big}", words=("more than 1000 actions",))
+    _both("tno-schedulers", f"--sheet={big}", words=("--sheet", "longer than 1048576 bytes"))
+    over = tmp_path / "over.rci"
+    over.write_text("frame 100ms\n" + "".join(f"sync a{i} {i}us\n" for i in range(1001)))
+    _both("tno-schedulers", f"--sheet={over}", words=(f"{over}:1002: more than 1000 actions",))
     small = tmp_path / "small.rci"
     small.write_text("frame 100ms\n" + "".join(f"sync a{i} {i}us\n" for i in range(1000)))
     r = _run([_prog("tno-schedulers"), f"--sheet={small}", "--check"])
@@ -182,7 +185,7 @@ def test_a_long_run_says_that_it_is_still_running(tmp_path):
     """A run gave no sign of life for minutes: past the watch's period (30 s; 1 s here) it says
     on stderr that it runs and how far it is; the record is the same as without the watch."""
     env = dict(os.environ, TESTBED_WATCH_SECONDS="1")
-    args = ["--exchanges=3000", "--reps=1", "--delay=1ms"]
+    args = ["--exchanges=20000", "--reps=1", "--delay=1ms"]
     t0 = time.monotonic()
     r, watched = _bench(tmp_path, *args, env=env, timeout=300)
     wall = time.monotonic() - t0
