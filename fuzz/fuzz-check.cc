@@ -38,8 +38,17 @@ struct Exited
     int status; //!< the exit status
 };
 
-/** Every attribute's default before any command line (a command line changes them). */
-std::map<std::string, Ptr<const AttributeValue>> g_defaults;
+/** An attribute's default before any command line (a command line changes it). */
+struct Default
+{
+    TypeId tid;                        //!< the type
+    std::size_t index;                 //!< the attribute's index
+    std::string path;                  //!< "ns3::Type::Attribute"
+    Ptr<const AttributeValue> initial; //!< its default
+};
+
+/** Every attribute's default before any command line. */
+std::vector<Default> g_defaults;
 /** Every global value before any command line. */
 std::map<std::string, std::string> g_globals;
 
@@ -65,12 +74,11 @@ NameOf(const std::string& arg)
 void
 Restore()
 {
-    for (const auto& [path, value] : UserAttributes::Given())
+    for (const Default& d : g_defaults)
     {
-        auto it = g_defaults.find(path);
-        if (it != g_defaults.end())
+        if (d.tid.GetAttribute(d.index).initialValue != d.initial)
         {
-            Config::SetDefaultFailSafe(path, *it->second);
+            Config::SetDefaultFailSafe(d.path, *d.initial);
         }
     }
     UserAttributes::Clear();
@@ -92,7 +100,7 @@ LLVMFuzzerInitialize(int* argc, char*** argv)
         for (std::size_t a = 0; a < tid.GetAttributeN(); ++a)
         {
             const auto info = tid.GetAttribute(a);
-            g_defaults[tid.GetName() + "::" + info.name] = info.initialValue;
+            g_defaults.push_back({tid, a, tid.GetName() + "::" + info.name, info.initialValue});
         }
     }
     for (auto it = GlobalValue::Begin(); it != GlobalValue::End(); ++it)

@@ -120,11 +120,8 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         testbed_fuzz::Check(d->RemoveHeader(dh) == SendUdpHeader::SIZE);
         // Send times as a sender stamps them (from its clock: 0 .. a day); received in order,
         // 1 us apart.
-        const Time sent = NanoSeconds(dh.GetTimestamp().GetNanoSeconds() % 86400000000000LL);
-        table.Add(dh.GetNodeId(),
-                  dh.GetSerial(),
-                  sent.IsNegative() ? -sent : sent,
-                  MicroSeconds(i));
+        const int64_t ns = dh.GetTimestamp().GetNanoSeconds() % 86400000000000LL;
+        table.Add(dh.GetNodeId(), dh.GetSerial(), NanoSeconds(ns < 0 ? -ns : ns), MicroSeconds(i));
         auto [it, fresh] = ref.try_emplace(dh.GetNodeId());
         Ref& r = it->second;
         const uint32_t serial = dh.GetSerial();

@@ -160,7 +160,8 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
             testbed_fuzz::Check(!actions.empty() && actions.size() <= RciSchedule::MAX_ACTIONS);
             for (std::size_t i = 0; i < actions.size(); ++i)
             {
-                testbed_fuzz::Check(!actions[i].offset.IsNegative() && actions[i].offset < frame);
+                testbed_fuzz::Check(!actions[i].offset.IsStrictlyNegative()
+                                    && actions[i].offset < frame);
                 testbed_fuzz::Check(i == 0 || actions[i - 1].offset <= actions[i].offset);
             }
             break;

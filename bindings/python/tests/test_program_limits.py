@@ -209,3 +209,13 @@ def test_the_benchmark_record_holds_no_host_measurement(tmp_path):
     _, a = _bench(tmp_path, "--exchanges=20", "--reps=2")
     _, b = _bench(tmp_path, "--exchanges=20", "--reps=2")
     assert a == b
+
+
+def test_flags_and_globals_ns3_would_refuse_with_its_help():
+    """ns-3's CommandLine printed its whole help and exited 1 over a flag or global value it
+    could not read (--check=maybe, --ChecksumEnabled=maybe)."""
+    _both("ethernet-saturation", "--check=maybe", words=("--check=maybe", "not a bool"))
+    _both("ethernet-saturation", "--ChecksumEnabled=maybe", "--seconds=1ms",
+          words=("--ChecksumEnabled=maybe", "ChecksumEnabled"))
+    r = _run([_prog("ethernet-saturation"), "--ChecksumEnabled=true", "--check=true"])
+    assert r.returncode == 0, r.stderr[-500:]
