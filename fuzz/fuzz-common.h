@@ -9,6 +9,7 @@
 #define TESTBED_FUZZ_COMMON_H
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -53,12 +54,14 @@ WriteSeeds(int argc, char** argv, const std::vector<std::vector<uint8_t>>& seeds
  * A property of the code under test: abort (a crash libFuzzer reports, with the input) if it
  * does not hold.
  * @param ok the property
+ * @param line the caller's line (in the message)
  */
 inline void
-Check(bool ok)
+Check(bool ok, int line = __builtin_LINE())
 {
     if (!ok)
     {
+        std::fprintf(stderr, "testbed_fuzz::Check failed at line %d\n", line);
         std::abort();
     }
 }

@@ -6,6 +6,8 @@
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/host-cpu.h"
+#include "ns3/integer.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv6-l3-protocol.h"
 #include "ns3/log.h"
@@ -197,6 +199,37 @@ HostPlatformHelper::CpuSetting(const std::string& profile, const std::string& na
         }
     }
     return whole.empty() ? value : whole;
+}
+
+bool
+HostPlatformHelper::TryCheckCpu(const std::string& profile, std::string& error)
+{
+    UintegerValue cores;
+    IntegerValue interruptCore;
+    const TypeId tid = HostCpu::GetTypeId();
+    TypeId::AttributeInformation coresInfo;
+    TypeId::AttributeInformation interruptInfo;
+    NS_ABORT_UNLESS(tid.LookupAttributeByName("Cores", &coresInfo)
+                    && tid.LookupAttributeByName("InterruptCore", &interruptInfo));
+    // The values' syntax and ranges were checked with the profile (Profile::TryCheck) and the
+    // user's attributes (UserAttributes::Check): a value that does not read is theirs to name.
+    if (!cores.DeserializeFromString(CpuSetting(profile, "Cores"), coresInfo.checker)
+        || !interruptCore.DeserializeFromString(CpuSetting(profile, "InterruptCore"),
+                                                interruptInfo.checker))
+    {
+        return true;
+    }
+    std::string why;
+    if (!HostCpu::CheckCores(static_cast<uint32_t>(cores.Get()),
+                             CpuSetting(profile, "ShieldedCores"),
+                             static_cast<int32_t>(interruptCore.Get()),
+                             why))
+    {
+        error = "host profile " + profile + " (with the --ns3::HostCpu:: values given): HostCpu "
+                + why;
+        return false;
+    }
+    return true;
 }
 
 } // namespace ns3

@@ -113,6 +113,17 @@ class HostPlatformHelper
      */
     static std::string CpuSetting(const std::string& profile, const std::string& name);
 
+    /**
+     * @brief Check that a host profile's CPU settings agree with each other as the CPU will
+     * have them (CpuSetting: the user's --ns3::HostCpu::<name> over the profile's):
+     * HostCpu::CheckCores on Cores, ShieldedCores and InterruptCore. What the CPU would stop
+     * the run over is found before the run (and by --check).
+     * @param profile the host profile
+     * @param [out] error what is wrong, naming the profile
+     * @return whether they agree
+     */
+    static bool TryCheckCpu(const std::string& profile, std::string& error);
+
   private:
     ObjectFactory m_platform; //!< HostPlatform factory
     ObjectFactory m_nic;      //!< HostNic factory

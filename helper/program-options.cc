@@ -4,6 +4,7 @@
 
 #include "program-options.h"
 
+#include "host-platform-helper.h"
 #include "log-check.h"
 #include "user-attributes.h"
 
@@ -17,22 +18,27 @@
 #include "ns3/string.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
+#include <utility>
 
 namespace ns3
 {
@@ -563,6 +569,20 @@ ProgramOptions::AddOutputPrefix(const std::string& name,
                     && access(folder.c_str(), W_OK | X_OK) == 0,
                 "--" + name + "=" + *target + ": the folder '" + folder.string()
                     + "' does not exist or is not writable");
+        // A file created there and removed again: access() says yes to root everywhere, and a
+        // folder such as /proc takes no new file whatever its permissions (ns-3's pcap writer
+        // would stop the run over it).
+        std::string probe = (folder / ".testbed-probe-XXXXXX").string();
+        const int fd = mkstemp(probe.data());
+        const int err = errno;
+        if (fd >= 0)
+        {
+            close(fd);
+            unlink(probe.c_str());
+        }
+        Require(fd >= 0,
+                "--" + name + "=" + *target + ": no file can be created in the folder '"
+                    + folder.string() + "' (" + std::strerror(err) + ")");
     });
     return *this;
 }
@@ -665,14 +685,162 @@ ProgramOptions::StartMemoryWatch() const
     }).detach();
 }
 
+namespace
+{
+
+/**
+ * The wall-clock watch's note (SetProgressNote) and its lock, never destroyed: the watch's
+ * thread may read them while the program exits.
+ * @return the note and its lock
+ */
+std::pair<std::mutex, std::string>&
+Note()
+{
+    static auto* note = new std::pair<std::mutex, std::string>();
+    return *note;
+}
+
+/** Wall clock (steady_clock, seconds) of the last progress line: --progress's or the watch's. */
+std::atomic<int64_t> g_lastLine{0};
+
+/** @return the steady clock in whole seconds */
+int64_t
+SteadySeconds()
+{
+    return std::chrono::duration_cast<std::chrono::seconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+} // namespace
+
+void
+ProgramOptions::SetProgressNote(const std::string& note)
+{
+    std::lock_guard<std::mutex> lock(Note().first);
+    Note().second = note;
+}
+
+void
+ProgramOptions::StartWallWatch() const
+{
+    const std::string program = m_program;
+    const int64_t start = SteadySeconds();
+    g_lastLine = start;
+    // TESTBED_WATCH_SECONDS (a whole number >= 1) shortens the period, for the tests.
+    int64_t period = WATCH_SECONDS;
+    if (const char* env = std::getenv("TESTBED_WATCH_SECONDS"))
+    {
+        uint64_t v = 0;
+        if (ParseUnsigned(env, v).empty() && v >= 1 && v <= 86400)
+        {
+            period = static_cast<int64_t>(v);
+        }
+    }
+    std::thread([program, start, period]() {
+        for (;;)
+        {
+            std::this_thread::sleep_for(std::chrono::seconds(1));
+            const int64_t now = SteadySeconds();
+            if (now - g_lastLine.load() < period)
+            {
+                continue; // a line (the watch's or --progress's) came less than a period ago
+            }
+            g_lastLine = now;
+            std::string note;
+            {
+                std::lock_guard<std::mutex> lock(Note().first);
+                note = Note().second;
+            }
+            // One write(2): a line whole, whatever the simulation thread prints meanwhile.
+            const std::string line = program + ": still running after "
+                                     + std::to_string(now - start) + " s of wall clock"
+                                     + (note.empty() ? "" : ": " + note) + "\n";
+            [[maybe_unused]] auto n = write(2, line.data(), line.size());
+        }
+    }).detach();
+}
+
+namespace
+{
+
+/** How Parse and Require end the program (SetExit); empty: std::exit. */
+std::function<void(int)> g_exit;
+
+/**
+ * End the program with a status: the hook's way (SetExit) if there is one, else std::exit.
+ * @param status the exit status
+ */
+[[noreturn]] void
+Exit(int status)
+{
+    if (g_exit)
+    {
+        g_exit(status); // a hook that returns still ends the program
+    }
+    std::exit(status);
+}
+
+} // namespace
+
+void
+ProgramOptions::SetExit(std::function<void(int)> exit)
+{
+    g_exit = std::move(exit);
+}
+
 void
 ProgramOptions::Require(bool ok, const std::string& message)
 {
     if (!ok)
     {
         std::cerr << "error: " << message << std::endl;
-        std::exit(EXIT_BAD_ARGUMENTS);
+        Exit(EXIT_BAD_ARGUMENTS);
     }
+}
+
+bool
+ProgramOptions::CheckSimulatorType(const std::string& global,
+                                   const std::string& value,
+                                   std::string& why)
+{
+    if (global == "SchedulerType")
+    {
+        // Every event list of ns-3 gives the same order (time, then insertion): any of them.
+        TypeId tid;
+        const TypeId base = TypeId::LookupByName("ns3::Scheduler");
+        if (TypeId::LookupByNameFailSafe(value, &tid) && tid.HasConstructor()
+            && tid.IsChildOf(base))
+        {
+            return true;
+        }
+        why = "not an event scheduler (one of";
+        for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
+        {
+            const TypeId t = TypeId::GetRegistered(i);
+            if (t.HasConstructor() && t.IsChildOf(base))
+            {
+                why += " " + t.GetName();
+            }
+        }
+        why += ")";
+        return false;
+    }
+    // The simulator implementations a program runs on: both run in simulated time, in one
+    // process. ns3::RealtimeSimulatorImpl would pace the run by the wall clock (a simulated
+    // hour lasting an hour), the distributed ones need MPI, the visualizer its GUI.
+    static const std::vector<std::string> impls
+        = {LeanSimulatorImpl::GetTypeId().GetName(), "ns3::DefaultSimulatorImpl"};
+    if (std::find(impls.begin(), impls.end(), value) != impls.end())
+    {
+        return true;
+    }
+    why = value == "ns3::RealtimeSimulatorImpl"
+              ? std::string("runs in wall-clock time (a simulated second lasts a second); the "
+                            "programs run in simulated time")
+              : "not a simulator implementation the programs run on";
+    why += " (one of " + impls[0] + ", " + impls[1] + ")";
+    return false;
 }
 
 void
@@ -723,6 +891,43 @@ ProgramOptions::PreCheck(int argc, char* argv[])
                         + " (allowed: "
                         + (name == "RngRun" ? "0 .. 18446744073709551615" : "1 .. 4294967295")
                         + ")");
+            continue;
+        }
+        if (name == "check" || name == "describe" || name == "progress")
+        {
+            // ns-3's CommandLine reads these flags: it would print its whole help and exit 1
+            // over a value it does not read as a bool.
+            std::string v = value;
+            std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) {
+                return static_cast<char>(std::tolower(c));
+            });
+            Require(eq == std::string::npos || v == "true" || v == "false" || v == "t" || v == "f"
+                        || v == "1" || v == "0",
+                    "--" + name + "=" + value + ": not a bool (true or false)");
+            continue;
+        }
+        if (name == "SimulatorImplementationType" || name == "SchedulerType")
+        {
+            std::string why;
+            // Checked first: the message must be built after the check has set it.
+            const bool ok = CheckSimulatorType(name, value, why);
+            Require(ok, "--" + name + "=" + value + ": " + why);
+            continue;
+        }
+        if (!known && globals.count(name) > 0)
+        {
+            // Another global value of ns-3's (ChecksumEnabled, ...): its checker, here, as
+            // CommandLine would end the program with its whole help over a value it refuses.
+            for (auto it = GlobalValue::Begin(); it != GlobalValue::End(); ++it)
+            {
+                if ((*it)->GetName() == name)
+                {
+                    Require(eq != std::string::npos
+                                && (*it)->GetChecker()->CreateValidValue(StringValue(value)),
+                            "--" + name + "=" + value + ": not a value of ns-3's global " + name
+                                + " (" + (*it)->GetChecker()->GetUnderlyingTypeInformation() + ")");
+                }
+            }
             continue;
         }
         if (!known && globals.count(name) == 0)
@@ -910,7 +1115,7 @@ ProgramOptions::Parse(int argc, char* argv[])
     if (m_describe)
     {
         std::cout << Describe() << std::endl;
-        std::exit(0);
+        Exit(0);
     }
     for (auto& o : m_opts)
     {
@@ -987,6 +1192,23 @@ ProgramOptions::Parse(int argc, char* argv[])
             }
         }
     }
+    // The CPU each host profile gives (with --hostSet and the user's --ns3::HostCpu:: values):
+    // cores that HostCpu would stop the run over.
+    const bool hostSet = std::find(m_settingsOptions.begin(), m_settingsOptions.end(), "hostSet")
+                             != m_settingsOptions.end()
+                         && !ParseSettings(GetText("hostSet"), "hostSet").empty();
+    for (const ProfileCheck& c : m_profileChecks)
+    {
+        if (c.kind != "host" || c.value->empty())
+        {
+            continue;
+        }
+        const std::string profile = hostSet ? WithHostSet(*c.value, GetText("hostSet")) : *c.value;
+        std::string error;
+        // Checked first: the message must be built after the check has set it.
+        const bool ok = HostPlatformHelper::TryCheckCpu(profile, error);
+        Require(ok, "--" + c.option + "=" + *c.value + ": " + error);
+    }
     for (const auto& check : m_checks)
     {
         check();
@@ -1013,7 +1235,7 @@ ProgramOptions::Parse(int argc, char* argv[])
     {
         if (!g_attributesGiven)
         {
-            std::exit(0);
+            Exit(0);
         }
         // Which attributes the program sets itself is decided by its set-up
         // (UserAttributes::SetFixed and RequireNotGiven stop it, exit status 2, on a user value
@@ -1024,6 +1246,7 @@ ProgramOptions::Parse(int argc, char* argv[])
         return;
     }
     StartMemoryWatch();
+    StartWallWatch();
 }
 
 void
@@ -1318,6 +1541,7 @@ ProgramOptions::ProgressTick()
              << std::setprecision(2) << speed << "x real time, " << std::setprecision(0)
              << elapsed.count() << " s elapsed";
         std::cerr << line.str() << std::endl;
+        g_lastLine = SteadySeconds();
         m_show.lastLine = wall;
         m_show.lastLineSim = now;
     }

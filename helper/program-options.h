@@ -369,6 +369,29 @@ class ProgramOptions
     uint64_t GetEventCount() const;
 
     /**
+     * @brief What the run has done so far, in words ("repetition 1 of 3, 120 of 1000
+     * exchanges"), for the wall-clock watch: a run that lasts longer than WATCH_SECONDS of wall
+     * clock says on stderr, every WATCH_SECONDS, that it is still running, with this note (and
+     * without a simulator event: the watch is a thread, the record is the same). A program
+     * without a stop time (StartProgress) sets it as it goes. Thread-safe.
+     * @param note the note
+     */
+    static void SetProgressNote(const std::string& note);
+
+    /**
+     * @brief How Parse() and Require() end the program: std::exit(status) unless a hook is set.
+     * A hook that throws lets a caller go on after a refused or checked command line (the
+     * libFuzzer target of --check parses one command line per input in one process); one that
+     * returns still ends the program.
+     * @param exit the hook (empty: std::exit)
+     */
+    static void SetExit(std::function<void(int)> exit);
+
+    /** Wall-clock seconds after which, and between which, the watch prints a line (the
+     * environment variable TESTBED_WATCH_SECONDS shortens it, for tests). */
+    static constexpr int WATCH_SECONDS = 30;
+
+    /**
      * @brief A rule that involves several options, or a value that must be built to be checked
      * (a schedule sheet, a profile with --hostSet): run by Parse() once every option is read
      * and checked, before --check exits, so that --check refuses what the run would refuse.
@@ -500,6 +523,18 @@ class ProgramOptions
                               const std::string& unit);
 
     /**
+     * Check a value of ns-3's SimulatorImplementationType or SchedulerType global (CommandLine
+     * would print its whole help and exit 1 over an unknown type, and ns-3 would stop the
+     * program over an unknown implementation when the simulator starts).
+     * @param global "SimulatorImplementationType" or "SchedulerType"
+     * @param value the type's name
+     * @param [out] why what is wrong when the result is false
+     * @return whether a program runs with it
+     */
+    static bool CheckSimulatorType(const std::string& global,
+                                   const std::string& value,
+                                   std::string& why);
+    /**
      * @brief Check the names and the global values on the raw command line.
      * @param argc argument count
      * @param argv arguments
@@ -561,6 +596,8 @@ class ProgramOptions
 
     /** Watch the resident memory from a thread; exit 2 beyond --maxMemory. */
     void StartMemoryWatch() const;
+    /** @brief Start the wall-clock watch (SetProgressNote): a detached thread. */
+    void StartWallWatch() const;
 
     /**
      * @brief The command line with the deprecated spellings rewritten (warnings on stderr).

@@ -9,12 +9,16 @@
 #include "ns3/abort.h"
 #include "ns3/config.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
+#include "ns3/profile.h"
 #include "ns3/string.h"
 
 #include <algorithm>
 #include <cctype>
+#include <iomanip>
 #include <map>
 #include <regex>
+#include <sstream>
 
 namespace ns3
 {
@@ -104,6 +108,13 @@ PreCheckValue(const TypeId::AttributeInformation& info, const std::string& value
     if (kind == "ns3::TimeValue" && !IsTimeText(value))
     {
         why = "not a time (a number with s, ms, us, ns, ...: 20ms)";
+        return false;
+    }
+    if (kind == "ns3::TimeValue" && !Profile::IsTimeTextInRange(value))
+    {
+        std::ostringstream max;
+        max << std::setprecision(2) << Time::Max().GetSeconds();
+        why = "a time beyond what ns-3's Time holds (|t| < " + max.str() + " s)";
         return false;
     }
     if (kind != "ns3::StringValue"

@@ -880,6 +880,91 @@ class HostRouterPathTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * Profile texts and values that ns-3 would stop the program over, refused with a message
+ * instead: a time beyond what a Time holds (ns-3's parser overflows int64x64 and asserts), a
+ * section defined twice (the second replaced the first without a word), and a leading byte
+ * order mark read as nothing; HostCpu's cores checked before a CPU exists.
+ */
+class ProfileTextLimitsTestCase : public TestCase
+{
+  public:
+    ProfileTextLimitsTestCase()
+        : TestCase("Profile: times beyond Time's range, a section twice, a byte order mark; "
+                   "HostCpu::CheckCores")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Time::Max() at ns-3's nanosecond resolution: 2^63 ns, about 9.22e9 s.
+        NS_TEST_ASSERT_MSG_EQ(Profile::IsTimeTextInRange("20ms"), true, "a plain time");
+        NS_TEST_ASSERT_MSG_EQ(Profile::IsTimeTextInRange("9e9s"), true, "9e9 s < 2^63 ns");
+        NS_TEST_ASSERT_MSG_EQ(Profile::IsTimeTextInRange("-9e9s"), true, "and its negative");
+        NS_TEST_ASSERT_MSG_EQ(Profile::IsTimeTextInRange("285y"), true, "285 years < 2^63 ns");
+        NS_TEST_ASSERT_MSG_EQ(Profile::IsTimeTextInRange("1e30s"), false, "1e30 s");
+        NS_TEST_ASSERT_MSG_EQ(Profile::IsTimeTextInRange("9.3e9s"), false, "9.3e9 s > 2^63 ns");
+        NS_TEST_ASSERT_MSG_EQ(Profile::IsTimeTextInRange("293y"), false, "293 years");
+        NS_TEST_ASSERT_MSG_EQ(Profile::IsTimeTextInRange("1e19fs"), false, "1e19 > 2^63");
+        NS_TEST_ASSERT_MSG_EQ(Profile::IsTimeTextInRange("1e400s"), false, "no finite number");
+        NS_TEST_ASSERT_MSG_EQ(Profile::IsTimeTextInRange("1x"), false, "not a time");
+        // The largest accepted time is one ns-3 holds (this would abort if it did not).
+        NS_TEST_ASSERT_MSG_GT(Time("9e9s"), Seconds(8.9e9), "9e9 s parsed");
+
+        std::string error;
+        NS_TEST_ASSERT_MSG_EQ(
+            Profile::TryCheckAttribute("ns3::HostCpu", "IdleEntryTime", "1e30s", error),
+            false,
+            "a time beyond Time's range in a setting");
+        NS_TEST_ASSERT_MSG_NE(error.find("1e30s"), std::string::npos, error);
+        NS_TEST_ASSERT_MSG_EQ(Profile::TryCheckAttribute("ns3::HostPlatform",
+                                                         "Cpu",
+                                                         "ns3::HostCpu[IdleEntryTime=1e30s]",
+                                                         error),
+                              false,
+                              "and inside an object value");
+
+        uint32_t count = 0;
+        NS_TEST_ASSERT_MSG_EQ(Profile::TryLoadText("[host tl-1]\nHostNic.RxRingSize = 16\n"
+                                                   "\n[host tl-1]\nHostNic.RxRingSize = 32\n",
+                                                   "twice.txt",
+                                                   count,
+                                                   error),
+                              false,
+                              "a section twice");
+        NS_TEST_ASSERT_MSG_EQ(error,
+                              "twice.txt:4: [host tl-1] is defined twice (first at line 1)",
+                              "names both lines");
+        NS_TEST_ASSERT_MSG_EQ(Profile::Exists("host", "tl-1"), false, "nothing registered");
+        NS_TEST_ASSERT_MSG_EQ(
+            Profile::TryLoadText("\xEF\xBB\xBF[host tl-2]\nHostNic.RxRingSize = 16\n",
+                                 "bom.txt",
+                                 count,
+                                 error),
+            true,
+            "a leading byte order mark: " << error);
+        NS_TEST_ASSERT_MSG_EQ(Profile::Exists("host", "tl-2"), true, "the profile, by its name");
+        NS_TEST_ASSERT_MSG_EQ(Profile::TryLoadText("[host tl-3]\n\xEF\xBB\xBFHostNic.RxRingSize\n",
+                                                   "x.txt",
+                                                   count,
+                                                   error),
+                              false,
+                              "a stray byte order mark");
+        NS_TEST_ASSERT_MSG_NE(error.find("\\xEF\\xBB\\xBF"), std::string::npos, error);
+
+        // HostCpu's cores, as Setup() would stop the program over them.
+        NS_TEST_ASSERT_MSG_EQ(HostCpu::CheckCores(2, "1", 0, error), true, error);
+        NS_TEST_ASSERT_MSG_EQ(HostCpu::CheckCores(1, "", -1, error), true, error);
+        NS_TEST_ASSERT_MSG_EQ(HostCpu::CheckCores(1, "", 99, error), false, "core 99 of 1");
+        NS_TEST_ASSERT_MSG_NE(error.find("InterruptCore 99 >= Cores 1"), std::string::npos, error);
+        NS_TEST_ASSERT_MSG_EQ(HostCpu::CheckCores(2, "2", -1, error), false, "no core 2");
+        NS_TEST_ASSERT_MSG_EQ(HostCpu::CheckCores(2, "0,1", -1, error), false, "all shielded");
+        NS_TEST_ASSERT_MSG_EQ(HostCpu::CheckCores(2, "x", -1, error), false, "not a core");
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * Profiles: built-ins exist, text parsing, a helper applies a profile to attributes.
  */
 class HostProfileTestCase : public TestCase
@@ -1725,6 +1810,7 @@ class HostPlatformTestSuite : public TestSuite
         AddTestCase(new HostReceivePathTestCase, Duration::QUICK);
         AddTestCase(new HostRouterPathTestCase, Duration::QUICK);
         AddTestCase(new HostProfileTestCase, Duration::QUICK);
+        AddTestCase(new ProfileTextLimitsTestCase, Duration::QUICK);
         AddTestCase(new HostProfileBaseTestCase, Duration::QUICK);
         AddTestCase(new HostProfileCheckTestCase, Duration::QUICK);
         AddTestCase(new HostTickTestCase, Duration::QUICK);

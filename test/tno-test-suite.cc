@@ -102,6 +102,64 @@ class RciScheduleBadTest : public TestCase
 };
 
 /**
+ * @ingroup testbed-tests
+ * RCI schedule sheets as editors write them and as long as a user may make them: a leading
+ * UTF-8 byte order mark is read as nothing, a stray control byte is named in the message, and
+ * a sheet has at most RciSchedule::MAX_ACTIONS actions.
+ */
+class RciScheduleTextTest : public TestCase
+{
+  public:
+    RciScheduleTextTest()
+        : TestCase("RCI schedule sheet: byte order mark, unprintable bytes, most actions")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RciSchedule s;
+        std::string error;
+        NS_TEST_ASSERT_MSG_EQ(RciSchedule::Parse("\xEF\xBB\xBF"
+                                                 "frame 10ms\nupdate x 1ms\n",
+                                                 "b.rci",
+                                                 s,
+                                                 error),
+                              true,
+                              "a leading byte order mark: " << error);
+        NS_TEST_ASSERT_MSG_EQ(s.GetActions().size(), 1u, "its one action");
+        NS_TEST_ASSERT_MSG_EQ(
+            RciSchedule::Parse("frame 10ms\n\x01update x 1ms\n", "c.rci", s, error),
+            false,
+            "a control byte before a statement");
+        NS_TEST_ASSERT_MSG_NE(error.find("'\\x01update'"), std::string::npos, error);
+        // MAX_ACTIONS actions are a sheet; one more is refused at its line.
+        auto sheet = [](uint32_t n) {
+            std::string text = "frame 100ms\n";
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                text += "sync a" + std::to_string(i) + " " + std::to_string(i) + "us\n";
+            }
+            return text;
+        };
+        NS_TEST_ASSERT_MSG_EQ(
+            RciSchedule::Parse(sheet(RciSchedule::MAX_ACTIONS), "m.rci", s, error),
+            true,
+            error);
+        NS_TEST_ASSERT_MSG_EQ(s.GetActions().size(), RciSchedule::MAX_ACTIONS, "every action");
+        NS_TEST_ASSERT_MSG_EQ(
+            RciSchedule::Parse(sheet(RciSchedule::MAX_ACTIONS + 1), "m.rci", s, error),
+            false,
+            "one action more");
+        NS_TEST_ASSERT_MSG_EQ(error.rfind("m.rci:" + std::to_string(RciSchedule::MAX_ACTIONS + 2)
+                                              + ": more than 1000 actions",
+                                          0),
+                              0,
+                              error);
+    }
+};
+
+/**
  * A process bound to a shielded core sees no interrupt and no other process; unbound work
  * never runs on a shielded core.
  */
@@ -1250,6 +1308,7 @@ class TnoTestSuite : public TestSuite
     {
         AddTestCase(new RciScheduleGoodTest, TestCase::Duration::QUICK);
         AddTestCase(new RciScheduleBadTest, TestCase::Duration::QUICK);
+        AddTestCase(new RciScheduleTextTest, TestCase::Duration::QUICK);
         AddTestCase(new ShieldingTest, TestCase::Duration::QUICK);
         AddTestCase(new InterferenceTest, TestCase::Duration::QUICK);
         AddTestCase(new UpdateSizeTest, TestCase::Duration::QUICK);

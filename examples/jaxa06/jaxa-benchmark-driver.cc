@@ -30,7 +30,6 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cmath>
 #include <numeric>
 
@@ -42,7 +41,12 @@ NS_LOG_COMPONENT_DEFINE("JaxaBenchmark");
 namespace
 {
 
-/** When the master registers the start synchronization point (every join is done by then). */
+/** Which repetition runs, for the wall-clock watch's note (ProgramOptions::SetProgressNote). */
+std::string g_repetition;
+
+/** When the master registers the start synchronization point: the RTI has every join by then
+ * with link delays up to about 0.33 s (three crossings); with longer ones the master registers
+ * it when the last program has joined. */
 const Time READY_AT = Seconds(1);
 
 /**
@@ -193,6 +197,8 @@ struct RunState
     uint64_t rtos{0};                             //!< TCP entries into CA_LOSS
     uint64_t fastRecoveries{0};                   //!< TCP entries into CA_RECOVERY
     uint32_t lost{0};                             //!< federates whose RTI connection was lost
+    std::size_t joined{0};                        //!< federates whose program learnt it joined
+    uint32_t masterNode{0};                       //!< the master federate's node
 };
 
 /**
@@ -565,6 +571,27 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
                     Simulator::Stop();
                 }
             }));
+        // The operator starts the benchmark (the master registers "ready") at READY_AT if the
+        // RTI has every federate joined by then, else when the last program says it joined.
+        f->TraceConnectWithoutContext(
+            "Joined",
+            Callback<void>([&st, &all]() {
+                if (++st.joined == all.size() && all.front()->IsReadyPending())
+                {
+                    Ptr<JaxaBenchmarkFederate> master = all.front();
+                    Simulator::ScheduleWithContext(st.masterNode, Seconds(0), [master]() {
+                        master->ReadyGateOpened();
+                    });
+                }
+            }));
+        if (all.empty())
+        {
+            st.masterNode = node->GetId();
+            // The RTI's console lists the federates joined: every one of them is in the
+            // federation when the CRC has processed its join.
+            f->SetReadyGate(
+                Callback<bool>([crc, &all]() { return crc->GetNFederates() == all.size(); }));
+        }
         f->Start(amb, name, all.empty(), READY_AT);
         all.push_back(f);
         ambs.push_back(amb);
@@ -595,9 +622,19 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
     {
         TraceFrames(st.log, tb.GetDevices().Get(i), i);
     }
-    st.data[0]->TraceConnectWithoutContext("Step", Callback<void, uint32_t>([&st](uint32_t) {
-                                               st.steps.push_back(Simulator::Now());
-                                           }));
+    st.data[0]->TraceConnectWithoutContext(
+        "Step",
+        Callback<void, uint32_t>([&st, &c](uint32_t step) {
+            st.steps.push_back(Simulator::Now());
+            if (step % 64 == 0)
+            {
+                // For the wall-clock watch (a run longer than 30 s says how far it is).
+                ProgramOptions::SetProgressNote(
+                    g_repetition + ": " + std::to_string(step) + " of "
+                    + std::to_string(c.exchanges) + " steps at simulated "
+                    + std::to_string(Simulator::Now().GetSeconds()) + " s");
+            }
+        }));
     for (auto& f : st.data)
     {
         f->TraceConnectWithoutContext("Start", Callback<void, Time>([&st, &tb](Time) {
@@ -808,14 +845,12 @@ JaxaBenchmark::DeclareFields(ResultRecord& rec)
         .Declare("rti_connections_lost",
                  R::INT,
                  "federates whose connection to the RTI was lost (TCP gave up; the run ends "
-                 "there), all repetitions")
-        .Declare("wall_seconds", R::REAL, "wall-clock time of the runs (s)");
+                 "there), all repetitions");
 }
 
 void
 JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRecord& rec)
 {
-    auto wall0 = std::chrono::steady_clock::now();
     std::vector<double> perExchange;
     std::vector<double> busyCrc;
     std::vector<double> busyOther;
@@ -832,6 +867,8 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
     uint64_t connectionsLost = 0;
     for (uint32_t i = 0; i < c.reps; ++i)
     {
+        g_repetition = "repetition " + std::to_string(i + 1) + " of " + std::to_string(c.reps);
+        ProgramOptions::SetProgressNote(g_repetition + ": starting");
         last = RunOnce(c, firstRun + i);
         received += last.completed;
         connectionsLost += last.connectionsLost;
@@ -937,8 +974,6 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
     rec.SetInt("crc_grants_out_last_run", last.crcOutByType[RtiMessage::TIME_ADVANCE_GRANT]);
     rec.SetInt("late_tso_messages", late);
     rec.SetInt("events", events);
-    rec.Set("wall_seconds",
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count());
 }
 
 } // namespace ns3

@@ -89,7 +89,11 @@ JaxaBenchmarkFederate::GetTypeId()
               .AddTraceSource("Step",
                               "A synchronised step completed: its grant reached the program.",
                               MakeTraceSourceAccessor(&JaxaBenchmarkFederate::m_stepTrace),
-                              "ns3::JaxaBenchmarkFederate::StepTracedCallback");
+                              "ns3::JaxaBenchmarkFederate::StepTracedCallback")
+              .AddTraceSource("Joined",
+                              "The program learnt that it joined the federation.",
+                              MakeTraceSourceAccessor(&JaxaBenchmarkFederate::m_joinedTrace),
+                              "ns3::JaxaBenchmarkFederate::JoinedTracedCallback");
     return tid;
 }
 
@@ -134,6 +138,7 @@ JaxaBenchmarkFederate::DoDispose()
         m_amb->SetFederateAmbassador(nullptr);
     }
     m_amb = nullptr;
+    m_readyGate = MakeNullCallback<bool>();
     Object::DoDispose();
 }
 
@@ -157,9 +162,35 @@ JaxaBenchmarkFederate::Start(Ptr<RtiAmbassador> amb,
     }
     if (master)
     {
-        Simulator::Schedule(readyAt,
-                            [this]() { m_amb->RegisterFederationSynchronizationPoint(READY); });
+        Simulator::Schedule(readyAt, [this]() {
+            m_readyDue = true;
+            ReadyGateOpened();
+        });
     }
+}
+
+void
+JaxaBenchmarkFederate::SetReadyGate(Callback<bool> allJoined)
+{
+    m_readyGate = allJoined;
+}
+
+bool
+JaxaBenchmarkFederate::IsReadyPending() const
+{
+    return m_readyDue && !m_readyRegistered;
+}
+
+void
+JaxaBenchmarkFederate::ReadyGateOpened()
+{
+    if (!IsReadyPending() || m_lost || (!m_readyGate.IsNull() && !m_readyGate()))
+    {
+        return;
+    }
+    NS_LOG_LOGIC("master registers the synchronization point at " << Simulator::Now().As(Time::S));
+    m_readyRegistered = true;
+    m_amb->RegisterFederationSynchronizationPoint(READY);
 }
 
 void
@@ -215,6 +246,7 @@ void
 JaxaBenchmarkFederate::FederationJoined(FederateHandle federate)
 {
     m_joined = true;
+    m_joinedTrace();
     if (!m_evoked)
     {
         Continue();

@@ -75,6 +75,22 @@ class JaxaBenchmarkFederate
      */
     void Start(Ptr<RtiAmbassador> amb, const std::string& name, bool master, Time readyAt);
 
+    /**
+     * @brief The benchmark's operator, for the master: it registers "ready" at readyAt (Start)
+     * only if allJoined() holds (every federate of the run is in the federation), else when
+     * told that it may hold (ReadyGateOpened). Without it, a federate whose join completes after
+     * the registration and after the federation synchronized at "ready" without it (a long link
+     * delay: three crossings before the join is done) never starts, and neither does the
+     * federation's time.
+     * @param allJoined whether every federate of the run has joined
+     */
+    void SetReadyGate(Callback<bool> allJoined);
+    /** @return whether the master's "ready" is due (readyAt passed) and not registered yet */
+    bool IsReadyPending() const;
+    /** @brief The gate may have opened: the master registers "ready" if it is pending and the
+     * gate holds. */
+    void ReadyGateOpened();
+
     /** @return whether the loop is over */
     bool IsDone() const;
     /** @return when the loop started (federationSynchronized) */
@@ -107,6 +123,11 @@ class JaxaBenchmarkFederate
      * @param step the number of steps completed so far (1 for the first)
      */
     typedef void (*StepTracedCallback)(uint32_t step);
+
+    /**
+     * TracedCallback signature for the program's learning that it joined (federationJoined).
+     */
+    typedef void (*JoinedTracedCallback)();
 
     // FederateAmbassador
     void FederationJoined(FederateHandle federate) override;
@@ -190,6 +211,10 @@ class JaxaBenchmarkFederate
     TracedCallback<Time, Time> m_doneTrace; //!< end of the loop
     TracedCallback<Time> m_startTrace;      //!< start of the loop
     TracedCallback<uint32_t> m_stepTrace;   //!< a synchronised step completed
+    TracedCallback<> m_joinedTrace;         //!< the program learnt that it joined
+    Callback<bool> m_readyGate;             //!< every federate joined (SetReadyGate)
+    bool m_readyDue{false};                 //!< the master's readyAt has passed
+    bool m_readyRegistered{false};          //!< the master registered "ready"
 };
 
 } // namespace ns3

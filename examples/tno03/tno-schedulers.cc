@@ -304,9 +304,18 @@ main(int argc, char* argv[])
         if (!sheetFile.empty())
         {
             std::error_code ec;
-            std::ifstream in(sheetFile);
-            ProgramOptions::Require(std::filesystem::is_regular_file(sheetFile, ec) && bool(in),
+            // Whether it is a file is asked before it is opened: opening a FIFO waits for a
+            // writer, reading a device may never end.
+            ProgramOptions::Require(std::filesystem::is_regular_file(sheetFile, ec),
                                     "--sheet: cannot read '" + sheetFile + "' (not a file)");
+            const auto bytes = std::filesystem::file_size(sheetFile, ec);
+            ProgramOptions::Require(!ec && bytes <= RciSchedule::MAX_SHEET_BYTES,
+                                    "--sheet: '" + sheetFile + "' is longer than "
+                                        + std::to_string(RciSchedule::MAX_SHEET_BYTES)
+                                        + " bytes (the longest sheet read)");
+            std::ifstream in(sheetFile);
+            ProgramOptions::Require(bool(in),
+                                    "--sheet: cannot read '" + sheetFile + "' (not readable)");
             std::ostringstream ss;
             ss << in.rdbuf();
             text = ss.str();

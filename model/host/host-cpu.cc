@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstring>
 #include <sstream>
+#include <string>
 
 namespace ns3
 {
@@ -219,14 +220,15 @@ HostCpu::DoDispose()
     Object::DoDispose();
 }
 
-void
-HostCpu::Setup()
+bool
+HostCpu::CheckCores(uint32_t cores,
+                    const std::string& shielded,
+                    int32_t interruptCore,
+                    std::string& why,
+                    std::vector<bool>* shieldedCores)
 {
-    NS_ABORT_MSG_IF(!m_cores.empty(), "HostCpu: Cores changed after the first work item");
-    m_cores.resize(m_nCores);
-    m_coreRunq.resize(m_nCores);
-    m_shielded.assign(m_nCores, false);
-    std::istringstream in(m_shieldedSpec);
+    std::vector<bool> flags(cores, false);
+    std::istringstream in(shielded);
     std::string item;
     while (std::getline(in, item, ','))
     {
@@ -244,27 +246,48 @@ HostCpu::Setup()
         {
             used = 0;
         }
-        NS_ABORT_MSG_IF(used == 0 || item.find_first_not_of(" ", used) != std::string::npos
-                            || core < 0 || core >= static_cast<long>(m_nCores),
-                        "HostCpu: ShieldedCores \"" << m_shieldedSpec << "\": \"" << item
-                                                    << "\" is not a core in [0, " << m_nCores
-                                                    << ")");
-        m_shielded[core] = true;
+        if (used == 0 || item.find_first_not_of(" ", used) != std::string::npos || core < 0
+            || core >= static_cast<long>(cores))
+        {
+            why = "ShieldedCores \"" + shielded + "\": \"" + item + "\" is not a core in [0, "
+                  + std::to_string(cores) + ")";
+            return false;
+        }
+        flags[core] = true;
+    }
+    if (std::find(flags.begin(), flags.end(), false) == flags.end())
+    {
+        why = "ShieldedCores \"" + shielded + "\" shields every core: the kernel needs one";
+        return false;
+    }
+    if (interruptCore >= 0 && static_cast<uint32_t>(interruptCore) >= cores)
+    {
+        why = "InterruptCore " + std::to_string(interruptCore) + " >= Cores "
+              + std::to_string(cores) + " (the cores are 0 .. Cores - 1)";
+        return false;
+    }
+    if (shieldedCores)
+    {
+        *shieldedCores = std::move(flags);
+    }
+    return true;
+}
+
+void
+HostCpu::Setup()
+{
+    NS_ABORT_MSG_IF(!m_cores.empty(), "HostCpu: Cores changed after the first work item");
+    m_cores.resize(m_nCores);
+    m_coreRunq.resize(m_nCores);
+    std::string why;
+    NS_ABORT_MSG_UNLESS(CheckCores(m_nCores, m_shieldedSpec, m_interruptCore, why, &m_shielded),
+                        "HostCpu: " << why);
+    if (std::find(m_shielded.begin(), m_shielded.end(), true) != m_shielded.end())
+    {
         m_affine = true;
     }
-    uint32_t open = 0;
-    for (uint32_t c = 0; c < m_nCores; ++c)
-    {
-        open += m_shielded[c] ? 0 : 1;
-    }
-    NS_ABORT_MSG_IF(open == 0,
-                    "HostCpu: ShieldedCores \"" << m_shieldedSpec
-                                                << "\" shields every core: the "
-                                                   "kernel needs one");
     if (m_interruptCore >= 0)
     {
-        NS_ABORT_MSG_IF(static_cast<uint32_t>(m_interruptCore) >= m_nCores,
-                        "HostCpu: InterruptCore " << m_interruptCore << " >= Cores " << m_nCores);
         m_affinity[KERNEL] = m_interruptCore;
         m_affine = true;
     }

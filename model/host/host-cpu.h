@@ -16,6 +16,7 @@
 #include <array>
 #include <cstring>
 #include <deque>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -96,6 +97,23 @@ class HostCpu : public Object
      * @return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /**
+     * @brief Whether Cores, ShieldedCores and InterruptCore agree (what Setup() would otherwise
+     * stop the program over): every shielded core and the interrupt core exist, and one core
+     * is left to the kernel.
+     * @param cores Cores
+     * @param shielded ShieldedCores ("1,2"; empty: none)
+     * @param interruptCore InterruptCore (-1: any)
+     * @param [out] why what is wrong when the result is false
+     * @param [out] shieldedCores the shielded cores' flags (Cores of them), when given
+     * @return whether they agree
+     */
+    static bool CheckCores(uint32_t cores,
+                           const std::string& shielded,
+                           int32_t interruptCore,
+                           std::string& why,
+                           std::vector<bool>* shieldedCores = nullptr);
 
     HostCpu();
     ~HostCpu() override;

@@ -6,11 +6,13 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/pointer.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -23,6 +25,31 @@ NS_LOG_COMPONENT_DEFINE("Profile");
 
 namespace
 {
+
+/**
+ * A text for a message, with every byte outside printable ASCII written as \xNN (a stray byte
+ * order mark or control character would be invisible in the message).
+ * @param text the text
+ * @return the printable form
+ */
+std::string
+Printable(const std::string& text)
+{
+    std::string out;
+    for (unsigned char c : text)
+    {
+        if (c >= 0x20 && c < 0x7f)
+        {
+            out += static_cast<char>(c);
+        }
+        else
+        {
+            static const char* hex = "0123456789ABCDEF";
+            out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+        }
+    }
+    return out;
+}
 
 /** A registered model family. */
 struct Kind
@@ -211,7 +238,7 @@ IsWellFormed(const std::string& valueType, const std::string& text)
     }
     if (valueType == "ns3::TimeValue")
     {
-        return std::regex_match(text, time);
+        return std::regex_match(text, time) && Profile::IsTimeTextInRange(text);
     }
     return true;
 }
@@ -636,16 +663,51 @@ Profile::ListKinds()
 }
 
 bool
+Profile::IsTimeTextInRange(const std::string& text)
+{
+    static const std::regex time("^([+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
+                                 "(s|ms|us|ns|ps|fs|min|h|d|y)?$");
+    std::smatch m;
+    if (!std::regex_match(text, m, time))
+    {
+        return false;
+    }
+    // The units' lengths as ns-3's Time(std::string) takes them (a year is 365 days).
+    static const std::map<std::string, long double> seconds = {{"", 1.0L},
+                                                               {"s", 1.0L},
+                                                               {"ms", 1e-3L},
+                                                               {"us", 1e-6L},
+                                                               {"ns", 1e-9L},
+                                                               {"ps", 1e-12L},
+                                                               {"fs", 1e-15L},
+                                                               {"min", 60.0L},
+                                                               {"h", 3600.0L},
+                                                               {"d", 86400.0L},
+                                                               {"y", 365.0L * 86400.0L}};
+    const long double number = std::fabs(std::strtold(m[1].str().c_str(), nullptr));
+    // int64x64 holds the number in its own unit first (a signed 64-bit integer part), then the
+    // Time holds it in the resolution's unit (int64): a margin of 1/1000 below both bounds keeps
+    // the rounding of the conversion inside them.
+    const long double limit = 9.223372036854775807e18L * 0.999L;
+    const long double value = number * seconds.at(m[2].str());
+    return std::isfinite(number) && number < limit
+           && value < static_cast<long double>(Time::Max().GetSeconds()) * 0.999L;
+}
+
+bool
 Profile::TryLoadText(const std::string& text,
                      const std::string& origin,
                      uint32_t& count,
                      std::string& error)
 {
-    std::istringstream in(text);
+    // A leading UTF-8 byte order mark (editors on Windows write one) is not part of the text.
+    static const std::string bom = "\xEF\xBB\xBF";
+    std::istringstream in(text.compare(0, bom.size(), bom) == 0 ? text.substr(bom.size()) : text);
     std::string line;
     uint32_t lineNo = 0;
     std::vector<Profile> read;
-    std::vector<bool> derived; // read[i] started from a base profile
+    std::vector<bool> derived;                                  // read[i] started from a base
+    std::map<std::pair<std::string, std::string>, uint32_t> at; // (kind, name) -> its line
     auto where = [&origin, &lineNo]() {
         return origin + ":" + std::to_string(lineNo) + ": ";
     };
@@ -672,7 +734,7 @@ Profile::TryLoadText(const std::string& text,
             auto space = line.find(' ');
             if (line.back() != ']' || space == std::string::npos)
             {
-                error = where() + "expected '[KIND NAME]', got '" + line + "'";
+                error = where() + "expected '[KIND NAME]', got '" + Printable(line) + "'";
                 return false;
             }
             std::string kind = line.substr(1, space - 1);
@@ -683,12 +745,19 @@ Profile::TryLoadText(const std::string& text,
             }
             if (Kinds().count(kind) == 0)
             {
-                error = where() + "unknown profile kind '" + kind + "'";
+                error = where() + "unknown profile kind '" + Printable(kind) + "'";
                 return false;
             }
             if (name.empty())
             {
                 error = where() + "empty profile name";
+                return false;
+            }
+            auto [first, fresh] = at.emplace(std::make_pair(kind, name), lineNo);
+            if (!fresh)
+            {
+                error = where() + "[" + kind + " " + name + "] is defined twice (first at line "
+                        + std::to_string(first->second) + ")";
                 return false;
             }
             read.emplace_back(kind, name, "", Settings{});
@@ -699,7 +768,7 @@ Profile::TryLoadText(const std::string& text,
         auto eq = line.find('=');
         if (eq == std::string::npos)
         {
-            error = where() + "expected 'key = value', got '" + line + "'";
+            error = where() + "expected 'key = value', got '" + Printable(line) + "'";
             return false;
         }
         if (read.empty())
@@ -784,7 +853,8 @@ Profile::TryLoadText(const std::string& text,
             {
                 allowed += (allowed.empty() ? "" : ", ") + s + ".<attribute>";
             }
-            error = where() + "unknown key '" + key + "' (expected description, " + allowed + ")";
+            error = where() + "unknown key '" + Printable(key) + "' (expected description, "
+                    + allowed + ")";
             return false;
         }
         current.m_settings.emplace_back(key, value);
@@ -820,6 +890,13 @@ Profile::TryLoadFile(const std::string& path, uint32_t& count, std::string& erro
     if (!std::filesystem::is_regular_file(path, ec))
     {
         error = "'" + path + "' is not a readable file";
+        return false;
+    }
+    const auto bytes = std::filesystem::file_size(path, ec);
+    if (ec || bytes > MAX_FILE_BYTES)
+    {
+        error = "'" + path + "' is longer than " + std::to_string(MAX_FILE_BYTES)
+                + " bytes (the longest profile file read)";
         return false;
     }
     std::ifstream in(path);

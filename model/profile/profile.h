@@ -5,6 +5,7 @@
 #ifndef TESTBED_PROFILE_H
 #define TESTBED_PROFILE_H
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <utility>
@@ -47,7 +48,8 @@ namespace ns3
  * RtiSettings.CallCost = 20000
  * @endcode
  *
- * A section header is "[KIND NAME]" ("[profile NAME]" is read as "[host NAME]"); a setting is
+ * A section header is "[KIND NAME]" ("[profile NAME]" is read as "[host NAME]"; one section per
+ * kind and name in a text, a leading UTF-8 byte order mark is ignored); a setting is
  * "Section.Attribute = value", where Section is one of the sections the kind declared
  * (RegisterKind) and value is the attribute's string form. Settings keep their order: a helper
  * applies them in the order written.
@@ -174,6 +176,23 @@ class Profile
      * @return whether every item had the form Key=Value
      */
     static bool ParseChanges(const std::string& text, Settings& out, std::string& error);
+
+    /**
+     * @brief Whether a time in ns-3's text form ("20ms", "1e30s") is one a Time holds: its
+     * number below 2^63 in its own unit and its value below Time::Max() (about 9.2e9 s at
+     * ns-3's nanosecond resolution). ns-3's parser stops the program on a larger one (an
+     * int64x64 overflow) instead of refusing it, so every text is checked here first.
+     * @param text the time's text (a number with an optional unit: s, ms, us, ns, ps, fs, min,
+     * h, d, y)
+     * @return false for a malformed text or one beyond Time's range
+     */
+    static bool IsTimeTextInRange(const std::string& text);
+
+    /**
+     * @brief Longest profile file TryLoadFile reads (bytes): 1 MiB, hundreds of times the
+     * built-in profiles (a few KiB); a longer file is refused before it is read.
+     */
+    static constexpr uint64_t MAX_FILE_BYTES = 1 << 20;
 
     // --- the registry ---------------------------------------------------------------------
 

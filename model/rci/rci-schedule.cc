@@ -18,6 +18,31 @@ namespace
 {
 
 /**
+ * A text for a message, with every byte outside printable ASCII written as \xNN (a stray byte
+ * order mark or control character would be invisible in the message).
+ * @param text the text
+ * @return the printable form
+ */
+std::string
+Printable(const std::string& text)
+{
+    std::string out;
+    for (unsigned char c : text)
+    {
+        if (c >= 0x20 && c < 0x7f)
+        {
+            out += static_cast<char>(c);
+        }
+        else
+        {
+            static const char* hex = "0123456789ABCDEF";
+            out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+        }
+    }
+    return out;
+}
+
+/**
  * Parse a time with a unit ("10ms"); no unit is an error (a sheet must say what it means).
  * @param text the token
  * @param out the time
@@ -93,7 +118,9 @@ RciSchedule::Parse(const std::string& text,
 {
     RciSchedule s;
     std::set<std::string> names;
-    std::istringstream in(text);
+    // A leading UTF-8 byte order mark (editors on Windows write one) is not part of the text.
+    static const std::string bom = "\xEF\xBB\xBF";
+    std::istringstream in(text.compare(0, bom.size(), bom) == 0 ? text.substr(bom.size()) : text);
     std::string line;
     uint32_t lineNo = 0;
     auto fail = [&](uint32_t n, const std::string& what) {
@@ -135,7 +162,7 @@ RciSchedule::Parse(const std::string& text,
             if (!ParseTime(w[1], t) || !t.IsStrictlyPositive())
             {
                 return fail(lineNo,
-                            "frame length '" + w[1]
+                            "frame length '" + Printable(w[1])
                                 + "' is not a positive time with a unit (s, ms, us, ns)");
             }
             if (t < NanoSeconds(MIN_FRAME_NS) || t > NanoSeconds(MAX_FRAME_NS))
@@ -163,7 +190,9 @@ RciSchedule::Parse(const std::string& text,
         }
         else
         {
-            return fail(lineNo, "unknown statement '" + w[0] + "' (frame, update, output or sync)");
+            return fail(lineNo,
+                        "unknown statement '" + Printable(w[0])
+                            + "' (frame, update, output or sync)");
         }
         if (s.m_frame.IsZero())
         {
@@ -179,7 +208,7 @@ RciSchedule::Parse(const std::string& text,
         });
         if (!valid)
         {
-            return fail(lineNo, "action name '" + name + "' is not an identifier");
+            return fail(lineNo, "action name '" + Printable(name) + "' is not an identifier");
         }
         if (!names.insert(name).second)
         {
@@ -188,12 +217,20 @@ RciSchedule::Parse(const std::string& text,
         Time offset;
         if (!ParseTime(w[2], offset))
         {
-            return fail(lineNo, "offset '" + w[2] + "' is not a time with a unit (s, ms, us, ns)");
+            return fail(lineNo,
+                        "offset '" + Printable(w[2])
+                            + "' is not a time with a unit (s, ms, us, ns)");
         }
         if (offset >= s.m_frame)
         {
             return fail(lineNo,
                         "offset " + w[2] + " is not inside the frame (0 <= offset < frame)");
+        }
+        if (s.m_actions.size() == MAX_ACTIONS)
+        {
+            return fail(lineNo,
+                        "more than " + std::to_string(MAX_ACTIONS)
+                            + " actions (the most a sheet may declare)");
         }
         s.m_actions.push_back({kind, name, offset});
     }

@@ -38,7 +38,8 @@ namespace ns3
  *     sync    visual   8ms       # a user callback
  *
  * An action is KIND NAME OFFSET with KIND one of update, output, sync, NAME an identifier
- * (letters, digits, '_', '-') unique in the sheet, and 0 <= OFFSET < frame. At least one action.
+ * (letters, digits, '_', '-') unique in the sheet, and 0 <= OFFSET < frame. At least one action,
+ * at most MAX_ACTIONS. A leading UTF-8 byte order mark is ignored.
  * Actions run in offset order (sheet order at equal offsets). A bad sheet gives an error naming
  * the file and the line.
  */
@@ -55,6 +56,15 @@ class RciSchedule
     /** Longest frame: one hour (far beyond any real-time frame; the int64 arithmetic of the
      * action times stays exact). */
     static constexpr int64_t MAX_FRAME_NS = 3600000000000LL;
+    /**
+     * Most actions a sheet may declare (Parse): 1000, hundreds of times the fighter sheet's
+     * (tno-schedulers) and more than a frame's work of any RCI component of [TNO03]; every
+     * action is simulator events in every frame of the run.
+     */
+    static constexpr uint32_t MAX_ACTIONS = 1000;
+    /** Longest sheet file a program reads (bytes): 1 MiB, room for MAX_ACTIONS lines with
+     * comments. */
+    static constexpr uint64_t MAX_SHEET_BYTES = 1 << 20;
 
     /** The kind of an action. */
     enum Kind

@@ -352,8 +352,7 @@ def _rows(records, **extra):
                     "reps": res["reps"], "exchanges": res["exchanges"],
                     "cpu_busy_crc_pc": res["cpu_busy_crc_pc"],
                     "cpu_busy_other_pc": res["cpu_busy_other_pc"],
-                    "late_tso_messages": res["late_tso_messages"],
-                    "wall_seconds": res["wall_seconds"]})
+                    "late_tso_messages": res["late_tso_messages"]})
         rows.append(row)
     return rows
 
