@@ -26,31 +26,6 @@ NS_LOG_COMPONENT_DEFINE("Profile");
 namespace
 {
 
-/**
- * A text for a message, with every byte outside printable ASCII written as \xNN (a stray byte
- * order mark or control character would be invisible in the message).
- * @param text the text
- * @return the printable form
- */
-std::string
-Printable(const std::string& text)
-{
-    std::string out;
-    for (unsigned char c : text)
-    {
-        if (c >= 0x20 && c < 0x7f)
-        {
-            out += static_cast<char>(c);
-        }
-        else
-        {
-            static const char* hex = "0123456789ABCDEF";
-            out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
-        }
-    }
-    return out;
-}
-
 /** A registered model family. */
 struct Kind
 {
@@ -920,6 +895,25 @@ Profile::LoadFile(const std::string& path)
     std::string error;
     NS_ABORT_MSG_IF(!TryLoadFile(path, count, error), "Profile: " << error);
     return count;
+}
+
+std::string
+Profile::Printable(const std::string& text)
+{
+    std::string out;
+    for (unsigned char c : text)
+    {
+        if (c >= 0x20 && c < 0x7f)
+        {
+            out += static_cast<char>(c);
+        }
+        else
+        {
+            static const char* hex = "0123456789ABCDEF";
+            out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+        }
+    }
+    return out;
 }
 
 } // namespace ns3

@@ -189,6 +189,14 @@ class Profile
     static bool IsTimeTextInRange(const std::string& text);
 
     /**
+     * @brief A text for a message, with every byte outside printable ASCII written as \xNN (a
+     * stray byte order mark or control character would be invisible in the message).
+     * @param text the text
+     * @return the printable form
+     */
+    static std::string Printable(const std::string& text);
+
+    /**
      * @brief Longest profile file TryLoadFile reads (bytes): 1 MiB, hundreds of times the
      * built-in profiles (a few KiB); a longer file is refused before it is read.
      */

@@ -5,6 +5,7 @@
 #include "rci-schedule.h"
 
 #include "ns3/abort.h"
+#include "ns3/profile.h"
 
 #include <algorithm>
 #include <fstream>
@@ -16,31 +17,6 @@ namespace ns3
 
 namespace
 {
-
-/**
- * A text for a message, with every byte outside printable ASCII written as \xNN (a stray byte
- * order mark or control character would be invisible in the message).
- * @param text the text
- * @return the printable form
- */
-std::string
-Printable(const std::string& text)
-{
-    std::string out;
-    for (unsigned char c : text)
-    {
-        if (c >= 0x20 && c < 0x7f)
-        {
-            out += static_cast<char>(c);
-        }
-        else
-        {
-            static const char* hex = "0123456789ABCDEF";
-            out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
-        }
-    }
-    return out;
-}
 
 /**
  * Parse a time with a unit ("10ms"); no unit is an error (a sheet must say what it means).
@@ -162,7 +138,7 @@ RciSchedule::Parse(const std::string& text,
             if (!ParseTime(w[1], t) || !t.IsStrictlyPositive())
             {
                 return fail(lineNo,
-                            "frame length '" + Printable(w[1])
+                            "frame length '" + Profile::Printable(w[1])
                                 + "' is not a positive time with a unit (s, ms, us, ns)");
             }
             if (t < NanoSeconds(MIN_FRAME_NS) || t > NanoSeconds(MAX_FRAME_NS))
@@ -191,7 +167,7 @@ RciSchedule::Parse(const std::string& text,
         else
         {
             return fail(lineNo,
-                        "unknown statement '" + Printable(w[0])
+                        "unknown statement '" + Profile::Printable(w[0])
                             + "' (frame, update, output or sync)");
         }
         if (s.m_frame.IsZero())
@@ -208,7 +184,8 @@ RciSchedule::Parse(const std::string& text,
         });
         if (!valid)
         {
-            return fail(lineNo, "action name '" + Printable(name) + "' is not an identifier");
+            return fail(lineNo,
+                        "action name '" + Profile::Printable(name) + "' is not an identifier");
         }
         if (!names.insert(name).second)
         {
@@ -218,7 +195,7 @@ RciSchedule::Parse(const std::string& text,
         if (!ParseTime(w[2], offset))
         {
             return fail(lineNo,
-                        "offset '" + Printable(w[2])
+                        "offset '" + Profile::Printable(w[2])
                             + "' is not a time with a unit (s, ms, us, ns)");
         }
         if (offset >= s.m_frame)
