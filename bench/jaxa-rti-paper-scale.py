@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from testbed import campaign
+from testbed.experiment import SCALES, experiments
 
 IDS = ["jaxa-fig4", "jaxa-fig5", "jaxa-fig6", "jaxa-fig7", "jaxa-fig8", "jaxa-order",
        "jaxa-bidir", "jaxa-duplex"]
@@ -27,11 +28,11 @@ IDS = ["jaxa-fig4", "jaxa-fig5", "jaxa-fig6", "jaxa-fig7", "jaxa-fig8", "jaxa-or
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--scale", default="paper", choices=campaign.SCALES)
+    p.add_argument("--scale", default="paper", choices=SCALES)
     p.add_argument("--keep", type=Path, help="results directory to keep (default: temporary)")
     p.add_argument("--plots", action="store_true", help="also draw the figures (gnuplot)")
     args = p.parse_args()
-    exps = [campaign.experiments()[i] for i in IDS]
+    exps = [experiments()[i] for i in IDS]
     out = args.keep or Path(tempfile.mkdtemp(prefix="jaxa-rti-bench-"))
     load0 = os.getloadavg()
     t0 = time.monotonic()

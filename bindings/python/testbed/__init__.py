@@ -10,19 +10,9 @@ It is loaded on first use (importing ns-3 through cppyy takes several seconds), 
 API (``testbed.campaign``) and the command line (``python -m testbed.cli``) start fast.
 """
 
-import os
-from pathlib import Path
+from .build import BUILD_DIR, EXAMPLES_DIR, ROOT, SCRATCH_DIR
 
 __all__ = ["ROOT", "BUILD_DIR", "EXAMPLES_DIR", "SCRATCH_DIR", "ns", "sweep", "validate"]
-
-#: Repository root (TESTBED_ROOT, or three levels above this file).
-ROOT = Path(os.environ.get("TESTBED_ROOT", Path(__file__).resolve().parents[3]))
-#: Build directory (TESTBED_BUILD_DIR, or ROOT/build).
-BUILD_DIR = Path(os.environ.get("TESTBED_BUILD_DIR", ROOT / "build"))
-#: Where the experiment programs are built.
-EXAMPLES_DIR = BUILD_DIR / "examples"
-#: Where a user's programs (scratch/NAME.cc, scratch/NAME/) are built.
-SCRATCH_DIR = BUILD_DIR / "scratch"
 
 
 def sweep(program, grid, reps=1, jobs=None, **kwargs):

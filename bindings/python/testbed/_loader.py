@@ -7,7 +7,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import BUILD_DIR
+from .build import BUILD_DIR
 
 # Lines that cling prints on stderr while ns-3's static initialisers run; they are harmless
 # (documented by ns-3 for the wheel). Everything else on stderr is passed through.

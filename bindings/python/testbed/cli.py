@@ -279,13 +279,13 @@ def cmd_sensitivity(args):
 
 def _parse_params(items):
     """--param NAME=VALUES (repeatable) -> {name: text}; a name given twice is an error."""
-    from .sweeps import _RESERVED, SweepError
+    from .sweeps import RESERVED, SweepError
 
     grid = {}
     for item in items or []:
         name, eq, values = item.partition("=")
         name = name.strip()
-        if name in _RESERVED:
+        if name in RESERVED:
             raise SweepError(f"--param {name}: set by the sweep itself, not a parameter"
                              + (" (use --reps)" if name == "RngRun" else ""))
         if not eq or not name or not values.strip():
@@ -430,7 +430,8 @@ def _validate_experiment(args):
     except FactTableError as e:
         raise SweepError(str(e)) from None
     out = args.out
-    from .campaign import CampaignError, check_out
+    from .campaign import CampaignError
+    from .outputs import check_out
     from .validation import known_metrics
 
     try:
@@ -453,7 +454,7 @@ def _validate_experiment(args):
         table = compare_facts(rows, exp.id, metrics, args.tolerance)
     except FactTableError as e:
         raise SweepError(str(e)) from None
-    from .campaign import atomic_write_text, write_csv
+    from .outputs import atomic_write_text, write_csv
 
     write_csv(out / "validation.csv", table)
     md = [f"# {exp.id} against {path.name}", "",

@@ -245,7 +245,7 @@ class Record:
     result: dict
     experiment: str = ""  # the experiment it was computed for
     program: str = ""  # the program that computed it
-    build: dict | None = None  # the build that computed it (campaign.build_identity)
+    build: dict | None = None  # the build that computed it (build.build_identity)
     resolved: dict | None = None  # every parameter of the program, defaults included
 
 

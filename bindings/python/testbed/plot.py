@@ -29,6 +29,7 @@ import subprocess
 from pathlib import Path
 
 from .experiment import Figure, Series
+from .outputs import atomic_write_text
 
 #: Twelve colours, distinguishable from each other (Tableau 10, then two darker ones); a figure
 #: with more series than this repeats them with other point types.
@@ -569,8 +570,6 @@ def draw(plt_text, outdir: Path, name: str, what: str = "figure") -> Path:
     ``plt_text(png_name)``: the script drawing into the PNG of that name (in outdir)."""
     import os
     import tempfile
-
-    from .campaign import atomic_write_text
 
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from .experiment import failing_checks, headline, role_counts
+from .outputs import atomic_write_text
 from .sensitivity import combine_band
 
 
@@ -201,7 +202,5 @@ def write_report(out: Path, experiments) -> Path:
     text = "\n".join(lines + head + overview + [""] + sections) + "\n"
     path = out / "report.md"
     path.parent.mkdir(parents=True, exist_ok=True)
-    from .campaign import atomic_write_text
-
     atomic_write_text(path, text)
     return path

@@ -27,8 +27,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .experiment import Experiment, experiments
-from .ranges import Profiles, Range, profile_file_text
+from .build import build_identity, program_path
+from .errors import CampaignError
+from .experiment import Experiment, experiments, get
+from .outputs import atomic_write_json, atomic_write_text, check_out, write_csv
+from .plot import draw
+from .points import run_campaign
+from .progress import Progress
+from .ranges import Profiles, Range, format_number, parse_number, profile_file_text
 
 METHODS = ("morris", "sobol")
 #: Morris grid levels (SALib's default p = 4: every factor takes low, 1/3, 2/3, high).
@@ -98,8 +104,6 @@ def declared_ranges() -> dict[str, list[Range]]:
 def build_id(program: str) -> str:
     """The build a result belongs to: the campaign's build identity (the program binary, the
     module library with its compiled-in profiles, the ns-3 version; testbed.campaign)."""
-    from .campaign import build_identity
-
     return build_identity(program)["id"]
 
 
@@ -188,8 +192,6 @@ def sample_changes(factors: list[Range], row) -> tuple[dict, dict]:
         else:
             options[f.name] = f.value(float(x))
     if splits:
-        from .ranges import format_number, parse_number
-
         profiles = Profiles()
         for split, xs in splits.values():
             s1, s3 = (xs[f"{split.label}.{n}"] for n in split.names)
@@ -260,8 +262,6 @@ def write_profile_file(directory: Path, changes) -> str | None:
 def recalibrate(exp_id: str, changes_json: dict, options: dict, profiles_dir: str) -> dict:
     """Run the experiment's recalibrations in order on one sample's assumed values; each sees
     the parameters fitted before it. Returns {"settings": changes as JSON, "fits": [...]}."""
-    from .experiment import get
-
     decl = get(exp_id).sensitivity
     changes = {tuple(k.split("/", 1)): v for k, v in changes_json.items()}
     fitted: dict = {}
@@ -286,8 +286,6 @@ def _recalibrate_all(exp, jobs_todo, jobs, log, progress):
     cost more than the fits."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
-    from .campaign import Progress, _atomic_write_json
-
     bar = Progress(len(jobs_todo), log, progress)
     try:
         with ThreadPoolExecutor(max(1, jobs)) as pool:
@@ -296,7 +294,7 @@ def _recalibrate_all(exp, jobs_todo, jobs, log, progress):
                     for _, cj, opts, dest in jobs_todo}
             for f in as_completed(futs):
                 try:
-                    _atomic_write_json(Path(futs[f]), f.result())
+                    atomic_write_json(Path(futs[f]), f.result())
                 except Exception as e:  # a failed fit fails its sample, not the analysis
                     log(f"  recalibration failed ({Path(futs[f]).stem}): {type(e).__name__}: "
                         f"{e}")
@@ -359,9 +357,6 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     """Sample, recalibrate, run and analyse; write results/sensitivity-EXPERIMENT/."""
     import numpy as np
 
-    from . import ROOT
-    from .campaign import CampaignError, _atomic_write_json, program_path, run_campaign, write_csv
-
     decl = getattr(exp, "sensitivity", None)
     if decl is None:
         raise SensitivityError(f"{exp.id} has no sensitivity declaration (its assumptions have "
@@ -396,8 +391,6 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     out_root = Path(out or Path.cwd() / "results").resolve()
     sid = f"sensitivity-{exp.id}"
     sdir = out_root / sid
-    from .campaign import check_out
-
     try:
         check_out(sdir)
     except CampaignError as e:
@@ -566,7 +559,7 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
                      "points_cpu": round(points_cpu(sdir / "points", unique), 1)},
         "metrics": results,
     }
-    _atomic_write_json(sdir / "sensitivity.json", summary)
+    atomic_write_json(sdir / "sensitivity.json", summary)
     write_csv(sdir / "bands.csv", [{k: r.get(k) for k in ("metric", "central", "band_low",
                                                           "band_high", "min", "max", "defined",
                                                           "n")}
@@ -590,8 +583,6 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     for r in results:
         if r["drivers"]:  # a metric that no factor moves gets no figure
             figs.append(tornado(r, method, sdir))
-    from .campaign import atomic_write_text
-
     atomic_write_text(sdir / "sensitivity.md", markdown(summary, figs))
     log(f"{sid}: {len(results)} metrics, {len(summary['failed_samples'])} failed samples; "
         f"recalibrations in tolerance {summary['recalibration_pass'][0]}/"
@@ -709,9 +700,6 @@ def tornado(entry: dict, method: str, sdir: Path) -> str:
     name = f"tornado-{_safe(entry['metric'])}"
     import tempfile
 
-    from .campaign import atomic_write_text
-    from .plot import draw
-
     # The data go to a temporary that the figure is drawn from, and replace <name>.dat only
     # when the figure is whole (a full disk leaves the previous .dat, .plt and .png together).
     fd, tmp_dat = tempfile.mkstemp(dir=sdir, prefix=".tmp-", suffix=".dat")
@@ -767,8 +755,6 @@ def combine_band(band_low, band_high, central, seed_low, seed_high):
 def attach(exp: Experiment, out: Path) -> dict | None:
     """The sensitivity block of exp's metrics.json: bands and top-3 drivers per metric, when
     out/sensitivity-EXP/sensitivity.json exists for the program as built now."""
-    from .campaign import program_path
-
     path = Path(out) / f"sensitivity-{exp.id}" / "sensitivity.json"
     if not path.exists() or not program_path(exp.program).exists():
         return None

@@ -17,27 +17,21 @@ import itertools
 import json
 import math
 import os
-import re
 import subprocess
 from pathlib import Path
 
-from . import ROOT
+from . import build
+from .build import program_path
+from .errors import CampaignError
 from .experiment import Analysis, Experiment, Figure, Series, Validation
+from .outputs import atomic_write_text, check_out, write_csv
+from .plot import band, measured_with_tolerance, render
+from .points import run_campaign
+from .units import RATE_UNITS, TIME_UNITS, split_number
 
-#: Seconds per unit of ns-3's time syntax (as ProgramOptions reads it).
-TIME_UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9, "ps": 1e-12, "fs": 1e-15,
-              "min": 60.0, "h": 3600.0, "d": 86400.0}
-#: Bits per second per unit of ns-3's data-rate syntax (DataRate; B = bytes).
-RATE_UNITS = {"bps": 1.0, "b/s": 1.0, "kbps": 1e3, "Kbps": 1e3, "kb/s": 1e3, "Kb/s": 1e3,
-              "Mbps": 1e6, "Mb/s": 1e6, "Gbps": 1e9, "Gb/s": 1e9, "Bps": 8.0, "B/s": 8.0,
-              "kBps": 8e3, "KBps": 8e3, "kB/s": 8e3, "KB/s": 8e3, "MBps": 8e6, "MB/s": 8e6,
-              "GBps": 8e9, "GB/s": 8e9, "Kibps": 1024.0, "Mibps": 1048576.0,
-              "Gibps": 1073741824.0}
 _UNITS = {"time": TIME_UNITS, "rate": RATE_UNITS}
-_NUMBER = re.compile(r"^\s*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
-                     r"\s*([A-Za-z/]*)\s*$")
 #: Options that a sweep sets itself or that are not parameters.
-_RESERVED = {"output", "describe", "check", "progress", "RngRun"}
+RESERVED = {"output", "describe", "check", "progress", "RngRun"}
 
 
 class SweepError(ValueError):
@@ -58,10 +52,8 @@ def _plain_name(program) -> bool:
 def _record_programs() -> list[str]:
     """The built programs that write a result record (their --describe declares result fields):
     what a sweep can run."""
-    from .campaign import EXAMPLES_DIR, SCRATCH_DIR
-
     out = set()
-    for d in (SCRATCH_DIR, EXAMPLES_DIR):
+    for d in (build.SCRATCH_DIR, build.EXAMPLES_DIR):
         if not d.is_dir():
             continue
         for p in sorted(d.iterdir()):
@@ -75,8 +67,6 @@ def _record_programs() -> list[str]:
 
 
 def _exe(program: str) -> Path:
-    from .campaign import program_path
-
     if not isinstance(program, str):
         raise TypeError(f"program={program!r}: a program's name (str), not "
                         f"{type(program).__name__}")
@@ -131,13 +121,6 @@ def _options(desc: dict) -> dict[str, dict]:
     return {o["name"]: o for o in desc["options"]}
 
 
-def _split(text: str) -> tuple[float, str] | None:
-    m = _NUMBER.match(str(text))
-    if not m:
-        return None
-    return float(m.group(1)), m.group(2)
-
-
 def _g(x: float) -> str:
     """A number as short text (12 significant digits: no 0.30000000000000004)."""
     s = f"{x:.12g}"
@@ -150,7 +133,7 @@ def _g(x: float) -> str:
 
 def _base(text: str, opt: dict, name: str) -> tuple[float, str]:
     """A bound of a range in the option's base unit (s, bit/s, or plain), with its unit."""
-    sp = _split(text)
+    sp = split_number(text)
     t = opt["type"]
     if sp is None:
         raise SweepError(f"--param {name}: {text!r} is not a number"
@@ -269,7 +252,7 @@ def check_names(program: str, names, what: str = "--param") -> dict[str, dict]:
     SweepError naming it)."""
     opts = _options(describe(program))
     for n in names:
-        if n in _RESERVED:
+        if n in RESERVED:
             raise SweepError(f"{what} {n}: set by the sweep itself, not a parameter"
                              + (" (use --reps)" if n == "RngRun" else ""))
         if is_attribute(n):
@@ -359,7 +342,7 @@ def _same_value_key(text: str, opt: dict):
         v = _base_value(text, _UNITS[t])
         return ("number", v) if v is not None else text
     if t in ("uint", "int", "real"):
-        sp = _split(text)
+        sp = split_number(text)
         return ("number", sp[0]) if sp is not None and not sp[1] else text
     return text
 
@@ -429,28 +412,26 @@ def run_points(program: str, points: list[dict], reps: int, out: Path, jobs: int
     resumed when made by this build; only ``<out>`` is searched, never the folders next to it);
     returns one row per run: the point's parameters (as given), RngRun, every result field
     (series as JSON text; a field named like a parameter as ``result_<name>``)."""
-    from . import campaign
-
     if reps < 1:
         raise SweepError(f"--reps {reps}: must be >= 1")
     opts = _options(describe(program))
     runs = _runs(points, reps, opts)
     out = Path(out).resolve()
     try:
-        campaign.check_out(out)
-    except campaign.CampaignError as e:
+        check_out(out)
+    except CampaignError as e:
         raise SweepError(str(e)) from None
     exp = Experiment(id=out.name, study="sweep", title=f"sweep of {program}", program=program,
                      points=lambda scale: runs, analyse=lambda records: Analysis([], {}))
     # (out.parent is the campaign's folder only in form: shared=False keeps the search in
     # <out>/points, never in its siblings' points/ folders.)
-    res = campaign.run_campaign([exp], "quick", jobs or os.cpu_count() or 1, out.parent,
-                                log=log or (lambda m: None), scheduler=scheduler,
-                                progress=progress, rerun=rerun, shared=False)[exp.id]
-    if isinstance(res, campaign.CampaignError):
+    res = run_campaign([exp], "quick", jobs or os.cpu_count() or 1, out.parent,
+                       log=log or (lambda m: None), scheduler=scheduler,
+                       progress=progress, rerun=rerun, shared=False)[exp.id]
+    if isinstance(res, CampaignError):
         raise res
     if isinstance(res, Exception):
-        raise campaign.CampaignError(str(res))
+        raise CampaignError(str(res))
     fields = [f["name"] for f in describe(program)["fields"]]
     rows = []
     for rec, run in zip(res, runs):
@@ -493,7 +474,7 @@ _BASE_SUFFIX = {"time": "_s", "rate": "_bps"}
 
 
 def _base_value(text, table: dict) -> float | None:
-    sp = _split(text)
+    sp = split_number(text)
     if sp is None:
         return None
     number, unit = sp
@@ -571,7 +552,7 @@ def default_out(kind: str, program: str) -> Path:
 def _axis(values: list[str], opt: dict) -> tuple[list[float], str]:
     """Numbers for an axis: as written when every value has the same unit, else in the base unit
     (s, bit/s); with the unit for the label."""
-    sp = [_split(v) for v in values]
+    sp = [split_number(v) for v in values]
     if any(s is None for s in sp):
         raise SweepError(f"--x/--series {opt['name']}: values {values} are not numbers")
     units = {u for _, u in sp}
@@ -626,8 +607,6 @@ def plot_summary(program: str, summary: list[dict], grid: dict[str, list[str]], 
     confidence bars (plot.render writes the gnuplot script). ``logx``: a logarithmic x axis
     (None: when every x is positive and they span two decades or more); ``logy``: a logarithmic
     y axis. A log axis with a value <= 0 is refused (SweepError)."""
-    from .plot import render
-
     desc = describe(program)
     fields = {f["name"]: f for f in desc["fields"]}
     opts = _options(desc)
@@ -757,8 +736,6 @@ def sweep(program: str, grid: dict, reps: int = 1, jobs: int | None = None,
     expanded = expand_grid(program, grid, max_points, reps)
     rows = run_points(program, grid_points(expanded), reps, out, jobs, scheduler, log, progress,
                       rerun)
-    from .campaign import atomic_write_text, write_csv
-
     write_csv(out / "data.csv", rows)
     write_csv(out / "summary.csv", summarise(rows, list(expanded), program))
     atomic_write_text(out / "grid.json", json.dumps({"program": program, "grid": expanded,
@@ -930,8 +907,8 @@ def validate(program: str, measured, tolerance: float = 10.0, reps: int = 1,
             if cell == "":
                 raise SweepError(f"{where}:{i}: column {col!r} is empty")
             if unit:
-                if _split(cell) is None or _split(cell)[1] \
-                        or not math.isfinite(_split(cell)[0]):
+                if split_number(cell) is None or split_number(cell)[1] \
+                        or not math.isfinite(split_number(cell)[0]):
                     raise SweepError(f"{where}:{i}: column {col!r}: {cell!r} is not a plain "
                                      f"finite number (the unit {unit} is in the header)")
                 cell = cell + unit
@@ -939,8 +916,8 @@ def validate(program: str, measured, tolerance: float = 10.0, reps: int = 1,
             values.setdefault(name, {})[cell] = None  # distinct values in order, O(1) each
         for f in fields:
             cell = row.get(f, "")
-            if cell != "" and (_split(cell) is None or _split(cell)[1]
-                               or not math.isfinite(_split(cell)[0])):
+            if cell != "" and (split_number(cell) is None or split_number(cell)[1]
+                               or not math.isfinite(split_number(cell)[0])):
                 raise SweepError(f"{where}:{i}: column {f!r}: {cell!r} is not a finite number")
         points.append(p)
     if not any(row.get(f, "") != "" for row in data for f in fields):
@@ -975,8 +952,6 @@ def validate(program: str, measured, tolerance: float = 10.0, reps: int = 1,
                           "error_pct": round(err, 4) if math.isfinite(err) else None,
                           "tolerance_pct": tolerance, "pass": v.passed, "point": label,
                           "role": role, "parameter": param or "", "reason": reason})
-    from .campaign import write_csv
-
     write_csv(out / "validation.csv", table)
     _write_markdown(out / "validation.md", program, table, names, tolerance, reps)
     _plot_validation(program, table, out, log)
@@ -1008,8 +983,6 @@ def _write_markdown(path: Path, program: str, table: list[dict], names: list[str
                      + f" | {r['field']} | {num(r['measured'])} | {num(r['simulated_mean'])} | "
                        f"{ci} | {num(r['error_pct'])} | {'yes' if r['pass'] else '**no**'} | "
                        f"{role} |")
-    from .campaign import atomic_write_text
-
     atomic_write_text(path, "\n".join(lines) + "\n")
 
 
@@ -1018,8 +991,6 @@ def _plot_validation(program: str, table: list[dict], out: Path, log=None) -> Pa
     measured value, the diagonal and the tolerance's band around it; and, per measured field,
     ``<field>-vs-<param>-measured.png`` (plot_measured_overlay) where a numeric parameter
     varies."""
-    from .plot import band, render
-
     pts = [r for r in table if math.isfinite(r["simulated_mean"])]
     if not pts:
         return None
@@ -1062,8 +1033,6 @@ def plot_measured_overlay(program: str, table: list[dict], out: Path) -> list[Pa
     of the other varying parameters, and the measured points over it with their tolerance as
     a shaded band (plot.measured_with_tolerance); the parameters with one value in the
     subtitle. Returns the PNGs (none when no numeric parameter varies)."""
-    from .plot import measured_with_tolerance, render
-
     if not table:
         return []
     desc = describe(program)

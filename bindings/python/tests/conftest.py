@@ -12,6 +12,8 @@ import stat  # noqa: E402
 
 import pytest  # noqa: E402
 
+import testbed.build  # noqa: E402
+
 
 def write_square_program(prog: Path, log: Path, offset: float = 0.0) -> Path:
     """A stand-in experiment program "square": prints y = x*x (+ offset: a "rebuilt" program
@@ -41,13 +43,11 @@ json.dump({{"y": float(args["x"]) ** 2 + {offset!r}}}, open(args["output"], "w")
 
 @pytest.fixture
 def fake_program(tmp_path, monkeypatch):
-    """The stand-in program "square" in a folder of its own (campaign.EXAMPLES_DIR); returns the
-    log of the x it was run with."""
-    from testbed import campaign
-
+    """The stand-in program "square" in a folder of its own (testbed.build.EXAMPLES_DIR); returns
+    the log of the x it was run with."""
     bindir = tmp_path / "examples"
     bindir.mkdir()
     log = tmp_path / "calls.log"
     write_square_program(bindir / "square", log)
-    monkeypatch.setattr(campaign, "EXAMPLES_DIR", bindir)
+    monkeypatch.setattr(testbed.build, "EXAMPLES_DIR", bindir)
     return log

@@ -7,8 +7,12 @@ from pathlib import Path
 
 import pytest
 
+import testbed.build
+import testbed.points
+import testbed.records
 from testbed import campaign
-from testbed.campaign import Analysis, Experiment, Validation
+from testbed.experiment import Analysis, Experiment, Validation
+from testbed.records import point_key
 
 
 def test_validation_error_and_tolerance():
@@ -23,8 +27,8 @@ def test_validation_error_and_tolerance():
 
 
 def test_point_key_is_order_independent():
-    assert campaign.point_key({"a": 1, "b": 2}) == campaign.point_key({"b": 2, "a": 1})
-    assert campaign.point_key({"a": 1}) != campaign.point_key({"a": 2})
+    assert point_key({"a": 1, "b": 2}) == point_key({"b": 2, "a": 1})
+    assert point_key({"a": 1}) != point_key({"a": 2})
 
 
 def _exp(failx=None):
@@ -75,7 +79,7 @@ def test_failed_point_keeps_finished_points(tmp_path, fake_program):
 
 
 def test_missing_program_is_a_clear_error(tmp_path, monkeypatch):
-    monkeypatch.setattr(campaign, "EXAMPLES_DIR", tmp_path)
+    monkeypatch.setattr(testbed.build, "EXAMPLES_DIR", tmp_path)
     res = campaign.run_campaign([_exp()], "quick", 1, tmp_path / "r", log=lambda m: None)
     assert "is not built" in str(res["sq"])
 
@@ -147,7 +151,7 @@ def test_costliest_points_start_first(tmp_path, fake_program):
     plain, costed = _exp(), _exp()
     costed.cost = lambda p: 1.0
     todo = [(costed, {"x": 0}), (plain, {"x": 1}), (costed, {"x": 2})]
-    assert [t[1]["x"] for t in campaign._costliest_first(todo)] == [1, 0, 2]
+    assert [t[1]["x"] for t in testbed.points._costliest_first(todo)] == [1, 0, 2]
 
 
 def test_jaxa_cost_estimate_orders_by_work():
@@ -192,7 +196,7 @@ def test_killed_worker_loses_only_its_point(tmp_path, monkeypatch):
     from distributed import LocalCluster
 
     bindir = _sleepy_program(tmp_path, 1.0)
-    monkeypatch.setattr(campaign, "EXAMPLES_DIR", bindir)
+    monkeypatch.setattr(testbed.build, "EXAMPLES_DIR", bindir)
     reference = campaign.run_campaign([_sleepy_exp()], "quick", 2, tmp_path / "ref",
                                       log=lambda m: None, progress=False)
     for f in tmp_path.glob("pid-*"):
@@ -233,9 +237,10 @@ def test_sigkilled_campaign_leaves_no_program_running(tmp_path):
     script.write_text(f"""
 import sys
 sys.path.insert(0, {str(Path(campaign.__file__).parents[1])!r})
+import testbed.build
 from testbed import campaign
 from testbed.experiment import Analysis, Experiment
-campaign.EXAMPLES_DIR = __import__("pathlib").Path({str(bindir)!r})
+testbed.build.EXAMPLES_DIR = __import__("pathlib").Path({str(bindir)!r})
 if __name__ == "__main__":
     exp = Experiment(id="sq", study="T", title="t", program="sleepy",
                      points=lambda s: [{{"x": 0}}], analyse=lambda r: Analysis([], {{}}))
@@ -277,7 +282,7 @@ print("simulated 50%", file=sys.stderr, flush=True)
 json.dump({"y": 1.0}, open(args["output"], "w"))
 """)
     prog.chmod(prog.stat().st_mode | stat.S_IEXEC)
-    monkeypatch.setattr(campaign, "EXAMPLES_DIR", bindir)
+    monkeypatch.setattr(testbed.build, "EXAMPLES_DIR", bindir)
     exp = _exp()
     exp.program, exp.progress = "chatty", True
     lines = []
@@ -295,11 +300,11 @@ def test_programs_of_an_in_tree_build_are_found(tmp_path, monkeypatch):
     exe.write_text("#!/bin/sh\n")
     exe.chmod(0o755)
     (exe.parent / "ns3.44-jaxa-benchmark-extra-default").write_text("")  # another program
-    monkeypatch.setattr(campaign, "EXAMPLES_DIR", tmp_path / "no-standalone-build")
+    monkeypatch.setattr(testbed.build, "EXAMPLES_DIR", tmp_path / "no-standalone-build")
     monkeypatch.setenv("TESTBED_NS3_TREE", str(tree))
-    assert campaign.program_path("jaxa-benchmark") == exe
+    assert testbed.build.program_path("jaxa-benchmark") == exe
     monkeypatch.setenv("TESTBED_PROGRAMS_DIR", str(tmp_path / "mine"))
-    assert campaign.program_path("jaxa-benchmark") == tmp_path / "mine" / "jaxa-benchmark"
+    assert testbed.build.program_path("jaxa-benchmark") == tmp_path / "mine" / "jaxa-benchmark"
 
 
 def test_a_short_point_never_waits_behind_a_long_one(tmp_path, monkeypatch):
@@ -333,7 +338,7 @@ if args["x"] == "0":
 json.dump({{"y": y}}, open(args["output"], "w"))
 """)
     prog.chmod(0o755)
-    monkeypatch.setattr(campaign, "EXAMPLES_DIR", bindir)
+    monkeypatch.setattr(testbed.build, "EXAMPLES_DIR", bindir)
     exp = Experiment(id="wt", study="TEST", title="waits", program="waiter",
                      points=lambda scale: [{"x": i} for i in range(4)],
                      analyse=lambda records: Analysis(rows=[], metrics={}),

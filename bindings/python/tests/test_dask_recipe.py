@@ -20,6 +20,7 @@ from pathlib import Path
 
 import psutil
 import pytest
+import testbed.cluster
 
 ROOT = Path(__file__).resolve().parents[3]
 DOC = ROOT / "doc" / "campaigns.rst"
@@ -120,9 +121,7 @@ def test_recipe_listens_on_loopback_only_and_names_the_scheduler(tmp_path):
 def test_embedded_cluster_listens_on_loopback_only():
     """The campaign's own LocalCluster (threads here, as from a script; processes from the
     command line, which the recipe test's workers stand for) and the console line naming it."""
-    from testbed import campaign
-
-    cluster = campaign._Cluster(2, None)
+    cluster = testbed.cluster.Cluster(2, None)
     try:
         line = cluster.describe()
         listening = _listening({os.getpid()})
@@ -139,10 +138,10 @@ def test_embedded_worker_processes_listen_on_loopback_only(tmp_path):
     HTTP server on 127.0.0.1."""
     code = ("import os, sys, psutil\n"
             f"sys.path.insert(0, {str(ROOT / 'bindings' / 'python')!r})\n"
-            "from testbed import campaign\n"
-            "campaign._worker_processes_are_safe = lambda: True\n"
+            "import testbed.cluster\n"
+            "testbed.cluster._worker_processes_are_safe = lambda: True\n"
             "if __name__ == '__main__':\n"
-            "    c = campaign._Cluster(2, None)\n"
+            "    c = testbed.cluster.Cluster(2, None)\n"
             "    print(c.describe())\n"
             "    me = psutil.Process()\n"
             "    pids = {me.pid} | {p.pid for p in me.children(recursive=True)}\n"

@@ -12,11 +12,13 @@ import time
 
 import pytest
 
-from testbed import campaign
+import testbed.build
+import testbed.progress
 from testbed.experiment import get
 from testbed.experiments import tno03
+from testbed.progress import Progress, point_costs
 
-ROOT = campaign.ROOT
+ROOT = testbed.build.ROOT
 
 
 def _free_port():
@@ -41,7 +43,7 @@ def _one_line(r):
     return lines[-1]
 
 
-@pytest.mark.skipif(not (campaign.EXAMPLES_DIR / "gine-timer").exists(),
+@pytest.mark.skipif(not (testbed.build.EXAMPLES_DIR / "gine-timer").exists(),
                     reason="programs not built")
 @pytest.mark.parametrize("address", ["refused", "garbage", "noport"])
 def test_unreachable_scheduler_is_one_line_and_exit_2(tmp_path, address):
@@ -95,13 +97,13 @@ def test_eta_follows_the_cost_estimates_on_an_uneven_grid():
     exp = _Exp("uneven", lambda p: p["duration"])
     todo = [(exp, {"duration": d}) for d in (1, 1, 1, 9)]
     lines = []
-    bar = campaign.Progress(4, lines.append, True, costs=campaign._point_costs(todo), jobs=1)
+    bar = Progress(4, lines.append, True, costs=point_costs(todo), jobs=1)
     assert bar.eta() != bar.eta()  # nothing finished: no estimate (nan)
     for i in range(3):
         bar.step(index=i, wall=1.0)
     assert bar.eta() == pytest.approx(9.0)
     # Two workers share the work left only when there are two points left.
-    bar2 = campaign.Progress(4, lines.append, False, costs=campaign._point_costs(todo), jobs=2)
+    bar2 = Progress(4, lines.append, False, costs=point_costs(todo), jobs=2)
     bar2.step(index=0, wall=1.0)
     bar2.step(index=1, wall=1.0)
     assert bar2.eta() == pytest.approx((1 + 9) / 2)
@@ -113,7 +115,7 @@ def test_eta_of_experiments_without_estimates_and_with_several_units():
     a = _Exp("a", None)
     b = _Exp("b", lambda p: p["n"])
     todo = [(a, {}), (a, {}), (b, {"n": 10}), (b, {"n": 30})]
-    bar = campaign.Progress(4, lambda m: None, False, costs=campaign._point_costs(todo), jobs=1)
+    bar = Progress(4, lambda m: None, False, costs=point_costs(todo), jobs=1)
     bar.step(index=0, wall=4.0)
     # a: one point left at 4 s; b: no point finished, 2 points at the mean 4 s each.
     assert bar.eta() == pytest.approx(4 + 2 * 4)
@@ -130,7 +132,7 @@ def _grid_eta(walls_done, durations, jobs=1):
     exp = _Exp("sweep-x", None)
     todo = [(exp, {"duration": f"{d}s", "netem": "true", "RngRun": 1 + k})
             for k, d in enumerate(durations)]
-    bar = campaign.Progress(len(todo), lambda m: None, False, costs=campaign._point_costs(todo),
+    bar = Progress(len(todo), lambda m: None, False, costs=point_costs(todo),
                             jobs=jobs, params=[p for _, p in todo])
     for i, w in enumerate(walls_done):
         bar.step(index=i, wall=w)
@@ -159,7 +161,7 @@ def test_eta_without_estimates_falls_back_to_the_mean():
     are one value."""
     assert _grid_eta([2.5, 4.5], list(range(1, 11))) == pytest.approx(8 * 3.5)
     assert _grid_eta([3.0, 5.0, 4.0], [2] * 6) == pytest.approx(3 * 4.0)
-    assert campaign._numeric_params({"delay": "50ms", "bandwidth": "2Mbps", "n": "7",
+    assert testbed.progress._numeric_params({"delay": "50ms", "bandwidth": "2Mbps", "n": "7",
                                      "netem": "true", "RngRun": 3, "name": "x",
                                      "d": "1000ms"}) == {
         "delay": pytest.approx(0.05), "bandwidth": 2e6, "n": 7.0, "d": pytest.approx(1.0)}

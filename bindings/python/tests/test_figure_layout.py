@@ -226,7 +226,7 @@ EXPERIMENTS = ["gine-timer", "gine-burst", "jaxa-table1", "jaxa-table2", "jaxa-f
 @pytest.mark.parametrize("exp", EXPERIMENTS)
 def test_experiment_figures_follow_the_layout_rules(tmp_path, exp):
     from testbed import cli
-    from testbed.campaign import program_path
+    from testbed.build import program_path
     from testbed.experiment import experiments
 
     e = experiments()[exp]

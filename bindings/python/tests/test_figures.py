@@ -66,7 +66,7 @@ def test_pipeline_figure_holds_the_measured_points(tmp_path):
     the simulated curves' axes: per configuration the measured latency at the grid's lowest
     frequency and at the measured knee; read back from the figure's data (the .plt)."""
     from testbed import validation
-    from testbed.campaign import Record
+    from testbed.experiment import Record
     from testbed.experiments import tno03
     from testbed.plot import render
 
@@ -96,7 +96,7 @@ def test_pipeline_figure_holds_the_measured_points(tmp_path):
 
 
 def _jitter_record(measure, platform, run, lo, hi, counts):
-    from testbed.campaign import Record
+    from testbed.experiment import Record
 
     r = {"samples": sum(counts), "mean_us": (lo + hi) / 2, "min_us": lo, "max_us": hi,
          "jitter_us": hi - lo, "hist_bin_us": 1.0, "hist_start_us": float(int(lo)),
@@ -142,7 +142,7 @@ def test_table2_error_panel_is_simulated_minus_measured(tmp_path):
     (simulated - measured) / measured in percent, checks and documented gaps apart, with the
     tolerance's band; by hand from records whose RTT is 2 x delay + 1 ms."""
     from testbed import validation
-    from testbed.campaign import Record
+    from testbed.experiment import Record
     from testbed.experiments import jaxa06
     from testbed.plot import render
 

@@ -8,7 +8,10 @@ import subprocess
 
 import pytest
 
-from testbed import EXAMPLES_DIR, campaign
+import testbed.experiment
+import testbed.points
+import testbed.records
+from testbed import EXAMPLES_DIR
 from programs import run_program as _run
 
 TICK_US = 4000.0  # Linux 2.6.13 HZ=250
@@ -85,14 +88,14 @@ def test_bad_arguments_are_refused():
 
 
 def test_experiments_are_declared():
-    exps = campaign.experiments()
+    exps = testbed.experiment.experiments()
     for exp_id in ("mega-flooding", "mega-querier", "mega-multiplex", "mega-receiver",
                    "mega-scale", "mega-cat6009"):
         exp = exps[exp_id]
         assert exp.study == "MEGA06"
-        for scale in campaign.SCALES:
+        for scale in testbed.experiment.SCALES:
             pts = exp.points(scale)
-            assert pts and len({campaign.point_key(p) for p in pts}) == len(pts)
+            assert pts and len({testbed.records.point_key(p) for p in pts}) == len(pts)
     roles = {p["role"] for p in exps["mega-flooding"].points("quick")}
     assert roles == {"one-process", "receiver-20000", "sweep"}
     itrs = {p["querierItr"] for p in exps["mega-querier"].points("quick")}
@@ -140,8 +143,8 @@ def test_paper_scale_points_start_with_the_most_datagrams():
         assert get(exp_id).cost is mega06.scale_cost
     exp = get("mega-scale")
     todo = [(exp, p) for p in exp.points("paper")]
-    first = campaign._costliest_first(todo)[0][1]
+    first = testbed.points._costliest_first(todo)[0][1]
     # 50 sets x 4 PCs x 5 000 nodes, 1.6 + 180 s: 1.816e8 datagrams.
     assert first["senderPcs"] == 200 and mega06.scale_cost(first) == pytest.approx(1.816e8)
-    order = [p["senderPcs"] // 4 for _, p in campaign._costliest_first(todo)]
+    order = [p["senderPcs"] // 4 for _, p in testbed.points._costliest_first(todo)]
     assert order == [50, 25, 10, 5, 2, 1]

@@ -21,6 +21,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+import testbed.build
+import testbed.outputs
+import testbed.records
+
 ROOT = Path(__file__).resolve().parents[3]
 
 _COMMON = dict(deadline=None, database=None, print_blob=True,
@@ -98,21 +102,21 @@ json.dump({{"y": float(x) ** 2, "n": int(x)}}, open(args["output"], "w"))
 @pytest.fixture
 def sandbox(tmp_path, monkeypatch):
     """A working folder with build/examples/square; the campaign looks there."""
-    from testbed import campaign, sweeps
+    from testbed import sweeps
 
     bindir = tmp_path / "build" / "examples"
     bindir.mkdir(parents=True)
     _write_program(bindir)
-    monkeypatch.setattr(campaign, "EXAMPLES_DIR", bindir)
+    monkeypatch.setattr(testbed.build, "EXAMPLES_DIR", bindir)
     monkeypatch.delenv("TESTBED_PROGRAMS_DIR", raising=False)
     sweeps._describe_exe.cache_clear()
-    campaign._FIELDS.clear()
+    testbed.build._FIELDS.clear()
     work = tmp_path / "work"
     work.mkdir()
     monkeypatch.chdir(work)
     yield work
     sweeps._describe_exe.cache_clear()
-    campaign._FIELDS.clear()
+    testbed.build._FIELDS.clear()
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -213,11 +217,11 @@ def test_sweep_api_contract(sandbox, monkeypatch, program, grid, reps, jobs, out
     import tempfile
 
     import testbed
-    from testbed import campaign, sweeps
+    from testbed import sweeps
     from testbed.campaign import CampaignError
 
     def fake_run_points(program, points, reps, out, *a, **k):
-        campaign.check_out(Path(out))
+        testbed.outputs.check_out(Path(out))
         (Path(out) / "points").mkdir(parents=True, exist_ok=True)
         return [{**p, "RngRun": 1 + r, "y": 1.0, "n": 1} for p in points for r in range(reps)]
 
@@ -384,9 +388,9 @@ def finished(tmp_path_factory):
     bindir = base / "build" / "examples"
     bindir.mkdir(parents=True)
     _write_program(bindir)
-    old = campaign.EXAMPLES_DIR
-    campaign.EXAMPLES_DIR = bindir
-    campaign._FIELDS.clear()
+    old = testbed.build.EXAMPLES_DIR
+    testbed.build.EXAMPLES_DIR = bindir
+    testbed.build._FIELDS.clear()
     try:
         exp = Experiment(id="sq", study="T", title="t", program="square",
                          points=lambda scale: [{"x": i} for i in range(3)],
@@ -394,13 +398,13 @@ def finished(tmp_path_factory):
         res = campaign.run_campaign([exp], "quick", 1, base / "out", log=lambda m: None,
                                     progress=False)
         assert not isinstance(res["sq"], Exception), res["sq"]
-        build = campaign.build_identity("square")
-        options = campaign._describe_options("square")
-        fields = campaign._declared_fields("square")
+        build = testbed.build.build_identity("square")
+        options = testbed.build.describe_options("square")
+        fields = testbed.build.declared_fields("square")
     finally:
-        campaign.EXAMPLES_DIR = old
-        campaign._FIELDS.clear()
-    path = base / "out" / "sq" / "points" / f"{campaign.point_key({'x': 1})}.json"
+        testbed.build.EXAMPLES_DIR = old
+        testbed.build._FIELDS.clear()
+    path = base / "out" / "sq" / "points" / f"{testbed.records.point_key({'x': 1})}.json"
     return path, build, options, fields, json.loads(path.read_text())
 
 
@@ -410,15 +414,13 @@ def test_an_edited_record_is_never_reused(finished, tmp_path_factory, monkeypatc
     """A stored record that differs from what its program wrote (any value, key or nesting
     changed; the "experiment" it is filed under aside) is never returned as the point's
     record; an unchanged one is."""
-    from testbed import campaign
-
     path, build, options, fields, record = finished
-    monkeypatch.setitem(campaign._FIELDS, "square", fields)
-    inputs = campaign.point_inputs(options, {"x": 1})
+    monkeypatch.setitem(testbed.build._FIELDS, "square", fields)
+    inputs = testbed.build.point_inputs(options, {"x": 1})
     edited = data.draw(_edit(record))
     f = tmp_path_factory.mktemp("rec") / path.name
     f.write_text(json.dumps(edited))
-    rec = campaign._load_point(f, {"x": 1}, "square", {**build, "inputs": inputs}, inputs)
+    rec = testbed.records.load_point(f, {"x": 1}, "square", {**build, "inputs": inputs}, inputs)
     def canon(r):  # 1 and 1.0, True and 1 are different records
         return json.dumps({k: v for k, v in r.items() if k != "experiment"}, sort_keys=True)
 
@@ -451,7 +453,7 @@ def test_a_damaged_record_is_computed_again(sandbox, text):
                      points=lambda scale: [{"x": i} for i in range(3)],
                      analyse=lambda records: Analysis([], {}))
     out = sandbox / "out"
-    path = out / "sq" / "points" / f"{campaign.point_key({'x': 1})}.json"
+    path = out / "sq" / "points" / f"{testbed.records.point_key({'x': 1})}.json"
     if not out.exists():  # the first example: a finished campaign (later ones resume it)
         campaign.run_campaign([exp], "quick", 1, out, log=lambda m: None, progress=False)
     others = {p: p.read_bytes() for p in path.parent.glob("*.json") if p != path}

@@ -31,8 +31,9 @@ def test_campaign_from_a_script_without_main_guard(tmp_path):
     script.write_text(textwrap.dedent(f"""\
         from pathlib import Path
         from testbed import campaign
-        from testbed.campaign import Analysis, Experiment
-        campaign.EXAMPLES_DIR = Path({str(prog.parent)!r})
+        import testbed.build
+        from testbed.experiment import Analysis, Experiment
+        testbed.build.EXAMPLES_DIR = Path({str(prog.parent)!r})
         exp = Experiment(id="sq", study="T", title="t", program="square",
                          points=lambda s: [{{"x": i}} for i in range(4)],
                          analyse=lambda r: Analysis(rows=[]))

@@ -11,7 +11,15 @@ from pathlib import Path
 
 import pytest
 
+import testbed.build
+import testbed.cluster
+import testbed.outputs
+import testbed.points
+import testbed.progress
+import testbed.records
+import testbed.runner
 from testbed import EXAMPLES_DIR
+from testbed.runner import command_line
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -279,13 +287,12 @@ def test_mega06_event_estimate_bounds_a_measured_run(tmp_path, program, args):
 def test_mega06_paper_points_within_the_default_budgets():
     """The estimates refuse no point of the paper grids at the default --maxEvents (1e9) and a
     --maxMemory of 4 GiB (every point, checked as the campaign runs it)."""
-    from testbed import campaign
     from testbed.experiment import get
 
     for exp_id in ("mega-flooding", "mega-querier", "mega-multiplex", "mega-receiver",
                    "mega-scale", "mega-cat6009"):
         exp = get(exp_id)
-        lines = ["\t".join(campaign.command_line("x", p, "/dev/null")[1:-1] + ["--maxMemory=4096"])
+        lines = ["\t".join(command_line("x", p, "/dev/null")[1:-1] + ["--maxMemory=4096"])
                  for p in exp.points("paper")]
         r = subprocess.run([_prog(exp.program), "--checkBatch"], input="\n".join(lines) + "\n",
                            capture_output=True, text=True, timeout=300)
@@ -395,7 +402,7 @@ if {kill_at!r} is not None and args["x"] == str({kill_at!r}) and not os.path.exi
 json.dump({{"y": float(args["x"]) ** 2}}, open(args["output"], "w"))
 """)
     prog.chmod(prog.stat().st_mode | stat.S_IEXEC)
-    monkeypatch.setattr(campaign, "EXAMPLES_DIR", bindir)
+    monkeypatch.setattr(testbed.build, "EXAMPLES_DIR", bindir)
     getattr(campaign, "_FIELDS", {}).clear()
     return log
 
@@ -415,7 +422,7 @@ def test_derived_file_kept_when_its_write_fails(tmp_path):
     code = f"""
 import resource, signal, sys
 sys.path.insert(0, {str(ROOT / 'bindings' / 'python')!r})
-from testbed.campaign import write_csv
+from testbed.outputs import write_csv
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 resource.setrlimit(resource.RLIMIT_FSIZE, (1000, 1000))
 try:
@@ -436,7 +443,7 @@ def test_killed_worker_does_not_recompute_finished_points(tmp_path, monkeypatch)
 
     # Worker processes, as the command line has them (issue 31 gives a campaign started from
     # pytest thread workers, and a killed thread worker would be pytest itself).
-    monkeypatch.setattr(campaign, "_worker_processes_are_safe", lambda: True)
+    monkeypatch.setattr(testbed.cluster, "_worker_processes_are_safe", lambda: True)
     log = _square_program(tmp_path, monkeypatch, kill_at=3)
     res = campaign.run_campaign([_square_exp(4)], "quick", 1, tmp_path / "out",
                                 log=lambda m: None, progress=False)
@@ -451,7 +458,7 @@ def test_second_campaign_into_the_same_out_is_refused(tmp_path, monkeypatch):
 
     _square_program(tmp_path, monkeypatch)
     out = tmp_path / "out"
-    fd = campaign.lock_folder(out / "sq")  # a first campaign, running
+    fd = testbed.outputs.lock_folder(out / "sq")  # a first campaign, running
     stale = out / "sq" / "points" / ".out-inflight.json"
     stale.parent.mkdir(parents=True)
     stale.write_text("")
@@ -481,7 +488,7 @@ def test_bad_stored_record_is_computed_again(tmp_path, monkeypatch, content):
 
     log = _square_program(tmp_path, monkeypatch, describe=True)
     out = tmp_path / "out"
-    rec = out / "sq" / "points" / f"{campaign.point_key({'x': 1})}.json"
+    rec = out / "sq" / "points" / f"{testbed.records.point_key({'x': 1})}.json"
     rec.parent.mkdir(parents=True)
     if content == "FIFO":
         os.mkfifo(rec)
@@ -543,7 +550,7 @@ def test_external_cluster_without_workers_says_so(tmp_path, monkeypatch):
     from testbed import campaign
 
     _square_program(tmp_path, monkeypatch)
-    monkeypatch.setattr(campaign, "WORKER_WAIT_S", 3.0)
+    monkeypatch.setattr(testbed.cluster, "WORKER_WAIT_S", 3.0)
     with LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
         with pytest.raises(campaign.CampaignError, match="no workers"):
             campaign.run_campaign([_square_exp()], "quick", 1, tmp_path / "out",
@@ -556,14 +563,14 @@ def test_jobs_capped_at_the_number_of_points(tmp_path, monkeypatch):
 
     _square_program(tmp_path, monkeypatch)
     seen = []
-    real = campaign._Cluster
+    real = testbed.cluster.Cluster
 
     class Recording(real):
         def __init__(self, jobs, scheduler):
             seen.append(jobs)
             super().__init__(jobs, scheduler)
 
-    monkeypatch.setattr(campaign, "_Cluster", Recording)
+    monkeypatch.setattr(testbed.cluster, "Cluster", Recording)
     res = campaign.run_campaign([_square_exp(2)], "quick", 16, tmp_path / "out",
                                 log=lambda m: None, progress=False)
     assert not isinstance(res["sq"], Exception)
@@ -834,17 +841,15 @@ def test_point_run_again_after_its_record_was_written_is_not_recomputed(tmp_path
     campaign (``--rerun``) is still computed again."""
     import time
 
-    from testbed import campaign
-
     log = _square_program(tmp_path, monkeypatch)
     dest = tmp_path / "out" / "sq" / "points" / "p.json"
     since = time.time()
-    args = (str(campaign.EXAMPLES_DIR / "square"), "square", {"x": 5}, [("sq", str(dest))], 60)
-    assert campaign.run_point(*args, since=since)["ok"]
-    assert campaign.run_point(*args, since=since)["ok"]  # the scheduler's second try
+    args = (str(testbed.build.EXAMPLES_DIR / "square"), "square", {"x": 5}, [("sq", str(dest))], 60)
+    assert testbed.runner.run_point(*args, since=since)["ok"]
+    assert testbed.runner.run_point(*args, since=since)["ok"]  # the scheduler's second try
     assert log.read_text().split() == ["5"]
     assert json.loads(dest.read_text())["result"] == {"y": 25.0}
-    assert campaign.run_point(*args, since=time.time() + 10)["ok"]  # an older record: rerun
+    assert testbed.runner.run_point(*args, since=time.time() + 10)["ok"]  # an older record: rerun
     assert log.read_text().split() == ["5", "5"]
 
 
@@ -878,8 +883,8 @@ time.sleep(1.0)
 json.dump({{"y": float(args["x"]) ** 2}}, open(args["output"], "w"))
 """)
     prog.chmod(prog.stat().st_mode | stat.S_IEXEC)
-    monkeypatch.setattr(campaign, "EXAMPLES_DIR", bindir)
-    campaign._FIELDS.clear()
+    monkeypatch.setattr(testbed.build, "EXAMPLES_DIR", bindir)
+    testbed.build._FIELDS.clear()
     from testbed.experiment import Analysis, Experiment
 
     n = 6
@@ -988,22 +993,22 @@ _Y = {"name": "y", "type": "real", "help": "y", "always": True}
 
 @pytest.fixture
 def stand_ins(tmp_path, monkeypatch):
-    """build/examples/ of stand-in programs (campaign.EXAMPLES_DIR points there) and the
+    """build/examples/ of stand-in programs (testbed.build.EXAMPLES_DIR points there) and the
     environment that gives a command line (python -m testbed.cli) the same folder."""
-    from testbed import campaign, sweeps
+    from testbed import sweeps
 
     build = tmp_path / "build"
     bindir = build / "examples"
     bindir.mkdir(parents=True)
-    monkeypatch.setattr(campaign, "EXAMPLES_DIR", bindir)
+    monkeypatch.setattr(testbed.build, "EXAMPLES_DIR", bindir)
     sweeps._describe_exe.cache_clear()
-    campaign._FIELDS.clear()
+    testbed.build._FIELDS.clear()
     env = {**os.environ, "TESTBED_BUILD_DIR": str(build),
            "PYTHONPATH": str(ROOT / "bindings" / "python")}
     env.pop("TESTBED_PROGRAMS_DIR", None)
     yield bindir, env
     sweeps._describe_exe.cache_clear()
-    campaign._FIELDS.clear()
+    testbed.build._FIELDS.clear()
 
 
 def _cli(args, env, cwd, timeout=120):
@@ -1044,13 +1049,13 @@ def test_result_wait_gives_up_when_no_worker_is_left(monkeypatch):
         def workers(self):
             return 0
 
-    monkeypatch.setattr(campaign, "WORKER_WAIT_S", 0.3)
-    monkeypatch.setattr(campaign, "RESULT_POLL_S", 0.05)
+    monkeypatch.setattr(testbed.cluster, "WORKER_WAIT_S", 0.3)
+    monkeypatch.setattr(testbed.points, "RESULT_POLL_S", 0.05)
     f = Lost()
-    bar = campaign.Progress(1, lambda m: None, enabled=False)
+    bar = testbed.progress.Progress(1, lambda m: None, enabled=False)
     t0 = time.monotonic()
     with pytest.raises(campaign.CampaignError, match="no workers"):
-        campaign._finish(f, {f: [(_square_exp(), {"x": 0}, Path("p"))]}, False, {},
+        testbed.points._finish(f, {f: [(_square_exp(), {"x": 0}, Path("p"))]}, False, {},
                          lambda m: None, bar, 0, NoWorkers(), "tcp://127.0.0.1:1")
     assert time.monotonic() - t0 < 10
 
@@ -1206,7 +1211,7 @@ def _edit_and_rerun(tmp_path, edit):
 
     out = tmp_path / "out"
     campaign.run_campaign([_square_exp()], "quick", 1, out, log=lambda m: None, progress=False)
-    path = out / "sq" / "points" / f"{campaign.point_key({'x': 1})}.json"
+    path = out / "sq" / "points" / f"{testbed.records.point_key({'x': 1})}.json"
     edit(path)
     said = []
     res = campaign.run_campaign([_square_exp()], "quick", 1, out, log=said.append,
@@ -1262,10 +1267,8 @@ def test_a_record_missing_an_optional_field_is_recomputed(tmp_path, monkeypatch)
     and the analysis failed with KeyError on every run."""
     import stat
 
-    from testbed import campaign
-
     log = _square_program(tmp_path, monkeypatch, describe=True)
-    prog = campaign.EXAMPLES_DIR / "square"
+    prog = testbed.build.EXAMPLES_DIR / "square"
     prog.write_text(prog.read_text().replace('json.dump({"y": float(args["x"]) ** 2}',
                                              'json.dump({"y": float(args["x"]) ** 2, '
                                              '"note": "n"}'))

@@ -3,18 +3,19 @@ sweep and validate, as ./testbed run-program finds it; TESTBED_PROGRAMS_DIR stay
 
 from conftest import write_square_program
 
-from testbed import campaign, cli
+import testbed.build
+from testbed import cli
 
 
 def test_sweep_and_validate_find_a_scratch_program(tmp_path, monkeypatch, capsys):
     scratch = tmp_path / "build" / "scratch"
     scratch.mkdir(parents=True)
     write_square_program(scratch / "square", tmp_path / "calls.log")
-    monkeypatch.setattr(campaign, "SCRATCH_DIR", scratch)
-    monkeypatch.setattr(campaign, "EXAMPLES_DIR", tmp_path / "build" / "examples")
+    monkeypatch.setattr(testbed.build, "SCRATCH_DIR", scratch)
+    monkeypatch.setattr(testbed.build, "EXAMPLES_DIR", tmp_path / "build" / "examples")
     monkeypatch.delenv("TESTBED_PROGRAMS_DIR", raising=False)
     monkeypatch.chdir(tmp_path)
-    assert campaign.program_path("square") == scratch / "square"
+    assert testbed.build.program_path("square") == scratch / "square"
     rc = cli.main(["sweep", "square", "--param", "x=1,2,3", "--jobs", "1", "--no-progress"])
     assert rc == 0, capsys.readouterr()
     assert sorted((tmp_path / "calls.log").read_text().split()) == ["1", "2", "3"]
@@ -27,9 +28,9 @@ def test_sweep_and_validate_find_a_scratch_program(tmp_path, monkeypatch, capsys
 
 
 def test_programs_dir_overrides(tmp_path, monkeypatch):
-    monkeypatch.setattr(campaign, "SCRATCH_DIR", tmp_path / "scratch")
+    monkeypatch.setattr(testbed.build, "SCRATCH_DIR", tmp_path / "scratch")
     monkeypatch.setenv("TESTBED_PROGRAMS_DIR", str(tmp_path / "mine"))
-    assert campaign.program_path("square") == tmp_path / "mine" / "square"
+    assert testbed.build.program_path("square") == tmp_path / "mine" / "square"
 
 
 def test_describe_lists_ns3_attributes_as_parameters(fake_program, capsys):
@@ -61,7 +62,7 @@ def test_scratch_ping_jitter_swept_over_an_ns3_attribute(tmp_path, monkeypatch, 
 
     import pytest
 
-    if not (campaign.SCRATCH_DIR / "ping-jitter").exists():
+    if not (testbed.build.SCRATCH_DIR / "ping-jitter").exists():
         pytest.skip("scratch/ping-jitter not built")
     monkeypatch.chdir(tmp_path)
     rc = cli.main(["sweep", "ping-jitter", "--param", "delay=50ms", "--param", "count=10",

@@ -8,9 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import testbed.runner
 from testbed import EXAMPLES_DIR
-from testbed.ranges import (Profiles, Range, RangeError, check_docs, doc_markers,
-                            profile_file_text)
+from testbed.assumptions import check_docs, doc_markers
+from testbed.ranges import Profiles, Range, RangeError, profile_file_text
+from testbed.runner import run_point
 from testbed.sensitivity import analyse, sample
 
 # Profiles are read through the program profile-dump (Profile's C++ parser).
@@ -438,7 +440,7 @@ def test_ntt_fddi_side_twins_give_the_same_record():
     # interface's fast switching reaches no packet (the output interface's switch governs, and
     # none leaves through Ethernet), and --mclBytes 1 024 gives FDDI's MSS 4 096 as 2 048 does
     # (4 352 - 40 rounded down to a multiple of either); on the Ethernet side both matter.
-    from testbed.campaign import run_program_json
+    from testbed.runner import run_program_json
 
     base = {"setup": "router", "tcp": True, "receiverSide": "fddi", "loadPps": 2000.0,
             "loadFrame": 1518, "cacheEthernet": True, "cacheFddi": False, "maxTime": "4s",
@@ -548,8 +550,6 @@ def test_a_point_record_carries_its_programs_cpu_time(tmp_path):
     # The summed CPU time of an analysis's points (a cost that a shared machine's load does not
     # stretch) comes from each record's cpu_s: a program that burns 0.3 s of CPU, then sleeps
     # 0.5 s, has cpu_s of 0.3 s (plus its interpreter's start) and a wall time 0.5 s longer.
-    from testbed import campaign
-
     prog, dest = _point_program(tmp_path, "burn", "#!/usr/bin/env python3\n"
                                 "import json, sys, time\n"
                                 "args = dict(a[2:].split('=', 1) for a in sys.argv[1:])\n"
@@ -557,7 +557,7 @@ def test_a_point_record_carries_its_programs_cpu_time(tmp_path):
                                 "    pass\n"
                                 "time.sleep(0.5)\n"
                                 "json.dump({'y': 1.0}, open(args['output'], 'w'))\n")
-    assert campaign.run_point(str(prog), "burn", {"x": 1}, [("burn", str(dest))], 60)["ok"]
+    assert run_point(str(prog), "burn", {"x": 1}, [("burn", str(dest))], 60)["ok"]
     rec = json.loads(dest.read_text())
     assert 0.3 <= rec["cpu_s"] <= 0.3 + 0.5  # its interpreter's start-up, on a slow machine
     assert rec["wall_s"] >= rec["cpu_s"] + 0.5 - 0.05
@@ -570,8 +570,6 @@ def test_a_point_that_runs_too_long_is_killed_and_reaped(tmp_path):
     # point of the same program that ends in time still has its record and cpu_s.
     import time
 
-    from testbed import campaign
-
     prog, dest = _point_program(tmp_path, "slow", "#!/bin/sh\n"
                                 "sleep 30 &\n"  # a child in the program's process group
                                 "echo $! > \"$(dirname \"$0\")/child.pid\"\n"
@@ -580,7 +578,7 @@ def test_a_point_that_runs_too_long_is_killed_and_reaped(tmp_path):
                                 "kill $!\n"
                                 "echo '{\"y\": 2}' > \"$out\"\n")
     t0 = time.monotonic()
-    res = campaign.run_point(str(prog), "slow", {"t": "long"}, [("slow", str(dest))], 1.0)
+    res = run_point(str(prog), "slow", {"t": "long"}, [("slow", str(dest))], 1.0)
     took = time.monotonic() - t0
     assert not res["ok"] and "timed out after 1.0 s" in res["error"]
     assert 1.0 <= took < 10.0
@@ -591,7 +589,7 @@ def test_a_point_that_runs_too_long_is_killed_and_reaped(tmp_path):
         assert Path(f"/proc/{child}/stat").read_text().split(") ")[1][0] == "Z"
     except FileNotFoundError:
         pass
-    assert campaign.run_point(str(prog), "slow", {"t": "short"}, [("slow", str(dest))], 30)["ok"]
+    assert run_point(str(prog), "slow", {"t": "short"}, [("slow", str(dest))], 30)["ok"]
     rec = json.loads(dest.read_text())
     assert rec["result"] == {"y": 2} and rec["cpu_s"] >= 0
 
@@ -603,12 +601,10 @@ def test_the_campaign_uses_no_private_subprocess_interface():
     import inspect
     import subprocess
 
-    from testbed import campaign
-
-    src = inspect.getsource(campaign)
+    src = inspect.getsource(testbed.runner)
     assert "_try_wait" not in src and "._wait(" not in src
     assert not any(isinstance(v, type) and issubclass(v, subprocess.Popen)
-                   for v in vars(campaign).values())
+                   for v in vars(testbed.runner).values())
 
 
 def test_ntt_router_gate_skips_only_points_whose_curve_is_settled():
@@ -731,7 +727,7 @@ def test_a_sensitivity_run_applies_the_duplex_reading_in_its_analysis(tmp_path, 
     import csv
     import shutil
 
-    from testbed import campaign
+    from testbed import sensitivity
     from testbed.experiment import Record, get
     from testbed.sensitivity import Recalibration, run_sensitivity
 
@@ -758,7 +754,7 @@ def test_a_sensitivity_run_applies_the_duplex_reading_in_its_analysis(tmp_path, 
         ran.extend(pts)
         return {sexp.id: [Record(params=p, result=by_params[key(p)]) for p in pts]}
 
-    monkeypatch.setattr(campaign, "run_campaign", fake_campaign)
+    monkeypatch.setattr(sensitivity, "run_campaign", fake_campaign)
     fits = []
 
     def fit(profile_file, options):  # K's refit, counted (a sample's refit runs programs)

@@ -23,7 +23,7 @@ import subprocess
 import pytest
 
 from testbed import EXAMPLES_DIR
-from testbed.campaign import command_line
+from testbed.runner import command_line
 from testbed.experiment import experiments
 
 DEFAULT = "ns3::DefaultSimulatorImpl"

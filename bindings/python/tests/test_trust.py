@@ -10,8 +10,9 @@ import subprocess
 import pytest
 from conftest import write_square_program
 
+import testbed.build
 from testbed import EXAMPLES_DIR, ROOT, campaign, cli, sweeps
-from testbed.campaign import Analysis, Experiment, Validation
+from testbed.experiment import Analysis, Experiment, Validation
 from testbed.experiment import headline
 
 built = pytest.mark.skipif(not (EXAMPLES_DIR / "jaxa-table2").exists(),
@@ -48,7 +49,7 @@ def _run(out, exp=None, **kw):
 
 def test_records_carry_build_identity_and_resolved_parameters(tmp_path, fake_program):
     recs, _ = _run(tmp_path / "r")
-    prog = campaign.EXAMPLES_DIR / "square"
+    prog = testbed.build.EXAMPLES_DIR / "square"
     for r in recs:
         assert r.build["program_sha256"] == hashlib.sha256(prog.read_bytes()).hexdigest()
         assert r.build["module_libraries"] == {}  # a script loads no module library
@@ -69,7 +70,7 @@ def test_a_rebuilt_program_recomputes_its_points(tmp_path, fake_program):
     recs, _ = _run(out)
     assert [r.result["y"] for r in recs] == [0.0, 1.0, 4.0]
     assert _calls(fake_program) == 3
-    write_square_program(campaign.EXAMPLES_DIR / "square", fake_program, offset=0.5)
+    write_square_program(testbed.build.EXAMPLES_DIR / "square", fake_program, offset=0.5)
     recs, lines = _run(out)
     assert "3 points recomputed: the build changed" in lines, lines
     assert [r.result["y"] for r in recs] == [0.5, 1.5, 4.5]

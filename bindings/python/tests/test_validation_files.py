@@ -102,7 +102,7 @@ def test_pipeline_facts_are_tno_pipeline_metrics():
     """tno-pipeline's quick run is 157 points (minutes on a loaded machine): its table is fed to
     compare_facts with the metrics its analysis makes of records of every grid point (the
     metric names are the analysis's; the numbers are the file's)."""
-    from testbed.campaign import Record
+    from testbed.experiment import Record
     from testbed.experiments import tno03
 
     recs = [Record(params={"config": c, "frequency": f, "duration": 1.0, "RngRun": 1},

@@ -952,7 +952,7 @@ def crossing_alpha_beta(mode, rti_set, host_set="", profile_file=None, options=N
     and SIZES, exactly as the experiments measure them."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from ..campaign import run_program_json
+    from ..runner import run_program_json
 
     def run(job):
         bw, size = job

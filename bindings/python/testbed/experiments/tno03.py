@@ -283,7 +283,7 @@ def k_calibration_point(config):
 
 def _run_json(program, params, profile_file=None, options=None, host_set=""):
     """Run one of the study's programs at one point; its record (JSON)."""
-    from ..campaign import run_program_json
+    from ..runner import run_program_json
 
     return run_program_json(program, params, profile_file, options, host_set)
 
