@@ -9,9 +9,7 @@
 #include "user-attributes.h"
 
 #include "ns3/callback.h"
-#include "ns3/environment-variable.h"
 #include "ns3/global-value.h"
-#include "ns3/lean-simulator-impl.h"
 #include "ns3/log.h"
 #include "ns3/profile.h"
 #include "ns3/simulator.h"
@@ -620,147 +618,6 @@ ProgramOptions::AddCheck(std::function<void()> check)
     return *this;
 }
 
-ProgramOptions&
-ProgramOptions::SetEventEstimate(std::function<double()> estimate, const std::string& what)
-{
-    m_eventEstimate = std::move(estimate);
-    m_eventEstimateText = what;
-    return *this;
-}
-
-ProgramOptions&
-ProgramOptions::SetMemoryEstimate(std::function<double()> estimate, const std::string& what)
-{
-    m_memoryEstimate = std::move(estimate);
-    m_memoryEstimateText = what;
-    return *this;
-}
-
-uint64_t
-ProgramOptions::MemoryBudgetMb() const
-{
-    if (m_maxMemoryMb > 0)
-    {
-        return m_maxMemoryMb;
-    }
-    const long pages = sysconf(_SC_PHYS_PAGES);
-    const long pageSize = sysconf(_SC_PAGESIZE);
-    return pages > 0 && pageSize > 0
-               ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize) / 2 / 1048576
-               : 4096;
-}
-
-void
-ProgramOptions::StartMemoryWatch() const
-{
-    const uint64_t budget = MemoryBudgetMb();
-    const std::string program = m_program;
-    // A thread that only reads /proc/self/statm: it never touches the simulation, so results
-    // do not depend on it; beyond the budget it ends the process (exit 2) with one line instead
-    // of letting the machine swap or the kernel kill it.
-    std::thread([budget, program]() {
-        const long pageSize = sysconf(_SC_PAGESIZE);
-        while (true)
-        {
-            std::this_thread::sleep_for(std::chrono::milliseconds(500));
-            std::ifstream statm("/proc/self/statm");
-            uint64_t size = 0;
-            uint64_t resident = 0;
-            if (!(statm >> size >> resident))
-            {
-                return; // no /proc: no watch
-            }
-            const uint64_t mb = resident * static_cast<uint64_t>(pageSize) / 1048576;
-            if (mb > budget)
-            {
-                const std::string msg = "error: " + program + ": the run uses " + std::to_string(mb)
-                                        + " MiB, more than the budget "
-                                          "--maxMemory="
-                                        + std::to_string(budget)
-                                        + " (MiB): shorten it, or raise --maxMemory to run it\n";
-                [[maybe_unused]] auto n = write(2, msg.data(), msg.size());
-                _exit(EXIT_BAD_ARGUMENTS);
-            }
-        }
-    }).detach();
-}
-
-namespace
-{
-
-/**
- * The wall-clock watch's note (SetProgressNote) and its lock, never destroyed: the watch's
- * thread may read them while the program exits.
- * @return the note and its lock
- */
-std::pair<std::mutex, std::string>&
-Note()
-{
-    static auto* note = new std::pair<std::mutex, std::string>();
-    return *note;
-}
-
-/** Wall clock (steady_clock, seconds) of the last progress line: --progress's or the watch's. */
-std::atomic<int64_t> g_lastLine{0};
-
-/** @return the steady clock in whole seconds */
-int64_t
-SteadySeconds()
-{
-    return std::chrono::duration_cast<std::chrono::seconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
-} // namespace
-
-void
-ProgramOptions::SetProgressNote(const std::string& note)
-{
-    std::lock_guard<std::mutex> lock(Note().first);
-    Note().second = note;
-}
-
-void
-ProgramOptions::StartWallWatch() const
-{
-    const std::string program = m_program;
-    const int64_t start = SteadySeconds();
-    g_lastLine = start;
-    // TESTBED_WATCH_SECONDS (a whole number >= 1) shortens the period, for the tests.
-    int64_t period = WATCH_SECONDS;
-    if (const char* env = std::getenv("TESTBED_WATCH_SECONDS"))
-    {
-        uint64_t v = 0;
-        if (ParseUnsigned(env, v).empty() && v >= 1 && v <= 86400)
-        {
-            period = static_cast<int64_t>(v);
-        }
-    }
-    std::thread([program, start, period]() {
-        for (;;)
-        {
-            std::this_thread::sleep_for(std::chrono::seconds(1));
-            const int64_t now = SteadySeconds();
-            if (now - g_lastLine.load() < period)
-            {
-                continue; // a line (the watch's or --progress's) came less than a period ago
-            }
-            g_lastLine = now;
-            std::string note;
-            {
-                std::lock_guard<std::mutex> lock(Note().first);
-                note = Note().second;
-            }
-            // One write(2): a line whole, whatever the simulation thread prints meanwhile.
-            const std::string line = program + ": still running after "
-                                     + std::to_string(now - start) + " s of wall clock"
-                                     + (note.empty() ? "" : ": " + note) + "\n";
-            [[maybe_unused]] auto n = write(2, line.data(), line.size());
-        }
-    }).detach();
-}
-
 namespace
 {
 
@@ -797,50 +654,6 @@ ProgramOptions::Require(bool ok, const std::string& message)
         std::cerr << "error: " << message << std::endl;
         Exit(EXIT_BAD_ARGUMENTS);
     }
-}
-
-bool
-ProgramOptions::CheckSimulatorType(const std::string& global,
-                                   const std::string& value,
-                                   std::string& why)
-{
-    if (global == "SchedulerType")
-    {
-        // Every event list of ns-3 gives the same order (time, then insertion): any of them.
-        TypeId tid;
-        const TypeId base = TypeId::LookupByName("ns3::Scheduler");
-        if (TypeId::LookupByNameFailSafe(value, &tid) && tid.HasConstructor()
-            && tid.IsChildOf(base))
-        {
-            return true;
-        }
-        why = "not an event scheduler (one of";
-        for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
-        {
-            const TypeId t = TypeId::GetRegistered(i);
-            if (t.HasConstructor() && t.IsChildOf(base))
-            {
-                why += " " + t.GetName();
-            }
-        }
-        why += ")";
-        return false;
-    }
-    // The simulator implementations a program runs on: both run in simulated time, in one
-    // process. ns3::RealtimeSimulatorImpl would pace the run by the wall clock (a simulated
-    // hour lasting an hour), the distributed ones need MPI, the visualizer its GUI.
-    static const std::vector<std::string> impls
-        = {LeanSimulatorImpl::GetTypeId().GetName(), "ns3::DefaultSimulatorImpl"};
-    if (std::find(impls.begin(), impls.end(), value) != impls.end())
-    {
-        return true;
-    }
-    why = value == "ns3::RealtimeSimulatorImpl"
-              ? std::string("runs in wall-clock time (a simulated second lasts a second); the "
-                            "programs run in simulated time")
-              : "not a simulator implementation the programs run on";
-    why += " (one of " + impls[0] + ", " + impls[1] + ")";
-    return false;
 }
 
 void
@@ -1036,6 +849,40 @@ ProgramOptions::Parse(int argc, char* argv[])
     ptrs.push_back(nullptr);
     argv = ptrs.data();
     PreCheck(argc, argv);
+    DeclareCommandLine();
+    m_cmd->Parse(argc, argv);
+    if (m_batchChild)
+    {
+        m_check = true; // whatever the set says: a child never runs
+        m_describe = false;
+    }
+    if (m_describe)
+    {
+        std::cout << Describe() << std::endl;
+        Exit(0);
+    }
+    CheckValues();
+    if (m_check)
+    {
+        if (!g_attributesGiven)
+        {
+            Exit(0);
+        }
+        // Which attributes the program sets itself is decided by its set-up
+        // (UserAttributes::SetFixed and RequireNotGiven stop it, exit status 2, on a user value
+        // for one of them): with an ns-3 attribute given, --check goes on through the set-up and
+        // ends where the simulation would start, at the first event (scheduled here, before any
+        // of the set-up's), with exit status 0. Nothing is simulated.
+        Simulator::ScheduleNow(&EndCheckAtRun);
+        return;
+    }
+    StartMemoryWatch();
+    StartWallWatch();
+}
+
+void
+ProgramOptions::DeclareCommandLine()
+{
     m_cmd = std::make_unique<CommandLine>(m_program);
     m_cmd->Usage(m_description);
     for (auto& o : m_opts)
@@ -1106,17 +953,11 @@ ProgramOptions::Parse(int argc, char* argv[])
     m_cmd->AddValue("progress",
                     "report simulated-time progress on stderr while running",
                     m_progress);
-    m_cmd->Parse(argc, argv);
-    if (m_batchChild)
-    {
-        m_check = true; // whatever the set says: a child never runs
-        m_describe = false;
-    }
-    if (m_describe)
-    {
-        std::cout << Describe() << std::endl;
-        Exit(0);
-    }
+}
+
+void
+ProgramOptions::CheckValues()
+{
     for (auto& o : m_opts)
     {
         if (!o->given)
@@ -1231,22 +1072,6 @@ ProgramOptions::Parse(int argc, char* argv[])
                     + "), more than the budget --maxMemory=" + std::to_string(budget)
                     + " (MiB): shorten it, or raise --maxMemory to run it");
     }
-    if (m_check)
-    {
-        if (!g_attributesGiven)
-        {
-            Exit(0);
-        }
-        // Which attributes the program sets itself is decided by its set-up
-        // (UserAttributes::SetFixed and RequireNotGiven stop it, exit status 2, on a user value
-        // for one of them): with an ns-3 attribute given, --check goes on through the set-up and
-        // ends where the simulation would start, at the first event (scheduled here, before any
-        // of the set-up's), with exit status 0. Nothing is simulated.
-        Simulator::ScheduleNow(&EndCheckAtRun);
-        return;
-    }
-    StartMemoryWatch();
-    StartWallWatch();
 }
 
 void
@@ -1397,29 +1222,6 @@ ProgramOptions::AddDeprecated(const std::string& old,
     return *this;
 }
 
-void
-ProgramOptions::SetSimulatorDefaults()
-{
-    if (!EnvironmentVariable::Get("NS_GLOBAL_VALUE", "SchedulerType").first)
-    {
-        GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
-    }
-    if (!EnvironmentVariable::Get("NS_GLOBAL_VALUE", "SimulatorImplementationType").first)
-    {
-        GlobalValue::Bind("SimulatorImplementationType",
-                          StringValue(LeanSimulatorImpl::GetTypeId().GetName()));
-    }
-    // Address resolution as every studied host's kernel does it on a wired LAN: the ARP request
-    // goes out at once (Linux 2.4 neigh_event_send -> arp_solicit; 4.4BSD arpresolve ->
-    // arprequest; IRIX and Windows likewise), not after ns-3's random RequestJitter of 0-10 ms
-    // (meant against collisions on wireless channels), which delayed the first packet to each
-    // neighbour by up to 10 ms. A Config default, set before any node exists, so every
-    // ArpL3Protocol builds one random variable as before (automatic stream numbers unchanged);
-    // --ns3::ArpL3Protocol::RequestJitter still chooses another one.
-    UserAttributes::SetConfigDefault("ns3::ArpL3Protocol::RequestJitter",
-                                     StringValue("ns3::ConstantRandomVariable[Constant=0]"));
-}
-
 Profile::Settings
 ProgramOptions::ParseSettings(const std::string& text, const std::string& option)
 {
@@ -1501,60 +1303,6 @@ const std::string&
 ProgramOptions::GetOutput() const
 {
     return m_output;
-}
-
-void
-ProgramOptions::StartProgress(Time stop)
-{
-    if (!m_progress)
-    {
-        return;
-    }
-    std::cerr << "simulating " << stop.As(Time::S) << std::endl;
-    m_show = Progress{};
-    m_show.stop = stop;
-    m_show.step = stop / 1000;
-    m_show.wallStart = std::chrono::steady_clock::now();
-    m_show.lastLine = m_show.wallStart;
-    m_show.lastLineSim = Simulator::Now();
-    if (m_show.step.IsStrictlyPositive() && Simulator::Now() + m_show.step < stop)
-    {
-        Simulator::Schedule(m_show.step, &ProgramOptions::ProgressTick, this);
-    }
-}
-
-void
-ProgramOptions::ProgressTick()
-{
-    ++m_show.ticks;
-    Time now = Simulator::Now();
-    auto wall = std::chrono::steady_clock::now();
-    std::chrono::duration<double> sinceLine = wall - m_show.lastLine;
-    if (sinceLine.count() >= 10.0)
-    {
-        std::chrono::duration<double> elapsed = wall - m_show.wallStart;
-        double speed = (now - m_show.lastLineSim).GetSeconds() / sinceLine.count();
-        std::ostringstream line;
-        line << std::fixed << std::setprecision(2) << now.GetSeconds() << "s of "
-             << m_show.stop.GetSeconds() << "s (" << std::setprecision(1)
-             << 100.0 * now.GetSeconds() / m_show.stop.GetSeconds() << " %), "
-             << std::setprecision(2) << speed << "x real time, " << std::setprecision(0)
-             << elapsed.count() << " s elapsed";
-        std::cerr << line.str() << std::endl;
-        g_lastLine = SteadySeconds();
-        m_show.lastLine = wall;
-        m_show.lastLineSim = now;
-    }
-    if (now + m_show.step < m_show.stop)
-    {
-        Simulator::Schedule(m_show.step, &ProgramOptions::ProgressTick, this);
-    }
-}
-
-uint64_t
-ProgramOptions::GetEventCount() const
-{
-    return Simulator::GetEventCount() - m_show.ticks;
 }
 
 std::string

@@ -542,6 +542,19 @@ class ProgramOptions
     void PreCheck(int argc, char* argv[]);
 
     /**
+     * The command line of Parse: every declared option (with its range or choices in its
+     * help), then the options every program has (output, describe, check, maxEvents, maxMemory,
+     * progress).
+     */
+    void DeclareCommandLine();
+    /**
+     * Apply and check every value given (Parse, after the command line): each option's own
+     * rule, the profiles and their settings, --hostSet and --rtiSet, the host profiles' cores,
+     * the program's checks (AddCheck), the event and memory budgets. Exits with status 2 and one
+     * line on the first value refused.
+     */
+    void CheckValues();
+    /**
      * @brief --checkBatch: read sets of options from standard input, one set a line (its
      * arguments separated by tabs), and check each as --check does, in a child process (fork),
      * so that a sweep checks all its values in one call. The parent prints one line per set on

@@ -11,6 +11,7 @@
 
 #include "ns3/default-simulator-impl.h"
 #include "ns3/enum.h"
+#include "ns3/fast-path.h"
 #include "ns3/lean-simulator-impl.h"
 #include "ns3/nstime.h"
 #include "ns3/pooled-event.h"
@@ -779,6 +780,97 @@ class PooledEventTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * The seam (fastpath) under both implementations, against ns-3's documented rules: an event
+ * scheduled through fastpath::Schedule, fastpath::ScheduleWithContext or a fastpath::Event takes
+ * the next uid (the counter advances by one per schedule, as Simulator::Schedule's), so events
+ * of one instant run in the order they were scheduled whichever way; ScheduleWithContext's event
+ * runs in its context; fastpath::Now is Simulator::Now, in and before Run; a held event that is
+ * cancelled does not run and still counts in the event count (DefaultSimulatorImpl counts every
+ * event it pops); IsHeld is true from Schedule until Ran or Cancel.
+ */
+class FastPathTestCase : public TestCase
+{
+  public:
+    /**
+     * @brief Constructor.
+     * @param lean LeanSimulatorImpl (else ns-3's DefaultSimulatorImpl)
+     */
+    FastPathTestCase(bool lean)
+        : TestCase(std::string("fastpath: uid order, contexts, clock, held events (")
+                   + (lean ? "LeanSimulatorImpl" : "DefaultSimulatorImpl") + ")")
+        , m_lean(lean)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Simulator::Destroy();
+        if (m_lean)
+        {
+            Simulator::SetImplementation(CreateObject<LeanSimulatorImpl>());
+        }
+        else
+        {
+            Simulator::SetImplementation(CreateObject<DefaultSimulatorImpl>());
+        }
+        NS_TEST_ASSERT_MSG_EQ(fastpath::NowStep(), 0, "the clock before Run");
+        std::vector<std::pair<int64_t, int>> ran;
+        std::vector<uint32_t> contexts;
+        const int64_t t10 = NanoSeconds(10).GetTimeStep();
+        const int64_t t20 = NanoSeconds(20).GetTimeStep();
+        auto note = [&ran](int label) {
+            NS_ASSERT(fastpath::Now() == Simulator::Now());
+            ran.emplace_back(fastpath::NowStep(), label);
+        };
+        // Four events at 10 ns, scheduled four ways, interleaved: they run as scheduled.
+        const uint32_t uid0 = Simulator::Schedule(NanoSeconds(10), [&]() { note(1); }).GetUid();
+        fastpath::Schedule(t10, [&]() { note(2); });
+        fastpath::Event held;
+        held.Schedule(t10, [&]() {
+            held.Ran();
+            note(3);
+        });
+        NS_TEST_ASSERT_MSG_EQ(held.IsHeld(), true, "held once scheduled");
+        fastpath::ScheduleWithContext(7, t10, [&]() {
+            contexts.push_back(Simulator::GetContext());
+            note(4);
+        });
+        const uint32_t uid4 = Simulator::Schedule(NanoSeconds(10), [&]() { note(5); }).GetUid();
+        NS_TEST_ASSERT_MSG_EQ(uid4, uid0 + 4, "one uid per schedule, whichever way");
+        // A held event cancelled before its time does not run; another is rescheduled.
+        fastpath::Event cancelled;
+        cancelled.Schedule(t20, [&]() { note(6); });
+        Simulator::Schedule(NanoSeconds(15), [&]() {
+            NS_TEST_EXPECT_MSG_EQ(held.IsHeld(), false, "let go when it ran");
+            NS_TEST_EXPECT_MSG_EQ(cancelled.IsHeld(), true, "still held");
+            cancelled.Cancel();
+            NS_TEST_EXPECT_MSG_EQ(cancelled.IsHeld(), false, "let go when cancelled");
+            cancelled.Schedule(t20 - NanoSeconds(15).GetTimeStep(), [&]() {
+                cancelled.Ran();
+                note(7);
+            });
+        });
+        Simulator::Run();
+        const std::vector<std::pair<int64_t, int>> expected{{t10, 1},
+                                                            {t10, 2},
+                                                            {t10, 3},
+                                                            {t10, 4},
+                                                            {t10, 5},
+                                                            {t20, 7}};
+        NS_TEST_EXPECT_MSG_EQ((ran == expected), true, "same-time events in scheduling order");
+        NS_TEST_EXPECT_MSG_EQ((contexts == std::vector<uint32_t>{7}), true, "the given context");
+        // Events run: the five at 10 ns, the one at 15 ns, the cancelled one and its successor.
+        NS_TEST_EXPECT_MSG_EQ(Simulator::GetEventCount(), 8, "a cancelled event counts");
+        NS_TEST_EXPECT_MSG_EQ(cancelled.IsHeld(), false, "nothing held after the run");
+        Simulator::Destroy();
+    }
+
+    bool m_lean; //!< which implementation
+};
+
+/**
+ * @ingroup testbed-tests
  * The simulator-core TestSuite.
  */
 class SimulatorTestSuite : public TestSuite
@@ -796,6 +888,8 @@ class SimulatorTestSuite : public TestSuite
         AddTestCase(new LeanSimulatorLaneInterleavingTestCase, Duration::QUICK);
         AddTestCase(new PooledEventTestCase(true), Duration::QUICK);
         AddTestCase(new PooledEventTestCase(false), Duration::QUICK);
+        AddTestCase(new FastPathTestCase(true), Duration::QUICK);
+        AddTestCase(new FastPathTestCase(false), Duration::QUICK);
     }
 };
 

@@ -13,6 +13,7 @@
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-packet-info-tag.h"
 #include "ns3/log.h"
+#include "ns3/memory-hints.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
@@ -28,10 +29,6 @@
 #include <unordered_map>
 #include <vector>
 
-#ifdef __linux__
-#    include <sys/mman.h>
-#endif
-
 namespace ns3
 {
 
@@ -44,90 +41,7 @@ NS_OBJECT_ENSURE_REGISTERED(Sara);
 namespace
 {
 
-/**
- * The allocator of a table's flat array: an array of 1 MB or more is made of whole 2 MB pages
- * and asks Linux for transparent huge pages (madvise MADV_HUGEPAGE; the system's setting is
- * "madvise" here). Every packet updates a node at random, and at 10^6 senders the tables
- * (64 MB for the sent window, 1.28 MB per receiver) are far larger than the TLB covers with
- * 4 KB pages: each Add was a TLB miss, a page walk (two-dimensional in a virtual machine) before
- * the cache miss, which a prefetch does not hide. Smaller arrays are ordinary allocations.
- * Only where the memory lies changes, never the statistics.
- */
-template<typename T>
-struct HugePageAllocator
-{
-    using value_type = T; //!< the element type
-
-    /// The huge page size.
-    static constexpr std::size_t PAGE = std::size_t(2) << 20;
-    /// Arrays from this size on are made of huge pages.
-    static constexpr std::size_t THRESHOLD = std::size_t(1) << 20;
-
-    HugePageAllocator() = default;
-
-    /**
-     * Rebinding constructor (stateless).
-     */
-    template<typename U>
-    HugePageAllocator(const HugePageAllocator<U>&)
-    {
-    }
-
-    /**
-     * @param n elements
-     * @return storage for them
-     */
-    T* allocate(std::size_t n)
-    {
-        const std::size_t bytes = n * sizeof(T);
-        if (bytes < THRESHOLD)
-        {
-            return static_cast<T*>(::operator new(bytes, std::align_val_t(alignof(T))));
-        }
-        const std::size_t rounded = (bytes + PAGE - 1) / PAGE * PAGE;
-        void* p = std::aligned_alloc(PAGE, rounded);
-        if (!p)
-        {
-            throw std::bad_alloc();
-        }
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-        madvise(p, rounded, MADV_HUGEPAGE); // a hint: ordinary pages if refused
-#endif
-        return static_cast<T*>(p);
-    }
-
-    /**
-     * @param p storage from allocate
-     * @param n its elements
-     */
-    void deallocate(T* p, std::size_t n)
-    {
-        if (n * sizeof(T) < THRESHOLD)
-        {
-            ::operator delete(p, std::align_val_t(alignof(T)));
-            return;
-        }
-        std::free(p);
-    }
-
-    /**
-     * @return true: stateless
-     */
-    template<typename U>
-    bool operator==(const HugePageAllocator<U>&) const
-    {
-        return true;
-    }
-
-    /**
-     * @return false: stateless
-     */
-    template<typename U>
-    bool operator!=(const HugePageAllocator<U>&) const
-    {
-        return false;
-    }
-};
+using memoryhints::HugePageAllocator; //!< the tables' flat arrays in huge pages
 
 } // namespace
 
@@ -353,8 +267,7 @@ SaraTable::Prefetch(uint32_t nodeId) const
 {
     if (nodeId - m_impl->base < m_impl->flat.size())
     {
-        // For writing (Add updates the line), kept in every cache level.
-        __builtin_prefetch(&m_impl->flat[nodeId - m_impl->base], 1, 3);
+        memoryhints::PrefetchForWrite(&m_impl->flat[nodeId - m_impl->base]); // Add updates it
     }
 }
 

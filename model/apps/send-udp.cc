@@ -6,6 +6,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/fast-path.h"
 #include "ns3/full-duplex-ethernet-net-device.h"
 #include "ns3/host-cpu.h"
 #include "ns3/host-platform.h"
@@ -13,9 +14,9 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv4.h"
-#include "ns3/lean-simulator-impl.h"
 #include "ns3/log.h"
 #include "ns3/loopback-net-device.h"
+#include "ns3/memory-hints.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
@@ -247,7 +248,7 @@ SendUdp::DoDispose()
     m_wakeups.clear();
     m_due.clear();
     m_datagram.clear();
-    m_nextNodeHint = Callback<void, uint32_t>();
+    m_nextNodeHint = memoryhints::NextUse();
     Application::DoDispose();
 }
 
@@ -259,7 +260,7 @@ SendUdp::AssignStreams(int64_t stream)
 }
 
 void
-SendUdp::SetNextNodeHint(Callback<void, uint32_t> hint)
+SendUdp::SetNextNodeHint(memoryhints::NextUse hint)
 {
     m_nextNodeHint = hint;
 }
@@ -460,7 +461,7 @@ SendUdp::TakeArrival()
         // work in between): its state starts loading into the cache, here its serial number
         // (written when it sends) and, through the hint, state kept per node elsewhere.
         const uint32_t next = m_wakeups.front().node;
-        __builtin_prefetch(&m_serial[next], 1, 3);
+        memoryhints::PrefetchForWrite(&m_serial[next]);
         if (!m_nextNodeHint.IsNull())
         {
             m_nextNodeHint(m_firstNodeId + next);
@@ -495,7 +496,7 @@ SendUdp::Iterated(uint32_t i)
         return;
     }
     // The clock is read once for the event (the send, the timer and the sleep use it).
-    const Time now = TimeStep(SimulatorNowStep());
+    const Time now = fastpath::Now();
     if (!m_host)
     {
         SendPacket(i, now);
@@ -555,14 +556,15 @@ SendUdp::Sleep(uint32_t i, Time delay, Time now)
     {
         m_wakeEvent.Cancel();
         m_wakeEventTime = at;
-        m_wakeEvent = Simulator::Schedule(delay, &SendUdp::Wake, this);
+        m_wakeEvent.Schedule(delay.GetTimeStep(), [this]() { Wake(); });
     }
 }
 
 void
 SendUdp::Wake()
 {
-    const int64_t now = SimulatorNowStep();
+    const int64_t now = fastpath::NowStep();
+    m_wakeEvent.Ran();
     m_wakeEventTime = -1;
     m_due.clear();
     while (!m_wakeups.empty() && m_wakeups.front().time <= now)
@@ -575,7 +577,7 @@ SendUdp::Wake()
     if (!m_wakeups.empty() && m_running)
     {
         m_wakeEventTime = m_wakeups.front().time;
-        m_wakeEvent = Simulator::Schedule(TimeStep(m_wakeEventTime - now), &SendUdp::Wake, this);
+        m_wakeEvent.Schedule(m_wakeEventTime - now, [this]() { Wake(); });
     }
     for (uint32_t i : m_due)
     {

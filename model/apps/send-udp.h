@@ -7,12 +7,13 @@
 
 #include "ns3/address.h"
 #include "ns3/application.h"
-#include "ns3/event-id.h"
+#include "ns3/fast-path.h"
 #include "ns3/frame-descriptor.h"
 #include "ns3/header.h"
 #include "ns3/host-cpu.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
+#include "ns3/memory-hints.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/random-variable-stream.h"
@@ -200,10 +201,10 @@ class SendUdp
      * wake-up, for the holder to prefetch that node's state. At 10^6 senders each node's state
      * is touched once a second and is in no cache then; the hint comes about one wake-up interval
      * of the PC ahead of the send. One hint (a later call replaces it; a null callback removes
-     * it); it must not change what the simulation does.
+     * it); it must not change what the simulation does (a memory hint, memoryhints::NextUse).
      * @param hint called with a virtual-node id
      */
-    void SetNextNodeHint(Callback<void, uint32_t> hint);
+    void SetNextNodeHint(memoryhints::NextUse hint);
 
     /**
      * @brief Assign fixed random variable stream numbers.
@@ -336,7 +337,7 @@ class SendUdp
     std::deque<Wakeup> m_wakeups;
     Ptr<HostCpu> m_cpu;          //!< the PC's CPU, which takes the wake-ups (null: no PC)
     bool m_starting{false};      //!< StartApplication is queueing the first wake-ups
-    EventId m_wakeEvent;         //!< the earliest wake-up's event
+    fastpath::Event m_wakeEvent; //!< the earliest wake-up's event (no CPU)
     int64_t m_wakeEventTime{-1}; //!< its time step (-1: none pending)
     std::vector<uint32_t> m_due; //!< nodes due at the current wake-up (reused)
     /// The datagram's octets (IPv4, UDP, SendUdpHeader, padding) as BuildPacket serializes
@@ -351,7 +352,7 @@ class SendUdp
     Mac48Address m_srcMac;                        //!< its address
     Mac48Address m_dstMac;                        //!< the group's MAC address
     TracedCallback<uint32_t, uint32_t, Time> m_sendTrace; //!< sent packets
-    Callback<void, uint32_t> m_nextNodeHint;              //!< SetNextNodeHint
+    memoryhints::NextUse m_nextNodeHint;                  //!< SetNextNodeHint
 };
 
 } // namespace ns3

@@ -9,10 +9,9 @@
 #include "ns3/abort.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ethernet-trailer.h"
-#include "ns3/lean-simulator-impl.h"
+#include "ns3/fast-path.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
-#include "ns3/pooled-event.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
@@ -242,7 +241,7 @@ FullDuplexEthernetNetDevice::SendFrom(Ptr<Packet> packet,
 bool
 FullDuplexEthernetNetDevice::Admit(uint32_t payload, uint16_t protocol, int64_t& arrival)
 {
-    const int64_t now = SimulatorNowStep() * m_stepPs;
+    const int64_t now = fastpath::NowStep() * m_stepPs;
     // The queue is full if the oldest of the last MaxQueueFrames frames still waits.
     if (!m_peer || payload > m_mtu + (protocol == kVlan ? 4u : 0u) || m_leave[m_head] > now)
     {
@@ -322,10 +321,9 @@ FullDuplexEthernetNetDevice::SendFrame(const FrameDescriptor& frame,
         }
     }
     FullDuplexEthernetNetDevice* peer = PeekPointer(m_peer);
-    // A pooled event (its memory from a free list: simulation thread only).
-    ScheduleEventWithContext(m_peerContext, arrival, MakePooledEvent([peer, frame, source, dest]() {
-                                 peer->ReceiveFrame(frame, source, dest);
-                             }));
+    fastpath::ScheduleWithContext(m_peerContext, arrival, [peer, frame, source, dest]() {
+        peer->ReceiveFrame(frame, source, dest);
+    });
     return true;
 }
 

@@ -6,11 +6,10 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/fast-path.h"
 #include "ns3/integer.h"
-#include "ns3/lean-simulator-impl.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
-#include "ns3/pooled-event.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/trace-source-accessor.h"
@@ -170,10 +169,6 @@ HostCpu::HostCpu()
     , m_interferencePeriodic(false)
     , m_idleInterferenceEvents(false)
     , m_nInterference(0)
-    , m_cacheSize(0)
-    , m_cacheLine(32)
-    , m_cacheWays(8)
-    , m_workingSet(0)
 {
     NS_LOG_FUNCTION(this);
     m_busy.fill(0);
@@ -183,11 +178,8 @@ HostCpu::HostCpu()
 
 HostCpu::~HostCpu()
 {
+    // The cores' held events go as destroyed EventIds would (not disposed: not cancelled).
     NS_LOG_FUNCTION(this);
-    for (auto& core : m_cores)
-    {
-        DropCompletion(core, false); // as a destroyed EventId would (not disposed: not cancelled)
-    }
 }
 
 void
@@ -195,7 +187,7 @@ HostCpu::DoDispose()
 {
     for (auto& core : m_cores)
     {
-        DropCompletion(core, true);
+        core.completion.Cancel();
     }
     m_cores.clear();
     m_slots.clear();
@@ -321,34 +313,6 @@ HostCpu::DoInitialize()
     Object::DoInitialize();
 }
 
-void
-HostCpu::ScheduleInterference(uint32_t c, bool first, Time from)
-{
-    double rate = m_shielded[c] ? m_shieldedInterferenceRate : m_interferenceRate;
-    if (rate <= 0)
-    {
-        return;
-    }
-    double draw = 1.0;
-    if (!m_interferencePeriodic || m_shielded[c])
-    {
-        draw = m_interArrival->GetValue(); // Poisson: exponential gaps, mean 1 / rate
-    }
-    else if (first)
-    {
-        // A periodic tick: the first at a uniform phase (1 - exp(-x) of an exponential draw x is
-        // uniform on [0, 1), so one stream serves both arrival laws), then one every period.
-        draw = 1.0 - std::exp(-m_interArrival->GetValue());
-    }
-    Time gap = Seconds(draw / rate);
-    m_nextInterference[c] = from + gap;
-    if (!m_deferred)
-    {
-        m_interferenceEvents[c]
-            = Simulator::Schedule(from + gap - Simulator::Now(), &HostCpu::Interfere, this, c);
-    }
-}
-
 bool
 HostCpu::AllIdle() const
 {
@@ -360,136 +324,6 @@ HostCpu::AllIdle() const
         }
     }
     return true;
-}
-
-void
-HostCpu::Arm()
-{
-    if (!m_deferred)
-    {
-        return;
-    }
-    m_deferred = false;
-    for (uint32_t c = 0; c < m_nextInterference.size(); ++c)
-    {
-        if (!m_nextInterference[c].IsNegative())
-        {
-            NS_ASSERT(m_nextInterference[c] > Simulator::Now());
-            m_interferenceEvents[c] = Simulator::Schedule(m_nextInterference[c] - Simulator::Now(),
-                                                          &HostCpu::Interfere,
-                                                          this,
-                                                          c);
-        }
-    }
-}
-
-void
-HostCpu::Defer()
-{
-    if (m_deferred || m_idleInterferenceEvents || m_nextInterference.empty())
-    {
-        return;
-    }
-    m_deferred = true;
-    for (auto& ev : m_interferenceEvents)
-    {
-        // Removed, not cancelled: a cancelled event stays in the event list until its time,
-        // and the run would not end before it. m_nextInterference keeps its instant.
-        Simulator::Remove(ev);
-    }
-}
-
-void
-HostCpu::CatchUp()
-{
-    if (!m_deferred)
-    {
-        return;
-    }
-    const Time nowTime = Simulator::Now();
-    const int64_t now = nowTime.GetTimeStep();
-    while (true)
-    {
-        // The core whose event is due first (in time order, as the events would have run:
-        // the cores share the gap and duration streams).
-        int32_t c = -1;
-        for (uint32_t i = 0; i < m_nextInterference.size(); ++i)
-        {
-            const Time t = m_nextInterference[i];
-            if (!t.IsNegative() && t <= nowTime && (c < 0 || t < m_nextInterference[c]))
-            {
-                c = i;
-            }
-        }
-        if (c < 0)
-        {
-            break;
-        }
-        const Time tTime = m_nextInterference[c];
-        const int64_t t = tTime.GetTimeStep();
-        ScheduleInterference(c, false, tTime); // the next instant (no event while deferred)
-        // What Interfere() does at t, with the CPU idle but for earlier deferred events.
-        Ptr<RandomVariableStream> d
-            = m_shielded[c] ? m_shieldedInterferenceDuration : m_interferenceDuration;
-        const int64_t service = Seconds(std::max(0.0, d->GetValue())).GetTimeStep();
-        ++m_nInterference;
-        const uint32_t owner = INTERFERENCE_OWNER + c;
-        Core& core = m_cores[c];
-        if (core.busy)
-        {
-            // An earlier event still runs now: this one waits behind it (it is bound to c).
-            RunQueue(c, HARDIRQ).push_back(Task{service, service, t, -1, HARDIRQ, owner, NO_SLOT});
-        }
-        else
-        {
-            // Start() at t: it waits for an earlier event that ran past t; otherwise a core
-            // idle for IdleEntryTime pays the exit latency.
-            const int64_t start = std::max(t, core.idleSince);
-            int64_t run = service;
-            if (start == t && m_idleEntry.IsStrictlyPositive()
-                && t - core.idleSince >= m_idleEntry.GetTimeStep())
-            {
-                run += m_idleExit.GetTimeStep();
-            }
-            const int64_t end = start + run;
-            if (end <= now)
-            {
-                // Complete() at end.
-                m_busy[HARDIRQ] += run;
-                core.idleSince = end;
-                if (!m_workTrace.IsEmpty())
-                {
-                    m_workTrace(HARDIRQ, owner, TimeStep(start - t), TimeStep(run));
-                }
-            }
-            else
-            {
-                // Still running now: on its core since start, completing at end.
-                core.busy = true;
-                core.started = start;
-                core.task = Task{run, run, t, start, HARDIRQ, owner, NO_SLOT};
-                EventImpl* event = MakePooledEvent([this, c]() { CompletionEvent(c); });
-                HoldCompletion(core, event);
-                ScheduleEventNoId(end - now, event);
-            }
-        }
-    }
-    if (!AllIdle())
-    {
-        Arm();
-    }
-}
-
-void
-HostCpu::Interfere(uint32_t c)
-{
-    Ptr<RandomVariableStream> d
-        = m_shielded[c] ? m_shieldedInterferenceDuration : m_interferenceDuration;
-    double seconds = std::max(0.0, d->GetValue());
-    ++m_nInterference;
-    NS_LOG_LOGIC("core " << c << " interference " << seconds * 1e6 << " us");
-    Submit(HARDIRQ, Seconds(seconds), INTERFERENCE_OWNER + c, Callback<void>());
-    ScheduleInterference(c, false, Simulator::Now());
 }
 
 void
@@ -509,20 +343,6 @@ bool
 HostCpu::IsShielded(uint32_t core) const
 {
     return core < m_shielded.size() && m_shielded[core];
-}
-
-uint64_t
-HostCpu::GetInterferenceEvents() const
-{
-    // A query brings the deferred interference up to now (it changes nothing but when it runs).
-    const_cast<HostCpu*>(this)->CatchUp();
-    return m_nInterference;
-}
-
-bool
-HostCpu::HasInterference() const
-{
-    return m_interferenceRate > 0 || m_shieldedInterferenceRate > 0;
 }
 
 int64_t
@@ -557,147 +377,73 @@ HostCpu::IsCompleting(Time t) const
 Time
 HostCpu::GetRefillTime(uint32_t owner) const
 {
-    return TimeStep(RefillSteps(owner));
-}
-
-int64_t
-HostCpu::RefillSteps(uint32_t owner) const
-{
-    if (m_cacheSize == 0 || m_workingSet == 0)
-    {
-        return 0;
-    }
-    if (owner >= m_lastTouched.size() || m_lastTouched[owner] == 0)
-    {
-        // Never ran: every line is cold.
-        const double lines = std::ceil(double(m_workingSet) / m_cacheLine);
-        return (m_memoryLatency * int64_t(lines)).GetTimeStep();
-    }
-    const uint64_t distance = m_linesTouched - (m_lastTouched[owner] - 1);
-    // The cache attributes' setters empty m_refillCache: its entries hold for the current ones.
-    CachedRefill& e = m_refillCache[(distance * 0x9E3779B97F4A7C15ULL) >> (64 - REFILL_CACHE_BITS)];
-    if (e.distance != distance)
-    {
-        e.distance = distance;
-        e.steps = ComputeRefill(distance);
-    }
-    return e.steps;
-}
-
-int64_t
-HostCpu::ComputeRefill(uint64_t distance) const
-{
-    const double lines = std::ceil(double(m_workingSet) / m_cacheLine);
-    // Lines of other runs since this owner's last run, spread over the sets: a line survives
-    // if fewer than `ways` of them fell into its set (LRU within a set; Poisson occupancy).
-    const double sets = std::max(1.0, double(m_cacheSize) / (double(m_cacheLine) * m_cacheWays));
-    const double lambda = double(distance) / sets;
-    double term = std::exp(-lambda);
-    double survive = 0;
-    for (uint32_t k = 0; k < m_cacheWays; ++k)
-    {
-        survive += term;
-        term *= lambda / (k + 1);
-    }
-    const double evicted = std::max(0.0, 1.0 - survive);
-    return NanoSeconds(std::llround(lines * evicted * m_memoryLatency.GetNanoSeconds()))
-        .GetTimeStep();
-}
-
-void
-HostCpu::Touch(uint32_t owner, bool other)
-{
-    if (m_cacheSize == 0 || m_workingSet == 0)
-    {
-        return;
-    }
-    // A process that follows itself re-touches lines that are the most recent already.
-    if (other)
-    {
-        m_linesTouched += static_cast<uint64_t>(std::ceil(double(m_workingSet) / m_cacheLine));
-    }
-    if (owner >= m_lastTouched.size())
-    {
-        m_lastTouched.resize(std::max<std::size_t>(owner + 1, m_lastTouched.size() * 2), 0);
-    }
-    m_lastTouched[owner] = m_linesTouched + 1;
+    return TimeStep(m_cache.RefillSteps(owner));
 }
 
 Time
 HostCpu::GetRefillTotal() const
 {
-    return TimeStep(m_refillTotal);
+    return TimeStep(m_cache.GetTotal());
 }
 
 Time
 HostCpu::GetMemoryLatency() const
 {
-    return m_memoryLatency;
-}
-
-void
-HostCpu::ForgetRefills()
-{
-    m_refillCache.fill(CachedRefill{});
+    return m_cache.GetMemoryLatency();
 }
 
 void
 HostCpu::SetCacheSize(uint64_t octets)
 {
-    m_cacheSize = octets;
-    ForgetRefills();
+    m_cache.SetCacheSize(octets);
 }
 
 uint64_t
 HostCpu::GetCacheSize() const
 {
-    return m_cacheSize;
+    return m_cache.GetCacheSize();
 }
 
 void
 HostCpu::SetCacheLineSize(uint32_t octets)
 {
-    m_cacheLine = octets;
-    ForgetRefills();
+    m_cache.SetCacheLineSize(octets);
 }
 
 uint32_t
 HostCpu::GetCacheLineSize() const
 {
-    return m_cacheLine;
+    return m_cache.GetCacheLineSize();
 }
 
 void
 HostCpu::SetCacheAssociativity(uint32_t ways)
 {
-    m_cacheWays = ways;
-    ForgetRefills();
+    m_cache.SetCacheAssociativity(ways);
 }
 
 uint32_t
 HostCpu::GetCacheAssociativity() const
 {
-    return m_cacheWays;
+    return m_cache.GetCacheAssociativity();
 }
 
 void
 HostCpu::SetMemoryLatency(Time latency)
 {
-    m_memoryLatency = latency;
-    ForgetRefills();
+    m_cache.SetMemoryLatency(latency);
 }
 
 void
 HostCpu::SetProcessWorkingSet(uint32_t octets)
 {
-    m_workingSet = octets;
-    ForgetRefills();
+    m_cache.SetProcessWorkingSet(octets);
 }
 
 uint32_t
 HostCpu::GetProcessWorkingSet() const
 {
-    return m_workingSet;
+    return m_cache.GetProcessWorkingSet();
 }
 
 double
@@ -924,7 +670,7 @@ HostCpu::SubmitTask(Task&& task, int64_t at)
         const int64_t served = at - core.started;
         preempted.remaining -= served;
         m_busy[preempted.priority] += served;
-        DropCompletion(core, true);
+        core.completion.Cancel();
         core.busy = false;
         core.idleSince = at; // not idle at all: the new item starts at once
         NS_LOG_LOGIC("core " << victim << " preempts owner " << preempted.owner << " class "
@@ -956,23 +702,23 @@ HostCpu::StartExtra(const Core& core, Priority priority, uint32_t owner, int64_t
         const bool switched = other && core.lastOwner != KERNEL;
         if (switched)
         {
-            const int64_t refill = RefillSteps(owner);
+            const int64_t refill = m_cache.RefillSteps(owner);
             extra += Cached(m_contextSwitchCycles).time.GetTimeStep() + refill;
             if (commit)
             {
-                m_refillTotal += refill;
+                m_cache.Charge(refill);
             }
         }
         if (commit)
         {
-            Touch(owner, other);
+            m_cache.Touch(owner, other);
         }
     }
     return extra;
 }
 
 void
-HostCpu::Start(uint32_t c, Task&& task, int64_t at, const EventId* planned)
+HostCpu::Start(uint32_t c, Task&& task, int64_t at, fastpath::Event* planned)
 {
     Core& core = m_cores[c];
     NS_ASSERT(!core.busy);
@@ -993,16 +739,12 @@ HostCpu::Start(uint32_t c, Task&& task, int64_t at, const EventId* planned)
     if (planned)
     {
         // A planned arrival: its completion was scheduled when it was planned.
-        NS_ASSERT((Simulator::GetDelayLeft(*planned) + Simulator::Now()).GetTimeStep()
-                  == core.started + core.task.remaining);
-        HoldCompletion(core, planned->PeekEventImpl());
+        NS_ASSERT(m_planEnd == core.started + core.task.remaining);
+        core.completion = std::move(*planned);
         return;
     }
-    // A pooled lambda event: no std::bind/std::function behind it, and its memory from a free
-    // list (simulation thread only). The core keeps the event, not an EventId.
-    EventImpl* event = MakePooledEvent([this, c]() { CompletionEvent(c); });
-    HoldCompletion(core, event);
-    ScheduleEventNoId(core.started + core.task.remaining - m_now, event);
+    core.completion.Schedule(core.started + core.task.remaining - m_now,
+                             [this, c]() { CompletionEvent(c); });
 }
 
 void
@@ -1018,7 +760,7 @@ HostCpu::Complete(uint32_t c)
 {
     Core& core = m_cores[c];
     NS_ASSERT(core.busy);
-    DropCompletion(core, false); // it runs
+    core.completion.Ran();
     const Task task = core.task;
     m_busy[task.priority] += m_now - core.started;
     core.busy = false;
@@ -1063,227 +805,6 @@ HostCpu::Dispatch(uint32_t c, int64_t now)
             Start(c, std::move(next), now);
             return;
         }
-    }
-}
-
-// --- arrivals --------------------------------------------------------------------------------
-
-void
-HostCpu::AddArrivalSource(ArrivalSource* source)
-{
-    NS_LOG_FUNCTION(this << source);
-    NS_ABORT_MSG_IF(!source, "HostCpu::AddArrivalSource: null source");
-    if (m_cores.size() != m_nCores)
-    {
-        Setup();
-    }
-    Enter();
-    m_sources.push_back(source);
-    Leave();
-}
-
-void
-HostCpu::RemoveArrivalSource(ArrivalSource* source)
-{
-    NS_LOG_FUNCTION(this << source);
-    Enter();
-    auto it = std::find(m_sources.begin(), m_sources.end(), source);
-    if (it != m_sources.end())
-    {
-        if (m_planned)
-        {
-            // Resolve left a plan only for the future; it may be this source's.
-            m_planEvent.Cancel();
-            m_planned = false;
-        }
-        m_sources.erase(it);
-    }
-    Leave();
-}
-
-void
-HostCpu::ArrivalsChanged()
-{
-    if (m_cores.size() != m_nCores)
-    {
-        Setup();
-    }
-    // Resolve cancels a plan for the future; Replan plans the (new) earliest arrival.
-    Enter();
-    Leave();
-}
-
-void
-HostCpu::Sync() const
-{
-    HostCpu* self = const_cast<HostCpu*>(this);
-    if (m_sources.empty())
-    {
-        self->CatchUp(); // the deferred interference only
-        return;
-    }
-    self->Enter();
-    self->Leave();
-}
-
-void
-HostCpu::Enter()
-{
-    if (m_depth++ == 0)
-    {
-        // The simulator's clock stands still during an entry: read once.
-        m_now = SimulatorNowStep();
-        // In time order: the deferred interference due up to now (a no-op unless every core
-        // was idle with no arrival pending), then the arrivals due, then the caller's work.
-        CatchUp();
-        if (!m_sources.empty())
-        {
-            Resolve();
-        }
-    }
-}
-
-void
-HostCpu::Leave()
-{
-    NS_ASSERT(m_depth > 0);
-    if (--m_depth == 0)
-    {
-        if (!m_nextInterference.empty() && !m_idleInterferenceEvents)
-        {
-            // Deferred only while nothing can happen on the CPU before its next use: every core
-            // idle and no arrival pending (an arrival must find the interference that came
-            // before it, at its instant, so its events stay scheduled). Armed before Replan, so
-            // that an interference event keeps its place before a new arrival event at the same
-            // instant, as it had while scheduled all along.
-            if (AllIdle() && !ArrivalPending())
-            {
-                Defer();
-            }
-            else
-            {
-                Arm();
-            }
-        }
-        if (!m_sources.empty())
-        {
-            Replan();
-        }
-    }
-}
-
-bool
-HostCpu::ArrivalPending() const
-{
-    ArrivalSource::Arrival a;
-    return m_planned || EarliestArrival(a) >= 0;
-}
-
-int32_t
-HostCpu::EarliestArrival(ArrivalSource::Arrival& next) const
-{
-    int32_t best = -1;
-    ArrivalSource::Arrival a;
-    for (uint32_t s = 0; s < m_sources.size(); ++s)
-    {
-        if (m_sources[s]->PeekArrival(a) && (best < 0 || a.time < next.time))
-        {
-            best = static_cast<int32_t>(s);
-            next = a;
-        }
-    }
-    return best;
-}
-
-void
-HostCpu::TakeArrival(int32_t s, const ArrivalSource::Arrival& a, const EventId* planned)
-{
-    const int64_t service = a.service.GetTimeStep();
-    Task task{service, service, a.time, -1, PROCESS, a.owner, NO_SLOT};
-    SetDone(task, m_sources[s]->TakeArrival());
-    if (planned)
-    {
-        Start(0, std::move(task), a.time, planned);
-        return;
-    }
-    SubmitTask(std::move(task), a.time);
-}
-
-void
-HostCpu::Resolve()
-{
-    const int64_t now = m_now;
-    ArrivalSource::Arrival a;
-    if (m_planned)
-    {
-        m_planned = false;
-        if (m_planTime <= now)
-        {
-            // The planned arrival started at its time (nothing happened on the CPU since).
-            const int32_t s = EarliestArrival(a);
-            NS_ABORT_MSG_IF(s != m_planSource || a.time != m_planTime,
-                            "HostCpu: an arrival source changed its earliest arrival without "
-                            "ArrivalsChanged");
-            TakeArrival(s, a, &m_planEvent);
-        }
-        else
-        {
-            m_planEvent.Cancel();
-        }
-    }
-    // The arrivals that fell due while the cores were busy join the run queues at their times.
-    int32_t s;
-    while ((s = EarliestArrival(a)) >= 0 && a.time <= now)
-    {
-        TakeArrival(s, a, nullptr);
-    }
-}
-
-void
-HostCpu::Replan()
-{
-    if (m_planned || m_cores.size() != m_nCores)
-    {
-        return;
-    }
-    ArrivalSource::Arrival a;
-    const int32_t s = EarliestArrival(a);
-    if (s < 0)
-    {
-        return;
-    }
-    if (m_nCores == 1 && !m_affine)
-    {
-        const Core& core = m_cores[0];
-        if (core.busy)
-        {
-            return; // it waits in the run queue (taken at the next entry, in time order)
-        }
-        // The core is idle until then: the item starts at its time; only its completion is an
-        // event (with the extra time as of its start: nothing changes on the CPU before it).
-        const int64_t extra = StartExtra(core, PROCESS, a.owner, a.time, false);
-        m_planned = true;
-        m_planTime = a.time;
-        m_planSource = s;
-        m_planEnd = a.time + a.service.GetTimeStep() + extra;
-        m_planEvent
-            = Simulator::Schedule(TimeStep(m_planEnd - m_now), [this]() { CompletionEvent(0); });
-        return;
-    }
-    // Several cores (or affinity): an event at the arrival's time if a core is idle then.
-    bool idle = false;
-    for (const auto& core : m_cores)
-    {
-        idle = idle || !core.busy;
-    }
-    if (idle && !(m_arrivalEvent.IsPending() && m_arrivalEventTime == a.time))
-    {
-        m_arrivalEvent.Cancel();
-        m_arrivalEventTime = a.time;
-        m_arrivalEvent = Simulator::Schedule(TimeStep(a.time) - Simulator::Now(), [this]() {
-            Enter();
-            Leave();
-        });
     }
 }
 

@@ -5,9 +5,13 @@
 #ifndef TESTBED_HOST_CPU_H
 #define TESTBED_HOST_CPU_H
 
+#include "host-cpu-arrivals.h"
+#include "host-cpu-cache.h"
+
 #include "ns3/assert.h"
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
+#include "ns3/fast-path.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
@@ -49,26 +53,18 @@ namespace ns3
  * need more than the whole CPU, processes never run.
  *
  * Cache refill after a context switch (Attributes CacheSize, CacheLineSize, CacheAssociativity,
- * MemoryLatency, ProcessWorkingSet; off while CacheSize or ProcessWorkingSet is 0): every run of
- * a process touches ProcessWorkingSet octets of private memory (its task and kernel stack, page
- * directory and page tables, user stack and data, socket). When a core switches to a process,
- * the lines of that working set which the other processes' runs since its own last run evicted
- * from the last-level cache miss and are refilled from memory at MemoryLatency each. With the
- * lines of the other runs spread uniformly over the cache's sets (CacheSize / (line size x
- * associativity) sets), a line of the process survives if fewer than CacheAssociativity other
- * lines fell into its set: a Poisson probability of the footprint since the process last ran
- * (lines touched by all switched-in runs in between). Few processes keep their working sets
- * cached; thousands evict each other completely, and every wake-up pays the whole refill.
+ * MemoryLatency, ProcessWorkingSet): a process that a core switches to pays the refill of its
+ * working set as far as the other processes' runs evicted it (HostCpuCache, host-cpu-cache.h).
  *
- * Arrivals (ArrivalSource): processes that wake up at times known in advance (the end of a
- * sleep) can be handed to the CPU as a source of future PROCESS work items instead of one
- * simulator event per wake-up. The CPU takes each item when it falls due, exactly as if it had
- * been submitted then (same run-queue position, same start, context switch and refill): while a
- * core is busy, the items that fell due are put in the run queue, in the order of their times,
- * at the next change of the CPU's state (a submission, a completion, an observation); when the
- * core (single-core CPUs) is idle, the earliest arrival's start is planned and only its
- * completion is an event, so a wake-up costs no event of its own. An item submitted at the same
- * instant as an arrival falls due counts as later than it.
+ * Sporadic interference (Attributes InterferenceRate, ShieldedInterferenceRate and their
+ * durations): kernel work bound to each core, preempting the process there
+ * (host-cpu-interference.cc); while every core is idle and no arrival is pending its events are
+ * not scheduled, and are run at their instants when the CPU is next used or asked.
+ *
+ * Arrivals (HostCpuArrivalSource, host-cpu-arrivals.h): processes that wake up at times known
+ * in advance (the end of a sleep) are handed to the CPU as a source of future PROCESS work items
+ * instead of one simulator event per wake-up; the CPU takes each when it falls due, exactly as
+ * if it had been submitted then (host-cpu-arrivals.cc).
  *
  * Idle states: a core that has been idle for at least IdleEntryTime is in a deep idle state
  * (ACPI C-state, caches gone cold); the first item it runs afterwards needs IdleExitLatency
@@ -169,47 +165,11 @@ class HostCpu : public Object
                     const Callback<void, uint32_t>* done,
                     uint32_t tag);
 
-    /// What a work item calls when it completes: done(), or tagged(tag), or a kept callback.
-    struct Completion
-    {
-        Callback<void> done;             //!< called if not null
-        Callback<void, uint32_t> tagged; //!< else called with tag, if not null
-        uint32_t tag{0};                 //!< the tag
-        /// else, if not null, called with tag: a callback its owner keeps alive until the call
-        const Callback<void, uint32_t>* keptTagged{nullptr};
-    };
+    /// What a work item calls when it completes (HostCpuCompletion).
+    using Completion = HostCpuCompletion;
 
-    /**
-     * @brief A source of PROCESS work items that fall due at times known in advance (processes
-     * waking from a sleep), taken by the CPU without an event of their own (see the class
-     * description).
-     */
-    class ArrivalSource
-    {
-      public:
-        virtual ~ArrivalSource() = default;
-
-        /// A pending arrival: when it falls due and the work item it brings.
-        struct Arrival
-        {
-            int64_t time{0};   //!< time step at which the item is submitted
-            Time service;      //!< its service time
-            uint32_t owner{0}; //!< its owner (a process id)
-        };
-
-        /**
-         * @brief The source's earliest pending arrival.
-         * @param next set to it
-         * @return false if none is pending
-         */
-        virtual bool PeekArrival(Arrival& next) const = 0;
-
-        /**
-         * @brief The CPU takes the earliest pending arrival (the one PeekArrival gives).
-         * @return the item's completion
-         */
-        virtual Completion TakeArrival() = 0;
-    };
+    /// A source of PROCESS work items that fall due at known times (HostCpuArrivalSource).
+    using ArrivalSource = HostCpuArrivalSource;
 
     /**
      * @brief Take the arrivals of a source (it must stay alive until removed).
@@ -392,9 +352,8 @@ class HostCpu : public Object
         bool busy{false};   //!< running a task
         Task task{};        //!< the task running
         int64_t started{0}; //!< when the current run of the task started
-        /// Its completion event while busy (a reference of the core's own), else null:
-        /// cancelled through the event, with no EventId (ScheduleEventNoId).
-        EventImpl* completion{nullptr};
+        /// Its completion event while busy (held, cancelled at a preemption), else none.
+        fastpath::Event completion;
         uint32_t lastOwner{0}; //!< owner of the last process task on this core
         int64_t idleSince{0};  //!< when the core last became idle
     };
@@ -404,9 +363,10 @@ class HostCpu : public Object
      * @param c core index
      * @param task the task (moved from)
      * @param at the time it starts (time step; now, or an arrival's time not later than now)
-     * @param planned its completion event if already scheduled (a planned arrival), else null
+     * @param planned its completion event if already scheduled (a planned arrival: taken
+     *        over), else null
      */
-    void Start(uint32_t c, Task&& task, int64_t at, const EventId* planned = nullptr);
+    void Start(uint32_t c, Task&& task, int64_t at, fastpath::Event* planned = nullptr);
     /**
      * The extra time a task needs when it starts on a core at some time: the exit from a deep
      * idle state, a context switch and the refill of its working set.
@@ -448,36 +408,6 @@ class HostCpu : public Object
     void Complete(uint32_t c);
 
     /**
-     * Give a busy core its completion event (the core takes a reference).
-     * @param core the core
-     * @param event the pending event
-     */
-    static void HoldCompletion(Core& core, EventImpl* event)
-    {
-        NS_ASSERT(core.completion == nullptr);
-        event->Ref();
-        core.completion = event;
-    }
-
-    /**
-     * Let a core's completion event go (its reference), and cancel it if it is still pending.
-     * @param core the core
-     * @param cancel whether to cancel it (a preemption, disposal), as EventId::Cancel does
-     */
-    static void DropCompletion(Core& core, bool cancel)
-    {
-        if (EventImpl* event = core.completion)
-        {
-            core.completion = nullptr;
-            if (cancel)
-            {
-                event->Cancel();
-            }
-            event->Unref();
-        }
-    }
-
-    /**
      * A completion event (a planned arrival's, or a started task's).
      * @param c core index
      */
@@ -501,9 +431,10 @@ class HostCpu : public Object
      * Submit a source's earliest arrival at its time.
      * @param s the source's index
      * @param a the arrival (PeekArrival's)
-     * @param planned the planned completion event if it starts as planned, else null
+     * @param planned the planned completion event if it starts as planned (taken over), else
+     *        null
      */
-    void TakeArrival(int32_t s, const ArrivalSource::Arrival& a, const EventId* planned);
+    void TakeArrival(int32_t s, const ArrivalSource::Arrival& a, fastpath::Event* planned);
     /**
      * Bring the CPU up to now before an observation (const getters): the deferred interference
      * due, then the arrivals due.
@@ -587,40 +518,7 @@ class HostCpu : public Object
     void Defer();
 
     /**
-     * Record a process's run for the cache model (its lines are now the most recent).
-     * @param owner the process id
-     * @param other whether the core ran another owner before (its lines are touched anew)
-     */
-    void Touch(uint32_t owner, bool other);
-
-    /**
-     * GetRefillTime in time steps. The refill depends on the owner only through the lines
-     * touched by the other runs since its last run (the distance): the results of recent
-     * distances are remembered.
-     * @param owner the process id
-     * @return the refill time (time steps; 0 if the cache model is off)
-     */
-    int64_t RefillSteps(uint32_t owner) const;
-
-    /**
-     * The refill after a distance (the computation of GetRefillTime).
-     * @param distance lines touched by other runs since the owner's last run
-     * @return the refill time (time steps)
-     */
-    int64_t ComputeRefill(uint64_t distance) const;
-
-    /** A refill remembered by distance. */
-    struct CachedRefill
-    {
-        uint64_t distance{UINT64_MAX}; //!< the distance (UINT64_MAX: empty)
-        int64_t steps{0};              //!< the refill (time steps)
-    };
-
-    /** Empties m_refillCache (a cache attribute changed: its entries no longer hold). */
-    void ForgetRefills();
-
-    /**
-     * Setter of the attribute CacheSize (empties the remembered refills).
+     * Setter of the attribute CacheSize (HostCpuCache::SetCacheSize).
      * @param octets the last-level cache
      */
     void SetCacheSize(uint64_t octets);
@@ -720,14 +618,7 @@ class HostCpu : public Object
     bool m_deferred{false};   //!< the interference events are not scheduled (the CPU is idle)
     uint64_t m_nInterference; //!< counter
     static constexpr uint32_t INTERFERENCE_OWNER = 0xFFFFF000u; //!< + core index
-    uint64_t m_cacheSize;                                       //!< CacheSize (octets)
-    uint32_t m_cacheLine;                                       //!< CacheLineSize (octets)
-    uint32_t m_cacheWays;                                       //!< CacheAssociativity
-    Time m_memoryLatency;                                       //!< MemoryLatency
-    uint32_t m_workingSet;                                      //!< ProcessWorkingSet (octets)
-    uint64_t m_linesTouched{0};               //!< lines touched by all switched-in process runs
-    std::vector<uint64_t> m_lastTouched;      //!< per owner: m_linesTouched after its last run + 1
-    int64_t m_refillTotal{0};                 //!< refill time charged so far (time steps)
+    HostCpuCache m_cache;                                       //!< the cache-refill model
     std::array<int64_t, N_PRIORITIES> m_busy; //!< accumulated service per class (time steps)
     std::vector<ArrivalSource*> m_sources;    //!< arrival sources
     uint32_t m_depth{0};                      //!< nesting of entries (Enter/Leave)
@@ -735,8 +626,8 @@ class HostCpu : public Object
     int64_t m_planTime{0};                    //!< its time (time step)
     int64_t m_planEnd{0};                     //!< its completion (time step)
     int32_t m_planSource{-1};                 //!< its source
-    EventId m_planEvent;                      //!< its completion event
-    EventId m_arrivalEvent;                   //!< multi-core CPUs: an event at an arrival's time
+    fastpath::Event m_planEvent;              //!< its completion event
+    fastpath::Event m_arrivalEvent;           //!< multi-core CPUs: an event at an arrival's time
     int64_t m_arrivalEventTime{-1};           //!< its time
     TracedCallback<uint8_t, uint32_t, Time, Time> m_workTrace; //!< completion trace
     static constexpr int TIME_CACHE_BITS = 5;                  //!< log2 of the size of m_timeCache
@@ -745,9 +636,6 @@ class HostCpu : public Object
     std::deque<Completion> m_slots;    //!< completions of the tasks (a deque: calls add slots)
     std::vector<uint32_t> m_freeSlots; //!< free slots of m_slots
     int64_t m_now{0};                  //!< the time step of the current entry (Enter)
-    static constexpr int REFILL_CACHE_BITS = 6; //!< log2 of the size of m_refillCache
-    mutable std::array<CachedRefill, 1 << REFILL_CACHE_BITS>
-        m_refillCache; //!< recent refills by distance (emptied by the cache attributes' setters)
 };
 
 } // namespace ns3

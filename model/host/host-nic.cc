@@ -8,8 +8,8 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/fast-path.h"
 #include "ns3/full-duplex-ethernet-net-device.h"
-#include "ns3/lean-simulator-impl.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
@@ -252,7 +252,7 @@ HostNic::Receive(Ptr<NetDevice> device,
         m_ringDropTrace(packet);
         return;
     }
-    const Time now = TimeStep(SimulatorNowStep());
+    const Time now = fastpath::Now();
     m_ring.push_back({device,
                       packet,
                       {},
@@ -298,7 +298,7 @@ HostNic::ReceiveFrame(Ptr<FullDuplexEthernetNetDevice> device,
     f.fromMac = source;
     f.packetType = NetDevice::PACKET_HOST;
     // The clock is read once for the event (the arrival, the interrupt's timing and start).
-    const Time now = TimeStep(SimulatorNowStep());
+    const Time now = fastpath::Now();
     f.arrival = now;
     MaybeInterrupt(true, now);
 }
@@ -310,7 +310,7 @@ HostNic::MaybeInterrupt(bool atOnce)
     {
         return;
     }
-    MaybeInterrupt(atOnce, TimeStep(SimulatorNowStep()));
+    MaybeInterrupt(atOnce, fastpath::Now());
 }
 
 void
@@ -337,8 +337,10 @@ HostNic::MaybeInterrupt(bool atOnce, Time now)
         Interrupt(now);
         return;
     }
-    m_irqEvent
-        = Simulator::Schedule(at - now, [this]() { Interrupt(TimeStep(SimulatorNowStep())); });
+    m_irqEvent.Schedule((at - now).GetTimeStep(), [this]() {
+        m_irqEvent.Ran();
+        Interrupt(fastpath::Now());
+    });
 }
 
 void
@@ -470,7 +472,7 @@ HostNic::Deliver(const Frame& frame)
         return;
     }
     Ptr<const Packet> packet = PacketOf(frame);
-    m_deliverTrace(packet, TimeStep(SimulatorNowStep()) - frame.arrival);
+    m_deliverTrace(packet, fastpath::Now() - frame.arrival);
     if (!m_intercept.IsNull() && m_intercept(packet, frame.protocol))
     {
         return;

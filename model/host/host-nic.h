@@ -6,7 +6,7 @@
 #define TESTBED_HOST_NIC_H
 
 #include "ns3/address.h"
-#include "ns3/event-id.h"
+#include "ns3/fast-path.h"
 #include "ns3/frame-descriptor.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
@@ -261,7 +261,7 @@ class HostNic : public Object
     bool m_irqMasked;                        //!< handler running or NAPI polling
     bool m_softirqBusy;                      //!< a softirq item is on the CPU
     Time m_lastInterrupt;                    //!< time of the last interrupt
-    EventId m_irqEvent;                      //!< pending interrupt
+    fastpath::Event m_irqEvent;              //!< pending interrupt
     Callback<void> m_legacyHandlerDoneCb;    //!< LegacyHandlerDone, for the CPU
     Callback<void> m_pollCb;                 //!< MaybeSoftirq (NAPI handler done), for the CPU
     Callback<void> m_softirqDoneCb;          //!< SoftirqDone, for the CPU

@@ -7,7 +7,7 @@
 #include "host-cpu.h"
 #include "host-platform.h"
 
-#include "ns3/lean-simulator-impl.h"
+#include "ns3/fast-path.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/timer-model.h"
@@ -127,7 +127,7 @@ HostProcess::SetCore(uint32_t core)
 void
 HostProcess::Wake(Callback<void> done)
 {
-    Push({WAKE, TimeStep(SimulatorNowStep()), std::move(done), false});
+    Push({WAKE, fastpath::Now(), std::move(done), false});
 }
 
 void
@@ -161,11 +161,11 @@ HostProcess::Next()
             break;
         case SLEEP:
         case SLEEP_UNTIL: {
-            Time now = TimeStep(SimulatorNowStep());
+            Time now = fastpath::Now();
             Time delay = step.kind == SLEEP ? step.amount : Max(Seconds(0), step.amount - now);
             Time requested = now + delay;
-            Simulator::Schedule(m_platform->SleepDelay(m_timer, delay),
-                                [this, requested]() { Runnable(requested); });
+            fastpath::Schedule(m_platform->SleepDelay(m_timer, delay).GetTimeStep(),
+                               [this, requested]() { Runnable(requested); });
             break;
         }
         case WAKE:
@@ -174,8 +174,8 @@ HostProcess::Next()
             if (step.fromBlocked)
             {
                 Time requested = step.amount;
-                Simulator::Schedule(m_platform->DrawSchedulingLatency(),
-                                    [this, requested]() { Runnable(requested); });
+                fastpath::Schedule(m_platform->DrawSchedulingLatency().GetTimeStep(),
+                                   [this, requested]() { Runnable(requested); });
             }
             else
             {
@@ -207,7 +207,7 @@ HostProcess::StepDone(Time requested)
     m_steps.pop_front();
     if (!requested.IsStrictlyNegative())
     {
-        m_wakeupTrace(requested, TimeStep(SimulatorNowStep()));
+        m_wakeupTrace(requested, fastpath::Now());
     }
     if (!done.IsNull())
     {
