@@ -8,7 +8,7 @@ testbed.experiment.Validation).
 import json
 from pathlib import Path
 
-from .experiment import failing_checks, headline, role_counts
+from .experiment import failing_checks, headline, levels_text, role_counts
 from .sensitivity import combine_band
 
 
@@ -75,6 +75,8 @@ def _metric_table(metrics: dict, sens: dict | None) -> list[str]:
         extra = []
         if metrics.get(f"{k}_levels"):
             extra.append(f"levels: {metrics[f'{k}_levels']}")
+        if b and b.get("levels"):
+            extra.append(f"levels over the ranges: {levels_text(b['levels'])}")
         if metrics.get(f"{k}_regime"):
             extra.append(_fmt(metrics[f"{k}_regime"]))
         rows.append(f"| `{k}` | {_cell(val)} | {band} | {drivers} | {_cell('; '.join(extra))} |")

@@ -33,9 +33,15 @@ from .ranges import Profiles, Range, profile_file_text
 METHODS = ("morris", "sobol")
 #: Morris grid levels (SALib's default p = 4: every factor takes low, 1/3, 2/3, high).
 MORRIS_LEVELS = 4
-#: Small sample sizes: Morris trajectories, Sobol base samples (a power of 2). The documented
-#: sizes of ./testbed reproduce --with-sensitivity.
+#: Small sample sizes: Morris trajectories, Sobol base samples (a power of 2): the default of
+#: ./testbed sensitivity.
 DEFAULT_SAMPLES = {"morris": 4, "sobol": 8}
+#: The design ./testbed reproduce runs for every declared experiment's bands, per scale: Morris
+#: trajectories. Quick: the smallest design that still ranks (two trajectories, 2 (k + 1)
+#: samples + the nominal model, each design point one seed: the seed spread is the
+#: experiment's own seed interval); paper: the ./testbed sensitivity default. A declaration's
+#: ``reproduce_samples`` overrides it per scale.
+REPRODUCE_SAMPLES = {"quick": 2, "paper": 4}
 #: Most runs (samples x points, before shared points are merged) a sensitivity analysis starts:
 #: a sweep's default --max-points.
 MAX_RUNS = 10000
@@ -82,11 +88,19 @@ class Sensitivity:
     # (ranges.Choice(..., in_analysis=True)): a reading that every sample runs as its own
     # points, whose level picks the points the main metrics come from (sample_analysis).
     analyse: Callable[[list, dict], object] | None = None
+    # Morris trajectories of ./testbed reproduce's bands per scale, where they differ from
+    # REPRODUCE_SAMPLES (an experiment whose samples are costly).
+    reproduce_samples: dict[str, int] = field(default_factory=dict)
     notes: str = ""
 
     def factors(self) -> list[Range]:
         prof = Profiles().ranges_of(self.profiles) if self.profiles else []
         return list(self.ranges) + prof
+
+
+def reproduce_samples(exp: Experiment, scale: str) -> int:
+    """The Morris trajectories of the bands ./testbed reproduce computes at this scale."""
+    return exp.sensitivity.reproduce_samples.get(scale, REPRODUCE_SAMPLES[scale])
 
 
 def declared_ranges() -> dict[str, list[Range]]:
@@ -279,7 +293,18 @@ def recalibrate(exp_id: str, changes_json: dict, options: dict, profiles_dir: st
     return {"settings": _changes_json(fitted), "fits": fits}
 
 
-def _recalibrate_all(exp, jobs_todo, jobs, log, progress):
+def calibration_dir(out_root: Path, decl: Sensitivity) -> Path:
+    """Where a declaration's per-sample fits are stored: one folder per set of
+    recalibrations (parameter, metric, target, tolerance) under --out, shared by every
+    experiment that declares the same ones (jaxa-order, jaxa-bidir and jaxa-fig8 refit K on
+    the same design; tno-pipeline and tno-jitter the cold lines): a sample with the same
+    assumed values and options is fitted once. The procedures are deterministic, and the fit's
+    key is its sample's assumed values and options."""
+    ident = [[r.parameter, r.metric, r.target, r.tolerance_pct] for r in decl.recalibrate]
+    return Path(out_root) / "sensitivity-calibration" / _key(ident)
+
+
+def _recalibrate_all(exp, jobs_todo, jobs, log, progress, profiles_dir):
     """jobs_todo: [(index, changes_json, options, dest)] -> writes each dest. The fits run here,
     `jobs` at a time (threads waiting on the programs' processes): a fit is a short sequence of
     dependent runs, and a second Dask cluster started and closed before the campaign's would
@@ -292,7 +317,7 @@ def _recalibrate_all(exp, jobs_todo, jobs, log, progress):
     try:
         with ThreadPoolExecutor(max(1, jobs)) as pool:
             futs = {pool.submit(recalibrate, exp.id, cj, opts,
-                                str(Path(dest).parent.parent / "profiles")): dest
+                                str(profiles_dir)): dest
                     for _, cj, opts, dest in jobs_todo}
             for f in as_completed(futs):
                 try:
@@ -347,6 +372,32 @@ def banded_names(nominal: dict, patterns) -> list[str]:
     a bound or a seed count (NOT_BANDED)."""
     return [m for m in nominal if _numeric(nominal[m]) and not m.endswith(NOT_BANDED)
             and any(fnmatch.fnmatch(m, pat) for pat in patterns)]
+
+
+def leveled_names(nominal: dict, patterns) -> list[str]:
+    """The metrics of the nominal model that get levels instead of a band: a verdict, a
+    boolean or a named outcome (a string) matching a pattern. Over the design they get the set
+    of outcomes and the fraction of the samples that give each (levels)."""
+    return [m for m in nominal if isinstance(nominal[m], (bool, str))
+            and not m.endswith(NOT_BANDED)
+            and any(fnmatch.fnmatch(m, pat) for pat in patterns)]
+
+
+def levels(values) -> dict[str, float]:
+    """The outcomes of a verdict over the design's samples and the fraction of the defined
+    samples (not None) that give each, largest first."""
+    from collections import Counter
+
+    vals = [_level_text(v) for v in values if v is not None]
+    if not vals:
+        return {}
+    return {k: c / len(vals) for k, c in Counter(vals).most_common()}
+
+
+def _level_text(v) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
 
 
 def _numeric(v) -> bool:
@@ -415,7 +466,7 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
         info = {"index": i, "row": row, "changes": changes, "options": options}
         if decl.recalibrate and row is not None:
             cj = _changes_json(changes)
-            dest = sdir / "calibration" / f"{_key([cj, options])}.json"
+            dest = calibration_dir(out_root, decl) / f"{_key([cj, options])}.json"
             info["calibration"] = dest
             # once per distinct set of assumed values: samples that differ only in a choice
             # applied in the analysis share their fit
@@ -426,7 +477,7 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     if recal_todo:
         log(f"{sid}: recalibrating {len(recal_todo)} samples "
             f"({', '.join(r.parameter for r in decl.recalibrate)})")
-        _recalibrate_all(exp, recal_todo, jobs, log, progress)
+        _recalibrate_all(exp, recal_todo, jobs, log, progress, sdir / "profiles")
     t_recal = time.monotonic() - t_recal
     # Points of every sample (shared points are run once).
     unique: dict[str, dict] = {}
@@ -542,6 +593,12 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
         if len(good) < len(ys):
             entry["undefined"] = len(ys) - len(good)
         results.append(entry)
+    level_rows = []
+    for m in leveled_names(nominal, decl.metrics):
+        ys = [t["metrics"].get(m) for t in table[1:]]
+        lv = levels(ys)
+        level_rows.append({"metric": m, "central": _level_text(nominal[m]), "n": len(ys),
+                           "defined": sum(y is not None for y in ys), "levels": lv})
     fits = [f for t in table for f in t["fits"]]
     summary = {
         "experiment": exp.id, "program": exp.program, "method": method, "samples": n,
@@ -565,6 +622,8 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
                      "total": round(time.monotonic() - t0, 1),
                      "points_cpu": round(points_cpu(sdir / "points", unique), 1)},
         "metrics": results,
+        # verdicts, booleans and named outcomes: their levels over the samples
+        "levels": level_rows,
     }
     _atomic_write_json(sdir / "sensitivity.json", summary)
     write_csv(sdir / "bands.csv", [{k: r.get(k) for k in ("metric", "central", "band_low",
@@ -653,6 +712,12 @@ def markdown(summary: dict, figs: list[str]) -> str:
                             if x[key[0]] > 0) or r.get("note", "none")
         lines.append(f"| `{r['metric']}` | {_fmt(r['central'])} | "
                      f"{_fmt(r.get('band_low'))} .. {_fmt(r.get('band_high'))} | {drivers} |")
+    if summary.get("levels"):
+        lines += ["", "## Verdicts and named outcomes", "",
+                  "| metric | central | levels over the samples |", "|---|---|---|"]
+        for r in summary["levels"]:
+            lines.append(f"| `{r['metric']}` | {r['central']} | "
+                         f"{_levels_cell(r['levels'])} |")
     lines += ["", f"## Ranking ({', '.join(key)})", ""]
     for r in summary["metrics"]:
         if not r["ranking"]:
@@ -667,6 +732,12 @@ def markdown(summary: dict, figs: list[str]) -> str:
     for f in figs:
         lines += [f"![{f}]({f})", ""]
     return "\n".join(lines) + "\n"
+
+
+def _levels_cell(lv: dict) -> str:
+    from .experiment import levels_text
+
+    return levels_text(lv).replace("|", "\\|") or "undefined in every sample"
 
 
 def _safe(name: str) -> str:
@@ -775,7 +846,10 @@ def attach(exp: Experiment, out: Path) -> dict | None:
     s = json.loads(path.read_text())
     if s.get("build") != build_id(exp.program):
         return None
-    return {"method": s["method"], "samples": s["samples"], "build": s["build"],
-            "metrics": {m["metric"]: {"band_low": m.get("band_low"),
-                                      "band_high": m.get("band_high"),
-                                      "drivers": m["drivers"]} for m in s["metrics"]}}
+    block = {"method": s["method"], "samples": s["samples"], "build": s["build"],
+             "metrics": {m["metric"]: {"band_low": m.get("band_low"),
+                                       "band_high": m.get("band_high"),
+                                       "drivers": m["drivers"]} for m in s["metrics"]}}
+    for m in s.get("levels", []):
+        block["metrics"][m["metric"]] = {"levels": m["levels"], "drivers": []}
+    return block

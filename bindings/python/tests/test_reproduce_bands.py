@@ -1,0 +1,157 @@
+"""Bands by default: ./testbed reproduce runs every declared sensitivity analysis first, with
+the design of its scale (doc/sensitivity.rst, "Running it"); verdicts get levels over the
+design; experiments that declare the same recalibrations share their fits."""
+
+import json
+import shutil
+
+import pytest
+
+from testbed import cli, experiment
+from testbed.experiment import Analysis, Experiment, Record
+from testbed.ranges import Range
+from testbed.sensitivity import (REPRODUCE_SAMPLES, Recalibration, Sensitivity,
+                                 calibration_dir, levels, reproduce_samples, run_sensitivity)
+
+
+def _reproduce_args(argv, tmp_path):
+    """The arguments ./testbed reproduce ARGV parses to (the real parser, the command not
+    run)."""
+    captured = []
+    orig = cli.cmd_reproduce
+    cli.cmd_reproduce = captured.append  # main() takes the function when it builds
+    try:
+        cli.main(["reproduce", "--out", str(tmp_path), *argv])
+    finally:
+        cli.cmd_reproduce = orig
+    [args] = captured
+    return args
+
+
+def test_reproduce_computes_bands_unless_told_not_to(tmp_path):
+    assert _reproduce_args([], tmp_path).sensitivity is True
+    assert _reproduce_args(["--no-sensitivity"], tmp_path).sensitivity is False
+    # the former opt-in is accepted and changes nothing
+    assert _reproduce_args(["--with-sensitivity"], tmp_path).sensitivity is True
+
+
+def test_reproduce_runs_every_declared_analysis_with_its_scales_design(tmp_path, monkeypatch):
+    ran, runs = [], []
+    monkeypatch.setattr(cli, "_sensitivity",
+                        lambda exp, method, samples, args: ran.append((exp.id, samples)) or 0)
+    monkeypatch.setattr(cli, "_run", lambda exps, args: runs.append(len(exps)) or 0)
+    declared = [e for e in experiment.experiments().values() if e.sensitivity is not None]
+    assert declared
+    for scale in ("quick", "paper"):
+        ran.clear()
+        args = _reproduce_args(["--scale", scale], tmp_path)
+        assert cli.cmd_reproduce(args) == 0
+        assert [i for i, _ in ran] == [e.id for e in declared]
+        assert all(n == reproduce_samples(e, scale) for (_, n), e in zip(ran, declared))
+    # the paper scale's design is the larger
+    assert REPRODUCE_SAMPLES["paper"] > REPRODUCE_SAMPLES["quick"] >= 2
+    ran.clear()
+    assert cli.cmd_reproduce(_reproduce_args(["--no-sensitivity"], tmp_path)) == 0
+    assert ran == [] and runs[-1] == len(experiment.experiments())
+
+
+def test_a_declaration_overrides_the_design_per_scale():
+    exp = Experiment(id="x", study="S", title="t", program="p", points=lambda s: [],
+                     analyse=lambda r: None,
+                     sensitivity=Sensitivity(reproduce_samples={"quick": 3}))
+    assert reproduce_samples(exp, "quick") == 3
+    assert reproduce_samples(exp, "paper") == REPRODUCE_SAMPLES["paper"]
+
+
+def test_levels_are_the_fractions_of_the_defined_samples():
+    # 3 yes, 1 no, 1 undefined (a cut-off): yes 0.75, no 0.25
+    assert levels([True, True, None, False, True]) == {"yes": 0.75, "no": 0.25}
+    assert levels(["a", "b", "b", "b"]) == {"b": 0.75, "a": 0.25}
+    assert levels([None]) == {}
+
+
+def _toy(exp_id, recal=None):
+    """An experiment of one point whose metric y is its option x, a verdict y > 5 and a named
+    outcome; x ranged 0..10."""
+    def analyse(records):
+        x = float(records[0].params.get("x", 4))
+        return Analysis(rows=[], metrics={"y": x, "big": x > 5,
+                                          "ended_by": "loss" if x > 5 else "rate",
+                                          "echo_s": "setting"})
+
+    return Experiment(id=exp_id, study="S", title="t", program="jaxa-benchmark",
+                      points=lambda s: [{"p": 1}], analyse=analyse,
+                      sensitivity=Sensitivity(ranges=[Range("x", 0, 10, "a toy range")],
+                                              metrics=("y", "big", "ended_by"),
+                                              recalibrate=list(recal or [])))
+
+
+def _fake_campaign(monkeypatch):
+    from testbed import campaign
+
+    def fake(exps, scale, jobs, out, **kw):
+        [sexp] = exps
+        return {sexp.id: [Record(params=p, result={}) for p in sexp.points(scale)]}
+
+    monkeypatch.setattr(campaign, "run_campaign", fake)
+
+
+def test_a_verdict_gets_its_levels_over_the_design(tmp_path, monkeypatch):
+    from testbed import sensitivity
+
+    if shutil.which("gnuplot") is None:
+        pytest.skip("gnuplot missing")
+    _fake_campaign(monkeypatch)
+    monkeypatch.setattr(sensitivity, "build_id", lambda program: "b")
+    s = run_sensitivity(_toy("toy-levels"), samples=4, out=tmp_path, log=lambda *a: None,
+                        progress=False)
+    lv = {r["metric"]: r for r in s["levels"]}
+    assert set(lv) == {"big", "ended_by"}  # not the echo (no pattern), not y (a band)
+    # Morris's 4-level grid over 0..10: 0, 3.33, 6.67, 10; x > 5 on the two upper levels
+    rows = json.loads((tmp_path / "sensitivity-toy-levels" / "sensitivity.json").read_text())
+    assert rows["levels"] == s["levels"]
+    big = lv["big"]["levels"]
+    assert set(big) == {"yes", "no"} and sum(big.values()) == pytest.approx(1)
+    assert lv["big"]["central"] == "no"  # the nominal x = 4
+    assert lv["ended_by"]["levels"] == {"loss" if k == "yes" else "rate": v
+                                        for k, v in big.items()}
+    # the report shows them: attach() carries the levels
+    monkeypatch.setattr("testbed.campaign.program_path", lambda p: tmp_path)
+    block = sensitivity.attach(_toy("toy-levels"), tmp_path)
+    assert block["metrics"]["big"]["levels"] == big
+    assert block["metrics"]["y"]["band_low"] is not None
+    from testbed.report import _metric_table
+
+    table = "\n".join(_metric_table({"y": 4.0, "big": False}, block))
+    assert "levels over the ranges: " in table and "| `big` | no |" in table
+
+
+def test_experiments_with_the_same_recalibrations_share_their_fits(tmp_path, monkeypatch):
+    from testbed import sensitivity
+
+    if shutil.which("gnuplot") is None:
+        pytest.skip("gnuplot missing")
+    _fake_campaign(monkeypatch)
+    monkeypatch.setattr(sensitivity, "build_id", lambda program: "b")
+    fits = []
+
+    def fit(profile_file, options):
+        fits.append(dict(options))
+        return {"settings": {}, "value": 1.0, "achieved": 1.0, "iterations": 1}
+
+    rc = Recalibration(parameter="K", metric="beta", target=1.0, tolerance_pct=5.0,
+                       procedure=fit)
+    a, b = _toy("toy-a", [rc]), _toy("toy-b", [rc])
+    other = _toy("toy-c", [Recalibration("K", "beta", 1.0, 3.0, fit)])  # another tolerance
+    for e in (a, b, other):
+        monkeypatch.setitem(experiment._REGISTRY, e.id, e)
+    assert calibration_dir(tmp_path, a.sensitivity) == calibration_dir(tmp_path, b.sensitivity)
+    assert calibration_dir(tmp_path, a.sensitivity) != calibration_dir(tmp_path,
+                                                                       other.sensitivity)
+    run_sensitivity(a, samples=2, out=tmp_path, log=lambda *a: None, progress=False)
+    first = len(fits)
+    assert first == len({json.dumps(f, sort_keys=True) for f in fits}) > 0
+    run_sensitivity(b, samples=2, out=tmp_path, log=lambda *a: None, progress=False)
+    assert len(fits) == first  # the same design: every fit found
+    run_sensitivity(other, samples=2, out=tmp_path, log=lambda *a: None, progress=False)
+    assert len(fits) == 2 * first
