@@ -383,6 +383,31 @@ def leveled_names(nominal: dict, patterns) -> list[str]:
             and any(fnmatch.fnmatch(m, pat) for pat in patterns)]
 
 
+#: Companions of a metric NAME (testbed.report.COMPANIONS): never a prediction of their own.
+COMPANIONS = ("_low", "_high", "_seeds", "_seed_low", "_seed_high", "_levels", "_regime",
+              "_lower_bound")
+
+
+def without_band(metrics: dict, decl: "Sensitivity | None", compared=()) -> list[str]:
+    """The metrics of an analysis (the nominal model's) that get neither a band nor levels:
+    not their own band (``_low``/``_high``: seeds or a regime), levels (``_levels``) or bound
+    (``_lower_bound``), not compared with the study (``compared``: the validation points'
+    names, a check or a calibration point), and not banded or levelled by the declaration
+    (banded_names, leveled_names). A prediction metric in this list is reported bare."""
+    pats = decl.metrics if decl is not None else ()
+    covered = set(banded_names(metrics, pats)) | set(leveled_names(metrics, pats))
+    out = []
+    for k in metrics:
+        if any(k.endswith(c) and k[:-len(c)] in metrics for c in COMPANIONS) \
+                or k.endswith("_is_lower_bound"):
+            continue
+        if (f"{k}_low" in metrics or f"{k}_levels" in metrics
+                or f"{k}_lower_bound" in metrics or k in compared or k in covered):
+            continue
+        out.append(k)
+    return out
+
+
 def levels(values) -> dict[str, float]:
     """The outcomes of a verdict over the design's samples and the fraction of the defined
     samples (not None) that give each, largest first."""

@@ -577,7 +577,7 @@ def _load_sensitivity():
     assert all(isinstance(f, (Range, Choice)) for f in ring)
     return Sensitivity(profiles=("ws1995-bsd44",), ranges=ring,
                        metrics=("exp1_*_s", "exp1_*_over_spare", "exp1_*_over_unloaded",
-                                "exp1_*_mbps"))
+                                "exp1_*_mbps", "exp1_*_missing", "exp1_udp_flat"))
 
 
 register(Experiment(id="ntt-load", study="NTT96",
