@@ -237,8 +237,33 @@ def cmd_reproduce(args):
             if exp.sensitivity is not None:
                 rc = max(rc, _sensitivity(exp, args.sensitivity_method,
                                           reproduce_samples(exp, args.scale), args))
+        # every calibration point's leverage: its parameter at the ends of its band
+        rc = max(rc, _leverage(exps, args))
         return max(rc, _run(exps, args))
     return _run(exps, args)
+
+
+def _leverage(exps, args):
+    from .campaign import CampaignError, SchedulerError
+    from .sensitivity import calibration_leverage, run_leverage
+
+    decls = calibration_leverage()
+    rc = 0
+    for exp in exps:
+        if exp.id not in decls:
+            continue
+        try:
+            run_leverage(exp, decls[exp.id], args.jobs, args.out, args.scheduler, log=_log,
+                         progress=args.progress)
+        except KeyboardInterrupt:
+            return 130
+        except SchedulerError as e:
+            _error(e)
+            return 2
+        except CampaignError as e:
+            _log(f"{exp.id}: calibration leverage FAILED: {_failure(e)}")
+            rc = 1
+    return rc
 
 
 def _sensitivity(exp, method, samples, args):

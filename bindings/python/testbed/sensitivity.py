@@ -878,3 +878,188 @@ def attach(exp: Experiment, out: Path) -> dict | None:
     for m in s.get("levels", []):
         block["metrics"][m["metric"]] = {"levels": m["levels"], "drivers": []}
     return block
+
+
+# ---------------------------------------------------------------------------------------------
+# Calibration leverage: how much a calibration point moves when its own fitted parameter moves
+# over a declared band (doc/sensitivity.rst, "Calibration leverage")
+
+#: The band of a fitted parameter: +-10 % of its fitted value.
+LEVERAGE_FACTORS = (0.9, 1.1)
+
+
+@dataclass
+class Leverage:
+    """A calibration point (``point``: its validation point's name) and the parameter it set
+    as a factor (``factor``: a profile range relative to the fitted values, or an option or
+    attribute range around the fitted value). ``points``: the experiment's quick points the
+    calibration point comes from (re-run at the factor's two ends; the others keep their
+    nominal records)."""
+
+    point: str
+    factor: Range
+    points: Callable[[dict], bool] | None = None
+
+
+def profile_factor(kind: str, profile: str, keys, reason: str) -> Range:
+    """A fitted profile setting (or several set together, as one factor) over its band
+    LEVERAGE_FACTORS, relative to the fitted values of the profile and of the profiles derived
+    from it that do not set the keys themselves."""
+    lo, hi = LEVERAGE_FACTORS
+    keys = tuple(keys)
+    return Profiles()._make_range((kind, profile), keys, f"x{lo:g}", f"x{hi:g}", reason,
+                                  "leverage", "")
+
+
+def option_factor(name: str, fitted: float, reason: str, integer: bool = False,
+                  template: str = "{}") -> Range:
+    """A fitted program option or ns-3 attribute default over its band LEVERAGE_FACTORS."""
+    lo, hi = LEVERAGE_FACTORS
+    return Range(name, fitted * lo, fitted * hi, reason, integer=integer, template=template)
+
+
+def calibration_leverage() -> dict[str, list[Leverage]]:
+    """Per experiment, its calibration points with the parameter each set (the validation
+    point's ``parameter``, as a factor)."""
+    from .experiments import jaxa06, tno03
+
+    fit = "the fitted value +-10 %"
+    rti_k = profile_factor("rti", "prti1516", [f"RtiSettings.{s}" for s in jaxa06.K_SETTINGS],
+                           fit)
+    header = profile_factor("rti", "prti1516", ["RtiSettings.EncodingHeaderSize"], fit)
+    buffer = option_factor("ns3::Sara::BufferPackets", 113, fit, integer=True)
+    return {
+        # a power of two (the crystal divided by 2^k, at most 8 192 Hz): the next one down
+        "gine-timer": [Leverage("RTC shortest interval (us)",
+                                Range("ns3::RtcTimer::Frequency", 4096, 8192,
+                                      "the fitted 8 192 Hz and the next rate the RTC can run "
+                                      "at, 4 096 Hz", integer=True),
+                                lambda p: p["timer"] == "rtc")],
+        "jaxa-fig4": [Leverage("sync beta (ms)", rti_k), Leverage("sync alpha (bytes)", header)],
+        "jaxa-fig7": [Leverage("async alpha (bytes)", header)],
+        "mega-flooding": [Leverage(
+            "one send_udp process per PC: send-interval std (us) [calibration]",
+            profile_factor("host", "starbed-p3-linux2613", ["HostPlatform.SchedulingLatency.Mean"],
+                           fit), lambda p: p["role"] == "one-process"),
+            Leverage("a Group B PC with 20 000 nodes: drop rate", buffer,
+                     lambda p: p["role"] == "receiver-20000")],
+        "mega-receiver": [Leverage("a Group B PC with 20 000 nodes: drop rate [calibration]",
+                                   buffer)],
+        "tno-jitter": [
+            Leverage("irix_sched_jitter_us",
+                     profile_factor("host", "onyx-irix65-250",
+                                    ["HostCpu.ShieldedInterferenceDuration.Constant"], fit),
+                     lambda p: p["platform"] == "irix" and p["measure"] == "sched"),
+            Leverage("ihawk_sched_jitter_us",
+                     profile_factor("host", "ihawk-redhawk-700",
+                                    ["HostCpu.ShieldedInterferenceDuration.Constant"], fit),
+                     lambda p: p["platform"] == "ihawk" and p["measure"] == "sched"
+                     and "band" not in p),
+            Leverage("irix_net_mean_us",
+                     profile_factor("host", "onyx-irix65-250", ["HostNic.ColdLines.Max"], fit),
+                     lambda p: p["platform"] == "irix" and p["measure"] == "net"),
+            Leverage("irix_net_max_us",
+                     profile_factor("host", "onyx-irix65-250", ["HostCpu.InterferenceDuration.Max"],
+                                    fit),
+                     lambda p: p["platform"] == "irix" and p["measure"] == "net")],
+        "tno-pipeline": [
+            Leverage("1a latency_us",
+                     profile_factor("rti", "dmso-rti13ng",
+                                    [f"RtiSettings.{s}" for s in tno03.K_SETTINGS], fit),
+                     lambda p: p["config"] == "1a"),
+            Leverage("1a max_hz",
+                     profile_factor("rti", "dmso-rti13ng", ["RtiSettings.ReflectTailCost"], fit),
+                     lambda p: p["config"] == "1a"),
+            Leverage("1b max_hz",
+                     profile_factor("host", "onyx-irix65-250", ["HostPlatform.SendOffPathCost",
+                                                                "HostPlatform.RecvOffPathCost"],
+                                    fit),
+                     lambda p: p["config"] == "1b"),
+            Leverage("2 latency_us",
+                     profile_factor("rti", "tno-rti",
+                                    [f"RtiSettings.{s}" for s in tno03.K_SETTINGS], fit),
+                     lambda p: p["config"] == "2"),
+            Leverage("2 knee_hz", option_factor("rciActionCost", 19600, fit),
+                     lambda p: p["config"] == "2"),
+            Leverage("2 max_hz", option_factor("rciReflectCost", 8000, fit),
+                     lambda p: p["config"] == "2")],
+    }
+
+
+def run_leverage(exp: Experiment, decls: list[Leverage], jobs: int = 2,
+                 out: Path | None = None, scheduler: str | None = None, log=print,
+                 progress: bool = True) -> dict:
+    """Re-run each calibration point's points with its parameter at the two ends of its band
+    and analyse; write out/leverage-EXPERIMENT/leverage.json: per point the parameter, the
+    point's simulated value at the nominal model and at each end, and the leverage (the
+    change between the ends in % of the study's value; in the metric's units where the study's
+    value is 0)."""
+    from .campaign import CampaignError, _atomic_write_json, run_campaign
+
+    out_root = Path(out or Path.cwd() / "results").resolve()
+    lid = f"leverage-{exp.id}"
+    ldir = out_root / lid
+    ldir.mkdir(parents=True, exist_ok=True)
+    base = exp.points("quick")
+    runs: list[dict] = list(base)  # the nominal model's (the reproduction's own points)
+    plan = []  # (decl, end, [point per base index])
+    for d in decls:
+        for x in (d.factor.low, d.factor.high):
+            changes, options = sample_changes([d.factor], [x])
+            pf = write_profile_file(ldir / "profiles", changes)
+            pts = []
+            for p in base:
+                q = dict(p)
+                if d.points is None or d.points(p):
+                    q.update(options)
+                    if pf:
+                        q["profileFile"] = pf
+                pts.append(q)
+            runs += pts
+            plan.append((d, x, pts))
+    unique = {_key(p): p for p in runs}
+    sexp = Experiment(id=lid, study=exp.study, title=f"calibration leverage of {exp.id}",
+                      program=exp.program, points=lambda scale: list(unique.values()),
+                      analyse=exp.analyse, timeout_s=exp.timeout_s, cost=exp.cost)
+    res = run_campaign([sexp], "quick", jobs, out_root, log=log, scheduler=scheduler,
+                       progress=progress)[lid]
+    if isinstance(res, Exception):
+        raise CampaignError(str(res))
+    by_key = {_key(r.params): r for r in res}
+    nominal = {v.point: v for v in exp.analyse([by_key[_key(p)] for p in base]).validation}
+    ends: dict[str, list] = {}
+    for d, x, pts in plan:
+        val = {v.point: v for v in exp.analyse([by_key[_key(p)] for p in pts]).validation}
+        ends.setdefault(d.point, []).append((x, val[d.point].simulated))
+    rows = []
+    for d in decls:
+        (lo_x, lo_y), (hi_x, hi_y) = ends[d.point]
+        nom = nominal[d.point]
+        change = hi_y - lo_y
+        rows.append({"point": d.point, "parameter": d.factor.id, "low": lo_x, "high": hi_x,
+                     "relative": d.factor.relative, "simulated": nom.simulated,
+                     "simulated_low": lo_y, "simulated_high": hi_y,
+                     "measured": nom.measured, "tolerance_pct": nom.tolerance_pct,
+                     "leverage_pct": (change / abs(nom.measured) * 100
+                                      if nom.measured else None),
+                     "leverage_abs": change})
+    summary = {"experiment": exp.id, "build": build_id(exp.program), "band": LEVERAGE_FACTORS,
+               "points": rows}
+    _atomic_write_json(ldir / "leverage.json", summary)
+    log(f"{lid}: " + "; ".join(
+        f"{r['point']}: {r['simulated_low']:.4g} .. {r['simulated_high']:.4g}" for r in rows))
+    return summary
+
+
+def leverage_of(exp_id: str, program: str, out: Path) -> dict[str, dict]:
+    """{calibration point: its leverage row} of out/leverage-EXP/leverage.json when it is of
+    the program as built now."""
+    from .campaign import program_path
+
+    path = Path(out) / f"leverage-{exp_id}" / "leverage.json"
+    if not path.exists() or not program_path(program).exists():
+        return {}
+    s = json.loads(path.read_text())
+    if s.get("build") != build_id(program):
+        return {}
+    return {r["point"]: r for r in s["points"]}

@@ -40,6 +40,8 @@ def test_reproduce_runs_every_declared_analysis_with_its_scales_design(tmp_path,
     monkeypatch.setattr(cli, "_sensitivity",
                         lambda exp, method, samples, args: ran.append((exp.id, samples)) or 0)
     monkeypatch.setattr(cli, "_run", lambda exps, args: runs.append(len(exps)) or 0)
+    levered = []
+    monkeypatch.setattr(cli, "_leverage", lambda exps, args: levered.append(len(exps)) or 0)
     declared = [e for e in experiment.experiments().values() if e.sensitivity is not None]
     assert declared
     for scale in ("quick", "paper"):
@@ -50,9 +52,10 @@ def test_reproduce_runs_every_declared_analysis_with_its_scales_design(tmp_path,
         assert all(n == reproduce_samples(e, scale) for (_, n), e in zip(ran, declared))
     # the paper scale's design is the larger
     assert REPRODUCE_SAMPLES["paper"] > REPRODUCE_SAMPLES["quick"] >= 2
+    assert levered == [len(experiment.experiments())] * 2  # the calibration leverage too
     ran.clear()
     assert cli.cmd_reproduce(_reproduce_args(["--no-sensitivity"], tmp_path)) == 0
-    assert ran == [] and runs[-1] == len(experiment.experiments())
+    assert ran == [] and runs[-1] == len(experiment.experiments()) and len(levered) == 2
 
 
 def test_a_declaration_overrides_the_design_per_scale():
@@ -155,3 +158,65 @@ def test_experiments_with_the_same_recalibrations_share_their_fits(tmp_path, mon
     assert len(fits) == first  # the same design: every fit found
     run_sensitivity(other, samples=2, out=tmp_path, log=lambda *a: None, progress=False)
     assert len(fits) == 2 * first
+
+
+def test_calibration_leverage_reruns_the_points_at_the_parameters_band(tmp_path, monkeypatch):
+    """A calibration point whose simulated value is its parameter x (fitted 4, band +-10 %:
+    3.6 .. 4.4) against a study's 5: leverage (4.4 - 3.6) / 5 = 16 %; only the points the
+    point comes from are re-run, the other keeps its nominal record; the report shows it."""
+    from testbed import sensitivity
+    from testbed.experiment import Validation
+    from testbed.report import _validation_tables
+    from testbed.sensitivity import Leverage, leverage_of, option_factor, run_leverage
+
+    ran = []
+
+    def fake(exps, scale, jobs, out, **kw):
+        [sexp] = exps
+        pts = sexp.points(scale)
+        ran.extend(pts)
+        return {sexp.id: [Record(params=p, result={}) for p in pts]}
+
+    monkeypatch.setattr("testbed.campaign.run_campaign", fake)
+    monkeypatch.setattr(sensitivity, "build_id", lambda program: "b")
+    monkeypatch.setattr("testbed.campaign.program_path", lambda p: tmp_path)
+
+    def analyse(records):
+        x = float(next(r.params for r in records if r.params["p"] == 1).get("x", 4))
+        other = next(r.params for r in records if r.params["p"] == 2)
+        assert "x" not in other  # the other point keeps its nominal record
+        return Analysis(rows=[], metrics={}, validation=[
+            Validation("fit", 5.0, x, 30, role="calibration", parameter="x", reason="r")])
+
+    exp = Experiment(id="toy-lev", study="S", title="t", program="p",
+                     points=lambda s: [{"p": 1}, {"p": 2}], analyse=analyse)
+    decl = Leverage("fit", option_factor("x", 4.0, "the fitted value +-10 %"),
+                    lambda p: p["p"] == 1)
+    s = run_leverage(exp, [decl], out=tmp_path, log=lambda *a: None, progress=False)
+    [row] = s["points"]
+    assert (row["simulated_low"], row["simulated_high"]) == pytest.approx((3.6, 4.4))
+    assert row["leverage_pct"] == pytest.approx(16.0)
+    # the nominal p = 1 and p = 2, p = 1 at the two ends
+    assert len({json.dumps(p, sort_keys=True) for p in ran}) == 4
+    lev = leverage_of("toy-lev", "p", tmp_path)
+    text = "\n".join(_validation_tables([exp.analyse([Record({"p": 1}, {}),
+                                                      Record({"p": 2}, {})]).validation[0]
+                                         .as_dict()], lev))
+    assert "| 3.6 .. 4.4 (+16 %) |" in text
+
+
+def test_every_calibration_point_of_the_quick_reproduction_has_a_leverage_declaration():
+    """The calibration points of the experiments' analyses (by their names in
+    calibration_leverage) against those the declarations name: every declared point is one
+    its experiment has as a calibration point (checked on the records of test_seed_intervals
+    where its analysis runs on synthetic records)."""
+    from testbed.sensitivity import calibration_leverage
+
+    decls = calibration_leverage()
+    import test_seed_intervals as T
+    from testbed.experiments import gine14, tno03
+
+    for exp_id, analysis in (("tno-jitter", tno03.jitter_analyse(T._jitter_records("quick"))),
+                             ("gine-timer", gine14.timer_analyse(T._timer_records("quick")))):
+        calib = {v.point for v in analysis.validation if v.role == "calibration"}
+        assert calib == {d.point for d in decls[exp_id]}, exp_id
