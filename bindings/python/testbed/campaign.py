@@ -1521,7 +1521,9 @@ def finish_experiment(exp: Experiment, records: list[Record], scale: str, out: P
     _atomic_write_json(edir / "summary.json", summary)
     if plots:
         from .plot import render
+        from .sensitivity import draw_bands
 
+        draw_bands(exp, analysis.figures, out)  # the bands over the ranges, where computed
         for fig in analysis.figures:
             render(fig, edir)
     return metrics

@@ -583,6 +583,8 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
                                     sample_choices(factors, info["row"]))
                 metrics = a.metrics
                 ok_val = sum(v.passed for v in a.validation), len(a.validation)
+                if info["index"]:  # the samples' figures: the bands the figures draw
+                    info["figures"] = a.figures
             except Exception as e:
                 info["failed"] = f"analysis: {type(e).__name__}: {e}"
         info["metrics"] = metrics
@@ -649,6 +651,8 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
         "metrics": results,
         # verdicts, booleans and named outcomes: their levels over the samples
         "levels": level_rows,
+        # each figure's curves over the samples (figure_bands): what the figures draw
+        "figure_bands": figure_bands([t["figures"] for t in table if t.get("figures")]),
     }
     _atomic_write_json(sdir / "sensitivity.json", summary)
     write_csv(sdir / "bands.csv", [{k: r.get(k) for k in ("metric", "central", "band_low",
@@ -845,6 +849,66 @@ def tornado(entry: dict, method: str, sdir: Path) -> str:
     finally:
         tmp_dat.unlink(missing_ok=True)
     return f"{name}.png"
+
+
+def figure_bands(sample_figures: list[list]) -> dict:
+    """The 5-95 % band of every curve of the experiment's figures over the design's samples:
+    {figure name: {series title: {"x": [...], "low": [...], "high": [...]}}}, at each x where
+    at least two samples have a numeric value (a series drawn as a band already, or whose
+    title changes between samples, has none)."""
+    import numpy as np
+
+    vals: dict = {}
+    for figs in sample_figures:
+        for f in figs:
+            for sr in f.series:
+                if sr.style == "band" or sr.yerr is not None or not sr.title:
+                    continue
+                per = vals.setdefault(f.name, {}).setdefault(sr.title, {})
+                for x, y in zip(sr.x, sr.y):
+                    if _numeric(x) and _numeric(y):
+                        per.setdefault(float(x), []).append(float(y))
+    out: dict = {}
+    for name, series in vals.items():
+        for title, per in series.items():
+            xs = sorted(x for x, ys in per.items() if len(ys) >= 2)
+            if not xs:
+                continue
+            out.setdefault(name, {})[title] = {
+                "x": xs, "low": [float(np.percentile(per[x], 5)) for x in xs],
+                "high": [float(np.percentile(per[x], 95)) for x in xs]}
+    return out
+
+
+def draw_bands(exp: Experiment, figures: list, out: Path) -> None:
+    """Add to the experiment's figures the 5-95 % band of each curve over the documented
+    ranges (figure_bands of out/sensitivity-EXP/sensitivity.json of the same build): a shaded
+    band in the curve's colour, said in the subtitle."""
+    from .plot import band_between
+
+    if getattr(exp, "sensitivity", None) is None:
+        return
+    path = Path(out) / f"sensitivity-{exp.id}" / "sensitivity.json"
+    if attach(exp, out) is None:
+        return
+    bands = json.loads(path.read_text()).get("figure_bands", {})
+    for f in figures:
+        fb = bands.get(f.name)
+        if not fb:
+            continue
+        drawn = False
+        for sr in list(f.series):
+            b = fb.get(sr.title)
+            if b is None or sr.style == "band" or sr.yerr is not None:
+                continue
+            f.series.append(band_between("", b["x"], b["low"], b["high"],
+                                         group=sr.group or sr.title))
+            if sr.group is None:
+                sr.group = sr.title
+            drawn = True
+        if drawn:
+            note = "shaded: 5-95 % over the documented ranges"
+            f.subtitle = f"{f.subtitle}; {note}" if f.subtitle else note
 
 
 def combine_band(band_low, band_high, central, seed_low, seed_high):

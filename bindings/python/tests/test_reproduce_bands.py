@@ -77,10 +77,14 @@ def _toy(exp_id, recal=None):
     """An experiment of one point whose metric y is its option x, a verdict y > 5 and a named
     outcome; x ranged 0..10."""
     def analyse(records):
+        from testbed.experiment import Figure, Series
+
         x = float(records[0].params.get("x", 4))
+        fig = Figure("curve", "a curve", "n (count)", "y (s)", series=[
+            Series("model", [1, 2], [x, 2 * x]), Series("study", [1.5], [1.0], style="points", yerr=0.1)])
         return Analysis(rows=[], metrics={"y": x, "big": x > 5,
                                           "ended_by": "loss" if x > 5 else "rate",
-                                          "echo_s": "setting"})
+                                          "echo_s": "setting"}, figures=[fig])
 
     return Experiment(id=exp_id, study="S", title="t", program="jaxa-benchmark",
                       points=lambda s: [{"p": 1}], analyse=analyse,
@@ -220,3 +224,39 @@ def test_every_calibration_point_of_the_quick_reproduction_has_a_leverage_declar
                              ("gine-timer", gine14.timer_analyse(T._timer_records("quick")))):
         calib = {v.point for v in analysis.validation if v.role == "calibration"}
         assert calib == {d.point for d in decls[exp_id]}, exp_id
+
+
+def test_a_figure_draws_its_curves_band_over_the_samples(tmp_path, monkeypatch):
+    """The toy's curve y = (x, 2x) over Morris's grid of x in 0..10 (0, 10/3, 20/3, 10): the
+    band at each point is the 5-95 % of the samples' values, in the curve's colour, without a
+    key entry of its own; a series with its own error bars gets none."""
+    import numpy as np
+
+    from testbed import sensitivity
+    from testbed.plot import layout_problems, script
+
+    if shutil.which("gnuplot") is None:
+        pytest.skip("gnuplot missing")
+    _fake_campaign(monkeypatch)
+    monkeypatch.setattr(sensitivity, "build_id", lambda program: "b")
+    monkeypatch.setattr("testbed.campaign.program_path", lambda p: tmp_path)
+    exp = _toy("toy-fig")
+    s = run_sensitivity(exp, samples=4, out=tmp_path, log=lambda *a: None, progress=False)
+    import csv
+
+    rows = list(csv.DictReader(open(tmp_path / "sensitivity-toy-fig" / "samples.csv")))
+    xs = [float(r["x"]) for r in rows[1:]]  # sample 0 is the nominal model
+    b = s["figure_bands"]["curve"]["model"]
+    assert b["x"] == [1.0, 2.0]
+    # (the option's text carries 6 significant digits)
+    assert b["low"] == pytest.approx([np.percentile(xs, 5), 2 * np.percentile(xs, 5)], rel=1e-5)
+    assert b["high"] == pytest.approx([np.percentile(xs, 95), 2 * np.percentile(xs, 95)],
+                                      rel=1e-5)
+    assert "study" not in s["figure_bands"]["curve"]
+    figs = exp.analyse([Record({"p": 1}, {})]).figures
+    sensitivity.draw_bands(exp, figs, tmp_path)
+    [band] = [sr for sr in figs[0].series if sr.style == "band"]
+    assert band.title == "" and band.group == "model"
+    assert [y - h for y, h in zip(band.y, band.yerr)] == pytest.approx(b["low"])
+    assert "5-95 % over the documented ranges" in figs[0].subtitle
+    assert layout_problems(script(figs[0], tmp_path / "f.png")) == []
