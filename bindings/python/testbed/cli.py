@@ -236,7 +236,8 @@ def cmd_reproduce(args):
         for exp in exps:
             if exp.sensitivity is not None:
                 rc = max(rc, _sensitivity(exp, args.sensitivity_method,
-                                          reproduce_samples(exp, args.scale), args))
+                                          reproduce_samples(exp, args.scale), args,
+                                          screening=True))
         # every calibration point's leverage: its parameter at the ends of its band
         rc = max(rc, _leverage(exps, args))
         return max(rc, _run(exps, args))
@@ -266,13 +267,13 @@ def _leverage(exps, args):
     return rc
 
 
-def _sensitivity(exp, method, samples, args):
+def _sensitivity(exp, method, samples, args, screening=False):
     from .campaign import CampaignError, SchedulerError
     from .sensitivity import SensitivityError, run_sensitivity
 
     try:
         run_sensitivity(exp, method, samples, args.jobs, args.out, args.scheduler, log=_log,
-                        progress=args.progress)
+                        progress=args.progress, screening=screening)
     except KeyboardInterrupt:
         return 130
     except SensitivityError as e:

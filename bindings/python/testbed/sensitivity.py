@@ -149,10 +149,17 @@ def analyse(factors: list[Range], method: str, X, Y) -> list[dict]:
     if method == "morris":
         from SALib.analyze import morris
 
-        r = morris.analyze(prob, X, Y, num_levels=MORRIS_LEVELS, print_to_console=False,
-                           seed=1)
+        import warnings
+
+        with warnings.catch_warnings():
+            if len(Y) == len(factors) + 1:  # one trajectory: numpy's "ddof" warning of sigma
+                warnings.simplefilter("ignore", RuntimeWarning)
+            r = morris.analyze(prob, X, Y, num_levels=MORRIS_LEVELS, print_to_console=False,
+                               seed=1)
         return [{"parameter": f.id, "mu_star": float(r["mu_star"][i]),
-                 "sigma": float(r["sigma"][i]), "mu_star_conf": float(r["mu_star_conf"][i])}
+                 # one trajectory: one elementary effect per factor, no spread (None)
+                 "sigma": _finite_or_none(r["sigma"][i]),
+                 "mu_star_conf": _finite_or_none(r["mu_star_conf"][i])}
                 for i, f in enumerate(factors)]
     from SALib.analyze import sobol
 
@@ -165,17 +172,23 @@ def analyse(factors: list[Range], method: str, X, Y) -> list[dict]:
             for i, f in enumerate(factors)]
 
 
-def _complete(factors, method, X, ys):
+def _finite_or_none(v):
+    v = float(v)
+    return v if math.isfinite(v) else None
+
+
+def _complete(factors, method, X, ys, least: int = 2):
     """The design rows whose outcome is defined, as a design SALib can analyse: Morris keeps
     the complete trajectories (k + 1 rows each; at least two), Sobol needs every row.
-    Returns (X, Y, number of trajectories or rows used) or (None, None, 0)."""
+    ``least``: the fewest complete trajectories that rank (2; 1 for a one-trajectory
+    design). Returns (X, Y, number of trajectories or rows used) or (None, None, 0)."""
     import numpy as np
 
     ok = [_numeric(y) for y in ys]
     if method == "morris":
         k1 = len(factors) + 1
         keep = [t for t in range(len(ys) // k1) if all(ok[t * k1:(t + 1) * k1])]
-        if len(keep) < 2:
+        if len(keep) < least:
             return None, None, 0
         idx = [t * k1 + j for t in keep for j in range(k1)]
         return X[idx], np.array([ys[i] for i in idx], dtype=float), len(keep)
@@ -431,8 +444,12 @@ def _numeric(v) -> bool:
 
 def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None = None,
                     jobs: int = 2, out: Path | None = None, scheduler: str | None = None,
-                    log=print, progress: bool = True, seed: int = 1) -> dict:
-    """Sample, recalibrate, run and analyse; write results/sensitivity-EXPERIMENT/."""
+                    log=print, progress: bool = True, seed: int = 1,
+                    screening: bool = False) -> dict:
+    """Sample, recalibrate, run and analyse; write results/sensitivity-EXPERIMENT/.
+    ``screening``: a one-trajectory Morris design is allowed (./testbed reproduce's smallest
+    design for a costly experiment: each factor's mu* is its one elementary effect, sigma
+    undefined)."""
     import numpy as np
 
     from . import ROOT
@@ -445,7 +462,7 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     if method not in METHODS:
         raise SensitivityError(f"--method {method}: one of {', '.join(METHODS)}")
     n = samples or DEFAULT_SAMPLES[method]
-    if method == "morris" and n < 2:
+    if method == "morris" and n < (1 if screening else 2):
         # One trajectory gives each parameter one elementary effect: no spread (sigma), and
         # mu* of a single effect ranks nothing.
         raise SensitivityError(f"--samples {n}: Morris needs at least 2 trajectories (the "
@@ -602,7 +619,7 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
             entry["band_low"] = float(np.percentile(good, 5))
             entry["band_high"] = float(np.percentile(good, 95))
             entry["min"], entry["max"] = float(min(good)), float(max(good))
-        Xr, Yr, used = _complete(factors, method, X, ys)
+        Xr, Yr, used = _complete(factors, method, X, ys, least=min(2, n))
         entry["ranked_on"] = used
         if Yr is not None:
             rank = analyse(factors, method, Xr, Yr)
@@ -769,6 +786,11 @@ def _levels_cell(lv: dict) -> str:
     return levels_text(lv).replace("|", "\\|") or "undefined in every sample"
 
 
+def _nan(v):
+    """None (sigma of a one-trajectory design) as NaN, which gnuplot leaves undrawn."""
+    return float("nan") if v is None else v
+
+
 def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
 
@@ -843,7 +865,8 @@ def tornado(entry: dict, method: str, sdir: Path) -> str:
 
     try:
         atomic_write_text(tmp_dat, "".join(f'{i} "{r["parameter"]}" {r[key]:.10g} '
-                                           f'{r[second]:.10g}\n' for i, r in enumerate(rank)))
+                                           f'{_nan(r[second]):.10g}\n'
+                                           for i, r in enumerate(rank)))
         draw(script, sdir, name, "tornado figure")
         os.replace(tmp_dat, dat)
     finally:

@@ -38,7 +38,7 @@ def test_reproduce_computes_bands_unless_told_not_to(tmp_path):
 def test_reproduce_runs_every_declared_analysis_with_its_scales_design(tmp_path, monkeypatch):
     ran, runs = [], []
     monkeypatch.setattr(cli, "_sensitivity",
-                        lambda exp, method, samples, args: ran.append((exp.id, samples)) or 0)
+                        lambda exp, method, samples, args, **kw: ran.append((exp.id, samples)) or 0)
     monkeypatch.setattr(cli, "_run", lambda exps, args: runs.append(len(exps)) or 0)
     levered = []
     monkeypatch.setattr(cli, "_leverage", lambda exps, args: levered.append(len(exps)) or 0)
@@ -260,3 +260,26 @@ def test_a_figure_draws_its_curves_band_over_the_samples(tmp_path, monkeypatch):
     assert [y - h for y, h in zip(band.y, band.yerr)] == pytest.approx(b["low"])
     assert "5-95 % over the documented ranges" in figs[0].subtitle
     assert layout_problems(script(figs[0], tmp_path / "f.png")) == []
+
+
+def test_a_one_trajectory_design_ranks_by_one_elementary_effect(tmp_path, monkeypatch):
+    """./testbed reproduce's smallest design (a declaration's reproduce_samples of 1): k + 1
+    samples, each factor's mu* its one elementary effect (the toy's y = x: 1 per unit, scaled
+    to the range: 10), sigma undefined; ./testbed sensitivity still refuses one trajectory."""
+    from testbed import sensitivity
+    from testbed.sensitivity import SensitivityError
+
+    if shutil.which("gnuplot") is None:
+        pytest.skip("gnuplot missing")
+    _fake_campaign(monkeypatch)
+    monkeypatch.setattr(sensitivity, "build_id", lambda program: "b")
+    with pytest.raises(SensitivityError, match="at least 2 trajectories"):
+        run_sensitivity(_toy("toy-one"), samples=1, out=tmp_path, log=lambda *a: None,
+                        progress=False)
+    s = run_sensitivity(_toy("toy-one"), samples=1, out=tmp_path, log=lambda *a: None,
+                        progress=False, screening=True)
+    [y] = [m for m in s["metrics"] if m["metric"] == "y"]
+    assert s["runs"] == 2 and y["drivers"] == ["x"]
+    [r] = y["ranking"]
+    assert r["mu_star"] == pytest.approx(10, rel=1e-5) and r["sigma"] is None
+    assert (tmp_path / "sensitivity-toy-one" / "tornado-y.png").exists()
