@@ -264,6 +264,9 @@ def _leverage(exps, args):
         except CampaignError as e:
             _log(f"{exp.id}: calibration leverage FAILED: {_failure(e)}")
             rc = 1
+        except Exception as e:  # an analysis bug must not stop the reproduction
+            _log(f"{exp.id}: calibration leverage FAILED: {type(e).__name__}: {e}")
+            rc = 1
     return rc
 
 
