@@ -49,7 +49,7 @@ from .experiment import Experiment, Record, headline, role_counts
 from .outputs import atomic_write_json, write_csv
 from .plot import render
 from .points import run_campaign
-from .sensitivity import attach
+from .sensitivity import attach, draw_bands
 
 __all__ = ["CampaignError", "LEAN_DASK", "PointsFailed", "SchedulerError", "finish_experiment",
            "run_campaign"]
@@ -106,6 +106,7 @@ def finish_experiment(exp: Experiment, records: list[Record], scale: str, out: P
                "figures": [f.name + ".png" for f in analysis.figures]}
     atomic_write_json(edir / "summary.json", summary)
     if plots:
+        draw_bands(exp, analysis.figures, out)  # the bands over the ranges, where computed
         for fig in analysis.figures:
             render(fig, edir)
     return metrics

@@ -225,23 +225,58 @@ def cmd_run(args):
 
 def cmd_reproduce(args):
     exps = list(experiments().values())
-    if args.with_sensitivity:
-        # Before the analyses, so that metrics.json and report.md carry the bands.
+    if args.sensitivity:
+        # The bands of every declared experiment (the design of the scale:
+        # sensitivity.reproduce_samples), before the analyses, so that metrics.json and
+        # report.md carry them; the nominal model's points are the reproduction's own (a
+        # campaign reuses a point another experiment of --out has run).
+        from .sensitivity import reproduce_samples
+
         rc = 0
         for exp in exps:
             if exp.sensitivity is not None:
-                rc = max(rc, _sensitivity(exp, args.sensitivity_method, None, args))
+                rc = max(rc, _sensitivity(exp, args.sensitivity_method,
+                                          reproduce_samples(exp, args.scale), args,
+                                          screening=True))
+        # every calibration point's leverage: its parameter at the ends of its band
+        rc = max(rc, _leverage(exps, args))
         return max(rc, _run(exps, args))
     return _run(exps, args)
 
 
-def _sensitivity(exp, method, samples, args):
+def _leverage(exps, args):
+    from .campaign import CampaignError, SchedulerError
+    from .sensitivity import calibration_leverage, run_leverage
+
+    decls = calibration_leverage()
+    rc = 0
+    for exp in exps:
+        if exp.id not in decls:
+            continue
+        try:
+            run_leverage(exp, decls[exp.id], args.jobs, args.out, args.scheduler, log=_log,
+                         progress=args.progress)
+        except KeyboardInterrupt:
+            return 130
+        except SchedulerError as e:
+            _error(e)
+            return 2
+        except CampaignError as e:
+            _log(f"{exp.id}: calibration leverage FAILED: {_failure(e)}")
+            rc = 1
+        except Exception as e:  # an analysis bug must not stop the reproduction
+            _log(f"{exp.id}: calibration leverage FAILED: {type(e).__name__}: {e}")
+            rc = 1
+    return rc
+
+
+def _sensitivity(exp, method, samples, args, screening=False):
     from .campaign import CampaignError, SchedulerError
     from .sensitivity import SensitivityError, run_sensitivity
 
     try:
         run_sensitivity(exp, method, samples, args.jobs, args.out, args.scheduler, log=_log,
-                        progress=args.progress)
+                        progress=args.progress, screening=screening)
     except KeyboardInterrupt:
         return 130
     except SensitivityError as e:
@@ -550,9 +585,13 @@ def main(argv=None):
     p.set_defaults(func=cmd_run)
     p = sub.add_parser("reproduce", help="every experiment, then the report")
     _common(p)
-    p.add_argument("--with-sensitivity", action="store_true",
-                   help="first the sensitivity analysis of every experiment that declares one, "
-                        "at the small default sample size (doc/sensitivity.rst)")
+    p.add_argument("--no-sensitivity", dest="sensitivity", action="store_false",
+                   help="no bands: skip the sensitivity analyses that reproduce runs first for "
+                        "every experiment that declares one (doc/sensitivity.rst)")
+    # the bands are the default; the former opt-in stays accepted and changes nothing
+    p.add_argument("--with-sensitivity", dest="sensitivity", action="store_true",
+                   help=argparse.SUPPRESS)
+    p.set_defaults(sensitivity=True)
     p.add_argument("--sensitivity-method", choices=("morris", "sobol"), default="morris",
                    help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_reproduce)

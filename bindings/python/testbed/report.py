@@ -8,9 +8,9 @@ testbed.experiment.Validation).
 import json
 from pathlib import Path
 
-from .experiment import failing_checks, headline, role_counts
+from .experiment import failing_checks, headline, levels_text, role_counts
 from .outputs import atomic_write_text
-from .sensitivity import combine_band
+from .sensitivity import combine_band, leverage_of
 
 
 def _fmt(v):
@@ -76,13 +76,26 @@ def _metric_table(metrics: dict, sens: dict | None) -> list[str]:
         extra = []
         if metrics.get(f"{k}_levels"):
             extra.append(f"levels: {metrics[f'{k}_levels']}")
+        if b and b.get("levels"):
+            extra.append(f"levels over the ranges: {levels_text(b['levels'])}")
         if metrics.get(f"{k}_regime"):
             extra.append(_fmt(metrics[f"{k}_regime"]))
         rows.append(f"| `{k}` | {_cell(val)} | {band} | {drivers} | {_cell('; '.join(extra))} |")
     return rows
 
 
-def _validation_tables(val: list[dict]) -> list[str]:
+def _leverage_cell(row: dict | None) -> str:
+    """A calibration point's leverage (sensitivity.run_leverage): its value at the two ends of
+    its parameter's band and the change between them."""
+    if not row:
+        return "not computed"
+    text = f"{_fmt(row['simulated_low'])} .. {_fmt(row['simulated_high'])}"
+    if row.get("leverage_pct") is not None:
+        return f"{text} ({row['leverage_pct']:+.3g} %)"
+    return f"{text} ({_fmt(row['leverage_abs'])})"
+
+
+def _validation_tables(val: list[dict], leverage: dict | None = None) -> list[str]:
     sec = []
     checks = [v for v in val if v.get("role", "check") == "check"]
     calib = [v for v in val if v.get("role") == "calibration"]
@@ -99,14 +112,19 @@ def _validation_tables(val: list[dict]) -> list[str]:
         sec.append("")
     if calib:
         sec += ["Calibration points (each set the model parameter named; reproducing them shows "
-                "the calibration holds, it validates nothing):", "",
+                "the calibration holds, it validates nothing). *Leverage*: the point at the "
+                "ends of its parameter's band (the fitted value +-10 %, doc/sensitivity.rst), "
+                "and the change in % of the study's value; a change below the tolerance says "
+                "the point does not pin its parameter:", "",
                 "| point | parameter it set | measured | simulated | error % | tolerance % | "
-                "reproduced | tolerance from |", "|---|---|---|---|---|---|---|---|"]
+                "reproduced | leverage | tolerance from |", "|---|---|---|---|---|---|---|---|---|"]
         for v in calib:
             sec.append(f"| {_cell(v['point'])} | {_cell(v.get('parameter'))} | "
                        f"{_fmt(v['measured'])} | {_sim(v)} | "
                        f"{_fmt(v['error_pct'])} | {_fmt(v['tolerance_pct'])} | "
-                       f"{'yes' if v['pass'] else '**NO**'} | {_cell(v.get('reason'))} |")
+                       f"{'yes' if v['pass'] else '**NO**'} | "
+                       f"{_leverage_cell((leverage or {}).get(v['point']))} | "
+                       f"{_cell(v.get('reason'))} |")
         sec.append("")
     if gaps:
         sec += ["Known gaps (documented disagreements the model does not close; never a "
@@ -169,7 +187,7 @@ def write_report(out: Path, experiments) -> Path:
             sec.append("")
         sec += _metric_table(m["metrics"], sens)
         sec.append("")
-        sec += _validation_tables(val)
+        sec += _validation_tables(val, leverage_of(exp.id, exp.program, out))
         for fig in summary.get("figures", []):
             if (out / exp.id / fig).exists():
                 sec.append(f"![{exp.id} {fig}]({exp.id}/{fig})")

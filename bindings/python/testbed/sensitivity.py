@@ -39,9 +39,15 @@ from .ranges import Profiles, Range, format_number, parse_number, profile_file_t
 METHODS = ("morris", "sobol")
 #: Morris grid levels (SALib's default p = 4: every factor takes low, 1/3, 2/3, high).
 MORRIS_LEVELS = 4
-#: Small sample sizes: Morris trajectories, Sobol base samples (a power of 2). The documented
-#: sizes of ./testbed reproduce --with-sensitivity.
+#: Small sample sizes: Morris trajectories, Sobol base samples (a power of 2): the default of
+#: ./testbed sensitivity.
 DEFAULT_SAMPLES = {"morris": 4, "sobol": 8}
+#: The design ./testbed reproduce runs for every declared experiment's bands, per scale: Morris
+#: trajectories. Quick: the smallest design that still ranks (two trajectories, 2 (k + 1)
+#: samples + the nominal model, each design point one seed: the seed spread is the
+#: experiment's own seed interval); paper: the ./testbed sensitivity default. A declaration's
+#: ``reproduce_samples`` overrides it per scale.
+REPRODUCE_SAMPLES = {"quick": 2, "paper": 4}
 #: Most runs (samples x points, before shared points are merged) a sensitivity analysis starts:
 #: a sweep's default --max-points.
 MAX_RUNS = 10000
@@ -88,11 +94,19 @@ class Sensitivity:
     # (ranges.Choice(..., in_analysis=True)): a reading that every sample runs as its own
     # points, whose level picks the points the main metrics come from (sample_analysis).
     analyse: Callable[[list, dict], object] | None = None
+    # Morris trajectories of ./testbed reproduce's bands per scale, where they differ from
+    # REPRODUCE_SAMPLES (an experiment whose samples are costly).
+    reproduce_samples: dict[str, int] = field(default_factory=dict)
     notes: str = ""
 
     def factors(self) -> list[Range]:
         prof = Profiles().ranges_of(self.profiles) if self.profiles else []
         return list(self.ranges) + prof
+
+
+def reproduce_samples(exp: Experiment, scale: str) -> int:
+    """The Morris trajectories of the bands ./testbed reproduce computes at this scale."""
+    return exp.sensitivity.reproduce_samples.get(scale, REPRODUCE_SAMPLES[scale])
 
 
 def declared_ranges() -> dict[str, list[Range]]:
@@ -139,10 +153,17 @@ def analyse(factors: list[Range], method: str, X, Y) -> list[dict]:
     if method == "morris":
         from SALib.analyze import morris
 
-        r = morris.analyze(prob, X, Y, num_levels=MORRIS_LEVELS, print_to_console=False,
-                           seed=1)
+        import warnings
+
+        with warnings.catch_warnings():
+            if len(Y) == len(factors) + 1:  # one trajectory: numpy's "ddof" warning of sigma
+                warnings.simplefilter("ignore", RuntimeWarning)
+            r = morris.analyze(prob, X, Y, num_levels=MORRIS_LEVELS, print_to_console=False,
+                               seed=1)
         return [{"parameter": f.id, "mu_star": float(r["mu_star"][i]),
-                 "sigma": float(r["sigma"][i]), "mu_star_conf": float(r["mu_star_conf"][i])}
+                 # one trajectory: one elementary effect per factor, no spread (None)
+                 "sigma": _finite_or_none(r["sigma"][i]),
+                 "mu_star_conf": _finite_or_none(r["mu_star_conf"][i])}
                 for i, f in enumerate(factors)]
     from SALib.analyze import sobol
 
@@ -155,17 +176,23 @@ def analyse(factors: list[Range], method: str, X, Y) -> list[dict]:
             for i, f in enumerate(factors)]
 
 
-def _complete(factors, method, X, ys):
+def _finite_or_none(v):
+    v = float(v)
+    return v if math.isfinite(v) else None
+
+
+def _complete(factors, method, X, ys, least: int = 2):
     """The design rows whose outcome is defined, as a design SALib can analyse: Morris keeps
     the complete trajectories (k + 1 rows each; at least two), Sobol needs every row.
-    Returns (X, Y, number of trajectories or rows used) or (None, None, 0)."""
+    ``least``: the fewest complete trajectories that rank (2; 1 for a one-trajectory
+    design). Returns (X, Y, number of trajectories or rows used) or (None, None, 0)."""
     import numpy as np
 
     ok = [_numeric(y) for y in ys]
     if method == "morris":
         k1 = len(factors) + 1
         keep = [t for t in range(len(ys) // k1) if all(ok[t * k1:(t + 1) * k1])]
-        if len(keep) < 2:
+        if len(keep) < least:
             return None, None, 0
         idx = [t * k1 + j for t in keep for j in range(k1)]
         return X[idx], np.array([ys[i] for i in idx], dtype=float), len(keep)
@@ -279,7 +306,18 @@ def recalibrate(exp_id: str, changes_json: dict, options: dict, profiles_dir: st
     return {"settings": _changes_json(fitted), "fits": fits}
 
 
-def _recalibrate_all(exp, jobs_todo, jobs, log, progress):
+def calibration_dir(out_root: Path, decl: Sensitivity) -> Path:
+    """Where a declaration's per-sample fits are stored: one folder per set of
+    recalibrations (parameter, metric, target, tolerance) under --out, shared by every
+    experiment that declares the same ones (jaxa-order, jaxa-bidir and jaxa-fig8 refit K on
+    the same design; tno-pipeline and tno-jitter the cold lines): a sample with the same
+    assumed values and options is fitted once. The procedures are deterministic, and the fit's
+    key is its sample's assumed values and options."""
+    ident = [[r.parameter, r.metric, r.target, r.tolerance_pct] for r in decl.recalibrate]
+    return Path(out_root) / "sensitivity-calibration" / _key(ident)
+
+
+def _recalibrate_all(exp, jobs_todo, jobs, log, progress, profiles_dir):
     """jobs_todo: [(index, changes_json, options, dest)] -> writes each dest. The fits run here,
     `jobs` at a time (threads waiting on the programs' processes): a fit is a short sequence of
     dependent runs, and a second Dask cluster started and closed before the campaign's would
@@ -290,7 +328,7 @@ def _recalibrate_all(exp, jobs_todo, jobs, log, progress):
     try:
         with ThreadPoolExecutor(max(1, jobs)) as pool:
             futs = {pool.submit(recalibrate, exp.id, cj, opts,
-                                str(Path(dest).parent.parent / "profiles")): dest
+                                str(profiles_dir)): dest
                     for _, cj, opts, dest in jobs_todo}
             for f in as_completed(futs):
                 try:
@@ -347,14 +385,69 @@ def banded_names(nominal: dict, patterns) -> list[str]:
             and any(fnmatch.fnmatch(m, pat) for pat in patterns)]
 
 
+def leveled_names(nominal: dict, patterns) -> list[str]:
+    """The metrics of the nominal model that get levels instead of a band: a verdict, a
+    boolean or a named outcome (a string) matching a pattern. Over the design they get the set
+    of outcomes and the fraction of the samples that give each (levels)."""
+    return [m for m in nominal if isinstance(nominal[m], (bool, str))
+            and not m.endswith(NOT_BANDED)
+            and any(fnmatch.fnmatch(m, pat) for pat in patterns)]
+
+
+#: Companions of a metric NAME (testbed.report.COMPANIONS): never a prediction of their own.
+COMPANIONS = ("_low", "_high", "_seeds", "_seed_low", "_seed_high", "_levels", "_regime",
+              "_lower_bound")
+
+
+def without_band(metrics: dict, decl: "Sensitivity | None", compared=()) -> list[str]:
+    """The metrics of an analysis (the nominal model's) that get neither a band nor levels:
+    not their own band (``_low``/``_high``: seeds or a regime), levels (``_levels``) or bound
+    (``_lower_bound``), not compared with the study (``compared``: the validation points'
+    names, a check or a calibration point), and not banded or levelled by the declaration
+    (banded_names, leveled_names). A prediction metric in this list is reported bare."""
+    pats = decl.metrics if decl is not None else ()
+    covered = set(banded_names(metrics, pats)) | set(leveled_names(metrics, pats))
+    out = []
+    for k in metrics:
+        if any(k.endswith(c) and k[:-len(c)] in metrics for c in COMPANIONS) \
+                or k.endswith("_is_lower_bound"):
+            continue
+        if (f"{k}_low" in metrics or f"{k}_levels" in metrics
+                or f"{k}_lower_bound" in metrics or k in compared or k in covered):
+            continue
+        out.append(k)
+    return out
+
+
+def levels(values) -> dict[str, float]:
+    """The outcomes of a verdict over the design's samples and the fraction of the defined
+    samples (not None) that give each, largest first."""
+    from collections import Counter
+
+    vals = [_level_text(v) for v in values if v is not None]
+    if not vals:
+        return {}
+    return {k: c / len(vals) for k, c in Counter(vals).most_common()}
+
+
+def _level_text(v) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
 def _numeric(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
 def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None = None,
                     jobs: int = 2, out: Path | None = None, scheduler: str | None = None,
-                    log=print, progress: bool = True, seed: int = 1) -> dict:
-    """Sample, recalibrate, run and analyse; write results/sensitivity-EXPERIMENT/."""
+                    log=print, progress: bool = True, seed: int = 1,
+                    screening: bool = False) -> dict:
+    """Sample, recalibrate, run and analyse; write results/sensitivity-EXPERIMENT/.
+    ``screening``: a one-trajectory Morris design is allowed (./testbed reproduce's smallest
+    design for a costly experiment: each factor's mu* is its one elementary effect, sigma
+    undefined)."""
     import numpy as np
 
     decl = getattr(exp, "sensitivity", None)
@@ -364,7 +457,7 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     if method not in METHODS:
         raise SensitivityError(f"--method {method}: one of {', '.join(METHODS)}")
     n = samples or DEFAULT_SAMPLES[method]
-    if method == "morris" and n < 2:
+    if method == "morris" and n < (1 if screening else 2):
         # One trajectory gives each parameter one elementary effect: no spread (sigma), and
         # mu* of a single effect ranks nothing.
         raise SensitivityError(f"--samples {n}: Morris needs at least 2 trajectories (the "
@@ -408,7 +501,7 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
         info = {"index": i, "row": row, "changes": changes, "options": options}
         if decl.recalibrate and row is not None:
             cj = _changes_json(changes)
-            dest = sdir / "calibration" / f"{_key([cj, options])}.json"
+            dest = calibration_dir(out_root, decl) / f"{_key([cj, options])}.json"
             info["calibration"] = dest
             # once per distinct set of assumed values: samples that differ only in a choice
             # applied in the analysis share their fit
@@ -419,7 +512,7 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     if recal_todo:
         log(f"{sid}: recalibrating {len(recal_todo)} samples "
             f"({', '.join(r.parameter for r in decl.recalibrate)})")
-        _recalibrate_all(exp, recal_todo, jobs, log, progress)
+        _recalibrate_all(exp, recal_todo, jobs, log, progress, sdir / "profiles")
     t_recal = time.monotonic() - t_recal
     # Points of every sample (shared points are run once).
     unique: dict[str, dict] = {}
@@ -500,6 +593,8 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
                                     sample_choices(factors, info["row"]))
                 metrics = a.metrics
                 ok_val = sum(v.passed for v in a.validation), len(a.validation)
+                if info["index"]:  # the samples' figures: the bands the figures draw
+                    info["figures"] = a.figures
             except Exception as e:
                 info["failed"] = f"analysis: {type(e).__name__}: {e}"
         info["metrics"] = metrics
@@ -517,7 +612,7 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
             entry["band_low"] = float(np.percentile(good, 5))
             entry["band_high"] = float(np.percentile(good, 95))
             entry["min"], entry["max"] = float(min(good)), float(max(good))
-        Xr, Yr, used = _complete(factors, method, X, ys)
+        Xr, Yr, used = _complete(factors, method, X, ys, least=min(2, n))
         entry["ranked_on"] = used
         if Yr is not None:
             rank = analyse(factors, method, Xr, Yr)
@@ -535,6 +630,12 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
         if len(good) < len(ys):
             entry["undefined"] = len(ys) - len(good)
         results.append(entry)
+    level_rows = []
+    for m in leveled_names(nominal, decl.metrics):
+        ys = [t["metrics"].get(m) for t in table[1:]]
+        lv = levels(ys)
+        level_rows.append({"metric": m, "central": _level_text(nominal[m]), "n": len(ys),
+                           "defined": sum(y is not None for y in ys), "levels": lv})
     fits = [f for t in table for f in t["fits"]]
     summary = {
         "experiment": exp.id, "program": exp.program, "method": method, "samples": n,
@@ -558,6 +659,10 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
                      "total": round(time.monotonic() - t0, 1),
                      "points_cpu": round(points_cpu(sdir / "points", unique), 1)},
         "metrics": results,
+        # verdicts, booleans and named outcomes: their levels over the samples
+        "levels": level_rows,
+        # each figure's curves over the samples (figure_bands): what the figures draw
+        "figure_bands": figure_bands([t["figures"] for t in table if t.get("figures")]),
     }
     atomic_write_json(sdir / "sensitivity.json", summary)
     write_csv(sdir / "bands.csv", [{k: r.get(k) for k in ("metric", "central", "band_low",
@@ -644,6 +749,12 @@ def markdown(summary: dict, figs: list[str]) -> str:
                             if x[key[0]] > 0) or r.get("note", "none")
         lines.append(f"| `{r['metric']}` | {_fmt(r['central'])} | "
                      f"{_fmt(r.get('band_low'))} .. {_fmt(r.get('band_high'))} | {drivers} |")
+    if summary.get("levels"):
+        lines += ["", "## Verdicts and named outcomes", "",
+                  "| metric | central | levels over the samples |", "|---|---|---|"]
+        for r in summary["levels"]:
+            lines.append(f"| `{r['metric']}` | {r['central']} | "
+                         f"{_levels_cell(r['levels'])} |")
     lines += ["", f"## Ranking ({', '.join(key)})", ""]
     for r in summary["metrics"]:
         if not r["ranking"]:
@@ -658,6 +769,17 @@ def markdown(summary: dict, figs: list[str]) -> str:
     for f in figs:
         lines += [f"![{f}]({f})", ""]
     return "\n".join(lines) + "\n"
+
+
+def _levels_cell(lv: dict) -> str:
+    from .experiment import levels_text
+
+    return levels_text(lv).replace("|", "\\|") or "undefined in every sample"
+
+
+def _nan(v):
+    """None (sigma of a one-trajectory design) as NaN, which gnuplot leaves undrawn."""
+    return float("nan") if v is None else v
 
 
 def _safe(name: str) -> str:
@@ -731,12 +853,73 @@ def tornado(entry: dict, method: str, sdir: Path) -> str:
 
     try:
         atomic_write_text(tmp_dat, "".join(f'{i} "{r["parameter"]}" {r[key]:.10g} '
-                                           f'{r[second]:.10g}\n' for i, r in enumerate(rank)))
+                                           f'{_nan(r[second]):.10g}\n'
+                                           for i, r in enumerate(rank)))
         draw(script, sdir, name, "tornado figure")
         os.replace(tmp_dat, dat)
     finally:
         tmp_dat.unlink(missing_ok=True)
     return f"{name}.png"
+
+
+def figure_bands(sample_figures: list[list]) -> dict:
+    """The 5-95 % band of every curve of the experiment's figures over the design's samples:
+    {figure name: {series title: {"x": [...], "low": [...], "high": [...]}}}, at each x where
+    at least two samples have a numeric value (a series drawn as a band already, or whose
+    title changes between samples, has none)."""
+    import numpy as np
+
+    vals: dict = {}
+    for figs in sample_figures:
+        for f in figs:
+            for sr in f.series:
+                if sr.style == "band" or sr.yerr is not None or not sr.title:
+                    continue
+                per = vals.setdefault(f.name, {}).setdefault(sr.title, {})
+                for x, y in zip(sr.x, sr.y):
+                    if _numeric(x) and _numeric(y):
+                        per.setdefault(float(x), []).append(float(y))
+    out: dict = {}
+    for name, series in vals.items():
+        for title, per in series.items():
+            xs = sorted(x for x, ys in per.items() if len(ys) >= 2)
+            if not xs:
+                continue
+            out.setdefault(name, {})[title] = {
+                "x": xs, "low": [float(np.percentile(per[x], 5)) for x in xs],
+                "high": [float(np.percentile(per[x], 95)) for x in xs]}
+    return out
+
+
+def draw_bands(exp: Experiment, figures: list, out: Path) -> None:
+    """Add to the experiment's figures the 5-95 % band of each curve over the documented
+    ranges (figure_bands of out/sensitivity-EXP/sensitivity.json of the same build): a shaded
+    band in the curve's colour, said in the subtitle."""
+    from .plot import band_between
+
+    if getattr(exp, "sensitivity", None) is None:
+        return
+    path = Path(out) / f"sensitivity-{exp.id}" / "sensitivity.json"
+    if attach(exp, out) is None:
+        return
+    bands = json.loads(path.read_text()).get("figure_bands", {})
+    for f in figures:
+        fb = bands.get(f.name)
+        if not fb:
+            continue
+        drawn = False
+        for sr in list(f.series):
+            b = fb.get(sr.title)
+            if b is None or sr.style == "band" or sr.yerr is not None:
+                continue
+            f.series.append(band_between("", b["x"], b["low"], b["high"],
+                                         group=sr.group or sr.title))
+            if sr.group is None:
+                sr.group = sr.title
+            drawn = True
+        if drawn:
+            note = "shaded: 5-95 % over the documented ranges"
+            f.subtitle = f"{f.subtitle}; {note}" if f.subtitle else note
 
 
 def combine_band(band_low, band_high, central, seed_low, seed_high):
@@ -761,7 +944,191 @@ def attach(exp: Experiment, out: Path) -> dict | None:
     s = json.loads(path.read_text())
     if s.get("build") != build_id(exp.program):
         return None
-    return {"method": s["method"], "samples": s["samples"], "build": s["build"],
-            "metrics": {m["metric"]: {"band_low": m.get("band_low"),
-                                      "band_high": m.get("band_high"),
-                                      "drivers": m["drivers"]} for m in s["metrics"]}}
+    block = {"method": s["method"], "samples": s["samples"], "build": s["build"],
+             "metrics": {m["metric"]: {"band_low": m.get("band_low"),
+                                       "band_high": m.get("band_high"),
+                                       "drivers": m["drivers"]} for m in s["metrics"]}}
+    for m in s.get("levels", []):
+        block["metrics"][m["metric"]] = {"levels": m["levels"], "drivers": []}
+    return block
+
+
+# ---------------------------------------------------------------------------------------------
+# Calibration leverage: how much a calibration point moves when its own fitted parameter moves
+# over a declared band (doc/sensitivity.rst, "Calibration leverage")
+
+#: The band of a fitted parameter: +-10 % of its fitted value.
+LEVERAGE_FACTORS = (0.9, 1.1)
+
+
+@dataclass
+class Leverage:
+    """A calibration point (``point``: its validation point's name) and the parameter it set
+    as a factor (``factor``: a profile range relative to the fitted values, or an option or
+    attribute range around the fitted value). ``points``: the experiment's quick points the
+    calibration point comes from (re-run at the factor's two ends; the others keep their
+    nominal records)."""
+
+    point: str
+    factor: Range
+    points: Callable[[dict], bool] | None = None
+
+
+def profile_factor(kind: str, profile: str, keys, reason: str) -> Range:
+    """A fitted profile setting (or several set together, as one factor) over its band
+    LEVERAGE_FACTORS, relative to the fitted values of the profile and of the profiles derived
+    from it that do not set the keys themselves."""
+    lo, hi = LEVERAGE_FACTORS
+    keys = tuple(keys)
+    return Profiles()._make_range((kind, profile), keys, f"x{lo:g}", f"x{hi:g}", reason,
+                                  "leverage", "")
+
+
+def option_factor(name: str, fitted: float, reason: str, integer: bool = False,
+                  template: str = "{}") -> Range:
+    """A fitted program option or ns-3 attribute default over its band LEVERAGE_FACTORS."""
+    lo, hi = LEVERAGE_FACTORS
+    return Range(name, fitted * lo, fitted * hi, reason, integer=integer, template=template)
+
+
+def calibration_leverage() -> dict[str, list[Leverage]]:
+    """Per experiment, its calibration points with the parameter each set (the validation
+    point's ``parameter``, as a factor)."""
+    from .experiments import jaxa06, tno03
+
+    fit = "the fitted value +-10 %"
+    rti_k = profile_factor("rti", "prti1516", [f"RtiSettings.{s}" for s in jaxa06.K_SETTINGS],
+                           fit)
+    header = profile_factor("rti", "prti1516", ["RtiSettings.EncodingHeaderSize"], fit)
+    buffer = option_factor("ns3::Sara::BufferPackets", 113, fit, integer=True)
+    return {
+        # a power of two (the crystal divided by 2^k, at most 8 192 Hz): the next one down
+        "gine-timer": [Leverage("RTC shortest interval (us)",
+                                Range("ns3::RtcTimer::Frequency", 4096, 8192,
+                                      "the fitted 8 192 Hz and the next rate the RTC can run "
+                                      "at, 4 096 Hz", integer=True),
+                                lambda p: p["timer"] == "rtc")],
+        "jaxa-fig4": [Leverage("sync beta (ms)", rti_k), Leverage("sync alpha (bytes)", header)],
+        "jaxa-fig7": [Leverage("async alpha (bytes)", header)],
+        "mega-flooding": [Leverage(
+            "one send_udp process per PC: send-interval std (us) [calibration]",
+            profile_factor("host", "starbed-p3-linux2613", ["HostPlatform.SchedulingLatency.Mean"],
+                           fit), lambda p: p["role"] == "one-process"),
+            Leverage("a Group B PC with 20 000 nodes: drop rate", buffer,
+                     lambda p: p["role"] == "receiver-20000")],
+        "mega-receiver": [Leverage("a Group B PC with 20 000 nodes: drop rate [calibration]",
+                                   buffer)],
+        "tno-jitter": [
+            Leverage("irix_sched_jitter_us",
+                     profile_factor("host", "onyx-irix65-250",
+                                    ["HostCpu.ShieldedInterferenceDuration.Constant"], fit),
+                     lambda p: p["platform"] == "irix" and p["measure"] == "sched"),
+            Leverage("ihawk_sched_jitter_us",
+                     profile_factor("host", "ihawk-redhawk-700",
+                                    ["HostCpu.ShieldedInterferenceDuration.Constant"], fit),
+                     lambda p: p["platform"] == "ihawk" and p["measure"] == "sched"
+                     and "band" not in p),
+            Leverage("irix_net_mean_us",
+                     profile_factor("host", "onyx-irix65-250", ["HostNic.ColdLines.Max"], fit),
+                     lambda p: p["platform"] == "irix" and p["measure"] == "net"),
+            Leverage("irix_net_max_us",
+                     profile_factor("host", "onyx-irix65-250", ["HostCpu.InterferenceDuration.Max"],
+                                    fit),
+                     lambda p: p["platform"] == "irix" and p["measure"] == "net")],
+        "tno-pipeline": [
+            Leverage("1a latency_us",
+                     profile_factor("rti", "dmso-rti13ng",
+                                    [f"RtiSettings.{s}" for s in tno03.K_SETTINGS], fit),
+                     lambda p: p["config"] == "1a"),
+            Leverage("1a max_hz",
+                     profile_factor("rti", "dmso-rti13ng", ["RtiSettings.ReflectTailCost"], fit),
+                     lambda p: p["config"] == "1a"),
+            Leverage("1b max_hz",
+                     profile_factor("host", "onyx-irix65-250", ["HostPlatform.SendOffPathCost",
+                                                                "HostPlatform.RecvOffPathCost"],
+                                    fit),
+                     lambda p: p["config"] == "1b"),
+            Leverage("2 latency_us",
+                     profile_factor("rti", "tno-rti",
+                                    [f"RtiSettings.{s}" for s in tno03.K_SETTINGS], fit),
+                     lambda p: p["config"] == "2"),
+            Leverage("2 knee_hz", option_factor("rciActionCost", 19600, fit),
+                     lambda p: p["config"] == "2"),
+            Leverage("2 max_hz", option_factor("rciReflectCost", 8000, fit),
+                     lambda p: p["config"] == "2")],
+    }
+
+
+def run_leverage(exp: Experiment, decls: list[Leverage], jobs: int = 2,
+                 out: Path | None = None, scheduler: str | None = None, log=print,
+                 progress: bool = True) -> dict:
+    """Re-run each calibration point's points with its parameter at the two ends of its band
+    and analyse; write out/leverage-EXPERIMENT/leverage.json: per point the parameter, the
+    point's simulated value at the nominal model and at each end, and the leverage (the
+    change between the ends in % of the study's value; in the metric's units where the study's
+    value is 0)."""
+    out_root = Path(out or Path.cwd() / "results").resolve()
+    lid = f"leverage-{exp.id}"
+    ldir = out_root / lid
+    ldir.mkdir(parents=True, exist_ok=True)
+    base = exp.points("quick")
+    runs: list[dict] = list(base)  # the nominal model's (the reproduction's own points)
+    plan = []  # (decl, end, [point per base index])
+    for d in decls:
+        for x in (d.factor.low, d.factor.high):
+            changes, options = sample_changes([d.factor], [x])
+            pf = write_profile_file(ldir / "profiles", changes)
+            pts = []
+            for p in base:
+                q = dict(p)
+                if d.points is None or d.points(p):
+                    q.update(options)
+                    if pf:
+                        q["profileFile"] = pf
+                pts.append(q)
+            runs += pts
+            plan.append((d, x, pts))
+    unique = {_key(p): p for p in runs}
+    sexp = Experiment(id=lid, study=exp.study, title=f"calibration leverage of {exp.id}",
+                      program=exp.program, points=lambda scale: list(unique.values()),
+                      analyse=exp.analyse, timeout_s=exp.timeout_s, cost=exp.cost)
+    res = run_campaign([sexp], "quick", jobs, out_root, log=log, scheduler=scheduler,
+                       progress=progress)[lid]
+    if isinstance(res, Exception):
+        raise CampaignError(str(res))
+    by_key = {_key(r.params): r for r in res}
+    nominal = {v.point: v for v in exp.analyse([by_key[_key(p)] for p in base]).validation}
+    ends: dict[str, list] = {}
+    for d, x, pts in plan:
+        val = {v.point: v for v in exp.analyse([by_key[_key(p)] for p in pts]).validation}
+        ends.setdefault(d.point, []).append((x, val[d.point].simulated))
+    rows = []
+    for d in decls:
+        (lo_x, lo_y), (hi_x, hi_y) = ends[d.point]
+        nom = nominal[d.point]
+        change = hi_y - lo_y
+        rows.append({"point": d.point, "parameter": d.factor.id, "low": lo_x, "high": hi_x,
+                     "relative": d.factor.relative, "simulated": nom.simulated,
+                     "simulated_low": lo_y, "simulated_high": hi_y,
+                     "measured": nom.measured, "tolerance_pct": nom.tolerance_pct,
+                     "leverage_pct": (change / abs(nom.measured) * 100
+                                      if nom.measured else None),
+                     "leverage_abs": change})
+    summary = {"experiment": exp.id, "build": build_id(exp.program), "band": LEVERAGE_FACTORS,
+               "points": rows}
+    atomic_write_json(ldir / "leverage.json", summary)
+    log(f"{lid}: " + "; ".join(
+        f"{r['point']}: {r['simulated_low']:.4g} .. {r['simulated_high']:.4g}" for r in rows))
+    return summary
+
+
+def leverage_of(exp_id: str, program: str, out: Path) -> dict[str, dict]:
+    """{calibration point: its leverage row} of out/leverage-EXP/leverage.json when it is of
+    the program as built now."""
+    path = Path(out) / f"leverage-{exp_id}" / "leverage.json"
+    if not path.exists() or not program_path(program).exists():
+        return {}
+    s = json.loads(path.read_text())
+    if s.get("build") != build_id(program):
+        return {}
+    return {r["point"]: r for r in s["points"]}

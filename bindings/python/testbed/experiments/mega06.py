@@ -719,7 +719,8 @@ def _multiplex_sensitivity():
     # normal-std limit is the study's criterion, not a prediction.
     return Sensitivity(profiles=("starbed-p3-linux2613",),
                        metrics=("multiplex_send_interval_*", "multiplex_refill_*",
-                                "multiplex_launch_duration_*", "multiplex_max_processes_*"))
+                                "multiplex_launch_duration_*", "multiplex_max_processes_*",
+                                "multiplex_launched_*"))
 
 
 register(Experiment(
