@@ -110,6 +110,69 @@ Sent(uint32_t node, uint32_t serial, Time ts)
     Bin(g_txBins, ts);
 }
 
+/**
+ * Declare the record's fields.
+ * @param rec the record
+ */
+void
+DeclareRecord(ResultRecord& rec)
+{
+    rec.Declare("load_pps", ResultRecord::REAL, "offered load (packets/s)")
+        .Declare("itr", ResultRecord::REAL, "interrupt throttle rate (interrupts/s)")
+        .Declare("igmp_time_scale", ResultRecord::REAL, "IGMP timer scale")
+        .Declare("query_interval_s", ResultRecord::REAL, "query interval (s)")
+        .Declare("gmi_s", ResultRecord::REAL, "group membership interval (s)")
+        .Declare("load_start_s", ResultRecord::REAL, "load start (s)")
+        .Declare("stop_s", ResultRecord::REAL, "end of the run (s)")
+        .Declare("on_time_threshold_s",
+                 ResultRecord::REAL,
+                 "a query is on time within this delay (s)")
+        .Declare("receivers", ResultRecord::INT, "receivers")
+        .Declare("queries_due_total", ResultRecord::INT, "queries due")
+        .Declare("queries_sent_total", ResultRecord::INT, "queries sent")
+        .Declare("igmp_other_sent", ResultRecord::INT, "other IGMP messages sent by mrouted")
+        .Declare("queries_due_under_load", ResultRecord::INT, "queries due under load")
+        .Declare("queries_sent_under_load", ResultRecord::INT, "queries sent under load")
+        .Declare("queries_on_time_under_load", ResultRecord::INT, "queries sent on time under load")
+        .Declare("queries_on_time_fraction",
+                 ResultRecord::REAL,
+                 "share of queries on time under load")
+        .Declare("query_delay_max_s", ResultRecord::REAL, "largest query delay (s)")
+        .Declare("query_due_s", ResultRecord::SERIES, "due time of each query (s)")
+        .Declare("query_delay_s", ResultRecord::SERIES, "delay of each query (s)")
+        .Declare("memberships_timed_out", ResultRecord::INT, "memberships that timed out")
+        .Declare("data_memberships_timed_out",
+                 ResultRecord::INT,
+                 "data-group memberships that timed out")
+        .Declare("first_data_timeout_s",
+                 ResultRecord::REAL,
+                 "first data-group timeout (s; -1: none)")
+        .Declare("timeout_s", ResultRecord::SERIES, "time of each membership timeout (s)")
+        .Declare("data_member_ports_at_end",
+                 ResultRecord::INT,
+                 "switch ports in the data group at the end")
+        .Declare("data_delivered_fraction_tail",
+                 ResultRecord::REAL,
+                 "share of data delivered in the tail")
+        .Declare("tail_start_s", ResultRecord::REAL, "start of the tail (s)")
+        .Declare("bin_s", ResultRecord::REAL, "bin width of the rate series (s)")
+        .Declare("receiver_pps",
+                 ResultRecord::SERIES,
+                 "receive rate per receiver, per bin (packets/s)")
+        .Declare("sender_pps", ResultRecord::SERIES, "send rate per bin (packets/s)")
+        .Declare("querier_cpu_hardirq", ResultRecord::REAL, "querier CPU share in hard interrupts")
+        .Declare("querier_cpu_softirq", ResultRecord::REAL, "querier CPU share in softirqs")
+        .Declare("querier_cpu_process", ResultRecord::REAL, "querier CPU share in processes")
+        .Declare("querier_rx_pps", ResultRecord::REAL, "packets the querier received (packets/s)")
+        .Declare("querier_ring_drops_pps", ResultRecord::REAL, "querier NIC ring drops (packets/s)")
+        .Declare("querier_backlog_drops_pps",
+                 ResultRecord::REAL,
+                 "querier backlog drops (packets/s)")
+        .Declare("querier_interrupts_per_s", ResultRecord::REAL, "querier interrupts (1/s)")
+        .Declare("load_frames_sent", ResultRecord::INT, "load generator frames sent")
+        .Declare("events", ResultRecord::INT, "simulator events");
+}
+
 } // namespace
 
 int
@@ -176,60 +239,7 @@ main(int argc, char* argv[])
     opts.AddDeprecated("itr", "querierItr");
     opts.AddDeprecated("duration", "durationGmi");
     ResultRecord& rec = opts.Record();
-    rec.Declare("load_pps", ResultRecord::REAL, "offered load (packets/s)")
-        .Declare("itr", ResultRecord::REAL, "interrupt throttle rate (interrupts/s)")
-        .Declare("igmp_time_scale", ResultRecord::REAL, "IGMP timer scale")
-        .Declare("query_interval_s", ResultRecord::REAL, "query interval (s)")
-        .Declare("gmi_s", ResultRecord::REAL, "group membership interval (s)")
-        .Declare("load_start_s", ResultRecord::REAL, "load start (s)")
-        .Declare("stop_s", ResultRecord::REAL, "end of the run (s)")
-        .Declare("on_time_threshold_s",
-                 ResultRecord::REAL,
-                 "a query is on time within this delay (s)")
-        .Declare("receivers", ResultRecord::INT, "receivers")
-        .Declare("queries_due_total", ResultRecord::INT, "queries due")
-        .Declare("queries_sent_total", ResultRecord::INT, "queries sent")
-        .Declare("igmp_other_sent", ResultRecord::INT, "other IGMP messages sent by mrouted")
-        .Declare("queries_due_under_load", ResultRecord::INT, "queries due under load")
-        .Declare("queries_sent_under_load", ResultRecord::INT, "queries sent under load")
-        .Declare("queries_on_time_under_load", ResultRecord::INT, "queries sent on time under load")
-        .Declare("queries_on_time_fraction",
-                 ResultRecord::REAL,
-                 "share of queries on time under load")
-        .Declare("query_delay_max_s", ResultRecord::REAL, "largest query delay (s)")
-        .Declare("query_due_s", ResultRecord::SERIES, "due time of each query (s)")
-        .Declare("query_delay_s", ResultRecord::SERIES, "delay of each query (s)")
-        .Declare("memberships_timed_out", ResultRecord::INT, "memberships that timed out")
-        .Declare("data_memberships_timed_out",
-                 ResultRecord::INT,
-                 "data-group memberships that timed out")
-        .Declare("first_data_timeout_s",
-                 ResultRecord::REAL,
-                 "first data-group timeout (s; -1: none)")
-        .Declare("timeout_s", ResultRecord::SERIES, "time of each membership timeout (s)")
-        .Declare("data_member_ports_at_end",
-                 ResultRecord::INT,
-                 "switch ports in the data group at the end")
-        .Declare("data_delivered_fraction_tail",
-                 ResultRecord::REAL,
-                 "share of data delivered in the tail")
-        .Declare("tail_start_s", ResultRecord::REAL, "start of the tail (s)")
-        .Declare("bin_s", ResultRecord::REAL, "bin width of the rate series (s)")
-        .Declare("receiver_pps",
-                 ResultRecord::SERIES,
-                 "receive rate per receiver, per bin (packets/s)")
-        .Declare("sender_pps", ResultRecord::SERIES, "send rate per bin (packets/s)")
-        .Declare("querier_cpu_hardirq", ResultRecord::REAL, "querier CPU share in hard interrupts")
-        .Declare("querier_cpu_softirq", ResultRecord::REAL, "querier CPU share in softirqs")
-        .Declare("querier_cpu_process", ResultRecord::REAL, "querier CPU share in processes")
-        .Declare("querier_rx_pps", ResultRecord::REAL, "packets the querier received (packets/s)")
-        .Declare("querier_ring_drops_pps", ResultRecord::REAL, "querier NIC ring drops (packets/s)")
-        .Declare("querier_backlog_drops_pps",
-                 ResultRecord::REAL,
-                 "querier backlog drops (packets/s)")
-        .Declare("querier_interrupts_per_s", ResultRecord::REAL, "querier interrupts (1/s)")
-        .Declare("load_frames_sent", ResultRecord::INT, "load generator frames sent")
-        .Declare("events", ResultRecord::INT, "simulator events");
+    DeclareRecord(rec);
     // Checked inside Parse(), so that --check refuses what the run would refuse.
     opts.AddCheck([&]() {
         hostOptions.Apply(config);

@@ -481,7 +481,8 @@ def _wait_timed(proc: subprocess.Popen, timeout: float | None, on_err_line=None)
 
 def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]],
               timeout: float | None, progress: bool = False, build: dict | None = None,
-              resolved: dict | None = None, guard=None, since: float | None = None) -> dict:
+              resolved: dict | None = None, guard=None, since: float | None = None,
+              extra_args: tuple = ()) -> dict:
     """Run one point (in a worker): the program as its own process (its own process group, killed
     with the worker), then its record stored atomically at every destination
     ``(experiment id, path)``, with the build identity and resolved parameters the campaign
@@ -491,7 +492,9 @@ def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]]
     mtime); a point whose binaries changed before or during its run fails instead of getting a
     record with the wrong identity. ``since``: the campaign's start (time.time()); a point
     whose records this campaign already wrote is not run again (a worker that died after it
-    wrote them and before the scheduler heard of it: the scheduler runs the task again)."""
+    wrote them and before the scheduler heard of it: the scheduler runs the task again).
+    ``extra_args``: appended to the program's command line (the merge of a split point,
+    Experiment.split)."""
     if since is not None and _written_since(dests, params, build, since):
         return {"ok": True, "wall": 0.0}
     rebuilt = (f"point {params}: {program} or the module library was rebuilt while the campaign "
@@ -503,7 +506,7 @@ def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]]
     fd, tmp_out = tempfile.mkstemp(dir=first.parent, prefix=".out-", suffix=".json")
     os.close(fd)
     tmp = Path(tmp_out)
-    cmd = command_line(exe, params, tmp, progress)
+    cmd = command_line(exe, params, tmp, progress) + list(extra_args)
     t0 = time.monotonic()
     try:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -1306,9 +1309,16 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
     # No more workers than points (a worker process per --jobs cost memory and start-up time).
     cluster = _Cluster(min(jobs, len(todo)), scheduler)
     log(cluster.describe())
+    workers = max(1, min(jobs, len(todo)) if scheduler is None else cluster.workers())
     bar = Progress(len(todo), log, progress, costs=_point_costs(todo),
-                   params=[p for _, p, *_ in todo],
-                   jobs=max(1, min(jobs, len(todo)) if scheduler is None else cluster.workers()))
+                   params=[p for _, p, *_ in todo], jobs=workers)
+    # A point that is the campaign's critical path may run as parts in parallel, merged into
+    # its one record (Experiment.split: given the point, its cost function's total over the
+    # campaign and the workers, a task in place of run_point, or None).
+    totals = {}
+    for exp, p, *_ in todo:
+        if exp.cost is not None:
+            totals[exp.cost] = totals.get(exp.cost, 0.0) + float(exp.cost(p))
     futures = {}
     # Records written from now on are this campaign's: a second run of a point's task, after
     # its worker died, finds them and does not compute the point again. (A file system's
@@ -1326,7 +1336,8 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
     def submit():
         rank, (exp, p, members, k) = queue.pop(0)
         dests = [(e.id, str(d)) for e, _, d in members]
-        f = cluster.client.submit(run_point, str(program_path(exp.program)), exp.program, p,
+        task = exp.split(p, totals.get(exp.cost, 0.0), workers) if exp.split else None
+        f = cluster.client.submit(task or run_point, str(program_path(exp.program)), exp.program, p,
                                   dests, exp.timeout_s, show and exp.progress,
                                   extra[k]["build"], extra[k]["resolved"],
                                   extra[k]["guard"], since, key=f"point-{k[0]}-{k[1]}",
