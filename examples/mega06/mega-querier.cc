@@ -111,6 +111,71 @@ Sent(uint32_t node, uint32_t serial, Time ts)
 }
 
 /**
+ * Declare the options.
+ * @param opts the program's options
+ * @param config the network
+ * @param hostOptions the PCs' options
+ * @param load the other senders' load (frames/s)
+ * @param itr the querier NIC's MaxInterruptRate
+ * @param onTime a query is on time within this (s)
+ * @param durationGmi the load's duration (GMIs)
+ */
+void
+AddOptions(ProgramOptions& opts,
+           Mega06TestbedConfig& config,
+           Mega06HostOptions& hostOptions,
+           double& load,
+           double& itr,
+           double& onTime,
+           double& durationGmi)
+{
+    opts.Add("loadPps",
+             "the other senders' aggregate multicast load (frames/s)",
+             load,
+             0,
+             1e7,
+             "frames/s");
+    opts.Add("querierItr",
+             "the querier NIC's MaxInterruptRate (interrupts/s, 0 = unmoderated)",
+             itr,
+             0,
+             1e6,
+             "interrupts/s");
+    // Scaled IGMP timers for quick runs; 1 = RFC 2236's (125 s queries).
+    opts.Add("igmpTimeScale",
+             "IGMP timers (RFC 2236 defaults) times this",
+             config.igmpTimeScale,
+             0.01,
+             1,
+             "1");
+    opts.Add("nodesPerPc", "send_udp virtual nodes on the sender PC", config.nodesPerPc, 1, 100000);
+    opts.Add("receivers", "receiver PCs", config.receivers, 1, 64);
+    opts.Add("staticRouterPort",
+             "the querier's port is a configured router port",
+             config.querierStaticRouterPort);
+    opts.Add("unregisteredToRouterPorts",
+             "the switch sends unregistered multicast to router ports only (else floods)",
+             config.unregisteredToRouterPorts);
+    opts.Add("onTime",
+             "a query is on time if sent within this many seconds of its due time",
+             onTime,
+             1e-6,
+             1000,
+             "s");
+    // At least 1.2 GMIs (a membership must have the chance to expire); at most 20.
+    opts.Add("durationGmi",
+             "load duration in Group Membership Intervals",
+             durationGmi,
+             1.2,
+             20,
+             "GMI");
+    hostOptions.Add(opts, config);
+    opts.AddDeprecated("load", "loadPps");
+    opts.AddDeprecated("itr", "querierItr");
+    opts.AddDeprecated("duration", "durationGmi");
+}
+
+/**
  * Declare the record's fields.
  * @param rec the record
  */
@@ -194,50 +259,7 @@ main(int argc, char* argv[])
     ProgramOptions opts("mega-querier",
                         "[MEGA06] querier overload: the IGMP querier's router port under the "
                         "multicast load, with and without NIC interrupt moderation");
-    opts.Add("loadPps",
-             "the other senders' aggregate multicast load (frames/s)",
-             load,
-             0,
-             1e7,
-             "frames/s");
-    opts.Add("querierItr",
-             "the querier NIC's MaxInterruptRate (interrupts/s, 0 = unmoderated)",
-             itr,
-             0,
-             1e6,
-             "interrupts/s");
-    // Scaled IGMP timers for quick runs; 1 = RFC 2236's (125 s queries).
-    opts.Add("igmpTimeScale",
-             "IGMP timers (RFC 2236 defaults) times this",
-             config.igmpTimeScale,
-             0.01,
-             1,
-             "1");
-    opts.Add("nodesPerPc", "send_udp virtual nodes on the sender PC", config.nodesPerPc, 1, 100000);
-    opts.Add("receivers", "receiver PCs", config.receivers, 1, 64);
-    opts.Add("staticRouterPort",
-             "the querier's port is a configured router port",
-             config.querierStaticRouterPort);
-    opts.Add("unregisteredToRouterPorts",
-             "the switch sends unregistered multicast to router ports only (else floods)",
-             config.unregisteredToRouterPorts);
-    opts.Add("onTime",
-             "a query is on time if sent within this many seconds of its due time",
-             onTime,
-             1e-6,
-             1000,
-             "s");
-    // At least 1.2 GMIs (a membership must have the chance to expire); at most 20.
-    opts.Add("durationGmi",
-             "load duration in Group Membership Intervals",
-             durationGmi,
-             1.2,
-             20,
-             "GMI");
-    hostOptions.Add(opts, config);
-    opts.AddDeprecated("load", "loadPps");
-    opts.AddDeprecated("itr", "querierItr");
-    opts.AddDeprecated("duration", "durationGmi");
+    AddOptions(opts, config, hostOptions, load, itr, onTime, durationGmi);
     ResultRecord& rec = opts.Record();
     DeclareRecord(rec);
     // Checked inside Parse(), so that --check refuses what the run would refuse.

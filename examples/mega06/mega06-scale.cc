@@ -168,14 +168,15 @@ Mega06ScaleOptions::Add(ProgramOptions& opts)
     opts.Add("part", "the part this process runs (0 .. parts - 1)", part, 0, 63);
     opts.Add("partOut", "with --parts > 1: the part's file, for --merge", partOut);
     // With the querier, the two parts exchange the router port's admissions and the querier's
-    // frames through two pipes that the driver (testbed.mega_split) opens for them.
+    // frames through two pipes or one TCP connection that the driver (testbed.mega_split)
+    // opens for them.
     opts.Add("digest",
              "record router_port_digest, a hash of every frame the querier's router port took or "
              "dropped, in order, with its time (a check of the order of same-time events)",
              digest);
     opts.Add("peer",
              "with --querier and --parts=2: the file descriptors READ,WRITE of the pipes to the "
-             "other part (testbed.mega_split opens them)",
+             "other part, or of one socket twice (testbed.mega_split opens them)",
              peer);
     opts.Add("merge",
              "comma-separated part files of one split run: write their merged record instead "

@@ -18,7 +18,7 @@ from testbed.experiment import experiments
 
 
 def _exps(split):
-    exps = [e for e in experiments() if e.id in ("mega-scale", "mega-cat6009")]
+    exps = [e for e in experiments().values() if e.id in ("mega-scale", "mega-cat6009")]
     return [dataclasses.replace(e, split=split) for e in exps]
 
 
