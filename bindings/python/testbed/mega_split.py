@@ -1,13 +1,14 @@
 """A ``mega-scale`` point split by sets over processes, merged into the whole run's record
 (doc/mega.rst, "An exact split over processes").
 
-The campaign splits a point where it pays (``parts_for``): its parts run as Dask tasks like any
-point (``run_point``), on the embedded cluster or on ``--scheduler``'s, and a last step
-(``mega-scale --merge``) writes the one record, byte for byte the unsplit run's. Without the
-querier the parts share nothing and run whenever a worker is free. With it (two parts) they run
-at the same time and talk over one TCP connection (``--peer=FD,FD``): part 0 listens on its
-worker's host and publishes its address in a Dask ``Variable``; part 1 connects. A part whose
-peer ended ends too (exit 1), so a failed part cannot leave the other waiting.
+The campaign splits a point where it pays (``parts_for``): the point is a Dask task like any
+(``run_point``), on the embedded cluster or on ``--scheduler``'s, and a last step (``mega-scale
+--merge``) writes the one record, byte for byte the unsplit run's. Without the querier the parts
+share nothing and run as Dask tasks of their own, whenever and wherever a worker is free. With it
+(two parts) they run at the same time and wait for each other, so the point's task runs both,
+joined by two pipes (``--peer=READ,WRITE``): two tasks could each hold a worker waiting for the
+other. A part whose peer ended ends too (exit 1), so a failed part cannot leave the other
+waiting.
 
 Outside a campaign, ``run`` starts the parts as local processes (pipes) and merges them::
 
@@ -26,19 +27,17 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import threading
 import time
 import uuid
 from pathlib import Path
-from urllib.parse import urlparse
 
 from . import EXAMPLES_DIR
 
-__all__ = ["run", "SplitError", "parts_for", "run_point", "split_for", "PART_SHARE",
-           "QUERIER_PART_SHARE"]
+__all__ = ["run", "SplitError", "parts_for", "max_parts", "run_point", "run_part",
+           "run_coupled", "split_for", "PART_SHARE", "QUERIER_PART_SHARE"]
 
 #: Without the querier a part's CPU time is its share of the sets' (the parts share nothing but
 #: the idle network): the largest part of P takes about 1/P of the whole run.
@@ -144,70 +143,82 @@ def _wait4(proc: subprocess.Popen, timeout: float | None):
     return proc.returncode, rusage
 
 
-def _rendezvous(key: str, part: int, timeout: float) -> socket.socket:
-    """The TCP connection between the two parts of a split with the querier: part 0 listens on
-    its worker's host and publishes its address (a Dask Variable named ``key``); part 1 reads
-    it and connects. Blocking, as the program's reads and writes expect."""
-    from distributed import Variable, get_worker
-
-    var = Variable(key)
-    if part == 0:
-        host = urlparse(get_worker().address).hostname or socket.gethostname()
-        srv = socket.create_server(("", 0))
-        srv.settimeout(timeout)
-        var.set(f"{host}:{srv.getsockname()[1]}")
-        try:
-            conn, _ = srv.accept()
-        finally:
-            srv.close()
-    else:
-        host, port = var.get(timeout=timeout).rsplit(":", 1)
-        conn = socket.create_connection((host, int(port)), timeout=timeout)
-    conn.setblocking(True)
-    return conn
-
-
-def run_part(exe: str, params: dict, part: int, parts: int, work: str, key: str,
-             timeout: float | None) -> dict:
-    """One part (a Dask task): the program with ``--parts/--part/--partOut`` (and ``--peer``
-    with the querier). Returns {"ok", "file", "wall", "cpu", "maxrss_kb"} or {"ok": False,
-    "error"}."""
+def _part_command(exe: str, params: dict, part: int, parts: int, work: str) -> tuple:
     from .campaign import command_line
 
     f = Path(work) / f"part{part}of{parts}"
     cmd = command_line(exe, params, f.with_suffix(".json"))
-    cmd += [f"--parts={parts}", f"--part={part}", f"--partOut={f}"]
-    conn = None
-    keep = ()
-    t0 = time.monotonic()
-    if _querier(params) and parts == 2:
-        conn = _rendezvous(key, part, timeout or 3600.0)
-        cmd.append(f"--peer={conn.fileno()},{conn.fileno()}")
-        keep = (conn.fileno(),)
-    with tempfile.TemporaryFile(mode="w+") as err:
-        try:
-            proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, pass_fds=keep,
-                                    start_new_session=True)
-        finally:
-            if conn is not None:
-                conn.close()  # only the part holds the connection: its end is the peer's EOF
-        status, ru = _wait4(proc, timeout)
-        err.seek(0)
-        text = err.read().strip()
+    return cmd + [f"--parts={parts}", f"--part={part}", f"--partOut={f}"], f
+
+
+def _ended(part: int, parts: int, proc, status, ru, err, f, t0) -> dict:
+    err.seek(0)
+    text = err.read().strip()
+    err.close()
     if status != 0:
         return {"ok": False, "error": f"part {part} of {parts}: exit {status}: {text}"}
     return {"ok": True, "file": str(f), "wall": time.monotonic() - t0,
             "cpu": ru.ru_utime + ru.ru_stime, "maxrss_kb": ru.ru_maxrss}
 
 
+def run_part(exe: str, params: dict, part: int, parts: int, work: str,
+             timeout: float | None) -> dict:
+    """One part of a split without the querier (a Dask task of its own): the program with
+    ``--parts/--part/--partOut``. Returns {"ok", "file", "wall", "cpu", "maxrss_kb"} or
+    {"ok": False, "error"}."""
+    cmd, f = _part_command(exe, params, part, parts, work)
+    t0 = time.monotonic()
+    err = tempfile.TemporaryFile(mode="w+")
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+    status, ru = _wait4(proc, timeout)
+    return _ended(part, parts, proc, status, ru, err, f, t0)
+
+
+def run_coupled(exe: str, params: dict, work: str, timeout: float | None) -> list[dict]:
+    """The two parts of a split with the querier, at the same time in this task (they wait for
+    each other: two tasks could each hold a worker waiting for the other), joined by two pipes
+    (``--peer=READ,WRITE``). A part whose peer ended ends too. Each part's result as
+    run_part's."""
+    a_to_b, b_to_a = os.pipe(), os.pipe()
+    peers = [(b_to_a[0], a_to_b[1]), (a_to_b[0], b_to_a[1])]
+    t0 = time.monotonic()
+    started = []
+    try:
+        for k in range(2):
+            cmd, f = _part_command(exe, params, k, 2, work)
+            err = tempfile.TemporaryFile(mode="w+")
+            proc = subprocess.Popen(cmd + [f"--peer={peers[k][0]},{peers[k][1]}"],
+                                    stdout=subprocess.DEVNULL, stderr=err, pass_fds=peers[k],
+                                    start_new_session=True)
+            started.append((proc, err, f))
+    finally:
+        # Only the parts hold the pipes: when one ends, the other reads the end of its input.
+        for fd in (*a_to_b, *b_to_a):
+            os.close(fd)
+    results = [None, None]
+    threads = []
+    for k, (proc, err, f) in enumerate(started):
+        def wait(k=k, proc=proc, err=err, f=f):
+            status, ru = _wait4(proc, timeout)
+            results[k] = _ended(k, 2, proc, status, ru, err, f, t0)
+        threads.append(threading.Thread(target=wait))
+        threads[-1].start()
+    for t in threads:
+        t.join()
+    if len(started) < 2:
+        return [{"ok": False, "error": "a part did not start"}]
+    return results
+
+
 def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]],
               timeout: float | None, progress: bool = False, build: dict | None = None,
               resolved: dict | None = None, guard=None, since: float | None = None, *,
               parts: int = 2) -> dict:
-    """campaign.run_point for a point split into ``parts``: the parts as Dask tasks (this task
-    leaves its worker's thread to them while it waits), then the merge as campaign.run_point
-    with ``--merge``; the record's ``wall_s`` is the split run's and ``cpu_s`` the parts' and
-    the merge's, with each part's in ``parts``."""
+    """campaign.run_point for a point split into ``parts`` (a Dask task): without the querier
+    the parts as Dask tasks of their own (this task leaves its worker's thread to them while it
+    waits), with it the two coupled parts as two processes of this task; then the merge as
+    campaign.run_point with ``--merge``. The record's ``wall_s`` is the split run's and
+    ``cpu_s`` the parts' and the merge's, with each part's in ``parts``."""
     from distributed import worker_client
 
     from . import campaign
@@ -218,24 +229,14 @@ def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]]
     key = f"testbed-split-{uuid.uuid4().hex}"
     t0 = time.monotonic()
     try:
-        with worker_client() as client:
-            # Coupled parts wait for each other: one such split at a time on the cluster, so
-            # that waiting parts never hold every worker.
-            lease = None
-            if _querier(params):
-                from distributed import Semaphore
-
-                lease = Semaphore(max_leases=1, name="testbed-split-coupled")
-                lease.acquire()
-            try:
-                futures = [client.submit(run_part, exe, params, k, parts, str(work), key,
-                                         timeout, key=f"{key}-part{k}", pure=False,
-                                         priority=1000)
+        if _querier(params) and parts == 2:
+            done = run_coupled(exe, params, str(work), timeout)
+        else:
+            with worker_client() as client:  # this task's thread is free while it waits
+                futures = [client.submit(run_part, exe, params, k, parts, str(work), timeout,
+                                         key=f"{key}-part{k}", pure=False, priority=1000)
                            for k in range(parts)]
                 done = client.gather(futures)
-            finally:
-                if lease is not None:
-                    lease.release()
         failed = [d["error"] for d in done if not d["ok"]]
         if failed:
             return {"ok": False, "error": f"point {params} split into {parts}: "
