@@ -110,27 +110,25 @@ Sent(uint32_t node, uint32_t serial, Time ts)
     Bin(g_txBins, ts);
 }
 
-} // namespace
-
-int
-main(int argc, char* argv[])
+/**
+ * Declare the options.
+ * @param opts the program's options
+ * @param config the network
+ * @param hostOptions the PCs' options
+ * @param load the other senders' load (frames/s)
+ * @param itr the querier NIC's MaxInterruptRate
+ * @param onTime a query is on time within this (s)
+ * @param durationGmi the load's duration (GMIs)
+ */
+void
+AddOptions(ProgramOptions& opts,
+           Mega06TestbedConfig& config,
+           Mega06HostOptions& hostOptions,
+           double& load,
+           double& itr,
+           double& onTime,
+           double& durationGmi)
 {
-    ProgramOptions::SetSimulatorDefaults();
-    Mega06TestbedConfig config;
-    Mega06HostOptions hostOptions;
-    config.querier = true;
-    config.senderPcs = 1;
-    config.nodesPerPc = 1000;
-    config.receivers = 2;
-    config.unregisteredToRouterPorts = true;
-    double load = 100000;
-    double itr = 0;
-    double onTime = 0.1;
-    double durationGmi = 2.0;
-
-    ProgramOptions opts("mega-querier",
-                        "[MEGA06] querier overload: the IGMP querier's router port under the "
-                        "multicast load, with and without NIC interrupt moderation");
     opts.Add("loadPps",
              "the other senders' aggregate multicast load (frames/s)",
              load,
@@ -175,7 +173,15 @@ main(int argc, char* argv[])
     opts.AddDeprecated("load", "loadPps");
     opts.AddDeprecated("itr", "querierItr");
     opts.AddDeprecated("duration", "durationGmi");
-    ResultRecord& rec = opts.Record();
+}
+
+/**
+ * Declare the record's fields.
+ * @param rec the record
+ */
+void
+DeclareRecord(ResultRecord& rec)
+{
     rec.Declare("load_pps", ResultRecord::REAL, "offered load (packets/s)")
         .Declare("itr", ResultRecord::REAL, "interrupt throttle rate (interrupts/s)")
         .Declare("igmp_time_scale", ResultRecord::REAL, "IGMP timer scale")
@@ -230,6 +236,32 @@ main(int argc, char* argv[])
         .Declare("querier_interrupts_per_s", ResultRecord::REAL, "querier interrupts (1/s)")
         .Declare("load_frames_sent", ResultRecord::INT, "load generator frames sent")
         .Declare("events", ResultRecord::INT, "simulator events");
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    ProgramOptions::SetSimulatorDefaults();
+    Mega06TestbedConfig config;
+    Mega06HostOptions hostOptions;
+    config.querier = true;
+    config.senderPcs = 1;
+    config.nodesPerPc = 1000;
+    config.receivers = 2;
+    config.unregisteredToRouterPorts = true;
+    double load = 100000;
+    double itr = 0;
+    double onTime = 0.1;
+    double durationGmi = 2.0;
+
+    ProgramOptions opts("mega-querier",
+                        "[MEGA06] querier overload: the IGMP querier's router port under the "
+                        "multicast load, with and without NIC interrupt moderation");
+    AddOptions(opts, config, hostOptions, load, itr, onTime, durationGmi);
+    ResultRecord& rec = opts.Record();
+    DeclareRecord(rec);
     // Checked inside Parse(), so that --check refuses what the run would refuse.
     opts.AddCheck([&]() {
         hostOptions.Apply(config);

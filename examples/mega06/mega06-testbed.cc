@@ -21,8 +21,6 @@
 #include "ns3/mac48-address.h"
 #include "ns3/multicast-helper.h"
 #include "ns3/random-variable-stream.h"
-#include "ns3/simple-channel.h"
-#include "ns3/simple-net-device.h"
 #include "ns3/tick-timer.h"
 #include "ns3/timer-model.h"
 #include "ns3/uinteger.h"
@@ -145,21 +143,9 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
                                                        "address with another group");
         }
     }
-    auto senderGroup = [&](uint32_t i) {
-        return c.sendersPerGroup > 0 ? GroupOf(c, i / c.sendersPerGroup) : c.group;
-    };
-    auto receiverGroup = [&](uint32_t j) {
-        return c.sendersPerGroup > 0 ? GroupOf(c, j) : c.group;
-    };
     const bool whole = c.partFirstSet == 0 && c.partSets >= nGroups && c.partShared;
     NS_ABORT_MSG_IF(!whole && c.sendersPerGroup == 0,
                     "Mega06Testbed: a part of a split run needs sets (sendersPerGroup > 0)");
-    auto senderHere = [&](uint32_t i) {
-        return whole || SetHere(c, i / c.sendersPerGroup);
-    };
-    auto receiverHere = [&](uint32_t j) {
-        return whole || SetHere(c, j);
-    };
     Mega06Testbed tb;
     const IgmpTimers timers = Timers(c);
     // IGMPv2 codes Max Resp Time in tenths of a second: no Query Response Interval below 100 ms.
@@ -175,7 +161,8 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
                           EnumValue(c.unregisteredToRouterPorts
                                         ? SnoopingBridgeNetDevice::ROUTER_PORTS
                                         : SnoopingBridgeNetDevice::FLOOD));
-    sh.SetLinkType(c.links);
+    // Every link lean full-duplex Ethernet (the study's 1000BASE-T and 100BASE-TX links).
+    sh.SetLinkType(SwitchHelper::FULL_DUPLEX);
     tb.switchNode = CreateObject<Node>();
     tb.bridge = sh.Install(tb.switchNode);
     // The switch's snooping timers follow the querier's IGMP timers (RFC 4541 section 2.1.1:
@@ -235,33 +222,9 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
             tb.bridge->SetStaticRouterPort(tb.querierPort, true);
         }
     }
-    if (c.links == SwitchHelper::FULL_DUPLEX)
-    {
-        // The rest of the network: a 10 Gb/s full-duplex link (it carries up to 10^6 frames/s).
-        devs.Add(sh.Connect(tb.bridge, tb.rest, DataRate("10Gbps")).Get(0));
-        tb.restPort = tb.bridge->GetNPorts() - 1;
-    }
-    else
-    {
-        // The rest of the network: a 10 Gb/s full-duplex link (ns-3's SimpleNetDevice: two events
-        // per frame instead of the CSMA model's five; it carries up to 10^6 frames/s).
-        Ptr<SimpleChannel> ch = CreateObject<SimpleChannel>();
-        Ptr<SimpleNetDevice> a = CreateObject<SimpleNetDevice>();
-        Ptr<SimpleNetDevice> b = CreateObject<SimpleNetDevice>();
-        for (auto [dev, node] : {std::pair{a, tb.rest}, std::pair{b, tb.switchNode}})
-        {
-            UserAttributes::SetFixed(dev,
-                                     "DataRate",
-                                     DataRateValue(DataRate("10Gbps")),
-                                     "for the link standing for the rest of the network");
-            dev->SetAddress(Mac48Address::Allocate());
-            dev->SetChannel(ch);
-            node->AddDevice(dev);
-        }
-        tb.bridge->AddSwitchPort(b);
-        devs.Add(a);
-        tb.restPort = tb.bridge->GetNPorts() - 1;
-    }
+    // The rest of the network: a 10 Gb/s full-duplex link (it carries up to 10^6 frames/s).
+    devs.Add(sh.Connect(tb.bridge, tb.rest, DataRate("10Gbps")).Get(0));
+    tb.restPort = tb.bridge->GetNPorts() - 1;
 
     if (c.portContexts)
     {
@@ -285,7 +248,27 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
         }
     }
 
-    NodeContainer all(pcs);
+    NodeContainer all;
+    NodeContainer hostsAll;
+    int64_t stream = c.stream;
+    InstallHosts(tb, c, timers, pcs, devs, all, hostsAll, stream);
+    InstallApplications(tb, c, stream);
+    stream += HostPlatformHelper::AssignStreams(hostsAll, stream);
+    IgmpHelper::AssignStreams(all, stream);
+    return tb;
+}
+
+void
+Mega06Testbed::InstallHosts(Mega06Testbed& tb,
+                            const Mega06TestbedConfig& c,
+                            const IgmpTimers& timers,
+                            const NodeContainer& pcs,
+                            const NetDeviceContainer& devs,
+                            NodeContainer& all,
+                            NodeContainer& hostsAll,
+                            int64_t& stream)
+{
+    all.Add(pcs);
     if (tb.querier)
     {
         all.Add(tb.querier);
@@ -308,7 +291,7 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
     igmp.SetTimers(timers);
     igmp.Install(all);
 
-    NodeContainer hostsAll(pcs);
+    hostsAll.Add(pcs);
     if (tb.querier)
     {
         hostsAll.Add(tb.querier);
@@ -340,7 +323,6 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
     // Each PC's clock interrupt has its own phase (the PCs booted at different times): without
     // it, the jiffies of all sender PCs would tick together and their packets would reach the
     // receivers in bursts that no real set of PCs produces.
-    int64_t stream = c.stream;
     Ptr<UniformRandomVariable> phase = CreateObject<UniformRandomVariable>();
     phase->SetStream(stream++);
     for (auto it = hostsAll.Begin(); it != hostsAll.End(); ++it)
@@ -353,7 +335,26 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
             UserAttributes::SetDefault(tick, "Phase", TimeValue(drawn));
         }
     }
+}
 
+void
+Mega06Testbed::InstallApplications(Mega06Testbed& tb, const Mega06TestbedConfig& c, int64_t& stream)
+{
+    const uint32_t nGroups
+        = c.sendersPerGroup > 0 ? (c.senderPcs + c.sendersPerGroup - 1) / c.sendersPerGroup : 1;
+    auto senderGroup = [&](uint32_t i) {
+        return c.sendersPerGroup > 0 ? GroupOf(c, i / c.sendersPerGroup) : c.group;
+    };
+    auto receiverGroup = [&](uint32_t j) {
+        return c.sendersPerGroup > 0 ? GroupOf(c, j) : c.group;
+    };
+    const bool whole = c.partFirstSet == 0 && c.partSets >= nGroups && c.partShared;
+    auto senderHere = [&](uint32_t i) {
+        return whole || SetHere(c, i / c.sendersPerGroup);
+    };
+    auto receiverHere = [&](uint32_t j) {
+        return whole || SetHere(c, j);
+    };
     // Applications.
     for (uint32_t i = 0; i < c.senderPcs; ++i)
     {
@@ -440,10 +441,6 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
         tb.load->SetStartTime(c.loadAt);
         tb.load->SetStopTime(c.stopAt);
     }
-
-    stream += HostPlatformHelper::AssignStreams(hostsAll, stream);
-    IgmpHelper::AssignStreams(all, stream);
-    return tb;
 }
 
 void

@@ -12,6 +12,7 @@
 #include "ns3/igmp-timers.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/mrouted.h"
+#include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/program-options.h"
@@ -68,9 +69,6 @@ struct Mega06TestbedConfig
     uint32_t receiversOn6009{0};  //!< the last receivers are on a second switch (the 6009)
     DataRate trunkRate{"1Gbps"};  //!< the 802.1Q trunk between the 6509 and the 6009
     bool sequentialLaunch{false}; //!< send_udp processes launched one by one (SendUdp)
-    /// The links: lean full-duplex Ethernet (the study's 1000BASE-T and 100BASE-TX links), or
-    /// ns-3's half-duplex CSMA without preamble and gap.
-    SwitchHelper::LinkType links{SwitchHelper::FULL_DUPLEX};
     /// A part of a run split by sets (doc/mega.rst): the applications of the sets
     /// [partFirstSet, partFirstSet + partSets) run here (sendersPerGroup > 0); every PC, port
     /// and random stream is built as in the whole run, the other sets' PCs stay idle.
@@ -258,6 +256,39 @@ struct Mega06Testbed
      */
     static Mega06Testbed Build(const Mega06TestbedConfig& config);
 
+  private:
+    /**
+     * @brief Build: the PCs' stacks, IGMP, host platforms and clock phases.
+     * @param tb the network
+     * @param c its settings
+     * @param timers the IGMP timers
+     * @param pcs the sender and receiver PCs
+     * @param devs their devices and the querier's and the rest's
+     * @param all out: every node with a stack
+     * @param hostsAll out: every PC (with the querier)
+     * @param stream the next random stream (advanced)
+     */
+    static void InstallHosts(Mega06Testbed& tb,
+                             const Mega06TestbedConfig& c,
+                             const IgmpTimers& timers,
+                             const NodeContainer& pcs,
+                             const NetDeviceContainer& devs,
+                             NodeContainer& all,
+                             NodeContainer& hostsAll,
+                             int64_t& stream);
+
+    /**
+     * @brief Build: the applications of this run's (or part's) sets and the shared ones; every
+     * application's random streams are taken, installed or not.
+     * @param tb the network
+     * @param c its settings
+     * @param stream the next random stream (advanced)
+     */
+    static void InstallApplications(Mega06Testbed& tb,
+                                    const Mega06TestbedConfig& c,
+                                    int64_t& stream);
+
+  public:
     /**
      * @brief Whether set k's applications run in this build (Mega06TestbedConfig::partSets).
      * @param config the configuration

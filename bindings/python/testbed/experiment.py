@@ -286,6 +286,11 @@ class Experiment:
     # The doc/ chapter that discusses this experiment's comparison with its study (printed with
     # a failing check); default: the study's chapter (STUDY_DOCS).
     doc: str | None = None
+    # Optional: a point run as parts in parallel where that shortens the campaign, merged into
+    # the record of the point run whole (testbed.mega_split). Given the point, the total of
+    # `cost` over the campaign's points and the number of workers: a task with
+    # runner.run_point's arguments, or None to run the point whole.
+    split: Callable[[dict, float, int], Callable | None] | None = None
 
     @property
     def doc_chapter(self) -> str:

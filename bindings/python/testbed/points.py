@@ -214,9 +214,16 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
     # No more workers than points (a worker process per --jobs cost memory and start-up time).
     cluster = dask_cluster.Cluster(min(jobs, len(todo)), scheduler)
     log(cluster.describe())
+    workers = max(1, min(jobs, len(todo)) if scheduler is None else cluster.workers())
     bar = Progress(len(todo), log, progress, costs=point_costs(todo),
-                   params=[p for _, p, *_ in todo],
-                   jobs=max(1, min(jobs, len(todo)) if scheduler is None else cluster.workers()))
+                   params=[p for _, p, *_ in todo], jobs=workers)
+    # A point that is the campaign's critical path may run as parts in parallel, merged into
+    # its one record (Experiment.split: given the point, its cost function's total over the
+    # campaign and the workers, a task in place of run_point, or None).
+    totals = {}
+    for exp, p, *_ in todo:
+        if exp.cost is not None:
+            totals[exp.cost] = totals.get(exp.cost, 0.0) + float(exp.cost(p))
     futures = {}
     # Records written from now on are this campaign's: a second run of a point's task, after
     # its worker died, finds them and does not compute the point again. (A file system's
@@ -234,7 +241,8 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
     def submit():
         rank, (exp, p, members, k) = queue.pop(0)
         dests = [(e.id, str(d)) for e, _, d in members]
-        f = cluster.client.submit(run_point, str(program_path(exp.program)), exp.program, p,
+        task = exp.split(p, totals.get(exp.cost, 0.0), workers) if exp.split else None
+        f = cluster.client.submit(task or run_point, str(program_path(exp.program)), exp.program, p,
                                   dests, exp.timeout_s, show and exp.progress,
                                   extra[k]["build"], extra[k]["resolved"],
                                   extra[k]["guard"], since, key=f"point-{k[0]}-{k[1]}",

@@ -166,7 +166,8 @@ def _wait_timed(proc: subprocess.Popen, timeout: float | None, on_err_line=None)
 
 def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]],
               timeout: float | None, progress: bool = False, build: dict | None = None,
-              resolved: dict | None = None, guard=None, since: float | None = None) -> dict:
+              resolved: dict | None = None, guard=None, since: float | None = None,
+              extra_args: tuple = ()) -> dict:
     """Run one point (in a worker): the program as its own process (its own process group, killed
     with the worker), then its record stored atomically at every destination
     ``(experiment id, path)``, with the build identity and resolved parameters the campaign
@@ -176,7 +177,9 @@ def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]]
     mtime); a point whose binaries changed before or during its run fails instead of getting a
     record with the wrong identity. ``since``: the campaign's start (time.time()); a point
     whose records this campaign already wrote is not run again (a worker that died after it
-    wrote them and before the scheduler heard of it: the scheduler runs the task again)."""
+    wrote them and before the scheduler heard of it: the scheduler runs the task again).
+    ``extra_args``: appended to the program's command line (the merge of a split point,
+    Experiment.split)."""
     if since is not None and _written_since(dests, params, build, since):
         return {"ok": True, "wall": 0.0}
     rebuilt = (f"point {params}: {program} or the module library was rebuilt while the campaign "
@@ -188,7 +191,7 @@ def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]]
     fd, tmp_out = tempfile.mkstemp(dir=first.parent, prefix=".out-", suffix=".json")
     os.close(fd)
     tmp = Path(tmp_out)
-    cmd = command_line(exe, params, tmp, progress)
+    cmd = command_line(exe, params, tmp, progress) + list(extra_args)
     t0 = time.monotonic()
     try:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

@@ -16,7 +16,7 @@ from statistics import mean
 
 import numpy as np
 
-from .. import validation
+from .. import mega_split, validation
 from ..experiment import (EXTREME_SEEDS, Analysis, Experiment, Figure, Series, Validation,
                           register, set_seed_interval)
 
@@ -756,10 +756,10 @@ register(Experiment(
     id="mega-scale", study="MEGA06",
     title="Scaling method A: 20 000 to 10^6 nodes (Figs. 9-10)",
     program="mega-scale", points=scale_points, analyse=scale_analyse, progress=True,
-    cost=scale_cost, sensitivity=_scale_sensitivity()))
+    cost=scale_cost, split=mega_split.split_for(scale_cost), sensitivity=_scale_sensitivity()))
 
 register(Experiment(
     id="mega-cat6009", study="MEGA06",
     title="640 000 nodes, 32 receivers, 0..32 on the Catalyst 6009 (Fig. 11)",
     program="mega-scale", points=cat6009_points, analyse=cat6009_analyse, progress=True,
-    cost=scale_cost, sensitivity=_cat6009_sensitivity()))
+    cost=scale_cost, split=mega_split.split_for(scale_cost), sensitivity=_cat6009_sensitivity()))
