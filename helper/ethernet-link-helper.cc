@@ -23,10 +23,6 @@ namespace
 {
 /// PPP header bytes that ns-3's PointToPointNetDevice puts on the wire.
 constexpr uint32_t PPP_HEADER = 2;
-/// Ethernet header + FCS, added by ns-3's CsmaNetDevice.
-constexpr uint32_t ETH_HEADER_FCS = 14 + 4;
-/// Preamble and start-of-frame delimiter.
-constexpr uint32_t PREAMBLE_SFD = 8;
 } // namespace
 
 EthernetLinkHelper::EthernetLinkHelper()
@@ -111,10 +107,11 @@ EthernetLinkHelper::Install(Ptr<Node> a, Ptr<Node> b) const
         p2p.SetDeviceAttribute(
             "InterframeGap",
             TimeValue(m_rate.CalculateBytesTxTime(WIRE_OVERHEAD_BYTES - PPP_HEADER)));
-        p2p.SetChannelAttribute(
-            "Delay",
-            TimeValue(m_cableDelay
-                      + m_rate.CalculateBytesTxTime(PREAMBLE_SFD + ETH_HEADER_FCS - PPP_HEADER)));
+        p2p.SetChannelAttribute("Delay",
+                                TimeValue(m_cableDelay
+                                          + m_rate.CalculateBytesTxTime(
+                                              EthernetFraming::PREAMBLE + EthernetFraming::HEADER
+                                              + EthernetFraming::FCS - PPP_HEADER)));
         return p2p.Install(a, b);
     }
     // Two IEEE 802.3 NICs on one cable of the given delay (length = delay x NVP x c).

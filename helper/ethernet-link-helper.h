@@ -6,6 +6,7 @@
 #define TESTBED_ETHERNET_LINK_HELPER_H
 
 #include "ns3/data-rate.h"
+#include "ns3/ethernet-framing.h"
 #include "ns3/ethernet-net-device.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node.h"
@@ -51,8 +52,10 @@ class EthernetLinkHelper
         HALF_DUPLEX  //!< two IEEE 802.3 NICs (EthernetNetDevice), each end's setting its own
     };
 
-    /// Bytes on the wire per IP packet beyond the IP packet: header, FCS, preamble/SFD, IFG.
-    static constexpr uint32_t WIRE_OVERHEAD_BYTES = 38;
+    /// Bytes on the wire per IP packet beyond the IP packet: header, FCS, preamble/SFD, IFG (38).
+    static constexpr uint32_t WIRE_OVERHEAD_BYTES = EthernetFraming::HEADER + EthernetFraming::FCS
+                                                    + EthernetFraming::PREAMBLE
+                                                    + EthernetFraming::IFG;
 
     /**
      * @brief Create a helper for 100 Mbit/s full-duplex links with a 50 ns (10 m) cable.

@@ -11,9 +11,13 @@
 
 #include "ns3/boolean.h"
 #include "ns3/bridge-net-device.h"
+#include "ns3/config.h"
 #include "ns3/ethernet-channel.h"
 #include "ns3/ethernet-helper.h"
 #include "ns3/ethernet-net-device.h"
+#include "ns3/ethernet-port.h"
+#include "ns3/full-duplex-ethernet-helper.h"
+#include "ns3/full-duplex-ethernet-net-device.h"
 #include "ns3/host-platform-helper.h"
 #include "ns3/host-platform.h"
 #include "ns3/inet-socket-address.h"
@@ -786,6 +790,96 @@ class EthernetHostNicTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * One Ethernet family: the 802.3 framing (clause 3: a 64-octet minimum frame, 1518 maximum,
+ * 8 octets of preamble and SFD, a 12-octet gap), both MACs as EthernetPorts, the attribute and
+ * trace names users give still reaching each MAC, and the port's SendShared contract (the
+ * caller's packet is not changed; header to FCS counted) on both MACs at 100 Mbit/s full duplex.
+ */
+class EthernetFamilyTestCase : public TestCase
+{
+  public:
+    EthernetFamilyTestCase()
+        : TestCase("Both MACs are EthernetPorts with the framing defined once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Framing by hand: header 14 + payload + FCS 4, at least 64; wire = 8 + frame + 12.
+        NS_TEST_EXPECT_MSG_EQ(EthernetFraming::FrameOctets(0), 64u, "empty payload padded");
+        NS_TEST_EXPECT_MSG_EQ(EthernetFraming::FrameOctets(46), 64u, "46 = 64 - 14 - 4");
+        NS_TEST_EXPECT_MSG_EQ(EthernetFraming::FrameOctets(47), 65u, "no padding above 46");
+        NS_TEST_EXPECT_MSG_EQ(EthernetFraming::FrameOctets(1500), 1518u, "maximum frame");
+        NS_TEST_EXPECT_MSG_EQ(EthernetFraming::WireOctets(1500), 1538u, "8 + 1518 + 12");
+        NS_TEST_EXPECT_MSG_EQ(EthernetFraming::WireOctets(28), 84u, "8 + 64 + 12");
+        NS_TEST_EXPECT_MSG_EQ(EthernetNetDevice::PREAMBLE, 8u, "the MACs name the same");
+        NS_TEST_EXPECT_MSG_EQ(FullDuplexEthernetNetDevice::IFG, 12u, "the MACs name the same");
+
+        // The attribute names users set on each MAC (Config::SetDefault looks only at the
+        // type's own attributes) and the trace names (looked up through the parents).
+        NS_TEST_EXPECT_MSG_EQ(Config::SetDefaultFailSafe("ns3::FullDuplexEthernetNetDevice::Mtu",
+                                                         UintegerValue(1500)),
+                              true,
+                              "Mtu of the lean MAC");
+        NS_TEST_EXPECT_MSG_EQ(
+            Config::SetDefaultFailSafe("ns3::EthernetNetDevice::Mtu", UintegerValue(1500)),
+            true,
+            "Mtu of the 802.3 MAC");
+
+        for (bool lean : {false, true})
+        {
+            NodeContainer n(2);
+            NetDeviceContainer d;
+            if (lean)
+            {
+                FullDuplexEthernetHelper eth;
+                eth.SetDeviceAttribute("DataRate", StringValue("100Mbps"));
+                d = eth.Install(n.Get(0), n.Get(1));
+            }
+            else
+            {
+                EthernetHelper eth;
+                eth.SetDeviceAttribute("Duplex", StringValue("ForcedFull"));
+                d = eth.Install(n.Get(0), n.Get(1));
+            }
+            Ptr<EthernetPort> a = DynamicCast<EthernetPort>(d.Get(0));
+            Ptr<EthernetPort> b = DynamicCast<EthernetPort>(d.Get(1));
+            NS_TEST_ASSERT_MSG_NE(a, nullptr, "an EthernetPort");
+            NS_TEST_ASSERT_MSG_NE(b, nullptr, "an EthernetPort");
+            NS_TEST_EXPECT_MSG_EQ(a->GetInstanceTypeId().GetParent(),
+                                  EthernetPort::GetTypeId(),
+                                  "derives from the port");
+            uint32_t macTx = 0;
+            NS_TEST_EXPECT_MSG_EQ(
+                a->TraceConnectWithoutContext(
+                    "MacTx",
+                    Callback<void, Ptr<const Packet>>([&macTx](Ptr<const Packet>) { ++macTx; })),
+                true,
+                "MacTx by its name");
+            a->SetAttribute("Mtu", UintegerValue(1000));
+            NS_TEST_EXPECT_MSG_EQ(a->GetMtu(), 1000, "Mtu by its name");
+            b->SetReceiveCallback(NetDevice::ReceiveCallback(
+                [](Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&) { return true; }));
+            Ptr<const Packet> p = Create<Packet>(100);
+            Simulator::Schedule(MicroSeconds(10), [a, b, p]() {
+                a->SendShared(p, a->GetMacAddress(), b->GetMacAddress(), 0x0800);
+            });
+            Simulator::Run();
+            NS_TEST_EXPECT_MSG_EQ(p->GetSize(), 100u, "the caller's packet is not changed");
+            NS_TEST_EXPECT_MSG_EQ(macTx, 1u, "MacTx fired once");
+            // 14 + 100 + 4 = 118 octets, header to FCS, on both ends.
+            NS_TEST_EXPECT_MSG_EQ(a->GetCounters().txFrames, 1u, "one frame sent");
+            NS_TEST_EXPECT_MSG_EQ(a->GetCounters().txBytes, 118u, "14 + 100 + 4");
+            NS_TEST_EXPECT_MSG_EQ(b->GetCounters().rxFrames, 1u, "one frame received");
+            NS_TEST_EXPECT_MSG_EQ(b->GetCounters().rxBytes, 118u, "14 + 100 + 4");
+            Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * The Ethernet suite.
  */
 class EthernetTestSuite : public TestSuite
@@ -809,6 +903,7 @@ class EthernetTestSuite : public TestSuite
         AddTestCase(new EthernetEfficiencyTestCase(Seconds(2), {32}, true), Duration::EXTENSIVE);
         AddTestCase(new EthernetBridgeTestCase, Duration::QUICK);
         AddTestCase(new EthernetHostNicTestCase, Duration::QUICK);
+        AddTestCase(new EthernetFamilyTestCase, Duration::QUICK);
     }
 };
 

@@ -565,11 +565,10 @@ class FrameDescriptorTestCase : public TestCase
             }
             else
             {
-                b->SetFrameReceiveCallback(FullDuplexEthernetNetDevice::FrameReceiveCallback(
-                    [&tm](Ptr<FullDuplexEthernetNetDevice>,
-                          const FrameDescriptor&,
-                          Mac48Address,
-                          Mac48Address) { tm.push_back(Simulator::Now().GetNanoSeconds()); }));
+                b->SetFrameReceiveCallback(EthernetPort::FrameReceiveCallback(
+                    [&tm](Ptr<EthernetPort>, const FrameDescriptor&, Mac48Address, Mac48Address) {
+                        tm.push_back(Simulator::Now().GetNanoSeconds());
+                    }));
             }
             for (std::size_t i = 0; i < sendAt.size(); ++i)
             {

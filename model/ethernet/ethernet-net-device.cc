@@ -33,7 +33,7 @@ EthernetNetDevice::GetTypeId()
 {
     static TypeId tid
         = TypeId("ns3::EthernetNetDevice")
-              .SetParent<NetDevice>()
+              .SetParent<EthernetPort>()
               .SetGroupName("Testbed")
               .AddConstructor<EthernetNetDevice>()
               .AddAttribute("DataRate",
@@ -75,23 +75,6 @@ EthernetNetDevice::GetTypeId()
                             PointerValue(),
                             MakePointerAccessor(&EthernetNetDevice::m_queue),
                             MakePointerChecker<Queue<Packet>>())
-              .AddTraceSource("MacTx",
-                              "A packet arrived for transmission.",
-                              MakeTraceSourceAccessor(&EthernetNetDevice::m_macTxTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("MacTxDrop",
-                              "A packet was dropped before transmission (queue full, too large, "
-                              "no link).",
-                              MakeTraceSourceAccessor(&EthernetNetDevice::m_macTxDropTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("MacRx",
-                              "A frame for this device was received and is passed up.",
-                              MakeTraceSourceAccessor(&EthernetNetDevice::m_macRxTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("MacPromiscRx",
-                              "A frame was received (any destination) and is passed up.",
-                              MakeTraceSourceAccessor(&EthernetNetDevice::m_macPromiscRxTrace),
-                              "ns3::Packet::TracedCallback")
               .AddTraceSource("PhyTxBegin",
                               "A frame (an attempt) began on the wire.",
                               MakeTraceSourceAccessor(&EthernetNetDevice::m_phyTxBeginTrace),
@@ -111,14 +94,6 @@ EthernetNetDevice::GetTypeId()
               .AddTraceSource("PhyRxDrop",
                               "A damaged frame or fragment was discarded on reception.",
                               MakeTraceSourceAccessor(&EthernetNetDevice::m_phyRxDropTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("Sniffer",
-                              "Frames sent or received for this device (pcap).",
-                              MakeTraceSourceAccessor(&EthernetNetDevice::m_snifferTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource("PromiscSniffer",
-                              "Every frame sent or received (pcap).",
-                              MakeTraceSourceAccessor(&EthernetNetDevice::m_promiscSnifferTrace),
                               "ns3::Packet::TracedCallback")
               .AddTraceSource("Deferral",
                               "A frame had to wait for the carrier (counted once per frame).",
@@ -154,7 +129,6 @@ EthernetNetDevice::GetTypeId()
 EthernetNetDevice::EthernetNetDevice()
     : m_rate("100Mbps")
     , m_duplex(AUTO)
-    , m_mtu(1500)
     , m_checksum(false)
 {
     NS_LOG_FUNCTION(this);
@@ -174,13 +148,12 @@ EthernetNetDevice::DoDispose()
     NS_LOG_FUNCTION(this);
     m_event.Cancel();
     m_channel = nullptr;
-    m_node = nullptr;
     m_queue = nullptr;
     m_current = nullptr;
     m_queueInterface = nullptr;
     m_backoffRng = nullptr;
     m_incoming.clear();
-    NetDevice::DoDispose();
+    EthernetPort::DoDispose();
 }
 
 void
@@ -229,7 +202,7 @@ EthernetNetDevice::SetLink(Ptr<EthernetChannel> channel,
     m_linkUp = true;
     if (!wasUp)
     {
-        m_linkChangeCallbacks();
+        NotifyLinkChange();
     }
 }
 
@@ -271,6 +244,12 @@ EthernetNetDevice::GetLinkRate() const
 
 const EthernetNetDevice::Stats&
 EthernetNetDevice::GetStats() const
+{
+    return m_stats;
+}
+
+const EthernetPort::Counters&
+EthernetNetDevice::GetCounters() const
 {
     return m_stats;
 }
@@ -321,6 +300,16 @@ EthernetNetDevice::SendFrom(Ptr<Packet> packet,
 }
 
 bool
+EthernetNetDevice::SendShared(Ptr<const Packet> packet,
+                              Mac48Address source,
+                              Mac48Address dest,
+                              uint16_t protocol)
+{
+    // The MAC frames the packet it queues: a copy of its own.
+    return Enqueue(packet->Copy(), source, dest, protocol);
+}
+
+bool
 EthernetNetDevice::Enqueue(Ptr<Packet> packet,
                            Mac48Address src,
                            Mac48Address dst,
@@ -334,11 +323,11 @@ EthernetNetDevice::Enqueue(Ptr<Packet> packet,
         return false;
     }
     // DIX framing: header, payload padded to 46 octets, FCS.
-    if (packet->GetSize() < MIN_FRAME - 18)
+    if (packet->GetSize() < MIN_PAYLOAD)
     {
         // Zero pad octets (Create<Packet>(n) is n zeros): ns-3's AddPaddingAtEnd leaves them
         // unset (stale heap memory, as the "Etherleak" drivers did; Linux pads with zeros).
-        packet->AddAtEnd(Create<Packet>(MIN_FRAME - 18 - packet->GetSize()));
+        packet->AddAtEnd(Create<Packet>(MIN_PAYLOAD - packet->GetSize()));
     }
     EthernetHeader header(false);
     header.SetSource(src);
@@ -639,25 +628,9 @@ EthernetNetDevice::Receive(Ptr<Packet> frame)
     const Mac48Address dst = header.GetDestination();
     const Mac48Address src = header.GetSource();
     const uint16_t protocol = header.GetLengthType();
-    NetDevice::PacketType type;
-    if (dst.IsBroadcast())
-    {
-        type = NetDevice::PACKET_BROADCAST;
-    }
-    else if (dst.IsGroup())
-    {
-        type = NetDevice::PACKET_MULTICAST;
-    }
-    else if (dst == m_address)
-    {
-        type = NetDevice::PACKET_HOST;
-    }
-    else
-    {
-        type = NetDevice::PACKET_OTHERHOST;
-    }
+    const NetDevice::PacketType type = Classify(dst);
     ++m_stats.rxFrames;
-    m_stats.rxBytes += frame->GetSize() + 18;
+    m_stats.rxBytes += frame->GetSize() + HEADER + FCS;
     m_snifferTrace(frame);
     m_promiscSnifferTrace(frame);
     if (!m_promiscCallback.IsNull())
@@ -674,141 +647,16 @@ EthernetNetDevice::Receive(Ptr<Packet> frame)
 
 // --- NetDevice -------------------------------------------------------------------------------
 
-void
-EthernetNetDevice::SetIfIndex(const uint32_t index)
-{
-    m_ifIndex = index;
-}
-
-uint32_t
-EthernetNetDevice::GetIfIndex() const
-{
-    return m_ifIndex;
-}
-
 Ptr<Channel>
 EthernetNetDevice::GetChannel() const
 {
     return m_channel;
 }
 
-void
-EthernetNetDevice::SetAddress(Address address)
-{
-    m_address = Mac48Address::ConvertFrom(address);
-}
-
-Address
-EthernetNetDevice::GetAddress() const
-{
-    return m_address;
-}
-
-bool
-EthernetNetDevice::SetMtu(const uint16_t mtu)
-{
-    if (mtu < 46 || mtu > 1500)
-    {
-        return false;
-    }
-    m_mtu = mtu;
-    return true;
-}
-
-uint16_t
-EthernetNetDevice::GetMtu() const
-{
-    return m_mtu;
-}
-
 bool
 EthernetNetDevice::IsLinkUp() const
 {
     return m_linkUp;
-}
-
-void
-EthernetNetDevice::AddLinkChangeCallback(Callback<void> callback)
-{
-    m_linkChangeCallbacks.ConnectWithoutContext(callback);
-}
-
-bool
-EthernetNetDevice::IsBroadcast() const
-{
-    return true;
-}
-
-Address
-EthernetNetDevice::GetBroadcast() const
-{
-    return Mac48Address::GetBroadcast();
-}
-
-bool
-EthernetNetDevice::IsMulticast() const
-{
-    return true;
-}
-
-Address
-EthernetNetDevice::GetMulticast(Ipv4Address multicastGroup) const
-{
-    return Mac48Address::GetMulticast(multicastGroup);
-}
-
-Address
-EthernetNetDevice::GetMulticast(Ipv6Address addr) const
-{
-    return Mac48Address::GetMulticast(addr);
-}
-
-bool
-EthernetNetDevice::IsBridge() const
-{
-    return false;
-}
-
-bool
-EthernetNetDevice::IsPointToPoint() const
-{
-    return false;
-}
-
-Ptr<Node>
-EthernetNetDevice::GetNode() const
-{
-    return m_node;
-}
-
-void
-EthernetNetDevice::SetNode(Ptr<Node> node)
-{
-    m_node = node;
-}
-
-bool
-EthernetNetDevice::NeedsArp() const
-{
-    return true;
-}
-
-void
-EthernetNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
-{
-    m_rxCallback = cb;
-}
-
-void
-EthernetNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
-{
-    m_promiscCallback = cb;
-}
-
-bool
-EthernetNetDevice::SupportsSendFrom() const
-{
-    return true;
 }
 
 } // namespace ns3

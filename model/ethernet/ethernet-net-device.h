@@ -5,10 +5,10 @@
 #ifndef TESTBED_ETHERNET_NET_DEVICE_H
 #define TESTBED_ETHERNET_NET_DEVICE_H
 
+#include "ethernet-port.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
-#include "ns3/mac48-address.h"
-#include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/queue.h"
@@ -36,9 +36,9 @@ class NetDeviceQueueInterface;
  * @brief An Ethernet NIC (IEEE 802.3 clause 4 MAC) at 10, 100 or 1000 Mbit/s, half duplex with
  * CSMA/CD or full duplex, on an EthernetChannel.
  *
- * Frames: destination, source, type (14 octets), payload padded to 46 octets, FCS (4): 64 to
- * 1518 octets, preceded on the wire by preamble and SFD (8 octets) and followed by the
- * interframe gap (96 bit times).
+ * Frames as EthernetFraming says: destination, source, type (14 octets), payload padded to 46
+ * octets, FCS (4): 64 to 1518 octets, preceded on the wire by preamble and SFD (8 octets) and
+ * followed by the interframe gap (96 bit times).
  *
  * Half duplex (clause 4.2.3): a frame to send waits while the carrier is on, then 96 bit times of
  * silence (deferral; carrier in the first 64 bit times of the gap restarts it, in the last 32 it
@@ -59,7 +59,7 @@ class NetDeviceQueueInterface;
  * FORCED_HALF use their own setting at DataRate whatever the partner does (a mismatch is
  * possible). A hub's ports are half duplex at the hub's rate.
  */
-class EthernetNetDevice : public NetDevice
+class EthernetNetDevice : public EthernetPort
 {
   public:
     /// Duplex configuration of the NIC.
@@ -71,12 +71,9 @@ class EthernetNetDevice : public NetDevice
     };
 
     /// Counters (since the start).
-    struct Stats
+    /// (txFrames: frames sent whole; rxFrames: frames received whole and passed up.)
+    struct Stats : public EthernetPort::Counters
     {
-        uint64_t txFrames{0};            //!< frames sent whole
-        uint64_t txBytes{0};             //!< their octets (header to FCS)
-        uint64_t rxFrames{0};            //!< frames received whole and passed up
-        uint64_t rxBytes{0};             //!< their octets
         uint64_t deferrals{0};           //!< frames that had to wait for the carrier
         uint64_t collisions{0};          //!< collisions seen while sending
         uint64_t lateCollisions{0};      //!< of which late (the frame discarded)
@@ -119,6 +116,7 @@ class EthernetNetDevice : public NetDevice
     DataRate GetLinkRate() const;
     /** @return the counters */
     const Stats& GetStats() const;
+    const Counters& GetCounters() const override;
 
     /**
      * @brief Assign fixed random variable stream numbers (the backoff).
@@ -157,53 +155,20 @@ class EthernetNetDevice : public NetDevice
     /** @return whether the channel must report every signal's start here (half duplex) */
     bool NeedsSignalStarts() const;
 
+    // --- EthernetPort -------------------------------------------------------------------------
+    bool SendShared(Ptr<const Packet> packet,
+                    Mac48Address source,
+                    Mac48Address dest,
+                    uint16_t protocol) override;
+
     // --- NetDevice ----------------------------------------------------------------------------
-    void SetIfIndex(const uint32_t index) override;
-    uint32_t GetIfIndex() const override;
     Ptr<Channel> GetChannel() const override;
-    void SetAddress(Address address) override;
-    Address GetAddress() const override;
-    bool SetMtu(const uint16_t mtu) override;
-    uint16_t GetMtu() const override;
     bool IsLinkUp() const override;
-    void AddLinkChangeCallback(Callback<void> callback) override;
-    bool IsBroadcast() const override;
-    Address GetBroadcast() const override;
-    bool IsMulticast() const override;
-    Address GetMulticast(Ipv4Address multicastGroup) const override;
-    Address GetMulticast(Ipv6Address addr) const override;
-    bool IsBridge() const override;
-    bool IsPointToPoint() const override;
     bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
     bool SendFrom(Ptr<Packet> packet,
                   const Address& source,
                   const Address& dest,
                   uint16_t protocolNumber) override;
-    Ptr<Node> GetNode() const override;
-    void SetNode(Ptr<Node> node) override;
-    bool NeedsArp() const override;
-    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
-    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
-    bool SupportsSendFrom() const override;
-
-    /** Minimum frame, header to FCS (octets). */
-    static constexpr uint32_t MIN_FRAME = 64;
-    /** Maximum untagged frame (octets). */
-    static constexpr uint32_t MAX_FRAME = 1518;
-    /** Preamble and SFD (octets). */
-    static constexpr uint32_t PREAMBLE = 8;
-    /** Interframe gap (bit times). */
-    static constexpr uint32_t IFG_BITS = 96;
-    /** The part of the gap in which a carrier restarts the deferral (bit times). */
-    static constexpr uint32_t IFG_PART1_BITS = 64;
-    /** Slot time (bit times). */
-    static constexpr uint32_t SLOT_BITS = 512;
-    /** Jam (bit times). */
-    static constexpr uint32_t JAM_BITS = 32;
-    /** Attempts before a frame is discarded. */
-    static constexpr uint32_t ATTEMPT_LIMIT = 16;
-    /** Largest backoff exponent. */
-    static constexpr uint32_t BACKOFF_LIMIT = 10;
 
     /**
      * TracedCallback signature for a collision.
@@ -257,8 +222,6 @@ class EthernetNetDevice : public NetDevice
     // configuration
     DataRate m_rate;                         //!< configured rate
     Duplex m_duplex;                         //!< configured duplex
-    Mac48Address m_address;                  //!< MAC address
-    uint16_t m_mtu;                          //!< MTU (payload octets)
     bool m_checksum;                         //!< compute and check the FCS
     Ptr<Queue<Packet>> m_queue;              //!< transmit queue
     Ptr<UniformRandomVariable> m_backoffRng; //!< backoff draws
@@ -294,27 +257,15 @@ class EthernetNetDevice : public NetDevice
     std::unordered_map<uint64_t, Incoming> m_incoming; //!< signals arriving now
     Time m_idleSince;                                  //!< when the carrier last went off
 
-    // NetDevice
-    Ptr<Node> m_node;                                    //!< node
-    uint32_t m_ifIndex{0};                               //!< interface index
-    NetDevice::ReceiveCallback m_rxCallback;             //!< receive callback
-    NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous callback
-    TracedCallback<> m_linkChangeCallbacks;              //!< link changes
-    Ptr<NetDeviceQueueInterface> m_queueInterface;       //!< flow control
+    Ptr<NetDeviceQueueInterface> m_queueInterface; //!< flow control
 
     Stats m_stats; //!< counters
 
-    TracedCallback<Ptr<const Packet>> m_macTxTrace;          //!< MacTx
-    TracedCallback<Ptr<const Packet>> m_macTxDropTrace;      //!< MacTxDrop
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;          //!< MacRx
-    TracedCallback<Ptr<const Packet>> m_macPromiscRxTrace;   //!< MacPromiscRx
     TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;     //!< PhyTxBegin
     TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;       //!< PhyTxEnd
     TracedCallback<Ptr<const Packet>> m_phyTxDropTrace;      //!< PhyTxDrop
     TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;       //!< PhyRxEnd
     TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;      //!< PhyRxDrop
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;        //!< Sniffer
-    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< PromiscSniffer
     TracedCallback<> m_deferralTrace;                        //!< Deferral
     TracedCallback<uint32_t, bool> m_collisionTrace;         //!< Collision
     TracedCallback<uint32_t, uint32_t> m_backoffTrace;       //!< Backoff

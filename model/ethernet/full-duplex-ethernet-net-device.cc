@@ -37,7 +37,7 @@ FullDuplexEthernetNetDevice::GetTypeId()
 {
     static TypeId tid
         = TypeId("ns3::FullDuplexEthernetNetDevice")
-              .SetParent<NetDevice>()
+              .SetParent<EthernetPort>()
               .SetGroupName("Testbed")
               .AddConstructor<FullDuplexEthernetNetDevice>()
               .AddAttribute("DataRate",
@@ -62,36 +62,7 @@ FullDuplexEthernetNetDevice::GetTypeId()
                             UintegerValue(1500),
                             MakeUintegerAccessor(&FullDuplexEthernetNetDevice::SetMtu,
                                                  &FullDuplexEthernetNetDevice::GetMtu),
-                            MakeUintegerChecker<uint16_t>(46, 1500))
-              .AddTraceSource("MacTx",
-                              "A packet was accepted for transmission.",
-                              MakeTraceSourceAccessor(&FullDuplexEthernetNetDevice::m_macTxTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource(
-                  "MacTxDrop",
-                  "A packet was dropped before transmission (queue full, too large, "
-                  "no link).",
-                  MakeTraceSourceAccessor(&FullDuplexEthernetNetDevice::m_macTxDropTrace),
-                  "ns3::Packet::TracedCallback")
-              .AddTraceSource("MacRx",
-                              "A frame for this device was received and is passed up.",
-                              MakeTraceSourceAccessor(&FullDuplexEthernetNetDevice::m_macRxTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource(
-                  "MacPromiscRx",
-                  "A frame was received (any destination) and is passed up.",
-                  MakeTraceSourceAccessor(&FullDuplexEthernetNetDevice::m_macPromiscRxTrace),
-                  "ns3::Packet::TracedCallback")
-              .AddTraceSource("Sniffer",
-                              "Frames sent (when queued) or received for this device, whole "
-                              "(pcap).",
-                              MakeTraceSourceAccessor(&FullDuplexEthernetNetDevice::m_snifferTrace),
-                              "ns3::Packet::TracedCallback")
-              .AddTraceSource(
-                  "PromiscSniffer",
-                  "Every frame sent (when queued) or received, whole (pcap).",
-                  MakeTraceSourceAccessor(&FullDuplexEthernetNetDevice::m_promiscSnifferTrace),
-                  "ns3::Packet::TracedCallback");
+                            MakeUintegerChecker<uint16_t>(46, 1500));
     return tid;
 }
 
@@ -99,7 +70,6 @@ FullDuplexEthernetNetDevice::FullDuplexEthernetNetDevice()
     : m_rate("1Gbps")
     , m_bps(m_rate.GetBitRate())
     , m_queueLimit(100)
-    , m_mtu(1500)
     , m_txFree(kNever)
     , m_lastBitEnd(kNever)
 {
@@ -116,12 +86,8 @@ FullDuplexEthernetNetDevice::DoDispose()
     NS_LOG_FUNCTION(this);
     m_channel = nullptr;
     m_peer = nullptr;
-    m_node = nullptr;
-    m_rxCallback = NetDevice::ReceiveCallback();
-    m_promiscCallback = NetDevice::PromiscReceiveCallback();
-    m_frameCallback = FrameReceiveCallback();
     m_leave.clear();
-    NetDevice::DoDispose();
+    EthernetPort::DoDispose();
 }
 
 void
@@ -160,7 +126,7 @@ FullDuplexEthernetNetDevice::LinkUp(Ptr<FullDuplexEthernetNetDevice> peer)
     m_delayPs = m_channel->GetDelay().GetPicoSeconds();
     m_leave.assign(m_queueLimit, kNever);
     m_head = 0;
-    m_linkChangeCallbacks();
+    NotifyLinkChange();
 }
 
 Ptr<FullDuplexEthernetNetDevice>
@@ -188,16 +154,10 @@ FullDuplexEthernetNetDevice::GetStats() const
     return m_stats;
 }
 
-uint32_t
-FullDuplexEthernetNetDevice::FrameOctets(uint32_t payload)
+const EthernetPort::Counters&
+FullDuplexEthernetNetDevice::GetCounters() const
 {
-    return std::max(MIN_FRAME, HEADER + payload + FCS);
-}
-
-uint32_t
-FullDuplexEthernetNetDevice::WireOctets(uint32_t payload)
-{
-    return PREAMBLE + FrameOctets(payload) + IFG;
+    return m_stats;
 }
 
 int64_t
@@ -328,12 +288,6 @@ FullDuplexEthernetNetDevice::SendFrame(const FrameDescriptor& frame,
 }
 
 void
-FullDuplexEthernetNetDevice::SetFrameReceiveCallback(FrameReceiveCallback cb)
-{
-    m_frameCallback = cb;
-}
-
-void
 FullDuplexEthernetNetDevice::Deliver(Ptr<const Packet> packet,
                                      Mac48Address source,
                                      Mac48Address dest,
@@ -385,11 +339,11 @@ FullDuplexEthernetNetDevice::BuildFrame(Ptr<const Packet> packet,
                                         uint16_t protocol)
 {
     Ptr<Packet> f = packet->Copy();
-    if (f->GetSize() < MIN_FRAME - HEADER - FCS)
+    if (f->GetSize() < MIN_PAYLOAD)
     {
         // Zero pad octets (Create<Packet>(n) is n zeros): ns-3's AddPaddingAtEnd leaves them
         // unset (stale heap memory, as the "Etherleak" drivers did; Linux pads with zeros).
-        f->AddAtEnd(Create<Packet>(MIN_FRAME - HEADER - FCS - f->GetSize()));
+        f->AddAtEnd(Create<Packet>(MIN_PAYLOAD - f->GetSize()));
     }
     EthernetHeader header(false);
     header.SetSource(source);
@@ -411,31 +365,15 @@ FullDuplexEthernetNetDevice::Receive(Ptr<const Packet> packet,
     NS_LOG_FUNCTION(this << packet);
     ++m_stats.rxFrames;
     m_stats.rxBytes += FrameOctets(packet->GetSize());
-    if (packet->GetSize() < MIN_FRAME - HEADER - FCS)
+    if (packet->GetSize() < MIN_PAYLOAD)
     {
         // A short frame reaches the upper layers with its padding, as from a NIC (and from
         // ns-3's CSMA and the 802.3 device); only these few frames are copied.
         Ptr<Packet> padded = packet->Copy();
-        padded->AddAtEnd(Create<Packet>(MIN_FRAME - HEADER - FCS - packet->GetSize())); // zeros
+        padded->AddAtEnd(Create<Packet>(MIN_PAYLOAD - packet->GetSize())); // zeros
         packet = padded;
     }
-    NetDevice::PacketType type;
-    if (dest.IsBroadcast())
-    {
-        type = NetDevice::PACKET_BROADCAST;
-    }
-    else if (dest.IsGroup())
-    {
-        type = NetDevice::PACKET_MULTICAST;
-    }
-    else if (dest == m_address)
-    {
-        type = NetDevice::PACKET_HOST;
-    }
-    else
-    {
-        type = NetDevice::PACKET_OTHERHOST;
-    }
+    const NetDevice::PacketType type = Classify(dest);
     if (!m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
     {
         Ptr<Packet> f = BuildFrame(packet, source, dest, protocol);
@@ -459,141 +397,16 @@ FullDuplexEthernetNetDevice::Receive(Ptr<const Packet> packet,
 
 // --- NetDevice -------------------------------------------------------------------------------
 
-void
-FullDuplexEthernetNetDevice::SetIfIndex(const uint32_t index)
-{
-    m_ifIndex = index;
-}
-
-uint32_t
-FullDuplexEthernetNetDevice::GetIfIndex() const
-{
-    return m_ifIndex;
-}
-
 Ptr<Channel>
 FullDuplexEthernetNetDevice::GetChannel() const
 {
     return m_channel;
 }
 
-void
-FullDuplexEthernetNetDevice::SetAddress(Address address)
-{
-    m_address = Mac48Address::ConvertFrom(address);
-}
-
-Address
-FullDuplexEthernetNetDevice::GetAddress() const
-{
-    return m_address;
-}
-
-bool
-FullDuplexEthernetNetDevice::SetMtu(const uint16_t mtu)
-{
-    if (mtu < 46 || mtu > 1500)
-    {
-        return false;
-    }
-    m_mtu = mtu;
-    return true;
-}
-
-uint16_t
-FullDuplexEthernetNetDevice::GetMtu() const
-{
-    return m_mtu;
-}
-
 bool
 FullDuplexEthernetNetDevice::IsLinkUp() const
 {
     return m_peer != nullptr;
-}
-
-void
-FullDuplexEthernetNetDevice::AddLinkChangeCallback(Callback<void> callback)
-{
-    m_linkChangeCallbacks.ConnectWithoutContext(callback);
-}
-
-bool
-FullDuplexEthernetNetDevice::IsBroadcast() const
-{
-    return true;
-}
-
-Address
-FullDuplexEthernetNetDevice::GetBroadcast() const
-{
-    return Mac48Address::GetBroadcast();
-}
-
-bool
-FullDuplexEthernetNetDevice::IsMulticast() const
-{
-    return true;
-}
-
-Address
-FullDuplexEthernetNetDevice::GetMulticast(Ipv4Address multicastGroup) const
-{
-    return Mac48Address::GetMulticast(multicastGroup);
-}
-
-Address
-FullDuplexEthernetNetDevice::GetMulticast(Ipv6Address addr) const
-{
-    return Mac48Address::GetMulticast(addr);
-}
-
-bool
-FullDuplexEthernetNetDevice::IsBridge() const
-{
-    return false;
-}
-
-bool
-FullDuplexEthernetNetDevice::IsPointToPoint() const
-{
-    return false;
-}
-
-Ptr<Node>
-FullDuplexEthernetNetDevice::GetNode() const
-{
-    return m_node;
-}
-
-void
-FullDuplexEthernetNetDevice::SetNode(Ptr<Node> node)
-{
-    m_node = node;
-}
-
-bool
-FullDuplexEthernetNetDevice::NeedsArp() const
-{
-    return true;
-}
-
-void
-FullDuplexEthernetNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
-{
-    m_rxCallback = cb;
-}
-
-void
-FullDuplexEthernetNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
-{
-    m_promiscCallback = cb;
-}
-
-bool
-FullDuplexEthernetNetDevice::SupportsSendFrom() const
-{
-    return true;
 }
 
 } // namespace ns3

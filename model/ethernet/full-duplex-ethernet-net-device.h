@@ -5,11 +5,10 @@
 #ifndef TESTBED_FULL_DUPLEX_ETHERNET_NET_DEVICE_H
 #define TESTBED_FULL_DUPLEX_ETHERNET_NET_DEVICE_H
 
+#include "ethernet-port.h"
 #include "frame-descriptor.h"
 
 #include "ns3/data-rate.h"
-#include "ns3/mac48-address.h"
-#include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/traced-callback.h"
@@ -35,12 +34,13 @@ class FullDuplexEthernetChannel;
  *
  * A full-duplex IEEE 802.3 MAC never senses carrier and never collides: a frame is sent as soon
  * as the transmitter is free, and the link's two directions are independent (a frame to the
- * switch and one from it cross each other without interaction). The timing is that of the wire:
- * a frame of P payload octets is 14 octets of header, the payload padded to 46, and a 4-octet
- * FCS (64 to 1518 octets; an 802.1Q tag travels inside the payload, up to 1522), preceded by 8
- * octets of preamble and SFD and followed by the 12-octet (96 bit times) interframe gap. Its last
- * bit reaches the peer (8 + frame) x 8 bit times after its first left, plus the cable's delay;
- * the next frame starts no earlier than 96 bit times after that last bit left. A 100-octet IP
+ * switch and one from it cross each other without interaction). The timing is that of the wire
+ * (EthernetFraming): a frame of P payload octets is 14 octets of header, the payload padded to
+ * 46, and a 4-octet FCS (64 to 1518 octets; an 802.1Q tag travels inside the payload, up to
+ * 1522), preceded by 8 octets of preamble and SFD and followed by the 12-octet (96 bit times)
+ * interframe gap. Its last bit reaches the peer (8 + frame) x 8 bit times after its first left,
+ * plus the cable's delay; the next frame starts no earlier than 96 bit times after that last
+ * bit left. A 100-octet IP
  * datagram thus occupies 138 octet times: 1.104 us at 1 Gbit/s, 11.04 us at 100 Mbit/s.
  *
  * Since the transmitter is a FIFO server of known service times, a frame's departure, and hence
@@ -67,17 +67,14 @@ class FullDuplexEthernetChannel;
  * queue and counters; a receiver that takes descriptors registers with SetFrameReceiveCallback,
  * everywhere else a descriptor becomes the same octets as a Packet (FrameTemplate::MakePacket).
  */
-class FullDuplexEthernetNetDevice : public NetDevice
+class FullDuplexEthernetNetDevice : public EthernetPort
 {
   public:
     /// Counters (since the start).
-    struct Stats
+    /// (txFrames: frames accepted for transmission; rxFrames: frames received, any destination.)
+    struct Stats : public EthernetPort::Counters
     {
-        uint64_t txFrames{0}; //!< frames accepted for transmission
-        uint64_t txBytes{0};  //!< their octets, header to FCS
-        uint64_t txDrops{0};  //!< frames dropped: queue full, too large or link down
-        uint64_t rxFrames{0}; //!< frames received (any destination)
-        uint64_t rxBytes{0};  //!< their octets, header to FCS
+        uint64_t txDrops{0}; //!< frames dropped: queue full, too large or link down
     };
 
     /**
@@ -126,7 +123,7 @@ class FullDuplexEthernetNetDevice : public NetDevice
     bool SendShared(Ptr<const Packet> packet,
                     Mac48Address source,
                     Mac48Address dest,
-                    uint16_t protocol);
+                    uint16_t protocol) override;
 
     /**
      * @brief Send a frame given by its descriptor (a FrameTemplate and its variable octets):
@@ -136,7 +133,7 @@ class FullDuplexEthernetNetDevice : public NetDevice
      * @param dest the destination address
      * @return false if dropped (queue full, too large, link down)
      */
-    bool SendFrame(const FrameDescriptor& frame, Mac48Address source, Mac48Address dest);
+    bool SendFrame(const FrameDescriptor& frame, Mac48Address source, Mac48Address dest) override;
 
     /**
      * @brief A frame from a peer simulated in another process (a run split over processes,
@@ -158,91 +155,21 @@ class FullDuplexEthernetNetDevice : public NetDevice
      */
     Time GetLastArrival() const;
 
-    /**
-     * Callback of a receiver that takes frame descriptors (the snooping bridge, a host's NIC
-     * model): this device, the frame, its source and destination addresses.
-     */
-    typedef Callback<void,
-                     Ptr<FullDuplexEthernetNetDevice>,
-                     const FrameDescriptor&,
-                     Mac48Address,
-                     Mac48Address>
-        FrameReceiveCallback;
-
-    /**
-     * @brief Let a receiver take the frames that arrive as descriptors; without one they reach
-     * the receive callbacks as ns-3 Packets (FrameTemplate::MakePacket). The receiver gets every
-     * such frame, whatever its destination (it filters like a promiscuous receiver).
-     * @param cb the receiver (null: Packets)
-     */
-    void SetFrameReceiveCallback(FrameReceiveCallback cb);
-
-    /**
-     * @brief Octets of the frame that carries a payload, header to FCS.
-     * @param payload the payload's octets (an 802.1Q tag included)
-     * @return max(64, 14 + payload + 4)
-     */
-    static uint32_t FrameOctets(uint32_t payload);
-
-    /**
-     * @brief Octet times a frame occupies the wire: preamble and SFD, the frame, the gap.
-     * @param payload the payload's octets
-     * @return 8 + FrameOctets(payload) + 12
-     */
-    static uint32_t WireOctets(uint32_t payload);
-
     /** @return frames waiting in the transmit queue now */
     uint32_t GetQueueLength() const;
 
     /** @return the counters */
     const Stats& GetStats() const;
+    const Counters& GetCounters() const override;
 
     // --- NetDevice ----------------------------------------------------------------------------
-    void SetIfIndex(const uint32_t index) override;
-    uint32_t GetIfIndex() const override;
     Ptr<Channel> GetChannel() const override;
-    void SetAddress(Address address) override;
-    Address GetAddress() const override;
-
-    /** @return the MAC address of this device (as GetAddress, without an ns-3 Address) */
-    Mac48Address GetMacAddress() const
-    {
-        return m_address;
-    }
-
-    bool SetMtu(const uint16_t mtu) override;
-    uint16_t GetMtu() const override;
     bool IsLinkUp() const override;
-    void AddLinkChangeCallback(Callback<void> callback) override;
-    bool IsBroadcast() const override;
-    Address GetBroadcast() const override;
-    bool IsMulticast() const override;
-    Address GetMulticast(Ipv4Address multicastGroup) const override;
-    Address GetMulticast(Ipv6Address addr) const override;
-    bool IsBridge() const override;
-    bool IsPointToPoint() const override;
     bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
     bool SendFrom(Ptr<Packet> packet,
                   const Address& source,
                   const Address& dest,
                   uint16_t protocolNumber) override;
-    Ptr<Node> GetNode() const override;
-    void SetNode(Ptr<Node> node) override;
-    bool NeedsArp() const override;
-    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
-    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
-    bool SupportsSendFrom() const override;
-
-    /** Preamble and SFD (octets). */
-    static constexpr uint32_t PREAMBLE = 8;
-    /** Ethernet header (octets). */
-    static constexpr uint32_t HEADER = 14;
-    /** Frame check sequence (octets). */
-    static constexpr uint32_t FCS = 4;
-    /** Interframe gap (octets: 96 bit times). */
-    static constexpr uint32_t IFG = 12;
-    /** Minimum frame, header to FCS (octets). */
-    static constexpr uint32_t MIN_FRAME = 64;
 
   protected:
     void DoDispose() override;
@@ -303,11 +230,9 @@ class FullDuplexEthernetNetDevice : public NetDevice
     void SetDataRate(DataRate rate);
 
     // configuration
-    DataRate m_rate;        //!< DataRate
-    uint64_t m_bps{0};      //!< its bits per second (read per frame)
-    uint32_t m_queueLimit;  //!< MaxQueueFrames
-    uint16_t m_mtu;         //!< Mtu
-    Mac48Address m_address; //!< Address
+    DataRate m_rate;       //!< DataRate
+    uint64_t m_bps{0};     //!< its bits per second (read per frame)
+    uint32_t m_queueLimit; //!< MaxQueueFrames
 
     // link
     Ptr<FullDuplexEthernetChannel> m_channel; //!< the cable
@@ -323,22 +248,7 @@ class FullDuplexEthernetNetDevice : public NetDevice
     std::vector<int64_t> m_leave; //!< queue departures of the last MaxQueueFrames frames
     uint32_t m_head{0};           //!< the oldest of them
 
-    // NetDevice
-    Ptr<Node> m_node;                                    //!< node
-    uint32_t m_ifIndex{0};                               //!< interface index
-    NetDevice::ReceiveCallback m_rxCallback;             //!< receive callback
-    NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous callback
-    FrameReceiveCallback m_frameCallback;                //!< takes descriptors (may be null)
-    TracedCallback<> m_linkChangeCallbacks;              //!< link changes
-
     Stats m_stats; //!< counters
-
-    TracedCallback<Ptr<const Packet>> m_macTxTrace;          //!< MacTx
-    TracedCallback<Ptr<const Packet>> m_macTxDropTrace;      //!< MacTxDrop
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;          //!< MacRx
-    TracedCallback<Ptr<const Packet>> m_macPromiscRxTrace;   //!< MacPromiscRx
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;        //!< Sniffer
-    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< PromiscSniffer
 };
 
 } // namespace ns3

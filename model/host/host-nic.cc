@@ -8,8 +8,8 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/ethernet-port.h"
 #include "ns3/fast-path.h"
-#include "ns3/full-duplex-ethernet-net-device.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
@@ -265,7 +265,7 @@ HostNic::Receive(Ptr<NetDevice> device,
 }
 
 void
-HostNic::ReceiveFrame(Ptr<FullDuplexEthernetNetDevice> device,
+HostNic::ReceiveFrame(Ptr<EthernetPort> device,
                       const FrameDescriptor& frame,
                       Mac48Address source,
                       Mac48Address dest)

@@ -29,7 +29,7 @@
 namespace ns3
 {
 
-class FullDuplexEthernetNetDevice;
+class EthernetPort;
 class HostCpu;
 
 /**
@@ -128,8 +128,8 @@ class HostNic : public Object
                  NetDevice::PacketType packetType);
 
     /**
-     * @brief Entry point for frame descriptors from a lean full-duplex device
-     * (FullDuplexEthernetNetDevice::SetFrameReceiveCallback; HostPlatform installs it): the same
+     * @brief Entry point for frame descriptors from an Ethernet port (the lean full-duplex MAC
+     * delivers them; EthernetPort::SetFrameReceiveCallback, HostPlatform installs it): the same
      * receive path as Receive, without an ns-3 Packet. A frame for another host's unicast
      * address is ignored, as the device would not pass it up.
      * @param device the receiving device
@@ -137,7 +137,7 @@ class HostNic : public Object
      * @param source its source address
      * @param dest its destination address
      */
-    void ReceiveFrame(Ptr<FullDuplexEthernetNetDevice> device,
+    void ReceiveFrame(Ptr<EthernetPort> device,
                       const FrameDescriptor& frame,
                       Mac48Address source,
                       Mac48Address dest);

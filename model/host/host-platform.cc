@@ -5,7 +5,7 @@
 #include "host-platform.h"
 
 #include "ns3/double.h"
-#include "ns3/full-duplex-ethernet-net-device.h"
+#include "ns3/ethernet-port.h"
 #include "ns3/ideal-timer.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/ipv6-l3-protocol.h"
@@ -441,11 +441,11 @@ HostPlatform::InstallNic(Ptr<NetDevice> device)
     Ptr<HostNic> nic = m_nicFactory.Create<HostNic>();
     nic->Setup(m_cpu, device, MakeCallback(&TrafficControlLayer::Receive, tc));
     m_nics[device] = nic;
-    if (Ptr<FullDuplexEthernetNetDevice> lean = DynamicCast<FullDuplexEthernetNetDevice>(device))
+    if (Ptr<EthernetPort> port = DynamicCast<EthernetPort>(device))
     {
-        // Frame descriptors (the lean path) go to the NIC model as they are: the node's handler
-        // for IPv4 on this device is the NIC model (Interpose).
-        lean->SetFrameReceiveCallback(MakeCallback(&HostNic::ReceiveFrame, nic));
+        // Frame descriptors (the lean MAC's path) go to the NIC model as they are: the node's
+        // handler for IPv4 on this device is the NIC model (Interpose).
+        port->SetFrameReceiveCallback(MakeCallback(&HostNic::ReceiveFrame, nic));
     }
     Interpose();
     UpdateIntercepts();

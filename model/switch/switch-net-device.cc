@@ -5,7 +5,7 @@
 #include "switch-net-device.h"
 
 #include "ns3/channel.h"
-#include "ns3/full-duplex-ethernet-net-device.h"
+#include "ns3/ethernet-port.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -118,11 +118,11 @@ SwitchNetDevice::AddSwitchPort(Ptr<NetDevice> port)
     m_portIndex[PeekPointer(port)] = static_cast<uint32_t>(m_ports.size());
     Port p;
     p.dev = port;
-    p.lean = dynamic_cast<FullDuplexEthernetNetDevice*>(PeekPointer(port));
-    if (p.lean)
+    p.eth = dynamic_cast<EthernetPort*>(PeekPointer(port));
+    if (p.eth)
     {
-        // Frame descriptors (the lean path) come to the switch as they are.
-        p.lean->SetFrameReceiveCallback(MakeCallback(&SwitchNetDevice::ReceiveFrameFromPort, this));
+        // Frame descriptors (the lean MAC's path) come to the switch as they are.
+        p.eth->SetFrameReceiveCallback(MakeCallback(&SwitchNetDevice::ReceiveFrameFromPort, this));
     }
     m_ports.push_back(p);
     const uint32_t index = static_cast<uint32_t>(m_ports.size() - 1);
@@ -197,7 +197,7 @@ SwitchNetDevice::ReceiveFromDevice(Ptr<NetDevice> device,
 }
 
 void
-SwitchNetDevice::ReceiveFrameFromPort(Ptr<FullDuplexEthernetNetDevice> device,
+SwitchNetDevice::ReceiveFrameFromPort(Ptr<EthernetPort> device,
                                       const FrameDescriptor& frame,
                                       Mac48Address source,
                                       Mac48Address destination)
@@ -285,10 +285,10 @@ SwitchNetDevice::SendToPort(uint32_t port, const SwitchFabric::Frame& frame)
     {
         return;
     }
-    if (!frame.packet && p.lean && !p.trunk)
+    if (!frame.packet && p.eth && !p.trunk)
     {
-        // A descriptor through a lean access port: no Packet at all.
-        if (!p.lean->SendFrame(frame.desc, frame.src, frame.dst))
+        // A descriptor through an Ethernet access port: no Packet at all on the lean MAC.
+        if (!p.eth->SendFrame(frame.desc, frame.src, frame.dst))
         {
             m_fabric->NotifyDrop(frame, port, SwitchFabric::OUTPUT_QUEUE_FULL);
         }
@@ -308,10 +308,11 @@ SwitchNetDevice::SendToPort(uint32_t port, const SwitchFabric::Frame& frame)
         out = own = tagged;
         protocol = VLAN_ETHERTYPE;
     }
-    if (p.lean)
+    if (p.eth)
     {
-        // The lean device never changes the packet it is given: every port shares it.
-        if (!p.lean->SendShared(out, frame.src, frame.dst, protocol))
+        // An Ethernet port never changes the packet it is given (a MAC that frames it copies
+        // it): every port shares it.
+        if (!p.eth->SendShared(out, frame.src, frame.dst, protocol))
         {
             m_fabric->NotifyDrop(out, port, SwitchFabric::OUTPUT_QUEUE_FULL);
         }

@@ -23,7 +23,7 @@
 namespace ns3
 {
 
-class FullDuplexEthernetNetDevice;
+class EthernetPort;
 class Node;
 
 /**
@@ -55,12 +55,16 @@ class Node;
  * 0x8100, then TCI and the inner EtherType) and arrive on it tagged; untagged access ports carry
  * plain frames. Only one VLAN is bridged.
  *
- * Frames are not copied: the packet a port received is the one every lean full-duplex output
- * port sends (FullDuplexEthernetNetDevice::SendShared), and a copy goes only to ports of other
- * device types (ns-3 devices add their headers to the packet they are given). A copy that finds
- * its port's output queue full is counted (OUTPUT_QUEUE_FULL) when the frame arrives, at no
- * further cost. Frames that arrive as FrameDescriptor on lean ports are forwarded as descriptors
- * through lean access ports and as Packets (FrameTemplate::MakePacket) through any other port.
+ * Ports are Ethernet ports (EthernetPort: the lean full-duplex MAC, or the 802.3 CSMA/CD MAC
+ * for a half-duplex port); another NetDevice that supports SendFrom is accepted too. Frames are
+ * not copied by the switch: the packet a port received is the one every Ethernet output port is
+ * given (EthernetPort::SendShared; the lean MAC sends it as it is, the CSMA/CD MAC frames a copy
+ * of its own), and a copy goes only to ports of other device types (ns-3 devices add their
+ * headers to the packet they are given). A frame that finds its port's output queue full is
+ * counted (OUTPUT_QUEUE_FULL). Frames that arrive as FrameDescriptor are forwarded as
+ * descriptors through Ethernet access ports (EthernetPort::SendFrame: the lean MAC keeps them as
+ * descriptors, the CSMA/CD MAC makes the Packet) and as Packets (FrameTemplate::MakePacket)
+ * through any other port.
  */
 class SwitchNetDevice : public NetDevice
 {
@@ -174,7 +178,7 @@ class SwitchNetDevice : public NetDevice
     virtual void NotifyPortAdded(uint32_t port);
     /**
      * @brief Send a frame through a port (random drop, 802.1Q tag on a trunk): the frame itself
-     * through a lean port, a copy through any other device.
+     * through an Ethernet port, a copy through any other device.
      * @param port the port index
      * @param frame the frame
      */
@@ -190,21 +194,21 @@ class SwitchNetDevice : public NetDevice
     struct Port
     {
         Ptr<NetDevice> dev; //!< the device
-        /// the device if it is a lean full-duplex port (frames go out of it without a copy)
-        FullDuplexEthernetNetDevice* lean{nullptr};
+        /// the device if it is an Ethernet port (EthernetPort: shared packets, descriptors)
+        EthernetPort* eth{nullptr};
         bool trunk{false};                                 //!< 802.1Q tagged
         uint16_t vlan{1};                                  //!< VLAN id on a trunk
         Callback<void, const SwitchFabric::Frame&> divert; //!< SetPortDivert
     };
 
     /**
-     * @brief A lean port received a frame descriptor.
+     * @brief An Ethernet port received a frame descriptor.
      * @param device the port
      * @param frame the frame
      * @param source its source address
      * @param destination its destination address
      */
-    void ReceiveFrameFromPort(Ptr<FullDuplexEthernetNetDevice> device,
+    void ReceiveFrameFromPort(Ptr<EthernetPort> device,
                               const FrameDescriptor& frame,
                               Mac48Address source,
                               Mac48Address destination);
