@@ -36,7 +36,8 @@ def main():
     p.add_argument("--reps", type=int, default=2)
     p.add_argument("--exchanges", type=int, default=300)
     p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--no-refit", action="store_true", help="keep the profile's K")
+    p.add_argument("--no-refit", action="store_true", help="keep the profile's K (or --k)")
+    p.add_argument("--k", type=float, default=None, help="K without a refit (cycles)")
     p.add_argument("--configs", default=",".join(CONFIGS))
     args = p.parse_args()
     if not (EXAMPLES_DIR / "jaxa-benchmark").exists():
@@ -47,7 +48,7 @@ def main():
     for name in args.configs.split(","):
         options = CONFIGS[name]
         if args.no_refit:
-            k = J._profile_k()
+            k = args.k if args.k is not None else J._profile_k()
         else:
             fit = J.calibrate_k(J._profile_k(), round(1.2 * J._profile_k(), -2), options=options,
                                 per_federate=False, reps=1, exchanges=args.exchanges,
@@ -61,7 +62,10 @@ def main():
                     params = {"mode": mode, "bandwidth": J.BW[bw][0], "dataSize": 64,
                               "reps": args.reps, "exchanges": args.exchanges,
                               "rtiSet": rti_set}
-                    t[(mode, label)] = run_program_json(J.PROGRAM, params, options=options)[
+                    # the bytes run has no hand-offs (processing); the write order stays
+                    opts = options if label == "full" else {
+                        o: v for o, v in options.items() if not o.endswith("ThreadHandoffCost")}
+                    t[(mode, label)] = run_program_json(J.PROGRAM, params, options=opts)[
                         "time_per_exchange_ms"]
             inc = t[("bidir", "full")] - t[("sync", "full")]
             inc_b = t[("bidir", "bytes")] - t[("sync", "bytes")]
