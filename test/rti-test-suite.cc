@@ -14,6 +14,7 @@
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/node-container.h"
+#include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/rti-helper.h"
@@ -22,6 +23,7 @@
 #include "ns3/string.h"
 #include "ns3/test.h"
 
+#include <cmath>
 #include <memory>
 #include <sstream>
 
@@ -712,6 +714,255 @@ class RtiCostTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * The cost test's update with every component's VM collecting its young generation: eden 1000
+ * bytes and 1000 bytes allocated per operation, so every operation fills eden exactly once
+ * whatever its start-up occupancy (drawn in [0, 1000)), and every pause lasts 10 us (10 000
+ * cycles at 1 GHz). The sender's call and encode, the CRC's decode, routing and encode and the
+ * receiver's decode and callback are 7 operations: 2, 3 and 2 collections, and the reflect comes
+ * 8600 ns + 7 x 10 us = 78 600 ns after the call.
+ */
+class RtiMinorGcTestCase : public TestCase
+{
+  public:
+    RtiMinorGcTestCase()
+        : TestCase("RTI: minor collections from allocation per operation, hand-timed")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TestFederation fed(RtiSettings::CENTRAL);
+        Ptr<RtiSettings> st = fed.rti.GetSettings();
+        st->SetAttribute("CallCost", DoubleValue(500));
+        st->SetAttribute("EncodeCost", DoubleValue(300));
+        st->SetAttribute("DecodeCost", DoubleValue(200));
+        st->SetAttribute("RouteCost", DoubleValue(700));
+        st->SetAttribute("CallbackCost", DoubleValue(400));
+        st->SetAttribute("AllocationPerOperation", DoubleValue(1000));
+        st->SetAttribute("EdenSize", DoubleValue(1000));
+        st->SetAttribute("MinorGcPauseMin", TimeValue(MicroSeconds(10)));
+        st->SetAttribute("MinorGcPauseMax", TimeValue(MicroSeconds(10)));
+        Ptr<HostPlatform> host = fed.nodes.Get(0)->GetObject<HostPlatform>();
+        host->SetAttribute("SendCost", DoubleValue(2000));
+        host->SetAttribute("RecvCost", DoubleValue(1000));
+        ScriptFederate::Config c;
+        c.regulating = c.constrained = false;
+        c.publish = {1};
+        ScriptFederate* p = fed.Add("P", 0, c);
+        c.publish.clear();
+        c.subscribe = {1};
+        ScriptFederate* s = fed.Add("S", 0, c);
+        uint64_t p0 = 0;
+        uint64_t c0 = 0;
+        uint64_t s0 = 0;
+        Simulator::Schedule(T0, [&]() {
+            p0 = p->amb->GetMinorGcs();
+            c0 = fed.crc->GetMinorGcs();
+            s0 = s->amb->GetMinorGcs();
+            p->UpdateRo({1});
+        });
+        Simulator::Stop(T0 + Seconds(1));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(s->When("RO"), T0 + NanoSeconds(78600), "reflect time");
+        NS_TEST_EXPECT_MSG_EQ(p->amb->GetMinorGcs() - p0, 2u, "sender's collections");
+        NS_TEST_EXPECT_MSG_EQ(fed.crc->GetMinorGcs() - c0, 3u, "CRC's collections");
+        NS_TEST_EXPECT_MSG_EQ(s->amb->GetMinorGcs() - s0, 2u, "receiver's collections");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * Cost variation 0.5: the CRC's varied work per routed update (decode 200 + route 700 + encode
+ * 300 cycles; its receive and send costs are the host's, not varied) keeps its mean of 1200
+ * cycles over 400 updates (within 4 standard errors: sd per update 0.5 x sqrt(200^2 + 700^2 +
+ * 300^2) = 394 cycles, 80 cycles over 400) and varies from update to update with that sd
+ * (within 25 %).
+ */
+class RtiCostVariationTestCase : public TestCase
+{
+  public:
+    RtiCostVariationTestCase()
+        : TestCase("RTI: per-operation cost variation keeps the mean, has the stated spread")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TestFederation fed(RtiSettings::CENTRAL);
+        Ptr<RtiSettings> st = fed.rti.GetSettings();
+        st->SetAttribute("CostVariation", DoubleValue(0.5));
+        st->SetAttribute("EncodeCost", DoubleValue(300));
+        st->SetAttribute("DecodeCost", DoubleValue(200));
+        st->SetAttribute("RouteCost", DoubleValue(700));
+        Ptr<HostPlatform> host = fed.nodes.Get(0)->GetObject<HostPlatform>();
+        host->SetAttribute("SendCost", DoubleValue(2000));
+        host->SetAttribute("RecvCost", DoubleValue(1000));
+        ScriptFederate::Config c;
+        c.regulating = c.constrained = false;
+        c.publish = {1};
+        ScriptFederate* p = fed.Add("P", 0, c);
+        c.publish.clear();
+        c.subscribe = {1};
+        fed.Add("S", 0, c);
+        const int n = 400;
+        std::vector<double> charged;
+        for (int i = 0; i <= n; ++i)
+        {
+            Simulator::Schedule(T0 + MilliSeconds(i), [&, i]() {
+                charged.push_back(fed.crc->GetCyclesCharged());
+                if (i < n)
+                {
+                    p->UpdateRo({1});
+                }
+            });
+        }
+        Simulator::Stop(T0 + Seconds(1));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(charged.size(), std::size_t(n + 1), "samples");
+        double sum = 0;
+        double sum2 = 0;
+        for (int i = 0; i < n; ++i)
+        {
+            double varied = charged[i + 1] - charged[i] - 3000; // receive 1000 and send 2000
+            sum += varied;
+            sum2 += varied * varied;
+        }
+        double mean = sum / n;
+        double sd = std::sqrt((sum2 - n * mean * mean) / (n - 1));
+        NS_TEST_EXPECT_MSG_EQ_TOL(mean, 1200.0, 80.0, "mean varied cycles per update");
+        NS_TEST_EXPECT_MSG_EQ_TOL(sd, 393.7, 0.25 * 393.7, "sd of the varied cycles");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * Thread hand-offs of 100 cycles with write batching (an I/O thread): the cost test's update
+ * pays one hand-off at the sender (to its I/O thread), two at the CRC (reader to core, core to
+ * I/O thread) and one at the receiver (reader to the federate's thread; it writes nothing):
+ * sender 500 + 300 + 100 + 2000, CRC 1000 + 100 + 200 + 700 + 300 + 100 + 2000, receiver 1000 +
+ * 100 + 200 + 400 cycles: the reflect 2900 + 4400 + 1700 = 9000 ns after the call.
+ */
+class RtiThreadHandoffTestCase : public TestCase
+{
+  public:
+    RtiThreadHandoffTestCase()
+        : TestCase("RTI: thread hand-offs on the update's path, hand-timed")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TestFederation fed(RtiSettings::CENTRAL);
+        Ptr<RtiSettings> st = fed.rti.GetSettings();
+        st->SetAttribute("WriteBatching", BooleanValue(true));
+        st->SetAttribute("ThreadHandoffCost", DoubleValue(100));
+        st->SetAttribute("CallCost", DoubleValue(500));
+        st->SetAttribute("EncodeCost", DoubleValue(300));
+        st->SetAttribute("DecodeCost", DoubleValue(200));
+        st->SetAttribute("RouteCost", DoubleValue(700));
+        st->SetAttribute("CallbackCost", DoubleValue(400));
+        Ptr<HostPlatform> host = fed.nodes.Get(0)->GetObject<HostPlatform>();
+        host->SetAttribute("SendCost", DoubleValue(2000));
+        host->SetAttribute("RecvCost", DoubleValue(1000));
+        ScriptFederate::Config c;
+        c.regulating = c.constrained = false;
+        c.publish = {1};
+        ScriptFederate* p = fed.Add("P", 0, c);
+        c.publish.clear();
+        c.subscribe = {1};
+        ScriptFederate* s = fed.Add("S", 0, c);
+        uint64_t p0 = 0;
+        uint64_t c0 = 0;
+        uint64_t s0 = 0;
+        Simulator::Schedule(T0, [&]() {
+            p0 = p->amb->GetThreadHandoffs();
+            c0 = fed.crc->GetThreadHandoffs();
+            s0 = s->amb->GetThreadHandoffs();
+            p->UpdateRo({1});
+        });
+        Simulator::Stop(T0 + Seconds(1));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(s->When("RO"), T0 + NanoSeconds(9000), "reflect time");
+        NS_TEST_EXPECT_MSG_EQ(p->amb->GetThreadHandoffs() - p0, 1u, "sender's hand-offs");
+        NS_TEST_EXPECT_MSG_EQ(fed.crc->GetThreadHandoffs() - c0, 2u, "CRC's hand-offs");
+        NS_TEST_EXPECT_MSG_EQ(s->amb->GetThreadHandoffs() - s0, 1u, "receiver's hand-offs");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * The CRC's write order when one turn writes to a federate on its own node and to one on the
+ * other: an update from a federate on the CRC's node routed to a subscriber there (L) and one on
+ * the other node (R), with write batching (one write per connection, 2000 cycles each at 1 GHz).
+ * R's segment leaves after one write with RemoteFirst, after two with LocalFirst: its reflect
+ * comes 2000 ns earlier with RemoteFirst. L's reader runs on the CRC's CPU, which serves its
+ * processes first come, first served (no wake-up preemption): woken by the first write, it
+ * still waits for the CRC's second, so L's reflect comes at the same time in both orders.
+ */
+class RtiWriteOrderTestCase : public TestCase
+{
+  public:
+    RtiWriteOrderTestCase()
+        : TestCase("RTI: the CRC's write order, local or remote connection first")
+    {
+    }
+
+  private:
+    /**
+     * Reflect times of L and R.
+     * @param order the CRC's write order
+     * @return (L's, R's) reflect time
+     */
+    std::pair<Time, Time> Run(RtiSettings::WriteOrder order)
+    {
+        TestFederation fed(RtiSettings::CENTRAL);
+        Ptr<RtiSettings> st = fed.rti.GetSettings();
+        st->SetAttribute("WriteBatching", BooleanValue(true));
+        st->SetAttribute("WriteOrder", EnumValue(order));
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            Ptr<HostPlatform> host = fed.nodes.Get(i)->GetObject<HostPlatform>();
+            host->SetAttribute("SendCost", DoubleValue(2000));
+        }
+        ScriptFederate::Config c;
+        c.regulating = c.constrained = false;
+        c.publish = {1};
+        ScriptFederate* p = fed.Add("P", 0, c);
+        c.publish.clear();
+        c.subscribe = {1};
+        ScriptFederate* r = fed.Add("R", 1, c);
+        ScriptFederate* l = fed.Add("L", 0, c);
+        Simulator::Schedule(T0, [p]() { p->UpdateRo({1}); });
+        Simulator::Stop(T0 + Seconds(1));
+        Simulator::Run();
+        std::pair<Time, Time> t{l->When("RO"), r->When("RO")};
+        Simulator::Destroy();
+        return t;
+    }
+
+    void DoRun() override
+    {
+        auto localFirst = Run(RtiSettings::LOCAL_FIRST);
+        auto remoteFirst = Run(RtiSettings::REMOTE_FIRST);
+        NS_TEST_ASSERT_MSG_GT(localFirst.first, T0, "L got the reflect");
+        NS_TEST_ASSERT_MSG_GT(localFirst.second, T0, "R got the reflect");
+        NS_TEST_EXPECT_MSG_EQ(remoteFirst.first - localFirst.first,
+                              NanoSeconds(0),
+                              "L: after the CRC's turn in both orders (no preemption)");
+        NS_TEST_EXPECT_MSG_EQ(localFirst.second - remoteFirst.second,
+                              NanoSeconds(2000),
+                              "R: one write later when the local one goes first");
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * Best-effort updates go over UDP to the CRC and to remote subscribers (the loopback to local
  * ones) and are reported as best effort.
  */
@@ -1196,6 +1447,10 @@ class RtiTestSuite : public TestSuite
         }
         AddTestCase(new RtiRoutingTestCase, Duration::QUICK);
         AddTestCase(new RtiCostTestCase, Duration::QUICK);
+        AddTestCase(new RtiMinorGcTestCase, Duration::QUICK);
+        AddTestCase(new RtiCostVariationTestCase, Duration::QUICK);
+        AddTestCase(new RtiThreadHandoffTestCase, Duration::QUICK);
+        AddTestCase(new RtiWriteOrderTestCase, Duration::QUICK);
         AddTestCase(new RtiBestEffortTestCase, Duration::QUICK);
         AddTestCase(new RtiNagleTestCase, Duration::QUICK);
         AddTestCase(new RtiWriteBatchingTestCase, Duration::QUICK);

@@ -701,7 +701,13 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
     for (const auto& a : ambs)
     {
         r.lateTso += a->GetNLateTso();
+        r.minorGcs += a->GetMinorGcs();
+        r.minorGcMs += a->GetMinorGcTime().GetSeconds() * 1e3;
+        r.handoffs += a->GetThreadHandoffs();
     }
+    r.minorGcs += crc->GetMinorGcs();
+    r.minorGcMs += crc->GetMinorGcTime().GetSeconds() * 1e3;
+    r.handoffs += crc->GetThreadHandoffs();
     if (r.finished)
     {
         // The benchmark's clock is one PC's: the receiver's (peer-b's when bidirectional, on
@@ -837,6 +843,14 @@ JaxaBenchmark::DeclareFields(ResultRecord& rec)
                  "TIME_ADVANCE_GRANT the CRC sent, last repetition")
         .Declare("late_tso_messages", R::INT, "TSO messages delivered late, all repetitions")
         .Declare("events", R::INT, "simulator events, all repetitions")
+        .Declare("rti_minor_gcs",
+                 R::INT,
+                 "minor garbage collections of the RTI's VMs (CRC and every federate, whole "
+                 "runs), all repetitions")
+        .Declare("rti_minor_gc_ms", R::REAL, "their pauses (ms), all repetitions")
+        .Declare("rti_thread_handoffs",
+                 R::INT,
+                 "RTI thread hand-offs charged (whole runs), all repetitions")
         .Declare("finished_reps", R::INT, "repetitions that completed every exchange")
         .Declare("received", R::INT, "exchanges every data federate completed, all repetitions")
         .Declare("lost",
@@ -865,6 +879,9 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
     uint64_t fast = 0;
     uint64_t received = 0;
     uint64_t connectionsLost = 0;
+    uint64_t gcs = 0;
+    double gcMs = 0;
+    uint64_t handoffs = 0;
     for (uint32_t i = 0; i < c.reps; ++i)
     {
         g_repetition = "repetition " + std::to_string(i + 1) + " of " + std::to_string(c.reps);
@@ -880,6 +897,9 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
         }
         late += last.lateTso;
         events += last.events;
+        gcs += last.minorGcs;
+        gcMs += last.minorGcMs;
+        handoffs += last.handoffs;
         eth.collisions += last.ethernet.collisions;
         eth.lateCollisions += last.ethernet.lateCollisions;
         eth.excessiveCollisions += last.ethernet.excessiveCollisions;
@@ -974,6 +994,9 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
     rec.SetInt("crc_grants_out_last_run", last.crcOutByType[RtiMessage::TIME_ADVANCE_GRANT]);
     rec.SetInt("late_tso_messages", late);
     rec.SetInt("events", events);
+    rec.SetInt("rti_minor_gcs", gcs);
+    rec.Set("rti_minor_gc_ms", gcMs);
+    rec.SetInt("rti_thread_handoffs", handoffs);
 }
 
 } // namespace ns3

@@ -89,6 +89,9 @@ struct JaxaBenchmarkRun
     std::vector<uint64_t> crcInByType;  //!< messages the CRC received, per RtiMessage::Type
     std::vector<uint64_t> crcOutByType; //!< messages the CRC sent, per RtiMessage::Type
     uint64_t lateTso{0};                //!< TSO messages after their grant (must be 0)
+    uint64_t minorGcs{0};               //!< minor collections of the RTI's VMs (whole run)
+    double minorGcMs{0};                //!< their pauses (ms)
+    uint64_t handoffs{0};               //!< RTI thread hand-offs charged (whole run)
     double cpuBusyCrcPc{0};             //!< CPU busy fraction of the CRC's PC during the loop
     double cpuBusyOtherPc{0};           //!< CPU busy fraction of the other PC during the loop
     uint64_t events{0};                 //!< simulator events executed (the whole run)

@@ -283,7 +283,7 @@ void
 RtiAmbassador::Call(RtiMessage msg, bool bestEffort)
 {
     NS_ABORT_MSG_IF(!m_conn, "RtiAmbassador: not installed on a node");
-    Charge(m_settings->CallCycles());
+    ChargeOperation(m_settings->CallCycles());
     msg.SetSerial(++m_serial);
     Transmit((bestEffort && m_udp) ? m_udp : m_conn, std::move(msg));
 }
@@ -530,7 +530,7 @@ RtiAmbassador::ChangeAttributeOrderType(ObjectInstanceHandle object, OrderType o
     NS_ABORT_MSG_IF(it == m_objects.end(),
                     "RtiAmbassador::ChangeAttributeOrderType: instance " << object << " not owned");
     it->second.first = order;
-    Charge(m_settings->CallCycles());
+    ChargeOperation(m_settings->CallCycles());
     Flush();
 }
 
@@ -543,7 +543,7 @@ RtiAmbassador::ChangeAttributeTransportationType(ObjectInstanceHandle object,
                     "RtiAmbassador::ChangeAttributeTransportationType: instance " << object
                                                                                   << " not owned");
     it->second.second = transport;
-    Charge(m_settings->CallCycles());
+    ChargeOperation(m_settings->CallCycles());
     Flush();
 }
 
@@ -602,7 +602,7 @@ void
 RtiAmbassador::EnableAsynchronousDelivery()
 {
     m_asyncDelivery = true;
-    Charge(m_settings->CallCycles());
+    ChargeOperation(m_settings->CallCycles());
     ReleaseHeldRo();
     Flush();
 }
@@ -611,7 +611,7 @@ void
 RtiAmbassador::DisableAsynchronousDelivery()
 {
     m_asyncDelivery = false;
-    Charge(m_settings->CallCycles());
+    ChargeOperation(m_settings->CallCycles());
     Flush();
 }
 
@@ -660,7 +660,7 @@ RtiAmbassador::Advance(AdvanceKind kind, LogicalTime time)
     }
     else
     {
-        Charge(m_settings->CallCycles());
+        ChargeOperation(m_settings->CallCycles());
         EvaluateLocal();
         Flush();
     }
@@ -683,7 +683,7 @@ RtiAmbassador::ModifyLookahead(LogicalTime lookahead)
     }
     else
     {
-        Charge(m_settings->CallCycles());
+        ChargeOperation(m_settings->CallCycles());
         EvaluateLocal();
         Flush();
     }
@@ -759,7 +759,7 @@ RtiAmbassador::SendNull(const TimeBound& bound, bool regulating)
 void
 RtiAmbassador::EvaluateLocal()
 {
-    Charge(m_settings->TimeManagementCycles(m_others.size() + 1));
+    ChargeOperation(m_settings->TimeManagementCycles(m_others.size() + 1));
     TimeBound galt = LocalGalt();
     // enableTimeConstrained completes when no message at or before the federate's time can
     // still come (the rule of a TAR grant, under which a message at that time is late).
@@ -833,7 +833,7 @@ RtiAmbassador::ChargeCallback()
 {
     if (m_settings->GetCallbackModel() == RtiSettings::IMMEDIATE)
     {
-        Charge(m_settings->CallbackCycles());
+        ChargeOperation(m_settings->CallbackCycles());
     }
 }
 
@@ -864,7 +864,7 @@ RtiAmbassador::Callback(std::function<void()> invoke)
 void
 RtiAmbassador::Dispatch(std::function<void()> invoke)
 {
-    Charge(m_settings->CallbackCycles());
+    ChargeOperation(m_settings->CallbackCycles());
     ++m_nCallbacks;
     ++m_evokeDelivered;
     DoTurn(std::move(invoke));
@@ -892,7 +892,7 @@ RtiAmbassador::EvokeCallback(double wait)
     NS_ABORT_MSG_IF(m_evoking, "RtiAmbassador::EvokeCallback: called inside an evoke");
     NS_ABORT_MSG_IF(!(wait >= 0), "RtiAmbassador::EvokeCallback: wait " << wait << " s < 0");
     CallTurn(); // a call from outside a turn ends with the event (its cost is flushed)
-    Charge(m_settings->CallCycles());
+    ChargeOperation(m_settings->CallCycles());
     m_evoking = true;
     m_evokeMultiple = false;
     m_evokeDelivered = 0;
@@ -918,7 +918,7 @@ RtiAmbassador::EvokeMultipleCallbacks(double min, double max)
                     "RtiAmbassador::EvokeMultipleCallbacks: need 0 <= min <= max, got min "
                         << min << " s, max " << max << " s");
     CallTurn();
-    Charge(m_settings->CallCycles());
+    ChargeOperation(m_settings->CallCycles());
     m_evoking = true;
     m_evokeMultiple = true;
     m_evokeDelivered = 0;

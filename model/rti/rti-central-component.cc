@@ -276,7 +276,7 @@ RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg)
             break;
         case RtiMessage::REGISTER_OBJECT: {
             m_objects[msg.handle2] = std::make_tuple(msg.handle, f, msg.name);
-            Charge(m_settings->RouteCycles());
+            ChargeOperation(m_settings->RouteCycles());
             for (const auto& [s, attrs] : m_objSubs[msg.handle])
             {
                 if (s != f)
@@ -296,7 +296,7 @@ RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg)
             Route(f, msg);
             break;
         case RtiMessage::ENABLE_TIME_REGULATION: {
-            Charge(m_settings->TimeManagementCycles(m_tm.GetNManaged() + 1));
+            ChargeOperation(m_settings->TimeManagementCycles(m_tm.GetNManaged() + 1));
             RtiTimeManager::State& s = m_tm.Get(f);
             s.regulating = true;
             s.lookahead = msg.time;
@@ -311,7 +311,7 @@ RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg)
             break;
         }
         case RtiMessage::DISABLE_TIME_REGULATION:
-            Charge(m_settings->TimeManagementCycles(m_tm.GetNManaged()));
+            ChargeOperation(m_settings->TimeManagementCycles(m_tm.GetNManaged()));
             m_tm.Get(f).regulating = false;
             if (m_settings->GetGaltMode() == RtiSettings::CENTRAL)
             {
@@ -319,7 +319,7 @@ RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg)
             }
             break;
         case RtiMessage::ENABLE_TIME_CONSTRAINED:
-            Charge(m_settings->TimeManagementCycles(m_tm.GetNManaged() + 1));
+            ChargeOperation(m_settings->TimeManagementCycles(m_tm.GetNManaged() + 1));
             m_tm.Get(f);
             m_federates[f].constrainedPending = true;
             if (m_settings->GetGaltMode() == RtiSettings::CENTRAL)
@@ -337,7 +337,7 @@ RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg)
             }
             break;
         case RtiMessage::DISABLE_TIME_CONSTRAINED:
-            Charge(m_settings->TimeManagementCycles(m_tm.GetNManaged()));
+            ChargeOperation(m_settings->TimeManagementCycles(m_tm.GetNManaged()));
             m_tm.Get(f).constrained = false;
             m_tm.Get(f).pendingTso.clear();
             if (m_settings->GetGaltMode() == RtiSettings::CENTRAL)
@@ -346,7 +346,7 @@ RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg)
             }
             break;
         case RtiMessage::MODIFY_LOOKAHEAD:
-            Charge(m_settings->TimeManagementCycles(m_tm.GetNManaged()));
+            ChargeOperation(m_settings->TimeManagementCycles(m_tm.GetNManaged()));
             RtiTimeManager::ModifyLookahead(m_tm.Get(f), msg.time);
             if (m_settings->GetGaltMode() == RtiSettings::CENTRAL)
             {
@@ -365,7 +365,7 @@ RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg)
         }
         case RtiMessage::NULL_MESSAGE: {
             // Relay to every other federate (they compute GALT themselves).
-            Charge(m_settings->RouteCycles());
+            ChargeOperation(m_settings->RouteCycles());
             if (msg.GetFlags() & RtiMessage::FLAG_REGULATING)
             {
                 m_nullCache[f] = msg;
@@ -415,7 +415,7 @@ RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg)
 void
 RtiCentralComponent::Route(FederateHandle from, RtiMessage& msg)
 {
-    Charge(m_settings->RouteCycles());
+    ChargeOperation(m_settings->RouteCycles());
     bool interaction = msg.GetType() == RtiMessage::SEND_INTERACTION;
     bool bestEffort = (msg.GetFlags() & RtiMessage::FLAG_BEST_EFFORT) && !msg.IsTso();
     std::vector<std::pair<FederateHandle, RtiMessage>> out;
@@ -483,7 +483,7 @@ RtiCentralComponent::Route(FederateHandle from, RtiMessage& msg)
 void
 RtiCentralComponent::EvaluateTime()
 {
-    Charge(m_settings->TimeManagementCycles(m_tm.GetNManaged()));
+    ChargeOperation(m_settings->TimeManagementCycles(m_tm.GetNManaged()));
     std::vector<RtiTimeManager::Grant> grants = m_tm.Grants();
     for (const auto& [g, t] : grants)
     {

@@ -5,6 +5,7 @@
 #include "rti-component.h"
 
 #include "ns3/abort.h"
+#include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -28,6 +29,11 @@ RtiComponent::GetTypeId()
 RtiComponent::RtiComponent()
     : m_pending(0)
     , m_charged(0)
+    , m_edenUsed(0)
+    , m_edenStarted(false)
+    , m_gcs(0)
+    , m_gcTime(Time(0))
+    , m_handoffs(0)
     , m_readScheduled(false)
     , m_turnDepth(0)
     , m_externalTurn(false)
@@ -53,6 +59,8 @@ RtiComponent::DoDispose()
     m_platform = nullptr;
     m_node = nullptr;
     m_settings = nullptr;
+    m_costFactor = nullptr;
+    m_uniform = nullptr;
     Object::DoDispose();
 }
 
@@ -103,6 +111,85 @@ RtiComponent::Charge(double cycles)
 {
     m_pending += cycles;
     m_charged += cycles;
+}
+
+uint64_t
+RtiComponent::GetMinorGcs() const
+{
+    return m_gcs;
+}
+
+Time
+RtiComponent::GetMinorGcTime() const
+{
+    return m_gcTime;
+}
+
+uint64_t
+RtiComponent::GetThreadHandoffs() const
+{
+    return m_handoffs;
+}
+
+void
+RtiComponent::ChargeOperation(double cycles, uint32_t bytes)
+{
+    double cv = m_settings->GetCostVariation();
+    if (cv > 0 && cycles > 0)
+    {
+        if (!m_costFactor)
+        {
+            // Gamma of shape 1/cv^2 and scale cv^2: mean 1, coefficient of variation cv.
+            m_costFactor = CreateObject<GammaRandomVariable>();
+            m_costFactor->SetAttribute("Alpha", DoubleValue(1.0 / (cv * cv)));
+            m_costFactor->SetAttribute("Beta", DoubleValue(cv * cv));
+        }
+        cycles *= m_costFactor->GetValue();
+    }
+    Charge(cycles);
+    Allocate(m_settings->AllocationBytes(bytes));
+}
+
+void
+RtiComponent::Allocate(double bytes)
+{
+    double eden = m_settings->GetEdenSize();
+    if (eden <= 0 || bytes <= 0)
+    {
+        return;
+    }
+    if (!m_uniform)
+    {
+        m_uniform = CreateObject<UniformRandomVariable>();
+    }
+    if (!m_edenStarted)
+    {
+        m_edenStarted = true;
+        m_edenUsed = m_uniform->GetValue(0.0, eden);
+    }
+    m_edenUsed += bytes;
+    while (m_edenUsed >= eden)
+    {
+        m_edenUsed -= eden;
+        double lo = m_settings->GetMinorGcPauseMin().GetSeconds();
+        double hi = std::max(lo, m_settings->GetMinorGcPauseMax().GetSeconds());
+        Time pause = Seconds(hi > lo ? m_uniform->GetValue(lo, hi) : lo);
+        NS_LOG_INFO("node " << m_node->GetId() << ": minor collection, pause " << pause);
+        ++m_gcs;
+        m_gcTime += pause;
+        Charge(ToCycles(pause));
+    }
+}
+
+void
+RtiComponent::ChargeHandoff()
+{
+    double cycles = m_settings->ThreadHandoffCycles();
+    if (cycles > 0)
+    {
+        ++m_handoffs;
+        Charge(cycles);
+    }
 }
 
 void
@@ -166,7 +253,7 @@ RtiComponent::Transmit(Ptr<RtiConnection> conn, RtiMessage msg)
     uint32_t bytes = msg.GetSerializedSize();
     if (m_settings->GetWriteBatching() && !conn->IsDatagram())
     {
-        Charge(m_settings->EncodeCycles(bytes));
+        ChargeOperation(m_settings->EncodeCycles(bytes), bytes);
         auto it = std::find_if(m_output.begin(), m_output.end(), [&conn](const Output& e) {
             return e.conn == conn;
         });
@@ -183,7 +270,8 @@ RtiComponent::Transmit(Ptr<RtiConnection> conn, RtiMessage msg)
         }
         return;
     }
-    Charge(m_settings->EncodeCycles(bytes) + ToCycles(m_platform->GetSendCost(bytes)));
+    ChargeOperation(m_settings->EncodeCycles(bytes), bytes);
+    Charge(ToCycles(m_platform->GetSendCost(bytes)));
     Action send{Action::SEND_BATCH, conn, {}, nullptr};
     send.msgs.push_back(std::move(msg));
     Enqueue(std::move(send));
@@ -203,8 +291,22 @@ RtiComponent::EndTurn()
     {
         return;
     }
-    // The I/O thread: one write per connection, in the order the connections were used.
+    // The I/O thread: one write per connection, in the order the connections were used (or
+    // the remote or the local ones first, WriteOrder).
     std::swap(m_output, m_turnOutput); // (m_turnOutput is empty: its room is reused)
+    RtiSettings::WriteOrder order = m_settings->GetWriteOrder();
+    if (order != RtiSettings::FIRST_USED && m_turnOutput.size() > 1)
+    {
+        bool localFirst = order == RtiSettings::LOCAL_FIRST;
+        std::stable_partition(
+            m_turnOutput.begin(),
+            m_turnOutput.end(),
+            [localFirst](const Output& o) { return o.conn->IsLocal() == localFirst; });
+    }
+    if (!m_turnOutput.empty())
+    {
+        ChargeHandoff(); // to the I/O thread
+    }
     for (Output& out : m_turnOutput)
     {
         Charge(ToCycles(m_platform->GetSendCost(out.bytes)));
@@ -276,9 +378,14 @@ RtiComponent::ReadNext()
     {
         Charge(ToCycles(m_platform->GetRecvCost(chunk.bytes)));
     }
+    if (!chunk.messages.empty())
+    {
+        ChargeHandoff(); // from the connection's reader to the thread that handles it
+    }
     for (auto& msg : chunk.messages)
     {
-        Charge(m_settings->DecodeCycles(msg.GetSerializedSize()));
+        uint32_t size = msg.GetSerializedSize();
+        ChargeOperation(m_settings->DecodeCycles(size), size);
         HandleMessage(conn, msg);
     }
     EndTurn();

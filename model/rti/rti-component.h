@@ -11,6 +11,7 @@
 #include "ns3/host-platform.h"
 #include "ns3/host-process.h"
 #include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
 
 #include <deque>
 #include <functional>
@@ -65,6 +66,15 @@ class RtiComponent : public Object
     /** @return CPU cycles charged so far (RTI work and the host's socket costs) */
     double GetCyclesCharged() const;
 
+    /** @return minor garbage collections of this component's VM so far */
+    uint64_t GetMinorGcs() const;
+
+    /** @return time of this component's minor garbage collections so far */
+    Time GetMinorGcTime() const;
+
+    /** @return thread hand-offs charged so far */
+    uint64_t GetThreadHandoffs() const;
+
   protected:
     void DoDispose() override;
 
@@ -80,6 +90,14 @@ class RtiComponent : public Object
      * @param cycles CPU cycles
      */
     void Charge(double cycles);
+
+    /**
+     * An RTI operation's CPU work (RtiSettings: its cost times the cost variation's factor) and
+     * its allocation on the component's heap (a minor collection's pause when eden fills).
+     * @param cycles the operation's nominal cycles
+     * @param bytes size of the message it encodes or decodes (0 if none)
+     */
+    void ChargeOperation(double cycles, uint32_t bytes = 0);
 
     /**
      * An action after the work charged so far (ends a CPU work item).
@@ -173,12 +191,26 @@ class RtiComponent : public Object
      * @return cycles at the host's frequency
      */
     double ToCycles(Time t) const;
+    /**
+     * Allocate on the component's heap; a minor collection when eden fills.
+     * @param bytes bytes allocated
+     */
+    void Allocate(double bytes);
+    /** Charge one thread hand-off (RtiSettings::ThreadHandoffCycles), if it costs anything. */
+    void ChargeHandoff();
 
     Ptr<Node> m_node;                       //!< node
     Ptr<HostPlatform> m_platform;           //!< host
     Ptr<HostProcess> m_process;             //!< the process
     double m_pending;                       //!< cycles charged, not yet executed
     double m_charged;                       //!< total cycles charged
+    Ptr<GammaRandomVariable> m_costFactor;  //!< cost variation (created when it is used)
+    Ptr<UniformRandomVariable> m_uniform;   //!< eden phase and pauses (created when used)
+    double m_edenUsed;                      //!< bytes allocated since the last collection
+    bool m_edenStarted;                     //!< the eden's start-up occupancy is drawn
+    uint64_t m_gcs;                         //!< minor collections
+    Time m_gcTime;                          //!< their pauses
+    uint64_t m_handoffs;                    //!< thread hand-offs charged
     std::deque<Ptr<RtiConnection>> m_ready; //!< connections with data, in arrival order
     bool m_readScheduled;                   //!< a read step is queued
 

@@ -39,18 +39,36 @@ RtiSettings.WriteBatching = true
 RtiSettings.CallbackModel = Evoked
 # One cost K per RTI operation (call, callback, encode, decode, routing step, time management
 # evaluation; 1/10 of it per federate in a GALT evaluation), 1 cycle per byte encoded or decoded.
-# K is calibrated on beta of [JAXA06] Fig. 4 (bench/rti-calibrate.py; doc/rti.rst): 23300 cycles
-# = 7.8 us at 3 GHz.
-RtiSettings.CallCost = 23300
-RtiSettings.CallbackCost = 23300
-RtiSettings.EncodeCost = 23300
+# K is calibrated on beta of [JAXA06] Fig. 4 (bench/rti-calibrate.py; doc/rti.rst): 21100 cycles
+# = 7.0 us at 3 GHz, with the cost variation and the minor collections below.
+RtiSettings.CallCost = 21100
+RtiSettings.CallbackCost = 21100
+RtiSettings.EncodeCost = 21100
 RtiSettings.EncodeCostPerByte = 1
-RtiSettings.DecodeCost = 23300
+RtiSettings.DecodeCost = 21100
 RtiSettings.DecodeCostPerByte = 1
-RtiSettings.RouteCost = 23300
-RtiSettings.TimeManagementCost = 23300
-RtiSettings.TimeManagementCostPerFederate = 2330
-#@range RtiSettings.TimeManagementCostPerFederate 0 6990 : K/10 is an assumption (doc/rti.rst): from nothing to 3 K/10 per federate; K is calibrated with it, so a study must refit K (bench/rti-calibrate.py) sample by sample
+RtiSettings.RouteCost = 21100
+RtiSettings.TimeManagementCost = 21100
+RtiSettings.TimeManagementCostPerFederate = 2110
+#@range RtiSettings.TimeManagementCostPerFederate 0 6330 : K/10 is an assumption (doc/rti.rst): from nothing to 3 K/10 per federate; K is calibrated with it, so a study must refit K (bench/rti-calibrate.py) sample by sample
+# A Java RTI's processing varies from operation to operation (caches, the JIT's state): every
+# operation's cost is K times a gamma factor of mean 1. No measurement of pRTI's per-operation
+# spread is known (doc/rti.rst, 'Per-step variation').
+RtiSettings.CostVariation = 0.2
+#@range RtiSettings.CostVariation 0 0.5 : an estimate, no measurement of a Java RTI's per-operation spread known (doc/rti.rst): from deterministic to a coefficient of variation of 0.5
+# Every component (the CRC, each federate's local component) is its own HotSpot VM (pRTI 1516:
+# Java; J2SE 1.4.2 or 5.0 on a uniprocessor PC: the client VM's serial copying collector for the
+# young generation). A minor collection stops the VM when eden is full: a renewal process driven
+# by what the RTI allocates per operation. Sizes and pauses: doc/rti.rst, 'Per-step variation'.
+RtiSettings.AllocationPerOperation = 512
+#@range RtiSettings.AllocationPerOperation 128 2048 : an estimate of the objects of one operation of a Java RTI (a message object, a handle-value map and its entries, a logical time, a callback record: a few hundred bytes; doc/rti.rst): a quarter to four times the nominal 512 bytes
+RtiSettings.AllocationPerByte = 2
+#@range RtiSettings.AllocationPerByte 1 4 : an estimate (doc/rti.rst): each message byte copied into a byte array once (read or write buffer) to four times (buffer, value copy, the federate's copy, the encoder's growth)
+RtiSettings.EdenSize = 1048576
+#@range RtiSettings.EdenSize 262144 4194304 : from the pre-5.0 HotSpot defaults (doc/rti.rst): a heap of a few MB (the client VM's small initial heap, growing to the live set; 64 MB at most), a young generation of 1/(NewRatio + 1) of it, eden all but the two survivor spaces: 256 KB to 4 MB
+RtiSettings.MinorGcPauseMin = 500us
+RtiSettings.MinorGcPauseMax = 3ms
+#@range gcpause=RtiSettings.MinorGcPauseMin,RtiSettings.MinorGcPauseMax x0.33 x3 : an estimate of a serial copying young collection with few survivors on a 3 GHz Pentium 4 (root and card scan, survivor copy; doc/rti.rst): a third to three times the nominal 0.5-3 ms
 
 # ---------------------------------------------------------------------------------------------
 [rti ideal]

@@ -8,6 +8,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -134,6 +135,72 @@ RtiSettings::GetTypeId()
                             DoubleValue(0.0),
                             MakeDoubleAccessor(&RtiSettings::m_tmCyclesPerFederate),
                             MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("CostVariation",
+                            "Coefficient of variation of every RTI operation's cost (CallCost, "
+                            "CallbackCost, EncodeCost, DecodeCost, RouteCost, TimeManagementCost "
+                            "and their per-byte and per-federate terms): each operation takes its "
+                            "cost times a gamma-distributed factor of mean 1 (cache and JIT "
+                            "state of a Java RTI). 0: every operation costs exactly its cost.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RtiSettings::m_costVariation),
+                            MakeDoubleChecker<double>(0.0, 3.0))
+              .AddAttribute("AllocationPerOperation",
+                            "Bytes a component's Java heap allocates per RTI operation (message "
+                            "objects, handle-value maps, logical times, callback records). With "
+                            "EdenSize, minor garbage collections follow from the allocation.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RtiSettings::m_allocPerOperation),
+                            MakeDoubleChecker<double>(0.0, 1e7))
+              .AddAttribute("AllocationPerByte",
+                            "Bytes allocated per byte of a message encoded or decoded (its "
+                            "buffer copies).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RtiSettings::m_allocPerByte),
+                            MakeDoubleChecker<double>(0.0, 100.0))
+              .AddAttribute("EdenSize",
+                            "Bytes of a component's young-generation allocation space (eden). "
+                            "Every component is its own Java VM: when its allocation since the "
+                            "last minor collection reaches EdenSize, the VM stops for a minor "
+                            "collection (CPU work of the component, MinorGcPauseMin..Max). Its "
+                            "occupancy at start is uniform in [0, EdenSize) (what start-up "
+                            "allocated is not known). 0: no garbage collection.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RtiSettings::m_edenSize),
+                            MakeDoubleChecker<double>(0.0, 1e10))
+              .AddAttribute("MinorGcPauseMin",
+                            "Shortest pause of one minor collection (uniform between Min and Max).",
+                            TimeValue(Time(0)),
+                            MakeTimeAccessor(&RtiSettings::m_gcPauseMin),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("MinorGcPauseMax",
+                            "Longest pause of one minor collection.",
+                            TimeValue(Time(0)),
+                            MakeTimeAccessor(&RtiSettings::m_gcPauseMax),
+                            MakeTimeChecker(Time(0)))
+              .AddAttribute("ThreadHandoffCost",
+                            "CPU cycles of one hand-off between two threads of a component (a "
+                            "futex wake and a context switch): from the connection's reader to the "
+                            "thread that handles what it read (the CRC's core, the federate's "
+                            "thread waiting in evoke), once per read; and from that thread to the "
+                            "I/O thread that writes a turn's output, once per turn with output. "
+                            "0: one thread does everything (no hand-off cost).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&RtiSettings::m_handoffCycles),
+                            MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("WriteOrder",
+                            "The order in which the connections of one turn are written: in "
+                            "the order they were first used in the turn (FirstUsed), TCP "
+                            "connections to other nodes before local ones (RemoteFirst), or "
+                            "local ones first (LocalFirst). Matters where one CRC turn grants a "
+                            "federate on its own node and one on another.",
+                            EnumValue(FIRST_USED),
+                            MakeEnumAccessor<WriteOrder>(&RtiSettings::m_writeOrder),
+                            MakeEnumChecker(FIRST_USED,
+                                            "FirstUsed",
+                                            REMOTE_FIRST,
+                                            "RemoteFirst",
+                                            LOCAL_FIRST,
+                                            "LocalFirst"))
               .AddAttribute("DataPath",
                             "Where updates travel: ViaCrc (through the central RTI component, "
                             "RtiAmbassador) or Direct (local component to local component, "
@@ -227,6 +294,14 @@ RtiSettings::RtiSettings()
     , m_routeCycles(0)
     , m_tmCycles(0)
     , m_tmCyclesPerFederate(0)
+    , m_costVariation(0)
+    , m_allocPerOperation(0)
+    , m_allocPerByte(0)
+    , m_edenSize(0)
+    , m_gcPauseMin(Time(0))
+    , m_gcPauseMax(Time(0))
+    , m_handoffCycles(0)
+    , m_writeOrder(FIRST_USED)
 {
 }
 
@@ -374,6 +449,48 @@ double
 RtiSettings::TimeManagementCycles(uint32_t federates) const
 {
     return m_tmCycles + m_tmCyclesPerFederate * federates;
+}
+
+double
+RtiSettings::GetCostVariation() const
+{
+    return m_costVariation;
+}
+
+double
+RtiSettings::AllocationBytes(uint32_t bytes) const
+{
+    return m_allocPerOperation + m_allocPerByte * bytes;
+}
+
+double
+RtiSettings::GetEdenSize() const
+{
+    return m_edenSize;
+}
+
+Time
+RtiSettings::GetMinorGcPauseMin() const
+{
+    return m_gcPauseMin;
+}
+
+Time
+RtiSettings::GetMinorGcPauseMax() const
+{
+    return m_gcPauseMax;
+}
+
+double
+RtiSettings::ThreadHandoffCycles() const
+{
+    return m_handoffCycles;
+}
+
+RtiSettings::WriteOrder
+RtiSettings::GetWriteOrder() const
+{
+    return m_writeOrder;
 }
 
 } // namespace ns3

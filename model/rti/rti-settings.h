@@ -7,6 +7,7 @@
 
 #include "rti-message.h"
 
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 
 /**
@@ -69,6 +70,14 @@ class RtiSettings : public Object
         UDP,          //!< datagrams over IP (TNO RTI-DM)
         TCP,          //!< a TCP connection per pair of local components
         SHARED_MEMORY //!< message queues in shared memory on one machine (TNO RTI-SM)
+    };
+
+    /** The order in which one turn's output is written to its connections. */
+    enum WriteOrder
+    {
+        FIRST_USED,   //!< in the order the connections were first used in the turn
+        REMOTE_FIRST, //!< connections to other nodes first, then local ones
+        LOCAL_FIRST   //!< local connections first, then those to other nodes
     };
 
     /**
@@ -151,6 +160,25 @@ class RtiSettings : public Object
      */
     double TimeManagementCycles(uint32_t federates) const;
 
+    /** @return the coefficient of variation of every operation's cost (0: deterministic) */
+    double GetCostVariation() const;
+    /**
+     * @brief Bytes a component's heap allocates for one RTI operation.
+     * @param bytes size of the message the operation encodes or decodes (0 if none)
+     * @return bytes allocated
+     */
+    double AllocationBytes(uint32_t bytes) const;
+    /** @return bytes of a component's eden (0: no garbage collection) */
+    double GetEdenSize() const;
+    /** @return the shortest minor-collection pause */
+    Time GetMinorGcPauseMin() const;
+    /** @return the longest minor-collection pause */
+    Time GetMinorGcPauseMax() const;
+    /** @return cycles of one hand-off between two threads of a component */
+    double ThreadHandoffCycles() const;
+    /** @return the order of a turn's writes */
+    WriteOrder GetWriteOrder() const;
+
   private:
     DataPath m_dataPath;           //!< DataPath
     Transport m_transport;         //!< Transport
@@ -179,6 +207,14 @@ class RtiSettings : public Object
     double m_routeCycles;          //!< RouteCost
     double m_tmCycles;             //!< TimeManagementCost
     double m_tmCyclesPerFederate;  //!< TimeManagementCostPerFederate
+    double m_costVariation;        //!< CostVariation
+    double m_allocPerOperation;    //!< AllocationPerOperation
+    double m_allocPerByte;         //!< AllocationPerByte
+    double m_edenSize;             //!< EdenSize
+    Time m_gcPauseMin;             //!< MinorGcPauseMin
+    Time m_gcPauseMax;             //!< MinorGcPauseMax
+    double m_handoffCycles;        //!< ThreadHandoffCost
+    WriteOrder m_writeOrder;       //!< WriteOrder
 };
 
 } // namespace ns3

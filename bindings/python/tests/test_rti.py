@@ -107,6 +107,44 @@ def test_fig8_verdict_is_the_same_at_2_and_10_repetitions():
         assert J.dominance([0.1 + 0.0074] * n, [0.1] * n, 0.6, 6)[0] == "crc"
 
 
+def test_run_spread_is_the_largest_deviation_from_the_mean():
+    # runs 1.0, 1.0, 1.0, 1.3: mean 1.075, largest deviation 0.225 = 20.93 % of the mean
+    assert J.run_spread_pct([1.0, 1.0, 1.0, 1.3]) == pytest.approx(100 * 0.225 / 1.075)
+    assert J.run_spread_pct([2.0] * 10) == 0.0
+
+
+def _spread_records(spread_of):
+    """jaxa-spread records of the quick points whose 10 runs deviate +-d % (alternating) around
+    1 ms, d = spread_of(bandwidth label, set index)."""
+    from testbed.experiment import Record
+
+    recs = []
+    for p in J.spread_points("quick"):
+        j = (p["RngRun"] - 1) // J.SPREAD_REPS
+        d = spread_of(J._bw_label(p), j) / 100
+        runs = [1.0 + (d if i % 2 else -d) for i in range(J.SPREAD_REPS)]
+        recs.append(Record(params=p, result={"time_per_exchange_ms": 1.0,
+                                             "time_per_exchange_ms_runs": runs}))
+    return recs
+
+
+def test_spread_check_against_the_study():
+    """The spread check: 4 independent sets of 10 runs at the quick scale, the study's 2.6 %
+    against the sets' 5-95 % interval, and the location of the largest spread."""
+    assert len({p["RngRun"] for p in J.spread_points("quick")}) == 4
+    assert len(J.spread_points("quick")) == 4 * 15
+    # 20 Mbit/s spreads 2.0, 2.4, 2.8, 3.2 %, every other bandwidth 1 %: passes both checks.
+    a = J.spread_analyse(_spread_records(lambda k, j: 2.0 + 0.4 * j if k == "20M" else 1.0))
+    assert a.metrics["sync_spread_max_pct"] == pytest.approx(2.6)
+    assert a.metrics["sync_spread_largest_at_20M"] == 1.0
+    assert [v.passed for v in a.validation] == [True, True]
+    # The deterministic model's spread (0.05 % everywhere, 10 Mbit/s largest) fails both.
+    a = J.spread_analyse(_spread_records(lambda k, j: 0.06 if k == "10M" else 0.05))
+    assert a.metrics["sync_spread_max_pct"] == pytest.approx(0.06)
+    assert a.metrics["sync_spread_largest_at_20M"] == 0.0
+    assert [v.passed for v in a.validation] == [False, False]
+
+
 def test_benchmark_program_rejects_bad_arguments():
     prog = testbed.EXAMPLES_DIR / "jaxa-benchmark"
     if not prog.exists():

@@ -16,6 +16,7 @@ from testbed import EXAMPLES_DIR, ROOT, cli, sweeps, validation
 POINT_TABLES = {"jaxa06-table1.csv": "jaxa-table1", "jaxa06-table2.csv": "jaxa-table2"}
 #: file -> the study module whose analyses compare its facts with their metrics
 FACT_TABLES = {"gine14-timers.csv": "gine14", "jaxa06-rti.csv": "jaxa06",
+               "jaxa06-spread.csv": "jaxa06",
                "mega06-facts.csv": "mega06", "tno03-jitter.csv": "tno03",
                "tno03-pipeline.csv": "tno03"}
 
@@ -63,7 +64,8 @@ def test_default_out_is_results_of_the_working_directory(tmp_path, monkeypatch, 
 
 #: (fact table, experiment): every experiment a fact table names
 FEEDS = [("gine14-timers.csv", "gine-timer"), ("jaxa06-rti.csv", "jaxa-fig4"),
-         ("jaxa06-rti.csv", "jaxa-fig7"), ("mega06-facts.csv", "mega-flooding"),
+         ("jaxa06-rti.csv", "jaxa-fig7"), ("jaxa06-spread.csv", "jaxa-spread"),
+         ("mega06-facts.csv", "mega-flooding"),
          ("mega06-facts.csv", "mega-querier"), ("tno03-jitter.csv", "tno-jitter"),
          ("tno03-pipeline.csv", "tno-pipeline")]
 
