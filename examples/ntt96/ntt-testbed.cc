@@ -280,6 +280,23 @@ NttTestbed::Check() const
 void
 NttTestbed::Build()
 {
+    ConfigureTcp();
+    BuildNetwork();
+    if (m_router)
+    {
+        BuildRouter();
+    }
+    HostPlatformHelper hosts(ProgramOptions::WithHostSet(m_c.hostProfile, m_c.hostSet));
+    hosts.Install(m_sender)->AssignStreams(100);
+    hosts.Install(m_receiver)->AssignStreams(110);
+    BsdTcpHelper::Install(NodeContainer(m_sender, m_receiver));
+    BsdTcpHelper::AssignStreams(NodeContainer(m_sender, m_receiver), 500);
+    BuildApplications();
+}
+
+void
+NttTestbed::ConfigureTcp()
+{
     // 4.4BSD's tcp_mss(): each end takes its interface's MTU - 40 (a local net:
     // subnetsarelocal, every subnet of network 10), rounded down to a multiple of MCLBYTES
     // when larger than MCLBYTES; the connection uses the smaller of the two ends' values and
@@ -317,7 +334,12 @@ NttTestbed::Build()
     // BSD's arpresolve() sends its request at once: ProgramOptions::SetSimulatorDefaults.
     // udp_recvspace = 40 x (1024 + sizeof(struct sockaddr_in)) = 41 600 bytes.
     UserAttributes::SetConfigDefault("ns3::UdpSocket::RcvBufSize", UintegerValue(41600));
+}
 
+void
+NttTestbed::BuildNetwork()
+{
+    const bool receiverOnRing = ReceiverOnRing();
     // --- nodes --------------------------------------------------------------------------------
     m_analyser = CreateObject<Node>();         // the analyser's stream port
     m_sender = CreateObject<Node>();           // S
@@ -448,57 +470,63 @@ NttTestbed::Build()
                                      "off on every host but the router");
         }
     }
-    if (m_router)
-    {
-        // Hosts route through the router; the router's default route points into the ring (the
-        // random destinations lie beyond it, sink L stands for the next hop and discards them).
-        const Ipv4Address gwRing = AddressOf(rtr, 1);
-        for (Ptr<Node> n : {m_sender, m_sink})
-        {
-            DefaultRoute(n, gwRing);
-        }
-        if (m_c.analyserOnRing)
-        {
-            DefaultRoute(m_analyser, gwRing);
-        }
-        DefaultRoute(m_receiver, receiverOnRing ? Ipv4Address("10.3.0.1") : AddressOf(rtr, 2));
-        for (Ptr<Node> n : {loadPort, randomSender})
-        {
-            DefaultRoute(n, AddressOf(rtr, 2));
-        }
-        Ptr<Ipv4> rip = rtr->GetObject<Ipv4>();
-        m_ifFddi = rip->GetInterfaceForDevice(ringDevs.Get(0));
-        m_ifEthernet = rip->GetInterfaceForDevice(hubDevs.Get(0));
-        Ipv4StaticRoutingHelper srh;
-        srh.GetStaticRouting(rip)->SetDefaultRoute(AddressOf(m_sink), m_ifFddi);
-        HostPlatformHelper rph(ProgramOptions::WithHostSet(m_c.routerProfile, m_c.hostSet));
-        rph.SetInstallNics(false);
-        rph.Install(rtr)->AssignStreams(200);
-        m_cacheRouter = CreateObject<CacheRouter>();
-        const std::string by = "from its router options";
-        UserAttributes::SetFixed(m_cacheRouter, "FastPathCost", DoubleValue(m_c.fastCost), by);
-        UserAttributes::SetFixed(m_cacheRouter, "SlowPathCost", DoubleValue(m_c.slowCost), by);
-        UserAttributes::SetFixed(m_cacheRouter,
-                                 "InputQueueLimit",
-                                 UintegerValue(m_c.inputQueue),
-                                 by);
-        UserAttributes::SetFixed(m_cacheRouter, "CacheSide", StringValue(m_c.cacheSide), by);
-        UserAttributes::SetFixed(m_cacheRouter, "CachePolicy", StringValue(m_c.cachePolicy), by);
-        UserAttributes::SetFixed(m_cacheRouter, "FlushInterval", TimeValue(m_c.flushInterval), by);
-        UserAttributes::SetFixed(m_cacheRouter,
-                                 "CacheCapacity",
-                                 UintegerValue(m_c.cacheCapacity),
-                                 by);
-        m_cacheRouter->Install(rtr);
-        m_cacheRouter->SetCacheEnabled(m_ifFddi, m_c.cacheFddi);
-        m_cacheRouter->SetCacheEnabled(m_ifEthernet, m_c.cacheEthernet);
-    }
-    HostPlatformHelper hosts(ProgramOptions::WithHostSet(m_c.hostProfile, m_c.hostSet));
-    hosts.Install(m_sender)->AssignStreams(100);
-    hosts.Install(m_receiver)->AssignStreams(110);
-    BsdTcpHelper::Install(NodeContainer(m_sender, m_receiver));
-    BsdTcpHelper::AssignStreams(NodeContainer(m_sender, m_receiver), 500);
+    m_loadPort = loadPort;
+    m_rtr = rtr;
+    m_randomSender = randomSender;
+    m_rtrRingDev = m_router ? ringDevs.Get(0) : nullptr;
+    m_rtrHubDev = m_router ? hubDevs.Get(0) : nullptr;
+}
 
+void
+NttTestbed::BuildRouter()
+{
+    const bool receiverOnRing = ReceiverOnRing();
+    Ptr<Node> rtr = m_rtr;
+    Ptr<Node> loadPort = m_loadPort;
+    Ptr<Node> randomSender = m_randomSender;
+    // Hosts route through the router; the router's default route points into the ring (the
+    // random destinations lie beyond it, sink L stands for the next hop and discards them).
+    const Ipv4Address gwRing = AddressOf(rtr, 1);
+    for (Ptr<Node> n : {m_sender, m_sink})
+    {
+        DefaultRoute(n, gwRing);
+    }
+    if (m_c.analyserOnRing)
+    {
+        DefaultRoute(m_analyser, gwRing);
+    }
+    DefaultRoute(m_receiver, receiverOnRing ? Ipv4Address("10.3.0.1") : AddressOf(rtr, 2));
+    for (Ptr<Node> n : {loadPort, randomSender})
+    {
+        DefaultRoute(n, AddressOf(rtr, 2));
+    }
+    Ptr<Ipv4> rip = rtr->GetObject<Ipv4>();
+    m_ifFddi = rip->GetInterfaceForDevice(m_rtrRingDev);
+    m_ifEthernet = rip->GetInterfaceForDevice(m_rtrHubDev);
+    Ipv4StaticRoutingHelper srh;
+    srh.GetStaticRouting(rip)->SetDefaultRoute(AddressOf(m_sink), m_ifFddi);
+    HostPlatformHelper rph(ProgramOptions::WithHostSet(m_c.routerProfile, m_c.hostSet));
+    rph.SetInstallNics(false);
+    rph.Install(rtr)->AssignStreams(200);
+    m_cacheRouter = CreateObject<CacheRouter>();
+    const std::string by = "from its router options";
+    UserAttributes::SetFixed(m_cacheRouter, "FastPathCost", DoubleValue(m_c.fastCost), by);
+    UserAttributes::SetFixed(m_cacheRouter, "SlowPathCost", DoubleValue(m_c.slowCost), by);
+    UserAttributes::SetFixed(m_cacheRouter, "InputQueueLimit", UintegerValue(m_c.inputQueue), by);
+    UserAttributes::SetFixed(m_cacheRouter, "CacheSide", StringValue(m_c.cacheSide), by);
+    UserAttributes::SetFixed(m_cacheRouter, "CachePolicy", StringValue(m_c.cachePolicy), by);
+    UserAttributes::SetFixed(m_cacheRouter, "FlushInterval", TimeValue(m_c.flushInterval), by);
+    UserAttributes::SetFixed(m_cacheRouter, "CacheCapacity", UintegerValue(m_c.cacheCapacity), by);
+    m_cacheRouter->Install(rtr);
+    m_cacheRouter->SetCacheEnabled(m_ifFddi, m_c.cacheFddi);
+    m_cacheRouter->SetCacheEnabled(m_ifEthernet, m_c.cacheEthernet);
+}
+
+void
+NttTestbed::BuildApplications()
+{
+    Ptr<Node> loadPort = m_loadPort;
+    Ptr<Node> randomSender = m_randomSender;
     // --- applications -------------------------------------------------------------------------
     m_rx = CreateObject<NttReceiver>();
     const std::string by = "from its options (--tcp, --packetSize)";

@@ -7,6 +7,7 @@
 
 #include "ns3/application-container.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/net-device.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
@@ -118,6 +119,17 @@ class NttTestbed
     void Write(ResultRecord& record) const;
 
   private:
+    /**
+     * @brief 4.4BSD's tcp_mss() on the path: the MSS and the socket buffers' rounding, as
+     * Config defaults of the hosts' TCP.
+     */
+    void ConfigureTcp();
+    /** The nodes, the FDDI ring, the Ethernet hub, the addresses. */
+    void BuildNetwork();
+    /** The router's routes, CPU and route-cache forwarding (router set-up). */
+    void BuildRouter();
+    /** R's receiver, S's forwarder, the load, the random traffic and the stream's start. */
+    void BuildApplications();
     /** @return whether the receiving computer is on the ring */
     bool ReceiverOnRing() const;
     /** @return the load's UDP payload bytes */
@@ -146,6 +158,11 @@ class NttTestbed
     Ptr<Node> m_sender;                    //!< S, the sending (forwarding) computer
     Ptr<Node> m_receiver;                  //!< R, the receiving computer
     Ptr<Node> m_sink;                      //!< L, the load's sink
+    Ptr<Node> m_loadPort;                  //!< the analyser's load port
+    Ptr<Node> m_rtr;                       //!< the router (router set-up)
+    Ptr<Node> m_randomSender;              //!< exp. 3's random-destination computer
+    Ptr<NetDevice> m_rtrRingDev;           //!< the router's FDDI device
+    Ptr<NetDevice> m_rtrHubDev;            //!< the router's Ethernet device
     Ipv4Address m_analyserTarget;          //!< S's address the analyser sends to
     Ptr<CacheRouter> m_cacheRouter;        //!< the router's forwarding (router set-up)
     uint32_t m_ifFddi{0};                  //!< the router's FDDI interface
