@@ -16,6 +16,8 @@
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
+#include <cmath>
+#include <string>
 #include <vector>
 
 using namespace ns3;
@@ -270,6 +272,70 @@ class NttRecordStreamTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * The receiving application's clock: logged times are multiples of its tick, and a perfectly
+ * periodic stream's jitter is the spread of the rounding alone.
+ */
+class NttClockQuantumTestCase : public TestCase
+{
+  public:
+    /**
+     * @param hz ticks per second
+     * @param low the least jitter, by hand (s)
+     * @param high the largest (s)
+     */
+    NttClockQuantumTestCase(uint32_t hz, double low, double high)
+        : TestCase("NTT96 receiver: timestamps on a " + std::to_string(hz) + " Hz clock")
+        , m_hz(hz)
+        , m_low(low)
+        , m_high(high)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // 1 000 records arriving exactly every 5.55 ms from t0 = 1.234567891 s (a phase off
+        // every tick grid), read one record per read.
+        const uint32_t size = 12;
+        const uint32_t n = 1000;
+        const Time interval = MicroSeconds(5550);
+        Ptr<NttReceiver> rx = CreateObject<NttReceiver>();
+        rx->SetAttribute("RecordSize", UintegerValue(size));
+        rx->SetAttribute("TimestampHz", UintegerValue(m_hz));
+        for (uint32_t k = 0; k < n; ++k)
+        {
+            Ptr<Packet> rec = Create<Packet>();
+            SeqTsHeader h;
+            h.SetSeq(k);
+            rec->AddHeader(h);
+            rx->ConsumeStream(rec, NanoSeconds(1234567891) + k * interval);
+        }
+        const auto& a = rx->GetArrivals();
+        NS_TEST_ASSERT_MSG_EQ(a.size(), n, "every record logged");
+        for (const auto& [seq, t] : a)
+        {
+            // t shows tick m = round(t x Hz): m x 1e9 / Hz ns rounded down is t.
+            const int64_t ns = t.GetNanoSeconds();
+            const auto m = static_cast<int64_t>(std::llround(double(ns) * m_hz / 1e9));
+            NS_TEST_EXPECT_MSG_EQ(ns,
+                                  static_cast<int64_t>(__int128(m) * 1000000000 / m_hz),
+                                  "packet " << seq << "'s time is a whole tick");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(t,
+                                        NanoSeconds(1234567891) + seq * interval,
+                                        "the clock shows the tick at or before the arrival");
+        }
+        const NttJitter::Result r = NttJitter::Compute(a, interval, n);
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(r.jitter, m_low, "jitter at least");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(r.jitter, m_high, "jitter at most");
+    }
+
+    uint32_t m_hz; //!< ticks per second
+    double m_low;  //!< least jitter (s)
+    double m_high; //!< largest jitter (s)
+};
+
+/**
+ * @ingroup testbed-tests
  * The NTT96 instruments' suite.
  */
 class NttTestSuite : public TestSuite
@@ -283,6 +349,16 @@ class NttTestSuite : public TestSuite
         AddTestCase(new NttJitterLossTestCase, Duration::QUICK);
         AddTestCase(new NttJitterCutOffTestCase, Duration::QUICK);
         AddTestCase(new NttRecordStreamTestCase, Duration::QUICK);
+        // By hand, with every arrival error e_k = t_k - tick(t_k) in [0, q) and the deviation
+        // of packet k = e_0 - e_k: 1 us divides 5.55 ms, so every e_k is the same (jitter 0);
+        // 10 ms: 5.55 / 10 = 111 / 200 with 111 and 200 coprime, so the 1 000 errors take 200
+        // equally spaced values (199 / 200 x 10 ms = 9.95 ms); 1/1024 s: 5.55 ms is 5.6832
+        // ticks, the errors fill [0, q) to within q/100 (and the ns rounding of a tick, 1 ns).
+        AddTestCase(new NttClockQuantumTestCase(1000000, 0, 0), Duration::QUICK);
+        AddTestCase(new NttClockQuantumTestCase(100, 9.95e-3 - 1e-12, 9.95e-3 + 1e-12),
+                    Duration::QUICK);
+        AddTestCase(new NttClockQuantumTestCase(1024, 0.99 / 1024, 1.0 / 1024 + 1e-9),
+                    Duration::QUICK);
     }
 };
 

@@ -231,11 +231,11 @@ struct RouterLine
      * @param to destination
      * @param source which source sends them
      */
-    void Burst(uint32_t n, Ipv4Address to, uint32_t source = 0)
+    void Burst(uint32_t n, Ipv4Address to, uint32_t source = 0, uint32_t size = 100)
     {
         for (uint32_t i = 0; i < n; ++i)
         {
-            tx[source]->SendTo(Create<Packet>(100), 0, InetSocketAddress(to, 9));
+            tx[source]->SendTo(Create<Packet>(size), 0, InetSocketAddress(to, 9));
         }
     }
 };
@@ -417,6 +417,139 @@ class RouterInputHoldQueueTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * The receive ring: frames that arrive while RxRingSize frames of their interface wait for
+ * their interrupt-level work are overruns.
+ */
+class RouterRxRingTestCase : public TestCase
+{
+  public:
+    RouterRxRingTestCase()
+        : TestCase("CacheRouter: receive ring overruns by hand")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // f = 10 us, s = 100 us, hold queue 100, ring of 4, no pools; a burst of 10 at one
+        // instant. By hand: the first interrupt item ends at f, after all 10 arrived, so
+        // frames 1..4 are in the ring and 5..10 overrun; 1..4 are process-switched and leave
+        // at 4 f + k s.
+        const double f = 10;
+        const double s = 100;
+        const uint32_t ring = 4;
+        const uint32_t n = 10;
+        RouterLine line(f, s, 100, "Output");
+        line.router->SetAttribute("RxRingSize", UintegerValue(ring));
+        line.router->SetAttribute("BufferPools", BooleanValue(false));
+        line.router->SetCacheEnabled(2, false);
+        Simulator::Schedule(MilliSeconds(10), [&]() { line.Burst(1, line.sinkAddr); });
+        Simulator::Schedule(MilliSeconds(100), [&]() { line.Burst(n, line.sinkAddr); });
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(line.slowUs.size(), 1u + ring, "warm-up and the ring's frames");
+        for (uint32_t k = 1; k <= ring; ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(line.slowUs[k], ring * f + k * s, 1, "packet " << k);
+        }
+        NS_TEST_EXPECT_MSG_EQ(line.router->GetRingDrops(), n - ring, "overruns");
+        NS_TEST_EXPECT_MSG_EQ(line.router->GetRingDrops(1), n - ring, "on the input interface");
+        NS_TEST_EXPECT_MSG_EQ(line.router->GetQueueDrops(), 0u, "no hold-queue drops");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * The public buffer pools: a process-switched packet takes a buffer of its size class at
+ * interrupt level and fails when none is free.
+ */
+class RouterBufferPoolTestCase : public TestCase
+{
+  public:
+    /** @param pools whether the router has the pools */
+    explicit RouterBufferPoolTestCase(bool pools)
+        : TestCase(std::string("CacheRouter: public buffer failures by hand, pools ")
+                   + (pools ? "on" : "off"))
+        , m_pools(pools)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // f = 10 us, s = 100 us, hold queue 100, ring unbounded; datagrams of 1 400 bytes
+        // (1 428-byte IP packets, 1 442 bytes with the MAC header: IOS's Big pool of 1 524-byte
+        // buffers, 50 permanent). A burst of 60 at one instant: the 60 interrupt items run
+        // back to back before the IP input process gets the CPU, and no buffer is freed before
+        // that; so packets 1..50 take the 50 Big buffers and 51..60 find none (10 failures).
+        // The pool manager (needs the CPU: after the interrupts) then grows the pool. Without
+        // the pools all 60 are forwarded.
+        const uint32_t n = 60;
+        RouterLine line(10, 100, 100, "Output");
+        line.router->SetAttribute("RxRingSize", UintegerValue(0));
+        line.router->SetAttribute("BufferPools", BooleanValue(m_pools));
+        line.router->SetCacheEnabled(2, false);
+        Simulator::Schedule(MilliSeconds(10), [&]() { line.Burst(1, line.sinkAddr, 0, 1400); });
+        Simulator::Schedule(MilliSeconds(100), [&]() { line.Burst(n, line.sinkAddr, 0, 1400); });
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        const uint32_t lost = m_pools ? 10 : 0;
+        NS_TEST_EXPECT_MSG_EQ(line.slowUs.size(), 1u + n - lost, "forwarded");
+        NS_TEST_EXPECT_MSG_EQ(line.router->GetPoolDrops(), lost, "failures");
+        NS_TEST_EXPECT_MSG_EQ(line.router->GetPoolDrops(1), lost, "on the input interface");
+        NS_TEST_EXPECT_MSG_EQ(line.router->GetQueueDrops(), 0u, "no hold-queue drops");
+        NS_TEST_EXPECT_MSG_EQ((line.router->GetBuffersCreated() > 0), m_pools, "the pool grew");
+        Simulator::Destroy();
+    }
+
+    bool m_pools; //!< the router has the pools
+};
+
+/**
+ * @ingroup testbed-tests
+ * The IP input process's service order across interfaces: RoundRobin takes one packet of each
+ * interface in turn.
+ */
+class RouterRoundRobinTestCase : public TestCase
+{
+  public:
+    RouterRoundRobinTestCase()
+        : TestCase("CacheRouter: round-robin input service, departure order by hand")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // The per-interface hold-queue scenario (A: 10 at once into interface 1, B: 2 into
+        // interface 3 1 us later; hold queues of 4): A1..A4, B1, B2 are queued. The process
+        // chooses A1 when it is the only packet; then, round robin from the interface after
+        // A's: B1, A2, B2, A3, A4 (in arrival order: A1..A4, B1, B2).
+        RouterLine line(10, 100, 4, "Output", 2);
+        line.router->SetAttribute("InputService", StringValue("RoundRobin"));
+        line.router->SetCacheEnabled(2, false);
+        Simulator::Schedule(MilliSeconds(10), [&]() { line.Burst(1, line.sinkAddr, 0); });
+        Simulator::Schedule(MilliSeconds(20), [&]() { line.Burst(1, line.sinkAddr, 1); });
+        Simulator::Schedule(MilliSeconds(100), [&]() { line.Burst(10, line.sinkAddr, 0); });
+        Simulator::Schedule(MilliSeconds(100) + MicroSeconds(1),
+                            [&]() { line.Burst(2, line.sinkAddr, 1); });
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        const std::vector<uint32_t> order = {0, 1, 0, 1, 0, 0};
+        NS_TEST_ASSERT_MSG_EQ(line.slowIp.size(), 2 + order.size(), "warm-ups and six");
+        for (std::size_t k = 0; k < order.size(); ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ(line.slowIp[2 + k].GetSource(),
+                                  line.sourceAddrs[order[k]],
+                                  "departure " << k + 1);
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * One route cache for the whole router ([NTT96]: 8548 entries in total, fast switching on or
  * off per interface): random destinations entering on one interface fill the table, then
  * another flow's packets, entering and leaving by other interfaces, miss (are process-switched)
@@ -520,6 +653,10 @@ class RouterTestSuite : public TestSuite
         AddTestCase(new RouterCacheSideTestCase("Input"), Duration::QUICK);
         AddTestCase(new RouterInputHoldQueueTestCase, Duration::QUICK);
         AddTestCase(new RouterSharedCacheTestCase, Duration::QUICK);
+        AddTestCase(new RouterRxRingTestCase, Duration::QUICK);
+        AddTestCase(new RouterBufferPoolTestCase(true), Duration::QUICK);
+        AddTestCase(new RouterBufferPoolTestCase(false), Duration::QUICK);
+        AddTestCase(new RouterRoundRobinTestCase, Duration::QUICK);
     }
 };
 

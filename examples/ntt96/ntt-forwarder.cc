@@ -101,6 +101,11 @@ NttForwarder::StartApplication()
     m_in = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
     m_in->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port));
     m_in->SetRecvCallback(MakeCallback(&NttForwarder::OnInput, this));
+    // The stream's packets that find the socket's receive buffer full (udp_recvspace) are lost
+    // here, before the forwarding process sees them.
+    m_in->TraceConnectWithoutContext(
+        "Drop",
+        Callback<void, Ptr<const Packet>>([this](Ptr<const Packet>) { ++m_bufferDrops; }));
     m_out = Socket::CreateSocket(GetNode(), m_tcp ? m_tcpFactory : UdpSocketFactory::GetTypeId());
     m_out->Bind();
     m_out->Connect(m_remote);
@@ -216,6 +221,12 @@ uint64_t
 NttForwarder::GetMalformed() const
 {
     return m_malformed;
+}
+
+uint64_t
+NttForwarder::GetBufferDrops() const
+{
+    return m_bufferDrops;
 }
 
 Ptr<Socket>

@@ -53,6 +53,8 @@ class NttForwarder : public Application
     uint64_t GetForwarded() const;
     /** @return packets too short to carry a sequence number */
     uint64_t GetMalformed() const;
+    /** @return stream packets dropped because the UDP socket's receive buffer was full */
+    uint64_t GetBufferDrops() const;
     /** @return the socket to the receiver (null before the start) */
     Ptr<Socket> GetOutputSocket() const;
 
@@ -100,6 +102,7 @@ class NttForwarder : public Application
     uint64_t m_read{0};         //!< counter
     uint64_t m_forwarded{0};    //!< counter
     uint64_t m_malformed{0};    //!< counter
+    uint64_t m_bufferDrops{0};  //!< counter
 };
 
 } // namespace ns3

@@ -37,6 +37,8 @@ main(int argc, char* argv[])
     ProgramOptions::SetSimulatorDefaults();
     NttStreamConfig c;
     std::string mclText = "2048";
+    std::string clockText = "1000000";
+    std::string rateLayer = "application";
     std::string profileFile;
     ProgramOptions opts("ntt-stream",
                         "[NTT96] jitter of the 6 Mbit/s stream over TCP or UDP on an FDDI ring "
@@ -139,6 +141,20 @@ main(int argc, char* argv[])
              c.inputQueue,
              1,
              100000);
+    opts.Add("rxRing",
+             "router: receive ring of each interface (frames; 0: unbounded)",
+             c.rxRing,
+             0,
+             100000);
+    opts.Add("bufferPools",
+             "router: process-switched packets need a buffer of Cisco IOS's public pools "
+             "(default permanent counts; grown by a pool manager process)",
+             c.bufferPools);
+    opts.AddChoice("inputService",
+                   "router: order in which the IP input process serves the interfaces' queued "
+                   "packets",
+                   c.inputService,
+                   {"Fifo", "RoundRobin"});
     // 4.4BSD: 8192 each (tcp_sendspace, tcp_recvspace); at most 65535 without window scaling.
     opts.Add("sndBuf", "TCP send buffer of the hosts", c.sndBuf, 1024, 65535, "bytes");
     opts.Add("rcvBuf", "TCP receive buffer of the hosts", c.rcvBuf, 1024, 65535, "bytes");
@@ -148,6 +164,67 @@ main(int argc, char* argv[])
                    "tcp_mss() rounds the MSS down to a multiple of it",
                    mclText,
                    {"2048", "1024"});
+    // The era's clocks: 4.4BSD's microtime() (1 us), Digital UNIX without options MICRO_TIME
+    // (1 024 Hz), a clock advanced by the 100 Hz clock interrupt alone (SunOS 5 on workstations
+    // whose periodic timer is the sole timing information; IRIX: "never greater than 10 ms").
+    opts.AddChoice("timestampHz",
+                   "ticks per second of the receiving application's clock (gettimeofday)",
+                   clockText,
+                   {"1000000", "1024", "100"});
+    // 0: the log stays in memory; a text line of about 20 bytes in an 8 KB stdio buffer is a
+    // write every 410 packets.
+    opts.Add("logWriteEvery",
+             "the receiving application writes its log every this many packets (0: never)",
+             c.logWriteEvery,
+             0,
+             100000);
+    opts.Add("logWriteCost",
+             "CPU time of one write of the log",
+             c.logWriteCost,
+             Seconds(0),
+             MilliSeconds(100));
+    opts.Add("syncInterval",
+             "the update daemon's sync period on S and R (0 s: none)",
+             c.syncInterval,
+             Seconds(0),
+             Seconds(3600));
+    opts.Add("syncDuration",
+             "CPU time of one sync in the (non-preemptible) kernel",
+             c.syncDuration,
+             Seconds(0),
+             MilliSeconds(500));
+    opts.Add("otherRate",
+             "other processes' system calls per second on S and R (Poisson; an X server, "
+             "daemons)",
+             c.otherRate,
+             0.0,
+             1e4,
+             "1/s");
+    opts.Add("otherDuration",
+             "CPU time of one such system call",
+             c.otherDuration,
+             Seconds(0),
+             MilliSeconds(500));
+    // 6 Mbit/s at one packet every 5.55 ms is 4 162 bytes a packet, counted at the application
+    // (a 4 160-byte payload), at IP (a 4 162-byte datagram: 4 134 bytes of payload) or in FDDI
+    // frame bits (a 4 162-byte frame: 4 109 bytes of payload).
+    opts.AddChoice("rateLayer",
+                   "the layer at which the stream's 6 Mbit/s is counted, which sets its UDP "
+                   "payload unless --packetSize is given (application 4160, ip 4134, frame 4109)",
+                   rateLayer,
+                   {"application", "ip", "frame"});
+    opts.AddChoice("mssRule",
+                   "the hosts' MSS rule: bsd44 (4.4BSD tcp_mss(): MTU - 40 rounded down to a "
+                   "multiple of MCLBYTES) or mtu (MTU - 40: SysV/Mentat stacks such as Solaris 2)",
+                   c.mssRule,
+                   {"bsd44", "mtu"});
+    // 9 x 1 024 (SunOS 4 / System V udp_recvspace-like defaults) up to 4.4BSD's 41 600.
+    opts.Add("udpRcvBuf",
+             "UDP receive buffer of S's stream socket",
+             c.udpRcvBuf,
+             1024,
+             262144,
+             "bytes");
     opts.AddHostProfile(c.hostProfile, "host profile of the sending and receiving computers");
     opts.AddProfile("routerProfile",
                     "host",
@@ -167,6 +244,11 @@ main(int argc, char* argv[])
     opts.Parse(argc, argv);
     c.ttrtGiven = opts.IsGiven("ttrt");
     c.mclBytes = std::stoul(mclText);
+    c.timestampHz = std::stoul(clockText);
+    if (!opts.IsGiven("packetSize"))
+    {
+        c.packetSize = rateLayer == "ip" ? 4134 : rateLayer == "frame" ? 4109 : 4160;
+    }
 
     NttTestbed testbed(c);
     testbed.Check();

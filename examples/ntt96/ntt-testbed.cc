@@ -10,10 +10,12 @@
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
+#include "ns3/ntt-kernel-sections.h"
 #include "ns3/testbed-module.h"
 #include "ns3/traffic-control-module.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace ns3
 {
@@ -74,6 +76,13 @@ NttTestbed::DeclareFields(ResultRecord& rec)
         .Declare("analyser_on_ring", ResultRecord::BOOL, "the analyser's stream port on the ring")
         .Declare("ttrt_ms", ResultRecord::REAL, "FDDI TTRT (ms)")
         .Declare("mss", ResultRecord::INT, "TCP segment size of the path (bytes)")
+        .Declare("mss_rule",
+                 ResultRecord::STRING,
+                 "the hosts' MSS rule: bsd44 (rounded down to MCLBYTES) or mtu (MTU - 40)")
+        .Declare("nagle_regime",
+                 ResultRecord::STRING,
+                 "TCP: whole segments (the record is a whole number of MSS) or partial segment "
+                 "held (its last segment is short and Nagle holds it for an ACK)")
         .Declare("tcp_buffer_bytes",
                  ResultRecord::INT,
                  "TCP receive buffer after tcp_mss()'s rounding (bytes)")
@@ -114,8 +123,15 @@ NttTestbed::DeclareFields(ResultRecord& rec)
         .Declare("stream_arrived", ResultRecord::INT, "stream records read by the receiver")
         .Declare("tcp_retransmissions",
                  ResultRecord::INT,
-                 "TCP: segments retransmitted by S",
-                 ResultRecord::SOMETIMES)
+                 "segments retransmitted by S's TCP (0 over UDP)")
+        .Declare("udp_buffer_drops",
+                 ResultRecord::INT,
+                 "stream packets lost in S's UDP receive buffer (udp_recvspace full)")
+        .Declare("timestamp_hz", ResultRecord::INT, "ticks per second of R's application clock")
+        .Declare("kernel_sections_in_window",
+                 ResultRecord::INT,
+                 "competing non-preemptible kernel sections (sync, other system calls) that "
+                 "started on S or R inside the jitter window")
         .Declare("tcp_persist_forced",
                  ResultRecord::INT,
                  "TCP: forced sends into a small window on a persist timeout",
@@ -164,6 +180,18 @@ NttTestbed::DeclareFields(ResultRecord& rec)
                  ResultRecord::INT,
                  "router: input hold queue drops",
                  ResultRecord::SOMETIMES)
+        .Declare("router_ring_drops",
+                 ResultRecord::INT,
+                 "router: receive ring overruns",
+                 ResultRecord::SOMETIMES)
+        .Declare("router_pool_drops",
+                 ResultRecord::INT,
+                 "router: packets for process switching that found no public buffer",
+                 ResultRecord::SOMETIMES)
+        .Declare("router_buffers_created",
+                 ResultRecord::INT,
+                 "router: public buffers the pool manager created",
+                 ResultRecord::SOMETIMES)
         .Declare("router_max_queue",
                  ResultRecord::INT,
                  "router: largest number of packets waiting for process switching",
@@ -187,7 +215,10 @@ NttTestbed::DeclareFields(ResultRecord& rec)
         .Declare("cache_flushes",
                  ResultRecord::INT,
                  "router: route-cache flushes",
-                 ResultRecord::SOMETIMES);
+                 ResultRecord::SOMETIMES)
+        .Declare("flushes_in_window",
+                 ResultRecord::INT,
+                 "router: route-cache flushes inside the jitter window (0 without the router)");
     for (const char* name : {"fddi", "ethernet"})
     {
         std::string p = std::string("router_") + name;
@@ -204,6 +235,14 @@ NttTestbed::DeclareFields(ResultRecord& rec)
             .Declare(p + "_drops",
                      ResultRecord::INT,
                      what + "found its hold queue full",
+                     ResultRecord::SOMETIMES)
+            .Declare(p + "_ring_drops",
+                     ResultRecord::INT,
+                     what + "found its receive ring full",
+                     ResultRecord::SOMETIMES)
+            .Declare(p + "_pool_drops",
+                     ResultRecord::INT,
+                     what + "found no public buffer",
                      ResultRecord::SOMETIMES)
             .Declare(p + "_max_queue",
                      ResultRecord::INT,
@@ -280,6 +319,23 @@ NttTestbed::Check() const
 void
 NttTestbed::Build()
 {
+    ConfigureTcp();
+    BuildNetwork();
+    if (m_router)
+    {
+        BuildRouter();
+    }
+    HostPlatformHelper hosts(ProgramOptions::WithHostSet(m_c.hostProfile, m_c.hostSet));
+    hosts.Install(m_sender)->AssignStreams(100);
+    hosts.Install(m_receiver)->AssignStreams(110);
+    BsdTcpHelper::Install(NodeContainer(m_sender, m_receiver));
+    BsdTcpHelper::AssignStreams(NodeContainer(m_sender, m_receiver), 500);
+    BuildApplications();
+}
+
+void
+NttTestbed::ConfigureTcp()
+{
     // 4.4BSD's tcp_mss(): each end takes its interface's MTU - 40 (a local net:
     // subnetsarelocal, every subnet of network 10), rounded down to a multiple of MCLBYTES
     // when larger than MCLBYTES; the connection uses the smaller of the two ends' values and
@@ -287,9 +343,11 @@ NttTestbed::Build()
     // each segment (tcp_output).
     const bool receiverOnRing = ReceiverOnRing();
     const uint32_t mclBytes = m_c.mclBytes;
-    auto bsdMss = [mclBytes](uint32_t mtu) {
+    // A SysV/Mentat stack (Solaris 2) takes MTU - 40 without the rounding (mssRule "mtu").
+    const bool round = m_c.mssRule == "bsd44";
+    auto bsdMss = [mclBytes, round](uint32_t mtu) {
         uint32_t m = mtu - 40;
-        return m > mclBytes ? m / mclBytes * mclBytes : m;
+        return round && m > mclBytes ? m / mclBytes * mclBytes : m;
     };
     m_maxseg = std::min(bsdMss(FDDI_MTU), bsdMss(receiverOnRing ? FDDI_MTU : ETHERNET_MTU));
     const uint32_t maxseg = m_maxseg;
@@ -316,8 +374,13 @@ NttTestbed::Build()
     UserAttributes::SetConfigDefault("ns3::TcpSocket::SegmentSize", UintegerValue(m_mss));
     // BSD's arpresolve() sends its request at once: ProgramOptions::SetSimulatorDefaults.
     // udp_recvspace = 40 x (1024 + sizeof(struct sockaddr_in)) = 41 600 bytes.
-    UserAttributes::SetConfigDefault("ns3::UdpSocket::RcvBufSize", UintegerValue(41600));
+    UserAttributes::SetConfigDefault("ns3::UdpSocket::RcvBufSize", UintegerValue(m_c.udpRcvBuf));
+}
 
+void
+NttTestbed::BuildNetwork()
+{
+    const bool receiverOnRing = ReceiverOnRing();
     // --- nodes --------------------------------------------------------------------------------
     m_analyser = CreateObject<Node>();         // the analyser's stream port
     m_sender = CreateObject<Node>();           // S
@@ -448,57 +511,69 @@ NttTestbed::Build()
                                      "off on every host but the router");
         }
     }
-    if (m_router)
-    {
-        // Hosts route through the router; the router's default route points into the ring (the
-        // random destinations lie beyond it, sink L stands for the next hop and discards them).
-        const Ipv4Address gwRing = AddressOf(rtr, 1);
-        for (Ptr<Node> n : {m_sender, m_sink})
-        {
-            DefaultRoute(n, gwRing);
-        }
-        if (m_c.analyserOnRing)
-        {
-            DefaultRoute(m_analyser, gwRing);
-        }
-        DefaultRoute(m_receiver, receiverOnRing ? Ipv4Address("10.3.0.1") : AddressOf(rtr, 2));
-        for (Ptr<Node> n : {loadPort, randomSender})
-        {
-            DefaultRoute(n, AddressOf(rtr, 2));
-        }
-        Ptr<Ipv4> rip = rtr->GetObject<Ipv4>();
-        m_ifFddi = rip->GetInterfaceForDevice(ringDevs.Get(0));
-        m_ifEthernet = rip->GetInterfaceForDevice(hubDevs.Get(0));
-        Ipv4StaticRoutingHelper srh;
-        srh.GetStaticRouting(rip)->SetDefaultRoute(AddressOf(m_sink), m_ifFddi);
-        HostPlatformHelper rph(ProgramOptions::WithHostSet(m_c.routerProfile, m_c.hostSet));
-        rph.SetInstallNics(false);
-        rph.Install(rtr)->AssignStreams(200);
-        m_cacheRouter = CreateObject<CacheRouter>();
-        const std::string by = "from its router options";
-        UserAttributes::SetFixed(m_cacheRouter, "FastPathCost", DoubleValue(m_c.fastCost), by);
-        UserAttributes::SetFixed(m_cacheRouter, "SlowPathCost", DoubleValue(m_c.slowCost), by);
-        UserAttributes::SetFixed(m_cacheRouter,
-                                 "InputQueueLimit",
-                                 UintegerValue(m_c.inputQueue),
-                                 by);
-        UserAttributes::SetFixed(m_cacheRouter, "CacheSide", StringValue(m_c.cacheSide), by);
-        UserAttributes::SetFixed(m_cacheRouter, "CachePolicy", StringValue(m_c.cachePolicy), by);
-        UserAttributes::SetFixed(m_cacheRouter, "FlushInterval", TimeValue(m_c.flushInterval), by);
-        UserAttributes::SetFixed(m_cacheRouter,
-                                 "CacheCapacity",
-                                 UintegerValue(m_c.cacheCapacity),
-                                 by);
-        m_cacheRouter->Install(rtr);
-        m_cacheRouter->SetCacheEnabled(m_ifFddi, m_c.cacheFddi);
-        m_cacheRouter->SetCacheEnabled(m_ifEthernet, m_c.cacheEthernet);
-    }
-    HostPlatformHelper hosts(ProgramOptions::WithHostSet(m_c.hostProfile, m_c.hostSet));
-    hosts.Install(m_sender)->AssignStreams(100);
-    hosts.Install(m_receiver)->AssignStreams(110);
-    BsdTcpHelper::Install(NodeContainer(m_sender, m_receiver));
-    BsdTcpHelper::AssignStreams(NodeContainer(m_sender, m_receiver), 500);
+    m_loadPort = loadPort;
+    m_rtr = rtr;
+    m_randomSender = randomSender;
+    m_rtrRingDev = m_router ? ringDevs.Get(0) : nullptr;
+    m_rtrHubDev = m_router ? hubDevs.Get(0) : nullptr;
+}
 
+void
+NttTestbed::BuildRouter()
+{
+    const bool receiverOnRing = ReceiverOnRing();
+    Ptr<Node> rtr = m_rtr;
+    Ptr<Node> loadPort = m_loadPort;
+    Ptr<Node> randomSender = m_randomSender;
+    // Hosts route through the router; the router's default route points into the ring (the
+    // random destinations lie beyond it, sink L stands for the next hop and discards them).
+    const Ipv4Address gwRing = AddressOf(rtr, 1);
+    for (Ptr<Node> n : {m_sender, m_sink})
+    {
+        DefaultRoute(n, gwRing);
+    }
+    if (m_c.analyserOnRing)
+    {
+        DefaultRoute(m_analyser, gwRing);
+    }
+    DefaultRoute(m_receiver, receiverOnRing ? Ipv4Address("10.3.0.1") : AddressOf(rtr, 2));
+    for (Ptr<Node> n : {loadPort, randomSender})
+    {
+        DefaultRoute(n, AddressOf(rtr, 2));
+    }
+    Ptr<Ipv4> rip = rtr->GetObject<Ipv4>();
+    m_ifFddi = rip->GetInterfaceForDevice(m_rtrRingDev);
+    m_ifEthernet = rip->GetInterfaceForDevice(m_rtrHubDev);
+    Ipv4StaticRoutingHelper srh;
+    srh.GetStaticRouting(rip)->SetDefaultRoute(AddressOf(m_sink), m_ifFddi);
+    HostPlatformHelper rph(ProgramOptions::WithHostSet(m_c.routerProfile, m_c.hostSet));
+    rph.SetInstallNics(false);
+    rph.Install(rtr)->AssignStreams(200);
+    m_cacheRouter = CreateObject<CacheRouter>();
+    const std::string by = "from its router options";
+    UserAttributes::SetFixed(m_cacheRouter, "FastPathCost", DoubleValue(m_c.fastCost), by);
+    UserAttributes::SetFixed(m_cacheRouter, "SlowPathCost", DoubleValue(m_c.slowCost), by);
+    UserAttributes::SetFixed(m_cacheRouter, "InputQueueLimit", UintegerValue(m_c.inputQueue), by);
+    UserAttributes::SetFixed(m_cacheRouter, "CacheSide", StringValue(m_c.cacheSide), by);
+    UserAttributes::SetFixed(m_cacheRouter, "CachePolicy", StringValue(m_c.cachePolicy), by);
+    UserAttributes::SetFixed(m_cacheRouter, "FlushInterval", TimeValue(m_c.flushInterval), by);
+    UserAttributes::SetFixed(m_cacheRouter, "CacheCapacity", UintegerValue(m_c.cacheCapacity), by);
+    UserAttributes::SetFixed(m_cacheRouter, "RxRingSize", UintegerValue(m_c.rxRing), by);
+    UserAttributes::SetFixed(m_cacheRouter, "BufferPools", BooleanValue(m_c.bufferPools), by);
+    UserAttributes::SetFixed(m_cacheRouter, "InputService", StringValue(m_c.inputService), by);
+    m_cacheRouter->Install(rtr);
+    m_cacheRouter->GetCache()->TraceConnectWithoutContext(
+        "Flush",
+        Callback<void, uint32_t>([this](uint32_t) { m_flushes.push_back(Simulator::Now()); }));
+    m_cacheRouter->SetCacheEnabled(m_ifFddi, m_c.cacheFddi);
+    m_cacheRouter->SetCacheEnabled(m_ifEthernet, m_c.cacheEthernet);
+}
+
+void
+NttTestbed::BuildApplications()
+{
+    Ptr<Node> loadPort = m_loadPort;
+    Ptr<Node> randomSender = m_randomSender;
     // --- applications -------------------------------------------------------------------------
     m_rx = CreateObject<NttReceiver>();
     const std::string by = "from its options (--tcp, --packetSize)";
@@ -510,8 +585,35 @@ NttTestbed::Build()
                              "TcpFactory",
                              TypeIdValue(BsdTcpSocketFactory::GetTypeId()),
                              byTcp);
+    UserAttributes::SetFixed(m_rx,
+                             "TimestampHz",
+                             UintegerValue(m_c.timestampHz),
+                             "from its option --timestampHz");
+    UserAttributes::SetFixed(m_rx,
+                             "LogWriteEvery",
+                             UintegerValue(m_c.logWriteEvery),
+                             "from its option --logWriteEvery");
+    UserAttributes::SetFixed(m_rx,
+                             "LogWriteCost",
+                             TimeValue(m_c.logWriteCost),
+                             "from its option --logWriteCost");
     m_receiver->AddApplication(m_rx);
     m_rx->SetStartTime(Seconds(0.1));
+    // The competing processes' kernel sections on S and on R.
+    for (auto [node, sections, stream] :
+         {std::tuple{m_sender, &m_sectionsS, 600}, std::tuple{m_receiver, &m_sectionsR, 610}})
+    {
+        *sections = CreateObject<NttKernelSections>();
+        const std::string byK = "from its options --syncInterval, --syncDuration, --otherRate, "
+                                "--otherDuration";
+        UserAttributes::SetFixed(*sections, "SyncInterval", TimeValue(m_c.syncInterval), byK);
+        UserAttributes::SetFixed(*sections, "SyncDuration", TimeValue(m_c.syncDuration), byK);
+        UserAttributes::SetFixed(*sections, "OtherRate", DoubleValue(m_c.otherRate), byK);
+        UserAttributes::SetFixed(*sections, "OtherDuration", TimeValue(m_c.otherDuration), byK);
+        (*sections)->AssignStreams(stream);
+        node->AddApplication(*sections);
+        (*sections)->SetStartTime(Seconds(0));
+    }
     m_fwd = CreateObject<NttForwarder>();
     UserAttributes::SetFixed(m_fwd, "Tcp", BooleanValue(m_c.tcp), by);
     UserAttributes::SetFixed(m_fwd, "ListenPort", UintegerValue(IN_PORT), by);
@@ -681,6 +783,9 @@ NttTestbed::Write(ResultRecord& rec) const
     rec.SetBool("analyser_on_ring", m_c.analyserOnRing);
     rec.Set("ttrt_ms", m_c.ttrt.GetSeconds() * 1e3);
     rec.SetInt("mss", m_mss);
+    rec.SetString("mss_rule", m_c.mssRule);
+    rec.SetString("nagle_regime",
+                  m_c.packetSize % m_mss == 0 ? "whole segments" : "partial segment held");
     rec.SetInt("tcp_buffer_bytes", (m_c.rcvBuf + maxseg - 1) / maxseg * maxseg);
     rec.Set("load_rate_pps", m_c.loadPps);
     rec.SetInt("load_frame_bytes", m_c.loadFrame);
@@ -708,9 +813,19 @@ NttTestbed::Write(ResultRecord& rec) const
     rec.SetInt("stream_read", m_fwd->GetRead());
     rec.SetInt("stream_forwarded", m_fwd->GetForwarded());
     rec.SetInt("stream_arrived", arrivals.size());
+    rec.SetInt("tcp_retransmissions", m_retransmissions);
+    rec.SetInt("udp_buffer_drops", m_fwd->GetBufferDrops());
+    rec.SetInt("timestamp_hz", m_c.timestampHz);
+    auto inWindow = [&](const std::vector<Time>& times) {
+        return std::count_if(times.begin(), times.end(), [&](Time t) {
+            return !window.empty() && t >= windowStart && t <= windowEnd;
+        });
+    };
+    rec.SetInt("kernel_sections_in_window",
+               inWindow(m_sectionsS->GetSections()) + inWindow(m_sectionsR->GetSections()));
+    rec.SetInt("flushes_in_window", inWindow(m_flushes));
     if (m_c.tcp)
     {
-        rec.SetInt("tcp_retransmissions", m_retransmissions);
         Ptr<BsdTcpSocket> s = m_fwd->GetOutputSocket()
                                   ? DynamicCast<BsdTcpSocket>(m_fwd->GetOutputSocket())
                                   : nullptr;
@@ -729,6 +844,9 @@ NttTestbed::Write(ResultRecord& rec) const
         rec.SetInt("router_fast", m_cacheRouter->GetFastPath());
         rec.SetInt("router_slow", m_cacheRouter->GetSlowPath());
         rec.SetInt("router_queue_drops", m_cacheRouter->GetQueueDrops());
+        rec.SetInt("router_ring_drops", m_cacheRouter->GetRingDrops());
+        rec.SetInt("router_pool_drops", m_cacheRouter->GetPoolDrops());
+        rec.SetInt("router_buffers_created", m_cacheRouter->GetBuffersCreated());
         rec.SetInt("router_max_queue", m_cacheRouter->GetMaxQueue());
         Ptr<RouteCache> c = m_cacheRouter->GetCache();
         rec.SetInt("cache_hits", c->GetHits());
@@ -742,6 +860,8 @@ NttTestbed::Write(ResultRecord& rec) const
             rec.SetInt(p + "_fast", m_cacheRouter->GetFastPath(ifx));
             rec.SetInt(p + "_slow", m_cacheRouter->GetSlowPath(ifx));
             rec.SetInt(p + "_drops", m_cacheRouter->GetQueueDrops(ifx));
+            rec.SetInt(p + "_ring_drops", m_cacheRouter->GetRingDrops(ifx));
+            rec.SetInt(p + "_pool_drops", m_cacheRouter->GetPoolDrops(ifx));
             rec.SetInt(p + "_max_queue", m_cacheRouter->GetMaxQueue(ifx));
         }
         if (m_random)

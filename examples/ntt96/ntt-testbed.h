@@ -7,12 +7,14 @@
 
 #include "ns3/application-container.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/net-device.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/result-record.h"
 
 #include <string>
+#include <vector>
 
 /**
  * @file
@@ -26,6 +28,7 @@ namespace ns3
 
 class CacheRouter;
 class NttForwarder;
+class NttKernelSections;
 class NttReceiver;
 class PacketSink;
 class RandomDestinationSource;
@@ -62,11 +65,23 @@ struct NttStreamConfig
     double fastCost{1800};         //!< router: fast-path cycles per packet
     double slowCost{18000};        //!< router: process-switching cycles per packet
     uint32_t inputQueue{75};       //!< router: input hold queue of each interface (packets)
-    uint32_t sndBuf{8192};         //!< hosts' TCP send buffer (bytes, before tcp_mss())
-    uint32_t rcvBuf{8192};         //!< hosts' TCP receive buffer (bytes, before tcp_mss())
-    bool timestamps{false};        //!< RFC 1323 timestamps on the hosts' TCP
-    uint32_t mclBytes{2048};       //!< the hosts' MCLBYTES (2048 or 1024)
-    std::string hostProfile{"ws1995-bsd44"};        //!< host profile of S and R
+    uint32_t rxRing{32};           //!< router: receive ring of each interface (0: unbounded)
+    bool bufferPools{true};        //!< router: IOS public buffer pools for process switching
+    std::string inputService{"Fifo"}; //!< router: IP input service order (Fifo, RoundRobin)
+    uint32_t sndBuf{8192};            //!< hosts' TCP send buffer (bytes, before tcp_mss())
+    uint32_t rcvBuf{8192};            //!< hosts' TCP receive buffer (bytes, before tcp_mss())
+    bool timestamps{false};           //!< RFC 1323 timestamps on the hosts' TCP
+    uint32_t mclBytes{2048};          //!< the hosts' MCLBYTES (2048 or 1024)
+    std::string mssRule{"bsd44"};     //!< MSS rule: bsd44 (rounded to MCLBYTES) or mtu (MTU - 40)
+    uint32_t udpRcvBuf{41600};        //!< the hosts' UDP receive buffer (udp_recvspace)
+    uint32_t timestampHz{1000000};    //!< R's application clock: ticks per second
+    uint32_t logWriteEvery{0};        //!< R writes its log every this many packets (0: never)
+    Time logWriteCost{MicroSeconds(300)};    //!< CPU time of one write of the log
+    Time syncInterval{Seconds(30)};          //!< S's and R's update daemon: sync period (0: none)
+    Time syncDuration{MilliSeconds(1)};      //!< CPU time of one sync in the kernel
+    double otherRate{0};                     //!< other processes' system calls per second
+    Time otherDuration{MicroSeconds(500)};   //!< CPU time of one of them
+    std::string hostProfile{"ws1995-bsd44"}; //!< host profile of S and R
     std::string routerProfile{"router1995-m68040"}; //!< host profile of the router
     std::string hostSet; //!< --hostSet: host parameters changed on S, R and the router
 };
@@ -118,6 +133,17 @@ class NttTestbed
     void Write(ResultRecord& record) const;
 
   private:
+    /**
+     * @brief 4.4BSD's tcp_mss() on the path: the MSS and the socket buffers' rounding, as
+     * Config defaults of the hosts' TCP.
+     */
+    void ConfigureTcp();
+    /** The nodes, the FDDI ring, the Ethernet hub, the addresses. */
+    void BuildNetwork();
+    /** The router's routes, CPU and route-cache forwarding (router set-up). */
+    void BuildRouter();
+    /** R's receiver, S's forwarder, the load, the random traffic and the stream's start. */
+    void BuildApplications();
     /** @return whether the receiving computer is on the ring */
     bool ReceiverOnRing() const;
     /** @return the load's UDP payload bytes */
@@ -146,12 +172,20 @@ class NttTestbed
     Ptr<Node> m_sender;                    //!< S, the sending (forwarding) computer
     Ptr<Node> m_receiver;                  //!< R, the receiving computer
     Ptr<Node> m_sink;                      //!< L, the load's sink
+    Ptr<Node> m_loadPort;                  //!< the analyser's load port
+    Ptr<Node> m_rtr;                       //!< the router (router set-up)
+    Ptr<Node> m_randomSender;              //!< exp. 3's random-destination computer
+    Ptr<NetDevice> m_rtrRingDev;           //!< the router's FDDI device
+    Ptr<NetDevice> m_rtrHubDev;            //!< the router's Ethernet device
     Ipv4Address m_analyserTarget;          //!< S's address the analyser sends to
     Ptr<CacheRouter> m_cacheRouter;        //!< the router's forwarding (router set-up)
     uint32_t m_ifFddi{0};                  //!< the router's FDDI interface
     uint32_t m_ifEthernet{0};              //!< the router's Ethernet interface
     Ptr<NttReceiver> m_rx;                 //!< R's logging receiver
     Ptr<NttForwarder> m_fwd;               //!< S's forwarder
+    Ptr<NttKernelSections> m_sectionsS;    //!< S's competing kernel sections
+    Ptr<NttKernelSections> m_sectionsR;    //!< R's competing kernel sections
+    std::vector<Time> m_flushes;           //!< the router's cache flushes
     Ptr<PacketSink> m_loadSink;            //!< L's sink
     Ptr<RandomDestinationSource> m_random; //!< exp. 3's random-destination sender
     ApplicationContainer m_analyserApp;    //!< the analyser's stream port's sender

@@ -46,6 +46,25 @@ NttReceiver::GetTypeId()
                             UintegerValue(4160),
                             MakeUintegerAccessor(&NttReceiver::m_recordSize),
                             MakeUintegerChecker<uint32_t>(12, 65507))
+              .AddAttribute("TimestampHz",
+                            "Ticks per second of the clock the application reads its arrival "
+                            "times from (1000000: microseconds; 1024; 100: the clock "
+                            "interrupt's tick alone)",
+                            UintegerValue(1000000),
+                            MakeUintegerAccessor(&NttReceiver::m_clockHz),
+                            MakeUintegerChecker<uint32_t>(1, 1000000000))
+              .AddAttribute("LogWriteEvery",
+                            "Logged packets between two writes of the log to its file (0: the "
+                            "log is kept in memory)",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&NttReceiver::m_logWriteEvery),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("LogWriteCost",
+                            "CPU time of one write of the log (a system call that the process "
+                            "makes before its next read)",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&NttReceiver::m_logWriteCost),
+                            MakeTimeChecker(Seconds(0), Seconds(1)))
               .AddAttribute("TcpFactory",
                             "Socket factory of the TCP stream (ns3::BsdTcpSocketFactory: "
                             "4.4BSD's TCP; ns3::TcpSocketFactory: ns-3's)",
@@ -63,6 +82,8 @@ NttReceiver::NttReceiver()
     : m_port(5001)
     , m_tcp(true)
     , m_recordSize(4160)
+    , m_clockHz(1000000)
+    , m_logWriteEvery(0)
     , m_tcpFactory(TcpSocketFactory::GetTypeId())
 {
     NS_LOG_FUNCTION(this);
@@ -171,6 +192,14 @@ NttReceiver::Done()
             Log(h.GetSeq(), now);
         }
     }
+    if (m_logWriteEvery > 0 && !m_arrivals.empty() && m_arrivals.size() % m_logWriteEvery == 0
+        && m_arrivals.size() != m_logWritten)
+    {
+        // write(2) of the buffered log, then the next read.
+        m_logWritten = m_arrivals.size();
+        m_process->Execute(m_logWriteCost, m_nextCb);
+        return;
+    }
     Next();
 }
 
@@ -200,11 +229,21 @@ NttReceiver::ConsumeStream(Ptr<const Packet> chunk, Time now)
     }
 }
 
+Time
+NttReceiver::ReadClock(Time t) const
+{
+    // floor(t x Hz) ticks, shown in nanoseconds rounded down (a tick of 1/1024 s is 976 562.5 ns).
+    const __int128 ns = t.GetNanoSeconds();
+    const __int128 ticks = ns * m_clockHz / 1000000000;
+    return NanoSeconds(static_cast<int64_t>(ticks * 1000000000 / m_clockHz));
+}
+
 void
 NttReceiver::Log(uint32_t seq, Time now)
 {
-    m_arrivals.emplace_back(seq, now);
-    m_arrivalTrace(seq, now);
+    const Time shown = ReadClock(now);
+    m_arrivals.emplace_back(seq, shown);
+    m_arrivalTrace(seq, shown);
 }
 
 const std::vector<std::pair<uint32_t, Time>>&

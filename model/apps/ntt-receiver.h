@@ -43,6 +43,14 @@ class Socket;
  * reads at most the rest of the current record per read (read(fd, buf, remaining), as an
  * application that reassembles records does), and "packet k arrives" when the read that completes
  * the k-th record completes.
+ *
+ * The logged time is what the application's clock read (gettimeofday) shows at the read's
+ * completion: the simulated time rounded down to a tick of TimestampHz (1 000 000: a microsecond
+ * clock interpolated from a hardware counter, 4.4BSD's microtime(); 1 024: Digital UNIX's tick
+ * without options MICRO_TIME; 100: a clock advanced only by the 100 Hz clock interrupt, SunOS 5 on
+ * workstations whose periodic timer is the sole timing information, IRIX). Every LogWriteEvery
+ * logged packets the process writes its log to a file (a write(2) of LogWriteCost CPU time,
+ * before its next read).
  */
 class NttReceiver : public Application
 {
@@ -60,6 +68,14 @@ class NttReceiver : public Application
     const std::vector<std::pair<uint32_t, Time>>& GetArrivals() const;
     /** @return read calls */
     uint64_t GetReads() const;
+
+    /**
+     * @brief What the application's clock shows at a time: the time rounded down to a tick of
+     * TimestampHz (ticks counted from time 0).
+     * @param t the simulated time
+     * @return the clock reading
+     */
+    Time ReadClock(Time t) const;
 
     /**
      * @brief Feed bytes of a TCP stream as one completed read (the record reassembly; public
@@ -108,6 +124,9 @@ class NttReceiver : public Application
     uint16_t m_port;                  //!< Port
     bool m_tcp;                       //!< Tcp
     uint32_t m_recordSize;            //!< RecordSize
+    uint32_t m_clockHz;               //!< TimestampHz
+    uint32_t m_logWriteEvery;         //!< LogWriteEvery
+    Time m_logWriteCost;              //!< LogWriteCost
     Ptr<HostProcess> m_process;       //!< the process
     Ptr<Socket> m_listen;             //!< UDP socket, or TCP listener
     Ptr<Socket> m_data;               //!< the socket read from
@@ -116,6 +135,7 @@ class NttReceiver : public Application
     uint32_t m_inRecord{0};           //!< bytes of the current record read so far
     std::array<uint8_t, 12> m_head{}; //!< the current record's first bytes (its header)
     uint64_t m_reads{0};              //!< counter
+    std::size_t m_logWritten{0};      //!< log entries when the log was last written
     TypeId m_tcpFactory;              //!< TcpFactory
     Callback<void> m_nextCb;          //!< Next
     Callback<void> m_doneCb;          //!< Done

@@ -5,6 +5,7 @@
 #include "cache-router.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/host-cpu.h"
@@ -75,6 +76,31 @@ CacheRouter::GetTypeId()
                             TimeValue(Seconds(60)),
                             MakeTimeAccessor(&CacheRouter::m_flushInterval),
                             MakeTimeChecker(Seconds(0), Seconds(1e6)))
+              .AddAttribute("RxRingSize",
+                            "Frames each interface's receive ring holds before their "
+                            "interrupt-level work is done (0: unbounded); an arrival at a full "
+                            "ring is an overrun",
+                            UintegerValue(32),
+                            MakeUintegerAccessor(&CacheRouter::m_ringSize),
+                            MakeUintegerChecker<uint32_t>(0, 1000000))
+              .AddAttribute("BufferPools",
+                            "A packet handed to the IP input process needs a buffer of Cisco "
+                            "IOS's public pools (default sizes and permanent counts), taken at "
+                            "interrupt level; the pool manager process grows them",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&CacheRouter::m_usePools),
+                            MakeBooleanChecker())
+              .AddAttribute("BufferCreateCost",
+                            "CPU cycles of the pool manager to create one public buffer",
+                            DoubleValue(2000),
+                            MakeDoubleAccessor(&CacheRouter::m_createCycles),
+                            MakeDoubleChecker<double>(0, 1e9))
+              .AddAttribute("InputService",
+                            "Order in which the IP input process takes the queued packets: Fifo "
+                            "(arrival order) or RoundRobin (one per interface in turn)",
+                            EnumValue(FIFO),
+                            MakeEnumAccessor<Service>(&CacheRouter::m_service),
+                            MakeEnumChecker(FIFO, "Fifo", ROUND_ROBIN, "RoundRobin"))
               .AddTraceSource("FastPath",
                               "A packet was forwarded by the fast path",
                               MakeTraceSourceAccessor(&CacheRouter::m_fastTrace),
@@ -86,6 +112,14 @@ CacheRouter::GetTypeId()
               .AddTraceSource("QueueDrop",
                               "A packet found its interface's input hold queue full",
                               MakeTraceSourceAccessor(&CacheRouter::m_dropTrace),
+                              "ns3::CacheRouter::DropTracedCallback")
+              .AddTraceSource("RingDrop",
+                              "A frame found its interface's receive ring full",
+                              MakeTraceSourceAccessor(&CacheRouter::m_ringDropTrace),
+                              "ns3::CacheRouter::DropTracedCallback")
+              .AddTraceSource("PoolDrop",
+                              "A packet for the IP input process found no public buffer",
+                              MakeTraceSourceAccessor(&CacheRouter::m_poolDropTrace),
                               "ns3::CacheRouter::DropTracedCallback");
     return tid;
 }
@@ -98,10 +132,15 @@ CacheRouter::CacheRouter()
     , m_cacheCapacity(8548)
     , m_policy(RouteCache::FLUSH_ALL)
     , m_flushInterval(Seconds(60))
+    , m_ringSize(32)
+    , m_usePools(true)
+    , m_createCycles(2000)
+    , m_service(FIFO)
 {
     NS_LOG_FUNCTION(this);
     m_fastDoneCb = MakeCallback(&CacheRouter::FastDone, this);
     m_slowDoneCb = MakeCallback(&CacheRouter::SlowDone, this);
+    m_poolDoneCb = MakeCallback(&CacheRouter::PoolManagerDone, this);
 }
 
 CacheRouter::~CacheRouter()
@@ -124,6 +163,7 @@ CacheRouter::DoDispose()
     m_up.Nullify();
     m_fastDoneCb = Callback<void>();
     m_slowDoneCb = Callback<void>();
+    m_poolDoneCb = Callback<void>();
     m_node = nullptr;
     m_ipv4 = nullptr;
     m_cpu = nullptr;
@@ -142,7 +182,8 @@ CacheRouter::Install(Ptr<Node> node)
     NS_ABORT_MSG_IF(!platform,
                     "CacheRouter::Install: node " << node->GetId() << " has no HostPlatform");
     m_cpu = platform->GetCpu();
-    m_pid = platform->ReservePids(1);
+    m_pid = platform->ReservePids(2);
+    m_poolPid = m_pid + 1;
     Ptr<TrafficControlLayer> tc = node->GetObject<TrafficControlLayer>();
     NS_ABORT_MSG_IF(!tc, "CacheRouter::Install: node has no traffic-control layer");
     m_up = MakeCallback(&TrafficControlLayer::Receive, tc);
@@ -156,6 +197,18 @@ CacheRouter::Install(Ptr<Node> node)
     for (auto& i : m_ifs)
     {
         i.limit = m_queueLimit;
+    }
+    if (m_usePools)
+    {
+        // Cisco IOS's public pools with their default permanent counts and min-free ("show
+        // buffers": Small 104 bytes total 50, Middle 600 total 25, Big 1524 total 50, VeryBig
+        // 4520 total 10, Large 5024 total 0, Huge 18024 total 0).
+        m_pools = {{104, 50, 50, 20},
+                   {600, 25, 25, 10},
+                   {1524, 50, 50, 5},
+                   {4520, 10, 10, 0},
+                   {5024, 0, 0, 0},
+                   {18024, 0, 0, 0}};
     }
 
     // The internet stack registered TrafficControlLayer::Receive for IPv4 and ARP on every IP
@@ -260,6 +313,16 @@ CacheRouter::Receive(Ptr<NetDevice> device,
         m_up(device, packet, protocol, from, to, packetType);
         return;
     }
+    Interface& in = m_ifs[inIf];
+    if (m_ringSize > 0 && in.inRing >= m_ringSize)
+    {
+        // Overrun: no free descriptor in the interface's receive ring.
+        ++m_nRingDrops;
+        ++in.nRingDrops;
+        m_ringDropTrace(packet);
+        return;
+    }
+    ++in.inRing;
     const uint32_t oif = m_ipv4->GetInterfaceForDevice(route->GetOutputDevice());
     const uint32_t governs = m_side == OUTPUT ? oif : static_cast<uint32_t>(inIf);
     Frame f{device,
@@ -273,7 +336,8 @@ CacheRouter::Receive(Ptr<NetDevice> device,
             m_ifs[governs].enabled,
             static_cast<uint32_t>(inIf),
             oif,
-            false};
+            false,
+            -1};
     if (f.fill)
     {
         uint32_t cached = 0;
@@ -292,6 +356,7 @@ CacheRouter::FastDone()
     Frame f = std::move(m_fast.front());
     m_fast.pop_front();
     Interface& in = m_ifs[f.inIf];
+    --in.inRing;
     if (f.hit)
     {
         ++m_nFast;
@@ -307,11 +372,83 @@ CacheRouter::FastDone()
         m_dropTrace(f.packet);
         return;
     }
+    if (m_usePools)
+    {
+        // A public buffer at interrupt level; IOS creates none here (a "failure").
+        const uint32_t mac = f.device->GetMtu() > 1500 ? 21 : 14; // FDDI FC+DA+SA+LLC/SNAP; DIX
+        const int32_t p = PoolOf(f.packet->GetSize() + mac);
+        if (p < 0 || m_pools[p].free == 0)
+        {
+            if (p >= 0)
+            {
+                m_pools[p].failed = true;
+            }
+            ++m_nPoolDrops;
+            ++in.nPoolDrops;
+            m_poolDropTrace(f.packet);
+            MaybeGrowPools();
+            return;
+        }
+        --m_pools[p].free;
+        f.pool = p;
+        MaybeGrowPools();
+    }
     ++in.queued;
     in.maxQueued = std::max(in.maxQueued, in.queued);
     m_input.push_back(std::move(f));
     m_maxQueue = std::max<uint32_t>(m_maxQueue, m_input.size());
     MaybeStartSlow();
+}
+
+int32_t
+CacheRouter::PoolOf(uint32_t bytes) const
+{
+    for (std::size_t i = 0; i < m_pools.size(); ++i)
+    {
+        if (m_pools[i].size >= bytes)
+        {
+            return static_cast<int32_t>(i);
+        }
+    }
+    return -1;
+}
+
+void
+CacheRouter::MaybeGrowPools()
+{
+    if (m_poolBusy)
+    {
+        return;
+    }
+    for (std::size_t i = 0; i < m_pools.size(); ++i)
+    {
+        const Pool& p = m_pools[i];
+        if (p.free < p.minFree || p.failed)
+        {
+            m_poolBusy = true;
+            m_growing = static_cast<int32_t>(i);
+            m_cpu->Submit(HostCpu::PROCESS,
+                          m_cpu->CyclesToTime(m_createCycles),
+                          m_poolPid,
+                          m_poolDoneCb);
+            return;
+        }
+    }
+}
+
+void
+CacheRouter::PoolManagerDone()
+{
+    Pool& p = m_pools[m_growing];
+    ++p.total;
+    ++p.free;
+    ++m_nCreated;
+    if (p.free >= p.minFree + (p.failed ? 1 : 0))
+    {
+        p.failed = false;
+    }
+    m_poolBusy = false;
+    MaybeGrowPools();
 }
 
 void
@@ -321,6 +458,27 @@ CacheRouter::MaybeStartSlow()
     {
         return;
     }
+    m_inService = 0;
+    if (m_service == ROUND_ROBIN)
+    {
+        // The first interface from m_nextIf on with a packet queued; its oldest packet.
+        const uint32_t n = m_ifs.size();
+        bool found = false;
+        for (uint32_t k = 0; k < n && !found; ++k)
+        {
+            const uint32_t i = (m_nextIf + k) % n;
+            for (std::size_t j = 0; j < m_input.size(); ++j)
+            {
+                if (m_input[j].inIf == i)
+                {
+                    m_inService = j;
+                    m_nextIf = (i + 1) % n;
+                    found = true;
+                    break;
+                }
+            }
+        }
+    }
     m_slowBusy = true;
     m_cpu->Submit(HostCpu::PROCESS, m_cpu->CyclesToTime(m_slowCycles), m_pid, m_slowDoneCb);
 }
@@ -329,10 +487,14 @@ void
 CacheRouter::SlowDone()
 {
     m_slowBusy = false;
-    Frame f = std::move(m_input.front());
-    m_input.pop_front();
+    Frame f = std::move(m_input[m_inService]);
+    m_input.erase(m_input.begin() + m_inService);
     Interface& in = m_ifs[f.inIf];
     --in.queued;
+    if (f.pool >= 0)
+    {
+        ++m_pools[f.pool].free;
+    }
     if (f.fill)
     {
         m_cache->Fill(f.destination, f.oif);
@@ -372,6 +534,36 @@ uint32_t
 CacheRouter::GetMaxQueue() const
 {
     return m_maxQueue;
+}
+
+uint64_t
+CacheRouter::GetRingDrops() const
+{
+    return m_nRingDrops;
+}
+
+uint64_t
+CacheRouter::GetPoolDrops() const
+{
+    return m_nPoolDrops;
+}
+
+uint64_t
+CacheRouter::GetBuffersCreated() const
+{
+    return m_nCreated;
+}
+
+uint64_t
+CacheRouter::GetRingDrops(uint32_t interface) const
+{
+    return If(interface, "GetRingDrops").nRingDrops;
+}
+
+uint64_t
+CacheRouter::GetPoolDrops(uint32_t interface) const
+{
+    return If(interface, "GetPoolDrops").nPoolDrops;
 }
 
 uint64_t

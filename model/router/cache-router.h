@@ -60,10 +60,34 @@ class Ipv4L3Protocol;
  * switch is on looks its destination up in the one cache, and a miss fills it (if there is
  * room: under FlushAll a full cache takes nothing until its next flush, so while it is full
  * every packet to a destination not in it is process-switched, whichever interface it uses).
+ *
+ * Where packets are lost (each with its counter and trace source):
+ *
+ * - the receive ring: each interface holds at most RxRingSize frames whose interrupt-level work
+ *   has not been done (0: unbounded); a frame that arrives at a full ring is an overrun (RingDrop);
+ * - the input hold queue (QueueDrop), above;
+ * - the public buffer pools (BufferPools, Cisco IOS's "show buffers"): a packet handed to the IP
+ *   input process needs a public buffer of its size class (Small 104, Middle 600, Big 1 524,
+ *   VeryBig 4 520, Large 5 024, Huge 18 024 bytes), taken at interrupt level, where IOS cannot
+ *   create buffers: with none free the packet is dropped (PoolDrop, IOS's "failures"). The
+ *   buffer is freed when the packet is forwarded. A pool below its min-free, or one that failed,
+ *   is grown by the pool manager, a process (PROCESS class: it needs the CPU, after the
+ *   interrupts and the packet the IP input process is working on), BufferCreateCost cycles a
+ *   buffer, up to min-free free buffers (one more after a failure). Buffers are not trimmed.
+ *
+ * The IP input process takes the queued packets in arrival order (InputService Fifo) or one per
+ * interface in turn (RoundRobin).
  */
 class CacheRouter : public Object
 {
   public:
+    /** The order in which the IP input process takes the interfaces' queued packets. */
+    enum Service : uint8_t
+    {
+        FIFO = 0,        //!< in arrival order, whatever the interface
+        ROUND_ROBIN = 1, //!< one packet of each interface with packets queued, in turn
+    };
+
     /** Which interface's cache a packet uses. */
     enum Side : uint8_t
     {
@@ -148,6 +172,22 @@ class CacheRouter : public Object
     uint64_t GetQueueDrops() const;
     /** @return the largest number of packets waiting for or in process switching */
     uint32_t GetMaxQueue() const;
+    /** @return frames dropped because their interface's receive ring was full (overruns) */
+    uint64_t GetRingDrops() const;
+    /** @return packets dropped for want of a public buffer at interrupt level (failures) */
+    uint64_t GetPoolDrops() const;
+    /** @return public buffers the pool manager created */
+    uint64_t GetBuffersCreated() const;
+    /**
+     * @param interface the IPv4 interface index (input)
+     * @return frames that arrived on it and found its receive ring full
+     */
+    uint64_t GetRingDrops(uint32_t interface) const;
+    /**
+     * @param interface the IPv4 interface index (input)
+     * @return packets that arrived on it and found no public buffer
+     */
+    uint64_t GetPoolDrops(uint32_t interface) const;
     /**
      * @param interface the IPv4 interface index (input)
      * @return packets that arrived on it and were forwarded by the fast path
@@ -201,18 +241,32 @@ class CacheRouter : public Object
         uint32_t inIf;                    //!< input interface
         uint32_t oif;                     //!< output interface
         bool hit;                         //!< cache hit
+        int32_t pool;                     //!< public pool of its buffer (-1: none)
+    };
+
+    /** A public buffer pool (IOS "show buffers"). */
+    struct Pool
+    {
+        uint32_t size;      //!< buffer bytes
+        uint32_t total;     //!< buffers (permanent + created)
+        uint32_t free;      //!< free buffers
+        uint32_t minFree;   //!< min-free: the pool manager grows the pool below it
+        bool failed{false}; //!< an allocation failed since the pool manager's last run
     };
 
     /** Per-interface state: the fast-switching switch, the input hold queue, counters. */
     struct Interface
     {
-        bool enabled{true};    //!< fast switching on
-        uint32_t limit{0};     //!< input hold queue limit
-        uint32_t queued{0};    //!< packets of this interface waiting or in service
-        uint32_t maxQueued{0}; //!< largest queued
-        uint64_t nFast{0};     //!< fast-path forwards (by input interface)
-        uint64_t nSlow{0};     //!< slow-path forwards (by input interface)
-        uint64_t nDrops{0};    //!< input hold queue drops
+        bool enabled{true};     //!< fast switching on
+        uint32_t limit{0};      //!< input hold queue limit
+        uint32_t queued{0};     //!< packets of this interface waiting or in service
+        uint32_t maxQueued{0};  //!< largest queued
+        uint64_t nFast{0};      //!< fast-path forwards (by input interface)
+        uint64_t nSlow{0};      //!< slow-path forwards (by input interface)
+        uint64_t nDrops{0};     //!< input hold queue drops
+        uint32_t inRing{0};     //!< frames in the receive ring (interrupt work not done)
+        uint64_t nRingDrops{0}; //!< receive ring overruns
+        uint64_t nPoolDrops{0}; //!< public buffer failures
     };
 
     /** The interrupt-level work of the oldest frame is done. */
@@ -221,6 +275,16 @@ class CacheRouter : public Object
     void SlowDone();
     /** Start the slow-path process on the next queued frame, if idle. */
     void MaybeStartSlow();
+    /** The pool manager created one buffer. */
+    void PoolManagerDone();
+    /** Run the pool manager if a pool needs buffers and it is idle. */
+    void MaybeGrowPools();
+    /**
+     * The public pool of a packet.
+     * @param bytes the packet's bytes with its MAC header
+     * @return the pool's index, or -1 when no pool is large enough
+     */
+    int32_t PoolOf(uint32_t bytes) const;
     /**
      * An interface's state, or abort naming the caller.
      * @param interface the IPv4 interface index
@@ -249,7 +313,14 @@ class CacheRouter : public Object
     std::vector<Interface> m_ifs; //!< per IPv4 interface
     std::deque<Frame> m_fast;     //!< frames in interrupt-level work (FIFO)
     std::deque<Frame> m_input;    //!< the IP input process's packets (front in service)
-    bool m_slowBusy{false};       //!< the process works on m_input.front()
+    bool m_slowBusy{false};       //!< the process works on a packet of m_input
+    std::size_t m_inService{0};   //!< index in m_input of the packet in service
+    uint32_t m_nextIf{0};         //!< RoundRobin: the interface served next
+    std::vector<Pool> m_pools;    //!< the public buffer pools (BufferPools)
+    bool m_poolBusy{false};       //!< the pool manager is creating a buffer
+    int32_t m_growing{-1};        //!< the pool it creates a buffer for
+    Callback<void> m_poolDoneCb;  //!< PoolManagerDone
+    uint32_t m_poolPid{0};        //!< owner id of the pool manager
     Callback<void> m_fastDoneCb;  //!< FastDone
     Callback<void> m_slowDoneCb;  //!< SlowDone
     uint32_t m_pid{0};            //!< owner id of the IP input process
@@ -261,6 +332,10 @@ class CacheRouter : public Object
     uint32_t m_cacheCapacity;    //!< CacheCapacity
     RouteCache::Policy m_policy; //!< CachePolicy
     Time m_flushInterval;        //!< FlushInterval
+    uint32_t m_ringSize;         //!< RxRingSize
+    bool m_usePools;             //!< BufferPools
+    double m_createCycles;       //!< BufferCreateCost
+    Service m_service;           //!< InputService
 
     uint64_t m_nFast{0};                                 //!< counter
     uint64_t m_nSlow{0};                                 //!< counter
@@ -269,6 +344,11 @@ class CacheRouter : public Object
     TracedCallback<Ptr<const Packet>, Time> m_fastTrace; //!< fast-path forwards
     TracedCallback<Ptr<const Packet>, Time> m_slowTrace; //!< slow-path forwards
     TracedCallback<Ptr<const Packet>> m_dropTrace;       //!< input-queue drops
+    TracedCallback<Ptr<const Packet>> m_ringDropTrace;   //!< receive ring overruns
+    TracedCallback<Ptr<const Packet>> m_poolDropTrace;   //!< public buffer failures
+    uint64_t m_nRingDrops{0};                            //!< counter
+    uint64_t m_nPoolDrops{0};                            //!< counter
+    uint64_t m_nCreated{0};                              //!< counter
 };
 
 } // namespace ns3

@@ -80,3 +80,21 @@ def test_ntt_load_names_the_record_size_cliff_with_both_regimes():
     assert m["exp1_tcp_saturated_over_unloaded_low"] == pytest.approx(0.007 / 0.0004)
     # the whole-segment points stay out of the main curve's metrics
     assert not any(k.startswith("exp1_tcp_") and "4096" in k for k in m)
+
+
+@needs_build
+@pytest.mark.parametrize("record,rule,regime", [
+    (ntt96.FDDI_MSS - 1, "bsd44", "partial segment held"),
+    (ntt96.FDDI_MSS, "bsd44", "whole segments"),
+    (ntt96.FDDI_MSS + 1, "bsd44", "partial segment held"),
+    # MTU - 40 = 4 312 (SysV/Mentat stacks): the study's 4 160-byte record is one short segment
+    (ntt96.STREAM_RECORD, "mtu", "partial segment held"),
+    (4312, "mtu", "whole segments"),
+])
+def test_ntt_record_reports_its_nagle_regime(tmp_path, record, rule, regime):
+    """Each record names its regime and the MSS its stack family's rule gives (4.4BSD: 4 352 -
+    40 rounded down to 2 048, 4 096; SysV: 4 312), by hand."""
+    r = run_program("ntt-stream", tmp_path, setup="ring", tcp="true", loadPps=0,
+                    packetSize=record, mssRule=rule, packets=20, maxTime="10s")
+    assert r["mss"] == (4096 if rule == "bsd44" else 4312) and r["mss_rule"] == rule
+    assert r["nagle_regime"] == regime

@@ -34,6 +34,9 @@ FLUSH_INTERVALS = {"quick": [2, 10, 60], "paper": [1, 2, 5, 10, 30, 60]}
 # other regime of that cliff (doc/ntt.rst).
 STREAM_RECORD = 4160
 FDDI_MSS = 4096
+# The receiving application's clock (ticks/s): 4.4BSD microtime(), Digital UNIX without
+# MICRO_TIME, the 100 Hz clock interrupt alone (SunOS 5, IRIX).
+CLOCKS_HZ = ["1000000", "1024", "100"]
 DEFAULT_RATE = 1000  # datagrams/s (doc/ntt.rst: the study could not control it)
 DEFAULT_FLUSH = 60  # s (doc/router.rst: once a minute, the era's route-cache ageing period)
 # The longest a stream runs before its 1000 packets are logged (simulated s; then a lower bound).
@@ -74,8 +77,11 @@ def _row(rec, **extra):
            "stream_rate_mbps": round(r["stream_rate_mbps"], 4), "seq_jitter_s": r["seq_jitter_s"],
            "seq_missing": r["seq_missing"], "analyser_on_ring": r["analyser_on_ring"],
            "ttrt_ms": r["ttrt_ms"], "mss": r["mss"]}
-    if "tcp_retransmissions" in r:
-        row["tcp_retransmissions"] = r["tcp_retransmissions"]
+    for k in ("tcp_retransmissions", "udp_buffer_drops", "kernel_sections_in_window",
+              "flushes_in_window", "router_queue_drops", "router_ring_drops",
+              "router_pool_drops", "nagle_regime"):
+        if k in r:
+            row[k] = r[k]
     row.update(extra)
     return row
 
@@ -145,6 +151,12 @@ def load_points(scale):
                         "loadFrame": FDDI_MAX_FRAME, "analyserOnRing": False, "maxTime": mt})
         pts.append({"setup": "ring", "tcp": True, "loadPps": _rate(m, ETHERNET_MAX_FRAME),
                     "loadFrame": ETHERNET_MAX_FRAME, "maxTime": mt})
+    # The instrument's floor without load, for each clock the receiving application may have
+    # read (doc/ntt.rst, "The instrument"): 1 us, 1/1 024 s, the 10 ms clock tick alone.
+    for tcp in (False, True):
+        for hz in CLOCKS_HZ:
+            pts.append({"setup": "ring", "tcp": tcp, "loadPps": 0.0, "loadFrame": FDDI_MAX_FRAME,
+                        "timestampHz": hz, "maxTime": mt})
     # The other side of the record-size cliff: a record of one whole segment.
     for m in (RING_MBPS[scale][0], RING_MBPS[scale][-1]):
         pts.append({"setup": "ring", "tcp": True, "loadPps": _rate(m, FDDI_MAX_FRAME),
@@ -174,6 +186,9 @@ def set_regime(metrics, name, driver, regimes):
 
 
 def load_analyse(records):
+    # The no-load points (the only ones without load) give the instrument's floor per clock.
+    floors = [r for r in records if r.params.get("loadPps") == 0]
+    records = [r for r in records if r.params.get("loadPps") != 0]
     main = [r for r in records if r.result["analyser_on_ring"]
             and r.result["load_frame_bytes"] == FDDI_MAX_FRAME and "packetSize" not in r.params]
     whole = sorted((r.result["load_offered_mbps"], r) for r in records
@@ -199,6 +214,13 @@ def load_analyse(records):
             metrics[f"exp1_{proto}_jitter_spare_capacity_s"] = ref
             _ratio(metrics, f"exp1_{proto}_saturated_over_spare", hi,
                    {"jitter_s": ref, "jitter_is_lower_bound": False})
+    # The instrument's no-load floor per clock (the jitter without load on the ring).
+    def hz(rec):
+        return rec.result.get("timestamp_hz", rec.params.get("timestampHz"))
+
+    for rec in floors:
+        _metric(metrics, f"exp1_{rec.result['protocol']}_noload_floor_{hz(rec)}hz_s", rec.result)
+    rows += [_row(rec, protocol=rec.result["protocol"], timestamp_hz=hz(rec)) for rec in floors]
     udp, tcp = curves.get("udp", []), curves.get("tcp", [])
     if udp and not _bound(udp[0][1]):
         u_lo, u_hi = _jitter(udp[0][1]), udp[-1][1]
@@ -551,6 +573,15 @@ def _sensitivity(random_traffic=False):
                    "(doc/ntt.rst)"),
             Choice("tcpTimestamps", ["false", "true"], "RFC 1323 timestamps: none on most "
                    "1995-96 vendor stacks, on in 4.4BSD-Lite (doc/ntt.rst)"),
+            # doc/router.rst, "Where packets are lost"
+            Range("rxRing", 16, 128, "the router's receive ring per interface: 16 to 128 "
+                  "descriptors, the range of the era's LAN controllers' rings (doc/router.rst)",
+                  integer=True),
+            Range("ns3::CacheRouter::BufferCreateCost", 500, 10000, "the pool manager's cycles "
+                  "to create one public buffer (doc/router.rst)"),
+            Choice("inputService", ["Fifo", "RoundRobin"], "the order in which IOS's IP input "
+                   "process takes the interfaces' queued packets, not documented "
+                   "(doc/router.rst)"),
         ] + extra,
         metrics=("*",),
         # exp. 3: the metrics come from the default points only (the rate x flush grid draws
@@ -572,10 +603,32 @@ def _load_sensitivity():
     from ..sensitivity import Sensitivity
 
     ring = [f for f in _sensitivity().ranges
-            if getattr(f, "name", None) in ("ns3::FddiChannel::FibreLength", "ttrt", "sndBuf",
-                                             "rcvBuf", "tcpTimestamps")]
-    assert len(ring) == 5, ring
+            if getattr(f, "name", None) in ("ns3::FddiChannel::FibreLength", "tcpTimestamps")]
+    assert len(ring) == 2, ring
     assert all(isinstance(f, (Range, Choice)) for f in ring)
+    ring += [
+        Range("ttrt", 4, 8, "every station's T_Req counts and the lowest wins: 4 ms (the "
+              "lowest the era's stations accepted) to 8 ms (the workstations' default); the "
+              "analyser's bid is unknown (doc/ntt.rst)", unit="ms"),
+        Range("sndBuf", 8192, 32768, "the era's OS defaults: 8 KB (BSD/OS, HP-UX 9, Solaris 2.x) "
+              "to 32 KB (Digital UNIX 3.2, HP-UX 10), PSC's table (doc/ntt.rst)", integer=True),
+        Range("rcvBuf", 8192, 32768, "as sndBuf (doc/ntt.rst)", integer=True),
+        Range("udpRcvBuf", 9216, 41600, "S's UDP receive buffer: 9 216 bytes (SunOS, "
+              "System V) to 4.4BSD's udp_recvspace 41 600 (doc/ntt.rst)", integer=True),
+        Choice("mssRule", ["bsd44", "mtu"], "the stack family's MSS: 4.4BSD rounds MTU - 40 "
+               "down to a multiple of MCLBYTES (4 096), SysV/Mentat stacks take MTU - 40 "
+               "(4 312) (doc/ntt.rst)"),
+        Choice("rateLayer", ["application", "ip", "frame"], "the layer at which the study's "
+               "6 Mbit/s is counted: a 4 160, 4 134 or 4 109-byte payload (doc/ntt.rst)"),
+        Choice("timestampHz", CLOCKS_HZ, "the receiving application's clock: 1 us "
+               "(microtime), 1/1 024 s (Digital UNIX without MICRO_TIME), the 10 ms tick alone "
+               "(SunOS 5, IRIX) (doc/ntt.rst)"),
+        Range("syncDuration", 0.1, 10, "CPU time of the update daemon's 30 s sync in the "
+              "non-preemptible kernel: an estimate from a buffer-cache scan of the era "
+              "(doc/ntt.rst)", unit="ms"),
+        Range("otherRate", 0, 20, "other processes' system calls on S and R (an X server, "
+              "daemons): none to 20 a second of 0.5 ms each (doc/ntt.rst)"),
+    ]
     return Sensitivity(profiles=("ws1995-bsd44",), ranges=ring,
                        metrics=("exp1_*_s", "exp1_*_over_spare", "exp1_*_over_unloaded",
                                 "exp1_*_mbps", "exp1_*_missing", "exp1_udp_flat"),
