@@ -63,6 +63,12 @@ def _metric_table(metrics: dict, sens: dict | None) -> list[str]:
                                   metrics.get(f"{k}_seed_low", metrics[f"{k}_low"]),
                                   metrics.get(f"{k}_seed_high", metrics[f"{k}_high"]))
             band = f"{_fmt(lo)} .. {_fmt(hi)} (ranges and {metrics[f'{k}_seeds']} seeds)"
+        elif b and b.get("band_low") is not None and metrics.get(f"{k}_low") is not None:
+            # a band of its own (a named regime's values, the --band ends): the band covers
+            # both it and the ranges'
+            lo = min(b["band_low"], metrics[f"{k}_low"])
+            hi = max(b["band_high"], metrics[f"{k}_high"])
+            band = f"{_fmt(lo)} .. {_fmt(hi)} (ranges and its own band)"
         elif b and b.get("band_low") is not None:
             band = f"{_fmt(b['band_low'])} .. {_fmt(b['band_high'])}"
         elif metrics.get(f"{k}_low") is not None:

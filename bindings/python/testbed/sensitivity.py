@@ -399,14 +399,21 @@ COMPANIONS = ("_low", "_high", "_seeds", "_seed_low", "_seed_high", "_levels", "
               "_lower_bound")
 
 
-def without_band(metrics: dict, decl: "Sensitivity | None", compared=()) -> list[str]:
+def without_band(metrics: dict, decl: "Sensitivity | None", compared=(),
+                 attached: dict | None = None) -> list[str]:
     """The metrics of an analysis (the nominal model's) that get neither a band nor levels:
     not their own band (``_low``/``_high``: seeds or a regime), levels (``_levels``) or bound
     (``_lower_bound``), not compared with the study (``compared``: the validation points'
     names, a check or a calibration point), and not banded or levelled by the declaration
-    (banded_names, leveled_names). A prediction metric in this list is reported bare."""
+    (banded_names, leveled_names), or, given a metrics.json's ``attached`` sensitivity block,
+    not in it (the metrics the samples' analyses gave). A prediction metric in this list is
+    reported bare."""
     pats = decl.metrics if decl is not None else ()
-    covered = set(banded_names(metrics, pats)) | set(leveled_names(metrics, pats))
+    if attached is not None:
+        covered = {k for k, b in attached.get("metrics", {}).items()
+                   if b.get("band_low") is not None or b.get("levels")}
+    else:
+        covered = set(banded_names(metrics, pats)) | set(leveled_names(metrics, pats))
     out = []
     for k in metrics:
         if any(k.endswith(c) and k[:-len(c)] in metrics for c in COMPANIONS) \

@@ -103,6 +103,23 @@ NOT_PREDICTIONS = {
 }
 
 
+#: Metrics a declaration's patterns name but its samples do not run (known missing, with the
+#: reason): the reproduction's metrics.json has no band for them. Checked on a reproduction's
+#: folder only (TESTBED_REPRODUCTION), whose sensitivity blocks say what was banded.
+KNOWN_MISSING_IN_REPRODUCTION = {
+    "tno-pipeline": {
+        # the --band ends' own named outcomes (their points are left out of the samples)
+        "*_fast_sweep_ended_by": "the fast --band end's outcome, not run by a sample",
+        "*_slow_sweep_ended_by": "the slow --band end's outcome, not run by a sample",
+    },
+    "ntt-overflow": {
+        # its samples run the default random rate and flush interval only (point_filter)
+        "exp3_random_*_jitter_s": "the random size's own points: not run by a sample",
+        "exp3_slow_cost_*_jitter_s": "the slow-path cost's own points: not run by a sample",
+    },
+}
+
+
 @pytest.fixture(scope="module")
 def quick_metrics(tmp_path_factory):
     """{experiment: (metrics, validation point names)} of every prediction experiment at quick
@@ -121,7 +138,8 @@ def quick_metrics(tmp_path_factory):
         for e in PREDICTIONS:
             m = json.loads((Path(done) / e / "metrics.json").read_text())
             assert m["scale"] == "quick", e
-            out[e] = (m["metrics"], {v["point"] for v in m["validation"]})
+            out[e] = (m["metrics"], {v["point"] for v in m["validation"]},
+                      m.get("sensitivity") or {} if experiments()[e].sensitivity else None)
         return out
     exps = [experiments()[e] for e in PREDICTIONS]
     if not all((Path(EXAMPLES_DIR) / e.program).exists() for e in exps):
@@ -132,7 +150,7 @@ def quick_metrics(tmp_path_factory):
     for e in exps:
         assert not isinstance(res[e.id], Exception), res[e.id]
         a = e.analyse(res[e.id])
-        out[e.id] = (a.metrics, {v.point for v in a.validation})
+        out[e.id] = (a.metrics, {v.point for v in a.validation}, None)
     return out
 
 
@@ -146,9 +164,10 @@ def test_every_prediction_metric_of_the_quick_reproduction_has_a_band(exp_id, qu
 
     from testbed.sensitivity import without_band
 
-    metrics, compared = quick_metrics[exp_id]
-    listed = NOT_PREDICTIONS.get(exp_id, {})
-    bare = without_band(metrics, experiments()[exp_id].sensitivity, compared)
+    metrics, compared, attached = quick_metrics[exp_id]
+    listed = {**NOT_PREDICTIONS.get(exp_id, {}),
+              **(KNOWN_MISSING_IN_REPRODUCTION.get(exp_id, {}) if attached is not None else {})}
+    bare = without_band(metrics, experiments()[exp_id].sensitivity, compared, attached)
     uncovered = [k for k in bare if not any(fnmatch.fnmatch(k, p) for p in listed)]
     assert not uncovered, f"{exp_id}: prediction metrics without a band: {uncovered}"
     used = {p for p in listed if any(fnmatch.fnmatch(k, p) for k in bare)}

@@ -283,3 +283,14 @@ def test_a_one_trajectory_design_ranks_by_one_elementary_effect(tmp_path, monkey
     [r] = y["ranking"]
     assert r["mu_star"] == pytest.approx(10, rel=1e-5) and r["sigma"] is None
     assert (tmp_path / "sensitivity-toy-one" / "tornado-y.png").exists()
+
+
+def test_the_report_band_covers_a_regime_and_the_ranges():
+    """A metric with its own band (a named cliff's two regimes, 0.007 .. 1.8) and a band over
+    the ranges (0.26 .. 4.8): report.md's band covers both, 0.007 .. 4.8."""
+    from testbed.report import _metric_table
+
+    m = {"j_s": 1.8, "j_s_low": 0.007, "j_s_high": 1.8, "j_s_regime": "held: 1.8; whole: 0.007"}
+    sens = {"metrics": {"j_s": {"band_low": 0.26, "band_high": 4.8, "drivers": ["ttrt"]}}}
+    row = [r for r in _metric_table(m, sens) if r.startswith("| `j_s`")][0]
+    assert "| 0.007 .. 4.8 (ranges and its own band) | `ttrt` |" in row
