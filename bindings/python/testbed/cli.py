@@ -246,7 +246,8 @@ def cmd_reproduce(args):
 
 def _leverage(exps, args):
     from .campaign import CampaignError, SchedulerError
-    from .sensitivity import calibration_leverage, run_leverage
+    from .leverage import calibration_leverage
+    from .sensitivity import run_leverage
 
     decls = calibration_leverage()
     rc = 0

@@ -214,7 +214,7 @@ def test_every_calibration_point_of_the_quick_reproduction_has_a_leverage_declar
     calibration_leverage) against those the declarations name: every declared point is one
     its experiment has as a calibration point (checked on the records of test_seed_intervals
     where its analysis runs on synthetic records)."""
-    from testbed.sensitivity import calibration_leverage
+    from testbed.leverage import calibration_leverage
 
     decls = calibration_leverage()
     import test_seed_intervals as T
