@@ -447,16 +447,9 @@ def _numeric(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None = None,
-                    jobs: int = 2, out: Path | None = None, scheduler: str | None = None,
-                    log=print, progress: bool = True, seed: int = 1,
-                    screening: bool = False) -> dict:
-    """Sample, recalibrate, run and analyse; write results/sensitivity-EXPERIMENT/.
-    ``screening``: a one-trajectory Morris design is allowed (./testbed reproduce's smallest
-    design for a costly experiment: each factor's mu* is its one elementary effect, sigma
-    undefined)."""
-    import numpy as np
-
+def _checked_request(exp: Experiment, method: str, samples: int | None, screening: bool):
+    """The declaration, the number of samples and the factors of a sensitivity run, or
+    SensitivityError naming what is wrong with the request."""
     decl = getattr(exp, "sensitivity", None)
     if decl is None:
         raise SensitivityError(f"{exp.id} has no sensitivity declaration (its assumptions have "
@@ -481,6 +474,20 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
         raise SensitivityError(f"--samples {n}: Sobol's base samples are a power of 2 (its "
                                f"sequence's balance; e.g. {1 << (n.bit_length() - 1)} or "
                                f"{1 << n.bit_length()})")
+    return decl, n, factors
+
+
+def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None = None,
+                    jobs: int = 2, out: Path | None = None, scheduler: str | None = None,
+                    log=print, progress: bool = True, seed: int = 1,
+                    screening: bool = False) -> dict:
+    """Sample, recalibrate, run and analyse; write results/sensitivity-EXPERIMENT/.
+    ``screening``: a one-trajectory Morris design is allowed (./testbed reproduce's smallest
+    design for a costly experiment: each factor's mu* is its one elementary effect, sigma
+    undefined)."""
+    import numpy as np
+
+    decl, n, factors = _checked_request(exp, method, samples, screening)
     base_points = [p for p in exp.points("quick")
                    if decl.point_filter is None or decl.point_filter(p)]
     per = len(factors) + (1 if method == "morris" else 2)

@@ -32,11 +32,6 @@ MAX_FUNCTION_LINES = 250
 #: by concern; once its split lands, test_known_oversize_entries_are_still_oversize fails until
 #: the entry is removed here, so this list only shrinks.
 KNOWN_OVERSIZE = {
-    "helper/program-options.cc",
-    ("examples/mega06/mega-scale.cc", "main"),
-    ("examples/mega06/mega-querier.cc", "main"),
-    ("examples/mega06/mega06-testbed.cc", "ns3::Mega06Testbed::Build"),
-    ("examples/ntt96/ntt-testbed.cc", "ns3::NttTestbed::Build"),
     ("examples/tno03/tno-jitter.cc", "main"),
     ("examples/tno03/tno-pipeline.cc", "main"),
     ("examples/tno03/tno-schedulers.cc", "main"),
