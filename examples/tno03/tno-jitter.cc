@@ -419,11 +419,14 @@ main(int argc, char* argv[])
         warmup = buf[8] == 0 && buf[9] == 0 && buf[10] == 0 && buf[11] == 0;
         return true;
     };
-    // The lowest RTI-DM layer's cost of one read or one send on an end's host.
+    // The lowest RTI-DM layer's cost of one read or one send on an end's host. A read ends a
+    // blocking wait (each datagram finds its reader blocked): the wake-up's kernel work on the
+    // reader's CPU (the host's WaitCost) is on the datagram's path, as in RtiLrc.
     auto readCost = [&](Endpoint& e) {
         Ptr<HostPlatform> host = e.proc->GetPlatform();
-        return host->GetCpu()->CyclesToTime(rti->TransportCycles()
-                                            * host->GetReferenceCycleFactor())
+        return host->GetWaitCost()
+               + host->GetCpu()->CyclesToTime(rti->TransportCycles()
+                                              * host->GetReferenceCycleFactor())
                + host->GetRecvCost(dataBytes);
     };
     auto sendCost = [&](Endpoint& e) {
