@@ -6,6 +6,10 @@
 #include "ns3/internet-module.h"
 #include "ns3/testbed-module.h"
 
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
 /**
  * @file
  * @ingroup testbed
@@ -1074,10 +1078,11 @@ struct Pipeline
 /**
  * Per-job charging: a reader pays the read side, a sender the send side, the relay both, so on
  * one CPU a one-job federate is never slower than the relay. Hand-computed on the iHawk 700
- * (RTI-SM, ReferenceCycleFactor 1.1, K = 7 300 R10000 cycles per operation): per message the
- * Receiver spends its semaphore operation (430 cycles) and transport + decode + callback
- * (3 x 8 030), then blocks (WaitCost 960); the relay spends the same plus the send side
- * (call + encode + transport, 3 x 8 030; the queue bookkeeping and copy, (1 000 + 586) x 1.1;
+ * (RTI-SM, ReferenceCycleFactor 1.1, K = 5 100 R10000 cycles per operation): per message the
+ * Receiver is woken (WaitCost 960, on the message's path), spends its semaphore operation
+ * (430 cycles) and transport + decode + callback (3 x 5 610); the relay spends the same plus the
+ * send side (call + encode + transport, 3 x 5 610; the queue bookkeeping and copy,
+ * (1 000 + 586) x 1.1;
  * the semaphore post, 430). Messages 1 ms apart: one read cycle per message.
  */
 class PerJobChargingTest : public TestCase
@@ -1096,8 +1101,8 @@ class PerJobChargingTest : public TestCase
         p.Run(n, MilliSeconds(1));
         NS_TEST_ASSERT_MSG_EQ(p.latency.size(), n, "every update through");
         const double f = 700e6;
-        const double read = 430 + 3 * 8030 + 960;
-        const double send = 3 * 8030 + (1000 + 586) * 1.1 + 430;
+        const double read = 430 + 3 * 5610 + 960;
+        const double send = 3 * 5610 + (1000 + 586) * 1.1 + 430;
         // Each work item's time is rounded to the nanosecond: allow 3 ns per item.
         NS_TEST_ASSERT_MSG_EQ_TOL(p.Busy(2).GetSeconds(), n * read / f, n * 3e-9 * 3, "R");
         NS_TEST_ASSERT_MSG_EQ_TOL(p.Busy(1).GetSeconds(),
@@ -1180,7 +1185,7 @@ class LayeredCostTest : public TestCase
         Time dmFull = relay("tno-rti-dm", {}, false);
         Time smFull = relay("tno-rti-sm", {}, false);
         // Per message: DM pays recvfrom 760 + sendto 2 020 + its empty read 430, SM two
-        // semaphore operations 2 x 430 and the queue (1 000 + 586) x 1.1; both block once
+        // semaphore operations 2 x 430 and the queue (1 000 + 586) x 1.1; both are woken once
         // (WaitCost 960).
         const double dmOs = 760 + 2020 + 430 + 960;
         const double smOs = 2 * 430 + (1000 + 586) * 1.1 + 960;
@@ -1300,6 +1305,318 @@ class ColdLinesTest : public TestCase
     }
 };
 
+/**
+ * @ingroup testbed-tests
+ * The switch's free-running arbiter: a sender whose period is a whole number of arbitration
+ * cycles in true time (10 ms = 625 cycles of 16 us, the network measurement's period) is not
+ * phase-locked to the grants. With a rate offset the waits of one run are uniform over the
+ * cycle (Kolmogorov-Smirnov distance to U(0, cycle) below the 5 % critical value
+ * 1.36 / sqrt(n)); with the phase drawn per run, one frame's wait over independent runs is
+ * U(0, cycle) (1 % critical value 1.63 / sqrt(n)); the mean wait is half the cycle for cycles
+ * of 15, 16 and 17 us, so the latency follows the cycle smoothly.
+ */
+class FreeRunningArbiterTest : public TestCase
+{
+  public:
+    FreeRunningArbiterTest()
+        : TestCase("Switch arbiter on its own clock: uniform wait for a period of whole cycles")
+    {
+    }
+
+  private:
+    std::vector<Time> m_served;
+
+    void Served(const SwitchFabric::Frame& f)
+    {
+        m_served.push_back(Simulator::Now());
+    }
+
+    Ptr<SwitchFabric> Make(Time cycle, double offsetPpm, double tolerancePpm)
+    {
+        Ptr<SwitchFabric> fab = CreateObject<SwitchFabric>();
+        fab->SetAttribute("ArbitrationCycle", TimeValue(cycle));
+        fab->SetAttribute("ArbitrationSlots", UintegerValue(16));
+        fab->SetAttribute("BusRate", DataRateValue(DataRate("1Gbps")));
+        fab->SetAttribute("ArbitrationFreeRunning", BooleanValue(true));
+        fab->SetAttribute("ArbitrationClockOffset", DoubleValue(offsetPpm));
+        fab->SetAttribute("ArbitrationClockTolerance", DoubleValue(tolerancePpm));
+        fab->SetForwardCallback(MakeCallback(&FreeRunningArbiterTest::Served, this));
+        return fab;
+    }
+
+    /**
+     * Kolmogorov-Smirnov distance of samples to U(0, 1).
+     * @param u the samples, in [0, 1]
+     * @return sup |F_n - F|
+     */
+    static double KsUniform(std::vector<double> u)
+    {
+        std::sort(u.begin(), u.end());
+        const double n = u.size();
+        double d = 0;
+        for (size_t i = 0; i < u.size(); ++i)
+        {
+            d = std::max({d, (i + 1) / n - u[i], u[i] - i / n});
+        }
+        return d;
+    }
+
+    /**
+     * The waits (in cycles) of frames sent on port 0 every @p period, @p n of them.
+     * @param cycle the arbitration cycle
+     * @param offsetPpm the arbiter's fixed rate offset
+     * @param period the sender's period
+     * @param n frames
+     * @return each frame's wait for its grant, as a fraction of the cycle
+     */
+    std::vector<double> Waits(Time cycle, double offsetPpm, Time period, uint32_t n)
+    {
+        // 100 bytes + Ethernet header and FCS (18) = 118 bytes: 944 ns at 1 Gbit/s.
+        const Time bus = NanoSeconds(944);
+        SwitchFabric::Frame p0{Create<Packet>(100), 0, 0x0800, Mac48Address(), Mac48Address()};
+        m_served.clear();
+        Ptr<SwitchFabric> fab = Make(cycle, offsetPpm, 0);
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            Simulator::Schedule(period * (i + 1), &SwitchFabric::Ingress, fab, p0);
+        }
+        Simulator::Run();
+        Simulator::Destroy();
+        std::vector<double> w;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            w.push_back((m_served.at(i) - period * (i + 1) - bus).GetSeconds()
+                        / cycle.GetSeconds());
+        }
+        return w;
+    }
+
+    void DoRun() override
+    {
+        const Time period = MilliSeconds(10);
+        // One run, a 37 ppm arbiter: the phase moves 0.37 us a frame, 2 000 frames.
+        const uint32_t n = 2000;
+        std::vector<double> w = Waits(MicroSeconds(16), 37, period, n);
+        NS_TEST_ASSERT_MSG_LT(KsUniform(w), 1.36 / std::sqrt(n), "one run's waits U(0, cycle)");
+        // Insensitive to +-1 us of cycle: the mean wait is half the cycle (the variance of a
+        // mean of n uniform waits is tiny; 3 % covers the sequence's discrepancy).
+        for (int c : {15, 16, 17})
+        {
+            std::vector<double> wc = Waits(MicroSeconds(c), 37, period, n);
+            const double mean = std::accumulate(wc.begin(), wc.end(), 0.0) / n;
+            NS_TEST_ASSERT_MSG_EQ_TOL(mean, 0.5, 0.015, "mean wait of a " << c << " us cycle");
+        }
+        // No rate offset: the phase alone, drawn per run; one frame at 10 ms in 400 runs.
+        SwitchFabric::Frame p0{Create<Packet>(100), 0, 0x0800, Mac48Address(), Mac48Address()};
+        std::vector<double> first;
+        for (uint32_t r = 0; r < 400; ++r)
+        {
+            m_served.clear();
+            Ptr<SwitchFabric> fab = Make(MicroSeconds(16), 0, 0);
+            Simulator::Schedule(period, &SwitchFabric::Ingress, fab, p0);
+            Simulator::Run();
+            Simulator::Destroy();
+            first.push_back((m_served.at(0) - period - NanoSeconds(944)).GetSeconds() / 16e-6);
+        }
+        NS_TEST_ASSERT_MSG_LT(KsUniform(first), 1.63 / std::sqrt(400.0), "phase U(0, cycle)");
+    }
+};
+
+/**
+ * The wake-up of a blocked reader is on the message's path, the same way on RTI-DM and
+ * RTI-SM: with messages 1 ms apart every reader (the relay and the Receiver) blocks between
+ * them, so the mean latency grows by exactly two of the host's WaitCost (960 cycles at 700 MHz
+ * each) over the same run with WaitCost 0, on either transport.
+ */
+class WakeOnPathTest : public TestCase
+{
+  public:
+    WakeOnPathTest()
+        : TestCase("RTI-DM and RTI-SM: a blocked reader's wake-up (WaitCost) is on the path")
+    {
+    }
+
+  private:
+    static double MeanLatency(const std::string& rti, double waitCycles)
+    {
+        Pipeline p(rti, {{"WaitCost", waitCycles}});
+        p.Run(20, MilliSeconds(1));
+        NS_ASSERT(p.latency.size() == 20);
+        Time sum;
+        for (Time t : p.latency)
+        {
+            sum += t;
+        }
+        Simulator::Destroy();
+        return sum.GetSeconds() / 20;
+    }
+
+    void DoRun() override
+    {
+        for (const char* rti : {"tno-rti-dm", "tno-rti-sm"})
+        {
+            const double with = MeanLatency(rti, 960);
+            const double without = MeanLatency(rti, 0);
+            NS_TEST_ASSERT_MSG_EQ_TOL(with - without,
+                                      2 * 960 / 700e6,
+                                      5e-9,
+                                      rti << ": two wake-ups on the path");
+        }
+    }
+};
+
+/**
+ * lmbench's lat_pipe in the model: a one-way message through a shared-memory queue with no RTI
+ * work (every RTI and queue cost 0), from the writer's post to the blocked reader's return from
+ * its semaphore operation, is the writer's system call, the reader's wake-up on its own CPU
+ * (scheduling latency, set to 0 here: lat_pipe's processes share the machine's CPUs), the
+ * blocking call's rest (WaitCost) and the reader's system call: each profile's lmbench pipe
+ * one way (IRIX 22 400 cycles, Pentium III 1 820, Pentium 4 5 900; doc/tno.rst).
+ */
+class PipeOneWayTest : public TestCase
+{
+  public:
+    PipeOneWayTest()
+        : TestCase("A one-way pipe in the model is each host profile's lmbench lat_pipe")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::tuple<std::string, double, double>> hosts{
+            {"onyx-irix65-250", 22400, 250e6},
+            {"ihawk-redhawk-700", 1820, 700e6},
+            {"ihawk-redhawk-2400", 5900, 2400e6}};
+        for (const auto& [profile, pipeCycles, f] : hosts)
+        {
+            NodeContainer n;
+            n.Create(1);
+            InternetStackHelper().Install(n);
+            HostPlatformHelper helper(profile);
+            helper.SetAttribute("SchedulingLatency",
+                                StringValue("ns3::ConstantRandomVariable[Constant=0]"));
+            Ptr<HostPlatform> host = helper.Install(n.Get(0));
+            host->GetCpu()->SetAttribute("ShieldedInterferenceRate", DoubleValue(0));
+            host->GetCpu()->SetAttribute("ContextSwitchCost", DoubleValue(0));
+            RtiHelper rtiHelper;
+            rtiHelper.SetProfile("tno-rti-sm");
+            Ptr<RtiSettings> settings = rtiHelper.GetSettings();
+            for (const char* a : {"CallCost",
+                                  "EncodeCost",
+                                  "EncodeCostPerByte",
+                                  "DecodeCost",
+                                  "DecodeCostPerByte",
+                                  "CallbackCost",
+                                  "TransportCost",
+                                  "ShmEnqueueCost",
+                                  "ShmCopyCostPerByte"})
+            {
+                settings->SetAttribute(a, DoubleValue(0));
+            }
+            Ptr<RtiExec> exec = CreateObject<RtiExec>();
+            exec->Setup(host, settings);
+            Ptr<RtiFedex> fedex = exec->CreateFederation("pipe");
+            std::vector<Ptr<RtiLrc>> lrc;
+            for (uint32_t i = 0; i < 2; ++i)
+            {
+                Ptr<HostProcess> proc = host->CreateProcess();
+                proc->SetCore(1);
+                lrc.push_back(CreateObject<RtiLrc>());
+                lrc[i]->Setup(proc, settings, Ipv4Address("127.0.0.1"));
+                lrc[i]->Join(fedex, i == 0 ? "W" : "R");
+            }
+            // Writer and reader on one shielded CPU, as lmbench's processes may share one: the
+            // writer has nothing left to do after its post, so the reader gets the CPU.
+            lrc[0]->Publish(1);
+            lrc[1]->Subscribe(1);
+            Time got;
+            lrc[1]->SetReflectCallback(RtiLrc::ReflectCallback(
+                [&got](const RtiLrc::Reflection& r) { got = Simulator::Now() - r.tag; }));
+            Ptr<RtiLrc> w = lrc[0];
+            Simulator::Schedule(Seconds(1), [w]() { w->Update(1, 512, Seconds(1)); });
+            Simulator::Stop(Seconds(2));
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_EQ_TOL(got.GetSeconds(),
+                                      pipeCycles / f,
+                                      3e-9,
+                                      profile << ": lmbench's pipe one way");
+            Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * A paced sleep to an absolute time already past costs the call only: a Sender whose action
+ * takes 50 us (35 000 cycles at 700 MHz, factor 1) in frames of 10 us runs late from its
+ * first frame; each wait is one system call (TimerCalls 1: SyscallCost 430 cycles) that
+ * returns at once, so its actions start exactly 50 us + 430 cycles apart, with no timer and
+ * no wake-up (the profile's scheduling latency, 2-6 us, would otherwise come on top). A
+ * Sender on time pays the call, then sleeps to its time and is woken.
+ */
+class PastSleepTest : public TestCase
+{
+  public:
+    PastSleepTest()
+        : TestCase("RCI: a paced wait for a time already past costs the call only")
+    {
+    }
+
+  private:
+    static std::vector<Time> Starts(Time frame, std::vector<Time>* lateness = nullptr)
+    {
+        ShmPair pair("past", 1.0);
+        // No sporadic events on the shielded CPU (its 100 Hz tick would add 2.5 us to a frame).
+        pair.host->GetCpu()->SetAttribute("ShieldedInterferenceRate", DoubleValue(0));
+        Ptr<RciFederate> f = CreateObject<RciFederate>();
+        f->SetAttribute("ActionCost", DoubleValue(35000));
+        f->SetAttribute("ClockReads", UintegerValue(0));
+        f->SetAttribute("TimerCalls", UintegerValue(1));
+        f->Setup(pair.lrc[0], RciSchedule::Control(frame, 0, 1, 0));
+        std::vector<Time> starts;
+        f->TraceConnectWithoutContext(
+            "Action",
+            Callback<void, const std::string&, Time, Time>(
+                [&starts, lateness](const std::string&, Time scheduled, Time start) {
+                    starts.push_back(start);
+                    if (lateness)
+                    {
+                        lateness->push_back(start - scheduled);
+                    }
+                }));
+        f->Start(Seconds(1));
+        Simulator::Schedule(Seconds(1.01), &RciFederate::Stop, f);
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+        Simulator::Destroy();
+        return starts;
+    }
+
+    void DoRun() override
+    {
+        std::vector<Time> late = Starts(MicroSeconds(10));
+        NS_TEST_ASSERT_MSG_GT(late.size(), 100u, "actions run");
+        const Time step = MicroSeconds(50) + NanoSeconds(614); // 430 cycles: 614.3 ns
+        for (std::size_t i = 2; i < late.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ_TOL(late[i] - late[i - 1],
+                                      step,
+                                      NanoSeconds(2),
+                                      "back to back: the action and the call only");
+        }
+        // On time (frames of 1 ms): each action starts after its time by the wake-up alone.
+        std::vector<Time> lateness;
+        Starts(MilliSeconds(1), &lateness);
+        NS_TEST_ASSERT_MSG_GT(lateness.size(), 5u, "actions run");
+        for (std::size_t i = 1; i < lateness.size(); ++i)
+        {
+            const Time late1 = lateness[i];
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(late1, MicroSeconds(2), "woken by its timer");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(late1, MicroSeconds(6) + NanoSeconds(2), "2-6 us");
+        }
+    }
+};
+
 class TnoTestSuite : public TestSuite
 {
   public:
@@ -1323,6 +1640,10 @@ class TnoTestSuite : public TestSuite
         AddTestCase(new LayeredCostTest, TestCase::Duration::QUICK);
         AddTestCase(new SocketBufferTest, TestCase::Duration::QUICK);
         AddTestCase(new ColdLinesTest, TestCase::Duration::QUICK);
+        AddTestCase(new FreeRunningArbiterTest, TestCase::Duration::QUICK);
+        AddTestCase(new WakeOnPathTest, TestCase::Duration::QUICK);
+        AddTestCase(new PipeOneWayTest, TestCase::Duration::QUICK);
+        AddTestCase(new PastSleepTest, TestCase::Duration::QUICK);
     }
 };
 

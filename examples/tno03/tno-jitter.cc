@@ -22,6 +22,7 @@
  *   ./tno-jitter --measure=net --platform=irix --RngRun=1 --output=r.json
  */
 
+#include "tno-jitter-parts.h"
 #include "tno-lan.h"
 
 #include "ns3/core-module.h"
@@ -45,169 +46,6 @@ struct Family
 {
     std::string a; //!< the measuring machine (scheduling; network sender)
     std::string b; //!< the network receiver
-};
-
-/** Samples (s) and their histogram. */
-struct Samples
-{
-    std::vector<double> v; //!< the samples (s)
-
-    /**
-     * Declare the fields that Write() fills.
-     * @param rec the record
-     */
-    static void Declare(ResultRecord& rec)
-    {
-        rec.Declare("samples", ResultRecord::INT, "samples: activations or datagrams received")
-            .Declare("mean_us",
-                     ResultRecord::REAL,
-                     "mean wake-up error (sched) or one-way latency (net) (us)",
-                     ResultRecord::SOMETIMES)
-            .Declare("min_us", ResultRecord::REAL, "smallest sample (us)", ResultRecord::SOMETIMES)
-            .Declare("max_us", ResultRecord::REAL, "largest sample (us)", ResultRecord::SOMETIMES)
-            .Declare("jitter_us",
-                     ResultRecord::REAL,
-                     "jitter: max minus min of the samples (us)",
-                     ResultRecord::SOMETIMES)
-            .Declare("hist_start_us",
-                     ResultRecord::REAL,
-                     "lower edge of the first histogram bin (us)",
-                     ResultRecord::SOMETIMES)
-            .Declare("hist_bin_us",
-                     ResultRecord::REAL,
-                     "histogram bin width (us)",
-                     ResultRecord::SOMETIMES)
-            .Declare("hist_counts",
-                     ResultRecord::SERIES,
-                     "samples per histogram bin, from the minimum's bin to the maximum's",
-                     ResultRecord::SOMETIMES);
-    }
-
-    /**
-     * Write the statistics and the histogram (us) into a record.
-     * @param rec the record
-     * @param binUs the histogram's bin width (us)
-     */
-    void Write(ResultRecord& rec, double binUs) const
-    {
-        rec.SetInt("samples", v.size());
-        if (v.empty())
-        {
-            return; // (the network lost every datagram: no statistics)
-        }
-        double sum = 0;
-        for (double x : v)
-        {
-            sum += x;
-        }
-        auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-        rec.Set("mean_us", sum / v.size() * 1e6);
-        rec.Set("min_us", *lo * 1e6);
-        rec.Set("max_us", *hi * 1e6);
-        rec.Set("jitter_us", (*hi - *lo) * 1e6);
-        // Histogram from the bin holding the minimum to the bin holding the maximum.
-        const double first = std::floor(*lo * 1e6 / binUs);
-        const auto nBins = static_cast<std::size_t>(std::floor(*hi * 1e6 / binUs) - first) + 1;
-        std::vector<double> counts(nBins, 0.0);
-        for (double x : v)
-        {
-            auto k = static_cast<std::size_t>(std::floor(x * 1e6 / binUs) - first);
-            counts[std::min(k, nBins - 1)] += 1;
-        }
-        rec.Set("hist_start_us", first * binUs);
-        rec.Set("hist_bin_us", binUs);
-        rec.SetSeries("hist_counts", counts);
-    }
-};
-
-/** The periodic task of the scheduling measurement. */
-class PeriodicTask
-{
-  public:
-    /**
-     * @param proc the task's process (bound to its core)
-     * @param period the period
-     * @param busyWait sleep until this long before the time, then busy-wait (0: sleep only)
-     * @param clockRead the cost of one clock read of the busy-wait loop
-     * @param n activations
-     */
-    PeriodicTask(Ptr<HostProcess> proc, Time period, Time busyWait, Time clockRead, uint32_t n)
-        : m_proc(proc)
-        , m_period(period)
-        , m_busyWait(busyWait)
-        , m_clockRead(clockRead)
-        , m_n(n)
-    {
-    }
-
-    /**
-     * Start: the first activation is one period after @p start.
-     * @param start a time (now or later)
-     */
-    void Start(Time start)
-    {
-        m_next = start + m_period;
-        Arm();
-    }
-
-    /** @return the wake-up errors */
-    const Samples& GetErrors() const
-    {
-        return m_errors;
-    }
-
-  private:
-    /** Sleep towards the next activation. */
-    void Arm()
-    {
-        if (m_busyWait.IsStrictlyPositive())
-        {
-            m_proc->SleepUntil(m_next - m_busyWait, Callback<void>([this]() { Poll(); }));
-        }
-        else
-        {
-            m_proc->SleepUntil(m_next, Callback<void>([this]() { Activate(); }));
-        }
-    }
-
-    /** One iteration of the busy-wait loop: read the clock; go on while the time has not come.
-     * The clock value is the time at the end of the read (the loop compares it, then reads on). */
-    void Poll()
-    {
-        if (Simulator::Now() >= m_next)
-        {
-            Activate();
-            return;
-        }
-        m_proc->Execute(m_clockRead, Callback<void>([this]() { Poll(); }));
-    }
-
-    /** The task runs: record its wake-up error and sleep again. */
-    void Activate()
-    {
-        m_errors.v.push_back((Simulator::Now() - m_next).GetSeconds());
-        if (m_errors.v.size() < m_n)
-        {
-            m_next += m_period;
-            Arm();
-        }
-    }
-
-    Ptr<HostProcess> m_proc; //!< the task
-    Time m_period;           //!< period
-    Time m_busyWait;         //!< busy-wait before the time
-    Time m_clockRead;        //!< one clock read
-    uint32_t m_n;            //!< activations
-    Time m_next;             //!< the next activation's time
-    Samples m_errors;        //!< wake-up errors (s)
-};
-
-/** One end of the network measurement: a process with a UDP socket on the lowest RTI-DM
- * layer (the RTI's transport cost and the host's socket costs, no RTI encoding). */
-struct Endpoint
-{
-    Ptr<HostProcess> proc; //!< the process
-    Ptr<Socket> socket;    //!< its UDP socket
 };
 
 } // namespace
@@ -334,7 +172,7 @@ main(int argc, char* argv[])
                  "net: datagrams that never arrived (--samples - received)",
                  ResultRecord::SOMETIMES)
         .Declare("events", ResultRecord::INT, "simulator events");
-    Samples::Declare(rec);
+    tno::Samples::Declare(rec);
     Family machinesOf;
     // Checked inside Parse(), so that --check refuses what the run would refuse.
     opts.AddCheck([&]() {
@@ -387,59 +225,18 @@ main(int argc, char* argv[])
     rec.SetString("host_a", machinesOf.a);
     rec.Set("period_s", period);
 
-    Samples result;
-    std::unique_ptr<PeriodicTask> task;
-    // The network measurement's state.
-    Endpoint tx;
-    Endpoint rx;
-    Ptr<RtiSettings> rti;
-    uint32_t sent = 0;
-    uint64_t malformed = 0;
-    const uint16_t port = 7000;
-    const InetSocketAddress to(addr.back(), port);
-    std::function<void(Time)> send;
-    Time nextSend; // echo: the next send's time, once the reply is in
-    const bool echo = method == "echo";
-    // A datagram read by one end: its stamp, and whether it is the warm-up (datagram 0: its
-    // sender resolves the other's address by ARP first; not a sample).
-    auto parse = [&](Ptr<Packet> p, Time& stamp, bool& warmup) {
-        if (p->GetSize() != dataBytes)
-        {
-            ++malformed;
-            return false;
-        }
-        uint8_t buf[dataBytes];
-        p->CopyData(buf, dataBytes);
-        uint64_t ns = 0;
-        for (int k = 0; k < 8; ++k)
-        {
-            ns = (ns << 8) | buf[k];
-        }
-        stamp = NanoSeconds(static_cast<int64_t>(ns));
-        warmup = buf[8] == 0 && buf[9] == 0 && buf[10] == 0 && buf[11] == 0;
-        return true;
-    };
-    // The lowest RTI-DM layer's cost of one read or one send on an end's host.
-    auto readCost = [&](Endpoint& e) {
-        Ptr<HostPlatform> host = e.proc->GetPlatform();
-        return host->GetCpu()->CyclesToTime(rti->TransportCycles()
-                                            * host->GetReferenceCycleFactor())
-               + host->GetRecvCost(dataBytes);
-    };
-    auto sendCost = [&](Endpoint& e) {
-        Ptr<HostPlatform> host = e.proc->GetPlatform();
-        return host->GetCpu()->CyclesToTime(rti->TransportCycles()
-                                            * host->GetReferenceCycleFactor())
-               + host->GetSendCost(dataBytes);
-    };
-    const InetSocketAddress back(addr[0], port);
+    std::unique_ptr<tno::PeriodicTask> task;
+    std::unique_ptr<tno::NetLatency> latency;
     if (!net)
     {
         Ptr<HostProcess> proc = hosts[0]->CreateProcess();
         proc->SetCore(1);
         Time clockRead = hosts[0]->GetCpu()->CyclesToTime(clockReadCycles);
-        task
-            = std::make_unique<PeriodicTask>(proc, interval, Seconds(busyWait), clockRead, samples);
+        task = std::make_unique<tno::PeriodicTask>(proc,
+                                                   interval,
+                                                   Seconds(busyWait),
+                                                   clockRead,
+                                                   samples);
         task->Start(start);
         rec.Set("busy_wait_us", busyWait * 1e6);
         rec.Set("clock_read_us", clockRead.GetSeconds() * 1e6);
@@ -456,105 +253,15 @@ main(int argc, char* argv[])
         const std::string why
             = rtiHelper.TrySetSettings(ProgramOptions::ParseSettings(rtiSet, "rtiSet"));
         ProgramOptions::Require(why.empty(), "--rtiSet: " + why);
-        rti = rtiHelper.GetSettings();
-        for (uint32_t i = 0; i < 2; ++i)
-        {
-            Endpoint& e = i == 0 ? tx : rx;
-            e.proc = hosts[i]->CreateProcess();
-            e.proc->SetCore(1);
-            e.socket = Socket::CreateSocket(machines.Get(i), UdpSocketFactory::GetTypeId());
-            NS_ABORT_MSG_IF(e.socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), port)) != 0,
-                            "tno-jitter: cannot bind the UDP socket");
-        }
-        // Receiver: blocked in its read; the datagram wakes it; it reads and takes the time
-        // (oneway) or sends the datagram back (echo).
-        rx.socket->SetRecvCallback(Callback<void, Ptr<Socket>>([&](Ptr<Socket> sock) {
-            while (Ptr<Packet> p = sock->Recv())
-            {
-                Time stamp;
-                bool warmup = false;
-                if (!parse(p, stamp, warmup))
-                {
-                    continue;
-                }
-                Time cost = readCost(rx);
-                rx.proc->Wake(Callback<void>([&, cost, stamp, warmup, p]() {
-                    rx.proc->Execute(cost, Callback<void>([&, stamp, warmup, p]() {
-                                         if (echo)
-                                         {
-                                             rx.proc->Execute(sendCost(rx),
-                                                              Callback<void>([&, p]() {
-                                                                  rx.socket->SendTo(p, 0, back);
-                                                              }));
-                                             return;
-                                         }
-                                         if (!warmup)
-                                         {
-                                             result.v.push_back(
-                                                 (Simulator::Now() - stamp).GetSeconds());
-                                         }
-                                     }));
-                }));
-            }
-        }));
-        // Echo: the sender, blocked in its read after each send, reads the reply, takes half
-        // the round trip, then sleeps until its next send.
-        tx.socket->SetRecvCallback(Callback<void, Ptr<Socket>>([&](Ptr<Socket> sock) {
-            while (Ptr<Packet> p = sock->Recv())
-            {
-                Time stamp;
-                bool warmup = false;
-                if (!echo || !parse(p, stamp, warmup))
-                {
-                    continue;
-                }
-                Time cost = readCost(tx);
-                tx.proc->Wake(Callback<void>([&, cost, stamp, warmup]() {
-                    tx.proc->Execute(cost, Callback<void>([&, stamp, warmup]() {
-                                         if (!warmup)
-                                         {
-                                             result.v.push_back(
-                                                 (Simulator::Now() - stamp).GetSeconds() / 2);
-                                         }
-                                         if (sent <= samples)
-                                         {
-                                             send(nextSend);
-                                         }
-                                     }));
-                }));
-            }
-        }));
-        // Sender: wakes every interval, takes the time, sends through the lowest layer.
-        send = [&](Time at) {
-            tx.proc->SleepUntil(at, Callback<void>([&, at]() {
-                                    uint64_t ns = Simulator::Now().GetNanoSeconds();
-                                    uint8_t buf[dataBytes] = {};
-                                    for (int k = 0; k < 8; ++k)
-                                    {
-                                        buf[k] = static_cast<uint8_t>(ns >> (56 - 8 * k));
-                                    }
-                                    for (int k = 0; k < 4; ++k)
-                                    {
-                                        buf[8 + k] = static_cast<uint8_t>(sent >> (24 - 8 * k));
-                                    }
-                                    Ptr<Packet> p = Create<Packet>(buf, dataBytes);
-                                    tx.proc->Execute(sendCost(tx), Callback<void>([&, p]() {
-                                                         tx.socket->SendTo(p, 0, to);
-                                                     }));
-                                    nextSend = at + interval;
-                                    if (++sent <= samples && !echo)
-                                    {
-                                        send(nextSend);
-                                    }
-                                }));
-        };
-        send(start); // datagram 0: the warm-up
+        latency = std::make_unique<tno::NetLatency>(samples, interval, method == "echo", dataBytes);
+        latency->Setup(machines, hosts, addr, rtiHelper.GetSettings());
+        latency->Start(start);
         Simulator::Stop(start + interval * int64_t(samples + 2) + Seconds(1));
     }
     opts.StartProgress(start + interval * int64_t(samples + 2));
     Simulator::Run();
 
-    const Samples& s = net ? result : task->GetErrors();
+    const tno::Samples& s = net ? latency->GetSamples() : task->GetErrors();
     // A scheduling measurement always has its activations; the network may lose datagrams (a
     // result: "lost").
     NS_ABORT_MSG_IF(!net && s.v.empty(), "tno-jitter: no activation");
@@ -562,8 +269,8 @@ main(int argc, char* argv[])
     if (net)
     {
         NS_ABORT_MSG_IF(s.v.size() > samples, s.v.size() << " samples of " << samples);
-        rec.SetInt("sent", sent);
-        rec.SetInt("malformed", malformed);
+        rec.SetInt("sent", latency->GetSent());
+        rec.SetInt("malformed", latency->GetMalformed());
         rec.SetInt("received", s.v.size());
         rec.SetInt("lost", samples - s.v.size());
     }

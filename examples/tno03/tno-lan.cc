@@ -4,6 +4,7 @@
 
 #include "tno-lan.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/ethernet-helper.h"
 #include "ns3/host-nic.h"
@@ -48,6 +49,9 @@ InstallLan(const NodeContainer& machines,
         swHelper.SetFabricAttribute("ArbitrationCycle", TimeValue(arbitrationCycle));
         swHelper.SetFabricAttribute("ArbitrationSlots", UintegerValue(16));
         swHelper.SetFabricAttribute("BusRate", DataRateValue(DataRate("2.56Gbps")));
+        // The arbiter runs on the switch's own oscillator: a random phase per run and a rate
+        // offset within the 802.3 100BASE-X clock tolerance (+-50 ppm) against the hosts.
+        swHelper.SetFabricAttribute("ArbitrationFreeRunning", BooleanValue(true));
         Ptr<SwitchNetDevice> lanSwitch = swHelper.Install(sw);
         for (uint32_t i = 0; i < machines.GetN(); ++i)
         {
@@ -99,6 +103,7 @@ SetRciCosts(Ptr<RciFederate> rci, double actionCycles, double reflectCycles, con
         UserAttributes::SetFixed(rci, "ReflectCost", DoubleValue(reflectCycles), by);
     }
     UserAttributes::SetDefault(rci, "ClockReads", UintegerValue(RCI_CLOCK_READS));
+    UserAttributes::SetDefault(rci, "TimerCalls", UintegerValue(RCI_TIMER_CALLS));
 }
 
 void

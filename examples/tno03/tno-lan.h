@@ -61,23 +61,30 @@ std::vector<Ipv4Address> InstallLan(const NodeContainer& machines,
  * in MIPS R10000 cycles scaled by the host's ReferenceCycleFactor: calibrated on the knee of
  * configuration 2 (2 500 Hz; doc/tno.rst). The same middleware over every RTI.
  */
-constexpr double RCI_ACTION_CYCLES = 19600;
+constexpr double RCI_ACTION_CYCLES = 29600;
 
 /**
  * The RCI's own work per reflection it receives (parsing the tag, keeping and handing over the
  * values), MIPS R10000 cycles: calibrated on the highest frequency of configuration 2 (3 900 Hz;
  * doc/tno.rst). The read side of every reader, over every RTI.
  */
-constexpr double RCI_REFLECT_CYCLES = 8000;
+constexpr double RCI_REFLECT_CYCLES = 22000;
 
 /** Clock reads per RCI action (a gettimeofday(): the host's SyscallCost each). */
 constexpr uint32_t RCI_CLOCK_READS = 1;
 
 /**
+ * System calls of a paced action's wait for its time (one clock_nanosleep or timed semaphore
+ * wait to an absolute time: the host's SyscallCost). The RCI's per-action work is its code
+ * (RCI_ACTION_CYCLES, scaled) plus these and the clock reads (the host's, never scaled).
+ */
+constexpr uint32_t RCI_TIMER_CALLS = 1;
+
+/**
  * Set the RCI's costs (RCI_ACTION_CYCLES, RCI_CLOCK_READS) on an RCI federate. Without @p by
  * the costs are the set-up's defaults (a user's --ns3::RciFederate::ActionCost= etc. wins);
  * with @p by they come from program options and a user value for them is refused (exit 2).
- * The clock reads are always a default.
+ * The clock reads and timer calls are always defaults.
  * @param rci the federate
  * @param actionCycles the RCI's cycles per action (default RCI_ACTION_CYCLES)
  * @param reflectCycles the RCI's cycles per reflection (default RCI_REFLECT_CYCLES)

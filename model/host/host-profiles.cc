@@ -168,11 +168,11 @@ HostCpu.ShieldedCores = 1,2,3
 HostCpu.InterruptCore = 0
 # CPU 0's own activity (the 100 Hz clock interrupt and its callouts, daemons running with
 # interrupts blocked): a Poisson stream of 100 busy periods per second (IRIX's HZ = 100) of
-# uniform 0 to D us, which delay the network interrupts queued behind them. D = 285 us is
+# uniform 0 to D us, which delay the network interrupts queued behind them. D = 230 us is
 # calibrated on [TNO03]'s IRIX network latency maximum, 475 us (tno-jitter's echo, half the
 # round trip, mean maximum of 5 runs; doc/tno.rst).
 HostCpu.InterferenceRate = 100
-HostCpu.InterferenceDuration = ns3::UniformRandomVariable[Min=0|Max=285e-6]
+HostCpu.InterferenceDuration = ns3::UniformRandomVariable[Min=0|Max=230e-6]
 # What an isolated IRIX CPU still sees: sporadic cross-processor interrupts (TLB shootdowns,
 # cache flushes), a Poisson stream of 30 per second of 35 us each (8 750 cycles at 250 MHz).
 # Both are set from [TNO03]'s scheduling jitter, 39 us over 10 000 activations with "below

@@ -82,6 +82,14 @@ RciFederate::GetTypeId()
                             UintegerValue(0),
                             MakeUintegerAccessor(&RciFederate::m_clockReads),
                             MakeUintegerChecker<uint32_t>(0, 1000))
+              .AddAttribute("TimerCalls",
+                            "System calls of a paced action's wait for its time (clock_nanosleep "
+                            "or a timed semaphore wait to an absolute time: the host's "
+                            "SyscallCost each); a time already past returns from the call at "
+                            "once, without a timer or a wake-up.",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&RciFederate::m_timerCalls),
+                            MakeUintegerChecker<uint32_t>(0, 1000))
               .AddTraceSource("Action",
                               "An action started: name, scheduled time, start time.",
                               MakeTraceSourceAccessor(&RciFederate::m_actionTrace),
@@ -238,22 +246,12 @@ RciFederate::ScheduleNext()
                                                    }));
                          }));
     }
-    else if (m_pacing && (m_scheduler == UTC_TM || !m_reflect.IsNull()))
+    else if (m_pacing)
     {
         // A federate that receives through the RCI waits with a timeout (on its RTI's semaphore):
         // the process stays free to read what arrives meanwhile; the timer's expiry wakes it for
-        // the action. (One that only sends sleeps.)
-        Ptr<HostPlatform> host = process->GetPlatform();
-        Time now = Simulator::Now();
-        Time fire = host->GetTimer()->GetFireTime(now, Max(Seconds(0), scheduled - now));
-        Simulator::Schedule(fire - now, [this, process, scheduled]() {
-            process->Wake(Callback<void>([this, scheduled]() { RunAction(scheduled); }));
-        });
-    }
-    else if (m_pacing)
-    {
-        process->SleepUntil(scheduled,
-                            Callback<void>([this, scheduled]() { RunAction(scheduled); }));
+        // the action. One that only sends sleeps.
+        PacedWait(process, scheduled, m_scheduler == UTC_TM || !m_reflect.IsNull());
     }
     else
     {
@@ -274,12 +272,44 @@ RciFederate::AwaitGranted(Ptr<HostProcess> process, Time scheduled)
         RunAction(Simulator::Now());
         return;
     }
+    PacedWait(process, scheduled, true);
+}
+
+void
+RciFederate::PacedWait(Ptr<HostProcess> process, Time scheduled, bool timed)
+{
     Ptr<HostPlatform> host = process->GetPlatform();
-    Time now = Simulator::Now();
-    Time fire = host->GetTimer()->GetFireTime(now, Max(Seconds(0), scheduled - now));
-    Simulator::Schedule(fire - now, [this, process, scheduled]() {
-        process->Wake(Callback<void>([this, scheduled]() { RunAction(scheduled); }));
-    });
+    auto wait = [this, process, host, scheduled, timed]() {
+        if (!m_running)
+        {
+            return;
+        }
+        Time now = Simulator::Now();
+        if (scheduled <= now)
+        {
+            // An absolute time already past: the call returns at once (POSIX clock_nanosleep
+            // with TIMER_ABSTIME, sem_timedwait), no timer, no wake-up; the action follows.
+            process->Execute(Seconds(0),
+                             Callback<void>([this, scheduled]() { RunAction(scheduled); }));
+            return;
+        }
+        if (!timed)
+        {
+            process->SleepUntil(scheduled,
+                                Callback<void>([this, scheduled]() { RunAction(scheduled); }));
+            return;
+        }
+        Time fire = host->GetTimer()->GetFireTime(now, Max(Seconds(0), scheduled - now));
+        Simulator::Schedule(fire - now, [this, process, scheduled]() {
+            process->Wake(Callback<void>([this, scheduled]() { RunAction(scheduled); }));
+        });
+    };
+    if (m_timerCalls == 0)
+    {
+        wait();
+        return;
+    }
+    process->Execute(host->GetSyscallCost() * int64_t(m_timerCalls), Callback<void>(wait));
 }
 
 void

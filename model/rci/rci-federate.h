@@ -207,6 +207,16 @@ class RciFederate : public Object
      */
     void AwaitGranted(Ptr<HostProcess> process, Time scheduled);
     /**
+     * Wait, paced, for an action's time and run it: the wait's system call (TimerCalls x the
+     * host's SyscallCost), then a sleep (@p timed false) or a timed wait that a message may end
+     * earlier (@p timed true) to the absolute time; a time already past returns at once from
+     * the call (no timer, no wake-up).
+     * @param process the federate's process
+     * @param scheduled the action's time (true time)
+     * @param timed a timed wait on the RTI's semaphore instead of a sleep
+     */
+    void PacedWait(Ptr<HostProcess> process, Time scheduled, bool timed);
+    /**
      * A reflection read by the RTI component.
      * @param r the reflection
      */
@@ -238,6 +248,7 @@ class RciFederate : public Object
     Time m_lookahead;                                //!< Lookahead (HLA-TM)
     double m_actionCycles{0};                        //!< ActionCost
     uint32_t m_clockReads{0};                        //!< ClockReads
+    uint32_t m_timerCalls{0};                        //!< TimerCalls
     double m_reflectCycles{0};                       //!< ReflectCost
     Time m_start;                                    //!< start of frame 0
     uint64_t m_frame;                                //!< current frame

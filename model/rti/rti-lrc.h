@@ -55,7 +55,8 @@ class RtiFedex;
  *   ShmCopyCostPerByte x message size) and the semaphore post (the host's SyscallCost); the
  *   messages leave; then, off their path, the host's SendOffPathCost per datagram, and the
  *   kernel's transmit completion on the interrupt core (TxCompletionCost);
- * - receive: a blocked process is woken (scheduling latency), then per message the host's
+ * - receive: a blocked process is woken (scheduling latency, then on the message's path the
+ *   host's WaitCost: the rest of the blocking call and the switches), then per message the host's
  *   socket read (RecvCost) or semaphore operation (SyscallCost), TransportCost,
  *   DecodeCost(bytes), CallbackCost, the reflect callback, then off the path ReflectTailCost
  *   (the RTI's own read-side work), the owner's per-reflection work (SetReflectWork) and the
@@ -63,7 +64,7 @@ class RtiFedex;
  *   (the RTI's tick inside its owner's Update action): a cycle delivers the messages queued
  *   when it starts, then spends ReadCycleCost, the owner's per-cycle work (SetCycleWork) and on
  *   a socket the read that finds it empty, once; messages that arrived meanwhile start the
- *   next cycle without a wake-up, else the process blocks (the host's WaitCost). A process that
+ *   next cycle without a wake-up, else the process blocks until the next message. A process that
  *   falls behind therefore reads in bursts and pays the cycle's cost once per burst.
  *
  * Messages are the RTI's own (RtiMessage UPDATE_ATTRIBUTES: the class as handle, one attribute
@@ -356,6 +357,8 @@ class RtiLrc : public Object
     void StartReadCycle();
     /** The read cycle's own work is done: read what came meanwhile, or block. */
     void EndReadCycle();
+    /** A blocked reader was woken: the wake-up's kernel work (WaitCost), then a read cycle. */
+    void WokenUp();
     void SendNow(uint32_t objectClass, const RtiMessage& msg);
     /**
      * Send a time-management message to the Fedex: the send side in this process.
@@ -397,7 +400,6 @@ class RtiLrc : public Object
     double m_cycleReferenceCycles{0};                //!< SetCycleWork
     uint32_t m_cycleSyscalls{0};                     //!< SetCycleWork
     double m_reflectReferenceCycles{0};              //!< SetReflectWork
-    bool m_waitCharged{false};                       //!< the blocking wait is being charged
     uint32_t m_maxBurst;                             //!< largest burst
     Ptr<RtiConnection> m_fedexConn;                  //!< time-management connection
     std::deque<RtiMessage> m_grants;                 //!< grants (and the enable) to be read

@@ -88,11 +88,11 @@ description = TNO RTI, the upper layers shared by RTI-DM and RTI-SM (TNO03)
 RtiSettings.DataPath = Direct
 # One per-operation cost K (call, encode, decode, callback, and the RTI's own lowest-layer
 # bookkeeping); calibrated on the low-frequency latency of configuration 2 (450 us).
-RtiSettings.CallCost = 7300
-RtiSettings.EncodeCost = 7300
-RtiSettings.TransportCost = 7300
-RtiSettings.DecodeCost = 7300
-RtiSettings.CallbackCost = 7300
+RtiSettings.CallCost = 5100
+RtiSettings.EncodeCost = 5100
+RtiSettings.TransportCost = 5100
+RtiSettings.DecodeCost = 5100
+RtiSettings.CallbackCost = 5100
 RtiSettings.AdminCost = 100000
 #@range RtiSettings.AdminCost 10000 1000000 : an assumption, no source of the era found (doc/tno.rst): one federation-management request (join, publish, subscribe) from a tenth to ten times the central 100 000 R10000 cycles; it acts on the federation's start (the Fedex reads the enables behind these requests), no TNO03 calibration depends on it
 
@@ -126,12 +126,12 @@ RtiSettings.EncodingHeaderSize = 54
 # K calibrated on the low-frequency latency of 1a (2900 us); the RTI's own read-side work per
 # reflected message (ReflectTailCost, readers only) on 1a's highest frequency (375 Hz). The host's
 # socket costs and the RCI's are the same as for RTI-DM.
-RtiSettings.CallCost = 39300
-RtiSettings.EncodeCost = 39300
-RtiSettings.TransportCost = 39300
-RtiSettings.DecodeCost = 39300
-RtiSettings.CallbackCost = 39300
-RtiSettings.ReflectTailCost = 120000
+RtiSettings.CallCost = 37200
+RtiSettings.EncodeCost = 37200
+RtiSettings.TransportCost = 37200
+RtiSettings.DecodeCost = 37200
+RtiSettings.CallbackCost = 37200
+RtiSettings.ReflectTailCost = 110000
 RtiSettings.AdminCost = 300000
 )";
 

@@ -4,6 +4,7 @@
 
 #include "switch-fabric.h"
 
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -92,6 +93,27 @@ SwitchFabric::GetTypeId()
                             DataRateValue(DataRate("2.56Gbps")),
                             MakeDataRateAccessor(&SwitchFabric::m_busRate),
                             MakeDataRateChecker())
+              .AddAttribute("ArbitrationFreeRunning",
+                            "The arbiter runs on the switch's own oscillator: the grants' phase "
+                            "is drawn uniform over one cycle at the first crossing, and their "
+                            "rate is offset from the simulation's time by ArbitrationClockOffset "
+                            "plus a draw uniform within +-ArbitrationClockTolerance; false = "
+                            "grants at k * ArbitrationCycle from t = 0.",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&SwitchFabric::m_freeRunning),
+                            MakeBooleanChecker())
+              .AddAttribute("ArbitrationClockTolerance",
+                            "Bound of the free-running arbiter's rate offset drawn per run "
+                            "(ppm, uniform within +-this; with ArbitrationFreeRunning).",
+                            DoubleValue(50.0),
+                            MakeDoubleAccessor(&SwitchFabric::m_clockTolerance),
+                            MakeDoubleChecker<double>(0.0, 1000.0))
+              .AddAttribute("ArbitrationClockOffset",
+                            "Fixed rate offset of the free-running arbiter's clock (ppm; "
+                            "positive = grants come faster; with ArbitrationFreeRunning).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&SwitchFabric::m_clockOffset),
+                            MakeDoubleChecker<double>(-1000.0, 1000.0))
               .AddTraceSource("Drop",
                               "A frame (copy) was dropped: packet, port, DropReason.",
                               MakeTraceSourceAccessor(&SwitchFabric::m_dropTrace),
@@ -155,10 +177,18 @@ SwitchFabric::BusCrossing(uint32_t port, uint32_t bytes)
     const int64_t cycle = m_cycle.GetTimeStep();
     const uint32_t slot = port == UINT32_MAX ? 0 : port % m_slots;
     const int64_t offset = cycle * slot / m_slots;
-    // The port's first grant at or after now: k * cycle + offset >= now.
-    int64_t k = (now.GetTimeStep() - offset + cycle - 1) / cycle;
-    k = std::max<int64_t>(k, 0);
-    Time grant = TimeStep(k * cycle + offset);
+    Time grant;
+    if (m_freeRunning)
+    {
+        grant = FreeRunningGrant(now, offset);
+    }
+    else
+    {
+        // The port's first grant at or after now: k * cycle + offset >= now.
+        int64_t k = (now.GetTimeStep() - offset + cycle - 1) / cycle;
+        k = std::max<int64_t>(k, 0);
+        grant = TimeStep(k * cycle + offset);
+    }
     // The port's frames cross one after the other, in arrival order.
     auto it = m_portBusFree.find(port);
     if (it != m_portBusFree.end() && it->second > grant)
@@ -170,6 +200,29 @@ SwitchFabric::BusCrossing(uint32_t port, uint32_t bytes)
     NS_LOG_LOGIC("port " << port << " frame of " << bytes << " B: grant " << grant.As(Time::US)
                          << ", crossed " << done.As(Time::US));
     return done;
+}
+
+Time
+SwitchFabric::FreeRunningGrant(Time now, int64_t offset)
+{
+    const auto cycle = static_cast<long double>(m_cycle.GetTimeStep());
+    if (!m_clockDrawn)
+    {
+        // One phase and one rate per run, from the fabric's own stream.
+        m_phase = m_rng->GetValue(0.0, 1.0) * cycle;
+        const double ppm = m_clockOffset + m_rng->GetValue(-m_clockTolerance, m_clockTolerance);
+        m_rate = 1.0L + static_cast<long double>(ppm) * 1e-6L;
+        m_clockDrawn = true;
+        NS_LOG_INFO("free-running arbiter: phase " << static_cast<double>(m_phase)
+                                                   << " steps, rate offset " << ppm << " ppm");
+    }
+    const long double t = static_cast<long double>(now.GetTimeStep());
+    // The slot's first grant at or after now on the arbiter's clock: a = k * cycle + offset.
+    const long double a = m_phase + t * m_rate;
+    const long double k = std::ceil((a - static_cast<long double>(offset)) / cycle);
+    const long double g = (k * cycle + static_cast<long double>(offset) - m_phase) / m_rate;
+    const auto step = static_cast<int64_t>(std::ceil(g));
+    return TimeStep(std::max(step, now.GetTimeStep()));
 }
 
 void

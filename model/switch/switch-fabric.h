@@ -48,6 +48,11 @@ namespace ns3
  *   ArbitrationSlots. The wait varies with the phase of the frame's arrival in the cycle
  *   (0 to one cycle): a variable buffering delay, not a fixed service time. ArbitrationCycle 0
  *   = no bus stage (no event). The bus stage comes before the forwarding engine.
+ *   With ArbitrationFreeRunning the arbiter runs on the switch's own oscillator, not on the
+ *   simulation's time: at the first crossing the grid's phase is drawn uniform over one cycle
+ *   and its rate offset uniform within +-ArbitrationClockTolerance ppm (plus the fixed
+ *   ArbitrationClockOffset), so a sender whose period is a whole number of cycles in true time
+ *   is not phase-locked to the grants (arbiter time a(t) = phase + t (1 + offset)).
  *
  * Per-output-port queues are the ports' device queues (CsmaNetDevice TxQueue, whose MaxSize
  * the helper sets); their overflows are reported here as OUTPUT_QUEUE_FULL by the switch.
@@ -238,6 +243,14 @@ class SwitchFabric : public Object
      * @return the crossing's end
      */
     Time BusCrossing(uint32_t port, uint32_t bytes);
+    /**
+     * @brief The first grant at or after @p now of a slot at @p offset time steps into the
+     * cycle, on the free-running arbiter's clock (phase and rate drawn at the first call).
+     * @param now the time (true time)
+     * @param offset the slot's offset in the cycle (arbiter time steps)
+     * @return the grant (true time, not before @p now)
+     */
+    Time FreeRunningGrant(Time now, int64_t offset);
     /// Purge aged entries (when the table is full).
     void PurgeAged();
 
@@ -265,6 +278,12 @@ class SwitchFabric : public Object
     uint32_t m_slots;                                 //!< ports granted per cycle
     DataRate m_busRate;                               //!< bus rate
     std::unordered_map<uint32_t, Time> m_portBusFree; //!< end of each port's last crossing
+    bool m_freeRunning;                               //!< arbiter on its own clock
+    double m_clockTolerance;                          //!< drawn rate offset bound (ppm)
+    double m_clockOffset;                             //!< fixed rate offset (ppm)
+    bool m_clockDrawn{false};                         //!< phase and rate drawn
+    long double m_phase{0};                           //!< arbiter time at t = 0 (time steps)
+    long double m_rate{1};                            //!< arbiter seconds per true second
     TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_dropTrace; //!< drops
     TracedCallback<Mac48Address, uint32_t> m_macFailTrace;            //!< learning failures
 };
