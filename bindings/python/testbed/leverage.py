@@ -6,9 +6,19 @@ sensitivity.py (which the study modules import); ``./testbed reproduce`` runs it
 
 from __future__ import annotations
 
+from .build import describe_options
+from .errors import CampaignError
 from .experiments import jaxa06, tno03
 from .ranges import Range
 from .sensitivity import Leverage, option_factor, profile_factor
+
+
+def fitted_option(program: str, name: str) -> float:
+    """The default of a program's option (its --describe): the fitted value a calibration set."""
+    for o in describe_options(program) or []:
+        if o["name"] == name:
+            return float(o["default"])
+    raise CampaignError(f"{program} --describe names no option {name} (is it built?)")
 
 
 def calibration_leverage() -> dict[str, list[Leverage]]:
@@ -70,8 +80,10 @@ def calibration_leverage() -> dict[str, list[Leverage]]:
                      profile_factor("rti", "tno-rti",
                                     [f"RtiSettings.{s}" for s in tno03.K_SETTINGS], fit),
                      lambda p: p["config"] == "2"),
-            Leverage("2 knee_hz", option_factor("rciActionCost", 19600, fit),
+            Leverage("2 knee_hz", option_factor("rciActionCost",
+                                                 fitted_option("tno-pipeline", "rciActionCost"), fit),
                      lambda p: p["config"] == "2"),
-            Leverage("2 max_hz", option_factor("rciReflectCost", 8000, fit),
+            Leverage("2 max_hz", option_factor("rciReflectCost",
+                                               fitted_option("tno-pipeline", "rciReflectCost"), fit),
                      lambda p: p["config"] == "2")],
     }
