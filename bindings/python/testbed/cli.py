@@ -249,7 +249,7 @@ def _leverage(exps, args):
     from .leverage import calibration_leverage
     from .sensitivity import run_leverage
 
-    decls = calibration_leverage()
+    decls = calibration_leverage({e.id for e in exps})
     rc = 0
     for exp in exps:
         if exp.id not in decls:

@@ -21,7 +21,7 @@ def fitted_option(program: str, name: str) -> float:
     raise CampaignError(f"{program} --describe names no option {name} (is it built?)")
 
 
-def calibration_leverage() -> dict[str, list[Leverage]]:
+def calibration_leverage(ids=None) -> dict[str, list[Leverage]]:
     """Per experiment, its calibration points with the parameter each set (the validation
     point's ``parameter``, as a factor)."""
     fit = "the fitted value +-10 %"
@@ -29,7 +29,7 @@ def calibration_leverage() -> dict[str, list[Leverage]]:
                            fit)
     header = profile_factor("rti", "prti1516", ["RtiSettings.EncodingHeaderSize"], fit)
     buffer = option_factor("ns3::Sara::BufferPackets", 113, fit, integer=True)
-    return {
+    decls = {
         # a power of two (the crystal divided by 2^k, at most 8 192 Hz): the next one down
         "gine-timer": [Leverage("RTC shortest interval (us)",
                                 Range("ns3::RtcTimer::Frequency", 4096, 8192,
@@ -63,7 +63,9 @@ def calibration_leverage() -> dict[str, list[Leverage]]:
                      profile_factor("host", "onyx-irix65-250", ["HostCpu.InterferenceDuration.Max"],
                                     fit),
                      lambda p: p["platform"] == "irix" and p["measure"] == "net")],
-        "tno-pipeline": [
+    }
+    if ids is None or "tno-pipeline" in ids:  # its fitted values from the built program
+        decls["tno-pipeline"] = [
             Leverage("1a latency_us",
                      profile_factor("rti", "dmso-rti13ng",
                                     [f"RtiSettings.{s}" for s in tno03.K_SETTINGS], fit),
@@ -87,5 +89,5 @@ def calibration_leverage() -> dict[str, list[Leverage]]:
             Leverage("2 max_hz",
                      option_factor("rciReflectCost",
                                    fitted_option("tno-pipeline", "rciReflectCost"), fit),
-                     lambda p: p["config"] == "2")],
-    }
+                     lambda p: p["config"] == "2")]
+    return decls

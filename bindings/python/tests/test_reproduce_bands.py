@@ -94,13 +94,13 @@ def _toy(exp_id, recal=None):
 
 
 def _fake_campaign(monkeypatch):
-    from testbed import campaign
+    from testbed import sensitivity
 
     def fake(exps, scale, jobs, out, **kw):
         [sexp] = exps
         return {sexp.id: [Record(params=p, result={}) for p in sexp.points(scale)]}
 
-    monkeypatch.setattr(campaign, "run_campaign", fake)
+    monkeypatch.setattr(sensitivity, "run_campaign", fake)
 
 
 def test_a_verdict_gets_its_levels_over_the_design(tmp_path, monkeypatch):
@@ -123,7 +123,7 @@ def test_a_verdict_gets_its_levels_over_the_design(tmp_path, monkeypatch):
     assert lv["ended_by"]["levels"] == {"loss" if k == "yes" else "rate": v
                                         for k, v in big.items()}
     # the report shows them: attach() carries the levels
-    monkeypatch.setattr("testbed.campaign.program_path", lambda p: tmp_path)
+    monkeypatch.setattr("testbed.sensitivity.program_path", lambda p: tmp_path)
     block = sensitivity.attach(_toy("toy-levels"), tmp_path)
     assert block["metrics"]["big"]["levels"] == big
     assert block["metrics"]["y"]["band_low"] is not None
@@ -181,9 +181,9 @@ def test_calibration_leverage_reruns_the_points_at_the_parameters_band(tmp_path,
         ran.extend(pts)
         return {sexp.id: [Record(params=p, result={}) for p in pts]}
 
-    monkeypatch.setattr("testbed.campaign.run_campaign", fake)
+    monkeypatch.setattr("testbed.sensitivity.run_campaign", fake)
     monkeypatch.setattr(sensitivity, "build_id", lambda program: "b")
-    monkeypatch.setattr("testbed.campaign.program_path", lambda p: tmp_path)
+    monkeypatch.setattr("testbed.sensitivity.program_path", lambda p: tmp_path)
 
     def analyse(records):
         x = float(next(r.params for r in records if r.params["p"] == 1).get("x", 4))
@@ -239,7 +239,7 @@ def test_a_figure_draws_its_curves_band_over_the_samples(tmp_path, monkeypatch):
         pytest.skip("gnuplot missing")
     _fake_campaign(monkeypatch)
     monkeypatch.setattr(sensitivity, "build_id", lambda program: "b")
-    monkeypatch.setattr("testbed.campaign.program_path", lambda p: tmp_path)
+    monkeypatch.setattr("testbed.sensitivity.program_path", lambda p: tmp_path)
     exp = _toy("toy-fig")
     s = run_sensitivity(exp, samples=4, out=tmp_path, log=lambda *a: None, progress=False)
     import csv

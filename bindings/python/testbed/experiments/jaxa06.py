@@ -19,8 +19,8 @@ from itertools import combinations
 from statistics import mean
 
 from .. import validation
-from ..experiment import (Analysis, Experiment, Figure, Series, Validation, levels_text,
-                          register)
+from ..experiment import (EXTREME_SEEDS, Analysis, Experiment, Figure, Series, Validation,
+                          levels_text, register)
 from ..plot import measured_with_tolerance
 
 # Table 1 settings: label used in metric names -> ns-3 DataRate string.
@@ -476,10 +476,16 @@ SPREAD_REASON = {
 }
 
 
+#: The magnitude of the spread is a documented gap: the model's per-step variation gives about
+#: half of the study's 2.6 % (doc/rti.rst); nothing was raised to close it.
+SPREAD_GAP_DOC = ("doc/rti.rst, 'Per-step variation': the magnitude of the run-to-run spread "
+                  "(a documented gap)")
+
+
 def _spread_sets(scale):
     """Independent sets of the study's 10 runs per point (run numbers 1-10, 11-20, ...): the
     spread of 10 runs is itself a random quantity, compared as a seed interval."""
-    return 4 if scale == "quick" else 10
+    return EXTREME_SEEDS[scale]
 
 
 def spread_points(scale):
@@ -544,7 +550,8 @@ def spread_analyse(records):
     facts = validation.facts("jaxa06-spread.csv")
     checks.append(Validation("largest run-to-run spread (% of the mean)",
                              facts["sync_spread_max_pct"]["value"], central,
-                             facts["sync_spread_max_pct"]["tolerance_pct"], role="check",
+                             facts["sync_spread_max_pct"]["tolerance_pct"], role="known_gap",
+                             doc=SPREAD_GAP_DOC,
                              reason=SPREAD_REASON["sync_spread_max_pct"], statistic="max",
                              low=lo, high=hi, seeds=len(largest)))
     checks.append(Validation("largest spread at 20 Mbit/s (1 = yes)",

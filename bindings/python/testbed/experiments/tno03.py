@@ -84,6 +84,13 @@ PIPELINE_GAPS = {
         "and machine class are the likely source (the same figures need 2.9x more off-path work "
         "to give 1b's maximum); nothing is tuned to close it",
         "doc/tno.rst, 'Calibration': 'Known gap: configuration 1b's latency'"),
+    ("1b", "knee_hz"): (
+        "no parameter was set on it; with the blocked reader's wake-up on the message's path "
+        "(lat_pipe per direction) and the RCI's off-path costs refitted on configuration 2, the "
+        "ReceiverSender reads in bursts from 600 Hz where the study is flat to 925 Hz: the same "
+        "IRIX 6.2 POWER Challenge stack figures as 1b's latency gap carry it; nothing is tuned "
+        "to close it",
+        "doc/tno.rst, 'Calibration': 'Known gap: configuration 1b's knee'"),
 }
 
 
