@@ -226,49 +226,67 @@ def cmd_run(args):
 def cmd_reproduce(args):
     exps = list(experiments().values())
     if args.sensitivity:
-        # The bands of every declared experiment (the design of the scale:
-        # sensitivity.reproduce_samples), before the analyses, so that metrics.json and
-        # report.md carry them; the nominal model's points are the reproduction's own (a
-        # campaign reuses a point another experiment of --out has run).
-        from .sensitivity import reproduce_samples
-
-        rc = 0
-        for exp in exps:
-            if exp.sensitivity is not None:
-                rc = max(rc, _sensitivity(exp, args.sensitivity_method,
-                                          reproduce_samples(exp, args.scale), args,
-                                          screening=True))
-        # every calibration point's leverage: its parameter at the ends of its band
-        rc = max(rc, _leverage(exps, args))
-        return max(rc, _run(exps, args))
+        rc, go_on = _bands(exps, args)
+        return max(rc, _run(exps, args)) if go_on else rc
     return _run(exps, args)
 
 
-def _leverage(exps, args):
+def _bands(exps, args):
+    """The bands of every declared experiment (the design of the scale:
+    sensitivity.reproduce_samples) and every calibration point's leverage, before the analyses,
+    so that metrics.json and report.md carry them. They run as stages of shared campaigns
+    (testbed.stages) together with the reproduction's own points, which the analyses then
+    read: the nominal model's points are the reproduction's (a campaign reuses a point another
+    experiment of --out has run). (exit code so far, whether the reproduction goes on)."""
     from .campaign import CampaignError, SchedulerError
     from .leverage import calibration_leverage
-    from .sensitivity import run_leverage
+    from .sensitivity import (SensitivityError, leverage_stage, reproduce_samples,
+                              sensitivity_stage)
+    from .stages import points_stage, run_stages
 
-    decls = calibration_leverage({e.id for e in exps})
-    rc = 0
+    out = args.out.resolve()
+    stages, what = {}, {}
     for exp in exps:
-        if exp.id not in decls:
-            continue
-        try:
-            run_leverage(exp, decls[exp.id], args.jobs, args.out, args.scheduler, log=_log,
-                         progress=args.progress)
-        except KeyboardInterrupt:
-            return 130
-        except SchedulerError as e:
-            _error(e)
-            return 2
-        except CampaignError as e:
-            _log(f"{exp.id}: calibration leverage FAILED: {_failure(e)}")
-            rc = 1
-        except Exception as e:  # an analysis bug must not stop the reproduction
-            _log(f"{exp.id}: calibration leverage FAILED: {type(e).__name__}: {e}")
-            rc = 1
-    return rc
+        if exp.sensitivity is not None:
+            name = f"sensitivity-{exp.id}"
+            stages[name] = sensitivity_stage(exp, args.sensitivity_method,
+                                             reproduce_samples(exp, args.scale), out, _log,
+                                             screening=True)
+            what[name] = (exp.id, "sensitivity")
+    decls = calibration_leverage({e.id for e in exps})
+    for exp in exps:
+        if exp.id in decls:
+            name = f"leverage-{exp.id}"
+            stages[name] = leverage_stage(exp, decls[exp.id], out, _log)
+            what[name] = (exp.id, "calibration leverage")
+    if not args.rerun:  # --rerun: the reproduction's campaign computes its points again
+        for exp in exps:
+            stages[exp.id] = points_stage(exp)
+    try:
+        results = run_stages(stages, args.scale, args.jobs, out, log=_log,
+                             scheduler=args.scheduler, progress=args.progress)
+    except KeyboardInterrupt:
+        return 130, False
+    except SchedulerError as e:  # no cluster: the reproduction could not run either
+        _error(e)
+        return 2, False
+    except CampaignError as e:
+        _log(f"error: {e}")
+        return 2, False
+    rc = 0
+    for name, (exp_id, kind) in what.items():
+        res = results.get(name)
+        if isinstance(res, SensitivityError):
+            _log(f"error: {res}")
+            rc = 2
+        elif isinstance(res, CampaignError):
+            _log(f"{exp_id}: {kind} FAILED: {_failure(res)}")
+            rc = max(rc, 1)
+        elif isinstance(res, Exception):  # an analysis bug must not stop the reproduction
+            _log(f"{exp_id}: {kind} FAILED: {type(res).__name__}: {res}")
+            rc = max(rc, 1)
+    # The reproduction's own points that failed are reported by its campaign (_run).
+    return rc, True
 
 
 def _sensitivity(exp, method, samples, args, screening=False):

@@ -32,8 +32,7 @@ from .errors import CampaignError
 from .experiment import Experiment, experiments, get
 from .outputs import atomic_write_json, atomic_write_text, check_out, write_csv
 from .plot import draw
-from .points import run_campaign
-from .progress import Progress
+from .stages import Fit, Fits, Points, Stage, run_stages
 from .ranges import Profiles, Range, format_number, parse_number, profile_file_text
 
 METHODS = ("morris", "sobol")
@@ -317,30 +316,6 @@ def calibration_dir(out_root: Path, decl: Sensitivity) -> Path:
     return Path(out_root) / "sensitivity-calibration" / _key(ident)
 
 
-def _recalibrate_all(exp, jobs_todo, jobs, log, progress, profiles_dir):
-    """jobs_todo: [(index, changes_json, options, dest)] -> writes each dest. The fits run here,
-    `jobs` at a time (threads waiting on the programs' processes): a fit is a short sequence of
-    dependent runs, and a second Dask cluster started and closed before the campaign's would
-    cost more than the fits."""
-    from concurrent.futures import ThreadPoolExecutor, as_completed
-
-    bar = Progress(len(jobs_todo), log, progress)
-    try:
-        with ThreadPoolExecutor(max(1, jobs)) as pool:
-            futs = {pool.submit(recalibrate, exp.id, cj, opts,
-                                str(profiles_dir)): dest
-                    for _, cj, opts, dest in jobs_todo}
-            for f in as_completed(futs):
-                try:
-                    atomic_write_json(Path(futs[f]), f.result())
-                except Exception as e:  # a failed fit fails its sample, not the analysis
-                    log(f"  recalibration failed ({Path(futs[f]).stem}): {type(e).__name__}: "
-                        f"{e}")
-                bar.step()
-    finally:
-        bar.close()
-
-
 # ---------------------------------------------------------------------------------------------
 # The run
 
@@ -484,9 +459,21 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     """Sample, recalibrate, run and analyse; write results/sensitivity-EXPERIMENT/.
     ``screening``: a one-trajectory Morris design is allowed (./testbed reproduce's smallest
     design for a costly experiment: each factor's mu* is its one elementary effect, sigma
-    undefined)."""
-    import numpy as np
+    undefined). ./testbed reproduce runs sensitivity_stage of every declared experiment
+    together instead (stages.run_stages)."""
+    out_root = Path(out or Path.cwd() / "results").resolve()
+    stage = sensitivity_stage(exp, method, samples, out_root, log, seed, screening)
+    res = run_stages({exp.id: stage}, "quick", jobs, out_root, log=log, scheduler=scheduler,
+                     progress=progress)[exp.id]
+    if isinstance(res, Exception):
+        raise res
+    return res
 
+
+def sensitivity_stage(exp: Experiment, method: str, samples: int | None, out_root: Path,
+                      log=print, seed: int = 1, screening: bool = False) -> Stage:
+    """run_sensitivity as a stage (testbed.stages): yields the recalibrations, then the
+    samples' points, then the points that their gates do not settle; returns the summary."""
     decl, n, factors = _checked_request(exp, method, samples, screening)
     base_points = [p for p in exp.points("quick")
                    if decl.point_filter is None or decl.point_filter(p)]
@@ -495,9 +482,8 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     if runs > MAX_RUNS:
         raise SensitivityError(f"--samples {n}: {n} x {per} samples + the nominal, x "
                                f"{len(base_points)} points = {runs} runs, more than {MAX_RUNS}")
-    out_root = Path(out or Path.cwd() / "results").resolve()
     sid = f"sensitivity-{exp.id}"
-    sdir = out_root / sid
+    sdir = Path(out_root) / sid
     try:
         check_out(sdir)
     except CampaignError as e:
@@ -506,10 +492,65 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     t0 = time.monotonic()
     X = sample(factors, method, n, seed)
     log(f"{sid}: {method}, {len(factors)} parameters, {len(X)} samples (N = {n}) + the nominal")
-    # Sample 0 is the nominal model (no change): the central value.
+    samples_info, recal_todo = _plan_samples(decl, factors, X, out_root)
+    t_recal = time.monotonic()
+    if recal_todo:
+        log(f"{sid}: recalibrating {len(recal_todo)} samples "
+            f"({', '.join(r.parameter for r in decl.recalibrate)})")
+        profiles = str(sdir / "profiles")
+        yield Fits([Fit(Path(dest), (lambda cj=cj, opts=opts:
+                                     recalibrate(exp.id, cj, opts, profiles)))
+                    for _, cj, opts, dest in recal_todo])
+    t_recal = time.monotonic() - t_recal
+    unique, deferred = _sample_points(decl, samples_info, base_points, sdir)
+
+    def campaign(points):
+        sexp = Experiment(id=sid, study=exp.study, title=f"sensitivity of {exp.id}",
+                          program=exp.program, points=lambda scale: list(points),
+                          analyse=exp.analyse, timeout_s=exp.timeout_s, cost=exp.cost)
+        return Points(sexp)
+
+    t_run = time.monotonic()
+    by_key = _by_key((yield campaign(list(unique.values()))))
+    skipped = set()
+    if deferred:
+        # the gates have run: a deferred point runs unless its gate settles it in every sample
+        needed = {}
+        for info in samples_info:
+            for q, run, echo, gate in info.get("points", []):
+                if gate is None:
+                    continue
+                if decl.settles(by_key[_key(gate)].result):
+                    skipped.add((info["index"], _key(q)))
+                else:
+                    needed.setdefault(_key(run), run)
+        log(f"{sid}: {len(needed)} of {len(deferred)} gated points needed "
+            f"({len(skipped)} sample points settled by their gates)")
+        if needed:
+            by_key.update(_by_key((yield campaign(list(needed.values())))))
+            unique.update(needed)
+    t_run = time.monotonic() - t_run
+    summary = _analyse_samples(exp, decl, method, n, seed, factors, X, samples_info, by_key,
+                               skipped, base_points, unique, sdir)
+    summary["timing_s"] = {"recalibration": round(t_recal, 1), "points": round(t_run, 1),
+                           "total": round(time.monotonic() - t0, 1),
+                           "points_cpu": round(points_cpu(sdir / "points", unique), 1)}
+    _write_sensitivity(summary, factors, sdir, log)
+    return summary
+
+
+def _by_key(res) -> dict:
+    """A stage's campaign outcome as {point key: record}; a failed campaign raises."""
+    if isinstance(res, Exception):
+        raise CampaignError(str(res))
+    return {_key(r.params): r for r in res}
+
+
+def _plan_samples(decl, factors, X, out_root):
+    """The samples (the nominal model first: no change) and the recalibrations they need:
+    ([{index, row, changes, options[, calibration]}], [(index, changes_json, options, dest)])."""
     rows = [None] + [list(map(float, r)) for r in X]
-    samples_info = []
-    recal_todo = []
+    samples_info, recal_todo = [], []
     for i, row in enumerate(rows):
         changes, options = ({}, {}) if row is None else sample_changes(factors, row)
         info = {"index": i, "row": row, "changes": changes, "options": options}
@@ -522,13 +563,12 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
             if not dest.exists() and all(d != str(dest) for *_, d in recal_todo):
                 recal_todo.append((i, cj, options, str(dest)))
         samples_info.append(info)
-    t_recal = time.monotonic()
-    if recal_todo:
-        log(f"{sid}: recalibrating {len(recal_todo)} samples "
-            f"({', '.join(r.parameter for r in decl.recalibrate)})")
-        _recalibrate_all(exp, recal_todo, jobs, log, progress, sdir / "profiles")
-    t_recal = time.monotonic() - t_recal
-    # Points of every sample (shared points are run once).
+    return samples_info, recal_todo
+
+
+def _sample_points(decl, samples_info, base_points, sdir):
+    """Each sample's points (info["points"]: [(point, its run, echo, gate)], with its fitted
+    settings); ({key: run} of the points to run, {key: run} of the points behind a gate)."""
     unique: dict[str, dict] = {}
     deferred: dict[str, dict] = {}  # points behind a gate (Sensitivity.gate)
     for info in samples_info:
@@ -565,36 +605,16 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
                 unique.setdefault(_key(run), run)
             pts.append((q, run, echo, gate))
         info["points"] = pts
-    def campaign(points):
-        sexp = Experiment(id=sid, study=exp.study, title=f"sensitivity of {exp.id}",
-                          program=exp.program, points=lambda scale: list(points),
-                          analyse=exp.analyse, timeout_s=exp.timeout_s, cost=exp.cost)
-        res = run_campaign([sexp], "quick", jobs, out_root, log=log, scheduler=scheduler,
-                           progress=progress)[sid]
-        if isinstance(res, Exception):
-            raise CampaignError(str(res))
-        return {_key(r.params): r for r in res}
+    return unique, deferred
 
-    t_run = time.monotonic()
-    by_key = campaign(unique.values())
-    skipped = set()
-    if deferred:
-        # the gates have run: a deferred point runs unless its gate settles it in every sample
-        needed = {}
-        for info in samples_info:
-            for q, run, echo, gate in info.get("points", []):
-                if gate is None:
-                    continue
-                if decl.settles(by_key[_key(gate)].result):
-                    skipped.add((info["index"], _key(q)))
-                else:
-                    needed.setdefault(_key(run), run)
-        log(f"{sid}: {len(needed)} of {len(deferred)} gated points needed "
-            f"({len(skipped)} sample points settled by their gates)")
-        if needed:
-            by_key.update(campaign(needed.values()))
-            unique.update(needed)
-    t_run = time.monotonic() - t_run
+
+
+def _analyse_samples(exp, decl, method, n, seed, factors, X, samples_info, by_key, skipped,
+                     base_points, unique, sdir):
+    """Each sample's metrics through the experiment's own analysis; the summary (bands,
+    rankings, levels, figure bands) with what _write_sensitivity tabulates under "_table"."""
+    import numpy as np
+
     # Each sample's metrics through the experiment's own analysis.
     table = []
     for info in samples_info:
@@ -669,15 +689,21 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
                                       next((t["points"] for t in table if "points" in t), [])}),
         "points_settled_by_gates": len(skipped),
         "points": len(unique),
-        "timing_s": {"recalibration": round(t_recal, 1), "points": round(t_run, 1),
-                     "total": round(time.monotonic() - t0, 1),
-                     "points_cpu": round(points_cpu(sdir / "points", unique), 1)},
+        "timing_s": {},  # sensitivity_stage's
         "metrics": results,
         # verdicts, booleans and named outcomes: their levels over the samples
         "levels": level_rows,
         # each figure's curves over the samples (figure_bands): what the figures draw
         "figure_bands": figure_bands([t["figures"] for t in table if t.get("figures")]),
     }
+    summary["_table"] = (table, names, results, ranking_rows)
+    return summary
+
+
+def _write_sensitivity(summary, factors, sdir, log):
+    """sensitivity.json, bands.csv, ranking.csv, samples.csv, the tornado figures and
+    sensitivity.md of an analysed summary (_analyse_samples)."""
+    table, names, results, ranking_rows = summary.pop("_table")
     atomic_write_json(sdir / "sensitivity.json", summary)
     write_csv(sdir / "bands.csv", [{k: r.get(k) for k in ("metric", "central", "band_low",
                                                           "band_high", "min", "max", "defined",
@@ -701,14 +727,13 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     figs = []
     for r in results:
         if r["drivers"]:  # a metric that no factor moves gets no figure
-            figs.append(tornado(r, method, sdir))
+            figs.append(tornado(r, summary["method"], sdir))
     atomic_write_text(sdir / "sensitivity.md", markdown(summary, figs))
-    log(f"{sid}: {len(results)} metrics, {len(summary['failed_samples'])} failed samples; "
-        f"recalibrations in tolerance {summary['recalibration_pass'][0]}/"
-        f"{summary['recalibration_pass'][1]}; {len(unique)} points, "
+    log(f"{sdir.name}: {len(results)} metrics, {len(summary['failed_samples'])} failed "
+        f"samples; recalibrations in tolerance {summary['recalibration_pass'][0]}/"
+        f"{summary['recalibration_pass'][1]}; {summary['points']} points, "
         f"{summary['timing_s']['points_cpu']:.0f} s of CPU in them; {sdir} "
         f"({summary['timing_s']['total']:.0f} s)")
-    return summary
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1012,10 +1037,21 @@ def run_leverage(exp: Experiment, decls: list[Leverage], jobs: int = 2,
     and analyse; write out/leverage-EXPERIMENT/leverage.json: per point the parameter, the
     point's simulated value at the nominal model and at each end, and the leverage (the
     change between the ends in % of the study's value; in the metric's units where the study's
-    value is 0)."""
+    value is 0). ./testbed reproduce runs leverage_stage of every experiment together instead
+    (stages.run_stages)."""
     out_root = Path(out or Path.cwd() / "results").resolve()
+    res = run_stages({exp.id: leverage_stage(exp, decls, out_root, log)}, "quick", jobs,
+                     out_root, log=log, scheduler=scheduler, progress=progress)[exp.id]
+    if isinstance(res, Exception):
+        raise res
+    return res
+
+
+def leverage_stage(exp: Experiment, decls: list[Leverage], out_root: Path,
+                   log=print) -> Stage:
+    """run_leverage as a stage (testbed.stages): yields its points; returns the summary."""
     lid = f"leverage-{exp.id}"
-    ldir = out_root / lid
+    ldir = Path(out_root) / lid
     ldir.mkdir(parents=True, exist_ok=True)
     base = exp.points("quick")
     runs: list[dict] = list(base)  # the nominal model's (the reproduction's own points)
@@ -1038,11 +1074,7 @@ def run_leverage(exp: Experiment, decls: list[Leverage], jobs: int = 2,
     sexp = Experiment(id=lid, study=exp.study, title=f"calibration leverage of {exp.id}",
                       program=exp.program, points=lambda scale: list(unique.values()),
                       analyse=exp.analyse, timeout_s=exp.timeout_s, cost=exp.cost)
-    res = run_campaign([sexp], "quick", jobs, out_root, log=log, scheduler=scheduler,
-                       progress=progress)[lid]
-    if isinstance(res, Exception):
-        raise CampaignError(str(res))
-    by_key = {_key(r.params): r for r in res}
+    by_key = _by_key((yield Points(sexp)))
     nominal = {v.point: v for v in exp.analyse([by_key[_key(p)] for p in base]).validation}
     ends: dict[str, list] = {}
     for d, x, pts in plan:

@@ -36,26 +36,57 @@ def test_reproduce_computes_bands_unless_told_not_to(tmp_path):
 
 
 def test_reproduce_runs_every_declared_analysis_with_its_scales_design(tmp_path, monkeypatch):
-    ran, runs = [], []
-    monkeypatch.setattr(cli, "_sensitivity",
-                        lambda exp, method, samples, args, **kw: ran.append((exp.id, samples)) or 0)
+    """Every declared experiment's bands (its scale's design), every calibration point's
+    leverage and every experiment's own points are stages of one run (testbed.stages), before
+    the reproduction's analyses; --no-sensitivity runs none of them."""
+    from testbed.leverage import calibration_leverage
+
+    ran, runs, levered, together = [], [], [], []
+    monkeypatch.setattr("testbed.sensitivity.sensitivity_stage",
+                        lambda exp, method, samples, out, log, **kw:
+                        ran.append((exp.id, samples)) or iter(()))
+    monkeypatch.setattr("testbed.sensitivity.leverage_stage",
+                        lambda exp, decls, out, log: levered.append(exp.id) or iter(()))
+    monkeypatch.setattr("testbed.stages.run_stages",
+                        lambda stages, *a, **k: together.append(list(stages))
+                        or {n: None for n in stages})
     monkeypatch.setattr(cli, "_run", lambda exps, args: runs.append(len(exps)) or 0)
-    levered = []
-    monkeypatch.setattr(cli, "_leverage", lambda exps, args: levered.append(len(exps)) or 0)
-    declared = [e for e in experiment.experiments().values() if e.sensitivity is not None]
-    assert declared
+    exps = list(experiment.experiments().values())
+    declared = [e for e in exps if e.sensitivity is not None]
+    lever = [e.id for e in exps if e.id in calibration_leverage({e.id for e in exps})]
+    assert declared and lever
     for scale in ("quick", "paper"):
-        ran.clear()
+        ran.clear(), levered.clear(), together.clear()
         args = _reproduce_args(["--scale", scale], tmp_path)
         assert cli.cmd_reproduce(args) == 0
         assert [i for i, _ in ran] == [e.id for e in declared]
         assert all(n == reproduce_samples(e, scale) for (_, n), e in zip(ran, declared))
+        assert levered == lever
+        assert together == [[f"sensitivity-{e.id}" for e in declared]
+                            + [f"leverage-{i}" for i in lever] + [e.id for e in exps]]
     # the paper scale's design is the larger
     assert REPRODUCE_SAMPLES["paper"] > REPRODUCE_SAMPLES["quick"] >= 2
-    assert levered == [len(experiment.experiments())] * 2  # the calibration leverage too
-    ran.clear()
+    assert runs == [len(exps)] * 2
+    ran.clear(), levered.clear(), together.clear()
     assert cli.cmd_reproduce(_reproduce_args(["--no-sensitivity"], tmp_path)) == 0
-    assert ran == [] and runs[-1] == len(experiment.experiments()) and len(levered) == 2
+    assert ran == levered == together == [] and runs[-1] == len(exps)
+
+
+def test_a_failed_analysis_fails_the_reproduction_but_not_the_others(tmp_path, monkeypatch):
+    """A stage's exception is its own: exit 1 (2 for bad input), the reproduction still runs."""
+    from testbed.campaign import CampaignError
+    from testbed.sensitivity import SensitivityError
+
+    runs = []
+    monkeypatch.setattr(cli, "_run", lambda exps, args: runs.append(len(exps)) or 0)
+    for err, rc in ((CampaignError("a point failed"), 1), (ValueError("a bug"), 1),
+                    (SensitivityError("bad input"), 2)):
+        monkeypatch.setattr("testbed.stages.run_stages",
+                            lambda stages, *a, err=err, **k:
+                            {n: (err if n == "sensitivity-tno-jitter" else None)
+                             for n in stages})
+        assert cli.cmd_reproduce(_reproduce_args([], tmp_path)) == rc
+    assert runs == [len(experiment.experiments())] * 3
 
 
 def test_a_declaration_overrides_the_design_per_scale():
@@ -94,13 +125,13 @@ def _toy(exp_id, recal=None):
 
 
 def _fake_campaign(monkeypatch):
-    from testbed import sensitivity
+    from testbed import stages
 
     def fake(exps, scale, jobs, out, **kw):
         [sexp] = exps
         return {sexp.id: [Record(params=p, result={}) for p in sexp.points(scale)]}
 
-    monkeypatch.setattr(sensitivity, "run_campaign", fake)
+    monkeypatch.setattr(stages, "run_campaign", fake)
 
 
 def test_a_verdict_gets_its_levels_over_the_design(tmp_path, monkeypatch):
@@ -181,7 +212,7 @@ def test_calibration_leverage_reruns_the_points_at_the_parameters_band(tmp_path,
         ran.extend(pts)
         return {sexp.id: [Record(params=p, result={}) for p in pts]}
 
-    monkeypatch.setattr("testbed.sensitivity.run_campaign", fake)
+    monkeypatch.setattr("testbed.stages.run_campaign", fake)
     monkeypatch.setattr(sensitivity, "build_id", lambda program: "b")
     monkeypatch.setattr("testbed.sensitivity.program_path", lambda p: tmp_path)
 

@@ -754,7 +754,7 @@ def test_a_sensitivity_run_applies_the_duplex_reading_in_its_analysis(tmp_path, 
         ran.extend(pts)
         return {sexp.id: [Record(params=p, result=by_params[key(p)]) for p in pts]}
 
-    monkeypatch.setattr(sensitivity, "run_campaign", fake_campaign)
+    monkeypatch.setattr("testbed.stages.run_campaign", fake_campaign)
     fits = []
 
     def fit(profile_file, options):  # K's refit, counted (a sample's refit runs programs)

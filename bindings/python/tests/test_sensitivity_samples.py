@@ -2,12 +2,12 @@
 trajectory gives each parameter a single elementary effect, whose spread is undefined, so the
 analysis could rank nothing."""
 
-from testbed import cli, sensitivity
+from testbed import cli, stages
 
 
 def test_morris_with_one_trajectory_is_refused(tmp_path, monkeypatch, capsys):
     ran = []
-    monkeypatch.setattr(sensitivity, "run_campaign", lambda *a, **k: ran.append(a) or {})
+    monkeypatch.setattr(stages, "run_campaign", lambda *a, **k: ran.append(a) or {})
     rc = cli.main(["sensitivity", "tno-pipeline", "--samples", "1", "--out", str(tmp_path),
                    "--no-progress"])
     out = capsys.readouterr().out.splitlines()
