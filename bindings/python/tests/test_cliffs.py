@@ -9,7 +9,7 @@ import pytest
 
 from testbed import EXAMPLES_DIR
 from testbed.experiment import Record
-from testbed.experiments import mega06, ntt96
+from testbed.experiments import jaxa06, mega06, ntt96
 from testbed.regimes import set_regime
 
 from programs import run_program
@@ -197,3 +197,101 @@ def test_mega_multiplex_names_the_memory_cap_cliff_with_both_regimes():
         "memory-capped: 7671; all asked for run: 10000")
     assert m["multiplex_max_processes_512mb"] == 7671
     assert m["multiplex_process_memory_bytes"] == 64512
+
+
+# --- JAXA06: the duplex reading's late collisions ------------------------------------------------
+
+#: IEEE 802.3 4.2.3.2.4 and 4.4.2: a collision after the slot time, 512 bit times of the frame
+#: (the 64-bit preamble and SFD not counted), is late: the MAC discards the frame. At 100 Mbit/s
+#: a bit is 10 ns: the slot ends 5 760 ns after the frame's first bit; one byte is 80 ns.
+BIT_NS = 10
+SLOT_END_NS = (64 + 512) * BIT_NS
+
+MISMATCH_CPP = r"""
+namespace cliffs
+{
+// A duplex mismatch on a cable of length 0: the forced-half NIC starts a frame of `bytes`, the
+// forced-full NIC starts one of its own `leadNs` after the half one's first bit (it does not
+// defer). Returns the half NIC's collisions, late collisions and frames sent.
+std::vector<uint64_t>
+Mismatch(double leadNs, uint32_t bytes)
+{
+    using namespace ns3;
+    NodeContainer n(2);
+    EthernetHelper eth;
+    eth.SetCableLength(0);
+    eth.SetDeviceAttribute("Duplex", StringValue("ForcedHalf"));
+    Ptr<EthernetNetDevice> half = eth.CreateDevice(n.Get(0));
+    eth.SetDeviceAttribute("Duplex", StringValue("ForcedFull"));
+    Ptr<EthernetNetDevice> full = eth.CreateDevice(n.Get(1));
+    eth.Connect(half, full);
+    const Time at = MicroSeconds(10);
+    Simulator::Schedule(at,
+                        [=]() { half->Send(Create<Packet>(bytes), full->GetAddress(), 0x88B5); });
+    Simulator::Schedule(at + NanoSeconds(leadNs),
+                        [=]() { full->Send(Create<Packet>(100), half->GetAddress(), 0x88B5); });
+    Simulator::Stop(MilliSeconds(10));
+    Simulator::Run();
+    const auto& st = half->GetStats();
+    std::vector<uint64_t> out{st.collisions, st.lateCollisions, st.txFrames};
+    Simulator::Destroy();
+    return out;
+}
+} // namespace cliffs
+"""
+
+
+@needs_build
+def test_jaxa_duplex_mismatch_one_byte_either_side_of_the_slot(tmp_path):
+    """The mismatch's regime (jaxa06.collision_regime): the full end's frame reaching the half
+    end one byte (80 ns) before the slot's end is an early collision, retried (the half end's
+    frame goes out); one byte after, a late collision, and the frame is discarded."""
+    import cppyy
+
+    import testbed
+
+    testbed.ns  # loads ns-3 and the module
+    if not hasattr(cppyy.gbl, "cliffs") or not hasattr(cppyy.gbl.cliffs, "Mismatch"):
+        cppyy.cppdef(MISMATCH_CPP)
+    out = {}
+    for lead in (SLOT_END_NS - 8 * BIT_NS, SLOT_END_NS + 8 * BIT_NS):
+        collisions, late, sent = cppyy.gbl.cliffs.Mismatch(float(lead), 1000)
+        out[lead] = (jaxa06.collision_regime({"eth_collisions": collisions,
+                                              "eth_late_collisions": late}), sent)
+    assert out == {SLOT_END_NS - 80: ("early collisions only", 1),
+                   SLOT_END_NS + 80: ("late collisions", 0)}
+
+
+def test_jaxa_duplex_names_the_reading_cliff_with_both_regimes():
+    """Records of jaxa-duplex's points (the program's form): where the mismatch collides late
+    and the other readings early, the main metric names the mismatch's regime first, each other
+    reading's, and the band spans them; where every reading is alike no regime is named."""
+    recs = []
+    for setting, (bw, size) in jaxa06.DUPLEX_SETTINGS.items():
+        for mode in ("sync", "bidir"):
+            for nic in [None] + jaxa06.DUPLEX_CONFIGS:
+                stress_two = setting == "stress" and mode == "bidir" and nic is not None
+                late = 120 if stress_two and nic == "full" else 0
+                collisions = (154 if nic == "full" else 1318) if stress_two else 0
+                params = {"mode": mode, "bandwidth": jaxa06.BW[bw][0], "dataSize": size}
+                if nic is not None:
+                    params["halfDuplex"] = True
+                    if nic != "half":
+                        params["emulatorNic"] = nic
+                t = 20.19 if late else 2.57 if setting == "stress" else 12.2
+                recs.append(Record(params=params, result={
+                    "bandwidth_bps": jaxa06.BW[bw][1], "data_size": size,
+                    "time_per_exchange_ms": t, "eth_collisions": collisions,
+                    "eth_late_collisions": late, "eth_fcs_errors": late, "reps": 2,
+                    "exchanges": 200}))
+    m = jaxa06.duplex_analyse(recs).metrics
+    regime = m["stress_halfduplex_twoway_hd_ms_regime"]
+    assert regime.startswith("late collisions (mismatch) (driver: which NICs")
+    assert regime.endswith("late collisions (mismatch): 20.19; early collisions only (every NIC "
+                           "half): 2.57; early collisions only (NIST Net autonegotiating): 2.57")
+    assert (m["stress_halfduplex_twoway_hd_ms_low"],
+            m["stress_halfduplex_twoway_hd_ms_high"]) == (2.57, 20.19)
+    assert "halfduplex_twoway_hd_ms_regime" not in m
+    assert "stress_halfduplex_oneway_hd_ms_regime" not in m
+    # the other readings' own values stay their own
+    assert m["stress_halfduplex_twoway_hd_half_ms"] == 2.57
