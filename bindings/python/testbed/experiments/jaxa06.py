@@ -22,6 +22,7 @@ from .. import validation
 from ..experiment import (EXTREME_SEEDS, Analysis, Experiment, Figure, Series, Validation,
                           levels_text, register)
 from ..plot import measured_with_tolerance
+from ..regimes import set_regime
 
 # Table 1 settings: label used in metric names -> ns-3 DataRate string.
 SETTINGS = {"100M": "100Mbps", "50M": "50Mbps", "10M": "10Mbps", "1M": "1Mbps",
@@ -960,6 +961,38 @@ def timeline_figure(name, title, rec):
                          "set for [i=1:8] linetype i lw 7", "set key bottom right"])
 
 
+def collision_regime(result):
+    """The regime of a half-duplex point's NICs (IEEE 802.3 4.2.3.2.4): 'late collisions' when
+    a collision came after the first 512 bits of a frame (the slot time), where the MAC discards
+    the frame and TCP must recover it; 'early collisions only' when every collision came within
+    the slot time, and the MAC retried it within microseconds; else 'no collision'."""
+    if result.get("eth_late_collisions", 0) > 0:
+        return "late collisions"
+    return "early collisions only" if result.get("eth_collisions", 0) > 0 else "no collision"
+
+
+def _duplex_regimes(metrics, recs, reading):
+    """The duplex reading's cliff: where the readings of the half-duplex test put a point's NICs
+    in different collision regimes (collision_regime), its *_hd_ms metric names the main
+    reading's regime first and each other reading's, with their values (the band covers all)."""
+    for setting, (bw, size) in DUPLEX_SETTINGS.items():
+        prefix = "" if setting == "paper" else "stress_"
+        for way in ("oneway", "twoway"):
+            main = recs.get((setting, way, reading))
+            others = [(nic, recs.get((setting, way, nic))) for nic in DUPLEX_CONFIGS
+                      if nic != reading]
+            if main is None or any(r is None for _, r in others):
+                continue
+            regimes = [(collision_regime(main.result), _t(main), reading)] + \
+                [(collision_regime(r.result), _t(r), nic) for nic, r in others]
+            if len({g for g, _, _ in regimes}) < 2:
+                continue
+            driver = (f"which NICs the half-duplex test changed (duplexReading), {bw}bit/s, "
+                      f"{size} B, {way}: a collision after the slot time (512 bits) is late")
+            set_regime(metrics, f"{prefix}halfduplex_{way}_hd_ms", driver,
+                       [(f"{g} ({DUPLEX_LABELS[nic]})", t) for g, t, nic in regimes])
+
+
 def duplex_analyse(records, reading=DUPLEX_MAIN):
     """The duplex points' metrics; ``reading``: the NIST Net PC's NICs in the half-duplex test
     (a DUPLEX_CONFIGS key) whose points the main metrics (``*_hd_ms``, the timeline figures)
@@ -1000,6 +1033,7 @@ def duplex_analyse(records, reading=DUPLEX_MAIN):
             if hd or suffix not in ("collisions", "late_collisions", "fcs_errors"):
                 metrics[f"{name}_{suffix}_per_exchange"] = per_exchange(r, field)
     metrics["halfduplex_main_configuration"] = DUPLEX_NAMES[reading]
+    _duplex_regimes(metrics, recs, reading)
     labels = ["full", "half/full (mismatch)", "half/half", "half/auto"]
     keys = ["fd", "hd_full", "hd_half", "hd_auto"]
     xs = list(range(1, 5))

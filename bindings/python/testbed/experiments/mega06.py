@@ -19,6 +19,7 @@ import numpy as np
 from .. import mega_split, validation
 from ..experiment import (EXTREME_SEEDS, Analysis, Experiment, Figure, Series, Validation,
                           register, set_seed_interval)
+from ..regimes import set_regime
 
 # --------------------------------------------------------------------------------------------
 # mega-flooding
@@ -426,6 +427,24 @@ PAPER_COUNTS = [1, 10, 100, 500, 1000, 2000, 3000, 5000, 7000, 10000]
 PAPER_MEMORY_MB = [128, 256, 384, 512, 768, 1024]
 NORMAL_STD_FRACTION = 1e-3  # [MEGA06]: std of the send interval <= 1/1000 of the interval
 INTERVAL_US = 1e6
+# The memory cap's cliff (doc/mega.rst, "Memory"): fork fails beyond
+# floor((Memory - BaseMemory) / ProcessMemory) processes, 7 671 on the 512 MB PC with the
+# profile's 40 MB and 63 KB. Inside those two estimates' ranges (30-60 MB, 48-96 KB) the cap
+# runs from 4 821 to 10 282, across the sweep's largest count (10 000): at the ranges' low ends
+# every process asked for runs. The largest count runs there too, the other side of the cliff.
+CAP_OTHER_SIDE = {"HostPlatform.BaseMemory": 31457280, "HostPlatform.ProcessMemory": 49152}
+
+
+def memory_cap(memory, base, process):
+    """The processes a PC of `memory` bytes holds (doc/mega.rst, "Memory"): fork fails once the
+    kernel and daemons (`base`) and the processes (`process` each) would exceed it."""
+    return (memory - base) // process
+
+
+def cap_regime(record):
+    """The regime of a mega-multiplex count point: 'memory-capped' when fork failed before every
+    process asked for ran, else 'all asked for run'."""
+    return "memory-capped" if record["launch_failed"] else "all asked for run"
 
 
 def multiplex_points(scale):
@@ -438,6 +457,11 @@ def multiplex_points(scale):
             dur = 3.0 if quick else 30.0
         pts.append({"role": "count", "nodes": n, "duration": dur, "memoryMb": 0,
                     "seriesLength": 10.0 if quick else 20.0, "bin": 1.0})
+    # The other side of the memory cap's cliff: the largest count with the memory estimates at
+    # their ranges' low ends.
+    other = dict(pts[-1], role="cap-other-side",
+                 hostSet=";".join(f"{k}={v}" for k, v in CAP_OTHER_SIDE.items()))
+    pts.append(other)
     # The memory cap: ask for more processes than fit and see where fork fails.
     for mb in [512] if quick else PAPER_MEMORY_MB:
         pts.append({"role": "memory", "nodes": 30000, "duration": 0.0, "memoryMb": mb,
@@ -445,10 +469,38 @@ def multiplex_points(scale):
     return pts
 
 
+def max_processes_normal(counts, limit):
+    """The largest number of processes that ran (a request beyond the memory cap runs the cap)
+    with a send-interval deviation within the study's criterion; None if none."""
+    normal = [r["launched"] for r in counts if r["send_interval_std_us"] <= limit]
+    return max(normal) if normal else None
+
+
+def _cap_regimes(metrics, counts, other, limit):
+    """The memory cap's cliff at the largest count (CAP_OTHER_SIDE): its metrics and
+    multiplex_max_processes_normal name the regime of the central run and the other side's."""
+    n = other["nodes"]
+    r = counts.get(n)
+    if r is None:
+        return
+    driver = (f"{n} processes asked for against the memory cap floor((Memory - BaseMemory) / "
+              f"ProcessMemory): {r['launched']} ran with the profile's estimates, "
+              f"{other['launched']} with BaseMemory and ProcessMemory at their ranges' low ends")
+    regimes = (cap_regime(r), cap_regime(other))
+    for key in ("launched", "send_interval_std_us", "launch_duration_s"):
+        set_regime(metrics, f"multiplex_{key}_{n}", driver,
+                   list(zip(regimes, (r[key], other[key]))))
+    swapped = [other if q is r else q for q in counts.values()]
+    set_regime(metrics, "multiplex_max_processes_normal", driver,
+               list(zip(regimes, (metrics["multiplex_max_processes_normal"],
+                                  max_processes_normal(swapped, limit)))))
+
+
 def multiplex_analyse(records):
     rows = []
     counts = {}
     memory = {}
+    other = None
     for rec in records:
         p, r = rec.params, rec.result
         rows.append({"role": p["role"], "nodes": p["nodes"], "memory_mb": r["memory_bytes"] / 2**20,
@@ -462,16 +514,16 @@ def multiplex_analyse(records):
                      "send_rate_per_node": r["send_rate_per_node"], "events": r["events"]})
         if p["role"] == "count":
             counts[p["nodes"]] = r
+        elif p["role"] == "cap-other-side":
+            other = r
         else:
             memory[r["memory_bytes"] / 2**20] = r
     ns = sorted(counts)
     limit = NORMAL_STD_FRACTION * INTERVAL_US
-    # Counts of processes that actually ran (a request beyond the memory cap runs the cap).
-    normal = [counts[n]["launched"] for n in ns if counts[n]["send_interval_std_us"] <= limit]
     metrics = {
         "multiplex_normal_std_limit_us": limit,
-        "multiplex_max_processes_normal": max(normal) if normal else None,
-        "multiplex_process_memory_bytes": records[0].result["process_memory_bytes"],
+        "multiplex_max_processes_normal": max_processes_normal(counts.values(), limit),
+        "multiplex_process_memory_bytes": counts[ns[0]]["process_memory_bytes"],
     }
     for n in ns:
         r = counts[n]
@@ -480,6 +532,8 @@ def multiplex_analyse(records):
         metrics[f"multiplex_refill_us_per_wakeup_{n}"] = r["refill_us_per_wakeup"]
         metrics[f"multiplex_launch_duration_s_{n}"] = r["launch_duration_s"]
         metrics[f"multiplex_launched_{n}"] = r["launched"]
+    if other is not None:
+        _cap_regimes(metrics, counts, other, limit)
     for mb in sorted(memory):
         metrics[f"multiplex_max_processes_{int(mb)}mb"] = memory[mb]["launched"]
     if 512 in memory:

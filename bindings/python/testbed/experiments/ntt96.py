@@ -9,6 +9,7 @@ packets however long they take; a run cut off at the program's --maxTime reports
 """
 
 from ..experiment import Analysis, Experiment, Figure, Series, register
+from ..regimes import set_regime
 
 STREAM_MBPS = 6.0
 # The load is described by frame rate and frame size (the study gives neither). The main sweeps
@@ -169,20 +170,6 @@ def nagle_regime(record, mss):
     record is not a whole number of segments (its last segment is short and waits for the
     acknowledgement of the previous one), else 'whole segments'."""
     return "whole segments" if record % mss == 0 else "partial segment held"
-
-
-def set_regime(metrics, name, driver, regimes):
-    """A named cliff of metric NAME: NAME_regime says the driver, the regime of the central
-    value (the first of regimes) and each regime's value; NAME_low / NAME_high span both regimes'
-    values (the band covers both). regimes: [(label, value)]; a value None (cut off) is said so
-    and left out of the band."""
-    (label, _), *_ = regimes
-    text = "; ".join(f"{lab}: {'cut off' if v is None else f'{v:.4g}'}" for lab, v in regimes)
-    metrics[f"{name}_regime"] = f"{label} (driver: {driver}); {text}"
-    values = [v for _, v in regimes if v is not None]
-    if metrics.get(name) is not None and len(values) == len(regimes):
-        metrics[f"{name}_low"] = min(values)
-        metrics[f"{name}_high"] = max(values)
 
 
 def load_analyse(records):
