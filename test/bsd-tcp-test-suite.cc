@@ -15,7 +15,11 @@
  *   the segment, not 200 ms after it; a read that opens the window by two segments sends it at
  *   once;
  * - SYN: retransmitted after 6 s (t_rxtcur = 2 x tcp_rttdflt) and then 24 s (TCP_REXMTVAL =
- *   4 x 3 s, x tcp_backoff[1] = 2), the connection dropped by TCPTV_KEEP_INIT at 75 s.
+ *   4 x 3 s, x tcp_backoff[1] = 2), the connection dropped by TCPTV_KEEP_INIT at 75 s;
+ * - records one segment and a few bytes long through a send buffer of two segments: Nagle holds
+ *   the partial segment, the receiver's reads never open the window by two segments, so the
+ *   stream is clocked by the receiver's 200 ms tick, three segments' worth every two ticks,
+ *   every byte delivered in order and no tick without data.
  */
 
 #include "ns3/bsd-tcp-helper.h"
@@ -528,6 +532,159 @@ class BsdTcpSynTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * Records of one segment and 13 bytes written as fast as a two-segment send buffer allows and
+ * read at once: the stream goes on, clocked by the receiver's delayed ACK, three segments every
+ * two ticks.
+ */
+class BsdTcpTickClockedStreamTestCase : public TestCase
+{
+  public:
+    BsdTcpTickClockedStreamTestCase()
+        : TestCase("BSD TCP: MSS + 13 B records, 2-MSS send buffer: 3 MSS per two 200 ms ticks")
+    {
+    }
+
+  private:
+    static constexpr uint32_t MSS = 4096;        //!< t_maxseg (FDDI, MCLBYTES 2048)
+    static constexpr uint32_t RECORD = MSS + 13; //!< a record one segment and 13 bytes long
+    static constexpr uint32_t SND_BUF = 2 * MSS; //!< the sender's so_snd.sb_hiwat
+    static constexpr uint32_t RCV_BUF = 4 * MSS; //!< the receiver's so_rcv.sb_hiwat
+    static constexpr uint32_t PATTERN = 251;     //!< byte o of the stream is o mod 251
+
+    BsdPair* m_pair{nullptr};       //!< the hosts
+    uint64_t m_written{0};          //!< bytes accepted by Send
+    uint64_t m_read{0};             //!< bytes read by the server's application
+    uint64_t m_misordered{0};       //!< bytes read that are not the stream's next byte
+    bool m_blocked{false};          //!< the writer waits for room in the send buffer
+    Time m_wake{MicroSeconds(100)}; //!< the writer's wake-up and copy time
+
+    /** The writer, woken after the protocol processing that freed space (sowwakeup). */
+    void Wake(Ptr<Socket>, uint32_t)
+    {
+        if (m_blocked)
+        {
+            m_blocked = false;
+            Simulator::Schedule(m_wake, &BsdTcpTickClockedStreamTestCase::Write, this);
+        }
+    }
+
+    /**
+     * One write(2) of the rest of the current record, or of what fits of it, as the stream's
+     * forwarding process does; the next record follows m_wake later, a blocked writer m_wake after
+     * the socket has room.
+     */
+    void Write()
+    {
+        Ptr<Socket> s = m_pair->client;
+        const uint32_t n = std::min<uint32_t>(s->GetTxAvailable(), RECORD - m_written % RECORD);
+        if (n > 0)
+        {
+            std::vector<uint8_t> bytes(n);
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                bytes[i] = static_cast<uint8_t>((m_written + i) % PATTERN);
+            }
+            const int sent = s->Send(Create<Packet>(bytes.data(), n));
+            m_written += std::max(sent, 0);
+        }
+        if (m_written % RECORD == 0 && m_written > 0 && n > 0)
+        {
+            Simulator::Schedule(m_wake, &BsdTcpTickClockedStreamTestCase::Write, this);
+            return;
+        }
+        m_blocked = true;
+    }
+
+    /** The server's application reads whatever arrives. */
+    void Read(Ptr<Socket> s)
+    {
+        while (Ptr<Packet> p = s->Recv())
+        {
+            std::vector<uint8_t> bytes(p->GetSize());
+            p->CopyData(bytes.data(), bytes.size());
+            for (uint8_t b : bytes)
+            {
+                m_misordered += b != m_read % PATTERN;
+                ++m_read;
+            }
+        }
+    }
+
+    void DoRun() override
+    {
+        BsdPair pair(MSS, RCV_BUF);
+        m_pair = &pair;
+        Simulator::Schedule(Seconds(1), &BsdPair::Connect, &pair);
+        pair.client->SetSendCallback(MakeCallback(&BsdTcpTickClockedStreamTestCase::Wake, this));
+        pair.listener->SetAcceptCallback(
+            MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+            Callback<void, Ptr<Socket>, const Address&>([this](Ptr<Socket> s, const Address& a) {
+                m_pair->Accept(s, a);
+                s->SetRecvCallback(MakeCallback(&BsdTcpTickClockedStreamTestCase::Read, this));
+            }));
+        Simulator::Schedule(Seconds(2), &BsdTcpTickClockedStreamTestCase::Write, this);
+        const Time end = Seconds(12);
+        Simulator::Stop(end);
+        Simulator::Run();
+        const Time phase = pair.nodes.Get(1)->GetObject<BsdTcpSocketFactory>()->GetFastTimerPhase();
+        const Time tick = MilliSeconds(200);
+
+        // Every byte written is read once and in order; what is not read is still in the send
+        // buffer (conservation).
+        NS_TEST_EXPECT_MSG_EQ(m_misordered, 0u, "the stream's bytes in order");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(m_read, m_written, "nothing read that was not written");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(m_written - m_read,
+                                    uint64_t{SND_BUF},
+                                    "what was written and not read fits the send buffer");
+
+        // By hand, from 4.4BSD-Lite's rules (Stevens vol. 2 sec. 26.3, 27.x): the receiver
+        // delays every ACK to its next fast tick (TCP_REASS: TF_DELACK); its reads send a
+        // window update (tcp_output after PRU_RCVD) only when adv = win - (rcv_adv - rcv_nxt)
+        // >= 2 t_maxseg or 2 adv >= sb_hiwat, i.e. after 8 192 bytes read since its last ACK:
+        // all of the send buffer in two whole segments. The sender (tcp_output) sends a whole
+        // segment, or, idle, all it holds; Nagle holds a partial segment otherwise. At a tick
+        // the writer is blocked on a full buffer, so the ACK of the F bytes in flight leaves
+        // U = 8 192 - F unsent; if 0 < U < 4 096 they go (idle, all there is), the writer
+        // refills the buffer record by record, one whole segment goes as soon as 4 096 bytes
+        // are unsent, and the remaining 4 096 - U are held: U + 4 096 bytes in flight, not two
+        // whole segments, so no window update: the next tick's ACK leaves 4 096 - U unsent.
+        // Hence in steady state the ACKs fall on the receiver's ticks only, each acknowledges
+        // between 4 096 and 8 192 bytes, and every two ticks acknowledge 3 x 4 096 bytes; no
+        // tick goes without data (no stall).
+        std::vector<std::pair<Time, uint32_t>> acks;
+        for (const auto& [at, h] : pair.serverTx)
+        {
+            if (at >= Seconds(3) && (h.GetFlags() & TcpHeader::ACK))
+            {
+                acks.emplace_back(at, h.GetAckNumber().GetValue());
+            }
+        }
+        const uint64_t ticks = (end - Seconds(3)).GetTimeStep() / tick.GetTimeStep();
+        NS_TEST_ASSERT_MSG_EQ(acks.size(), ticks, "one ACK on each tick from 3 s to the end");
+        for (std::size_t i = 0; i < acks.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ((acks[i].first - phase).GetTimeStep() % tick.GetTimeStep(),
+                                  0,
+                                  "ACK " << i << " on the receiver's fast tick");
+            if (i + 1 < acks.size())
+            {
+                const uint32_t step = acks[i + 1].second - acks[i].second;
+                NS_TEST_EXPECT_MSG_GT(step, MSS, "more than one segment at tick " << i + 1);
+                NS_TEST_EXPECT_MSG_LT(step, SND_BUF, "less than the buffer at tick " << i + 1);
+            }
+            if (i + 2 < acks.size())
+            {
+                NS_TEST_EXPECT_MSG_EQ(acks[i + 2].second - acks[i].second,
+                                      3 * MSS,
+                                      "three segments' worth in the two ticks after ACK " << i);
+            }
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * The 4.4BSD TCP suite.
  */
 class BsdTcpTestSuite : public TestSuite
@@ -540,6 +697,7 @@ class BsdTcpTestSuite : public TestSuite
         AddTestCase(new BsdTcpPersistTestCase, Duration::QUICK);
         AddTestCase(new BsdTcpDelayedAckTestCase, Duration::QUICK);
         AddTestCase(new BsdTcpSynTestCase, Duration::QUICK);
+        AddTestCase(new BsdTcpTickClockedStreamTestCase, Duration::QUICK);
     }
 };
 

@@ -295,3 +295,29 @@ def test_jaxa_duplex_names_the_reading_cliff_with_both_regimes():
     assert "stress_halfduplex_oneway_hd_ms_regime" not in m
     # the other readings' own values stay their own
     assert m["stress_halfduplex_twoway_hd_half_ms"] == 2.57
+
+
+#: 4.4BSD's fast timeout (PR_FASTHZ = 5): the receiver's delayed ACKs go on a 200 ms tick.
+FAST_TICK_S = 0.2
+
+
+@needs_build
+def test_ntt_exp1_partial_segment_stream_is_clocked_by_the_delayed_ack_tick(tmp_path):
+    """A record 13 bytes over the MSS, an 8 KB send buffer (two segments) and a 16 KB receive
+    buffer, on a ring loaded to 5 Mbit/s: the stream keeps flowing to the cut-off, clocked by
+    the receiver's delayed ACK. By hand (tcp_output): at each tick the ACK leaves U bytes of the
+    full send buffer unsent, 0 < U < MSS; they go (idle), one whole segment follows and 4 096 - U
+    are held by Nagle, so the receiver never reads two whole segments between ticks and sends no
+    window update; every two ticks carry 3 x MSS bytes. No retransmission and no persist timeout
+    is needed: the records arrive throughout the window at that rate."""
+    r = run_program("ntt-stream", tmp_path, setup="ring", tcp="true", loadPps=142.792,
+                    loadFrame=ntt96.FDDI_MAX_FRAME, packetSize=4109, rcvBuf=16384, sndBuf=8192,
+                    maxTime="30s")
+    assert r["mss"] == ntt96.FDDI_MSS and r["nagle_regime"] == "partial segment held"
+    assert r["jitter_is_lower_bound"] and r["end_s"] >= 30
+    assert r["tcp_retransmissions"] == 0 and r["tcp_persist_forced"] == 0
+    tick_mbps = 3 * r["mss"] * 8 / (2 * FAST_TICK_S) / 1e6
+    # One record of the count's rounding and one tick's worth of the cycle's phase.
+    slack_mbps = (4109 + 2 * r["mss"]) * 8 / r["window_s"] / 1e6
+    assert r["window_s"] >= 25
+    assert r["stream_rate_mbps"] == pytest.approx(tick_mbps, abs=slack_mbps)
