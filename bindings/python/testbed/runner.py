@@ -9,7 +9,6 @@ procedures).
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
 import signal
@@ -64,15 +63,10 @@ def run_program_json(program: str, params: dict, profile_file=None, options=None
     return json.loads(out.stdout)
 
 
-_PR_SET_PDEATHSIG = 1
-
-
-def _die_with_parent():
-    """In the child, before exec: SIGKILL when the process that started it dies (Linux)."""
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):
-        pass
+#: The program is killed when the process that starts it dies (ProgramOptions::Parse arms
+#: Linux's PR_SET_PDEATHSIG when this names its parent). The program arms it itself: a pre-exec
+#: hook here would make Python fork the whole worker instead of using vfork (bench/spawn.py).
+PARENT_PID_VARIABLE = "TESTBED_PARENT_PID"
 
 
 # --------------------------------------------------------------------------------------------
@@ -195,7 +189,8 @@ def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]]
     t0 = time.monotonic()
     try:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                start_new_session=True, preexec_fn=_die_with_parent)
+                                start_new_session=True,
+                                env={**os.environ, PARENT_PID_VARIABLE: str(os.getpid())})
         with _RUNNING_LOCK:
             _RUNNING.add(proc)
         forward = None
