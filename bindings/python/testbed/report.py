@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .experiment import failing_checks, headline, levels_text, role_counts
 from .outputs import atomic_write_text
-from .sensitivity import combine_band, leverage_of
+from .sensitivity import COMPANIONS, combine_band, leverage_of
 
 
 def _fmt(v):
@@ -34,12 +34,6 @@ def _sim(v):
     return _fmt(v["simulated"])
 
 
-#: Companions of a metric NAME: NAME_low / NAME_high (a band or a seed interval), NAME_seeds,
-#: NAME_seed_low / NAME_seed_high (the seed interval alone, where _low/_high are wider),
-#: NAME_levels (a verdict's outcomes), NAME_regime (a named cliff), NAME_lower_bound (a value
-#: cut off by a horizon: NAME itself is None).
-COMPANIONS = ("_low", "_high", "_seeds", "_seed_low", "_seed_high", "_levels", "_regime",
-              "_lower_bound")
 
 
 def _metric_table(metrics: dict, sens: dict | None) -> list[str]:
@@ -84,6 +78,8 @@ def _metric_table(metrics: dict, sens: dict | None) -> list[str]:
             extra.append(f"levels: {metrics[f'{k}_levels']}")
         if b and b.get("levels"):
             extra.append(f"levels over the ranges: {levels_text(b['levels'])}")
+        if metrics.get(f"{k}_ends"):
+            extra.append(f"at the band's ends: {metrics[f'{k}_ends']}")
         if metrics.get(f"{k}_regime"):
             extra.append(_fmt(metrics[f"{k}_regime"]))
         rows.append(f"| `{k}` | {_cell(val)} | {band} | {drivers} | {_cell('; '.join(extra))} |")

@@ -369,9 +369,13 @@ def leveled_names(nominal: dict, patterns) -> list[str]:
             and any(fnmatch.fnmatch(m, pat) for pat in patterns)]
 
 
-#: Companions of a metric NAME (testbed.report.COMPANIONS): never a prediction of their own.
+#: Companions of a metric NAME, never a prediction of their own: NAME_low / NAME_high (a band
+#: or a seed interval), NAME_seeds, NAME_seed_low / NAME_seed_high (the seed interval alone,
+#: where _low/_high are wider), NAME_levels (a verdict's outcomes), NAME_regime (a named
+#: cliff), NAME_ends (a named outcome at each end of a band: which end gives which),
+#: NAME_lower_bound (a value cut off by a horizon: NAME itself is None).
 COMPANIONS = ("_low", "_high", "_seeds", "_seed_low", "_seed_high", "_levels", "_regime",
-              "_lower_bound")
+              "_ends", "_lower_bound")
 
 
 def without_band(metrics: dict, decl: "Sensitivity | None", compared=(),

@@ -107,11 +107,6 @@ NOT_PREDICTIONS = {
 #: reason): the reproduction's metrics.json has no band for them. Checked on a reproduction's
 #: folder only (TESTBED_REPRODUCTION), whose sensitivity blocks say what was banded.
 KNOWN_MISSING_IN_REPRODUCTION = {
-    "tno-pipeline": {
-        # the --band ends' own named outcomes (their points are left out of the samples)
-        "*_fast_sweep_ended_by": "the fast --band end's outcome, not run by a sample",
-        "*_slow_sweep_ended_by": "the slow --band end's outcome, not run by a sample",
-    },
     "ntt-overflow": {
         # its samples run the default random rate and flush interval only (point_filter)
         "exp3_random_*_jitter_s": "the random size's own points: not run by a sample",

@@ -5,7 +5,8 @@ the DMSO RTI 1.3NG, TNO's RTI-DM and RTI-SM, on SGI Onyx (calibration) and iHawk
 from .. import validation
 from ..plot import band_between
 from ..experiment import (EXTREME_SEEDS, Analysis, Experiment, Figure, Series, Validation,
-                          looks_extreme, register, seed_interval, set_seed_interval)
+                          levels_text, looks_extreme, register, seed_interval,
+                          set_seed_interval)
 
 # config -> (metric prefix, title)
 CONFIGS = {
@@ -227,9 +228,13 @@ def pipeline_analyse(records):
         if ends:
             for k, q in enumerate(("latency_us", "knee_hz", "max_hz")):
                 set_band(metrics, f"{prefix}_{q}", [v[k] for v in ends + [(lat0, knee, best)]])
-            for b in BANDS:
-                if (c, b) in summaries:
-                    metrics[f"{prefix}_{b}_sweep_ended_by"] = summaries[(c, b)][0][3]
+            # What ends the sweep over the same runs: its levels (the fraction of the runs
+            # each outcome ends), and which end ends how
+            outcomes = [ended] + [v[3] for v in ends]
+            metrics[f"{prefix}_sweep_ended_by_levels"] = levels_text(
+                {o: outcomes.count(o) / len(outcomes) for o in outcomes})
+            metrics[f"{prefix}_sweep_ended_by_ends"] = "; ".join(
+                f"{b}: {summaries[(c, b)][0][3]}" for b in BANDS if (c, b) in summaries)
         ok = sorted((f, lat) for f, lat, v in pts if v is None)
         series.append(Series(title, [f for f, _ in ok], [lat for _, lat in ok], group=title))
         # The band at each frequency where the central run and every end of the ranges kept
