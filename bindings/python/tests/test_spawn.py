@@ -17,8 +17,10 @@ from testbed import EXAMPLES_DIR
 from testbed.runner import PARENT_PID_VARIABLE
 
 PROGRAM = Path(EXAMPLES_DIR) / "ntt-stream"
-#: A run of many simulated minutes: it is still running when the test kills its parent.
-LONG_RUN = [str(PROGRAM), "--setup=ring", "--maxTime=100000s", "--output=/dev/null"]
+#: A run of many simulated minutes under load (about 17 s of CPU here): it is still running
+#: when the test has killed its parent and watched for 2 s.
+LONG_RUN = [str(PROGRAM), "--setup=ring", "--packets=100000", "--loadPps=2000",
+            "--maxTime=86400s", "--output=/dev/null"]
 
 pytestmark = [pytest.mark.skipif(not PROGRAM.exists(), reason="programs not built"),
               pytest.mark.skipif(sys.platform != "linux", reason="PR_SET_PDEATHSIG is Linux's")]
@@ -63,7 +65,7 @@ def test_the_program_dies_with_the_runner_that_started_it(with_variable):
         assert _alive(child)
         parent.kill()
         parent.wait()
-        assert _wait_dead(child, 5.0) is with_variable
+        assert _wait_dead(child, 2.0) is with_variable
     finally:
         parent.kill()
         if _alive(child):
