@@ -950,7 +950,7 @@ class FromSecondsTestCase : public TestCase
                                      << std::hexfloat << first);
         // Hand-computed, at the resolution the values are given in.
         NS_TEST_EXPECT_MSG_EQ(fastpath::FromSeconds(1e-3), MilliSeconds(1), "1 ms");
-        NS_TEST_EXPECT_MSG_EQ(fastpath::FromSeconds(-2.5e-6), -NanoSeconds(2500), "-2.5 us");
+        NS_TEST_EXPECT_MSG_EQ(fastpath::FromSeconds(-2.5e-6), NanoSeconds(-2500), "-2.5 us");
         NS_TEST_EXPECT_MSG_EQ(fastpath::FromSeconds(3.0), Seconds(3), "3 s");
     }
 };
