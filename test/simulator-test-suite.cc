@@ -19,7 +19,9 @@
 #include "ns3/test.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <random>
 #include <set>
@@ -871,6 +873,90 @@ class FastPathTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * fastpath::FromSeconds() gives the Time that Seconds() gives, to the time step, for values of
+ * every magnitude and sign: the edges of its integer arithmetic (zero, subnormals, the last
+ * bits below one half of the fixed point's unit, exact halves that round up) and random doubles
+ * of every binary exponent up to the largest Time at nanosecond resolution (2^63 ns, about
+ * 2^33 s: beyond it Seconds() itself overflows).
+ */
+class FromSecondsTestCase : public TestCase
+{
+  public:
+    FromSecondsTestCase()
+        : TestCase("fastpath::FromSeconds() is Seconds() to the time step")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        uint64_t checked = 0;
+        uint64_t differ = 0;
+        double first = 0;
+        auto check = [&](double v) {
+            ++checked;
+            if (fastpath::FromSeconds(v).GetTimeStep() != Seconds(v).GetTimeStep())
+            {
+                if (differ++ == 0)
+                {
+                    first = v;
+                }
+            }
+        };
+        std::vector<double> edges{0.0,
+                                  -0.0,
+                                  std::numeric_limits<double>::denorm_min(),
+                                  std::numeric_limits<double>::min(),
+                                  0.5,
+                                  1.0,
+                                  1.5,
+                                  1e-9,
+                                  1.5e-9,
+                                  2.5e-9,
+                                  1e-6,
+                                  3.2e-6,
+                                  0.0055,
+                                  86400.0,
+                                  std::ldexp(1.0, 32),
+                                  std::nextafter(std::ldexp(1.0, 33), 0.0)};
+        for (int e = -75; e <= -50; ++e)
+        {
+            // One half of the unit 2^-64 and its neighbours: the rounding up of an exact half.
+            for (int k = 1; k <= 7; ++k)
+            {
+                edges.push_back(std::ldexp(static_cast<double>(k), e));
+                edges.push_back(std::ldexp(static_cast<double>(k) + 0.5, e));
+            }
+        }
+        for (double v : edges)
+        {
+            check(v);
+            check(-v);
+        }
+        std::mt19937_64 rng(12345);
+        std::uniform_real_distribution<double> unit(1.0, 2.0);
+        for (int e = -80; e <= 32; ++e)
+        {
+            for (int i = 0; i < 2000; ++i)
+            {
+                const double v = std::ldexp(unit(rng), e);
+                check(v);
+                check(-v);
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(differ,
+                              0,
+                              differ << " of " << checked << " values differ, first "
+                                     << std::hexfloat << first);
+        // Hand-computed, at the resolution the values are given in.
+        NS_TEST_EXPECT_MSG_EQ(fastpath::FromSeconds(1e-3), MilliSeconds(1), "1 ms");
+        NS_TEST_EXPECT_MSG_EQ(fastpath::FromSeconds(-2.5e-6), NanoSeconds(-2500), "-2.5 us");
+        NS_TEST_EXPECT_MSG_EQ(fastpath::FromSeconds(3.0), Seconds(3), "3 s");
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * The simulator-core TestSuite.
  */
 class SimulatorTestSuite : public TestSuite
@@ -890,6 +976,7 @@ class SimulatorTestSuite : public TestSuite
         AddTestCase(new PooledEventTestCase(false), Duration::QUICK);
         AddTestCase(new FastPathTestCase(true), Duration::QUICK);
         AddTestCase(new FastPathTestCase(false), Duration::QUICK);
+        AddTestCase(new FromSecondsTestCase, Duration::QUICK);
     }
 };
 

@@ -11,6 +11,7 @@
 #include "ns3/enum.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ethernet-trailer.h"
+#include "ns3/fast-path.h"
 #include "ns3/log.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/node.h"
@@ -270,7 +271,7 @@ EthernetNetDevice::NeedsSignalStarts() const
 Time
 EthernetNetDevice::BitTime(uint64_t bits) const
 {
-    return Seconds(static_cast<double>(bits) * m_bitSeconds);
+    return fastpath::FromSeconds(static_cast<double>(bits) * m_bitSeconds);
 }
 
 bool

@@ -7,6 +7,7 @@
 
 #include "host-cpu.h"
 
+#include "ns3/fast-path.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -37,7 +38,7 @@ HostCpu::ScheduleInterference(uint32_t c, bool first, Time from)
         // uniform on [0, 1), so one stream serves both arrival laws), then one every period.
         draw = 1.0 - std::exp(-m_interArrival->GetValue());
     }
-    Time gap = Seconds(draw / rate);
+    Time gap = fastpath::FromSeconds(draw / rate);
     m_nextInterference[c] = from + gap;
     if (!m_deferred)
     {
@@ -115,7 +116,7 @@ HostCpu::CatchUp()
         // What Interfere() does at t, with the CPU idle but for earlier deferred events.
         Ptr<RandomVariableStream> d
             = m_shielded[c] ? m_shieldedInterferenceDuration : m_interferenceDuration;
-        const int64_t service = Seconds(std::max(0.0, d->GetValue())).GetTimeStep();
+        const int64_t service = fastpath::FromSeconds(std::max(0.0, d->GetValue())).GetTimeStep();
         ++m_nInterference;
         const uint32_t owner = INTERFERENCE_OWNER + c;
         Core& core = m_cores[c];
@@ -170,7 +171,7 @@ HostCpu::Interfere(uint32_t c)
     double seconds = std::max(0.0, d->GetValue());
     ++m_nInterference;
     NS_LOG_LOGIC("core " << c << " interference " << seconds * 1e6 << " us");
-    Submit(HARDIRQ, Seconds(seconds), INTERFERENCE_OWNER + c, Callback<void>());
+    Submit(HARDIRQ, fastpath::FromSeconds(seconds), INTERFERENCE_OWNER + c, Callback<void>());
     ScheduleInterference(c, false, Simulator::Now());
 }
 

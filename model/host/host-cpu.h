@@ -588,7 +588,7 @@ class HostCpu : public Object
         {
             e.cycles = cycles;
             e.frequency = m_frequency;
-            e.time = Seconds(cycles / m_frequency);
+            e.time = fastpath::FromSeconds(cycles / m_frequency);
         }
         return e;
     }

@@ -10,8 +10,11 @@
 
 #include "ns3/assert.h"
 #include "ns3/event-impl.h"
+#include "ns3/int64x64.h"
 #include "ns3/nstime.h"
 
+#include <cstdint>
+#include <cstring>
 #include <utility>
 
 /**
@@ -179,6 +182,60 @@ class Event
   private:
     EventImpl* m_event{nullptr}; //!< the held event (a reference of the handle's own), or null
 };
+
+/**
+ * @brief Seconds(value), the same Time to the time step, without Seconds()'s long double.
+ *
+ * ns3::Seconds(double) makes the 64.64 fixed-point value through x87 long double arithmetic
+ * (int64x64_t(long double): the integer part, and the fraction times 2^64 plus one half,
+ * truncated) and libgcc's 128-bit conversions. For a finite double below 2^62 in magnitude
+ * those steps are exact in long double, so the fixed-point value is the double times 2^64
+ * rounded half up (away from zero for a negative value, which is converted as its magnitude
+ * and negated). This function computes that integer from the double's bits and hands it to
+ * ns-3's own Time::From() (the unit's multiplication and the rounding to a time step), so
+ * the Time is the one Seconds() gives; any other value (or another int64x64_t implementation)
+ * goes through Seconds() itself. The simulator test suite checks the equality over many
+ * values of every magnitude.
+ * @param value the time in seconds
+ * @return Seconds(value)
+ */
+inline Time
+FromSeconds(double value)
+{
+#ifdef INT64X64_USE_128
+    uint64_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    const bool negative = (bits >> 63) != 0;
+    const uint32_t biased = static_cast<uint32_t>(bits >> 52) & 0x7ff;
+    // Finite and below 2^62 in magnitude (biased exponent of 2^62: 1023 + 62).
+    if (biased < 1023 + 62)
+    {
+        const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
+        // |value| = mantissa x 2^exponent (a subnormal has no implicit bit).
+        const uint64_t mantissa = biased == 0 ? fraction : (fraction | (uint64_t{1} << 52));
+        const int32_t exponent = (biased == 0 ? 1 : static_cast<int32_t>(biased)) - 1075;
+        // |value| x 2^64 = mantissa x 2^(exponent + 64), rounded half up.
+        const int32_t shift = exponent + 64;
+        unsigned __int128 fixed;
+        if (shift >= 0)
+        {
+            fixed = static_cast<unsigned __int128>(mantissa) << shift;
+        }
+        else if (-shift <= 60)
+        {
+            fixed = (mantissa + (uint64_t{1} << (-shift - 1))) >> -shift;
+        }
+        else
+        {
+            fixed = 0; // below 2^-8 of the fixed point's last bit: rounds to zero
+        }
+        const __int128 v = negative ? -static_cast<__int128>(fixed) : static_cast<__int128>(fixed);
+        return Time::From(int64x64_t(static_cast<int64_t>(v >> 64), static_cast<uint64_t>(v)),
+                          Time::S);
+    }
+#endif
+    return Seconds(value);
+}
 
 } // namespace fastpath
 
