@@ -576,7 +576,6 @@ def _sensitivity(random_traffic=False):
         # the points its metrics come from; the FDDI-side points with Ethernet fast switching
         # off are their twins with it on
         point_filter=_at_default if random_traffic else _router_metric_point,
-        reproduce_samples={} if random_traffic else {"quick": 1},
         stand_in=_stand_in,
         gate=None if random_traffic else _router_gate, settles=_settled)
 
@@ -618,8 +617,7 @@ def _load_sensitivity():
     ]
     return Sensitivity(profiles=("ws1995-bsd44",), ranges=ring,
                        metrics=("exp1_*_s", "exp1_*_over_spare", "exp1_*_over_unloaded",
-                                "exp1_*_mbps", "exp1_*_missing", "exp1_udp_flat"),
-                       reproduce_samples={"quick": 1})
+                                "exp1_*_mbps", "exp1_*_missing", "exp1_udp_flat"))
 
 
 register(Experiment(id="ntt-load", study="NTT96",

@@ -511,7 +511,6 @@ def _pipeline_sensitivity():
         ranges=[_switch_cycle_range()] + _lmbench_split().factors(),
         metrics=("3a_*", "3b_*", "4_*"),
         point_filter=lambda p: p["config"] in PREDICTIONS and "band" not in p,
-        reproduce_samples={"quick": 1},
         recalibrate=[_recalibrate_cold_lines()],
         notes="The iHawk's ShieldedInterferenceDuration (set from the 3 us scheduling jitter) "
               "is not refitted; tno-rti's K and the RCI's costs are set on configuration 2, "
