@@ -176,6 +176,42 @@ def analyse(factors: list[Range], method: str, X, Y) -> list[dict]:
             for i, f in enumerate(factors)]
 
 
+def morris_steps(factors: list[Range], X, ys) -> tuple[list[dict] | None, int]:
+    """Morris's statistics from the steps of the trajectories whose two samples are defined:
+    a step changes one factor by +-delta (in the unit range), its elementary effect is the
+    change of the outcome over that delta. mu_star is the mean |effect| of each factor's
+    steps, mu their mean, sigma their standard deviation (ddof 1; None below two),
+    mu_star_conf None. On a complete design these are SALib's (test_sensitivity.py checks it);
+    written here because SALib's analysis takes complete trajectories only, and one undefined
+    sample would otherwise leave a one-trajectory design without any ranking. Returns (the
+    ranking, the number of steps used) or (None, 0) when no step is defined."""
+    import numpy as np
+
+    k1 = len(factors) + 1
+    span = np.array([f.high - f.low for f in factors], dtype=float)
+    effects: list[list[float]] = [[] for _ in factors]
+    used = 0
+    for t in range(len(ys) // k1):
+        for j in range(t * k1, (t + 1) * k1 - 1):
+            if not (_numeric(ys[j]) and _numeric(ys[j + 1])):
+                continue
+            d = (np.asarray(X[j + 1], dtype=float) - np.asarray(X[j], dtype=float)) / span
+            i = int(np.argmax(np.abs(d)))
+            if d[i] == 0:
+                continue
+            effects[i].append((float(ys[j + 1]) - float(ys[j])) / d[i])
+            used += 1
+    if not used:
+        return None, 0
+    out = []
+    for f, e in zip(factors, effects):
+        out.append({"parameter": f.id,
+                    "mu_star": float(np.mean(np.abs(e))) if e else None,
+                    "sigma": float(np.std(e, ddof=1)) if len(e) > 1 else None,
+                    "mu_star_conf": None, "steps": len(e)})
+    return out, used
+
+
 def _finite_or_none(v):
     v = float(v)
     return v if math.isfinite(v) else None
@@ -653,12 +689,21 @@ def _analyse_samples(exp, decl, method, n, seed, factors, X, samples_info, by_ke
             entry["min"], entry["max"] = float(min(good)), float(max(good))
         Xr, Yr, used = _complete(factors, method, X, ys, least=min(2, n))
         entry["ranked_on"] = used
-        if Yr is not None:
-            rank = analyse(factors, method, Xr, Yr)
+        rank = analyse(factors, method, Xr, Yr) if Yr is not None else None
+        if rank is None and method == "morris":
+            # a trajectory broken by an undefined or infeasible sample still has the
+            # elementary effects of its other steps
+            rank, steps = morris_steps(factors, X, ys)
+            if rank is not None:
+                entry["ranked_on_steps"] = steps
+                entry["note"] = (f"undefined in {len(ys) - len(good)} of {len(ys)} samples: "
+                                 f"ranked on the {steps} elementary effects whose two samples "
+                                 "are defined")
+        if rank is not None:
             key = "mu_star" if method == "morris" else "ST"
-            rank.sort(key=lambda r: -r[key])
+            rank.sort(key=lambda r: -(r[key] or 0))  # a factor without a step: None, last
             entry["ranking"] = rank
-            entry["drivers"] = [r["parameter"] for r in rank if r[key] > 0][:3]
+            entry["drivers"] = [r["parameter"] for r in rank if (r[key] or 0) > 0][:3]
             for r in rank:
                 ranking_rows.append({"metric": m, **r})
         else:
@@ -896,7 +941,7 @@ def tornado(entry: dict, method: str, sdir: Path) -> str:
         ]) + "\n"
 
     try:
-        atomic_write_text(tmp_dat, "".join(f'{i} "{r["parameter"]}" {r[key]:.10g} '
+        atomic_write_text(tmp_dat, "".join(f'{i} "{r["parameter"]}" {_nan(r[key]):.10g} '
                                            f'{_nan(r[second]):.10g}\n'
                                            for i, r in enumerate(rank)))
         draw(script, sdir, name, "tornado figure")

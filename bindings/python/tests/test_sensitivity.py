@@ -49,6 +49,46 @@ def test_morris_sees_an_interaction_as_sigma():
     assert all(r["sigma"] > 0.05 for r in rank)
 
 
+def test_morris_steps_are_salibs_statistics_on_a_complete_design():
+    """The hand-written step statistics (sensitivity.morris_steps) against SALib's on the same
+    complete design of a non-linear function with an interaction."""
+    from testbed.sensitivity import morris_steps
+
+    factors = [Range(f"x{i}", lo, hi, "test") for i, (lo, hi) in
+               enumerate([(0, 1), (10, 30), (-1, 1)])]
+    X = sample(factors, "morris", 5, seed=2)
+    Y = X[:, 0] ** 2 + 0.1 * X[:, 1] * X[:, 2] - X[:, 2]
+    ours, steps = morris_steps(factors, X, list(Y))
+    assert steps == 5 * len(factors)
+    for a, b in zip(ours, analyse(factors, "morris", X, Y)):
+        assert a["parameter"] == b["parameter"]
+        assert a["mu_star"] == pytest.approx(b["mu_star"], rel=1e-9)
+        assert a["sigma"] == pytest.approx(b["sigma"], rel=1e-9)
+
+
+def test_an_undefined_sample_breaks_two_steps_not_the_ranking():
+    """y = 3 x0 - 0.5 x1 on one trajectory with one sample undefined: the two steps into and
+    out of it are lost, every other factor keeps its exact effect (|a_i| (high - low))."""
+    from testbed.sensitivity import morris_steps
+
+    coef = [3.0, -0.5, 0.0, 12.0]
+    factors = [Range(f"x{i}", lo, hi, "test") for i, (lo, hi) in
+               enumerate([(0, 1), (10, 30), (-1, 1), (1e-3, 2e-3)])]
+    X = sample(factors, "morris", 1, seed=3)
+    ys = list(X @ np.array(coef))
+    ys[2] = None  # an infeasible sample: steps 1->2 and 2->3 are lost
+    ours, steps = morris_steps(factors, X, ys)
+    assert steps == len(factors) - 2
+    lost = {int(np.argmax(np.abs(X[j + 1] - X[j]))) for j in (1, 2)}
+    for i, (a, f, r) in enumerate(zip(coef, factors, ours)):
+        if i in lost:
+            assert r["mu_star"] is None and r["steps"] == 0
+        else:
+            assert r["mu_star"] == pytest.approx(abs(a) * (f.high - f.low), rel=1e-9, abs=1e-12)
+            assert r["sigma"] is None  # one step each
+    assert morris_steps(factors, X, [None] * len(ys)) == (None, 0)
+
+
 def test_sobol_linear_indices_sum_to_one():
     # y = 2 x0 + x1, uniform inputs on [0, 1]: V = 4/12 + 1/12, S1 = (0.8, 0.2), ST = S1.
     factors = [Range("x0", 0, 1, "test"), Range("x1", 0, 1, "test")]
