@@ -835,7 +835,7 @@ def markdown(summary: dict, figs: list[str]) -> str:
               f"| metric | central | 5-95 % band | top drivers ({key[0]}) |", "|---|---|---|---|"]
     for r in summary["metrics"]:
         drivers = ", ".join(f"`{x['parameter']}` {_fmt(x[key[0]])}" for x in r["ranking"][:3]
-                            if x[key[0]] > 0) or r.get("note", "none")
+                            if (x[key[0]] or 0) > 0) or r.get("note", "none")
         lines.append(f"| `{r['metric']}` | {_fmt(r['central'])} | "
                      f"{_fmt(r.get('band_low'))} .. {_fmt(r.get('band_high'))} | {drivers} |")
     if summary.get("levels"):

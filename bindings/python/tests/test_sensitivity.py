@@ -89,6 +89,32 @@ def test_an_undefined_sample_breaks_two_steps_not_the_ranking():
     assert morris_steps(factors, X, [None] * len(ys)) == (None, 0)
 
 
+def test_a_factor_without_a_step_is_ranked_last_and_written(tmp_path):
+    """A ranking from morris_steps where one factor lost its only step (mu_star None): the
+    summary's markdown and the tornado figure's data take it (no comparison with None)."""
+    import shutil
+
+    from testbed.sensitivity import markdown, tornado
+
+    entry = {"metric": "m", "central": 1.0, "band_low": 0.5, "band_high": 2.0, "n": 3,
+             "defined": 2, "ranked_on": 0, "ranked_on_steps": 1, "drivers": ["a"],
+             "ranking": [{"parameter": "a", "mu_star": 2.0, "sigma": None,
+                          "mu_star_conf": None},
+                         {"parameter": "b", "mu_star": None, "sigma": None,
+                          "mu_star_conf": None}]}
+    summary = {"experiment": "toy", "program": "p", "method": "morris", "samples": 1,
+               "runs": 3, "metrics": [entry], "levels": [], "factors": [],
+               "recalibrations": [], "recalibration_pass": [0, 0], "failed_samples": [],
+               "infeasible_samples": [1], "points": 3, "points_per_sample": 1,
+               "points_run_per_sample": 1, "build": "b",
+               "timing_s": {"total": 1.0, "points_cpu": 1.0}}
+    text = markdown(summary, [])
+    assert "`a` 2" in text and "`b`" not in text.split("| `m` |")[1].split("\n")[0]
+    if shutil.which("gnuplot"):
+        assert tornado(entry, "morris", tmp_path) == "tornado-m.png"
+        assert (tmp_path / "tornado-m.dat").read_text().splitlines()[0].endswith("nan nan")
+
+
 def test_sobol_linear_indices_sum_to_one():
     # y = 2 x0 + x1, uniform inputs on [0, 1]: V = 4/12 + 1/12, S1 = (0.8, 0.2), ST = S1.
     factors = [Range("x0", 0, 1, "test"), Range("x1", 0, 1, "test")]
