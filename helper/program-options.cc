@@ -36,8 +36,8 @@
 #include <sys/wait.h>
 #include <thread>
 #ifdef __linux__
-#include <csignal>
-#include <sys/prctl.h>
+#    include <csignal>
+#    include <sys/prctl.h>
 #endif
 #include <unistd.h>
 #include <utility>
