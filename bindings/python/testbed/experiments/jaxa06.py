@@ -1264,10 +1264,11 @@ def _rti_sensitivity(metrics):
 RTI_SENSITIVITY_METRICS = {
     "jaxa-order": ("order_*",),
     "jaxa-bidir": ("bidir_*",),
-    # (not the slopes' 95 % half-widths over the repetitions: a spread, not a prediction)
+    # (not the slopes' 95 % half-widths over the repetitions: a spread, not a prediction);
+    # the verdict too: its levels over the design (its own _levels are over the repetitions)
     "jaxa-fig8": ("federates_*_crc*_other*_ms", "federates_*_base_ms",
                   "federates_*_slope_crc_ms", "federates_*_slope_other_ms",
-                  "federates_*_effect_pct"),
+                  "federates_*_effect_pct", "federates_*_dominant"),
 }
 
 
