@@ -13,6 +13,7 @@ import testbed.records
 from testbed import campaign
 from testbed.experiment import Analysis, Experiment, Validation
 from testbed.records import point_key
+from testbed.runner import PARENT_PID_VARIABLE
 
 
 def test_validation_error_and_tolerance():
@@ -165,12 +166,19 @@ def test_jaxa_cost_estimate_orders_by_work():
 
 
 def _sleepy_program(tmp_path, seconds):
-    """A program that records its pid, sleeps, then prints x*x."""
+    """A program that records its pid, sleeps, then prints x*x. As the module's programs do
+    (ProgramOptions::Parse), it arms Linux's death signal when the runner names its parent
+    (runner.PARENT_PID_VARIABLE)."""
     bindir = tmp_path / "examples"
     bindir.mkdir(exist_ok=True)
     prog = bindir / "sleepy"
     prog.write_text(f"""#!/usr/bin/env python3
-import json, os, sys, time
+import ctypes, json, os, signal, sys, time
+parent = os.environ.get({PARENT_PID_VARIABLE!r})
+if parent and sys.platform == "linux":
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != int(parent):
+        os.kill(os.getpid(), signal.SIGKILL)
 args = dict(a[2:].split("=", 1) for a in sys.argv[1:])
 open({str(tmp_path)!r} + "/pid-" + args["x"], "w").write(f"{{os.getpid()}} {{os.getppid()}}")
 time.sleep({seconds})
