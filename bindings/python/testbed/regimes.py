@@ -18,7 +18,7 @@ def regime_text(label, driver, regimes):
 def set_regime(metrics, name, driver, regimes):
     """A named cliff of metric NAME: NAME_regime says the driver, the regime of the central
     value (the first of regimes) and each regime's value; NAME_low / NAME_high span both regimes'
-    values (the band covers both). regimes: [(label, value)], the central value's first; a value
+    values (the band covers both, and any band it had). regimes: [(label, value)], the central value's first; a value
     None (cut off) is said so and left out of the band. A regime that is the same on both sides
     is no cliff: nothing is set then."""
     if len({lab for lab, _ in regimes}) < 2:
@@ -27,5 +27,8 @@ def set_regime(metrics, name, driver, regimes):
     metrics[f"{name}_regime"] = regime_text(label, driver, regimes)
     values = [v for _, v in regimes if v is not None]
     if metrics.get(name) is not None and len(values) == len(regimes):
+        # the band covers both regimes and whatever band the metric already had (its seeds)
+        values += [metrics[k] for k in (f"{name}_low", f"{name}_high")
+                   if metrics.get(k) is not None]
         metrics[f"{name}_low"] = min(values)
         metrics[f"{name}_high"] = max(values)

@@ -32,7 +32,7 @@ from .errors import CampaignError
 from .experiment import Experiment, experiments, get
 from .outputs import atomic_write_json, atomic_write_text, check_out, write_csv
 from .plot import draw
-from .stages import Fit, Fits, Points, Stage, run_stages
+from .stages import Fit, Fits, Points, Stage, run_one
 from .ranges import Profiles, Range, format_number, parse_number, profile_file_text
 
 METHODS = ("morris", "sobol")
@@ -503,12 +503,9 @@ def run_sensitivity(exp: Experiment, method: str = "morris", samples: int | None
     undefined). ./testbed reproduce runs sensitivity_stage of every declared experiment
     together instead (stages.run_stages)."""
     out_root = Path(out or Path.cwd() / "results").resolve()
-    stage = sensitivity_stage(exp, method, samples, out_root, log, seed, screening)
-    res = run_stages({exp.id: stage}, "quick", jobs, out_root, log=log, scheduler=scheduler,
-                     progress=progress)[exp.id]
-    if isinstance(res, Exception):
-        raise res
-    return res
+    return run_one(exp.id, sensitivity_stage(exp, method, samples, out_root, log, seed,
+                                             screening), jobs, out_root, log, scheduler,
+                   progress)
 
 
 def sensitivity_stage(exp: Experiment, method: str, samples: int | None, out_root: Path,
@@ -1090,11 +1087,8 @@ def run_leverage(exp: Experiment, decls: list[Leverage], jobs: int = 2,
     value is 0). ./testbed reproduce runs leverage_stage of every experiment together instead
     (stages.run_stages)."""
     out_root = Path(out or Path.cwd() / "results").resolve()
-    res = run_stages({exp.id: leverage_stage(exp, decls, out_root, log)}, "quick", jobs,
-                     out_root, log=log, scheduler=scheduler, progress=progress)[exp.id]
-    if isinstance(res, Exception):
-        raise res
-    return res
+    return run_one(exp.id, leverage_stage(exp, decls, out_root, log), jobs, out_root, log,
+                   scheduler, progress)
 
 
 def leverage_stage(exp: Experiment, decls: list[Leverage], out_root: Path,

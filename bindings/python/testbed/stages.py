@@ -101,6 +101,17 @@ def run_stages(stages: dict[str, Stage], scale: str, jobs: int, out: Path, log=p
     return results
 
 
+def run_one(name: str, stage: Stage, jobs: int, out: Path, log=print,
+            scheduler: str | None = None, progress: bool = True):
+    """One analysis on its own (./testbed sensitivity, run_leverage): its result; its
+    exception raised."""
+    res = run_stages({name: stage}, "quick", jobs, out, log=log, scheduler=scheduler,
+                     progress=progress)[name]
+    if isinstance(res, Exception):
+        raise res
+    return res
+
+
 def _run_fits(fits: list[Fit], jobs: int, log, progress: bool) -> None:
     """Each fit's result written to its dest (atomically); a failed fit is logged and leaves
     no file, which fails its sample, not the analysis. Two fits of the same dest run once."""
