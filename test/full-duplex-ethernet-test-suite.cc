@@ -597,7 +597,7 @@ class FrameDescriptorTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
- * The two entries of a run split over processes (issue 29 step 6), hand-computed at 1 Gbit/s
+ * The two entries of a run split over processes, hand-computed at 1 Gbit/s
  * with a 500 ns cable: GetLastArrival after each of three back-to-back 100-octet datagrams sent
  * at t = 1 us is when the frame's last bit reaches the peer (1 000 + 1 008 + 500 ns, then
  * 1 104 ns apart), the times at which the peer receives them; Deliver hands a frame to the

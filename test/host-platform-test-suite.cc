@@ -281,7 +281,7 @@ class HostCpuTestCase : public TestCase
 
 /**
  * @ingroup testbed-test
- * Completions (issue 29: HostCpu keeps them in slots while the tasks move as plain values):
+ * Completions (HostCpu keeps them in slots while the tasks move as plain values):
  * each is called once, at its task's end, with its tag; work submitted from a completion
  * (a chain, whose slots are taken while the calling slot is still held) and a preempted task
  * complete at the hand-computed times. One core at 1 GHz, no context-switch cost: P (PROCESS,
@@ -1051,7 +1051,7 @@ class HostProfileTestCase : public TestCase
 };
 
 /**
- * Issue 32: every value of a profile is checked against its attribute without creating an
+ * Every value of a profile is checked against its attribute without creating an
  * object (what would abort when a helper applies it), a --hostSet value cannot carry a second
  * attribute, and a directory is no profile file.
  */

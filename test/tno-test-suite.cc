@@ -85,7 +85,7 @@ class RciScheduleBadTest : public TestCase
             {"frame 10ms\nupdate a$b 1ms\n", "s.rci:2: action name"},
             {"frame 10ms\nupdate x 1ms extra\n", "s.rci:2: expected"},
             {"frame 10ms\nupdate x -1ms\n", "s.rci:2: offset '-1ms'"},
-            // Issue 32: a frame beyond int64 ns arithmetic aborted; a 1 ns frame ran forever.
+            // Frame lengths out of range: beyond int64 ns arithmetic, or 1 ns (a run without end).
             {"frame 9.3e9s\nupdate x 1ms\n", "s.rci:1: frame length"},
             {"frame 9300000000s\nupdate x 1ms\n", "s.rci:1: frame length"},
             {"frame 3601s\nupdate x 1ms\n", "s.rci:1: frame length"},

@@ -1,6 +1,6 @@
-"""`--ns3::Type::Attr=value` in the experiment programs (issue 31, item 3): `--check` refuses an
+"""`--ns3::Type::Attr=value` in the experiment programs: `--check` refuses an
 attribute that does not exist, a TypeId the program does not have, and a value the attribute's
-checker refuses, each with one line and exit status 2 (issue 25's UserAttributes::Check, which
+checker refuses, each with one line and exit status 2 (UserAttributes::Check, which
 `./testbed sweep --param ns3::Type::Attr=...` relies on); a valid one is accepted and changes
 the run."""
 

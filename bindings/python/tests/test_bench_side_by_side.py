@@ -1,4 +1,4 @@
-"""bench/mega-side-by-side (issue 29's bar): its four configurations carry the same datagrams.
+"""bench/mega-side-by-side: its four configurations carry the same datagrams.
 
 The bench compares the module's path (snooping switch, full-duplex links, the receivers' NIC
 models handing the group's datagrams to the program without ns-3's IPv4/UDP) with stock ns-3

@@ -64,7 +64,8 @@ def test_campaign_runs_and_resumes(tmp_path, fake_program):
     assert m["metrics"]["sum_y"] == 55.0
     assert m["validation"][0]["pass"] is False
     saved = json.loads((out / "sq" / "metrics.json").read_text())
-    # The contract's fields (design.md), and the ones issue 25 added.
+    # The contract's fields (design.md), with the validation summary and the builds that made
+    # the records.
     assert set(saved) == {"experiment", "study", "scale", "metrics", "validation",
                           "validation_summary", "builds"}
     assert (out / "sq" / "data.csv").read_text().splitlines()[0] == "x,y"

@@ -1,4 +1,4 @@
-"""Diagnostics of a campaign (issue 31, item 6): an unreachable --scheduler is one line on stderr
+"""Diagnostics of a campaign: an unreachable --scheduler is one line on stderr
 and exit 2 within seconds (Dask's own connect retried a refused connection for 30 s, then a
 traceback); the ETA comes from the points' cost estimates, not from a mean over finished points
 (wrong on uneven grids)."""

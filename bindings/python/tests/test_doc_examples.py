@@ -1,4 +1,4 @@
-"""doc/sweeps.rst's worked example (issue 31, item 5): its numbers are the block that
+"""doc/sweeps.rst's worked example: its numbers are the block that
 tools/doc-examples.py computes by running the sweep the chapter shows; this test runs it again
 and fails when the chapter has drifted from the model (the block had: 102.266 ms for 2 Mbit/s
 and 50 ms, the model of today gives another number)."""

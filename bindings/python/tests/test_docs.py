@@ -32,13 +32,16 @@ def test_nothing_points_outside_the_repository():
     assert "doc/studies.rst" in (ROOT / "README.md").read_text()
 
 
-# Where the model, its programs, its docs and its benchmarks live: none of them tells work
-# history (that is git's); a comment or a chapter says what the code does and why.
+# Where the model, its programs, its tests, its docs and its benchmarks live: none of them
+# tells work history (that is git's); a comment or a chapter says what the code does and why,
+# a test's docstring the behaviour or contract it checks. The patterns are spelled so that
+# they do not match their own text ("[ ]" for a space), so this file needs no exception.
 HISTORY_PATHS = ["model", "helper", "examples", "doc", "bindings/python/testbed", "bench",
-                 "README.md", "CONTRIBUTING.md"]
+                 "bindings/python/tests", "test", "README.md", "CONTRIBUTING.md"]
 HISTORY_WORDS = [
-    r"\b(session|stop) [0-9]+|issue [0-9]+",  # "session 42", "issue 29"
-    r"\bsession-[0-9]+|\bthis wave\b|\bwork periods?\b|\bearlier stops\b|\bitem [0-9]+ of issue",
+    r"\b(session|stop) [0-9]+|issue [0-9]+",  # a numbered period of work, an issue by number
+    r"\bsession-[0-9]+|\bthis[ ]wave\b|\bwork[ ]periods?\b|\bearlier[ ]stops\b"
+    r"|\bitem [0-9]+ of issue",
 ]
 
 
@@ -51,7 +54,7 @@ def test_the_history_check_finds_a_work_history_word(tmp_path):
     # The check itself can fail: a comment that cites its work history is found.
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     (tmp_path / "model").mkdir()
-    (tmp_path / "model" / "x.h").write_text("// faster since session 41 (issue 29 step 6)\n"
+    (tmp_path / "model" / "x.h").write_text("// faster since session " "41 (issue " "29 step 6)\n"
                                             "// the clock in time steps\n")
     subprocess.run(["git", "add", "model/x.h"], cwd=tmp_path, check=True)
     hits = [_git_grep(p, ["model"], cwd=tmp_path) for p in HISTORY_WORDS]

@@ -1,4 +1,4 @@
-"""Faults are results (issue 25): an instrument that receives less than it expected records what
+"""Faults are results: an instrument that receives less than it expected records what
 arrived and what did not (received, lost) and the program exits 0; only impossible states
 abort. One heavy-loss run on each study's link: the emulated NIST Net link (JAXA06), GINE's
 link (GINE14), the TNO03 LAN's switch, the MEGA06 switch and the NTT96 FDDI ring.
@@ -20,7 +20,7 @@ built = pytest.mark.skipif(not (EXAMPLES_DIR / "jaxa-table2").exists(),
 def _run(tmp_path, program, *args):
     r, rec = run_args(program, tmp_path, *args)
     assert r.returncode == 0, (program, r.returncode, r.stderr[-800:])
-    # the tests use the options' current names (issue 24 kept the old ones as deprecated aliases)
+    # the tests use the options' current names (an old name is a deprecated alias that warns)
     assert "deprecated" not in r.stderr, r.stderr
     return rec
 

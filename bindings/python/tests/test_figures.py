@@ -1,4 +1,4 @@
-"""Figures (issue 31, item 4): `sweep --logx/--logy` set logarithmic axes (checked in the gnuplot
+"""Figures: `sweep --logx/--logy` set logarithmic axes (checked in the gnuplot
 script written beside the PNG); a log axis with a value <= 0 is refused before anything is
 drawn."""
 
@@ -106,7 +106,7 @@ def _jitter_record(measure, platform, run, lo, hi, counts):
 
 
 def test_jitter_figures_hold_the_studys_spans(tmp_path):
-    """tno-jitter's histograms (issue 31, item 4) carry the study's numbers of
+    """tno-jitter's histograms carry the study's numbers of
     validation/tno03-jitter.csv on their x axis, above the bars: the IRIX network latency's
     min, mean and max (259, 281, 475 us); the scheduling jitter's width (39 us IRIX, 3 us
     iHawk: max - min, no position given) from the simulated minimum of the run drawn."""
@@ -138,7 +138,7 @@ def test_jitter_figures_hold_the_studys_spans(tmp_path):
 
 
 def test_table2_error_panel_is_simulated_minus_measured(tmp_path):
-    """jaxa-table2's error panel (issue 31, item 4): per delay of validation/jaxa06-table2.csv,
+    """jaxa-table2's error panel: per delay of validation/jaxa06-table2.csv,
     (simulated - measured) / measured in percent, checks and documented gaps apart, with the
     tolerance's band; by hand from records whose RTT is 2 x delay + 1 ms."""
     from testbed import validation

@@ -30,8 +30,7 @@ def test_zero_delay_ping_is_the_sum_of_the_documented_path_costs(tmp_path):
     """At delay 0 without a rate limit NIST Net forwards at once and nothing idles: the RTT is
     the ping's send path, four 100BASE-TX hops and four receptions, hand-summed from the host
     profiles (pc2006-linux26, nistnet-linux24: 3 GHz; doc/host.rst). The 56-byte echo is an
-    84-byte IP datagram, a 110-byte frame on the wire with preamble, header and FCS. (The profiles
-    before issue 15 added a fitted 262 us idle exit at two receptions: 0.6 ms.)"""
+    84-byte IP datagram, a 110-byte frame on the wire with preamble, header and FCS."""
     ghz = 3.0
     send = (15000 + 2 * 84) / ghz                  # SendCost + SendCostPerByte x IP bytes
     hop = 110 * 8 / 100e6 * 1e9 + 50               # wire time at 100 Mbit/s + 50 ns of cable

@@ -1,4 +1,4 @@
-"""NS_LOG and the Release build (issue 31, item 6): a program of the Release build warns when
+"""NS_LOG and the Release build: a program of the Release build warns when
 NS_LOG names a component of this module, whose NS_LOG statements that build compiled out (it
 would otherwise print nothing, silently); a component of ns-3 itself (the wheel keeps its
 logging) gets no warning; the logging build (`./testbed build --logs`) has no reason to warn."""

@@ -1,4 +1,4 @@
-"""One spelling per setting (issue 24): an option name means one physical setting in every
+"""One spelling per setting: an option name means one physical setting in every
 program, with one type and one unit. Read from every built program's own --describe (not from a
 hand list): for each option name, the (type, unit) pairs across programs must be one pair; the
 shared settings (ProgramOptions' --hostProfile, --rtiProfile, --hostSet, --rtiSet, --delay,

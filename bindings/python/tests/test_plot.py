@@ -1,4 +1,4 @@
-"""Figures (issue 31, item 4): gnuplot scripts written by Python without ns-3, measured points on
+"""Figures: gnuplot scripts written by Python without ns-3, measured points on
 the same axes as the simulated ones, the key outside the data, distinguishable colours.
 
 The data blocks of the script are read back and compared with the series given (the figure's

@@ -1,9 +1,9 @@
-"""Attribute precedence on the programs' command lines (issue 25): a `--ns3::Type::Attribute=`
+"""Attribute precedence on the programs' command lines: a `--ns3::Type::Attribute=`
 value wins over what a helper or a study set-up gives by default; one that a program sets itself
 from its own options or topology is refused with exit status 2 naming what sets it; a malformed
 one is exit status 2 with a reason (ns-3 alone: exit status 1, or an abort over a bad time).
 The module's helpers' defaults are tested one by one in the testbed-user-attributes suite; the
-study set-ups (examples/<study>/, which test/ cannot link since issue 24) through their
+study set-ups (examples/<study>/, which test/ does not link) through their
 programs here."""
 
 import pytest
@@ -17,7 +17,7 @@ built = pytest.mark.skipif(not (EXAMPLES_DIR / "jaxa-table2").exists(),
 
 def _run(tmp_path, program, *args):
     r, rec = run_args(program, tmp_path, *args)
-    # the tests use the options' current names (issue 24 kept the old ones as deprecated aliases)
+    # the tests use the options' current names (an old name is a deprecated alias that warns)
     assert "deprecated" not in r.stderr, r.stderr
     return r, rec
 

@@ -1,4 +1,4 @@
-"""Every program's options are range-checked (issue 16): for each option of each program in
+"""Every program's options are range-checked: for each option of each program in
 examples/ (read from the program's own --describe, not from a hand list), a value outside its
 range (or not one of its choices, or not of its type) ends the program within seconds with exit
 status 2 and the option's name on stderr."""
@@ -92,8 +92,8 @@ def test_out_of_range_option_exits_2(program, option, value):
 
 
 def bound_values(opt):
-    """The declared bounds themselves, as --describe prints them (issue 32: exact lower bounds of
-    time options were refused by a tolerance applied the wrong way)."""
+    """The declared bounds themselves, as --describe prints them (a bound is a valid value:
+    a time option's tolerance widens its range, it never refuses the exact lower bound)."""
     if opt["type"] in ("uint", "int", "real", "time", "rate"):
         return [str(opt["min"]) if opt["type"] != "real" else repr(opt["min"]),
                 str(opt["max"]) if opt["type"] != "real" else repr(opt["max"])]

@@ -1,4 +1,4 @@
-"""The Python API from a user's script (issue 31, items 2 and 3): a campaign started from a
+"""The Python API from a user's script: a campaign started from a
 script without an `if __name__ == "__main__":` guard works (its workers are threads; points
 are subprocesses); testbed.sweep returns typed columns in base units and to_xarray gives the
 grid; a sweep of an ns-3 attribute (--param ns3::Type::Attr) changes the result as the

@@ -1,6 +1,5 @@
-"""Issue 32 (reliability round 2): what a user types cannot overwrite a file outside --out, run
-code, abort in range or hang. Each test is one reproduction of the issue, which failed before
-the fix."""
+"""What a user types cannot overwrite a file outside --out, run code, abort in range or hang.
+Each test gives one such input and checks that it is refused with one line or handled."""
 
 import json
 import os
@@ -134,7 +133,7 @@ CHECK_REFUSED = [
     # --rtiSet
     ("tno-pipeline", ["--rtiSet=NoSuchAttribute=1"]),
     ("tno-pipeline", ["--rtiSet=CallCost=-5"]),
-    # --sheet (issue 32 item 13: frame limits)
+    # --sheet: a directory is no sheet
     ("tno-schedulers", ["--sheet=/"]),
 ]
 
@@ -441,8 +440,8 @@ def test_killed_worker_does_not_recompute_finished_points(tmp_path, monkeypatch)
     the scheduler computed them again."""
     from testbed import campaign
 
-    # Worker processes, as the command line has them (issue 31 gives a campaign started from
-    # pytest thread workers, and a killed thread worker would be pytest itself).
+    # Worker processes, as the command line has them (a campaign started from pytest gets
+    # thread workers, and a killed thread worker would be pytest itself).
     monkeypatch.setattr(testbed.cluster, "_worker_processes_are_safe", lambda: True)
     log = _square_program(tmp_path, monkeypatch, kill_at=3)
     res = campaign.run_campaign([_square_exp(4)], "quick", 1, tmp_path / "out",
@@ -706,7 +705,7 @@ def test_relative_pcap_in_a_sweep_stays_inside_out(tmp_path):
     assert not (tmp_path / "caps").exists()
 
 
-# --- found by the re-probe after the merge of issue 28: PCs whose idle ticks never end -------
+# --- PCs whose idle ticks never end: refused where the run has no stop time -----------------
 
 IDLE_TICKS = [
     ["--hostSet=HostPlatform.Cpu.IdleInterferenceEvents=true"],
@@ -959,7 +958,7 @@ def test_pipeline_enough_cpus_pass_check():
 
 
 # =============================================================================================
-# Round 3: no hang without a word, no traceback from any file or argument, no figure lost to a
+# No hang without a word, no traceback from any file or argument, no figure lost to a
 # full disk, no edited record trusted. Stand-in programs (Python scripts answering --describe
 # and --check as the module's programs do) where no simulation is needed.
 

@@ -1,4 +1,4 @@
-"""A run with the PCs' kernel ticks ends by itself, without Simulator::Stop (issue 28).
+"""A run with the PCs' kernel ticks ends by itself, without Simulator::Stop.
 
 The JAXA06 profiles tick forever (pc2006-linux26 at HZ 1000, nistnet-linux24 at HZ 100). HostCpu
 defers the interference of an idle CPU (IdleInterferenceEvents false, the default), so once the

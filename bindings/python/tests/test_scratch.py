@@ -1,4 +1,4 @@
-"""Your own C++ programs (issue 31, item 1): scratch/ programs built against the module like
+"""Your own C++ programs: scratch/ programs built against the module like
 ns-3's, `./testbed run-program`, and the installed CMake package (find_package(testbed)) that
 builds a program out of the tree.
 

@@ -84,13 +84,13 @@ def test_no_module_allocation_of_wheel_classes_whose_layout_depends_on_logging()
 
 
 def test_helpers_and_study_setups_set_attributes_through_user_attributes():
-    """Issue 25: a helper or a study set-up that sets an attribute on an object (or a Config
+    """A helper or a study set-up that sets an attribute on an object (or a Config
     default, or a factory's value) must say whether it is a default the user's
     --ns3::Type::Attribute= replaces (UserAttributes::SetDefault) or a value the program fixes
     (UserAttributes::SetFixed: a user value is refused). A plain SetAttribute would silently
     overwrite the user's value. Pointer values (objects the helper made) cannot come from the
     command line and stay plain; the README's usage example is not a study program. An
-    instrument that issue 24 moved from model/apps/ into its study's folder is model code: it
+    instrument in its study's folder (examples/<study>/) is model code: it
     sets an object it owns from its own attribute (MulticastLoadSource's gap from its Rate),
     where its own attribute is the user's interface, as in model/."""
     import re

@@ -1,4 +1,4 @@
-"""Sweeps and validations of the user's own (issue 17): grids, resume, self-description of every
+"""Sweeps and validations of the user's own: grids, resume, self-description of every
 program, validation against measured data, and bad input (exit 2 naming it).
 
 The runs use jaxa-table2 (ping through NIST Net: a few pings are a fraction of a second)."""

@@ -1,4 +1,4 @@
-"""The result cache of `./testbed test` (issue 31, item 7; tools/testcache.py), on a small checkout
+"""The result cache of `./testbed test` (tools/testcache.py), on a small checkout
 of its own: a change to one file re-runs the stages that file feeds and no other; a failing run is
 never reused; the environment, the tools and the built files are part of every key."""
 

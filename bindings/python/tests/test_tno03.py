@@ -133,7 +133,7 @@ def _sched_record(scheduler, clock, band, value, **extra):
 
 
 def test_schedulers_points_run_every_case_at_both_ends_of_the_ranges():
-    """Issue 26 item 12: each of the 12 cases at the central values and at --band=fast, slow."""
+    """Each of the 12 cases at the central values and at --band=fast, slow."""
     from testbed.experiments import tno03
 
     pts = tno03.schedulers_points("quick")
@@ -143,7 +143,7 @@ def test_schedulers_points_run_every_case_at_both_ends_of_the_ranges():
 
 
 def test_schedulers_band_is_the_spread_of_central_and_ends():
-    """Issue 26 items 12 and 2: every predicted quantity gets low = the least and high = the
+    """Every predicted quantity gets low = the least and high = the
     largest of its central, fast and slow values (hand values 5, 3, 9 -> 3 and 9), and the time
     management's and NTP's diagnostics are metrics where the run has them (hla / ntp)."""
     from testbed.experiments import tno03
@@ -182,7 +182,7 @@ def test_schedulers_slow_end_lengthens_the_grant_wait(tmp_path):
 
 
 def test_hla_federation_starts_when_enabled_after_the_syn_lost_behind_arp(tmp_path):
-    """The real start sequence (issue 26 item 3): every federate enables its time management at
+    """The real start sequence: every federate enables its time management at
     0 as a message on a new TCP connection to the Fedex. Machine B then has four SYNs for
     machine A (Fighter 2's and the CGF's connections to Fighter 1 and to the Fedex) while A's
     ARP entry is unresolved: 3 are queued (Linux's unres_qlen, ns-3's PendingQueueSize), one

@@ -1,4 +1,4 @@
-"""Results a researcher can trust (issue 25): every point record tied to the build that made it
+"""Results a researcher can trust: every point record tied to the build that made it
 and never reused by another build; only the --out folder searched; validation points told apart
 by role (independent check, calibration, known gap) in metrics.json, report.md and the console;
 a failing check is exit status 1 (--no-strict: reported only)."""

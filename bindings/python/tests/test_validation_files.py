@@ -1,4 +1,4 @@
-"""validation/*.csv (issue 31, item 5): a table of measured points is written in the names of the
+"""validation/*.csv: a table of measured points is written in the names of the
 program it validates (its parameters, with a unit suffix, and its result fields), so that
 `./testbed validate PROGRAM --measured validation/FILE` takes it as it is; each is fed to
 validate here. The other files hold an experiment's facts (fitted constants, a knee frequency, a
