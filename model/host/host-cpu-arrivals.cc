@@ -98,7 +98,7 @@ HostCpu::Leave()
     NS_ASSERT(m_depth > 0);
     if (--m_depth == 0)
     {
-        if (!m_nextInterference.empty() && !m_idleInterferenceEvents)
+        if (m_interference.MayDefer())
         {
             // Deferred only while nothing can happen on the CPU before its next use: every core
             // idle and no arrival pending (an arrival must find the interference that came
@@ -107,11 +107,11 @@ HostCpu::Leave()
             // instant, as it had while scheduled all along.
             if (AllIdle() && !ArrivalPending())
             {
-                Defer();
+                m_interference.Defer();
             }
             else
             {
-                Arm();
+                m_interference.Arm();
             }
         }
         if (!m_sources.empty())

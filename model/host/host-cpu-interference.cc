@@ -2,11 +2,10 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// HostCpu's interference model: sporadic kernel activity on each core (InterferenceRate,
-// ShieldedInterferenceRate), deferred while the CPU is idle and caught up at its next use.
+#include "host-cpu-interference.h"
 
-#include "host-cpu.h"
-
+#include "ns3/assert.h"
+#include "ns3/double.h"
 #include "ns3/fast-path.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -19,16 +18,37 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("HostCpuInterference");
 
-void
-HostCpu::ScheduleInterference(uint32_t c, bool first, Time from)
+HostCpuInterference::HostCpuInterference()
 {
-    double rate = m_shielded[c] ? m_shieldedInterferenceRate : m_interferenceRate;
+    m_interArrival = CreateObject<ExponentialRandomVariable>();
+    m_interArrival->SetAttribute("Mean", DoubleValue(1.0));
+}
+
+void
+HostCpuInterference::Start(Cpu* cpu, const std::vector<bool>& shielded, bool deferred)
+{
+    m_cpu = cpu;
+    m_shielded = shielded;
+    const uint32_t cores = shielded.size();
+    m_events.resize(cores);
+    m_next.assign(cores, Time(-1));
+    m_deferred = deferred;
+    for (uint32_t c = 0; c < cores; ++c)
+    {
+        Schedule(c, true, Simulator::Now());
+    }
+}
+
+void
+HostCpuInterference::Schedule(uint32_t c, bool first, Time from)
+{
+    double rate = m_shielded[c] ? m_shieldedRate : m_rate;
     if (rate <= 0)
     {
         return;
     }
     double draw = 1.0;
-    if (!m_interferencePeriodic || m_shielded[c])
+    if (!m_periodic || m_shielded[c])
     {
         draw = m_interArrival->GetValue(); // Poisson: exponential gaps, mean 1 / rate
     }
@@ -39,69 +59,77 @@ HostCpu::ScheduleInterference(uint32_t c, bool first, Time from)
         draw = 1.0 - std::exp(-m_interArrival->GetValue());
     }
     Time gap = fastpath::FromSeconds(draw / rate);
-    m_nextInterference[c] = from + gap;
+    m_next[c] = from + gap;
     if (!m_deferred)
     {
-        m_interferenceEvents[c]
-            = Simulator::Schedule(from + gap - Simulator::Now(), &HostCpu::Interfere, this, c);
+        m_events[c] = Simulator::Schedule(from + gap - Simulator::Now(),
+                                          &HostCpuInterference::Fire,
+                                          this,
+                                          c);
     }
 }
 
 void
-HostCpu::Arm()
+HostCpuInterference::Arm()
 {
     if (!m_deferred)
     {
         return;
     }
     m_deferred = false;
-    for (uint32_t c = 0; c < m_nextInterference.size(); ++c)
+    for (uint32_t c = 0; c < m_next.size(); ++c)
     {
-        if (!m_nextInterference[c].IsNegative())
+        if (!m_next[c].IsNegative())
         {
-            NS_ASSERT(m_nextInterference[c] > Simulator::Now());
-            m_interferenceEvents[c] = Simulator::Schedule(m_nextInterference[c] - Simulator::Now(),
-                                                          &HostCpu::Interfere,
-                                                          this,
-                                                          c);
+            NS_ASSERT(m_next[c] > Simulator::Now());
+            m_events[c] = Simulator::Schedule(m_next[c] - Simulator::Now(),
+                                              &HostCpuInterference::Fire,
+                                              this,
+                                              c);
         }
     }
 }
 
 void
-HostCpu::Defer()
+HostCpuInterference::Defer()
 {
-    if (m_deferred || m_idleInterferenceEvents || m_nextInterference.empty())
+    if (m_deferred || m_idleEvents || m_next.empty())
     {
         return;
     }
     m_deferred = true;
-    for (auto& ev : m_interferenceEvents)
+    for (auto& ev : m_events)
     {
         // Removed, not cancelled: a cancelled event stays in the event list until its time,
-        // and the run would not end before it. m_nextInterference keeps its instant.
+        // and the run would not end before it. m_next keeps its instant.
         Simulator::Remove(ev);
     }
 }
 
+double
+HostCpuInterference::DrawDuration(uint32_t c)
+{
+    Ptr<RandomVariableStream> d = m_shielded[c] ? m_shieldedDuration : m_duration;
+    return std::max(0.0, d->GetValue());
+}
+
 void
-HostCpu::CatchUp()
+HostCpuInterference::CatchUp()
 {
     if (!m_deferred)
     {
         return;
     }
-    const Time nowTime = Simulator::Now();
-    const int64_t now = nowTime.GetTimeStep();
+    const Time now = Simulator::Now();
     while (true)
     {
         // The core whose event is due first (in time order, as the events would have run:
         // the cores share the gap and duration streams).
         int32_t c = -1;
-        for (uint32_t i = 0; i < m_nextInterference.size(); ++i)
+        for (uint32_t i = 0; i < m_next.size(); ++i)
         {
-            const Time t = m_nextInterference[i];
-            if (!t.IsNegative() && t <= nowTime && (c < 0 || t < m_nextInterference[c]))
+            const Time t = m_next[i];
+            if (!t.IsNegative() && t <= now && (c < 0 || t < m_next[c]))
             {
                 c = i;
             }
@@ -110,83 +138,117 @@ HostCpu::CatchUp()
         {
             break;
         }
-        const Time tTime = m_nextInterference[c];
-        const int64_t t = tTime.GetTimeStep();
-        ScheduleInterference(c, false, tTime); // the next instant (no event while deferred)
-        // What Interfere() does at t, with the CPU idle but for earlier deferred events.
-        Ptr<RandomVariableStream> d
-            = m_shielded[c] ? m_shieldedInterferenceDuration : m_interferenceDuration;
-        const int64_t service = fastpath::FromSeconds(std::max(0.0, d->GetValue())).GetTimeStep();
-        ++m_nInterference;
-        const uint32_t owner = INTERFERENCE_OWNER + c;
-        Core& core = m_cores[c];
-        if (core.busy)
-        {
-            // An earlier event still runs now: this one waits behind it (it is bound to c).
-            RunQueue(c, HARDIRQ).push_back(Task{service, service, t, -1, HARDIRQ, owner, NO_SLOT});
-        }
-        else
-        {
-            // Start() at t: it waits for an earlier event that ran past t; otherwise a core
-            // idle for IdleEntryTime pays the exit latency.
-            const int64_t start = std::max(t, core.idleSince);
-            int64_t run = service;
-            if (start == t && m_idleEntry.IsStrictlyPositive()
-                && t - core.idleSince >= m_idleEntry.GetTimeStep())
-            {
-                run += m_idleExit.GetTimeStep();
-            }
-            const int64_t end = start + run;
-            if (end <= now)
-            {
-                // Complete() at end.
-                m_busy[HARDIRQ] += run;
-                core.idleSince = end;
-                if (!m_workTrace.IsEmpty())
-                {
-                    m_workTrace(HARDIRQ, owner, TimeStep(start - t), TimeStep(run));
-                }
-            }
-            else
-            {
-                // Still running now: on its core since start, completing at end.
-                core.busy = true;
-                core.started = start;
-                core.task = Task{run, run, t, start, HARDIRQ, owner, NO_SLOT};
-                core.completion.Schedule(end - now, [this, c]() { CompletionEvent(c); });
-            }
-        }
-    }
-    if (!AllIdle())
-    {
-        Arm();
+        const Time due = m_next[c];
+        Schedule(c, false, due); // the next instant (no event while deferred)
+        const int64_t service = fastpath::FromSeconds(DrawDuration(c)).GetTimeStep();
+        ++m_count;
+        m_cpu->RunDueInterference(c, due.GetTimeStep(), service);
     }
 }
 
 void
-HostCpu::Interfere(uint32_t c)
+HostCpuInterference::Fire(uint32_t c)
 {
-    Ptr<RandomVariableStream> d
-        = m_shielded[c] ? m_shieldedInterferenceDuration : m_interferenceDuration;
-    double seconds = std::max(0.0, d->GetValue());
-    ++m_nInterference;
+    double seconds = DrawDuration(c);
+    ++m_count;
     NS_LOG_LOGIC("core " << c << " interference " << seconds * 1e6 << " us");
-    Submit(HARDIRQ, fastpath::FromSeconds(seconds), INTERFERENCE_OWNER + c, Callback<void>());
-    ScheduleInterference(c, false, Simulator::Now());
+    m_cpu->RunInterference(c, fastpath::FromSeconds(seconds));
+    Schedule(c, false, Simulator::Now());
 }
 
-uint64_t
-HostCpu::GetInterferenceEvents() const
+int64_t
+HostCpuInterference::AssignStreams(int64_t stream)
 {
-    // A query brings the deferred interference up to now (it changes nothing but when it runs).
-    const_cast<HostCpu*>(this)->CatchUp();
-    return m_nInterference;
+    m_interArrival->SetStream(stream);
+    m_duration->SetStream(stream + 1);
+    m_shieldedDuration->SetStream(stream + 2);
+    return 3;
+}
+
+void
+HostCpuInterference::Dispose()
+{
+    for (auto& ev : m_events)
+    {
+        ev.Cancel();
+    }
+    m_events.clear();
+    m_duration = nullptr;
+    m_shieldedDuration = nullptr;
+    m_interArrival = nullptr;
+    m_cpu = nullptr;
+}
+
+void
+HostCpuInterference::SetRate(double rate)
+{
+    m_rate = rate;
+}
+
+double
+HostCpuInterference::GetRate() const
+{
+    return m_rate;
+}
+
+void
+HostCpuInterference::SetShieldedRate(double rate)
+{
+    m_shieldedRate = rate;
+}
+
+double
+HostCpuInterference::GetShieldedRate() const
+{
+    return m_shieldedRate;
+}
+
+void
+HostCpuInterference::SetPeriodic(bool periodic)
+{
+    m_periodic = periodic;
 }
 
 bool
-HostCpu::HasInterference() const
+HostCpuInterference::GetPeriodic() const
 {
-    return m_interferenceRate > 0 || m_shieldedInterferenceRate > 0;
+    return m_periodic;
+}
+
+void
+HostCpuInterference::SetIdleEvents(bool events)
+{
+    m_idleEvents = events;
+}
+
+bool
+HostCpuInterference::GetIdleEvents() const
+{
+    return m_idleEvents;
+}
+
+void
+HostCpuInterference::SetDuration(Ptr<RandomVariableStream> duration)
+{
+    m_duration = duration;
+}
+
+Ptr<RandomVariableStream>
+HostCpuInterference::GetDuration() const
+{
+    return m_duration;
+}
+
+void
+HostCpuInterference::SetShieldedDuration(Ptr<RandomVariableStream> duration)
+{
+    m_shieldedDuration = duration;
+}
+
+Ptr<RandomVariableStream>
+HostCpuInterference::GetShieldedDuration() const
+{
+    return m_shieldedDuration;
 }
 
 } // namespace ns3

@@ -76,19 +76,21 @@ HostCpu::GetTypeId()
                             IntegerValue(-1),
                             MakeIntegerAccessor(&HostCpu::m_interruptCore),
                             MakeIntegerChecker<int32_t>(-1, 1023))
-              .AddAttribute("InterferenceRate",
-                            "Sporadic kernel activity on each core that is not shielded (timer "
-                            "and housekeeping interrupts, daemons with interrupts masked): mean "
-                            "events per second per core, Poisson (0: none).",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&HostCpu::m_interferenceRate),
-                            MakeDoubleChecker<double>(0.0, 1e6))
+              .AddAttribute(
+                  "InterferenceRate",
+                  "Sporadic kernel activity on each core that is not shielded (timer "
+                  "and housekeeping interrupts, daemons with interrupts masked): mean "
+                  "events per second per core, Poisson (0: none).",
+                  DoubleValue(0.0),
+                  MakeDoubleAccessor(&HostCpu::SetInterferenceRate, &HostCpu::GetInterferenceRate),
+                  MakeDoubleChecker<double>(0.0, 1e6))
               .AddAttribute("InterferencePeriodic",
                             "Whether the events of InterferenceRate (not the shielded ones) come "
                             "periodically, every 1/InterferenceRate from a random phase (a "
                             "kernel's timer tick: Linux's HZ), instead of as a Poisson stream.",
                             BooleanValue(false),
-                            MakeBooleanAccessor(&HostCpu::m_interferencePeriodic),
+                            MakeBooleanAccessor(&HostCpu::SetInterferencePeriodic,
+                                                &HostCpu::GetInterferencePeriodic),
                             MakeBooleanChecker())
               .AddAttribute("IdleInterferenceEvents",
                             "Whether interference events are simulator events while every core "
@@ -100,24 +102,28 @@ HostCpu::GetTypeId()
                             "at the instants, with the draws and in the order they would have "
                             "had: results are the same.",
                             BooleanValue(false),
-                            MakeBooleanAccessor(&HostCpu::m_idleInterferenceEvents),
+                            MakeBooleanAccessor(&HostCpu::SetIdleInterferenceEvents,
+                                                &HostCpu::GetIdleInterferenceEvents),
                             MakeBooleanChecker())
               .AddAttribute("InterferenceDuration",
                             "Duration (s) of one event of InterferenceRate.",
                             StringValue("ns3::ConstantRandomVariable[Constant=0]"),
-                            MakePointerAccessor(&HostCpu::m_interferenceDuration),
+                            MakePointerAccessor(&HostCpu::SetInterferenceDuration,
+                                                &HostCpu::GetInterferenceDuration),
                             MakePointerChecker<RandomVariableStream>())
               .AddAttribute("ShieldedInterferenceRate",
                             "Sporadic events that a shielded core still sees (inter-processor "
                             "interrupts such as TLB shootdowns, a local timer tick that is not "
                             "disabled): mean events per second per shielded core (0: none).",
                             DoubleValue(0.0),
-                            MakeDoubleAccessor(&HostCpu::m_shieldedInterferenceRate),
+                            MakeDoubleAccessor(&HostCpu::SetShieldedInterferenceRate,
+                                               &HostCpu::GetShieldedInterferenceRate),
                             MakeDoubleChecker<double>(0.0, 1e6))
               .AddAttribute("ShieldedInterferenceDuration",
                             "Duration (s) of one event of ShieldedInterferenceRate.",
                             StringValue("ns3::ConstantRandomVariable[Constant=0]"),
-                            MakePointerAccessor(&HostCpu::m_shieldedInterferenceDuration),
+                            MakePointerAccessor(&HostCpu::SetShieldedInterferenceDuration,
+                                                &HostCpu::GetShieldedInterferenceDuration),
                             MakePointerChecker<RandomVariableStream>())
               .AddAttribute("CacheSize",
                             "Last-level cache (octets) for the refill after a context switch "
@@ -164,16 +170,9 @@ HostCpu::HostCpu()
     , m_contextSwitchCycles(0)
     , m_interruptCore(-1)
     , m_affine(false)
-    , m_interferenceRate(0)
-    , m_shieldedInterferenceRate(0)
-    , m_interferencePeriodic(false)
-    , m_idleInterferenceEvents(false)
-    , m_nInterference(0)
 {
     NS_LOG_FUNCTION(this);
     m_busy.fill(0);
-    m_interArrival = CreateObject<ExponentialRandomVariable>();
-    m_interArrival->SetAttribute("Mean", DoubleValue(1.0));
 }
 
 HostCpu::~HostCpu()
@@ -201,14 +200,7 @@ HostCpu::DoDispose()
         q.clear();
     }
     m_coreRunq.clear();
-    for (auto& ev : m_interferenceEvents)
-    {
-        ev.Cancel();
-    }
-    m_interferenceEvents.clear();
-    m_interferenceDuration = nullptr;
-    m_shieldedInterferenceDuration = nullptr;
-    m_interArrival = nullptr;
+    m_interference.Dispose();
     Object::DoDispose();
 }
 
@@ -292,22 +284,21 @@ HostCpu::DoInitialize()
     {
         Setup();
     }
-    if (m_interferenceRate > 0 || m_shieldedInterferenceRate > 0)
+    if (m_interference.IsOn())
     {
         // Inside Enter/Leave: a plan made before the interference made the CPU affine is
         // resolved, and Leave plans the arrivals anew with the interference in place.
         Enter();
-        m_interferenceEvents.resize(m_nCores);
-        m_nextInterference.assign(m_nCores, Time(-1));
-        // An idle CPU with no arrival pending defers its events until it is used
-        // (IdleInterferenceEvents).
-        m_deferred = !m_idleInterferenceEvents && AllIdle() && !ArrivalPending();
         for (uint32_t c = 0; c < m_nCores; ++c)
         {
             m_affinity[INTERFERENCE_OWNER + c] = c;
             m_affine = true;
-            ScheduleInterference(c, true, Simulator::Now());
         }
+        // An idle CPU with no arrival pending defers its events until it is used
+        // (IdleInterferenceEvents).
+        m_interference.Start(this,
+                             m_shielded,
+                             !m_interference.GetIdleEvents() && AllIdle() && !ArrivalPending());
         Leave();
     }
     Object::DoInitialize();
@@ -348,10 +339,7 @@ HostCpu::IsShielded(uint32_t core) const
 int64_t
 HostCpu::AssignStreams(int64_t stream)
 {
-    m_interArrival->SetStream(stream);
-    m_interferenceDuration->SetStream(stream + 1);
-    m_shieldedInterferenceDuration->SetStream(stream + 2);
-    return 3;
+    return m_interference.AssignStreams(stream);
 }
 
 int32_t
@@ -563,7 +551,7 @@ HostCpu::SubmitNow(Task&& task)
     // arrival due now runs before the new item). The interference events are scheduled again
     // before the item: the CPU is about to be busy.
     Enter();
-    Arm();
+    m_interference.Arm();
     task.submitted = m_now;
     SubmitTask(std::move(task), m_now);
     Leave();
@@ -806,6 +794,152 @@ HostCpu::Dispatch(uint32_t c, int64_t now)
             return;
         }
     }
+}
+
+void
+HostCpu::CatchUp()
+{
+    if (!m_interference.IsDeferred())
+    {
+        return;
+    }
+    m_interference.CatchUp();
+    if (!AllIdle())
+    {
+        m_interference.Arm();
+    }
+}
+
+void
+HostCpu::RunInterference(uint32_t core, Time service)
+{
+    Submit(HARDIRQ, service, INTERFERENCE_OWNER + core, Callback<void>());
+}
+
+void
+HostCpu::RunDueInterference(uint32_t c, int64_t t, int64_t service)
+{
+    const int64_t now = Simulator::Now().GetTimeStep();
+    const uint32_t owner = INTERFERENCE_OWNER + c;
+    Core& core = m_cores[c];
+    if (core.busy)
+    {
+        // An earlier event still runs now: this one waits behind it (it is bound to c).
+        RunQueue(c, HARDIRQ).push_back(Task{service, service, t, -1, HARDIRQ, owner, NO_SLOT});
+        return;
+    }
+    // Start() at t: it waits for an earlier event that ran past t; otherwise a core idle for
+    // IdleEntryTime pays the exit latency.
+    const int64_t start = std::max(t, core.idleSince);
+    int64_t run = service;
+    if (start == t && m_idleEntry.IsStrictlyPositive()
+        && t - core.idleSince >= m_idleEntry.GetTimeStep())
+    {
+        run += m_idleExit.GetTimeStep();
+    }
+    const int64_t end = start + run;
+    if (end <= now)
+    {
+        // Complete() at end.
+        m_busy[HARDIRQ] += run;
+        core.idleSince = end;
+        if (!m_workTrace.IsEmpty())
+        {
+            m_workTrace(HARDIRQ, owner, TimeStep(start - t), TimeStep(run));
+        }
+        return;
+    }
+    // Still running now: on its core since start, completing at end.
+    core.busy = true;
+    core.started = start;
+    core.task = Task{run, run, t, start, HARDIRQ, owner, NO_SLOT};
+    core.completion.Schedule(end - now, [this, c]() { CompletionEvent(c); });
+}
+
+uint64_t
+HostCpu::GetInterferenceEvents() const
+{
+    // A query brings the deferred interference up to now (it changes nothing but when it runs).
+    const_cast<HostCpu*>(this)->CatchUp();
+    return m_interference.GetEvents();
+}
+
+bool
+HostCpu::HasInterference() const
+{
+    return m_interference.IsOn();
+}
+
+void
+HostCpu::SetInterferenceRate(double rate)
+{
+    m_interference.SetRate(rate);
+}
+
+double
+HostCpu::GetInterferenceRate() const
+{
+    return m_interference.GetRate();
+}
+
+void
+HostCpu::SetShieldedInterferenceRate(double rate)
+{
+    m_interference.SetShieldedRate(rate);
+}
+
+double
+HostCpu::GetShieldedInterferenceRate() const
+{
+    return m_interference.GetShieldedRate();
+}
+
+void
+HostCpu::SetInterferencePeriodic(bool periodic)
+{
+    m_interference.SetPeriodic(periodic);
+}
+
+bool
+HostCpu::GetInterferencePeriodic() const
+{
+    return m_interference.GetPeriodic();
+}
+
+void
+HostCpu::SetIdleInterferenceEvents(bool events)
+{
+    m_interference.SetIdleEvents(events);
+}
+
+bool
+HostCpu::GetIdleInterferenceEvents() const
+{
+    return m_interference.GetIdleEvents();
+}
+
+void
+HostCpu::SetInterferenceDuration(Ptr<RandomVariableStream> duration)
+{
+    m_interference.SetDuration(duration);
+}
+
+Ptr<RandomVariableStream>
+HostCpu::GetInterferenceDuration() const
+{
+    return m_interference.GetDuration();
+}
+
+void
+HostCpu::SetShieldedInterferenceDuration(Ptr<RandomVariableStream> duration)
+{
+    m_interference.SetShieldedDuration(duration);
+}
+
+Ptr<RandomVariableStream>
+HostCpu::GetShieldedInterferenceDuration() const
+{
+    return m_interference.GetShieldedDuration();
 }
 
 } // namespace ns3

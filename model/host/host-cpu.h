@@ -7,6 +7,7 @@
 
 #include "host-cpu-arrivals.h"
 #include "host-cpu-cache.h"
+#include "host-cpu-interference.h"
 
 #include "ns3/assert.h"
 #include "ns3/callback.h"
@@ -58,8 +59,9 @@ namespace ns3
  *
  * Sporadic interference (Attributes InterferenceRate, ShieldedInterferenceRate and their
  * durations): kernel work bound to each core, preempting the process there
- * (host-cpu-interference.cc); while every core is idle and no arrival is pending its events are
- * not scheduled, and are run at their instants when the CPU is next used or asked.
+ * (HostCpuInterference, host-cpu-interference.h); while every core is idle and no arrival is
+ * pending its events are not scheduled, and are run at their instants when the CPU is next used
+ * or asked.
  *
  * Arrivals (HostCpuArrivalSource, host-cpu-arrivals.h): processes that wake up at times known
  * in advance (the end of a sleep) are handed to the CPU as a source of future PROCESS work items
@@ -71,7 +73,9 @@ namespace ns3
  * more (wake-up from the idle state and cache refill). Sporadic traffic (a ping a second) pays
  * it on every packet, back-to-back traffic never.
  */
-class HostCpu : public Object
+class HostCpu
+    : public Object
+    , private HostCpuInterference::Cpu
 {
   public:
     /** Priority classes, highest first. */
@@ -487,35 +491,94 @@ class HostCpu : public Object
      */
     void Setup();
     /**
-     * Schedule the next sporadic interference event on a core.
-     * @param c core index
-     * @param first whether it is the core's first event (a periodic tick draws its phase)
-     * @param from the instant the gap is counted from (the previous event's, or now)
-     */
-    void ScheduleInterference(uint32_t c, bool first, Time from);
-    /**
-     * A sporadic interference event on a core: kernel work that preempts the process there.
-     * @param c core index
-     */
-    void Interfere(uint32_t c);
-    /**
      * Whether every core is idle (then nothing is queued either: a queued item waits only for
      * a busy core).
      * @return true if no core runs a work item
      */
     bool AllIdle() const;
     /**
-     * Bring the deferred interference up to now (while the CPU was idle, its events were not
-     * scheduled): run, in time order, every event due at or before now as the event would have
-     * run (same instants, the same draws in the same order, the same idle-exit rule); one still
-     * running now is put on its core (and any due behind it queued), and the events are scheduled
-     * again if a core is busy. Nothing to do while the events are scheduled.
+     * Bring the deferred interference up to now (HostCpuInterference::CatchUp: every event due
+     * at or before now run as it would have run, RunDueInterference), and schedule its events
+     * again if a core is then busy. Nothing to do while the events are scheduled.
      */
     void CatchUp();
-    /** Schedule the next interference event of every core that has one (they were deferred). */
-    void Arm();
-    /** Cancel the pending interference events (the CPU is idle): defer them. */
-    void Defer();
+    /**
+     * An interference event at its instant: HARDIRQ work of the core's interference owner
+     * (bound to the core), submitted now.
+     * @param core the core
+     * @param service its service time
+     */
+    void RunInterference(uint32_t core, Time service) override;
+    /**
+     * A deferred interference event due at @p due: run as Submit and Start would have run it
+     * then on a CPU idle but for the deferred events before it (queued behind one still
+     * running; completed, with its idle-exit latency, if it ended by now; else on its core).
+     * @param core the core
+     * @param due its instant (time step)
+     * @param service its service time (time steps)
+     */
+    void RunDueInterference(uint32_t core, int64_t due, int64_t service) override;
+
+    /**
+     * Setter of the attribute InterferenceRate.
+     * @param rate mean events per second per core that is not shielded
+     */
+    void SetInterferenceRate(double rate);
+    /**
+     * Getter of the attribute InterferenceRate.
+     * @return mean events per second per core that is not shielded
+     */
+    double GetInterferenceRate() const;
+    /**
+     * Setter of the attribute ShieldedInterferenceRate.
+     * @param rate mean events per second per shielded core
+     */
+    void SetShieldedInterferenceRate(double rate);
+    /**
+     * Getter of the attribute ShieldedInterferenceRate.
+     * @return mean events per second per shielded core
+     */
+    double GetShieldedInterferenceRate() const;
+    /**
+     * Setter of the attribute InterferencePeriodic.
+     * @param periodic whether the events of InterferenceRate are a periodic tick
+     */
+    void SetInterferencePeriodic(bool periodic);
+    /**
+     * Getter of the attribute InterferencePeriodic.
+     * @return whether the events of InterferenceRate are a periodic tick
+     */
+    bool GetInterferencePeriodic() const;
+    /**
+     * Setter of the attribute IdleInterferenceEvents.
+     * @param events whether the events stay simulator events while the CPU is idle
+     */
+    void SetIdleInterferenceEvents(bool events);
+    /**
+     * Getter of the attribute IdleInterferenceEvents.
+     * @return whether the events stay simulator events while the CPU is idle
+     */
+    bool GetIdleInterferenceEvents() const;
+    /**
+     * Setter of the attribute InterferenceDuration.
+     * @param duration the duration (s) of one event of InterferenceRate
+     */
+    void SetInterferenceDuration(Ptr<RandomVariableStream> duration);
+    /**
+     * Getter of the attribute InterferenceDuration.
+     * @return the duration (s) of one event of InterferenceRate
+     */
+    Ptr<RandomVariableStream> GetInterferenceDuration() const;
+    /**
+     * Setter of the attribute ShieldedInterferenceDuration.
+     * @param duration the duration (s) of one event of ShieldedInterferenceRate
+     */
+    void SetShieldedInterferenceDuration(Ptr<RandomVariableStream> duration);
+    /**
+     * Getter of the attribute ShieldedInterferenceDuration.
+     * @return the duration (s) of one event of ShieldedInterferenceRate
+     */
+    Ptr<RandomVariableStream> GetShieldedInterferenceDuration() const;
 
     /**
      * Setter of the attribute CacheSize (HostCpuCache::SetCacheSize).
@@ -606,19 +669,9 @@ class HostCpu : public Object
     std::vector<bool> m_shielded; //!< per core
     std::unordered_map<uint32_t, uint32_t> m_affinity;                  //!< owner -> core
     std::vector<std::array<std::deque<Task>, N_PRIORITIES>> m_coreRunq; //!< bound tasks per core
-    double m_interferenceRate;         //!< InterferenceRate (per core, 1/s)
-    double m_shieldedInterferenceRate; //!< ShieldedInterferenceRate
-    bool m_interferencePeriodic;       //!< InterferencePeriodic: a timer tick, not Poisson
-    Ptr<RandomVariableStream> m_interferenceDuration;         //!< InterferenceDuration (s)
-    Ptr<RandomVariableStream> m_shieldedInterferenceDuration; //!< ShieldedInterferenceDuration
-    Ptr<ExponentialRandomVariable> m_interArrival;            //!< gaps between events (mean 1)
-    std::vector<EventId> m_interferenceEvents;                //!< next event per core
-    std::vector<Time> m_nextInterference; //!< per core: when its next event is due (-1: none)
-    bool m_idleInterferenceEvents;        //!< IdleInterferenceEvents
-    bool m_deferred{false};   //!< the interference events are not scheduled (the CPU is idle)
-    uint64_t m_nInterference; //!< counter
-    static constexpr uint32_t INTERFERENCE_OWNER = 0xFFFFF000u; //!< + core index
-    HostCpuCache m_cache;                                       //!< the cache-refill model
+    HostCpuInterference m_interference;                                 //!< the interference model
+    static constexpr uint32_t INTERFERENCE_OWNER = 0xFFFFF000u;         //!< + core index
+    HostCpuCache m_cache;                                               //!< the cache-refill model
     std::array<int64_t, N_PRIORITIES> m_busy; //!< accumulated service per class (time steps)
     std::vector<ArrivalSource*> m_sources;    //!< arrival sources
     uint32_t m_depth{0};                      //!< nesting of entries (Enter/Leave)
