@@ -9,7 +9,7 @@
  * --side=module: this module's path (SnoopingSwitchHelper: SnoopingBridgeNetDevice with IGMP
  *   snooping, the receivers join with Ami/IgmpL4Protocol; frames go only to member ports), over
  *   MEGA06's full-duplex links (FullDuplexEthernetNetDevice: send_udp datagrams travel as frame
- *   descriptors, doc/mega.rst) or, with --links=csma, over CSMA links as the stock side.
+ *   descriptors, doc/mega.rst).
  * --side=stock: stock ns-3 (BridgeHelper: BridgeNetDevice over CsmaHelper links; multicast is
  *   flooded to every port, the senders' stacks drop what they do not want).
  *
@@ -79,7 +79,6 @@ main(int argc, char* argv[])
 {
     ProgramOptions::SetSimulatorDefaults();
     std::string side = "module";
-    std::string links = "full-duplex";
     std::string rxPath = "stack";
     std::string core = "lean";
     uint32_t senders = 2;
@@ -92,10 +91,6 @@ main(int argc, char* argv[])
                    "module (snooping switch) or stock (BridgeNetDevice)",
                    side,
                    {"module", "stock"});
-    opts.AddChoice("links",
-                   "the module side's links: full-duplex (MEGA06's) or csma",
-                   links,
-                   {"full-duplex", "csma"});
     opts.AddChoice("rx",
                    "how the receivers read: stack (ns-3's IPv4/UDP and a socket) or nic (the "
                    "module side only: MEGA06's path, the NIC model hands datagrams to the program)",
@@ -132,10 +127,6 @@ main(int argc, char* argv[])
     if (side == "module")
     {
         SnoopingSwitchHelper sh;
-        if (links == "full-duplex")
-        {
-            sh.SetLinkType(SwitchHelper::FULL_DUPLEX);
-        }
         Ptr<SnoopingBridgeNetDevice> bridge = sh.Install(sw);
         for (uint32_t i = 0; i < hosts.GetN(); ++i)
         {

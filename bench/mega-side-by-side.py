@@ -2,8 +2,8 @@
 """The MEGA06 switch path against stock ns-3 (BridgeNetDevice over CSMA), side by side.
 
 Runs build/bench/mega-side-by-side on the same senders and receivers (S sender hosts x N virtual
-senders, R receivers, one switch, 100 Mbit/s links; the module side on MEGA06's full-duplex links
-unless --links csma) in four configurations:
+senders, R receivers, one switch, 100 Mbit/s links; the module side on MEGA06's full-duplex
+links) in four configurations:
 - module: the module's path as MEGA06 runs it (--rx=nic: the receivers' NIC models hand the
   datagrams to the program without ns-3's IPv4/UDP; their CPU work is simulated);
 - module, stack receivers (--rx=stack): the same, but the receivers read a UDP socket through
@@ -16,8 +16,7 @@ against the stock side on the lean core). Memory per sender: the difference of t
 2N virtual senders per host, divided by the added senders. Timings on a shared machine are
 noisy: the events and hops are exact, compare the ratios of one run.
 
-    .venv/bin/python bench/mega-side-by-side.py [--nodes 5000] [--seconds 20] [--links csma]
-        [--out FILE]
+    .venv/bin/python bench/mega-side-by-side.py [--nodes 5000] [--seconds 20] [--out FILE]
 """
 
 import argparse
@@ -38,11 +37,10 @@ CONFIGS = {
 }
 
 
-def run(exe, config, senders, nodes, receivers, seconds, links="full-duplex"):
+def run(exe, config, senders, nodes, receivers, seconds):
     side, rx, core = CONFIGS[config]
     args = [str(exe), f"--side={side}", f"--rx={rx}", f"--core={core}", f"--senders={senders}",
-            f"--nodes={nodes}", f"--receivers={receivers}", f"--seconds={seconds}",
-            f"--links={links}"]
+            f"--nodes={nodes}", f"--receivers={receivers}", f"--seconds={seconds}"]
     out, wall, usage = measure(args)
     r = json.loads(out.strip().splitlines()[-1])
     r["cpu_s"] = usage.ru_utime + usage.ru_stime
@@ -58,16 +56,14 @@ def main():
     ap.add_argument("--nodes", type=int, default=5000)
     ap.add_argument("--receivers", type=int, default=2)
     ap.add_argument("--seconds", type=float, default=20.0)
-    ap.add_argument("--links", default="full-duplex", choices=["full-duplex", "csma"],
-                    help="the module side's links (MEGA06: full-duplex)")
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
     exe = Path(a.build) / "bench" / "mega-side-by-side"
     res = {}
     for config in CONFIGS:
-        big = run(exe, config, a.senders, 2 * a.nodes, a.receivers, 2.0, a.links)
-        small = run(exe, config, a.senders, a.nodes, a.receivers, 2.0, a.links)
-        r = run(exe, config, a.senders, a.nodes, a.receivers, a.seconds, a.links)
+        big = run(exe, config, a.senders, 2 * a.nodes, a.receivers, 2.0)
+        small = run(exe, config, a.senders, a.nodes, a.receivers, 2.0)
+        r = run(exe, config, a.senders, a.nodes, a.receivers, a.seconds)
         r["bytes_per_sender"] = ((big["maxrss_mb"] - small["maxrss_mb"]) * 2**20
                                  / (a.senders * a.nodes))
         r["hops_per_wall_s"] = r["hops"] / r["wall_s"]
@@ -77,7 +73,7 @@ def main():
         res[config] = r
     lines = [
         f"{a.senders} sender hosts x {a.nodes} virtual senders (1 datagram/s each), "
-        f"{a.receivers} receivers, one switch, 100 Mbit/s links (module side: {a.links}), "
+        f"{a.receivers} receivers, one switch, 100 Mbit/s links (module side: full duplex), "
         f"{a.seconds:g} s simulated; "
         f"load average {os.getloadavg()[0]:.1f} at the end (2 shared cores).",
         "",

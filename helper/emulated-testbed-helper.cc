@@ -332,7 +332,7 @@ EmulatedTestbedHelper::Install(Ptr<Node> hostA, Ptr<Node> emulator, Ptr<Node> ho
     t.aToB = m_emulator.Install(t.emulatorBDevice, LinkEmulatorHelper::A_TO_B);
     t.bToA = m_emulator.Install(t.emulatorADevice, LinkEmulatorHelper::B_TO_A);
 
-    if (m_populateArp && m_ethernet.GetDuplex() == EthernetLinkHelper::HALF_DUPLEX)
+    if (m_populateArp)
     {
         NeighborCacheHelper neighbors;
         neighbors.PopulateNeighborCache(t.hostADevice->GetChannel());

@@ -211,7 +211,8 @@ class EmulatedTestbedHelper
                               const AttributeValue& value);
 
     /**
-     * @brief Fill ARP caches of half-duplex (CSMA) links at build time (default true).
+     * @brief Fill the ARP caches of both links at build time (default true), so that no ARP
+     * exchange precedes the first packets.
      * @param enable whether to do so
      */
     void SetPopulateArpCaches(bool enable);
@@ -254,7 +255,7 @@ class EmulatedTestbedHelper
     Ipv4Address m_networkA;                  //!< network A
     Ipv4Address m_networkB;                  //!< network B
     Ipv4Mask m_mask;                         //!< mask of both networks
-    bool m_populateArp;                      //!< fill ARP caches of CSMA links
+    bool m_populateArp;                      //!< fill the links' ARP caches
     std::string m_pcapPrefix;                //!< pcap prefix ("" = none)
     std::string m_hostProfile;               //!< host A and B platform profile ("" = none)
     std::string m_emulatorProfile;           //!< emulator platform profile ("" = none)

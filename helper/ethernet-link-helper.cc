@@ -8,22 +8,14 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/ethernet-helper.h"
+#include "ns3/full-duplex-ethernet-helper.h"
 #include "ns3/log.h"
-#include "ns3/point-to-point-channel.h"
-#include "ns3/point-to-point-helper.h"
-#include "ns3/point-to-point-net-device.h"
-#include "ns3/user-attributes.h"
+#include "ns3/net-device-queue-interface.h"
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("EthernetLinkHelper");
-
-namespace
-{
-/// PPP header bytes that ns-3's PointToPointNetDevice puts on the wire.
-constexpr uint32_t PPP_HEADER = 2;
-} // namespace
 
 EthernetLinkHelper::EthernetLinkHelper()
     : m_duplex(FULL_DUPLEX)
@@ -83,7 +75,7 @@ EthernetLinkHelper::GetCableDelay() const
 Time
 EthernetLinkHelper::GetWireTime(uint32_t ipBytes) const
 {
-    return m_rate.CalculateBytesTxTime(ipBytes + WIRE_OVERHEAD_BYTES);
+    return m_rate.CalculateBytesTxTime(EthernetFraming::WireOctets(ipBytes));
 }
 
 NetDeviceContainer
@@ -93,26 +85,18 @@ EthernetLinkHelper::Install(Ptr<Node> a, Ptr<Node> b) const
     NS_ABORT_MSG_IF(!a || !b, "EthernetLinkHelper::Install: null node");
     if (m_duplex == FULL_DUPLEX)
     {
-        // Occupancy: (IP + 2) byte-times of transmission + 36 byte-times of gap = IP + 38.
-        // Arrival of the last bit: (IP + 2) + 24 byte-times = IP + preamble + header + FCS.
-        // The line rate, the gap and the delay that make a point-to-point link an Ethernet
-        // link follow from the helper's settings: a user value for one of them would break
-        // the timing (doc/link.rst), so it is refused.
-        const std::string by = "to model a full-duplex Ethernet link (EthernetLinkHelper)";
-        UserAttributes::RequireNotGiven(PointToPointNetDevice::GetTypeId(), "DataRate", by);
-        UserAttributes::RequireNotGiven(PointToPointNetDevice::GetTypeId(), "InterframeGap", by);
-        UserAttributes::RequireNotGiven(PointToPointChannel::GetTypeId(), "Delay", by);
-        PointToPointHelper p2p;
-        p2p.SetDeviceAttribute("DataRate", DataRateValue(m_rate));
-        p2p.SetDeviceAttribute(
-            "InterframeGap",
-            TimeValue(m_rate.CalculateBytesTxTime(WIRE_OVERHEAD_BYTES - PPP_HEADER)));
-        p2p.SetChannelAttribute("Delay",
-                                TimeValue(m_cableDelay
-                                          + m_rate.CalculateBytesTxTime(
-                                              EthernetFraming::PREAMBLE + EthernetFraming::HEADER
-                                              + EthernetFraming::FCS - PPP_HEADER)));
-        return p2p.Install(a, b);
+        // The rate and the cable are the helper's settings (SetDataRate, SetCableDelay): a user
+        // value for either would contradict them, so it is refused.
+        const std::string by = "by EthernetLinkHelper (SetDataRate, SetCableDelay)";
+        FullDuplexEthernetHelper fd;
+        fd.SetDeviceAttribute("DataRate", DataRateValue(m_rate), by);
+        fd.SetChannelAttribute("Delay", TimeValue(m_cableDelay), by);
+        NetDeviceContainer devices = fd.Install(a, b);
+        for (uint32_t i = 0; i < devices.GetN(); ++i)
+        {
+            devices.Get(i)->AggregateObject(CreateObject<NetDeviceQueueInterface>());
+        }
+        return devices;
     }
     // Two IEEE 802.3 NICs on one cable of the given delay (length = delay x NVP x c).
     EthernetHelper eth;
@@ -137,14 +121,14 @@ EthernetLinkHelper::EnablePcap(const std::string& prefix,
                                bool promiscuous) const
 {
     NS_LOG_FUNCTION(this << prefix);
-    PointToPointHelper p2p;
+    FullDuplexEthernetHelper fd;
     EthernetHelper eth;
     for (uint32_t i = 0; i < devices.GetN(); ++i)
     {
         Ptr<NetDevice> d = devices.Get(i);
-        if (DynamicCast<PointToPointNetDevice>(d))
+        if (DynamicCast<FullDuplexEthernetNetDevice>(d))
         {
-            p2p.EnablePcap(prefix, d, false);
+            fd.EnablePcap(prefix, d, promiscuous);
         }
         else if (DynamicCast<EthernetNetDevice>(d))
         {

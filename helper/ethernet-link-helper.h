@@ -8,6 +8,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/ethernet-framing.h"
 #include "ns3/ethernet-net-device.h"
+#include "ns3/full-duplex-ethernet-net-device.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
@@ -26,21 +27,20 @@ namespace ns3
 
 /**
  * @ingroup testbed-link
- * @brief Builds an Ethernet link (100BASE-TX by default) between two nodes.
+ * @brief Builds an Ethernet link (100BASE-TX by default) between two nodes, with one of the
+ * module's two Ethernet MACs (EthernetPort):
  *
- * - Full duplex: a PointToPoint link at the Ethernet rate. PPP's 2-byte header is on the wire
- *   in ns-3; Ethernet adds header 14 + FCS 4 + preamble/SFD 8 + inter-frame gap 12 = 38 bytes
- *   per IP packet. The device's InterframeGap carries the missing 36 byte-times, so that a frame
- *   occupies the wire for exactly (IP size + 38) byte-times; and the channel delay is the cable
- *   delay + 24 byte-times (preamble/SFD + header + FCS - PPP header), so that the frame's last
- *   bit arrives (IP size + 26) byte-times + cable delay after its first bit was sent, as on
- *   Ethernet.
+ * - Full duplex: two FullDuplexEthernetNetDevices on a FullDuplexEthernetChannel of the cable's
+ *   delay (the lean MAC, one simulator event per frame and hop). A frame of P payload octets
+ *   occupies the wire for EthernetFraming::WireOctets(P) = 8 + max(64, 18 + P) + 12 octet
+ *   times, and its last bit reaches the peer (8 + max(64, 18 + P)) octet times + the cable
+ *   delay after its first bit left: minimum-frame padding included. Each device has a
+ *   NetDeviceQueueInterface, so that its transmit queue (MaxQueueFrames) stops the queue disc
+ *   above it when full, as ns-3's own device helpers arrange.
  * - Half duplex: two EthernetNetDevices (IEEE 802.3 MAC with CSMA/CD, model/ethernet) on one
  *   cable, each end configured (SetNicDuplex: forced half by default, or autonegotiating, or
  *   forced full for a duplex mismatch); they negotiate as clause 28 says, defer, collide, jam and
  *   back off. The cable's length is the cable delay times the velocity of propagation.
- *
- * Not modelled on the full-duplex link: minimum-frame padding of tiny frames.
  */
 class EthernetLinkHelper
 {
@@ -48,14 +48,9 @@ class EthernetLinkHelper
     /// Duplex mode of the link.
     enum Duplex
     {
-        FULL_DUPLEX, //!< PointToPoint: each direction has its own wire (no 802.3 MAC)
+        FULL_DUPLEX, //!< two FullDuplexEthernetNetDevices: each direction has its own wire
         HALF_DUPLEX  //!< two IEEE 802.3 NICs (EthernetNetDevice), each end's setting its own
     };
-
-    /// Bytes on the wire per IP packet beyond the IP packet: header, FCS, preamble/SFD, IFG (38).
-    static constexpr uint32_t WIRE_OVERHEAD_BYTES = EthernetFraming::HEADER + EthernetFraming::FCS
-                                                    + EthernetFraming::PREAMBLE
-                                                    + EthernetFraming::IFG;
 
     /**
      * @brief Create a helper for 100 Mbit/s full-duplex links with a 50 ns (10 m) cable.
@@ -116,10 +111,10 @@ class EthernetLinkHelper
     NetDeviceContainer Install(Ptr<Node> a, Ptr<Node> b) const;
 
     /**
-     * @brief Enable pcap output on devices made by this helper (PPP or Ethernet link type).
+     * @brief Enable pcap output (DLT_EN10MB) on devices made by this helper.
      * @param prefix file name prefix
      * @param devices the devices
-     * @param promiscuous whether to capture in promiscuous mode (half duplex only)
+     * @param promiscuous whether to capture in promiscuous mode
      */
     void EnablePcap(const std::string& prefix,
                     const NetDeviceContainer& devices,
@@ -134,7 +129,8 @@ class EthernetLinkHelper
     int64_t AssignStreams(const NetDeviceContainer& devices, int64_t stream) const;
 
     /**
-     * @brief Wire occupancy of one frame carrying an IP packet: (ipBytes + 38) byte-times.
+     * @brief Wire occupancy of one frame carrying an IP packet: EthernetFraming::WireOctets
+     * octet times (ipBytes + 38, or 84 for an IP packet shorter than 46 octets).
      * @param ipBytes the IP packet size
      * @return the time the frame keeps the wire (or medium) busy
      */

@@ -20,21 +20,19 @@ FullDuplexEthernetHelper::FullDuplexEthernetHelper()
 }
 
 void
-FullDuplexEthernetHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
+FullDuplexEthernetHelper::SetDeviceAttribute(const std::string& name,
+                                             const AttributeValue& value,
+                                             const std::string& by)
 {
-    UserAttributes::SetFixed(m_device,
-                             name,
-                             value,
-                             "through FullDuplexEthernetHelper::SetDeviceAttribute");
+    UserAttributes::SetFixed(m_device, name, value, by);
 }
 
 void
-FullDuplexEthernetHelper::SetChannelAttribute(const std::string& name, const AttributeValue& value)
+FullDuplexEthernetHelper::SetChannelAttribute(const std::string& name,
+                                              const AttributeValue& value,
+                                              const std::string& by)
 {
-    UserAttributes::SetFixed(m_channel,
-                             name,
-                             value,
-                             "through FullDuplexEthernetHelper::SetChannelAttribute");
+    UserAttributes::SetFixed(m_channel, name, value, by);
 }
 
 NetDeviceContainer

@@ -40,18 +40,29 @@ class FullDuplexEthernetHelper : public PcapHelperForDevice
     FullDuplexEthernetHelper();
 
     /**
-     * @brief Set an attribute of the devices to create.
+     * @brief Set an attribute of the devices to create (a user value for it is refused,
+     * UserAttributes::SetFixed).
      * @param name a FullDuplexEthernetNetDevice attribute
      * @param value its value
+     * @param by what sets it (the refusal's message names it)
      */
-    void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
+    void SetDeviceAttribute(const std::string& name,
+                            const AttributeValue& value,
+                            const std::string& by = "through "
+                                                    "FullDuplexEthernetHelper::SetDeviceAttribute");
 
     /**
-     * @brief Set an attribute of the cables to create.
+     * @brief Set an attribute of the cables to create (a user value for it is refused,
+     * UserAttributes::SetFixed).
      * @param name a FullDuplexEthernetChannel attribute
      * @param value its value
+     * @param by what sets it (the refusal's message names it)
      */
-    void SetChannelAttribute(const std::string& name, const AttributeValue& value);
+    void SetChannelAttribute(const std::string& name,
+                             const AttributeValue& value,
+                             const std::string& by = "through "
+                                                     "FullDuplexEthernetHelper::"
+                                                     "SetChannelAttribute");
 
     /**
      * @brief A link between two nodes.

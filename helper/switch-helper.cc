@@ -6,9 +6,6 @@
 
 #include "full-duplex-ethernet-helper.h"
 
-#include "ns3/csma-channel.h"
-#include "ns3/csma-net-device.h"
-#include "ns3/drop-tail-queue.h"
 #include "ns3/node.h"
 #include "ns3/uinteger.h"
 #include "ns3/user-attributes.h"
@@ -47,12 +44,6 @@ SwitchHelper::SetPortQueueSize(QueueSize size)
     m_queueSizeFixed = true;
 }
 
-void
-SwitchHelper::SetLinkType(LinkType type)
-{
-    m_linkType = type;
-}
-
 Ptr<SwitchNetDevice>
 SwitchHelper::Install(Ptr<Node> switchNode) const
 {
@@ -66,62 +57,30 @@ SwitchHelper::Install(Ptr<Node> switchNode) const
 NetDeviceContainer
 SwitchHelper::Link(Ptr<Node> a, Ptr<Node> b, DataRate rate, Time delay) const
 {
-    if (m_linkType == FULL_DUPLEX)
+    NS_ABORT_MSG_IF(m_queueSize.GetUnit() != QueueSizeUnit::PACKETS,
+                    "SwitchHelper: full-duplex links count their queues in frames, not "
+                        << m_queueSize);
+    FullDuplexEthernetHelper eth;
+    eth.SetDeviceAttribute("DataRate", DataRateValue(rate), "per link, for its topology");
+    eth.SetChannelAttribute("Delay", TimeValue(delay), "per link, for its topology");
+    NetDeviceContainer devs = eth.Install(a, b);
+    for (uint32_t i = 0; i < devs.GetN(); ++i)
     {
-        NS_ABORT_MSG_IF(m_queueSize.GetUnit() != QueueSizeUnit::PACKETS,
-                        "SwitchHelper: full-duplex links count their queues in frames, not "
-                            << m_queueSize);
-        FullDuplexEthernetHelper eth;
-        eth.SetDeviceAttribute("DataRate", DataRateValue(rate));
-        eth.SetChannelAttribute("Delay", TimeValue(delay));
-        NetDeviceContainer devs = eth.Install(a, b);
-        for (uint32_t i = 0; i < devs.GetN(); ++i)
-        {
-            // The port queue as for CSMA links: the helper's default (a user's
-            // --ns3::FullDuplexEthernetNetDevice::MaxQueueFrames= replaces it), unless the
-            // program set it (SetPortQueueSize).
-            const UintegerValue frames(m_queueSize.GetValue());
-            if (m_queueSizeFixed)
-            {
-                UserAttributes::SetFixed(devs.Get(i),
-                                         "MaxQueueFrames",
-                                         frames,
-                                         "through SwitchHelper::SetPortQueueSize");
-            }
-            else
-            {
-                UserAttributes::SetDefault(devs.Get(i), "MaxQueueFrames", frames);
-            }
-        }
-        return devs;
-    }
-    Ptr<CsmaChannel> ch = CreateObject<CsmaChannel>();
-    UserAttributes::SetFixed(ch, "DataRate", DataRateValue(rate), "per link, for its topology");
-    UserAttributes::SetFixed(ch, "Delay", TimeValue(delay), "per link, for its topology");
-    NetDeviceContainer devs;
-    for (Ptr<Node> n : {a, b})
-    {
-        Ptr<CsmaNetDevice> d = CreateObject<CsmaNetDevice>();
-        d->SetAddress(Mac48Address::Allocate());
-        Ptr<DropTailQueue<Packet>> q = CreateObject<DropTailQueue<Packet>>();
-        // The port queue's size is the helper's default (a user's
-        // --ns3::DropTailQueue<Packet>::MaxSize= replaces it), unless the program set it
-        // (SetPortQueueSize).
+        // The port queue: the helper's default (a user's
+        // --ns3::FullDuplexEthernetNetDevice::MaxQueueFrames= replaces it), unless the program
+        // set it (SetPortQueueSize).
+        const UintegerValue frames(m_queueSize.GetValue());
         if (m_queueSizeFixed)
         {
-            UserAttributes::SetFixed(q,
-                                     "MaxSize",
-                                     QueueSizeValue(m_queueSize),
+            UserAttributes::SetFixed(devs.Get(i),
+                                     "MaxQueueFrames",
+                                     frames,
                                      "through SwitchHelper::SetPortQueueSize");
         }
         else
         {
-            UserAttributes::SetDefault(q, "MaxSize", QueueSizeValue(m_queueSize));
+            UserAttributes::SetDefault(devs.Get(i), "MaxQueueFrames", frames);
         }
-        d->SetQueue(q);
-        n->AddDevice(d);
-        d->Attach(ch);
-        devs.Add(d);
     }
     return devs;
 }

@@ -25,29 +25,16 @@ namespace ns3
  * @ingroup testbed-switch
  * @brief Builds switches (SwitchNetDevice, or a subclass) and their links: one link per port (its
  * own data rate: 1000BASE-T senders, 100BASE-T receivers), per-port output queues of a given
- * size, and 802.1Q trunks between switches. The links are ns-3's CSMA (CsmaChannel and
- * CsmaNetDevice: half duplex, no preamble or interframe gap) unless SetLinkType(FULL_DUPLEX)
- * asks for the lean full-duplex Ethernet links (FullDuplexEthernetNetDevice: one event per
- * frame and hop). A switch with other links (EthernetHelper's) gets them as ports with
- * SwitchNetDevice::AddSwitchPort.
+ * size, and 802.1Q trunks between switches. The links are the lean full-duplex Ethernet links
+ * (FullDuplexEthernetNetDevice on a FullDuplexEthernetChannel: one event per frame and hop,
+ * EthernetFraming's timing). A port on another link (a half-duplex one of EthernetHelper, as
+ * examples/tno03 builds) is attached with SwitchNetDevice::AddSwitchPort.
  */
 class SwitchHelper
 {
   public:
-    /// The links the helper builds.
-    enum LinkType : uint8_t
-    {
-        CSMA = 0,        //!< ns-3's CsmaChannel with two CsmaNetDevices
-        FULL_DUPLEX = 1, //!< a FullDuplexEthernetChannel with two FullDuplexEthernetNetDevices
-    };
-
     /** Builds ns3::SwitchNetDevice switches. */
     SwitchHelper();
-    /**
-     * @brief The links of every port created afterwards.
-     * @param type CSMA (the default) or FULL_DUPLEX
-     */
-    void SetLinkType(LinkType type);
     /**
      * @brief Set an attribute of the switch device created by Install().
      * @param name the attribute name
@@ -61,8 +48,9 @@ class SwitchHelper
      */
     void SetFabricAttribute(const std::string& name, const AttributeValue& value);
     /**
-     * @brief Output queue size of every port created afterwards (switch and host side).
-     * @param size e.g. QueueSize("100p")
+     * @brief Output queue size of every port created afterwards (switch and host side): the
+     * devices' MaxQueueFrames.
+     * @param size in frames, e.g. QueueSize("100p")
      */
     void SetPortQueueSize(QueueSize size);
     /**
@@ -107,8 +95,7 @@ class SwitchHelper
 
   private:
     /**
-     * @brief A link between two nodes (CSMA or full duplex, SetLinkType), one new device on
-     * each.
+     * @brief A full-duplex link between two nodes, one new device on each.
      * @param a one node
      * @param b the other
      * @param rate link data rate
@@ -120,7 +107,6 @@ class SwitchHelper
     ObjectFactory m_fabric;       //!< fabric factory
     QueueSize m_queueSize;        //!< port queue size
     bool m_queueSizeFixed{false}; //!< m_queueSize set by SetPortQueueSize (else a default)
-    LinkType m_linkType{CSMA};    //!< the links built
 };
 
 } // namespace ns3

@@ -8,7 +8,9 @@
  * Hand-computation constants (100 Mbit/s: one byte-time = 80 ns; cable 50 ns):
  * - a 1000-byte IP packet occupies the wire (1000 + 38) * 80 = 83040 ns, and its last bit
  *   arrives (1000 + 26) * 80 + 50 = 82130 ns after its first bit left;
- * - a 100-byte IP packet: occupancy 138 * 80 = 11040 ns, latency 126 * 80 + 50 = 10130 ns.
+ * - a 100-byte IP packet: occupancy 138 * 80 = 11040 ns, latency 126 * 80 + 50 = 10130 ns;
+ * - a 1-octet payload is padded to 46 (IEEE 802.3 4.2.3.3): a 64-octet frame, occupancy
+ *   (8 + 64 + 12) * 80 = 6720 ns, latency (8 + 64) * 80 + 50 = 5810 ns.
  */
 
 #include "ns3/data-rate.h"
@@ -17,6 +19,8 @@
 #include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/link-emulator-queue-disc.h"
+#include "ns3/mac48-address.h"
+#include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
 #include "ns3/rng-seed-manager.h"
@@ -143,6 +147,52 @@ class TestbedEthernetTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ((*atA)[0], Seconds(2) + NanoSeconds(2 * 82130), mode);
             Simulator::Destroy();
         }
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * EthernetLinkHelper's full-duplex link pads a short frame to the 64-octet minimum: a 1-octet
+ * payload arrives after the 64-octet frame and its preamble plus the cable delay, and the next
+ * frame behind it a whole minimum frame time (with the gap) later.
+ */
+class LinkMinimumFrameTestCase : public TestCase
+{
+  public:
+    LinkMinimumFrameTestCase()
+        : TestCase("EthernetLinkHelper: full duplex, a 1-octet payload takes a 64-octet frame time")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<Node> a = CreateObject<Node>();
+        Ptr<Node> b = CreateObject<Node>();
+        EthernetLinkHelper link; // 100 Mbit/s, 50 ns of cable
+        NetDeviceContainer d = link.Install(a, b);
+        std::vector<Time> at;
+        std::vector<uint32_t> sizes;
+        d.Get(1)->SetReceiveCallback(NetDevice::ReceiveCallback(
+            [&at, &sizes](Ptr<NetDevice>, Ptr<const Packet> p, uint16_t, const Address&) {
+                at.push_back(Simulator::Now());
+                sizes.push_back(p->GetSize());
+                return true;
+            }));
+        Simulator::Schedule(Seconds(1), [&]() {
+            for (int k = 0; k < 2; ++k)
+            {
+                d.Get(0)->Send(Create<Packet>(1), d.Get(1)->GetAddress(), 0x0800);
+            }
+        });
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_EQ(at.size(), 2u, "both frames arrive");
+        // (8 preamble/SFD + 64 frame) octets x 80 ns + 50 ns of cable.
+        NS_TEST_EXPECT_MSG_EQ(at[0], Seconds(1) + NanoSeconds(72 * 80 + 50), "first frame");
+        // Behind it by (8 + 64 + 12) octet times.
+        NS_TEST_EXPECT_MSG_EQ(at[1] - at[0], NanoSeconds(84 * 80), "second frame");
+        NS_TEST_EXPECT_MSG_EQ(sizes[0], 46u, "the payload arrives with its padding");
     }
 };
 
@@ -413,6 +463,7 @@ class EmulatedTestbedTestSuite : public TestSuite
         : TestSuite("testbed-emulated-testbed", Type::SYSTEM)
     {
         AddTestCase(new TestbedEthernetTestCase, Duration::QUICK);
+        AddTestCase(new LinkMinimumFrameTestCase, Duration::QUICK);
         AddTestCase(new TestbedSemanticsTestCase, Duration::QUICK);
         AddTestCase(new TestbedDuplexTestCase, Duration::QUICK);
         AddTestCase(new TestbedTimerBurstTestCase, Duration::QUICK);

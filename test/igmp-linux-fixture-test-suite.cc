@@ -6,7 +6,6 @@
  * model's IgmpHeader and ns-3's Ipv4Header, and drive the snooping bridge as expected.
  */
 
-#include "ns3/csma-net-device.h"
 #include "ns3/igmp-header.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/multicast-helper.h"

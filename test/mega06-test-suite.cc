@@ -847,14 +847,15 @@ class MembershipTimeoutTestCase : public TestCase
     Time m_lastQuery{Seconds(-1)};  //!< last general query sent
 
     /**
-     * Frame received by the host's switch port.
-     * @param p the frame
+     * Frame received by the host's switch port (MacRx: its payload).
+     * @param p the payload
      */
     void PortRx(Ptr<const Packet> p)
     {
-        uint8_t b[14 + 24 + 1];
-        if (p->CopyData(b, sizeof(b)) == sizeof(b) && b[12] == 0x08 && b[13] == 0x00
-            && b[14 + 9] == 2 && (b[14 + 24] == 0x16 || b[14 + 24] == 0x12))
+        // IPv4 with the router alert option (24 octets), IGMP type at octet 24.
+        uint8_t b[24 + 1];
+        if (p->CopyData(b, sizeof(b)) == sizeof(b) && (b[0] >> 4) == 4 && b[9] == 2
+            && (b[24] == 0x16 || b[24] == 0x12))
         {
             m_lastReport = Simulator::Now();
         }

@@ -7,9 +7,9 @@
 
 #include "ns3/boolean.h"
 #include "ns3/channel.h"
-#include "ns3/csma-net-device.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/ethernet-port.h"
 #include "ns3/igmp-l4-protocol.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
@@ -94,15 +94,16 @@ struct SwitchLan
         return nodes.GetN() - 1;
     }
 
+    /// MacRx of a host's port: the frame's payload (an IPv4 datagram, or ARP).
     static void OnRx(SwitchLan* lan, uint32_t i, Ptr<const Packet> p)
     {
-        uint8_t b[14 + 44];
+        uint8_t b[44];
         const uint32_t n = p->CopyData(b, sizeof(b));
-        if (n < 14 + 24 || b[12] != 0x08 || b[13] != 0x00)
+        if (n < 24 || (b[0] >> 4) != 4)
         {
             return;
         }
-        const uint8_t* ip = b + 14;
+        const uint8_t* ip = b;
         const uint32_t dst = (ip[16] << 24) | (ip[17] << 16) | (ip[18] << 8) | ip[19];
         if (ip[9] == 2)
         {
@@ -272,24 +273,21 @@ class PlainSwitchTestCase : public TestCase
         NodeContainer hosts;
         hosts.Create(4);
         std::vector<Ptr<NetDevice>> devs;
-        std::vector<uint32_t> arrived(4, 0);
         for (uint32_t i = 0; i < 4; ++i)
         {
             devs.push_back(sh.Connect(sw, hosts.Get(i), DataRate("100Mbps")).Get(0));
-            // Every frame that reaches the host's NIC, whatever its destination address.
-            devs[i]->TraceConnectWithoutContext("PhyRxEnd",
-                                                MakeBoundCallback(
-                                                    +[](uint32_t* n, Ptr<const Packet>) { ++*n; },
-                                                    &arrived[i]));
         }
         NS_TEST_ASSERT_MSG_EQ(sw->GetNPorts(), 4u, "four ports");
         auto send = [&](uint32_t from, Address to) {
             devs[from]->Send(Create<Packet>(100), to, 0x0800);
         };
-        auto expect = [&](std::vector<uint32_t> want, const std::string& what) {
+        auto expect = [&](std::vector<uint64_t> want, const std::string& what) {
             for (uint32_t i = 0; i < 4; ++i)
             {
-                NS_TEST_ASSERT_MSG_EQ(arrived[i], want[i], what << ": frames at host " << i);
+                // Every frame that reached the host's NIC, whatever its destination address.
+                NS_TEST_ASSERT_MSG_EQ(DynamicCast<EthernetPort>(devs[i])->GetCounters().rxFrames,
+                                      want[i],
+                                      what << ": frames at host " << i);
             }
         };
         // Group-addressed: flooded to the three other ports.
@@ -698,18 +696,20 @@ class TrunkQueueTestCase : public TestCase
         rd.Get(0)->TraceConnectWithoutContext("MacRx",
                                               MakeBoundCallback(
                                                   +[](uint32_t* n, Ptr<const Packet> p) {
-                                                      uint8_t b[34];
-                                                      p->CopyData(b, 34);
-                                                      if (b[23] == 17)
+                                                      // The payload: IPv4, protocol octet 9.
+                                                      uint8_t b[20];
+                                                      p->CopyData(b, 20);
+                                                      if (b[9] == 17)
                                                       {
                                                           ++*n;
                                                       }
                                                   },
                                                   &rGot));
-        trunk.Get(0)->TraceConnectWithoutContext("PhyTxBegin",
+        // MacTx: the payload a port sends (on the trunk: the 802.1Q tag and the datagram).
+        trunk.Get(0)->TraceConnectWithoutContext("MacTx",
                                                  MakeCallback(&TrunkQueueTestCase::Trunk, this));
         lan.devs[lan.Sender()]->TraceConnectWithoutContext(
-            "PhyTxBegin",
+            "MacTx",
             MakeCallback(&TrunkQueueTestCase::Access, this));
         IgmpHelper::EnableQuerier(lan.nodes.Get(0), 1);
         IgmpHelper::ScheduleJoin(Seconds(1), rs, G1);
@@ -739,7 +739,7 @@ class TrunkQueueTestCase : public TestCase
         sq.SetPortQueueSize(QueueSize("1p"));
         const DataRate slow("10Mbps");
         SwitchLan q(2, sq, ShortTimers(2), {slow, slow, slow, DataRate("1Gbps")});
-        DynamicCast<CsmaNetDevice>(q.devs[q.Sender()])->GetQueue()->SetMaxSize(QueueSize("100p"));
+        q.devs[q.Sender()]->SetAttribute("MaxQueueFrames", UintegerValue(100));
         uint32_t traced = 0;
         q.br->GetFabric()->TraceConnectWithoutContext(
             "Drop",
@@ -798,9 +798,10 @@ class LossySwitchTestCase : public TestCase
             rdev.Get(i)->TraceConnectWithoutContext("MacRx",
                                                     MakeBoundCallback(
                                                         +[](uint32_t* n, Ptr<const Packet> pk) {
-                                                            uint8_t b[34];
-                                                            pk->CopyData(b, 34);
-                                                            *n += b[23] == 17 ? 1 : 0;
+                                                            // IPv4: protocol octet 9.
+                                                            uint8_t b[20];
+                                                            pk->CopyData(b, 20);
+                                                            *n += b[9] == 17 ? 1 : 0;
                                                         },
                                                         &got[i]));
         }

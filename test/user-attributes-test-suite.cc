@@ -306,7 +306,8 @@ class QueueSizeTest : public GivenTestCase
   public:
     QueueSizeTest()
         : GivenTestCase("SwitchHelper, SnoopingSwitchHelper, FddiHelper: "
-                        "--ns3::DropTailQueue<Packet>::MaxSize wins over 100 and 50 packets")
+                        "--ns3::FullDuplexEthernetNetDevice::MaxQueueFrames and "
+                        "--ns3::DropTailQueue<Packet>::MaxSize win over 100 and 50 packets")
     {
     }
 
@@ -314,18 +315,22 @@ class QueueSizeTest : public GivenTestCase
     void DoRun() override
     {
         UserAttributes::Give("ns3::DropTailQueue<Packet>::MaxSize", "7p");
+        UserAttributes::Give("ns3::FullDuplexEthernetNetDevice::MaxQueueFrames", "7");
+        auto frames = [](Ptr<NetDevice> d) {
+            UintegerValue v;
+            d->GetAttribute("MaxQueueFrames", v);
+            return v.Get();
+        };
         SwitchHelper plain;
         Ptr<SwitchNetDevice> sw = plain.Install(CreateObject<Node>());
         NetDeviceContainer p = plain.Connect(sw, CreateObject<Node>(), DataRate("100Mbps"));
-        NS_TEST_ASSERT_MSG_EQ(DynamicCast<CsmaNetDevice>(p.Get(1))->GetQueue()->GetMaxSize(),
-                              QueueSize("7p"),
-                              "plain switch port: the user's size, not 100 packets");
+        NS_TEST_ASSERT_MSG_EQ(frames(p.Get(1)),
+                              7u,
+                              "plain switch port: the user's size, not 100 frames");
         SnoopingSwitchHelper sh;
         Ptr<SnoopingBridgeNetDevice> br = sh.Install(CreateObject<Node>());
         NetDeviceContainer d = sh.Connect(br, CreateObject<Node>(), DataRate("100Mbps"));
-        NS_TEST_ASSERT_MSG_EQ(DynamicCast<CsmaNetDevice>(d.Get(0))->GetQueue()->GetMaxSize(),
-                              QueueSize("7p"),
-                              "switch port: the user's size, not 100 packets");
+        NS_TEST_ASSERT_MSG_EQ(frames(d.Get(0)), 7u, "switch port: the user's size, not 100 frames");
         NodeContainer ring(2);
         NetDeviceContainer f = FddiHelper().Install(ring);
         PointerValue q;

@@ -10,12 +10,12 @@
 #include "ns3/double.h"
 #include "ns3/emulated-testbed-helper.h"
 #include "ns3/enum.h"
+#include "ns3/full-duplex-ethernet-net-device.h"
 #include "ns3/host-platform-helper.h"
 #include "ns3/host-platform.h"
 #include "ns3/link-emulator-queue-disc.h"
 #include "ns3/log.h"
 #include "ns3/object-vector.h"
-#include "ns3/point-to-point-net-device.h"
 #include "ns3/profile.h"
 #include "ns3/program-options.h"
 #include "ns3/rng-seed-manager.h"
@@ -68,9 +68,36 @@ Busy(Ptr<Node> node)
  */
 struct FrameLog
 {
-    std::vector<JaxaFrameSpan> frames;              //!< absolute times (us), in start order
+    std::vector<JaxaFrameSpan> frames;              //!< absolute times (us), in trace order
     std::array<int64_t, 4> current{-1, -1, -1, -1}; //!< frame each lane is sending
     bool recording{false};                          //!< the loop has started
+    std::vector<JaxaFrameSpan> taken; //!< before the loop: frames taken that start later
+
+    /** The loop starts: the frames from now on, those taken earlier that start now or later
+     * included. */
+    void Start()
+    {
+        recording = true;
+        const double now = Simulator::Now().GetSeconds() * 1e6;
+        for (const auto& f : taken)
+        {
+            if (f.startUs >= now)
+            {
+                frames.push_back(f);
+            }
+        }
+        taken.clear();
+    }
+
+    /** The loop has ended: a frame taken that has not started by now is not on the wire. */
+    void End()
+    {
+        const double now = Simulator::Now().GetSeconds() * 1e6;
+        frames.erase(std::remove_if(frames.begin(),
+                                    frames.end(),
+                                    [now](const JaxaFrameSpan& f) { return f.startUs > now; }),
+                     frames.end());
+    }
 };
 
 /**
@@ -83,15 +110,22 @@ struct FrameLog
 void
 TraceFrames(FrameLog& log, Ptr<NetDevice> device, uint32_t lane)
 {
-    // Wire bytes beyond what PhyTxBegin's packet holds: an 802.3 frame adds its preamble and
-    // SFD; ns-3's point-to-point device of a full-duplex link holds IP + 2 (PPP), and the
-    // frame is IP + 18 (header, FCS) + 8.
-    uint32_t extra = 0;
-    DataRate rate;
+    auto record = [&log, lane](double startUs, double endUs) {
+        if (!log.recording)
+        {
+            return;
+        }
+        JaxaFrameSpan f;
+        f.startUs = startUs;
+        f.endUs = endUs;
+        f.lane = lane;
+        log.current[lane] = static_cast<int64_t>(log.frames.size());
+        log.frames.push_back(f);
+    };
     if (auto eth = DynamicCast<EthernetNetDevice>(device))
     {
-        extra = EthernetNetDevice::PREAMBLE;
-        rate = eth->GetLinkRate();
+        // PhyTxBegin's packet is the frame, header to FCS; the preamble and SFD precede it.
+        const DataRate rate = eth->GetLinkRate();
         eth->TraceConnectWithoutContext(
             "Collision",
             Callback<void, uint32_t, bool>([&log, lane](uint32_t, bool) {
@@ -100,29 +134,45 @@ TraceFrames(FrameLog& log, Ptr<NetDevice> device, uint32_t lane)
                     log.frames[log.current[lane]].collided = true;
                 }
             }));
+        eth->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            Callback<void, Ptr<const Packet>>([record, rate](Ptr<const Packet> p) {
+                const double start = Simulator::Now().GetSeconds() * 1e6;
+                record(start,
+                       start
+                           + rate.CalculateBytesTxTime(p->GetSize() + EthernetFraming::PREAMBLE)
+                                     .GetSeconds()
+                                 * 1e6);
+            }));
+        return;
     }
-    else
-    {
-        extra = 24;
-        DataRateValue v;
-        device->GetAttribute("DataRate", v);
-        rate = v.Get();
-    }
-    device->TraceConnectWithoutContext(
-        "PhyTxBegin",
-        Callback<void, Ptr<const Packet>>([&log, lane, extra, rate](Ptr<const Packet> p) {
-            if (!log.recording)
-            {
-                return;
-            }
-            JaxaFrameSpan f;
-            f.startUs = Simulator::Now().GetSeconds() * 1e6;
-            f.endUs
-                = f.startUs + rate.CalculateBytesTxTime(p->GetSize() + extra).GetSeconds() * 1e6;
-            f.lane = lane;
-            log.current[lane] = static_cast<int64_t>(log.frames.size());
-            log.frames.push_back(f);
-        }));
+    // The lean MAC knows a frame's wire span when it takes the frame, which may be before the
+    // loop starts (FrameLog::Start) and the frame itself after the loop ends (FrameLog::End).
+    Ptr<FullDuplexEthernetNetDevice> lean = DynamicCast<FullDuplexEthernetNetDevice>(device);
+    NS_ABORT_MSG_IF(!lean, "JaxaBenchmark: the federate links are Ethernet (EthernetLinkHelper)");
+    lean->TraceConnectWithoutContext(
+        "FrameTx",
+        Callback<void, Ptr<const Packet>, Time, Time>(
+            [record, &log, lane](Ptr<const Packet>, Time s, Time e) {
+                const double start = s.GetSeconds() * 1e6;
+                const double end = start + (e - s).GetSeconds() * 1e6;
+                if (log.recording)
+                {
+                    record(start, end);
+                    return;
+                }
+                const double now = Simulator::Now().GetSeconds() * 1e6;
+                log.taken.erase(
+                    std::remove_if(log.taken.begin(),
+                                   log.taken.end(),
+                                   [now](const JaxaFrameSpan& f) { return f.startUs < now; }),
+                    log.taken.end());
+                JaxaFrameSpan f;
+                f.startUs = start;
+                f.endUs = end;
+                f.lane = lane;
+                log.taken.push_back(f);
+            }));
 }
 
 /**
@@ -260,7 +310,11 @@ TraceTcp(Ptr<Node> node, RunState& st)
 void
 Timeline(const RunState& st, const JaxaBenchmarkConfig& c, JaxaBenchmarkRun& r)
 {
-    const auto& frames = st.log.frames;
+    // In start order (the lean MAC reports a frame when it takes it, before it starts).
+    std::vector<JaxaFrameSpan> frames = st.log.frames;
+    std::stable_sort(frames.begin(), frames.end(), [](const auto& x, const auto& y) {
+        return x.startUs < y.startUs;
+    });
     std::vector<bool> touched(frames.size(), false);
     r.frames = frames.size();
     r.overlaps = CountOverlaps(frames, 0, 1, touched) + CountOverlaps(frames, 2, 3, touched);
@@ -642,7 +696,7 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
                                           {
                                               st.busyCrc0 = Busy(st.crcPc);
                                               st.busyOther0 = Busy(st.otherPc);
-                                              st.log.recording = true;
+                                              st.log.Start();
                                               TraceTcp(tb.hostA, st);
                                               TraceTcp(tb.hostB, st);
                                           }
@@ -659,6 +713,7 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
     // A guard against a configuration that never finishes (seconds of simulated time).
     Simulator::Stop(Seconds(1e6));
     Simulator::Run();
+    st.log.End();
 
     JaxaBenchmarkRun r;
     NS_ABORT_MSG_IF(st.done > st.data.size(),

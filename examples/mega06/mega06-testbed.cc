@@ -162,7 +162,6 @@ Mega06Testbed::Build(const Mega06TestbedConfig& c)
                                         ? SnoopingBridgeNetDevice::ROUTER_PORTS
                                         : SnoopingBridgeNetDevice::FLOOD));
     // Every link lean full-duplex Ethernet (the study's 1000BASE-T and 100BASE-TX links).
-    sh.SetLinkType(SwitchHelper::FULL_DUPLEX);
     tb.switchNode = CreateObject<Node>();
     tb.bridge = sh.Install(tb.switchNode);
     // The switch's snooping timers follow the querier's IGMP timers (RFC 4541 section 2.1.1:

@@ -11,6 +11,7 @@
 #include "ns3/ethernet-trailer.h"
 #include "ns3/fast-path.h"
 #include "ns3/log.h"
+#include "ns3/net-device-queue-interface.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
@@ -50,7 +51,8 @@ FullDuplexEthernetNetDevice::GetTypeId()
                             "Transmit queue (drop-tail): frames that may wait for the "
                             "transmitter; a frame that finds this many waiting is dropped.",
                             UintegerValue(100),
-                            MakeUintegerAccessor(&FullDuplexEthernetNetDevice::m_queueLimit),
+                            MakeUintegerAccessor(&FullDuplexEthernetNetDevice::SetMaxQueueFrames,
+                                                 &FullDuplexEthernetNetDevice::GetMaxQueueFrames),
                             MakeUintegerChecker<uint32_t>(1, 1u << 24))
               .AddAttribute("Address",
                             "The MAC address of this device.",
@@ -62,7 +64,12 @@ FullDuplexEthernetNetDevice::GetTypeId()
                             UintegerValue(1500),
                             MakeUintegerAccessor(&FullDuplexEthernetNetDevice::SetMtu,
                                                  &FullDuplexEthernetNetDevice::GetMtu),
-                            MakeUintegerChecker<uint16_t>(46, 1500));
+                            MakeUintegerChecker<uint16_t>(46, 1500))
+              .AddTraceSource("FrameTx",
+                              "A frame taken for transmission: the payload, when its preamble "
+                              "starts and when its last bit leaves (both may lie ahead).",
+                              MakeTraceSourceAccessor(&FullDuplexEthernetNetDevice::m_frameTxTrace),
+                              "ns3::FullDuplexEthernetNetDevice::FrameTxCallback");
     return tid;
 }
 
@@ -70,6 +77,7 @@ FullDuplexEthernetNetDevice::FullDuplexEthernetNetDevice()
     : m_rate("1Gbps")
     , m_bps(m_rate.GetBitRate())
     , m_queueLimit(100)
+    , m_txStart(kNever)
     , m_txFree(kNever)
     , m_lastBitEnd(kNever)
 {
@@ -87,7 +95,18 @@ FullDuplexEthernetNetDevice::DoDispose()
     m_channel = nullptr;
     m_peer = nullptr;
     m_leave.clear();
+    m_queueInterface = nullptr;
     EthernetPort::DoDispose();
+}
+
+void
+FullDuplexEthernetNetDevice::NotifyNewAggregate()
+{
+    if (!m_queueInterface)
+    {
+        m_queueInterface = GetObject<NetDeviceQueueInterface>();
+    }
+    EthernetPort::NotifyNewAggregate();
 }
 
 void
@@ -146,6 +165,24 @@ FullDuplexEthernetNetDevice::SetDataRate(DataRate rate)
 {
     m_rate = rate;
     m_bps = rate.GetBitRate();
+}
+
+void
+FullDuplexEthernetNetDevice::SetMaxQueueFrames(uint32_t frames)
+{
+    m_queueLimit = frames;
+    if (m_peer)
+    {
+        // Set after the link came up (a helper's port queue): the queue starts empty again.
+        m_leave.assign(m_queueLimit, kNever);
+        m_head = 0;
+    }
+}
+
+uint32_t
+FullDuplexEthernetNetDevice::GetMaxQueueFrames() const
+{
+    return m_queueLimit;
 }
 
 const FullDuplexEthernetNetDevice::Stats&
@@ -213,6 +250,7 @@ FullDuplexEthernetNetDevice::Admit(uint32_t payload, uint16_t protocol, int64_t&
     // the gap behind that frame is over (or now).
     const int64_t leave = std::max(now, m_lastBitEnd);
     const int64_t start = std::max(now, m_txFree);
+    m_txStart = start;
     m_lastBitEnd = start + BitsToPs(uint64_t(PREAMBLE + frame) * 8);
     m_txFree = m_lastBitEnd + BitsToPs(uint64_t(IFG) * 8);
     m_leave[m_head] = leave;
@@ -221,7 +259,43 @@ FullDuplexEthernetNetDevice::Admit(uint32_t payload, uint16_t protocol, int64_t&
     m_stats.txBytes += frame;
     // The one event of the hop: the last bit at the peer (rounded up to the time resolution).
     arrival = (m_lastBitEnd + m_delayPs + m_stepPs - 1) / m_stepPs - now / m_stepPs;
+    if (m_queueInterface)
+    {
+        StopIfFull(now);
+    }
     return true;
+}
+
+void
+FullDuplexEthernetNetDevice::StopIfFull(int64_t now)
+{
+    // Full: the next frame would find MaxQueueFrames frames waiting (Admit's test).
+    if (m_leave[m_head] <= now)
+    {
+        return;
+    }
+    m_queueInterface->GetTxQueue(0)->Stop();
+    if (!m_wakePending)
+    {
+        m_wakePending = true;
+        const int64_t at = (m_leave[m_head] + m_stepPs - 1) / m_stepPs;
+        Simulator::Schedule(TimeStep(at - now / m_stepPs),
+                            &FullDuplexEthernetNetDevice::WakeQueue,
+                            this);
+    }
+}
+
+void
+FullDuplexEthernetNetDevice::WakeQueue()
+{
+    m_wakePending = false;
+    const int64_t now = Simulator::Now().GetTimeStep() * m_stepPs;
+    if (m_leave[m_head] > now)
+    {
+        StopIfFull(now); // filled again meanwhile (a sender that ignores the stop)
+        return;
+    }
+    m_queueInterface->GetTxQueue(0)->Wake();
 }
 
 bool
@@ -238,6 +312,10 @@ FullDuplexEthernetNetDevice::SendShared(Ptr<const Packet> packet,
         return false;
     }
     m_macTxTrace(packet);
+    if (!m_frameTxTrace.IsEmpty())
+    {
+        m_frameTxTrace(packet, PicoSeconds(m_txStart), PicoSeconds(m_lastBitEnd));
+    }
     if (!m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
     {
         Ptr<Packet> f = BuildFrame(packet, source, dest, protocol);
@@ -269,10 +347,12 @@ FullDuplexEthernetNetDevice::SendFrame(const FrameDescriptor& frame,
         }
         return false;
     }
-    if (!m_macTxTrace.IsEmpty() || !m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
+    if (!m_macTxTrace.IsEmpty() || !m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty()
+        || !m_frameTxTrace.IsEmpty())
     {
         Ptr<Packet> p = frame.MakePacket();
         m_macTxTrace(p);
+        m_frameTxTrace(p, PicoSeconds(m_txStart), PicoSeconds(m_lastBitEnd));
         if (!m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
         {
             Ptr<Packet> f = BuildFrame(p, source, dest, frame.tmpl->GetProtocol());

@@ -26,6 +26,7 @@ namespace ns3
 {
 
 class FullDuplexEthernetChannel;
+class NetDeviceQueueInterface;
 
 /**
  * @ingroup testbed-ethernet
@@ -61,6 +62,13 @@ class FullDuplexEthernetChannel;
  * Ethernet header and trailer are built only for the Sniffer and PromiscSniffer traces (pcap),
  * and only while something is connected to them; the transmit side is written when the frame is
  * queued.
+ *
+ * Flow control: when a NetDeviceQueueInterface is aggregated to the device (EthernetLinkHelper
+ * does, as ns-3's device helpers do), the device stops its transmit queue when a frame fills the
+ * MaxQueueFrames places, so that the traffic-control layer keeps the next packets in its queue
+ * disc instead of handing them over to be dropped, and wakes it when the oldest waiting frame
+ * leaves the queue (one event per stop). Without one (a switch port) nothing is stopped: the
+ * switch drops at the port as a switch does.
  *
  * Frames of a family that differ only in a few octets (FrameTemplate: [MEGA06]'s send_udp
  * datagrams) may travel as FrameDescriptor (SendFrame) instead of Packets, with the same timing,
@@ -171,8 +179,17 @@ class FullDuplexEthernetNetDevice : public EthernetPort
                   const Address& dest,
                   uint16_t protocolNumber) override;
 
+    /**
+     * TracedCallback signature of FrameTx: a frame on the wire.
+     * @param packet the payload
+     * @param start when its preamble starts
+     * @param end when its last bit leaves
+     */
+    typedef void (*FrameTxCallback)(Ptr<const Packet> packet, Time start, Time end);
+
   protected:
     void DoDispose() override;
+    void NotifyNewAggregate() override;
 
   private:
     /**
@@ -183,6 +200,16 @@ class FullDuplexEthernetNetDevice : public EthernetPort
      * @return false if it is dropped (queue full, too large, link down)
      */
     bool Admit(uint32_t payload, uint16_t protocol, int64_t& arrival);
+
+    /**
+     * Flow control after a frame is accepted: stop the transmit queue if the frame filled it
+     * (a NetDeviceQueueInterface is aggregated), and wake it when the oldest frame leaves.
+     * @param now the time (ps)
+     */
+    void StopIfFull(int64_t now);
+
+    /** The oldest waiting frame has left the queue: wake the transmit queue (or wait more). */
+    void WakeQueue();
 
     /**
      * A frame given by its descriptor has reached this end.
@@ -224,6 +251,14 @@ class FullDuplexEthernetNetDevice : public EthernetPort
      */
     int64_t BitsToPs(uint64_t bits) const;
     /**
+     * Attribute MaxQueueFrames's setter: set before the first frame (after the link is up it
+     * empties the queue's record).
+     * @param frames the queue's places
+     */
+    void SetMaxQueueFrames(uint32_t frames);
+    /** @return Attribute MaxQueueFrames */
+    uint32_t GetMaxQueueFrames() const;
+    /**
      * Attribute DataRate's setter.
      * @param rate the link rate
      */
@@ -243,10 +278,16 @@ class FullDuplexEthernetNetDevice : public EthernetPort
     int64_t m_stepPs{1000};                   //!< one time step of the simulator (ps)
 
     // transmitter (picoseconds: exact at 10 Mbit/s to 100 Gbit/s)
+    int64_t m_txStart;            //!< when the last accepted frame's preamble starts
     int64_t m_txFree;             //!< when the transmitter can start the next frame (gap done)
     int64_t m_lastBitEnd;         //!< when the last accepted frame's last bit leaves
     std::vector<int64_t> m_leave; //!< queue departures of the last MaxQueueFrames frames
     uint32_t m_head{0};           //!< the oldest of them
+
+    Ptr<NetDeviceQueueInterface> m_queueInterface; //!< flow control (may be null)
+    bool m_wakePending{false};                     //!< a WakeQueue event is scheduled
+
+    TracedCallback<Ptr<const Packet>, Time, Time> m_frameTxTrace; //!< FrameTx
 
     Stats m_stats; //!< counters
 };

@@ -54,8 +54,9 @@ namespace ns3
  *   ArbitrationClockOffset), so a sender whose period is a whole number of cycles in true time
  *   is not phase-locked to the grants (arbiter time a(t) = phase + t (1 + offset)).
  *
- * Per-output-port queues are the ports' device queues (CsmaNetDevice TxQueue, whose MaxSize
- * the helper sets); their overflows are reported here as OUTPUT_QUEUE_FULL by the switch.
+ * Per-output-port queues are the ports' device queues (FullDuplexEthernetNetDevice MaxQueueFrames,
+ * which the helper sets, or an EthernetNetDevice TxQueue); their overflows are reported here as
+ * OUTPUT_QUEUE_FULL by the switch.
  */
 class SwitchFabric : public Object
 {

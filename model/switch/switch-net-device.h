@@ -78,8 +78,8 @@ class SwitchNetDevice : public NetDevice
     ~SwitchNetDevice() override;
 
     /**
-     * @brief Add a port. The device must support SendFrom (Ethernet-like, e.g. CsmaNetDevice)
-     * and belong to the same node.
+     * @brief Add a port. The device must support SendFrom (an EthernetPort or another
+     * Ethernet-like device) and belong to the same node.
      * @param port the port device
      * @return the port index
      */
