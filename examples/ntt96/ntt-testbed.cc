@@ -110,6 +110,9 @@ NttTestbed::DeclareFields(ResultRecord& rec)
         .Declare("stream_rate_mbps",
                  ResultRecord::REAL,
                  "logged packets' payload bits over window_s (Mbit/s)")
+        .Declare("stream_offered_mbps",
+                 ResultRecord::REAL,
+                 "the analyser's sending rate: payload bits per interval (Mbit/s)")
         .Declare("seq_jitter_s",
                  ResultRecord::REAL,
                  "not the study's: the jitter with packet k = sequence number - the first's "
@@ -804,6 +807,7 @@ NttTestbed::Write(ResultRecord& rec) const
     rec.Set("window_s", windowS);
     rec.Set("stream_rate_mbps",
             windowS > 0 ? j.logged * m_c.packetSize * 8.0 / windowS / 1e6 : 0.0);
+    rec.Set("stream_offered_mbps", m_c.packetSize * 8.0 / m_c.interval.GetSeconds() / 1e6);
     rec.Set("seq_jitter_s", js.jitter);
     rec.SetInt("seq_missing", js.missing);
     rec.SetInt("stream_sent",
