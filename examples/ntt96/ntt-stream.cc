@@ -97,6 +97,15 @@ main(int argc, char* argv[])
              c.flushInterval,
              Seconds(0),
              Seconds(3600));
+    // The ageing timer runs from the router's start, unrelated to when the experiment began:
+    // a flush at 0 clears an empty cache, so 0 and 1 are the same phase.
+    opts.Add("flushPhase",
+             "router: the flush timer's phase, a share of --flushInterval: the first flush that "
+             "long after the router starts (0: one interval)",
+             c.flushPhase,
+             0.0,
+             1.0,
+             "1");
     // The study's router: 8548 entries in all; up to the /9 block the random destinations
     // come from.
     opts.Add("cacheCapacity",

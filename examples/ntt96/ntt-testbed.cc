@@ -159,6 +159,11 @@ NttTestbed::DeclareFields(ResultRecord& rec)
                  ResultRecord::REAL,
                  "router: cache flush interval (s)",
                  ResultRecord::SOMETIMES)
+        .Declare("flush_phase",
+                 ResultRecord::REAL,
+                 "router: the first flush's time as a share of the flush interval (0: one "
+                 "interval)",
+                 ResultRecord::SOMETIMES)
         .Declare("slow_cost_cycles",
                  ResultRecord::REAL,
                  "router: process-switching cycles",
@@ -560,6 +565,10 @@ NttTestbed::BuildRouter()
     UserAttributes::SetFixed(m_cacheRouter, "CacheSide", StringValue(m_c.cacheSide), by);
     UserAttributes::SetFixed(m_cacheRouter, "CachePolicy", StringValue(m_c.cachePolicy), by);
     UserAttributes::SetFixed(m_cacheRouter, "FlushInterval", TimeValue(m_c.flushInterval), by);
+    UserAttributes::SetFixed(m_cacheRouter,
+                             "FlushPhase",
+                             TimeValue(m_c.flushInterval * m_c.flushPhase),
+                             by);
     UserAttributes::SetFixed(m_cacheRouter, "CacheCapacity", UintegerValue(m_c.cacheCapacity), by);
     UserAttributes::SetFixed(m_cacheRouter, "RxRingSize", UintegerValue(m_c.rxRing), by);
     UserAttributes::SetFixed(m_cacheRouter, "BufferPools", BooleanValue(m_c.bufferPools), by);
@@ -842,6 +851,7 @@ NttTestbed::Write(ResultRecord& rec) const
         rec.SetInt("cache_ethernet", m_c.cacheEthernet);
         rec.SetInt("cache_fddi", m_c.cacheFddi);
         rec.Set("flush_interval_s", m_c.flushInterval.GetSeconds());
+        rec.Set("flush_phase", m_c.flushPhase);
         rec.Set("slow_cost_cycles", m_c.slowCost);
         rec.Set("random_rate_pps", m_c.randomRate);
         rec.SetInt("random_size_bytes", m_c.randomSize);

@@ -562,9 +562,12 @@ def _sensitivity(random_traffic=False):
     from ..ranges import Choice, Range
     from ..sensitivity import Sensitivity
 
-    # The random datagrams' size matters only where random traffic runs (exp. 3).
+    # The random datagrams' size and the flush timer's phase against the fill matter only where
+    # random traffic fills the cache (exp. 3).
     extra = [Range("randomSize", 0, 1472, "not given by the study: 0 to 1 472 bytes of UDP "
-                   "payload, the largest unfragmented on Ethernet (doc/ntt.rst)", integer=True)
+                   "payload, the largest unfragmented on Ethernet (doc/ntt.rst)", integer=True),
+             Range("flushPhase", 0, 1, "the route-cache ageing timer's phase against the fill, "
+                   "a share of the flush interval: unknown, any (doc/ntt.rst)"),
              ] if random_traffic else []
 
     return Sensitivity(
