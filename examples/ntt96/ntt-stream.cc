@@ -120,6 +120,13 @@ main(int argc, char* argv[])
              1e6,
              "datagrams/s");
     // 0 up to the largest unfragmented UDP payload on Ethernet.
+    // "sends packets with random destinations ... until all 8548 route cache entries are filled,
+    // then the stream starts": whether it went on sending is not said.
+    opts.AddChoice("randomAfterFill",
+                   "router: exp. 3's random computer once the cache is full: goes on sending, "
+                   "or stops",
+                   c.randomAfterFill,
+                   {"continue", "stop"});
     opts.Add("randomSize",
              "router: random-destination UDP payload bytes",
              c.randomSize,

@@ -164,6 +164,10 @@ NttTestbed::DeclareFields(ResultRecord& rec)
                  "router: the first flush's time as a share of the flush interval (0: one "
                  "interval)",
                  ResultRecord::SOMETIMES)
+        .Declare("random_after_fill",
+                 ResultRecord::STRING,
+                 "router: exp. 3's random computer once the cache was full: continue or stop",
+                 ResultRecord::SOMETIMES)
         .Declare("slow_cost_cycles",
                  ResultRecord::REAL,
                  "router: process-switching cycles",
@@ -742,6 +746,10 @@ NttTestbed::Poll()
     }
     m_cacheFull = cache->IsFull();
     m_fillTime = now - m_loadStart;
+    if (m_random && m_c.randomAfterFill == "stop")
+    {
+        m_random->Halt();
+    }
     // The sending computer opens its connection now (its SYN, too, meets the full cache),
     // and the stream follows half a second later.
     m_fwd->SetStartTime(Seconds(0));
@@ -852,6 +860,7 @@ NttTestbed::Write(ResultRecord& rec) const
         rec.SetInt("cache_fddi", m_c.cacheFddi);
         rec.Set("flush_interval_s", m_c.flushInterval.GetSeconds());
         rec.Set("flush_phase", m_c.flushPhase);
+        rec.SetString("random_after_fill", m_c.randomAfterFill);
         rec.Set("slow_cost_cycles", m_c.slowCost);
         rec.Set("random_rate_pps", m_c.randomRate);
         rec.SetInt("random_size_bytes", m_c.randomSize);

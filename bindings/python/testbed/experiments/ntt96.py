@@ -568,6 +568,9 @@ def _sensitivity(random_traffic=False):
                    "payload, the largest unfragmented on Ethernet (doc/ntt.rst)", integer=True),
              Range("flushPhase", 0, 1, "the route-cache ageing timer's phase against the fill, "
                    "a share of the flush interval: unknown, any (doc/ntt.rst)"),
+             Choice("randomAfterFill", ["continue", "stop"], "the random computer 'sends "
+                    "... until all 8548 route cache entries are filled, then the stream "
+                    "starts': whether it goes on is not said (doc/ntt.rst)"),
              ] if random_traffic else []
 
     return Sensitivity(
