@@ -345,26 +345,45 @@ class EthernetBackoffTestCase : public TestCase
  * Duplex mismatch on a cable: one end forced full, the other forced half, both sending long
  * frames. The half-duplex end sees the full-duplex end's frames start in the middle of its own:
  * late collisions; the full-duplex end receives the half-duplex end's frames cut short by the
- * jam: FCS errors (fragments of 64 octets or more).
+ * jam: FCS errors (fragments of 64 octets or more). Under each reading of the half end's MAC:
+ * after a late collision it abandons its frame (Discard) or backs off and sends it again once
+ * the full end's 123 us frame and the gap are over, 900 us before the next pair (Retry); the
+ * full end's frame, which began to arrive while the half end sent, is discarded (Damaged) or
+ * passed up (Intact).
  */
 class EthernetMismatchTestCase : public TestCase
 {
   public:
-    EthernetMismatchTestCase()
+    /**
+     * Constructor.
+     * @param late the half end's LateCollision reading
+     * @param rx the half end's ReceiveWhileSending reading
+     */
+    EthernetMismatchTestCase(std::string late, std::string rx)
         : TestCase("Ethernet: duplex mismatch: late collisions at the half end, FCS errors at the "
-                   "full end")
+                   "full end ("
+                   + late + ", " + rx + ")")
+        , m_late(late)
+        , m_rx(rx)
     {
     }
 
   private:
+    std::string m_late; //!< LateCollision
+    std::string m_rx;   //!< ReceiveWhileSending
+
     void DoRun() override
     {
         NodeContainer n(2);
         EthernetHelper eth;
         eth.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("1000p"));
         eth.SetDeviceAttribute("Duplex", StringValue("ForcedHalf"));
+        eth.SetDeviceAttribute("LateCollision", StringValue(m_late));
+        eth.SetDeviceAttribute("ReceiveWhileSending", StringValue(m_rx));
         Ptr<EthernetNetDevice> half = eth.CreateDevice(n.Get(0));
         eth.SetDeviceAttribute("Duplex", StringValue("ForcedFull"));
+        eth.SetDeviceAttribute("LateCollision", StringValue("Discard"));
+        eth.SetDeviceAttribute("ReceiveWhileSending", StringValue("Damaged"));
         Ptr<EthernetNetDevice> full = eth.CreateDevice(n.Get(1));
         eth.Connect(half, full);
         half->AssignStreams(3);
@@ -381,13 +400,23 @@ class EthernetMismatchTestCase : public TestCase
             });
         }
         Simulator::Run();
+        const bool retry = m_late == "Retry";
+        const bool intact = m_rx == "Intact";
         NS_TEST_EXPECT_MSG_EQ(half->GetStats().lateCollisions, 50u, "every half frame: late");
-        NS_TEST_EXPECT_MSG_EQ(half->GetStats().txFrames, 0u, "late: not retried");
+        NS_TEST_EXPECT_MSG_EQ(half->GetStats().collisions, 50u, "and no other collision");
+        NS_TEST_EXPECT_MSG_EQ(half->GetStats().txFrames,
+                              retry ? 50u : 0u,
+                              "late: retried (once, whole) or abandoned");
         NS_TEST_EXPECT_MSG_EQ(full->GetStats().fcsErrors, 50u, "the full end: FCS errors");
+        NS_TEST_EXPECT_MSG_EQ(full->GetStats().rxFrames,
+                              retry ? 50u : 0u,
+                              "the full end: the retried frames whole");
         NS_TEST_EXPECT_MSG_EQ(full->GetStats().collisions, 0u, "the full end sees no collision");
         NS_TEST_EXPECT_MSG_EQ(full->GetStats().txFrames, 50u, "the full end always sends");
-        // Its frames met the half end's transmission: damaged at the half end.
-        NS_TEST_EXPECT_MSG_EQ(half->GetStats().rxFrames, 0u, "nothing whole at the half end");
+        // Its frames met the half end's transmission: discarded, or kept on their own pair.
+        NS_TEST_EXPECT_MSG_EQ(half->GetStats().rxFrames,
+                              intact ? 50u : 0u,
+                              "the half end: the full end's frames");
         Simulator::Destroy();
     }
 };
@@ -892,7 +921,13 @@ class EthernetTestSuite : public TestSuite
         AddTestCase(new EthernetSingleStationTestCase("Auto"), Duration::QUICK);
         AddTestCase(new EthernetCollisionBoundaryTestCase, Duration::QUICK);
         AddTestCase(new EthernetBackoffTestCase, Duration::QUICK);
-        AddTestCase(new EthernetMismatchTestCase, Duration::QUICK);
+        for (const char* late : {"Discard", "Retry"})
+        {
+            for (const char* rx : {"Damaged", "Intact"})
+            {
+                AddTestCase(new EthernetMismatchTestCase(late, rx), Duration::QUICK);
+            }
+        }
         AddTestCase(new EthernetMismatchTcpTestCase(0), Duration::QUICK);
         AddTestCase(new EthernetMismatchTcpTestCase(4), Duration::QUICK);
         AddTestCase(new EthernetAutonegotiationTestCase, Duration::QUICK);
