@@ -428,10 +428,10 @@ class EthernetMismatchTestCase : public TestCase
  * of its own 20 us into H's data frame (preamble 0.64 us + 512 bit times 5.12 us: past the
  * slot): H sees a collision after the slot (late, IEEE 802.3 4.2.3.2.4: jam, frame discarded,
  * no retry), F receives H's frame cut short by the jam (longer than 64 octets: an FCS error),
- * and the segment is lost. TCP (Linux 2.6: minimum RTO 200 ms, three duplicate ACKs for fast
- * retransmit, RFC 5681 3.2) recovers it: with no segment after it, by a timeout 200 ms after it
- * was sent (the RTT is well under a millisecond, so the RTO is the minimum); with four segments
- * after it, by a fast retransmit well before that.
+ * and the segment is lost. TCP (Linux 2.6: RTO srtt + max(4 mdev, 200 ms), three duplicate ACKs
+ * for fast retransmit, RFC 5681 3.2) recovers it: with no segment after it, by a timeout srtt +
+ * 200 ms after it was sent (the RTT is well under a millisecond); with four segments after it,
+ * by a fast retransmit well before that.
  */
 class EthernetMismatchTcpTestCase : public TestCase
 {
@@ -456,6 +456,10 @@ class EthernetMismatchTcpTestCase : public TestCase
     uint32_t m_losses{0};     //!< H's entries into CA_LOSS (timeouts)
     uint32_t m_recoveries{0}; //!< H's entries into CA_RECOVERY (fast retransmits)
     std::vector<bool> m_late; //!< H's collisions: late?
+    Time m_srtt{0};           //!< H's smoothed RTT, last value
+    Time m_rto{0};            //!< H's RTO, last value
+    Time m_srttAtLoss{-1};    //!< H's smoothed RTT when the lost segment left
+    Time m_rtoAtLoss{-1};     //!< H's RTO when the lost segment left
     Ptr<Socket> m_accepted;   //!< F's connection
 
     void Rx(Ptr<Socket> s)
@@ -485,11 +489,13 @@ class EthernetMismatchTcpTestCase : public TestCase
         Ipv4AddressHelper addr("10.8.0.0", "255.255.255.0");
         Ipv4InterfaceContainer ifs = addr.Assign(d);
 
-        // Linux 2.6's constants on these two sockets only (not as global defaults): minimum RTO
-        // 200 ms (TCP_RTO_MIN = HZ/5), an ACK for every segment (quick-ACK mode at the start
-        // of a connection), no timestamps (plain 40-byte headers).
+        // Linux 2.6's constants on these two sockets only (not as global defaults): RTO = srtt +
+        // max(4 mdev, TCP_RTO_MIN = HZ/5 = 200 ms) (tcp_set_rto; HostPlatformHelper's
+        // ConfigureLinux26Tcp), an ACK for every segment (quick-ACK mode at the start of a
+        // connection), no timestamps (plain 40-byte headers).
         auto linux26 = [mss](Ptr<Socket> s) {
             s->SetAttribute("MinRto", TimeValue(MilliSeconds(200)));
+            s->SetAttribute("ClockGranularity", TimeValue(MilliSeconds(200)));
             s->SetAttribute("SegmentSize", UintegerValue(mss));
             s->SetAttribute("DelAckCount", UintegerValue(1));
             s->SetAttribute("Timestamp", BooleanValue(false));
@@ -528,6 +534,12 @@ class EthernetMismatchTcpTestCase : public TestCase
             "Collision",
             Callback<void, uint32_t, bool>(
                 [this](uint32_t, bool late) { m_late.push_back(late); }));
+        tx->TraceConnectWithoutContext("RTT", Callback<void, Time, Time>([this](Time, Time now) {
+                                           m_srtt = now;
+                                       }));
+        tx->TraceConnectWithoutContext("RTO", Callback<void, Time, Time>([this](Time, Time now) {
+                                           m_rto = now;
+                                       }));
 
         // Warm-up: ten segments (RTT samples of a fraction of a millisecond, the window open).
         Simulator::Schedule(MilliSeconds(100), [&]() { tx->Send(Create<Packet>(warmup * mss)); });
@@ -540,6 +552,8 @@ class EthernetMismatchTcpTestCase : public TestCase
                 if (Simulator::Now() >= at && m_lostSent.IsNegative() && p->GetSize() > mss)
                 {
                     m_lostSent = Simulator::Now();
+                    m_srttAtLoss = m_srtt;
+                    m_rtoAtLoss = m_rto;
                     Simulator::Schedule(MicroSeconds(20), [&]() {
                         full->Send(Create<Packet>(100), half->GetAddress(), 0x88B5);
                     });
@@ -569,8 +583,12 @@ class EthernetMismatchTcpTestCase : public TestCase
         {
             NS_TEST_EXPECT_MSG_EQ(m_losses, 1u, "a timeout");
             NS_TEST_EXPECT_MSG_EQ(m_recoveries, 0u, "too few duplicate ACKs for fast retransmit");
-            NS_TEST_EXPECT_MSG_GT_OR_EQ(after, MilliSeconds(200), "not before the minimum RTO");
-            NS_TEST_EXPECT_MSG_LT(after, MilliSeconds(201), "at the minimum RTO");
+            // tcp_set_rto: srtt + max(4 mdev, 200 ms), the srtt at least one data frame's 83 us
+            NS_TEST_EXPECT_MSG_GT(m_srttAtLoss, MicroSeconds(83), "an RTT was measured");
+            NS_TEST_EXPECT_MSG_EQ(m_rtoAtLoss,
+                                  m_srttAtLoss + MilliSeconds(200),
+                                  "RTO = srtt + TCP_RTO_MIN");
+            NS_TEST_EXPECT_MSG_EQ_TOL(after, m_rtoAtLoss, MicroSeconds(1), "timeout at the RTO");
         }
         Simulator::Destroy();
     }
