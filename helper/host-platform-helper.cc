@@ -165,6 +165,12 @@ HostPlatformHelper::ConfigureLinux26Tcp()
     UserAttributes::SetConfigDefault("ns3::TcpSocket::SndBufSize", UintegerValue(131072));
     UserAttributes::SetConfigDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(174760));
     UserAttributes::SetConfigDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200)));
+    // Linux 2.6's tcp_set_rto: RTO = srtt + rttvar, rttvar = max(mdev_max, TCP_RTO_MIN) (mdev
+    // is four mean deviations, tcp_rtt_estimator), i.e. srtt + max(4 mdev, 200 ms). ns-3's
+    // RTO is max(srtt + max(ClockGranularity, 4 rttvar), MinRto): the same with a granularity
+    // of TCP_RTO_MIN.
+    UserAttributes::SetConfigDefault("ns3::TcpSocketBase::ClockGranularity",
+                                     TimeValue(MilliSeconds(200)));
     UserAttributes::SetConfigDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
     UserAttributes::SetConfigDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));
 }

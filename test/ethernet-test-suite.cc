@@ -345,26 +345,45 @@ class EthernetBackoffTestCase : public TestCase
  * Duplex mismatch on a cable: one end forced full, the other forced half, both sending long
  * frames. The half-duplex end sees the full-duplex end's frames start in the middle of its own:
  * late collisions; the full-duplex end receives the half-duplex end's frames cut short by the
- * jam: FCS errors (fragments of 64 octets or more).
+ * jam: FCS errors (fragments of 64 octets or more). Under each reading of the half end's MAC:
+ * after a late collision it abandons its frame (Discard) or backs off and sends it again once
+ * the full end's 123 us frame and the gap are over, 900 us before the next pair (Retry); the
+ * full end's frame, which began to arrive while the half end sent, is discarded (Damaged) or
+ * passed up (Intact).
  */
 class EthernetMismatchTestCase : public TestCase
 {
   public:
-    EthernetMismatchTestCase()
+    /**
+     * Constructor.
+     * @param late the half end's LateCollision reading
+     * @param rx the half end's ReceiveWhileSending reading
+     */
+    EthernetMismatchTestCase(std::string late, std::string rx)
         : TestCase("Ethernet: duplex mismatch: late collisions at the half end, FCS errors at the "
-                   "full end")
+                   "full end ("
+                   + late + ", " + rx + ")")
+        , m_late(late)
+        , m_rx(rx)
     {
     }
 
   private:
+    std::string m_late; //!< LateCollision
+    std::string m_rx;   //!< ReceiveWhileSending
+
     void DoRun() override
     {
         NodeContainer n(2);
         EthernetHelper eth;
         eth.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("1000p"));
         eth.SetDeviceAttribute("Duplex", StringValue("ForcedHalf"));
+        eth.SetDeviceAttribute("LateCollision", StringValue(m_late));
+        eth.SetDeviceAttribute("ReceiveWhileSending", StringValue(m_rx));
         Ptr<EthernetNetDevice> half = eth.CreateDevice(n.Get(0));
         eth.SetDeviceAttribute("Duplex", StringValue("ForcedFull"));
+        eth.SetDeviceAttribute("LateCollision", StringValue("Discard"));
+        eth.SetDeviceAttribute("ReceiveWhileSending", StringValue("Damaged"));
         Ptr<EthernetNetDevice> full = eth.CreateDevice(n.Get(1));
         eth.Connect(half, full);
         half->AssignStreams(3);
@@ -381,13 +400,23 @@ class EthernetMismatchTestCase : public TestCase
             });
         }
         Simulator::Run();
+        const bool retry = m_late == "Retry";
+        const bool intact = m_rx == "Intact";
         NS_TEST_EXPECT_MSG_EQ(half->GetStats().lateCollisions, 50u, "every half frame: late");
-        NS_TEST_EXPECT_MSG_EQ(half->GetStats().txFrames, 0u, "late: not retried");
+        NS_TEST_EXPECT_MSG_EQ(half->GetStats().collisions, 50u, "and no other collision");
+        NS_TEST_EXPECT_MSG_EQ(half->GetStats().txFrames,
+                              retry ? 50u : 0u,
+                              "late: retried (once, whole) or abandoned");
         NS_TEST_EXPECT_MSG_EQ(full->GetStats().fcsErrors, 50u, "the full end: FCS errors");
+        NS_TEST_EXPECT_MSG_EQ(full->GetStats().rxFrames,
+                              retry ? 50u : 0u,
+                              "the full end: the retried frames whole");
         NS_TEST_EXPECT_MSG_EQ(full->GetStats().collisions, 0u, "the full end sees no collision");
         NS_TEST_EXPECT_MSG_EQ(full->GetStats().txFrames, 50u, "the full end always sends");
-        // Its frames met the half end's transmission: damaged at the half end.
-        NS_TEST_EXPECT_MSG_EQ(half->GetStats().rxFrames, 0u, "nothing whole at the half end");
+        // Its frames met the half end's transmission: discarded, or kept on their own pair.
+        NS_TEST_EXPECT_MSG_EQ(half->GetStats().rxFrames,
+                              intact ? 50u : 0u,
+                              "the half end: the full end's frames");
         Simulator::Destroy();
     }
 };
@@ -399,10 +428,10 @@ class EthernetMismatchTestCase : public TestCase
  * of its own 20 us into H's data frame (preamble 0.64 us + 512 bit times 5.12 us: past the
  * slot): H sees a collision after the slot (late, IEEE 802.3 4.2.3.2.4: jam, frame discarded,
  * no retry), F receives H's frame cut short by the jam (longer than 64 octets: an FCS error),
- * and the segment is lost. TCP (Linux 2.6: minimum RTO 200 ms, three duplicate ACKs for fast
- * retransmit, RFC 5681 3.2) recovers it: with no segment after it, by a timeout 200 ms after it
- * was sent (the RTT is well under a millisecond, so the RTO is the minimum); with four segments
- * after it, by a fast retransmit well before that.
+ * and the segment is lost. TCP (Linux 2.6: RTO srtt + max(4 mdev, 200 ms), three duplicate ACKs
+ * for fast retransmit, RFC 5681 3.2) recovers it: with no segment after it, by a timeout srtt +
+ * 200 ms after it was sent (the RTT is well under a millisecond); with four segments after it,
+ * by a fast retransmit well before that.
  */
 class EthernetMismatchTcpTestCase : public TestCase
 {
@@ -427,6 +456,10 @@ class EthernetMismatchTcpTestCase : public TestCase
     uint32_t m_losses{0};     //!< H's entries into CA_LOSS (timeouts)
     uint32_t m_recoveries{0}; //!< H's entries into CA_RECOVERY (fast retransmits)
     std::vector<bool> m_late; //!< H's collisions: late?
+    Time m_srtt{0};           //!< H's smoothed RTT, last value
+    Time m_rto{0};            //!< H's RTO, last value
+    Time m_srttAtLoss{-1};    //!< H's smoothed RTT when the lost segment left
+    Time m_rtoAtLoss{-1};     //!< H's RTO when the lost segment left
     Ptr<Socket> m_accepted;   //!< F's connection
 
     void Rx(Ptr<Socket> s)
@@ -456,11 +489,13 @@ class EthernetMismatchTcpTestCase : public TestCase
         Ipv4AddressHelper addr("10.8.0.0", "255.255.255.0");
         Ipv4InterfaceContainer ifs = addr.Assign(d);
 
-        // Linux 2.6's constants on these two sockets only (not as global defaults): minimum RTO
-        // 200 ms (TCP_RTO_MIN = HZ/5), an ACK for every segment (quick-ACK mode at the start
-        // of a connection), no timestamps (plain 40-byte headers).
+        // Linux 2.6's constants on these two sockets only (not as global defaults): RTO = srtt +
+        // max(4 mdev, TCP_RTO_MIN = HZ/5 = 200 ms) (tcp_set_rto; HostPlatformHelper's
+        // ConfigureLinux26Tcp), an ACK for every segment (quick-ACK mode at the start of a
+        // connection), no timestamps (plain 40-byte headers).
         auto linux26 = [mss](Ptr<Socket> s) {
             s->SetAttribute("MinRto", TimeValue(MilliSeconds(200)));
+            s->SetAttribute("ClockGranularity", TimeValue(MilliSeconds(200)));
             s->SetAttribute("SegmentSize", UintegerValue(mss));
             s->SetAttribute("DelAckCount", UintegerValue(1));
             s->SetAttribute("Timestamp", BooleanValue(false));
@@ -499,6 +534,12 @@ class EthernetMismatchTcpTestCase : public TestCase
             "Collision",
             Callback<void, uint32_t, bool>(
                 [this](uint32_t, bool late) { m_late.push_back(late); }));
+        tx->TraceConnectWithoutContext("RTT", Callback<void, Time, Time>([this](Time, Time now) {
+                                           m_srtt = now;
+                                       }));
+        tx->TraceConnectWithoutContext("RTO", Callback<void, Time, Time>([this](Time, Time now) {
+                                           m_rto = now;
+                                       }));
 
         // Warm-up: ten segments (RTT samples of a fraction of a millisecond, the window open).
         Simulator::Schedule(MilliSeconds(100), [&]() { tx->Send(Create<Packet>(warmup * mss)); });
@@ -511,6 +552,8 @@ class EthernetMismatchTcpTestCase : public TestCase
                 if (Simulator::Now() >= at && m_lostSent.IsNegative() && p->GetSize() > mss)
                 {
                     m_lostSent = Simulator::Now();
+                    m_srttAtLoss = m_srtt;
+                    m_rtoAtLoss = m_rto;
                     Simulator::Schedule(MicroSeconds(20), [&]() {
                         full->Send(Create<Packet>(100), half->GetAddress(), 0x88B5);
                     });
@@ -540,8 +583,12 @@ class EthernetMismatchTcpTestCase : public TestCase
         {
             NS_TEST_EXPECT_MSG_EQ(m_losses, 1u, "a timeout");
             NS_TEST_EXPECT_MSG_EQ(m_recoveries, 0u, "too few duplicate ACKs for fast retransmit");
-            NS_TEST_EXPECT_MSG_GT_OR_EQ(after, MilliSeconds(200), "not before the minimum RTO");
-            NS_TEST_EXPECT_MSG_LT(after, MilliSeconds(201), "at the minimum RTO");
+            // tcp_set_rto: srtt + max(4 mdev, 200 ms), the srtt at least one data frame's 83 us
+            NS_TEST_EXPECT_MSG_GT(m_srttAtLoss, MicroSeconds(83), "an RTT was measured");
+            NS_TEST_EXPECT_MSG_EQ(m_rtoAtLoss,
+                                  m_srttAtLoss + MilliSeconds(200),
+                                  "RTO = srtt + TCP_RTO_MIN");
+            NS_TEST_EXPECT_MSG_EQ_TOL(after, m_rtoAtLoss, MicroSeconds(1), "timeout at the RTO");
         }
         Simulator::Destroy();
     }
@@ -892,7 +939,13 @@ class EthernetTestSuite : public TestSuite
         AddTestCase(new EthernetSingleStationTestCase("Auto"), Duration::QUICK);
         AddTestCase(new EthernetCollisionBoundaryTestCase, Duration::QUICK);
         AddTestCase(new EthernetBackoffTestCase, Duration::QUICK);
-        AddTestCase(new EthernetMismatchTestCase, Duration::QUICK);
+        for (const char* late : {"Discard", "Retry"})
+        {
+            for (const char* rx : {"Damaged", "Intact"})
+            {
+                AddTestCase(new EthernetMismatchTestCase(late, rx), Duration::QUICK);
+            }
+        }
         AddTestCase(new EthernetMismatchTcpTestCase(0), Duration::QUICK);
         AddTestCase(new EthernetMismatchTcpTestCase(4), Duration::QUICK);
         AddTestCase(new EthernetAutonegotiationTestCase, Duration::QUICK);

@@ -102,6 +102,25 @@ class RouteCacheAccountingTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(flush->GetEvictions(), 0u, "FlushAll never evicts");
         Simulator::Destroy();
 
+        // The ageing timer's phase: the first flush at FlushPhase, then every FlushInterval
+        // (here 0.3 s, 1.3 s, 2.3 s before the stop at 2.5 s).
+        Ptr<RouteCache> phased = CreateObject<RouteCache>();
+        phased->SetAttribute("Capacity", UintegerValue(3));
+        phased->SetAttribute("FlushInterval", TimeValue(Seconds(1)));
+        phased->SetAttribute("FlushPhase", TimeValue(MilliSeconds(300)));
+        phased->Initialize();
+        phased->Fill(a, 1);
+        Simulator::Schedule(MilliSeconds(299), [&]() {
+            NS_TEST_EXPECT_MSG_EQ(phased->GetSize(), 1u, "before the first flush");
+        });
+        Simulator::Schedule(MilliSeconds(301), [&]() {
+            NS_TEST_EXPECT_MSG_EQ(phased->GetSize(), 0u, "cleared at the phase, 0.3 s");
+        });
+        Simulator::Stop(MilliSeconds(2500));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(phased->GetFlushes(), 3u, "flushes at 0.3, 1.3 and 2.3 s");
+        Simulator::Destroy();
+
         // LRU: capacity 3, no flush; a hit makes an entry the most recent.
         Ptr<RouteCache> lru = CreateObject<RouteCache>();
         lru->SetAttribute("Capacity", UintegerValue(3));

@@ -216,6 +216,12 @@ class HostPlatformHelperTest : public GivenTestCase
         NS_TEST_ASSERT_MSG_EQ(info.initialValue->SerializeToString(info.checker),
                               "536",
                               "the user's MSS, not Linux 2.6's 1448");
+        // Linux 2.6's RTO, srtt + max(4 mdev, TCP_RTO_MIN): ns-3's rule with a clock granularity
+        // of TCP_RTO_MIN = 200 ms
+        TcpSocketBase::GetTypeId().LookupAttributeByName("ClockGranularity", &info);
+        NS_TEST_ASSERT_MSG_EQ(info.initialValue->SerializeToString(info.checker),
+                              TimeValue(MilliSeconds(200)).SerializeToString(info.checker),
+                              "Linux 2.6's TCP_RTO_MIN as the granularity");
     }
 };
 

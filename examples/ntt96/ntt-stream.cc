@@ -97,6 +97,15 @@ main(int argc, char* argv[])
              c.flushInterval,
              Seconds(0),
              Seconds(3600));
+    // The ageing timer runs from the router's start, unrelated to when the experiment began:
+    // a flush at 0 clears an empty cache, so 0 and 1 are the same phase.
+    opts.Add("flushPhase",
+             "router: the flush timer's phase, a share of --flushInterval: the first flush that "
+             "long after the router starts (0: one interval)",
+             c.flushPhase,
+             0.0,
+             1.0,
+             "1");
     // The study's router: 8548 entries in all; up to the /9 block the random destinations
     // come from.
     opts.Add("cacheCapacity",
@@ -111,6 +120,13 @@ main(int argc, char* argv[])
              1e6,
              "datagrams/s");
     // 0 up to the largest unfragmented UDP payload on Ethernet.
+    // "sends packets with random destinations ... until all 8548 route cache entries are filled,
+    // then the stream starts": whether it went on sending is not said.
+    opts.AddChoice("randomAfterFill",
+                   "router: exp. 3's random computer once the cache is full: goes on sending, "
+                   "or stops",
+                   c.randomAfterFill,
+                   {"continue", "stop"});
     opts.Add("randomSize",
              "router: random-destination UDP payload bytes",
              c.randomSize,

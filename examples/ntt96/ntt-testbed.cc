@@ -110,6 +110,9 @@ NttTestbed::DeclareFields(ResultRecord& rec)
         .Declare("stream_rate_mbps",
                  ResultRecord::REAL,
                  "logged packets' payload bits over window_s (Mbit/s)")
+        .Declare("stream_offered_mbps",
+                 ResultRecord::REAL,
+                 "the analyser's sending rate: payload bits per interval (Mbit/s)")
         .Declare("seq_jitter_s",
                  ResultRecord::REAL,
                  "not the study's: the jitter with packet k = sequence number - the first's "
@@ -155,6 +158,15 @@ NttTestbed::DeclareFields(ResultRecord& rec)
         .Declare("flush_interval_s",
                  ResultRecord::REAL,
                  "router: cache flush interval (s)",
+                 ResultRecord::SOMETIMES)
+        .Declare("flush_phase",
+                 ResultRecord::REAL,
+                 "router: the first flush's time as a share of the flush interval (0: one "
+                 "interval)",
+                 ResultRecord::SOMETIMES)
+        .Declare("random_after_fill",
+                 ResultRecord::STRING,
+                 "router: exp. 3's random computer once the cache was full: continue or stop",
                  ResultRecord::SOMETIMES)
         .Declare("slow_cost_cycles",
                  ResultRecord::REAL,
@@ -557,6 +569,10 @@ NttTestbed::BuildRouter()
     UserAttributes::SetFixed(m_cacheRouter, "CacheSide", StringValue(m_c.cacheSide), by);
     UserAttributes::SetFixed(m_cacheRouter, "CachePolicy", StringValue(m_c.cachePolicy), by);
     UserAttributes::SetFixed(m_cacheRouter, "FlushInterval", TimeValue(m_c.flushInterval), by);
+    UserAttributes::SetFixed(m_cacheRouter,
+                             "FlushPhase",
+                             TimeValue(m_c.flushInterval * m_c.flushPhase),
+                             by);
     UserAttributes::SetFixed(m_cacheRouter, "CacheCapacity", UintegerValue(m_c.cacheCapacity), by);
     UserAttributes::SetFixed(m_cacheRouter, "RxRingSize", UintegerValue(m_c.rxRing), by);
     UserAttributes::SetFixed(m_cacheRouter, "BufferPools", BooleanValue(m_c.bufferPools), by);
@@ -730,6 +746,10 @@ NttTestbed::Poll()
     }
     m_cacheFull = cache->IsFull();
     m_fillTime = now - m_loadStart;
+    if (m_random && m_c.randomAfterFill == "stop")
+    {
+        m_random->Halt();
+    }
     // The sending computer opens its connection now (its SYN, too, meets the full cache),
     // and the stream follows half a second later.
     m_fwd->SetStartTime(Seconds(0));
@@ -804,6 +824,7 @@ NttTestbed::Write(ResultRecord& rec) const
     rec.Set("window_s", windowS);
     rec.Set("stream_rate_mbps",
             windowS > 0 ? j.logged * m_c.packetSize * 8.0 / windowS / 1e6 : 0.0);
+    rec.Set("stream_offered_mbps", m_c.packetSize * 8.0 / m_c.interval.GetSeconds() / 1e6);
     rec.Set("seq_jitter_s", js.jitter);
     rec.SetInt("seq_missing", js.missing);
     rec.SetInt("stream_sent",
@@ -838,6 +859,8 @@ NttTestbed::Write(ResultRecord& rec) const
         rec.SetInt("cache_ethernet", m_c.cacheEthernet);
         rec.SetInt("cache_fddi", m_c.cacheFddi);
         rec.Set("flush_interval_s", m_c.flushInterval.GetSeconds());
+        rec.Set("flush_phase", m_c.flushPhase);
+        rec.SetString("random_after_fill", m_c.randomAfterFill);
         rec.Set("slow_cost_cycles", m_c.slowCost);
         rec.Set("random_rate_pps", m_c.randomRate);
         rec.SetInt("random_size_bytes", m_c.randomSize);

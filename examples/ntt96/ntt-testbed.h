@@ -54,9 +54,11 @@ struct NttStreamConfig
     bool cacheEthernet{true};          //!< router: fast switching on the Ethernet interface
     bool cacheFddi{true};              //!< router: fast switching on the FDDI interface
     std::string cacheSide{"Output"};   //!< router: whose switch governs a packet (Output, Input)
-    std::string cachePolicy{"FlushAll"}; //!< router: cache replacement (FlushAll, Lru)
-    Time flushInterval{Seconds(60)};     //!< router: period of the clear-all flush (0: none)
-    uint32_t cacheCapacity{8548};        //!< router: route-cache entries (one table)
+    std::string cachePolicy{"FlushAll"};     //!< router: cache replacement (FlushAll, Lru)
+    Time flushInterval{Seconds(60)};         //!< router: period of the clear-all flush (0: none)
+    std::string randomAfterFill{"continue"}; //!< router: exp. 3's random traffic after the fill
+    double flushPhase{0};                    //!< router: first flush at this share of flushInterval
+    uint32_t cacheCapacity{8548};            //!< router: route-cache entries (one table)
     double randomRate{0};          //!< router: random-destination datagrams per second (exp. 3)
     uint32_t randomSize{64};       //!< router: random-destination UDP payload bytes
     Time fillTimeout{Seconds(30)}; //!< router: latest stream start after the random traffic

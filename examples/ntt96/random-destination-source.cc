@@ -98,6 +98,13 @@ RandomDestinationSource::StartApplication()
 }
 
 void
+RandomDestinationSource::Halt()
+{
+    NS_LOG_FUNCTION(this);
+    StopApplication();
+}
+
+void
 RandomDestinationSource::StopApplication()
 {
     NS_LOG_FUNCTION(this);

@@ -51,6 +51,10 @@ class RandomDestinationSource : public Application
     /** @return datagrams sent */
     uint64_t GetSent() const;
 
+    /** Stop sending now (the reading of [NTT96] exp. 3 in which the random computer stops once
+     * the router's cache is full). */
+    void Halt();
+
   protected:
     void DoDispose() override;
 

@@ -54,6 +54,21 @@ EthernetNetDevice::GetTypeId()
                                             "ForcedFull",
                                             FORCED_HALF,
                                             "ForcedHalf"))
+              .AddAttribute("LateCollision",
+                            "Half duplex: a frame after a late collision is abandoned "
+                            "(Discard, what the era's controllers did) or backed off and retried "
+                            "as after any collision (Retry).",
+                            EnumValue(LATE_DISCARD),
+                            MakeEnumAccessor<LateCollision>(&EthernetNetDevice::m_latePolicy),
+                            MakeEnumChecker(LATE_DISCARD, "Discard", LATE_RETRY, "Retry"))
+              .AddAttribute(
+                  "ReceiveWhileSending",
+                  "Half duplex on a cable: a frame that begins to arrive while the "
+                  "station sends is discarded (Damaged: the MAC takes it for a "
+                  "collision) or passed up (Intact: its pair is separate).",
+                  EnumValue(RX_DAMAGED),
+                  MakeEnumAccessor<ReceiveWhileSending>(&EthernetNetDevice::m_rxWhileSending),
+                  MakeEnumChecker(RX_DAMAGED, "Damaged", RX_INTACT, "Intact"))
               .AddAttribute("Address",
                             "The MAC address of this device.",
                             Mac48AddressValue(Mac48Address("ff:ff:ff:ff:ff:ff")),
@@ -478,6 +493,9 @@ EthernetNetDevice::CollisionEnd()
     if (m_lateCollision)
     {
         ++m_stats.lateCollisions;
+    }
+    if (m_lateCollision && m_latePolicy == LATE_DISCARD)
+    {
         m_lateTrace(m_current);
         m_phyTxDropTrace(m_current);
         FrameDone();
@@ -523,7 +541,9 @@ EthernetNetDevice::SignalStart(uint64_t id)
     const bool sending = m_state == TRANSMITTING || m_state == JAMMING;
     // Signals that meet here damage each other: in a hub all signals share the medium; in a
     // half-duplex station receive activity while sending is a collision.
-    bool damaged = busy || (sending && (!m_fullDuplex || m_channel->IsHub()));
+    bool damaged
+        = busy
+          || (sending && (m_channel->IsHub() || (!m_fullDuplex && m_rxWhileSending == RX_DAMAGED)));
     if (busy && m_channel->IsHub())
     {
         for (auto& [other, in] : m_incoming)

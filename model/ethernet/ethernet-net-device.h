@@ -70,13 +70,27 @@ class EthernetNetDevice : public EthernetPort
         FORCED_HALF = 2, //!< half duplex at DataRate, no negotiation
     };
 
+    /// What a half-duplex MAC does with a frame after a late collision.
+    enum LateCollision : uint8_t
+    {
+        LATE_DISCARD = 0, //!< abandon the frame (most controllers)
+        LATE_RETRY = 1,   //!< back off and retry as after any collision
+    };
+
+    /// What a half-duplex MAC does with a frame that begins to arrive while it sends.
+    enum ReceiveWhileSending : uint8_t
+    {
+        RX_DAMAGED = 0, //!< discard it (the MAC takes the receive activity for a collision)
+        RX_INTACT = 1,  //!< keep it (on a cable its pair is separate: nothing damaged it)
+    };
+
     /// Counters (since the start).
     /// (txFrames: frames sent whole; rxFrames: frames received whole and passed up.)
     struct Stats : public EthernetPort::Counters
     {
         uint64_t deferrals{0};           //!< frames that had to wait for the carrier
         uint64_t collisions{0};          //!< collisions seen while sending
-        uint64_t lateCollisions{0};      //!< of which late (the frame discarded)
+        uint64_t lateCollisions{0};      //!< of which late (discarded under LateCollision Discard)
         uint64_t excessiveCollisions{0}; //!< frames discarded after 16 collisions
         uint64_t runts{0};               //!< fragments of fewer than 64 octets received
         uint64_t fcsErrors{0};           //!< damaged frames of 64 octets or more received
@@ -220,11 +234,13 @@ class EthernetNetDevice : public EthernetPort
     void Receive(Ptr<Packet> frame);
 
     // configuration
-    DataRate m_rate;                         //!< configured rate
-    Duplex m_duplex;                         //!< configured duplex
-    bool m_checksum;                         //!< compute and check the FCS
-    Ptr<Queue<Packet>> m_queue;              //!< transmit queue
-    Ptr<UniformRandomVariable> m_backoffRng; //!< backoff draws
+    DataRate m_rate;                                  //!< configured rate
+    Duplex m_duplex;                                  //!< configured duplex
+    bool m_checksum;                                  //!< compute and check the FCS
+    LateCollision m_latePolicy{LATE_DISCARD};         //!< LateCollision
+    ReceiveWhileSending m_rxWhileSending{RX_DAMAGED}; //!< ReceiveWhileSending
+    Ptr<Queue<Packet>> m_queue;                       //!< transmit queue
+    Ptr<UniformRandomVariable> m_backoffRng;          //!< backoff draws
 
     // link
     Ptr<EthernetChannel> m_channel; //!< the segment

@@ -76,6 +76,12 @@ CacheRouter::GetTypeId()
                             TimeValue(Seconds(60)),
                             MakeTimeAccessor(&CacheRouter::m_flushInterval),
                             MakeTimeChecker(Seconds(0), Seconds(1e6)))
+              .AddAttribute("FlushPhase",
+                            "Time of the cache's first flush after Install, the ageing timer's "
+                            "phase (0 s: one FlushInterval after it; set at Install)",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&CacheRouter::m_flushPhase),
+                            MakeTimeChecker(Seconds(0), Seconds(1e6)))
               .AddAttribute("RxRingSize",
                             "Frames each interface's receive ring holds before their "
                             "interrupt-level work is done (0: unbounded); an arrival at a full "
@@ -192,6 +198,7 @@ CacheRouter::Install(Ptr<Node> node)
     m_cache->SetAttribute("Capacity", UintegerValue(m_cacheCapacity));
     m_cache->SetAttribute("Policy", EnumValue(m_policy));
     m_cache->SetAttribute("FlushInterval", TimeValue(m_flushInterval));
+    m_cache->SetAttribute("FlushPhase", TimeValue(m_flushPhase));
     m_cache->Initialize();
     m_ifs.assign(m_ipv4->GetNInterfaces(), Interface{});
     for (auto& i : m_ifs)

@@ -332,6 +332,7 @@ class CacheRouter : public Object
     uint32_t m_cacheCapacity;    //!< CacheCapacity
     RouteCache::Policy m_policy; //!< CachePolicy
     Time m_flushInterval;        //!< FlushInterval
+    Time m_flushPhase;           //!< FlushPhase
     uint32_t m_ringSize;         //!< RxRingSize
     bool m_usePools;             //!< BufferPools
     double m_createCycles;       //!< BufferCreateCost

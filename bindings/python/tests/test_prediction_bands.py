@@ -103,18 +103,6 @@ NOT_PREDICTIONS = {
 }
 
 
-#: Metrics a declaration's patterns name but its samples do not run (known missing, with the
-#: reason): the reproduction's metrics.json has no band for them. Checked on a reproduction's
-#: folder only (TESTBED_REPRODUCTION), whose sensitivity blocks say what was banded.
-KNOWN_MISSING_IN_REPRODUCTION = {
-    "ntt-overflow": {
-        # its samples run the default random rate and flush interval only (point_filter)
-        "exp3_random_*_jitter_s": "the random size's own points: not run by a sample",
-        "exp3_slow_cost_*_jitter_s": "the slow-path cost's own points: not run by a sample",
-    },
-}
-
-
 @pytest.fixture(scope="module")
 def quick_metrics(tmp_path_factory):
     """{experiment: (metrics, validation point names)} of every prediction experiment at quick
@@ -160,8 +148,7 @@ def test_every_prediction_metric_of_the_quick_reproduction_has_a_band(exp_id, qu
     from testbed.sensitivity import without_band
 
     metrics, compared, attached = quick_metrics[exp_id]
-    listed = {**NOT_PREDICTIONS.get(exp_id, {}),
-              **(KNOWN_MISSING_IN_REPRODUCTION.get(exp_id, {}) if attached is not None else {})}
+    listed = NOT_PREDICTIONS.get(exp_id, {})
     bare = without_band(metrics, experiments()[exp_id].sensitivity, compared, attached)
     uncovered = [k for k in bare if not any(fnmatch.fnmatch(k, p) for p in listed)]
     assert not uncovered, f"{exp_id}: prediction metrics without a band: {uncovered}"

@@ -364,15 +364,16 @@ def test_ntt_overflow_metrics_defined_in_every_sensitivity_sample():
     assert m["exp3_rx_ethernet_jitter_s"] == 9.0 and m["exp3_rx_ethernet_window_missing"] == 600
     assert not any(k.startswith(("exp3_random_", "exp3_slow_cost_")) for k in m
                    if k != "exp3_random_rate_pps")
-    # the experiment's own points: the grid at 64 bytes / 18 000 cycles and one point varying
-    # each; the variations are their own metrics, the default is the grid's
+    # the experiment's own points: the grid at 64 bytes / 18 000 cycles and the slow-path cost's
+    # range ends; the default is the grid's, the ends are probes of the slow path's cliff
     grid = [_ntt_overflow_record(r, f, "fddi", 64, 18000, 1.0 + r / 1e4 + f / 1e3, 100)
             for r in (100, 1000, 3000) for f in (10, 60)]
-    exp = grid + [_ntt_overflow_record(1000, 60, "fddi", 512, 18000, 7.0, 0),
-                  _ntt_overflow_record(1000, 60, "fddi", 64, 9000, 0.5, 0)]
-    m = ntt96.overflow_analyse(exp).metrics
+    low_end = _ntt_overflow_record(1000, 60, "fddi", 64, 9000, 0.5, 0)
+    m = ntt96.overflow_analyse(grid + [low_end]).metrics
     assert m["exp3_overflow_jitter_s"] == 1.0 + 0.1 + 0.06
-    assert m["exp3_random_512B_jitter_s"] == 7.0 and m["exp3_slow_cost_9000_jitter_s"] == 0.5
+    assert not any(k.startswith(("exp3_random_", "exp3_slow_cost_")) for k in m
+                   if k != "exp3_random_rate_pps")
+    assert "exp3_overflow_jitter_s_regime" not in m  # both keep up: no cliff
     # a sample runs only the two default points the metrics come from (not the figure's grid)
     pts = [p for p in ntt96.overflow_points("quick")
            if ntt96._sensitivity(random_traffic=True).point_filter(p)]
@@ -855,3 +856,42 @@ def test_a_sensitivity_run_applies_the_duplex_reading_in_its_analysis(tmp_path, 
     assert mu["duplexReading"] > 0
     assert all(v == 0 for k, v in mu.items() if k != "duplexReading")
     assert entry["drivers"] == ["duplexReading"]
+
+
+def test_ntt_overflow_names_the_slow_path_cliff():
+    """Within the slow-path cost's documented range the stream either keeps pace with its sender
+    or falls behind the saturated process-switching path (a backlog, then hold-queue drops and
+    a window cut off). The record names that cliff: each regime and its value, the cut-off one
+    as such (doc/ntt.rst). Rates as the model gives them at 9 000 / 18 000 / 36 000 cycles."""
+    from testbed.experiments import ntt96
+
+    def rec(cost, jitter, rate, **kw):
+        r = _ntt_overflow_record(1000, 60, "fddi", 64, cost, jitter, 0)
+        r.result.update(stream_rate_mbps=rate, stream_offered_mbps=5.996, **kw)
+        return r
+
+    grid = [_ntt_overflow_record(r, f, "fddi", 64, 18000, 1.0, 100) for r in (300, 3000)
+            for f in (10, 60)]
+    centre = rec(18000, 2.13, 4.34)
+    low_end = rec(9000, 0.0012, 6.0024)
+    high_end = rec(36000, 26.0, 0.27, router_queue_drops=15986, jitter_is_lower_bound=True,
+                   window_logged=225)
+    m = ntt96.overflow_analyse(grid + [centre, low_end, high_end]).metrics
+    text = m["exp3_overflow_jitter_s_regime"]
+    assert text.startswith("stream falls behind the saturated slow path at 18000 cycles (driver: "
+                           "the process-switching cost"), text
+    assert "stream keeps pace at 9000 cycles: 0.0012" in text
+    assert ("stream falls behind the saturated slow path (hold-queue drops) at 36000 cycles: "
+            "cut off") in text
+    assert "exp3_overflow_jitter_s_low" not in m  # a cut-off end gives no band
+    # one per cent below the sending rate is the other regime; both ends keeping pace, no cliff
+    low_end.result["stream_rate_mbps"] = 0.98 * 5.996
+    assert "exp3_overflow_jitter_s_regime" in ntt96.overflow_analyse(
+        grid + [rec(18000, 0.001, 5.996), low_end]).metrics
+    low_end.result["stream_rate_mbps"] = 5.996
+    assert "exp3_overflow_jitter_s_regime" not in ntt96.overflow_analyse(
+        grid + [rec(18000, 0.001, 5.996), low_end]).metrics
+    # the probes are the range's ends
+    costs = sorted(p["slowCost"] for p in ntt96.overflow_points("quick") if "slowCost" in p)
+    rng = next(f for f in ntt96._sensitivity(random_traffic=True).ranges if f.name == "slowCost")
+    assert costs == [rng.low, rng.high]

@@ -1214,7 +1214,16 @@ def _duplex_sensitivity():
                        "duplex mismatch, the reading the text supports), every NIC (half), or "
                        "the federate PCs' with the NIST Net PC's autonegotiating (auto); "
                        "applied in the analysis: the reading the *_hd_ms metrics come from",
-                       default=DUPLEX_MAIN, in_analysis=True)] + _structure_choices(),
+                       default=DUPLEX_MAIN, in_analysis=True),
+                # what a half-duplex NIC's MAC does in a mismatch (doc/ethernet.rst)
+                Choice("ns3::EthernetNetDevice::LateCollision", ["Discard", "Retry"],
+                       "a half-duplex MAC after a late collision: abandons the frame (the era's "
+                       "controllers' counters: 'transmission abandoned') or backs off and "
+                       "retries as after any collision (doc/ethernet.rst)"),
+                Choice("ns3::EthernetNetDevice::ReceiveWhileSending", ["Damaged", "Intact"],
+                       "a frame that begins to arrive at a half-duplex NIC while it sends: "
+                       "discarded as a collision, or passed up whole from its own pair "
+                       "(doc/ethernet.rst)")] + _structure_choices(),
         analyse=lambda records, choices: duplex_analyse(records, choices["duplexReading"]),
         metrics=("*",))
 

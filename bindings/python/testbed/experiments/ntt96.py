@@ -40,6 +40,9 @@ FDDI_MSS = 4096
 CLOCKS_HZ = ["1000000", "1024", "100"]
 DEFAULT_RATE = 1000  # datagrams/s (doc/ntt.rst: the study could not control it)
 DEFAULT_FLUSH = 60  # s (doc/router.rst: once a minute, the era's route-cache ageing period)
+# The process-switching cost's documented range, cycles per packet (doc/router.rst): 5 to 20
+# times the fast path's 1 800.
+SLOW_COST_ENDS = (9000, 36000)
 # The longest a stream runs before its 1000 packets are logged (simulated s; then a lower bound).
 MAX_TIME = {"quick": "30s", "paper": "600s"}
 CACHES = [(True, True, "Ethernet on, FDDI on"), (False, True, "Ethernet off, FDDI on"),
@@ -404,18 +407,32 @@ def overflow_points(scale):
     if default not in pts:
         pts.append(default)
     pts.append(dict(default, receiverSide="ethernet"))
-    # Set-up uncertainties at the default: the random datagrams' size, the process-switching
-    # cost (half and twice the default 18 000 cycles).
-    pts.append(dict(default, randomSize=512))
-    pts.append(dict(default, slowCost=9000.0))
-    pts.append(dict(default, slowCost=36000.0))
+    # The cliff's probes at the default: the ends of the process-switching cost's range (the
+    # random datagrams' size and the other factors are the sensitivity design's).
+    pts += [dict(default, slowCost=float(c)) for c in SLOW_COST_ENDS]
     return pts
+
+
+#: A stream keeps pace when its window carries at least this share of the sending rate: a
+#: stream that keeps up differs from it only by the window's edges (one packet of the 1 000,
+#: 0.1 %); one that falls behind a saturated slow path loses tens of per cent.
+KEEP_PACE = 0.99
+
+
+def _slow_path_regime(r):
+    """The process-switching path's regime at a point, from the stream it carries: it keeps
+    pace (the window carries the sending rate), or the slow path is saturated and the stream
+    falls behind it (a backlog grows over the window), with or without hold-queue drops."""
+    if r["stream_rate_mbps"] >= KEEP_PACE * r["stream_offered_mbps"]:
+        return "stream keeps pace"
+    return ("stream falls behind the saturated slow path"
+            + (" (hold-queue drops)" if r["router_queue_drops"] > 0 else ""))
 
 
 def overflow_analyse(records):
     from collections import Counter
 
-    rows, metrics, by_flush = [], {}, {}
+    rows, metrics, by_flush, probes = [], {}, {}, []
     # The reference set-up is the one most points share: the grid's 64-byte random datagrams
     # and 18 000-cycle slow path (a few points vary one of them), or, in a sensitivity sample,
     # which sets both on every point, the sample's own values.
@@ -449,10 +466,22 @@ def overflow_analyse(records):
             _metric(metrics, "exp3_rx_ethernet_jitter_s", r)
             metrics["exp3_rx_ethernet_window_missing"] = r["seq_missing"]
         base = r["random_rate_pps"] == DEFAULT_RATE and r["flush_interval_s"] == DEFAULT_FLUSH
-        if base and r["receiver_side"] == "fddi" and r["random_size_bytes"] != ref[0]:
-            _metric(metrics, f"exp3_random_{r['random_size_bytes']}B_jitter_s", r)
-        if base and r["receiver_side"] == "fddi" and r["slow_cost_cycles"] != ref[1]:
-            _metric(metrics, f"exp3_slow_cost_{int(r['slow_cost_cycles'])}_jitter_s", r)
+        if (base and r["receiver_side"] == "fddi" and r["random_size_bytes"] == ref[0]
+                and r["slow_cost_cycles"] != ref[1]):
+            probes.append(r)
+    centre = next((r for rec in records for r in [rec.result]
+                   if r["receiver_side"] == "fddi" and r["random_rate_pps"] == DEFAULT_RATE
+                   and r["flush_interval_s"] == DEFAULT_FLUSH
+                   and (r["random_size_bytes"], r["slow_cost_cycles"]) == ref), None)
+    regimes = {"keeps" in _slow_path_regime(r) for r in [centre] + probes} if centre else ()
+    if len(regimes) > 1:
+        # A cliff within the slow-path cost's documented range: the stream's packets, missing
+        # the full cache, share the process-switching path with the random traffic.
+        probes.sort(key=lambda r: r["slow_cost_cycles"])
+        set_regime(metrics, "exp3_overflow_jitter_s",
+                   "the process-switching cost within its range against the random rate",
+                   [(f"{_slow_path_regime(r)} at {int(r['slow_cost_cycles'])} cycles",
+                     None if _bound(r) else _jitter(r)) for r in [centre] + probes])
     flush_curves = {f: sorted(v, key=lambda t: t[0]) for f, v in by_flush.items()}
     fig = Figure(name="exp3-jitter-overflow",
                  title="NTT96 exp. 3: TCP jitter after the route cache filled, against the random rate",
@@ -533,15 +562,21 @@ def _sensitivity(random_traffic=False):
     from ..ranges import Choice, Range
     from ..sensitivity import Sensitivity
 
-    # The random datagrams' size matters only where random traffic runs (exp. 3).
+    # The random datagrams' size and the flush timer's phase against the fill matter only where
+    # random traffic fills the cache (exp. 3).
     extra = [Range("randomSize", 0, 1472, "not given by the study: 0 to 1 472 bytes of UDP "
-                   "payload, the largest unfragmented on Ethernet (doc/ntt.rst)", integer=True)
+                   "payload, the largest unfragmented on Ethernet (doc/ntt.rst)", integer=True),
+             Range("flushPhase", 0, 1, "the route-cache ageing timer's phase against the fill, "
+                   "a share of the flush interval: unknown, any (doc/ntt.rst)"),
+             Choice("randomAfterFill", ["continue", "stop"], "the random computer 'sends "
+                    "... until all 8548 route cache entries are filled, then the stream "
+                    "starts': whether it goes on is not said (doc/ntt.rst)"),
              ] if random_traffic else []
 
     return Sensitivity(
         profiles=("ws1995-bsd44",),
         ranges=[
-            Range("slowCost", 9000, 36000,
+            Range("slowCost", *SLOW_COST_ENDS,
                   "process switching 'about an order of magnitude' below fast switching "
                   "(doc/router.rst): 5 to 20 times FastPathCost's 1 800 cycles"),
             Range("ns3::FddiChannel::FibreLength", 10, 1000,
