@@ -46,9 +46,11 @@ class NetDeviceQueueInterface;
  * completes the preamble, sends a 32-bit jam and stops, and retries after r slot times (512 bit
  * times), r uniform in [0, 2^k - 1], k = min(n, 10) after the n-th collision; the 16th collision
  * discards the frame (excessive collisions). A collision detected after the first 512 bit times
- * of the frame (preamble excluded) is late: the frame is discarded, not retried. A received frame
- * that overlapped another signal, or that its sender cut short, is discarded: a runt if fewer than
- * 64 octets arrived, else an FCS error.
+ * of the frame (preamble excluded) is late: the frame is abandoned (LateCollision Discard) or
+ * retried as after any collision (Retry). A received frame that overlapped another signal, or that
+ * its sender cut short, is discarded: a runt if fewer than 64 octets arrived, else an FCS error; a
+ * frame that begins to arrive while the station sends on a cable is discarded (ReceiveWhileSending
+ * Damaged) or kept (Intact).
  *
  * Full duplex: the device sends whenever its frame is ready (after the gap behind its previous
  * frame), never senses carrier and never sees a collision.
