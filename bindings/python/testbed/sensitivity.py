@@ -94,6 +94,10 @@ class Sensitivity:
     # (ranges.Choice(..., in_analysis=True)): a reading that every sample runs as its own
     # points, whose level picks the points the main metrics come from (sample_analysis).
     analyse: Callable[[list, dict], object] | None = None
+    # Options a point that sets them keeps in every sample: the point is that reading's own
+    # point (a per-reading floor), so the sample's level of the same factor applies only to the
+    # points that leave it open.
+    point_readings: tuple[str, ...] = ()
     # Morris trajectories of ./testbed reproduce's bands per scale, where they differ from
     # REPRODUCE_SAMPLES (an experiment whose samples are costly).
     reproduce_samples: dict[str, int] = field(default_factory=dict)
@@ -628,7 +632,8 @@ def _sample_points(decl, samples_info, base_points, sdir):
         pts = []
         for p in base_points:
             q = dict(p)
-            q.update(info["options"])
+            q.update({k: v for k, v in info["options"].items()
+                      if not (k in decl.point_readings and k in p)})
             if pf:
                 q["profileFile"] = pf
             run, echo = q, {}

@@ -895,3 +895,28 @@ def test_ntt_overflow_names_the_slow_path_cliff():
     costs = sorted(p["slowCost"] for p in ntt96.overflow_points("quick") if "slowCost" in p)
     rng = next(f for f in ntt96._sensitivity(random_traffic=True).ranges if f.name == "slowCost")
     assert costs == [rng.low, rng.high]
+
+
+def test_a_point_keeps_its_own_reading_in_every_sample(tmp_path):
+    """Sensitivity.point_readings: a point that sets a listed option is that reading's own point
+    (NTT96's no-load floor per clock) and keeps it in every sample; the points that leave it open
+    take the sample's level. Without it every floor point ran the sample's clock and a clock the
+    design did not visit had no band."""
+    from testbed.experiments import ntt96
+    from testbed.sensitivity import Sensitivity, _sample_points
+
+    base = [{"a": 1}, {"a": 2, "timestampHz": "1024"}]
+    info = {"changes": {}, "options": {"timestampHz": "100", "ttrt": "5ms"}}
+    for readings, floor_clock in (((), "100"), (("timestampHz",), "1024")):
+        i = dict(info)
+        _sample_points(Sensitivity(point_readings=readings), [i], base, tmp_path)
+        (open_, _, _, _), (floor, _, _, _) = i["points"]
+        assert open_ == {"a": 1, "timestampHz": "100", "ttrt": "5ms"}
+        assert floor == {"a": 2, "timestampHz": floor_clock, "ttrt": "5ms"}
+    # ntt-load's floor points: one per clock, each kept
+    from testbed.experiment import experiments
+
+    load = experiments()["ntt-load"]
+    assert "timestampHz" in load.sensitivity.point_readings
+    clocks = {p["timestampHz"] for p in load.points("quick") if "timestampHz" in p}
+    assert clocks == set(ntt96.CLOCKS_HZ)
