@@ -171,6 +171,8 @@ HostPlatformHelper::ConfigureLinux26Tcp()
     // of TCP_RTO_MIN.
     UserAttributes::SetConfigDefault("ns3::TcpSocketBase::ClockGranularity",
                                      TimeValue(MilliSeconds(200)));
+    // tcp_retries2 = 15: retransmissions of a segment before the connection is given up.
+    UserAttributes::SetConfigDefault("ns3::TcpSocket::DataRetries", UintegerValue(15));
     UserAttributes::SetConfigDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
     UserAttributes::SetConfigDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));
 }

@@ -222,6 +222,10 @@ class HostPlatformHelperTest : public GivenTestCase
         NS_TEST_ASSERT_MSG_EQ(info.initialValue->SerializeToString(info.checker),
                               TimeValue(MilliSeconds(200)).SerializeToString(info.checker),
                               "Linux 2.6's TCP_RTO_MIN as the granularity");
+        TcpSocket::GetTypeId().LookupAttributeByName("DataRetries", &info);
+        NS_TEST_ASSERT_MSG_EQ(info.initialValue->SerializeToString(info.checker),
+                              "15",
+                              "Linux 2.6's tcp_retries2");
     }
 };
 
