@@ -49,14 +49,14 @@ Receive(Ptr<Socket> socket)
     }
 }
 
-/// Host B's NIC: count the frames addressed to the group's MAC address.
+/// Host B's NIC: count the group's datagrams it receives (MacRx passes the frame's payload up:
+/// an IPv4 datagram, its destination address at octets 16-19).
 void
-SeenAtB(Mac48Address groupMac, Ptr<const Packet> frame)
+SeenAtB(Ipv4Address group, Ptr<const Packet> payload)
 {
-    uint8_t destination[6]; // the frame starts with its Ethernet header
-    uint8_t group[6];
-    groupMac.CopyTo(group);
-    if (frame->CopyData(destination, 6) == 6 && std::equal(destination, destination + 6, group))
+    uint8_t ip[20];
+    if (payload->CopyData(ip, sizeof(ip)) == sizeof(ip) && (ip[0] >> 4) == 4
+        && Ipv4Address::Deserialize(ip + 16) == group)
     {
         ++g_seenAtB;
     }
@@ -103,9 +103,7 @@ main(int argc, char* argv[])
     rx->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
     rx->SetRecvCallback(MakeCallback(&Receive));
     IgmpHelper::ScheduleJoin(Seconds(1), rx, group);
-    hostDevices.Get(2)->TraceConnectWithoutContext(
-        "MacRx",
-        MakeBoundCallback(&SeenAtB, Mac48Address::GetMulticast(group)));
+    hostDevices.Get(2)->TraceConnectWithoutContext("MacRx", MakeBoundCallback(&SeenAtB, group));
 
     // The router's stream: `count` datagrams of 200 octets, every 10 ms from 2 s, out of its
     // Ethernet interface (the default multicast route).
