@@ -30,15 +30,17 @@ namespace
 
 std::ofstream g_out;
 
+/// A host port's MacRx: the frame's payload, an IPv4 datagram (UDP: protocol octet 9; the
+/// destination address at octets 16-19).
 void
 OnRx(uint32_t host, Ptr<const Packet> p)
 {
-    uint8_t b[14 + 20];
-    if (p->CopyData(b, sizeof(b)) < sizeof(b) || b[12] != 0x08 || b[13] != 0x00 || b[23] != 17)
+    uint8_t b[20];
+    if (p->CopyData(b, sizeof(b)) < sizeof(b) || (b[0] >> 4) != 4 || b[9] != 17)
     {
         return;
     }
-    const uint8_t* d = b + 14 + 16;
+    const uint8_t* d = b + 16;
     if (d[0] < 224 || d[0] > 239)
     {
         return;

@@ -219,6 +219,32 @@ IsWellFormed(const std::string& valueType, const std::string& text)
 }
 
 /**
+ * Whether a value is one of an enum attribute's names: ns-3's EnumChecker asserts on an unknown
+ * name instead of refusing it. Its GetUnderlyingTypeInformation lists the names, "A|B|C".
+ * @param checker the attribute's checker
+ * @param text the value's text
+ * @return false for an enum value that names none of the enum's values; true otherwise
+ */
+bool
+IsEnumName(Ptr<const AttributeChecker> checker, const std::string& text)
+{
+    if (checker->GetValueTypeName().rfind("ns3::EnumValue", 0) != 0)
+    {
+        return true;
+    }
+    std::istringstream names(checker->GetUnderlyingTypeInformation());
+    std::string name;
+    while (std::getline(names, name, '|'))
+    {
+        if (name == text)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+/**
  * Check an attribute value against its checker without creating anything: an object value
  * ("ns3::HostCpu[Frequency=2e9|Cores=1]", for a Pointer attribute) is taken apart and each
  * inner value checked against the named type's attribute, recursively.
@@ -237,7 +263,7 @@ CheckAttributeValue(Ptr<const AttributeChecker> checker,
     auto pointer = DynamicCast<const PointerChecker>(checker);
     if (!pointer)
     {
-        if (!IsWellFormed(checker->GetValueTypeName(), value)
+        if (!IsWellFormed(checker->GetValueTypeName(), value) || !IsEnumName(checker, value)
             || !checker->CreateValidValue(StringValue(value)))
         {
             error = "'" + value + "' is not a valid value of " + where;
