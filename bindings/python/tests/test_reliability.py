@@ -133,6 +133,8 @@ CHECK_REFUSED = [
     # --rtiSet
     ("tno-pipeline", ["--rtiSet=NoSuchAttribute=1"]),
     ("tno-pipeline", ["--rtiSet=CallCost=-5"]),
+    # an enum attribute's unknown name (ns-3's EnumChecker asserts on it)
+    ("tno-pipeline", ["--rtiSet=GaltMode=NoSuchMode"]),
     # --sheet: a directory is no sheet
     ("tno-schedulers", ["--sheet=/"]),
 ]
