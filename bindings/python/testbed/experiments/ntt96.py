@@ -432,7 +432,7 @@ def _slow_path_regime(r):
 def overflow_analyse(records):
     from collections import Counter
 
-    rows, metrics, by_flush, probes = [], {}, {}, []
+    rows, metrics, by_flush, probes, centre = [], {}, {}, [], None
     # The reference set-up is the one most points share: the grid's 64-byte random datagrams
     # and 18 000-cycle slow path (a few points vary one of them), or, in a sensitivity sample,
     # which sets both on every point, the sample's own values.
@@ -456,6 +456,7 @@ def overflow_analyse(records):
         if plain and r["receiver_side"] == "fddi":
             by_flush.setdefault(r["flush_interval_s"], []).append((r["random_rate_pps"], r))
         if default and r["receiver_side"] == "fddi":
+            centre = centre or r
             _metric(metrics, "exp3_overflow_jitter_s", r)
             metrics["exp3_random_rate_pps"] = r["random_rate_pps"]
             metrics["exp3_flush_interval_s"] = r["flush_interval_s"]
@@ -469,10 +470,6 @@ def overflow_analyse(records):
         if (base and r["receiver_side"] == "fddi" and r["random_size_bytes"] == ref[0]
                 and r["slow_cost_cycles"] != ref[1]):
             probes.append(r)
-    centre = next((r for rec in records for r in [rec.result]
-                   if r["receiver_side"] == "fddi" and r["random_rate_pps"] == DEFAULT_RATE
-                   and r["flush_interval_s"] == DEFAULT_FLUSH
-                   and (r["random_size_bytes"], r["slow_cost_cycles"]) == ref), None)
     regimes = {"keeps" in _slow_path_regime(r) for r in [centre] + probes} if centre else ()
     if len(regimes) > 1:
         # A cliff within the slow-path cost's documented range: the stream's packets, missing
