@@ -291,6 +291,13 @@ class Experiment:
     # `cost` over the campaign's points and the number of workers: a task with
     # runner.run_point's arguments, or None to run the point whole.
     split: Callable[[dict, float, int], Callable | None] | None = None
+    # Optional: points that depend on the results of the points(scale) ones (the seeds of an
+    # extreme that only the points not cut off by a horizon need: testbed.experiments.ntt96).
+    # Given the scale and the first round's records in point order, the points to add; the
+    # campaign runs them as a second round and the analysis gets both rounds' records, first
+    # round first. A deterministic function of the records: a campaign run again finds the
+    # same points stored.
+    more_points: Callable[[str, list[Record]], list[dict]] | None = None
 
     @property
     def doc_chapter(self) -> str:
@@ -329,3 +336,136 @@ def get(exp_id: str) -> Experiment:
     if exp_id not in exps:
         raise KeyError(f"unknown experiment {exp_id!r}; known: {', '.join(exps)}")
     return exps[exp_id]
+
+
+# --- extremes over seeds for experiments whose points are run once, then again over seeds -------
+
+def run_of(rec: Record) -> int:
+    """The RngRun a record was computed with (its resolved value, else the point's, else 1)."""
+    if rec.resolved and "RngRun" in rec.resolved:
+        return int(rec.resolved["RngRun"])
+    return int(rec.params.get("RngRun", 1))
+
+
+def more_seeds(needs_seeds: Callable[[Record, list[Record]], bool]):
+    """An Experiment.more_points: the same point at the other RngRuns of EXTREME_SEEDS[scale]
+    (1..N but the point's own run) for each first-round record that ``needs_seeds(record,
+    records)`` (a point whose extremes a metric reads and that a horizon did not cut off: a
+    cut-off point is a bound whatever its other seeds give, so they are not run)."""
+    def more(scale: str, records: list[Record]) -> list[dict]:
+        n = EXTREME_SEEDS[scale]
+        out = []
+        for rec in records:
+            if needs_seeds(rec, records):
+                own = run_of(rec)
+                out += [dict(rec.params, RngRun=r) for r in range(1, n + 1) if r != own][:n - 1]
+        return out
+    return more
+
+
+def _merge_seed_metrics(per_seed: list[dict]) -> dict:
+    """One metrics dict from one analysis per seed (the first the first round's): a number is the
+    seed interval of its values (set_seed_interval), widened to any band a seed's analysis gave
+    it (a named regime's values: NAME_low/NAME_high); a number that is a bound in some seed (a
+    cut-off, NAME_lower_bound) is a bound: NAME None and NAME_lower_bound the median over the
+    seeds of the values and bounds, a lower bound of the median; a number the same in every seed
+    is kept as it is (no interval); a boolean or undetermined
+    verdict is its most frequent outcome (the first seed's on a tie) with NAME_levels; text is
+    the first seed's."""
+    from collections import Counter
+
+    first = per_seed[0]
+    names = list(first) + [k for m in per_seed[1:] for k in m if k not in first]
+    companions = ("_low", "_high", "_lower_bound", "_seeds", "_levels", "_regime")
+
+    def owner(k):
+        """The metric whose companion k is (NAME_low ..., NAME[:-2]_is_lower_bound), or None."""
+        if k.endswith("_is_lower_bound"):
+            return next((b for b in (k[:-15] + "_s",) if b in names), None)
+        return next((k[:-len(c)] for c in companions
+                     if k.endswith(c) and k[:-len(c)] in names), None)
+
+    bases = [k for k in names if owner(k) is None]
+    out = {k: first.get(k) for k in names if k not in bases and k.endswith("_regime")}
+    for name in bases:
+        vals = [m[name] for m in per_seed if name in m]
+        bounds = [m.get(f"{name}_lower_bound") for m in per_seed if name in m]
+        flag = name[:-2] + "_is_lower_bound"
+        flag = flag if name.endswith("_s") and any(flag in m for m in per_seed) else None
+        if all(isinstance(v, str) for v in vals):
+            out[name] = first.get(name, vals[0])
+            continue
+        if all(v is None or isinstance(v, bool) for v in vals) and any(
+                isinstance(v, bool) for v in vals):
+            levels = Counter("undetermined" if v is None else str(v).lower() for v in vals)
+            top = max(levels.values())
+            pick = next(v for v in [first.get(name)] + vals
+                        if levels["undetermined" if v is None else str(v).lower()] == top)
+            out[name] = pick
+            if len(vals) > 1:
+                out[f"{name}_levels"] = levels_text({k: c / len(vals) for k, c in levels.items()})
+            continue
+        if any(b is not None for b in bounds):
+            out[name] = None
+            if flag:
+                out[flag] = True
+            lows = [b if b is not None else v for v, b in zip(vals, bounds)
+                    if b is not None or v is not None]
+            out[f"{name}_lower_bound"] = float(seed_interval(lows)[0])
+            continue
+        nums = [v for v in vals if v is not None]
+        if flag:
+            out[flag] = False
+        if not nums:
+            out[name] = None
+            continue
+        if len(per_seed) == 1:
+            out[name] = first[name]
+            continue
+        if len(set(nums)) == 1:
+            # the seeds do not move it: an echo, or a metric of points whose other seeds were
+            # not run (a cut-off curve's): as it is, without a seed interval
+            out[name] = nums[0]
+            continue
+        set_seed_interval(out, name, nums)
+        ends = [m[f"{name}_{e}"] for m in per_seed for e in ("low", "high")
+                if m.get(f"{name}_{e}") is not None]
+        if ends:
+            out[f"{name}_low"] = min([out[f"{name}_low"]] + ends)
+            out[f"{name}_high"] = max([out[f"{name}_high"]] + ends)
+    return out
+
+
+def analyse_over_seeds(analyse: Callable[[list[Record]], Analysis]):
+    """An Experiment.analyse over the records of both rounds (more_seeds): the analysis of each
+    seed's set of records (a point run at that seed, else its first-round record) and their
+    metrics merged (_merge_seed_metrics). Rows, figures and notes are the first round's (the
+    nominal runs); records of one seed only (a sensitivity sample's) give ``analyse``'s own
+    result."""
+    def over_seeds(records: list[Record]) -> Analysis:
+        groups: dict[str, dict[int, Record]] = {}
+        order = []
+        for rec in records:
+            key = repr(sorted((k, repr(v)) for k, v in rec.params.items() if k != "RngRun"))
+            if key not in groups:
+                groups[key] = {}
+                order.append((key, run_of(rec)))
+            groups[key].setdefault(run_of(rec), rec)
+        runs = sorted({r for g in groups.values() for r in g})
+        if len(runs) == 1:
+            return analyse(records)
+        firsts = [groups[k][r] for k, r in order]
+        base = analyse(firsts)
+        own = {r0 for _, r0 in order}
+        rest = [r for r in runs if r not in own] if len(own) == 1 else runs
+        per_seed = [base.metrics] + [
+            analyse([groups[k].get(r, groups[k][r0]) for k, r0 in order]).metrics for r in rest]
+        return Analysis(rows=base.rows, metrics=_merge_seed_metrics(per_seed),
+                        validation=base.validation, figures=base.figures,
+                        notes=base.notes + [
+                            f"Extremes over {len(per_seed)} seeds (RngRun "
+                            f"{min(runs)}-{max(runs)}; doc/sensitivity.rst, \"Extremes over "
+                            f"seeds\"): the metrics' central values are medians, their _low/"
+                            f"_high the 5-95 % seed interval; data.csv and the figures show the "
+                            f"first seed's runs."])
+    return over_seeds

@@ -78,6 +78,45 @@ def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,
 
 
 def _run_campaign(exps, scale, jobs, out, log, scheduler, progress, rerun, shared):
+    """Both rounds: every experiment's points(scale), then the points that an experiment's
+    more_points adds from those records (Experiment.more_points), run as one more campaign in
+    which the first round's points are stored and reused."""
+    import dataclasses
+
+    results = _run_round(exps, scale, jobs, out, log, scheduler, progress, rerun, shared)
+    second, added = [], set()
+    for exp in exps:
+        records = results.get(exp.id)
+        if exp.more_points is None or not isinstance(records, list):
+            continue
+        try:
+            extra = exp.more_points(scale, records)
+        except Exception as e:  # noqa: BLE001 - the experiment's failure, not the campaign's
+            results[exp.id] = e
+            continue
+        if extra:
+            added |= {point_key(p) for p in extra}
+            first = [r.params for r in records]
+            second.append(dataclasses.replace(exp, points=lambda s, a=first, b=extra: a + b,
+                                              more_points=None))
+    if second:
+        # --rerun: the added points are computed again (the first round's have been already)
+        results.update(_run_round(second, scale, jobs, out, log, scheduler, progress,
+                                  frozenset(added) if rerun else frozenset(), shared))
+    return results
+
+
+def _run_round(exps, scale, jobs, out, log, scheduler, progress, rerun, shared):
+    """One campaign over the experiments' points(scale); ``rerun``: True (every point computed
+    again) or the point keys to compute again."""
+    if isinstance(rerun, frozenset):
+        again = rerun
+
+        def rerun_point(p):
+            return point_key(p) in again
+    else:
+        def rerun_point(p, every=bool(rerun)):
+            return every
     plan: dict[str, list[tuple[dict, Path]]] = {}
     failed: dict[str, Exception] = {}
     # (program, key) -> [(experiment, params, dest)] still missing
@@ -111,7 +150,7 @@ def _run_campaign(exps, scale, jobs, out, log, scheduler, progress, rerun, share
         return point_inputs(options[exp.program], p)
 
     def current(exp, p, path, say=None):
-        if rerun:
+        if rerun_point(p):
             return None
         return load_point(path, p, exp.program, builds[exp.program], inputs(exp, p), say)
 
@@ -129,7 +168,7 @@ def _run_campaign(exps, scale, jobs, out, log, scheduler, progress, rerun, share
             k = (exp.program, point_key(p))
             if current(exp, p, d) is not None:
                 continue
-            if k not in stored and shared and not rerun:
+            if k not in stored and shared and not rerun_point(p):
                 # Any experiment's current record of the same program and parameters in this
                 # folder (also of experiments not in this campaign): the programs are
                 # deterministic.
@@ -151,7 +190,7 @@ def _run_campaign(exps, scale, jobs, out, log, scheduler, progress, rerun, share
             old = read_point(d, p, exp.program)
             if old is not None:
                 b = old.get("build")
-                stale[k] = ("rerun" if rerun else "unknown" if not isinstance(b, dict)
+                stale[k] = ("rerun" if rerun_point(p) else "unknown" if not isinstance(b, dict)
                             else "build" if any(b.get(x) != builds[exp.program].get(x)
                                                 for x in IDENTITY)
                             or b.get("inputs", {}) != inputs(exp, p) else "edited")

@@ -317,3 +317,121 @@ def test_a_bound_gets_no_sensitivity_band():
     nominal = {"exp2_both_off_jitter_s": None, "exp2_both_off_jitter_s_lower_bound": 26.1,
                "x_us": 3.0, "x_us_low": 2.0, "x_us_seeds": 10, "flag": True}
     assert banded_names(nominal, ("*",)) == ["x_us", "x_us_low"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Experiments that run their points once, then over seeds (Experiment.more_points): NTT96
+
+
+def _ntt_record(params, run, jitter, cut=False, logged=1000):
+    return Record(params=dict(params, **({"RngRun": run} if run != 1 else {})),
+                  result={"jitter_s": jitter, "jitter_is_lower_bound": cut,
+                          "window_logged": logged},
+                  resolved={"RngRun": run})
+
+
+def test_merged_seed_metrics_by_hand():
+    """Medians and 5-95 % quantiles of numbers, a bound as soon as one seed is cut off (its
+    value the median of the values and bounds: a lower bound of the median), a verdict's
+    levels, a number the seeds do not move kept as it is, a regime's band kept inside."""
+    from testbed.experiment import _merge_seed_metrics
+
+    per_seed = []
+    for s in range(1, 11):
+        per_seed.append({
+            "a_jitter_s": float(s), "a_jitter_is_lower_bound": False,
+            "b_jitter_s": None if s == 3 else 2.0 * s, "b_jitter_is_lower_bound": s == 3,
+            **({"b_jitter_s_lower_bound": 100.0} if s == 3 else {}),
+            "flat": s <= 3, "echo_pps": 1000, "c_s": 5.0 + s,
+            "c_s_low": 0.5, "c_s_high": 7.0, "c_s_regime": "held (driver: x); held: 6; whole: 0.5"})
+    m = _merge_seed_metrics(per_seed)
+    # 1..10: median 5.5, 5 % at 1.45, 95 % at 9.55 (linear interpolation)
+    assert m["a_jitter_s"] == pytest.approx(5.5)
+    assert (m["a_jitter_s_low"], m["a_jitter_s_high"]) == pytest.approx((1.45, 9.55))
+    assert m["a_jitter_s_seeds"] == 10 and m["a_jitter_is_lower_bound"] is False
+    # seed 3 cut off: a bound; values 2, 4, 8, ..., 20 and 100 -> median (12 + 14) / 2
+    assert m["b_jitter_s"] is None and m["b_jitter_is_lower_bound"] is True
+    assert m["b_jitter_s_lower_bound"] == pytest.approx(13.0)
+    assert "b_jitter_s_low" not in m and "b_jitter_s_seeds" not in m
+    assert m["flat"] is False and m["flat_levels"] == "false=0.7, true=0.3"
+    assert m["echo_pps"] == 1000 and "echo_pps_seeds" not in m
+    # the regime's band (0.5 .. 7) widened by the seed interval (6.45 .. 14.55)
+    assert m["c_s"] == pytest.approx(10.5)
+    assert (m["c_s_low"], m["c_s_high"]) == pytest.approx((0.5, 14.55))
+    assert m["c_s_regime"].startswith("held")
+
+
+def test_more_seeds_skips_cut_off_points_and_keeps_the_points_own_run():
+    from testbed.experiment import more_seeds
+
+    recs = [_ntt_record({"loadPps": 1.0}, 1, 0.1), _ntt_record({"loadPps": 2.0}, 1, 26.0, True),
+            _ntt_record({"loadPps": 3.0}, 4, 0.2)]
+    more = more_seeds(lambda r, rs: not r.result["jitter_is_lower_bound"])
+    pts = more("quick", recs)
+    assert len(pts) == 2 * (EXTREME_SEEDS["quick"] - 1)
+    assert {p["RngRun"] for p in pts if p["loadPps"] == 1.0} == set(range(2, 11))
+    assert {p["RngRun"] for p in pts if p["loadPps"] == 3.0} == set(range(1, 11)) - {4}
+    assert not [p for p in pts if p["loadPps"] == 2.0]
+    assert len(more("paper", recs)) == 2 * (EXTREME_SEEDS["paper"] - 1)
+
+
+def test_analysis_over_seeds_reads_each_seeds_records_and_a_single_seed_as_before():
+    """Each seed's analysis sees that seed's run of a point, or its first run where no other
+    was needed; one seed's records give the analysis's own result."""
+    from testbed.experiment import Analysis, analyse_over_seeds
+
+    seen = []
+
+    def analyse(records):
+        seen.append([(r.params["loadPps"], r.resolved["RngRun"]) for r in records])
+        return Analysis(rows=[], metrics={"top_jitter_s": max(r.result["jitter_s"]
+                                                              for r in records)})
+
+    over = analyse_over_seeds(analyse)
+    first = [_ntt_record({"loadPps": 1.0}, 1, 0.1), _ntt_record({"loadPps": 2.0}, 1, 0.5)]
+    assert over(first).metrics == {"top_jitter_s": 0.5}
+    seen.clear()
+    more = [_ntt_record({"loadPps": 1.0}, r, 0.1 * r) for r in range(2, 11)]
+    m = over(first + more).metrics
+    assert seen[0] == [(1.0, 1), (2.0, 1)] and seen[3] == [(1.0, 4), (2.0, 1)]
+    assert len(seen) == 10
+    # per seed max(0.1 r, 0.5): 0.5 x 5, then 0.6 .. 1.0 -> median 0.55
+    assert m["top_jitter_s"] == pytest.approx(0.55) and m["top_jitter_s_seeds"] == 10
+
+
+def test_ntt96_jitters_of_the_quick_reproduction_are_over_seeds_or_bounds():
+    """Every NTT96 jitter metric (an extreme: max - min of the logged packets' delays) of the
+    quick points is a seed interval over EXTREME_SEEDS seeds, a bound (cut off), or a number
+    the seeds do not move; the seeds' points are only those a metric reads, never a cut-off
+    one's."""
+    import os
+
+    from testbed import EXAMPLES_DIR
+    from testbed.campaign import run_campaign
+    from testbed.experiment import experiments
+    from pathlib import Path
+
+    exps = [experiments()[e] for e in ("ntt-load", "ntt-overflow")]
+    if not (Path(EXAMPLES_DIR) / "ntt-stream").exists():
+        pytest.skip("programs not built")
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as out:
+        res = run_campaign(exps, "quick", os.cpu_count() or 1, Path(out), log=lambda *a: None,
+                           progress=False)
+        for e in exps:
+            recs = res[e.id]
+            assert not isinstance(recs, Exception), recs
+            first = e.points("quick")
+            assert len(recs) > len(first)
+            for r in recs[len(first):]:
+                base = next(x for x in recs[:len(first)] if x.params == {
+                    k: v for k, v in r.params.items() if k != "RngRun"})
+                assert not base.result["jitter_is_lower_bound"]
+            m = e.analyse(recs).metrics
+            jitters = [k for k in m if k.endswith("_jitter_s") and m[k] is not None]
+            assert jitters
+            seeded = [k for k in jitters if m.get(f"{k}_seeds", 0) >= EXTREME_SEEDS["quick"]]
+            assert len(seeded) >= len(jitters) - 1, set(jitters) - set(seeded)
+            for k in seeded:
+                assert m[f"{k}_low"] <= m[k] <= m[f"{k}_high"]
