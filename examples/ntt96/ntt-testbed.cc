@@ -4,6 +4,7 @@
 
 #include "ntt-testbed.h"
 
+#include "analyser-load-port.h"
 #include "ntt-forwarder.h"
 #include "random-destination-source.h"
 
@@ -484,21 +485,6 @@ NttTestbed::BuildNetwork()
         eth.AssignStreams(hubDevs, 300);
         ip.SetBase("10.2.0.0", "255.255.255.0");
         ip.Assign(hubDevs);
-        // The analyser's load port on the hub without the root queue disc that
-        // Ipv4AddressHelper::Assign installs (ns-3's FqCoDel): a queue disc holds a packet only
-        // while the device's transmit queue is stopped (NetDeviceQueue: too full for one more
-        // frame), which the load port's queue on the 100 Mbit/s hub never is at the loads of
-        // exps. 2 and 3 (at most 79 Mbit/s of frames); until then every packet passes it
-        // unchanged, at a cost of 12.6 % of a high-load point's instructions
-        // (callgrind). The records are the same, events included (doc/ntt.rst, "Set-up").
-        for (uint32_t i = 0; i < hubDevs.GetN(); ++i)
-        {
-            if (hubDevs.Get(i)->GetNode() == loadPort)
-            {
-                loadPort->GetObject<TrafficControlLayer>()->DeleteRootQueueDiscOnDevice(
-                    hubDevs.Get(i));
-            }
-        }
     }
     if (!m_c.analyserOnRing)
     {
@@ -642,16 +628,14 @@ NttTestbed::BuildApplications()
                              "Remote",
                              AddressValue(InetSocketAddress(AddressOf(m_receiver), OUT_PORT)),
                              by);
-    // The load's and the stream's UDP clients (UdpClientHelper below and in StartStream) and
-    // the load's sink are the program's too.
+    // The stream's UDP client (StartStream) and the load's sink are the program's too.
     for (const char* name :
          {"MaxPackets", "PacketSize", "Interval", "Remote", "RemoteAddress", "RemotePort"})
     {
         UserAttributes::RequireNotGiven(UdpClient::GetTypeId(),
                                         name,
-                                        "for the analyser's stream and load ports (from its "
-                                        "options --packetSize, --interval, --loadPps, "
-                                        "--loadFrame)");
+                                        "for the analyser's stream port (from its options "
+                                        "--packetSize, --interval)");
     }
     for (const char* name : {"Local", "Protocol"})
     {
@@ -661,14 +645,21 @@ NttTestbed::BuildApplications()
                                 InetSocketAddress(Ipv4Address::GetAny(), 9));
     m_loadSink = DynamicCast<PacketSink>(sinkHelper.Install(m_sink).Get(0));
 
-    // Load: the analyser's load port, constant rate.
+    // Load: the analyser's load port, constant rate, its frames addressed at set-up to L on the
+    // ring (exp. 1) or to the router's Ethernet interface (exps. 2, 3).
     if (m_c.loadPps > 0)
     {
-        UdpClientHelper lc(AddressOf(m_sink), 9);
-        lc.SetAttribute("MaxPackets", UintegerValue(0));
-        lc.SetAttribute("PacketSize", UintegerValue(LoadPayload()));
-        lc.SetAttribute("Interval", TimeValue(Seconds(1.0 / m_c.loadPps)));
-        lc.Install(loadPort).Start(m_loadStart);
+        m_load = CreateObject<AnalyserLoadPort>();
+        const std::string byLoad = "from its options --loadPps, --loadFrame";
+        UserAttributes::SetFixed(m_load, "Rate", DoubleValue(m_c.loadPps), byLoad);
+        UserAttributes::SetFixed(m_load, "PacketSize", UintegerValue(LoadPayload()), byLoad);
+        Ptr<NetDevice> next = m_router ? m_rtrHubDev : m_sink->GetDevice(1);
+        m_load->SetTarget(loadPort->GetDevice(1),
+                          next->GetAddress(),
+                          AddressOf(loadPort),
+                          AddressOf(m_sink));
+        loadPort->AddApplication(m_load);
+        m_load->SetStartTime(m_loadStart);
     }
     // Exp. 3: random destinations until the router's cache is full.
     if (m_c.randomRate > 0)
