@@ -435,3 +435,31 @@ def test_ntt96_jitters_of_the_quick_reproduction_are_over_seeds_or_bounds():
             assert len(seeded) >= len(jitters) - 1, set(jitters) - set(seeded)
             for k in seeded:
                 assert m[f"{k}_low"] <= m[k] <= m[f"{k}_high"]
+
+
+def test_tno_schedulers_extremes_are_seed_intervals_and_means_stay_means():
+    """A run's largest latency and its scheduling jitter over EXTREME_SEEDS seeds: the median,
+    the 5-95 % seed interval, the band the union with the ends' seed intervals; a mean quantity
+    is the mean over the runs; a limit's flag says every run and its levels the share."""
+    from testbed.experiments import tno03
+
+    recs = []
+    for p in tno03.schedulers_points("quick"):
+        shift = {"fast": -100.0, "slow": 200.0}.get(p.get("band"), 0.0)
+        k = p["RngRun"]
+        recs.append(Record(params=p, result={
+            **{q: 10.0 for q in tno03.SCHED_QUANTITIES},
+            "federate_latency_max_ms": 90.0 + 2 * k + shift,  # 92 .. 110 over RngRun 1-10
+            "federate_latency_mean_ms": float(k)}))
+    m = tno03.schedulers_analyse(recs).metrics
+    name = "default_lan_card_federate_latency_max_ms"
+    assert m[f"{name}_seeds"] == EXTREME_SEEDS["quick"]
+    assert m[name] == pytest.approx(101.0)
+    assert (m[f"{name}_seed_low"], m[f"{name}_seed_high"]) == pytest.approx((92.9, 109.1))
+    # the fast end's interval is 100 lower, the slow end's 200 higher
+    assert (m[f"{name}_low"], m[f"{name}_high"]) == pytest.approx((-7.1, 309.1))
+    assert m["default_lan_card_federate_latency_mean_ms"] == pytest.approx(5.5)
+    assert "default_lan_card_federate_latency_mean_ms_seeds" not in m
+    # runs 1-5 give 92-100 ms, within 100 ms; runs 6-10 102-110 ms, beyond
+    assert m[f"{name}_within_limit"] is False
+    assert m[f"{name}_within_limit_levels"] == "true=0.5, false=0.5"

@@ -133,12 +133,16 @@ def _sched_record(scheduler, clock, band, value, **extra):
 
 
 def test_schedulers_points_run_every_case_at_both_ends_of_the_ranges():
-    """Each of the 12 cases at the central values and at --band=fast, slow."""
+    """Each of the 12 cases at the central values and at --band=fast, slow, each over
+    EXTREME_SEEDS seeds (a run's largest latency and its jitter are extremes)."""
+    from testbed.experiment import EXTREME_SEEDS
     from testbed.experiments import tno03
 
     pts = tno03.schedulers_points("quick")
-    assert len(pts) == 3 * 12
-    assert sorted(p.get("band", "central") for p in pts).count("slow") == 12
+    n = EXTREME_SEEDS["quick"]
+    assert len(pts) == 3 * 12 * n
+    assert sorted(p.get("band", "central") for p in pts).count("slow") == 12 * n
+    assert {p["RngRun"] for p in pts} == set(range(1, n + 1))
     assert {p.get("band") for p in pts} == {None, "fast", "slow"}
 
 

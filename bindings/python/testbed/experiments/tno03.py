@@ -757,8 +757,17 @@ LIMITS = {"sched_jitter_us": 1000.0, "component_latency_max_ms": 30.0,
           "federate_latency_max_ms": 100.0}
 
 
+#: The quantities that are extremes of a run (a max, a max - min): over EXTREME_SEEDS seeds, as
+#: a seed interval (doc/sensitivity.rst, "Extremes over seeds"); the others are means over the
+#: runs.
+SCHED_EXTREMES = ("sched_jitter_us", "component_latency_max_ms", "federate_latency_max_ms",
+                  "ntp_max_correction_ppm")
+
+
 def schedulers_points(scale):
-    duration, runs = (3.0, 1) if scale == "quick" else (60.0, 3)
+    # A run's largest latency and its scheduling jitter are extremes: every point runs over
+    # EXTREME_SEEDS seeds (the band's ends too, as in tno-jitter).
+    duration, runs = (3.0 if scale == "quick" else 60.0), EXTREME_SEEDS[scale]
     # Every metric is a prediction on iHawks: also at the two ends of the documented ranges of
     # the iHawk's parameters that are not calibrated (--band, as tno-pipeline and tno-jitter).
     return [{"scheduler": s, "network": n, "clock": c, "duration": duration,
@@ -783,19 +792,42 @@ def schedulers_analyse(records):
         return {q: sum(r[q] for r in rs) / len(rs)
                 for q in SCHED_QUANTITIES + SCHED_DIAGNOSTICS if all(q in r for r in rs)}
 
+    def extremes(rs):
+        """{quantity: its seed interval (median, 5 %, 95 %)} of the extremes over the runs."""
+        return {q: seed_interval([r[q] for r in rs]) for q in SCHED_EXTREMES
+                if all(q in r for r in rs)}
+
     metrics = {}
     central = by.get("central", {})
     for (s, n, c), rs in sorted(central.items()):
         m = means(rs)
+        x = extremes(rs) if len(rs) > 1 else {}
         for q, v in m.items():
-            metrics[f"{s}_{n}_{c}_{q}"] = v
+            metrics[f"{s}_{n}_{c}_{q}"] = x[q][0] if q in x else v
+        for q, (_, lo, hi) in x.items():
+            name = f"{s}_{n}_{c}_{q}"
+            metrics[f"{name}_seed_low"], metrics[f"{name}_seed_high"] = lo, hi
+            metrics[f"{name}_seeds"] = len(rs)
         for q, limit in LIMITS.items():
-            metrics[f"{s}_{n}_{c}_{q}_within_limit"] = all(r[q] <= limit for r in rs)
-        # The band: the central value and the ends of the iHawk's ranges.
-        ends = [means(by[b][(s, n, c)]) for b in BANDS if (s, n, c) in by.get(b, {})]
-        if ends:
+            # every run within the limit; the share of the runs that are, as levels
+            within = [r[q] <= limit for r in rs]
+            metrics[f"{s}_{n}_{c}_{q}_within_limit"] = all(within)
+            if len(rs) > 1:
+                share = sum(within) / len(within)
+                metrics[f"{s}_{n}_{c}_{q}_within_limit_levels"] = levels_text(
+                    {k: f for k, f in (("true", share), ("false", 1 - share)) if f > 0})
+        # The band: the central value and the ends of the iHawk's ranges; an extreme's, the
+        # union of the central runs' and each end's seed intervals.
+        ends = [by[b][(s, n, c)] for b in BANDS if (s, n, c) in by.get(b, {})]
+        if ends or x:
             for q, v in m.items():
-                set_band(metrics, f"{s}_{n}_{c}_{q}", [v] + [e.get(q) for e in ends])
+                if q in x:
+                    e = [extremes(rs_e).get(q) for rs_e in ends if len(rs_e) > 1]
+                    set_band(metrics, f"{s}_{n}_{c}_{q}",
+                             [x[q][1], x[q][2]] + [t for i in e if i for t in i[1:]])
+                elif ends:
+                    set_band(metrics, f"{s}_{n}_{c}_{q}",
+                             [v] + [means(rs_e).get(q) for rs_e in ends])
     by = central
     series = []
     for s, stitle in SCHEDULERS.items():
@@ -853,7 +885,9 @@ def _schedulers_sensitivity():
                   "bridge that adds as much again (2.4 us); 1.2 us central"),
         ],
         metrics=("*",),
-        point_filter=lambda p: "band" not in p)
+        # the central points of the first seed: the ranges' effects on the central value; the
+        # seed spread is the experiment's own seed interval (doc/sensitivity.rst)
+        point_filter=lambda p: "band" not in p and p["RngRun"] == 1)
 
 
 register(Experiment(
