@@ -62,8 +62,19 @@ def test_beats_below_is_the_first_request_where_tctimer_loses():
     rtc = {10: 5.0, 20: 1.0, 30: 5.0}
     nano = {10: 9.0, 20: 9.0, 30: 9.0}
     assert beats_below(reqs, {10: 1.0, 20: 2.0, 30: 1.0}, rtc, nano, 10) == 20
-    assert beats_below(reqs, {10: 0.5, 20: 0.5, 30: 0.5}, rtc, nano, 10) == 40
+    assert beats_below(reqs, {10: 0.5, 20: 0.5, 30: 0.5}, rtc, {**rtc, 20: 2.0}, 10) == 20
+    assert beats_below(reqs, {10: 0.5, 20: 0.5, 30: 0.5}, {**rtc, 20: 2.0}, nano, 10) == 40
     assert beats_below(reqs, {10: 9.5, 20: 0.5, 30: 0.5}, rtc, nano, 10) == 10
+
+
+def test_beats_below_needs_a_difference_the_studys_timestamps_resolve():
+    """A win by less than gettimeofday's 1 us is no win: at 20 us the TCTimer's 0.5 us error
+    is within 1 us of RTC's 1.0 us."""
+    reqs = [10, 20, 30]
+    rtc = {10: 5.0, 20: 1.0, 30: 5.0}
+    nano = {10: 9.0, 20: 9.0, 30: 9.0}
+    assert beats_below(reqs, {10: 0.5, 20: 0.5, 30: 0.5}, rtc, nano, 10) == 20
+    assert beats_below(reqs, {10: 0.5, 20: 0.5, 30: 0.5}, rtc, nano, 10, resolution=0) == 40
 
 
 def test_bad_arguments_are_refused():

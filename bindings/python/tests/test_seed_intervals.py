@@ -255,6 +255,21 @@ def test_a_bound_decides_a_comparison_only_where_it_exceeds_the_other():
     assert ntt96._worse(rec(1.0), rec(0.0, True, 0)) is True  # nothing logged: worse
 
 
+def test_a_jitter_is_worse_only_by_more_than_the_receivers_clock_resolves():
+    """The instrument's resolution: one tick of the receiving application's clock (1 us with
+    microtime(), 10 ms with the 100 Hz tick alone)."""
+    from testbed.experiments import ntt96
+
+    def rec(j, hz=1000000):
+        return {"jitter_s": j, "jitter_is_lower_bound": False, "window_logged": 1000,
+                "timestamp_hz": hz}
+
+    assert ntt96._worse(rec(1.0e-3), rec(1.0005e-3)) is False  # 0.5 us: not resolved
+    assert ntt96._worse(rec(1.0e-3), rec(1.002e-3)) is True  # 2 us
+    assert ntt96._worse(rec(0.01, 100), rec(0.015, 100)) is False  # within one 10 ms tick
+    assert ntt96._worse(rec(0.01, 100), rec(0.025, 100)) is True
+
+
 def test_report_shows_a_bound_a_seed_interval_and_levels(tmp_path):
     import json
 

@@ -29,12 +29,18 @@ def timer_points(scale):
             for t in TIMERS for run in range(1, runs + 1)]
 
 
-def beats_below(requests, tc_err, rtc_err, nano_err, step):
+#: The verdict's resolution (us): GINE's measurement timestamps an interval with
+#: gettimeofday, whose resolution is 1 us (doc/gine.rst, TimestampResolution); an error smaller
+#: than another's by less is not resolved by the study's method.
+VERDICT_RESOLUTION_US = 1.0
+
+
+def beats_below(requests, tc_err, rtc_err, nano_err, step, resolution=VERDICT_RESOLUTION_US):
     """The largest request R such that TCTimer's error is smaller than both RTC's and
-    NANOSLEEP's at every request below R: the first request where it is not; if it wins
-    everywhere, one step beyond the largest request."""
+    NANOSLEEP's by more than ``resolution`` at every request below R: the first request where
+    it is not; if it wins everywhere, one step beyond the largest request."""
     for q in requests:
-        if not tc_err[q] < min(rtc_err[q], nano_err[q]):
+        if not tc_err[q] < min(rtc_err[q], nano_err[q]) - resolution:
             return q
     return requests[-1] + step
 

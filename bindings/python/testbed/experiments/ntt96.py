@@ -294,21 +294,29 @@ def _rank(r):
     return float("inf") if _bound(r) and r["window_logged"] == 0 else _jitter(r)
 
 
+def _resolution(r):
+    """The smallest jitter difference the study's instrument resolves: one tick of the
+    receiving application's clock, which timestamps every logged packet (1 / timestamp_hz:
+    1 us with microtime(); doc/ntt.rst, "The instrument")."""
+    return 1.0 / float(r.get("timestamp_hz") or 1e6)
+
+
 def _worse(a, b):
-    """Whether record b is worse than record a: True, False, or None when a cut-off record
-    (whose jitter is only a lower bound) leaves it open. A bound decides only where it already
-    exceeds the other's value; a stream that logged nothing by the horizon is worse than any
-    that logged."""
+    """Whether record b is worse than record a: its jitter larger by more than the instrument
+    resolves (_resolution); True, False, or None when a cut-off record (whose jitter is only a
+    lower bound) leaves it open. A bound decides only where it already exceeds the other's
+    value; a stream that logged nothing by the horizon is worse than any that logged."""
     ra, rb = _rank(a), _rank(b)
+    res = max(_resolution(a), _resolution(b))
     if ra == rb == float("inf"):
         return None
     if _bound(b) and not _bound(a):
-        return True if rb > ra else None
+        return True if rb > ra + res else None
     if _bound(a) and not _bound(b):
-        return False if ra > rb else None
+        return False if ra > rb + res else None
     if _bound(a) and _bound(b):
         return None
-    return rb > ra
+    return rb > ra + res
 
 
 def router_analyse(records):
