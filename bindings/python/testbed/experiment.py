@@ -431,6 +431,9 @@ def _merge_seed_metrics(per_seed: list[dict]) -> dict:
         ends = [m[f"{name}_{e}"] for m in per_seed for e in ("low", "high")
                 if m.get(f"{name}_{e}") is not None]
         if ends:
+            # the seed interval alone stays apart (report.md joins it with the ranges' band)
+            out[f"{name}_seed_low"], out[f"{name}_seed_high"] = (out[f"{name}_low"],
+                                                                 out[f"{name}_high"])
             out[f"{name}_low"] = min([out[f"{name}_low"]] + ends)
             out[f"{name}_high"] = max([out[f"{name}_high"]] + ends)
     return out

@@ -56,6 +56,9 @@ def _metric_table(metrics: dict, sens: dict | None) -> list[str]:
             lo, hi = combine_band(b["band_low"], b["band_high"], v,
                                   metrics.get(f"{k}_seed_low", metrics[f"{k}_low"]),
                                   metrics.get(f"{k}_seed_high", metrics[f"{k}_high"]))
+            # and its own band where it is wider than its seed interval (a named regime's
+            # values, the --band ends' seed intervals)
+            lo, hi = min(lo, metrics[f"{k}_low"]), max(hi, metrics[f"{k}_high"])
             band = f"{_fmt(lo)} .. {_fmt(hi)} (ranges and {metrics[f'{k}_seeds']} seeds)"
         elif b and b.get("band_low") is not None and metrics.get(f"{k}_low") is not None:
             # a band of its own (a named regime's values, the --band ends): the band covers

@@ -1018,12 +1018,20 @@ def combine_band(band_low, band_high, central, seed_low, seed_high):
     samples each run one seed: common random numbers) with the seed spread measured at the
     nominal model (median ``central``, 5-95 % ``seed_low``..``seed_high``): the ranges' band
     widened on each side by the seed spread's half on that side. Widths add (not in quadrature):
-    the ranges are stated bounds, not distributions. Either part may be missing (None)."""
+    the ranges are stated bounds, not distributions. The result covers the seed interval itself
+    (the nominal model's own runs lie in its band even where the design's samples, each a
+    corner of the ranges, all lie to one side of it), and a quantity that cannot be negative
+    (every input >= 0: a jitter, a latency, a ratio of them) keeps a low end >= 0. Either part
+    may be missing (None)."""
     if band_low is None or band_high is None:
         return seed_low, seed_high
     if seed_low is None or seed_high is None or central is None:
         return band_low, band_high
-    return band_low - (central - seed_low), band_high + (seed_high - central)
+    low = min(band_low - (central - seed_low), seed_low)
+    high = max(band_high + (seed_high - central), seed_high)
+    if min(band_low, seed_low, central) >= 0:
+        low = max(low, 0.0)
+    return low, high
 
 
 def attach(exp: Experiment, out: Path) -> dict | None:

@@ -304,10 +304,15 @@ def test_report_shows_a_bound_a_seed_interval_and_levels(tmp_path):
 
 def test_one_rule_combines_the_ranges_band_with_the_seed_spread():
     """doc/sensitivity.rst: the ranges' band widened on each side by the seed spread on that
-    side (hand values: band 10..20, seeds 4.5..6 around 5 -> 9.5..21)."""
+    side (hand values: band 10..20, seeds 14.5..16 around 15 -> 9.5..21)."""
     from testbed.sensitivity import combine_band
 
-    assert combine_band(10, 20, 5, 4.5, 6) == (9.5, 21)
+    assert combine_band(10, 20, 15, 14.5, 16) == (9.5, 21)
+    # the nominal outside the ranges' band (the design's corners all to one side): the band
+    # still covers the nominal's own seed interval, and a jitter's low end stays >= 0
+    assert combine_band(10, 20, 5, 4.5, 6) == (4.5, 21)
+    assert combine_band(1, 400, 3000, 2800, 3800) == (0.0, 3800)
+    assert combine_band(-5, 5, 0, -1, 1) == (-6, 6)  # a signed quantity is not clipped
     assert combine_band(None, None, 5, 4.5, 6) == (4.5, 6)  # seeds only
     assert combine_band(10, 20, 5, None, None) == (10, 20)  # ranges only
 
@@ -373,6 +378,7 @@ def test_merged_seed_metrics_by_hand():
     # the regime's band (0.5 .. 7) widened by the seed interval (6.45 .. 14.55)
     assert m["c_s"] == pytest.approx(10.5)
     assert (m["c_s_low"], m["c_s_high"]) == pytest.approx((0.5, 14.55))
+    assert (m["c_s_seed_low"], m["c_s_seed_high"]) == pytest.approx((6.45, 14.55))
     assert m["c_s_regime"].startswith("held")
 
 
