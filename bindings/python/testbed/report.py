@@ -36,6 +36,20 @@ def _sim(v):
 
 
 
+def _cover(lo, hi, v):
+    """A band widened to the central value v: the nominal model is one of the design's
+    readings, and where the design's 5-95 % lies to one side of it (a nominal at a corner of
+    the ranges) the band shown still covers it (doc/sensitivity.rst)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return lo, hi
+    return min(lo, v), max(hi, v)
+
+
+def _to_nominal(lo, hi, v):
+    """The words a band widened to its central value adds."""
+    return ", widened to the nominal" if _cover(lo, hi, v) != (lo, hi) else ""
+
+
 def _metric_table(metrics: dict, sens: dict | None) -> list[str]:
     """One row per metric: its central value (or its bound), its band (the sensitivity's or
     its own _low/_high), the top drivers and its levels or regime."""
@@ -65,9 +79,14 @@ def _metric_table(metrics: dict, sens: dict | None) -> list[str]:
             # both it and the ranges'
             lo = min(b["band_low"], metrics[f"{k}_low"])
             hi = max(b["band_high"], metrics[f"{k}_high"])
-            band = f"{_fmt(lo)} .. {_fmt(hi)} (ranges and its own band)"
+            note = _to_nominal(lo, hi, v)
+            lo, hi = _cover(lo, hi, v)
+            band = f"{_fmt(lo)} .. {_fmt(hi)} (ranges and its own band{note})"
         elif b and b.get("band_low") is not None:
-            band = f"{_fmt(b['band_low'])} .. {_fmt(b['band_high'])}"
+            lo, hi = _cover(b["band_low"], b["band_high"], v)
+            band = f"{_fmt(lo)} .. {_fmt(hi)}"
+            if (lo, hi) != (b["band_low"], b["band_high"]):
+                band += " (ranges, widened to the nominal)"
         elif metrics.get(f"{k}_low") is not None:
             band = f"{_fmt(metrics[f'{k}_low'])} .. {_fmt(metrics[f'{k}_high'])}"
             if metrics.get(f"{k}_seeds"):

@@ -300,6 +300,13 @@ def test_report_shows_a_bound_a_seed_interval_and_levels(tmp_path):
     (tmp_path / "e" / "metrics.json").write_text(json.dumps(m))
     text = write_report(tmp_path, [exp]).read_text()
     assert "| `x_us` | 3 | 0 .. 6 (ranges and 10 seeds) | `a`, `b` |" in text
+    # A band over the ranges alone that lies to one side of the nominal (3 against 3.5 .. 5:
+    # a nominal at a corner of the ranges) is widened to it, and says so.
+    m["metrics"] = {"y_us": 3.0}
+    m["sensitivity"]["metrics"] = {"y_us": {"band_low": 3.5, "band_high": 5.0, "drivers": ["a"]}}
+    (tmp_path / "e" / "metrics.json").write_text(json.dumps(m))
+    text = write_report(tmp_path, [exp]).read_text()
+    assert "| `y_us` | 3 | 3 .. 5 (ranges, widened to the nominal) | `a` |" in text
 
 
 def test_one_rule_combines_the_ranges_band_with_the_seed_spread():
