@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -1131,6 +1132,13 @@ ProgramOptions::CheckBatch(std::vector<std::string>& args)
         Require(pid >= 0, "--checkBatch: fork failed");
         if (pid == 0)
         {
+            // The child's exit() would set the shared offset of a seekable standard input back
+            // to the end of the line it read (POSIX exit() on a read stream): the parent would
+            // read the remaining sets again, forever. The child reads nothing from it.
+            const int devNull = open("/dev/null", O_RDONLY);
+            Require(devNull >= 0, "--checkBatch: cannot open /dev/null");
+            dup2(devNull, STDIN_FILENO);
+            close(devNull);
             close(fds[0]);
             dup2(fds[1], STDOUT_FILENO);
             dup2(fds[1], STDERR_FILENO);

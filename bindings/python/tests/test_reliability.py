@@ -639,6 +639,18 @@ def test_check_batch_answers_each_set(tmp_path):
     _one_error_line(r)
 
 
+def test_check_batch_reads_a_file_once(tmp_path):
+    """--checkBatch with its sets in a file (standard input seekable): a child's exit() set the
+    shared file offset back to the end of the first line and the parent read the sets again,
+    forever. Each set is answered once and the call ends."""
+    sets = tmp_path / "sets.txt"
+    sets.write_text("".join(f"--cable={c}\n" for c in range(20)))
+    with open(sets) as stdin:
+        r = _run([_prog("ethernet-saturation"), "--checkBatch"], stdin=stdin, timeout=30)
+    assert r.stdout.splitlines() == ["0"] * 20, r.stdout[-300:] + r.stderr[-300:]
+    assert r.returncode == 0
+
+
 def test_sweep_checks_values_in_one_call(monkeypatch):
     """A 2000-value list ran 2000 --check processes one after the other (item 15): now one
     --checkBatch call checks them all, and a bad value is still named."""
