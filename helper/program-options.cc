@@ -12,6 +12,7 @@
 #include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/profile.h"
+#include "ns3/rng-stream.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 
@@ -34,6 +35,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <thread>
 #ifdef __linux__
@@ -862,11 +864,15 @@ ProgramOptions::Parse(int argc, char* argv[])
     {
         Require(std::string(argv[i]) != "--checkBatch" || argc == 2,
                 "--checkBatch takes no other option (the sets come on standard input)");
+        Require(std::string(argv[i]) != "--serve" || argc == 2,
+                "--serve takes no other option (the requests come on standard input)");
     }
     std::vector<std::string> batch;
-    if (argc == 2 && std::string(argv[1]) == "--checkBatch")
+    const bool serve = argc == 2 && std::string(argv[1]) == "--serve";
+    if (serve || (argc == 2 && std::string(argv[1]) == "--checkBatch"))
     {
-        CheckBatch(batch); // returns in a child only, with its set of options
+        // returns in a child only, with its set of options
+        serve ? Serve(batch) : CheckBatch(batch);
         std::vector<char*> raw;
         for (auto& a : batch)
         {
@@ -878,7 +884,7 @@ ProgramOptions::Parse(int argc, char* argv[])
         std::vector<std::string> rewritten = Rewrite(argc, argv);
         batch.swap(rewritten);
     }
-    std::vector<std::string> args = m_batchChild ? batch : Rewrite(argc, argv);
+    std::vector<std::string> args = m_batchChild || m_served ? batch : Rewrite(argc, argv);
     std::vector<char*> ptrs;
     for (auto& a : args)
     {
@@ -1195,6 +1201,79 @@ ProgramOptions::CheckBatch(std::vector<std::string>& args)
         std::cout.flush();
     }
     std::exit(allPassed ? 0 : EXIT_BAD_ARGUMENTS);
+}
+
+void
+ProgramOptions::Serve(std::vector<std::string>& args)
+{
+    // The jump-ahead matrices every RngStream's construction needs (a function-local static of
+    // ns-3's rng-stream.cc, a quarter of a run's start-up): computed here once, copied into
+    // every child. Constructing an RngStream draws no number and takes no stream index.
+    {
+        RngStream warm(1, 0, 0);
+    }
+    const pid_t server = getpid();
+    std::string line;
+    while (std::getline(std::cin, line))
+    {
+        std::vector<std::string> fields;
+        std::istringstream is(line);
+        for (std::string f; std::getline(is, f, '\t');)
+        {
+            fields.push_back(f);
+        }
+        Require(!fields.empty() && !fields[0].empty(),
+                "--serve: a request starts with the file for the run's output");
+        std::cout.flush();
+        std::cerr.flush();
+        std::fflush(nullptr);
+        const pid_t pid = fork();
+        Require(pid >= 0, "--serve: fork failed");
+        if (pid == 0)
+        {
+#ifdef __linux__
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (getppid() != server)
+            {
+                raise(SIGKILL); // the server died before the signal was armed
+            }
+#endif
+            // Nothing to read (and the child's exit must not move a shared input's offset; see
+            // CheckBatch); its output and errors go to the request's file.
+            const int devNull = open("/dev/null", O_RDONLY);
+            const int log = open(fields[0].c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (devNull < 0 || log < 0)
+            {
+                _exit(EXIT_BAD_ARGUMENTS);
+            }
+            dup2(devNull, STDIN_FILENO);
+            dup2(log, STDOUT_FILENO);
+            dup2(log, STDERR_FILENO);
+            close(devNull);
+            close(log);
+            args = {m_program};
+            args.insert(args.end(), fields.begin() + 1, fields.end());
+            m_served = true;
+            return;
+        }
+        std::cout << pid << std::endl;
+        int status = 0;
+
+        struct rusage usage
+        {
+        };
+
+        while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR)
+        {
+        }
+        const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+        const auto seconds = [](const timeval& t) {
+            return RealText(static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6);
+        };
+        std::cout << code << " " << seconds(usage.ru_utime) << " " << seconds(usage.ru_stime)
+                  << std::endl;
+    }
+    std::exit(0);
 }
 
 ProgramOptions&

@@ -563,6 +563,21 @@ class ProgramOptions
      * @param [out] args the child's arguments (the program's name, the set, --check)
      */
     void CheckBatch(std::vector<std::string>& args);
+    /**
+     * @brief --serve: run the program once per request, each run in a child process (fork) of
+     * this one, so that a campaign pays ns-3's start-up (its libraries loaded and relocated,
+     * their static TypeIds registered, MRG32k3a's jump-ahead matrices computed) once per worker
+     * instead of once per point. A child is the process as it is before Parse(), as a new
+     * process would be: the only state the server adds is the RNG's precomputed constants, a
+     * pure function of nothing. A request is one line on standard input, tab-separated: the
+     * file that gets the run's standard output and error, then the run's arguments. For each
+     * request the server prints "<pid>" when the child starts and "<status> <user s> <system s>"
+     * when it ends (status: the exit status, or minus the signal that ended it; the child's
+     * CPU seconds), each on its own line. It exits 0 at the end of its input; it never returns.
+     * A child returns with its own arguments; it dies with the server.
+     * @param [out] args the child's arguments (the program's name, then the request's)
+     */
+    void Serve(std::vector<std::string>& args);
 
     std::string m_program;                       //!< program name
     std::string m_description;                   //!< what it does
@@ -571,6 +586,7 @@ class ProgramOptions
     bool m_describe{false};                      //!< --describe
     bool m_check{false};                         //!< --check
     bool m_batchChild{false};                    //!< a child of --checkBatch
+    bool m_served{false};                        //!< a child of --serve
     std::string* m_profileFile{nullptr};         //!< --profileFile, if the program has it
 
     /** A deprecated spelling of an option (AddDeprecated). */

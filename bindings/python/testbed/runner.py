@@ -1,7 +1,9 @@
 """Running a program at a point: its command line, and the task a Dask worker runs for a point.
 
-A point runs as its own process in its own process group (killed when the worker or the campaign
-dies), its output read to the end and its CPU time taken from the kernel (run_point); its record
+A point runs as a child of its program's server (the program started once per worker with
+--serve, which forks a child per point: ns-3's start-up paid once) or, with progress reports, as
+a new process; either in its own process group, killed when the worker or the campaign dies, its
+output read to the end and its CPU time taken from the kernel (run_point); its record
 is stored atomically at every destination with the build identity and resolved parameters the
 campaign computed. run_program_json runs a program once outside a campaign (the calibration
 procedures).
@@ -9,6 +11,7 @@ procedures).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -106,6 +109,28 @@ def _written_since(dests: list[tuple[str, str]], params: dict, build: dict | Non
     return True
 
 
+@contextlib.contextmanager
+def _deadline(timeout: float | None, kill, expired: threading.Event):
+    """Call ``kill`` (and set ``expired``) if the block is still running after ``timeout``
+    seconds (None: never); a process already gone is not an error."""
+    def expire():
+        expired.set()
+        try:
+            kill()
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    timer = threading.Timer(timeout, expire) if timeout else None
+    if timer is not None:
+        timer.daemon = True
+        timer.start()
+    try:
+        yield
+    finally:
+        if timer is not None:
+            timer.cancel()
+
+
 def _wait_timed(proc: subprocess.Popen, timeout: float | None, on_err_line=None):
     """Read a program's standard output and error to their end and reap it with ``os.wait4``,
     which returns its resource usage (the point's CPU time, which a shared machine's load does
@@ -130,32 +155,107 @@ def _wait_timed(proc: subprocess.Popen, timeout: float | None, on_err_line=None)
     for t in readers:
         t.start()
     expired = threading.Event()
-
-    def expire():
-        expired.set()
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-
-    timer = threading.Timer(timeout, expire) if timeout else None
-    if timer is not None:
-        timer.daemon = True
-        timer.start()
     rusage = None
-    try:  # os.wait4 retries by itself when a signal interrupts it (PEP 475)
-        _, status, rusage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-    except ChildProcessError:  # reaped elsewhere: its status through Popen
-        proc.wait()
-    finally:
-        if timer is not None:
-            timer.cancel()
+    with _deadline(timeout, lambda: os.killpg(proc.pid, signal.SIGKILL), expired):
+        try:  # os.wait4 retries by itself when a signal interrupts it (PEP 475)
+            _, status, rusage = os.wait4(proc.pid, 0)
+            proc.returncode = os.waitstatus_to_exitcode(status)
+        except ChildProcessError:  # reaped elsewhere: its status through Popen
+            proc.wait()
     for t in readers:
         t.join()
     for stream in (proc.stdout, proc.stderr):
         stream.close()
     return "".join(outs), "".join(errs), rusage, expired.is_set()
+
+
+class _ServerGone(Exception):
+    """A program's server ended or answered out of protocol."""
+
+
+class _Server:
+    """A program started once with ``--serve`` (ProgramOptions::Serve): it forks a child per
+    point, so that a worker pays ns-3's start-up (libraries loaded, TypeIds registered, the
+    RNG's jump-ahead matrices) once per program instead of once per point, some 25-30 ms of CPU
+    that is most of a short point's cost (bench/serve.py). A child is the program as a new
+    process is before it parses its options, so its record is the one a new process writes
+    (test_runner.py compares them). The server runs in its own process group, killed with the
+    worker (kill_running, and the kernel's parent-death signal), and ends at the end of its
+    input when the worker closes it."""
+
+    def __init__(self, exe: str, key):
+        self.key = key
+        self.proc = subprocess.Popen([exe, "--serve"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     text=True, start_new_session=True,
+                                     env={**os.environ, PARENT_PID_VARIABLE: str(os.getpid())})
+        with _RUNNING_LOCK:
+            _RUNNING.add(self.proc)
+
+    def close(self):
+        with _RUNNING_LOCK:
+            _RUNNING.discard(self.proc)
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self.proc.wait()
+        self.proc.stdout.close()
+
+    def run(self, args: list[str], log: Path, timeout: float | None):
+        """One run: (exit status or minus its signal, CPU seconds, timed out)."""
+        try:
+            self.proc.stdin.write("\t".join([str(log), *args]) + "\n")
+            self.proc.stdin.flush()
+            pid = int(self.proc.stdout.readline())
+        except (OSError, ValueError) as e:
+            raise _ServerGone() from e
+        expired = threading.Event()
+        try:
+            with _deadline(timeout, lambda: os.kill(pid, signal.SIGKILL), expired):
+                end = self.proc.stdout.readline().split()
+        except OSError as e:
+            raise _ServerGone() from e
+        if len(end) != 3:
+            raise _ServerGone()
+        try:
+            return int(end[0]), float(end[1]) + float(end[2]), expired.is_set()
+        except ValueError as e:
+            raise _ServerGone() from e
+
+
+#: This thread's servers: program path -> _Server.
+_SERVERS = threading.local()
+
+
+def _run_served(exe: str, args: list[str], guard, log: Path, timeout: float | None):
+    """Run a point through its program's server (started on first use, started again when the
+    binaries it loaded changed): (status, CPU seconds, timed out), or None when it cannot
+    serve the point (an argument that holds a tab or a newline, or a server that died; the
+    point then runs as a new process)."""
+    if any("\t" in a or "\n" in a for a in args):
+        return None
+    servers = getattr(_SERVERS, "by_exe", None)
+    if servers is None:
+        servers = _SERVERS.by_exe = {}
+    key = tuple(tuple(g) for g in guard or ())
+    server = servers.get(exe)
+    if server is not None and (server.key != key or server.proc.poll() is not None):
+        servers.pop(exe).close()
+        server = None
+    try:
+        if server is None:
+            server = servers[exe] = _Server(exe, key)
+        return server.run(args, log, timeout)
+    except (OSError, _ServerGone):
+        servers.pop(exe, None)
+        if server is not None:
+            server.close()
+        return None
 
 
 def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]],
@@ -186,36 +286,27 @@ def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]]
     os.close(fd)
     tmp = Path(tmp_out)
     cmd = command_line(exe, params, tmp, progress) + list(extra_args)
+    log = tmp.with_suffix(".log")
     t0 = time.monotonic()
     try:
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                start_new_session=True,
-                                env={**os.environ, PARENT_PID_VARIABLE: str(os.getpid())})
-        with _RUNNING_LOCK:
-            _RUNNING.add(proc)
-        forward = None
-        if progress:
-            # The program's simulated-time progress (stderr) goes to the campaign's log as it
-            # comes, through the cluster's event log (topic "testbed-progress").
+        # A point without progress reports runs through its program's server; one with them
+        # (read from its standard error as they come), or one the server cannot take, as a
+        # new process.
+        served = None if progress else _run_served(exe, cmd[1:], guard, log, timeout)
+        if served is not None:
+            returncode, cpu, timed_out = served
             try:
-                from distributed import get_worker
-
-                worker = get_worker()  # in the task's thread (thread-local)
-            except (ImportError, ValueError):
-                worker = None
-            if worker is not None:
-                def forward(line):
-                    worker.log_event("testbed-progress", f"{program}: {line.rstrip()}")
-        try:
-            out, err, rusage, timed_out = _wait_timed(proc, timeout, forward)
-        finally:
-            with _RUNNING_LOCK:
-                _RUNNING.discard(proc)
+                out, err = "", log.read_text(errors="replace")
+            except OSError:
+                out, err = "", ""
+        else:
+            returncode, out, err, cpu, timed_out = _run_new_process(program, cmd, timeout,
+                                                                     progress)
         if timed_out:
             return {"ok": False, "error": f"point {params} timed out after {timeout} s"}
-        if proc.returncode != 0:
+        if returncode != 0:
             tail = "\n".join((err or out or "").strip().splitlines()[-15:])
-            return {"ok": False, "error": f"point {params} failed (exit {proc.returncode}):\n"
+            return {"ok": False, "error": f"point {params} failed (exit {returncode}):\n"
                                           f"  {' '.join(cmd)}\n{tail}"}
         try:
             result = json.loads(tmp.read_text())
@@ -228,8 +319,8 @@ def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]]
         rng = {"RngRun": int(params.get("RngRun", 1)), "RngSeed": int(params.get("RngSeed", 1))}
         record = {"program": program, "params": params, "rng": rng, "result": result,
                   "wall_s": wall}
-        if rusage is not None:  # user + system CPU seconds of the program
-            record["cpu_s"] = rusage.ru_utime + rusage.ru_stime
+        if cpu is not None:  # user + system CPU seconds of the run
+            record["cpu_s"] = cpu
         if build is not None:
             record["build"] = build
         if resolved is not None:
@@ -240,3 +331,34 @@ def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]]
         return {"ok": True, "wall": wall}
     finally:
         tmp.unlink(missing_ok=True)
+        log.unlink(missing_ok=True)
+
+
+def _run_new_process(program: str, cmd: list[str], timeout: float | None, progress: bool):
+    """A point's program as a new process: (exit status, standard output, standard error, CPU
+    seconds or None, timed out)."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True,
+                            env={**os.environ, PARENT_PID_VARIABLE: str(os.getpid())})
+    with _RUNNING_LOCK:
+        _RUNNING.add(proc)
+    forward = None
+    if progress:
+        # The program's simulated-time progress (stderr) goes to the campaign's log as it
+        # comes, through the cluster's event log (topic "testbed-progress").
+        try:
+            from distributed import get_worker
+
+            worker = get_worker()  # in the task's thread (thread-local)
+        except (ImportError, ValueError):
+            worker = None
+        if worker is not None:
+            def forward(line):
+                worker.log_event("testbed-progress", f"{program}: {line.rstrip()}")
+    try:
+        out, err, rusage, timed_out = _wait_timed(proc, timeout, forward)
+    finally:
+        with _RUNNING_LOCK:
+            _RUNNING.discard(proc)
+    cpu = None if rusage is None else rusage.ru_utime + rusage.ru_stime
+    return proc.returncode, out, err, cpu, timed_out
