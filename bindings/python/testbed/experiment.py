@@ -358,6 +358,7 @@ def more_seeds(needs_seeds: Callable[[Record, list[Record]], bool]):
         for rec in records:
             if needs_seeds(rec, records):
                 own = run_of(rec)
+                # n runs in all: 1..n but its own, or 1..n-1 when its own is not among them
                 out += [dict(rec.params, RngRun=r) for r in range(1, n + 1) if r != own][:n - 1]
         return out
     return more
@@ -461,14 +462,56 @@ def analyse_over_seeds(analyse: Callable[[list[Record]], Analysis]):
         base = analyse(firsts)
         own = {r0 for _, r0 in order}
         rest = [r for r in runs if r not in own] if len(own) == 1 else runs
-        per_seed = [base.metrics] + [
-            analyse([groups[k].get(r, groups[k][r0]) for k, r0 in order]).metrics for r in rest]
+        others = [analyse([groups[k].get(r, groups[k][r0]) for k, r0 in order]) for r in rest]
+        per_seed = [base.metrics] + [a.metrics for a in others]
+        _draw_seed_intervals(base.figures, [a.figures for a in others], len(per_seed))
         return Analysis(rows=base.rows, metrics=_merge_seed_metrics(per_seed),
                         validation=base.validation, figures=base.figures,
                         notes=base.notes + [
                             f"Extremes over {len(per_seed)} seeds (RngRun "
                             f"{min(runs)}-{max(runs)}; doc/sensitivity.rst, \"Extremes over "
                             f"seeds\"): the metrics' central values are medians, their _low/"
-                            f"_high the 5-95 % seed interval; data.csv and the figures show the "
-                            f"first seed's runs."])
+                            f"_high the 5-95 % seed interval; data.csv and the figures' lines "
+                            f"show the first seed's runs, the figures' shading the 5-95 % "
+                            f"interval over the seeds of each point."])
     return over_seeds
+
+
+def _draw_seed_intervals(figures: list[Figure], others: list[list[Figure]], seeds: int) -> None:
+    """Add to each line of the first seed's figures the 5-95 % interval of its value at each x
+    over the seeds (the same figure and line of the other seeds' analyses, seed_interval): a
+    shaded band in the line's colour, where the seeds differ, said in the subtitle. Measured
+    data and bands are left as they are; a point some seed's analysis leaves out (a cut-off
+    run) has its interval over the seeds that give it."""
+    from .plot import band_between
+
+    for fig in figures:
+        same = [next((g for g in figs if g.name == fig.name), None) for figs in others]
+        drawn = False
+        for line in list(fig.series):
+            if (line.style == "band" or line.yerr is not None
+                    or line.title.lower().startswith("measured") or len(set(line.x)) < len(line.x)):
+                continue
+            columns = []
+            for g in same:
+                twin = next((t for t in g.series if t.title == line.title
+                             and t.style == line.style), None) if g is not None else None
+                columns.append(dict(zip(twin.x, twin.y)) if twin is not None else {})
+            xs, lows, highs = [], [], []
+            for x, y in zip(line.x, line.y):
+                vals = [v for v in [y] + [c.get(x) for c in columns]
+                        if isinstance(v, (int, float)) and not isinstance(v, bool)
+                        and math.isfinite(v)]
+                if len(vals) > 1:
+                    _, lo, hi = seed_interval(vals)
+                    xs.append(x)
+                    lows.append(lo)
+                    highs.append(hi)
+            if any(hi > lo for lo, hi in zip(lows, highs)):
+                fig.series.append(band_between("", xs, lows, highs,
+                                               group=line.group or line.title))
+                line.group = line.group or line.title
+                drawn = True
+        if drawn:
+            note = f"shaded: 5-95 % over {seeds} seeds"
+            fig.subtitle = f"{fig.subtitle}; {note}" if fig.subtitle else note

@@ -83,7 +83,8 @@ def _run_campaign(exps, scale, jobs, out, log, scheduler, progress, rerun, share
     which the first round's points are stored and reused."""
     import dataclasses
 
-    results = _run_round(exps, scale, jobs, out, log, scheduler, progress, rerun, shared)
+    results = _run_round(exps, scale, jobs, out, log, scheduler, progress,
+                         lambda p, every=bool(rerun): every, shared)
     second, added = [], set()
     for exp in exps:
         records = results.get(exp.id)
@@ -102,21 +103,13 @@ def _run_campaign(exps, scale, jobs, out, log, scheduler, progress, rerun, share
     if second:
         # --rerun: the added points are computed again (the first round's have been already)
         results.update(_run_round(second, scale, jobs, out, log, scheduler, progress,
-                                  frozenset(added) if rerun else frozenset(), shared))
+                                  lambda p: bool(rerun) and point_key(p) in added, shared))
     return results
 
 
-def _run_round(exps, scale, jobs, out, log, scheduler, progress, rerun, shared):
-    """One campaign over the experiments' points(scale); ``rerun``: True (every point computed
-    again) or the point keys to compute again."""
-    if isinstance(rerun, frozenset):
-        again = rerun
-
-        def rerun_point(p):
-            return point_key(p) in again
-    else:
-        def rerun_point(p, every=bool(rerun)):
-            return every
+def _run_round(exps, scale, jobs, out, log, scheduler, progress, rerun_point, shared):
+    """One campaign over the experiments' points(scale); ``rerun_point(params)``: whether a
+    point is computed again though a current record holds it (--rerun)."""
     plan: dict[str, list[tuple[dict, Path]]] = {}
     failed: dict[str, Exception] = {}
     # (program, key) -> [(experiment, params, dest)] still missing

@@ -45,9 +45,11 @@ def _cover(lo, hi, v):
     return min(lo, v), max(hi, v)
 
 
-def _to_nominal(lo, hi, v):
-    """The words a band widened to its central value adds."""
-    return ", widened to the nominal" if _cover(lo, hi, v) != (lo, hi) else ""
+def _covered(lo, hi, v, text):
+    """(lo, hi) widened to the central value v (_cover), and ``text`` with the words the
+    widening adds, if it widened the band."""
+    clo, chi = _cover(lo, hi, v)
+    return clo, chi, text + (", widened to the nominal" if (clo, chi) != (lo, hi) else "")
 
 
 def _metric_table(metrics: dict, sens: dict | None) -> list[str]:
@@ -79,14 +81,11 @@ def _metric_table(metrics: dict, sens: dict | None) -> list[str]:
             # both it and the ranges'
             lo = min(b["band_low"], metrics[f"{k}_low"])
             hi = max(b["band_high"], metrics[f"{k}_high"])
-            note = _to_nominal(lo, hi, v)
-            lo, hi = _cover(lo, hi, v)
-            band = f"{_fmt(lo)} .. {_fmt(hi)} (ranges and its own band{note})"
+            lo, hi, note = _covered(lo, hi, v, "ranges and its own band")
+            band = f"{_fmt(lo)} .. {_fmt(hi)} ({note})"
         elif b and b.get("band_low") is not None:
-            lo, hi = _cover(b["band_low"], b["band_high"], v)
-            band = f"{_fmt(lo)} .. {_fmt(hi)}"
-            if (lo, hi) != (b["band_low"], b["band_high"]):
-                band += " (ranges, widened to the nominal)"
+            lo, hi, note = _covered(b["band_low"], b["band_high"], v, "ranges")
+            band = f"{_fmt(lo)} .. {_fmt(hi)}" + (f" ({note})" if note != "ranges" else "")
         elif metrics.get(f"{k}_low") is not None:
             band = f"{_fmt(metrics[f'{k}_low'])} .. {_fmt(metrics[f'{k}_high'])}"
             if metrics.get(f"{k}_seeds"):

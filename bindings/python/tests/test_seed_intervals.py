@@ -427,6 +427,33 @@ def test_analysis_over_seeds_reads_each_seeds_records_and_a_single_seed_as_befor
     assert m["top_jitter_s"] == pytest.approx(0.55) and m["top_jitter_s_seeds"] == 10
 
 
+def test_a_figure_over_seeds_shades_each_points_seed_interval():
+    """The first seed's line, and under it the 5-95 % interval of each point's value over the
+    seeds (numpy's percentiles of the values, computed here by hand for ten values); a point
+    that is the same in every seed adds no width, and measured data get no interval."""
+    from testbed.experiment import Analysis, Figure, Series, analyse_over_seeds
+
+    def analyse(records):
+        pts = sorted((r.params["loadPps"], r.result["jitter_s"]) for r in records)
+        return Analysis(rows=[], metrics={}, figures=[Figure(
+            "jit", "t", "x", "y", series=[
+                Series("model", [x for x, _ in pts], [y for _, y in pts]),
+                Series("measured", [1.0, 2.0], [0.3, 0.3], style="points")])])
+
+    recs = [_ntt_record({"loadPps": 1.0}, r, 0.1 * r) for r in range(1, 11)]
+    recs += [_ntt_record({"loadPps": 2.0}, 1, 0.5)]
+    fig = analyse_over_seeds(analyse)(recs).figures[0]
+    bands = [s for s in fig.series if s.style == "band"]
+    assert len(bands) == 1 and bands[0].group == "model" and bands[0].x == [1.0, 2.0]
+    # 0.1 .. 1.0: the 5 % quantile at rank 0.45 (0.1 + 0.45 x 0.1), the 95 % at rank 8.55
+    low = [y - h for y, h in zip(bands[0].y, bands[0].yerr)]
+    high = [y + h for y, h in zip(bands[0].y, bands[0].yerr)]
+    assert low == pytest.approx([0.145, 0.5]) and high == pytest.approx([0.955, 0.5])
+    model = next(s for s in fig.series if s.title == "model")
+    assert model.y == [0.1, 0.5]  # the first seed's line
+    assert "over 10 seeds" in fig.subtitle
+
+
 def test_ntt96_jitters_of_the_quick_reproduction_are_over_seeds_or_bounds():
     """Every NTT96 jitter metric (an extreme: max - min of the logged packets' delays) of the
     quick points is a seed interval over EXTREME_SEEDS seeds, a bound (cut off), or a number

@@ -820,14 +820,16 @@ def schedulers_analyse(records):
         # union of the central runs' and each end's seed intervals.
         ends = [by[b][(s, n, c)] for b in BANDS if (s, n, c) in by.get(b, {})]
         if ends or x:
+            end_x = [extremes(rs_e) for rs_e in ends if len(rs_e) > 1]
+            end_m = [means(rs_e) for rs_e in ends]
             for q, v in m.items():
                 if q in x:
-                    e = [extremes(rs_e).get(q) for rs_e in ends if len(rs_e) > 1]
+                    e = [ex.get(q) for ex in end_x]
                     set_band(metrics, f"{s}_{n}_{c}_{q}",
                              [x[q][1], x[q][2]] + [t for i in e if i for t in i[1:]])
                 elif ends:
                     set_band(metrics, f"{s}_{n}_{c}_{q}",
-                             [v] + [means(rs_e).get(q) for rs_e in ends])
+                             [v] + [mm.get(q) for mm in end_m])
     by = central
     series = []
     for s, stitle in SCHEDULERS.items():
