@@ -194,7 +194,7 @@ def _analyses():
     for p in gine14.burst_points("quick"):
         k = p["RngRun"]
         burst.append(Record(params=p, result={
-            "send_us": [0.0, 1.0], "recv_us": [5.0, 6.0], "delay_us": [5.0, 5.0 + k],
+            "send_us": [0.0, 1.0], "recv_us": [5.0, 6.0 + k], "delay_us": [5.0, 5.0 + k],
             "arrival_spacing_cv": 0.1, "mean_delay_us": 5.0, "max_delay_us": 5.0 + k}))
     return {"gine-burst": gine14.burst_analyse(burst),
             "jaxa-fig8": jaxa06.fig8_analyse(_fig8_records())}
@@ -242,6 +242,24 @@ def test_burst_delay_figure_draws_each_packets_spread_over_the_seeds(tmp_path):
         assert low[-1] == pytest.approx(5.0 + seeds[0])
         assert high[-1] == pytest.approx(5.0 + seeds[-1])
         assert low[0] == pytest.approx(5.0) and high[0] == pytest.approx(5.0)
+    assert layout_problems(script(fig, tmp_path / "f.png")) == []
+
+
+def test_burst_figure_draws_each_arrivals_spread_over_the_seeds(tmp_path):
+    """The timeline's lines are run 1's; under each receive line, each request's arrival
+    between its earliest and latest over the seeds (the records: the last arrival at 6 + k us
+    on seed k)."""
+    from testbed.plot import layout_problems, script
+
+    a = _analyses()["gine-burst"]
+    fig = next(f for f in a.figures if f.name == "burst")
+    bands = _drawn_bands(fig)
+    assert len(bands) == 2  # one per timer
+    seeds = sorted(p["RngRun"] for p in __import__("testbed.experiments.gine14", fromlist=["x"])
+                   .burst_points("quick") if p["timer"] == "rtc")
+    for _, x, low, high in bands:
+        assert low == pytest.approx([5.0, 6.0 + seeds[0]])
+        assert high == pytest.approx([5.0, 6.0 + seeds[-1]])
     assert layout_problems(script(fig, tmp_path / "f.png")) == []
 
 

@@ -179,9 +179,17 @@ def burst_analyse(records):
     xs = list(range(1, n + 1))
     series = [Series("send at A", xs, first["rtc"].result["send_us"], style="linespoints")]
     for t, title in BURST_TIMERS.items():
-        series.append(Series(f"receive at B, {title}", xs, first[t].result["recv_us"]))
+        line = f"receive at B, {title}"
+        series.append(Series(line, xs, first[t].result["recv_us"], group=line))
+        # each request's arrival over the seeds: its earliest and latest
+        k = min(len(r.result["recv_us"]) for r in per[t])
+        series.append(band_between(f"{title}: over {len(per[t])} seeds", xs[:k],
+                                   [min(r.result["recv_us"][i] for r in per[t])
+                                    for i in range(k)],
+                                   [max(r.result["recv_us"][i] for r in per[t])
+                                    for i in range(k)], group=line))
     fig = Figure(
-        name="burst", title="GINE14 Fig. 3: ping -l 15 through GINE's switch (run 1)",
+        name="burst", title="GINE14 Fig. 3: ping -l 15 through GINE's switch (lines: run 1)",
         xlabel="echo request (sequence number)", ylabel="time since the first send (us)",
         xrange=(0, n + 1),
         series=series)
