@@ -10,7 +10,8 @@
  * the run abort over its options, and a sweep's pre-check agrees with its points.
  *
  * ns-3's own help and listing options (--help, --PrintHelp, --PrintTypeIds, ...) end the program
- * with ns-3's status by design; --checkBatch reads standard input: inputs with them are skipped.
+ * with ns-3's status by design; --checkBatch and --serve read standard input: inputs with them
+ * are skipped.
  */
 
 #include "fuzz-common.h"
@@ -147,7 +148,8 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
                 return 0; // a C string ends there: no command line holds it
             }
             const std::string name = NameOf(arg);
-            if (name == "checkBatch" || name == "help" || name.rfind("Print", 0) == 0)
+            if (name == "checkBatch" || name == "serve" || name == "help"
+                || name.rfind("Print", 0) == 0)
             {
                 return 0;
             }
