@@ -29,6 +29,21 @@ class Series:
     group: str | None = None
 
 
+def band(title: str, x, y, half, group: str | None = None) -> Series:
+    """A shaded band from y - half to y + half (half: one value, or one per point): a tolerance
+    around measured values, or a confidence interval around a mean. Drawn under every line."""
+    return Series(title, list(x), list(y), style="band", yerr=half, group=group)
+
+
+def band_between(title: str, x, low, high, group: str | None = None) -> Series:
+    """A shaded band from low to high at each x (a prediction's 5-95 % band or seed interval,
+    whose ends need not lie symmetric about its central value). Points where either end is
+    missing are left out."""
+    pts = [(a, lo, hi) for a, lo, hi in zip(x, low, high) if lo is not None and hi is not None]
+    return band(title, [a for a, _, _ in pts], [(lo + hi) / 2 for _, lo, hi in pts],
+                [(hi - lo) / 2 for _, lo, hi in pts], group=group)
+
+
 @dataclass
 class Figure:
     """A 2-D figure drawn with gnuplot (plot.py writes the script)."""
@@ -77,6 +92,32 @@ def seed_interval(values) -> tuple[float, float, float]:
         raise ValueError("a seed interval of no values")
     lo, mid, hi = np.percentile(v, [5.0, 50.0, 95.0])
     return float(mid), float(lo), float(hi)
+
+
+def t_quantile_975(df: int) -> float:
+    """The 0.975 quantile of Student's t with df degrees of freedom (the 95 % two-sided
+    interval's factor), from scipy.stats. (scipy.stats is imported here, not with the module:
+    it takes a noticeable part of a second, which only a statistic needs to pay.)"""
+    from scipy.stats import t
+
+    return float(t.ppf(0.975, df))
+
+
+def mean_std_ci(values) -> tuple[float, float, float]:
+    """Mean, sample standard deviation and the half-width of the 95 % confidence interval of
+    the mean (Student's t) of repetitions; NaN where fewer than one or two values define them.
+    The mean is statistics.mean's (exact before its one rounding)."""
+    from statistics import mean
+
+    values = [float(v) for v in values]
+    n = len(values)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    m = mean(values)
+    if n < 2:
+        return m, math.nan, math.nan
+    sd = math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1))
+    return m, sd, t_quantile_975(n - 1) * sd / math.sqrt(n)
 
 
 def levels_text(levels: dict) -> str:
@@ -380,9 +421,7 @@ def _merge_seed_metrics(per_seed: list[dict]) -> dict:
     companions = ("_low", "_high", "_lower_bound", "_seeds", "_levels", "_regime")
 
     def owner(k):
-        """The metric whose companion k is (NAME_low ..., NAME[:-2]_is_lower_bound), or None."""
-        if k.endswith("_is_lower_bound"):
-            return next((b for b in (k[:-15] + "_s",) if b in names), None)
+        """The metric whose companion k is (NAME_low, NAME_lower_bound, ...), or None."""
         return next((k[:-len(c)] for c in companions
                      if k.endswith(c) and k[:-len(c)] in names), None)
 
@@ -391,8 +430,6 @@ def _merge_seed_metrics(per_seed: list[dict]) -> dict:
     for name in bases:
         vals = [m[name] for m in per_seed if name in m]
         bounds = [m.get(f"{name}_lower_bound") for m in per_seed if name in m]
-        flag = name[:-2] + "_is_lower_bound"
-        flag = flag if name.endswith("_s") and any(flag in m for m in per_seed) else None
         if all(isinstance(v, str) for v in vals):
             out[name] = first.get(name, vals[0])
             continue
@@ -408,15 +445,11 @@ def _merge_seed_metrics(per_seed: list[dict]) -> dict:
             continue
         if any(b is not None for b in bounds):
             out[name] = None
-            if flag:
-                out[flag] = True
             lows = [b if b is not None else v for v, b in zip(vals, bounds)
                     if b is not None or v is not None]
             out[f"{name}_lower_bound"] = float(seed_interval(lows)[0])
             continue
         nums = [v for v in vals if v is not None]
-        if flag:
-            out[flag] = False
         if not nums:
             out[name] = None
             continue
@@ -483,8 +516,6 @@ def _draw_seed_intervals(figures: list[Figure], others: list[list[Figure]], seed
     shaded band in the line's colour, where the seeds differ, said in the subtitle. Measured
     data and bands are left as they are; a point some seed's analysis leaves out (a cut-off
     run) has its interval over the seeds that give it."""
-    from .plot import band_between
-
     for fig in figures:
         same = [next((g for g in figs if g.name == fig.name), None) for figs in others]
         drawn = False

@@ -28,7 +28,7 @@ import textwrap
 import subprocess
 from pathlib import Path
 
-from .experiment import Figure, Series
+from .experiment import Figure, Series, band, band_between  # noqa: F401 (the figure API)
 from .outputs import atomic_write_text
 
 #: Twelve colours, distinguishable from each other (Tableau 10, then two darker ones); a figure
@@ -87,21 +87,6 @@ KEY_MAX_W, KEY_MAX_H = 0.6, 0.6
 
 def _is_measured(s: Series) -> bool:
     return s.title.lower().startswith("measured")
-
-
-def band(title: str, x, y, half, group: str | None = None) -> Series:
-    """A shaded band from y - half to y + half (half: one value, or one per point): a tolerance
-    around measured values, or a confidence interval around a mean. Drawn under every line."""
-    return Series(title, list(x), list(y), style="band", yerr=half, group=group)
-
-
-def band_between(title: str, x, low, high, group: str | None = None) -> Series:
-    """A shaded band from low to high at each x (a prediction's 5-95 % band or seed interval,
-    whose ends need not lie symmetric about its central value). Points where either end is
-    missing are left out."""
-    pts = [(a, lo, hi) for a, lo, hi in zip(x, low, high) if lo is not None and hi is not None]
-    return band(title, [a for a, _, _ in pts], [(lo + hi) / 2 for _, lo, hi in pts],
-                [(hi - lo) / 2 for _, lo, hi in pts], group=group)
 
 
 def measured_with_tolerance(title: str, x, y, tolerance_pct: float,

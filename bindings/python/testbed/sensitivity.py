@@ -436,8 +436,7 @@ def without_band(metrics: dict, decl: "Sensitivity | None", compared=(),
         covered = set(banded_names(metrics, pats)) | set(leveled_names(metrics, pats))
     out = []
     for k in metrics:
-        if any(k.endswith(c) and k[:-len(c)] in metrics for c in COMPANIONS) \
-                or k.endswith("_is_lower_bound"):
+        if any(k.endswith(c) and k[:-len(c)] in metrics for c in COMPANIONS):
             continue
         if (f"{k}_low" in metrics or f"{k}_levels" in metrics
                 or f"{k}_lower_bound" in metrics or k in compared or k in covered):

@@ -23,7 +23,7 @@ from pathlib import Path
 from . import build
 from .build import program_path
 from .errors import CampaignError
-from .experiment import Analysis, Experiment, Figure, Series, Validation
+from .experiment import Analysis, Experiment, Figure, Series, Validation, mean_std_ci
 from .outputs import atomic_write_text, check_out, write_csv
 from .plot import band, measured_with_tolerance, render
 from .points import run_campaign
@@ -351,32 +351,6 @@ def grid_points(grid: dict[str, list[str]]) -> list[dict]:
     """The cartesian product, the first parameter varying slowest."""
     names = list(grid)
     return [dict(zip(names, combo)) for combo in itertools.product(*grid.values())]
-
-
-# --------------------------------------------------------------------------------------------
-# Statistics
-
-
-def t_quantile_975(df: int) -> float:
-    """The 0.975 quantile of Student's t with df degrees of freedom (the 95 % two-sided
-    interval's factor), from scipy.stats. (scipy.stats is imported here, not with the module:
-    it takes a noticeable part of a second, which only a statistic needs to pay.)"""
-    from scipy.stats import t
-
-    return float(t.ppf(0.975, df))
-
-
-def mean_std_ci(values: list[float]) -> tuple[float, float, float]:
-    """Mean, sample standard deviation and the half-width of the 95 % confidence interval of
-    the mean (Student's t; NaN with fewer than two values)."""
-    n = len(values)
-    if n == 0:
-        return math.nan, math.nan, math.nan
-    m = sum(values) / n
-    if n < 2:
-        return m, math.nan, math.nan
-    sd = math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1))
-    return m, sd, t_quantile_975(n - 1) * sd / math.sqrt(n)
 
 
 # --------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import sys
 import pytest
 
 from testbed import EXAMPLES_DIR, ROOT, cli, sweeps
+from testbed.experiment import mean_std_ci, t_quantile_975
 
 PROGRAMS = sorted(p.name for p in EXAMPLES_DIR.glob("*")
                   if p.is_file() and os.access(p, os.X_OK)) if EXAMPLES_DIR.is_dir() else []
@@ -85,8 +86,8 @@ def test_t_quantiles_match_the_tables():
     # Student's t, 0.975 quantile (any statistics table, three decimals).
     for df, t in [(1, 12.706), (2, 4.303), (4, 2.776), (9, 2.262), (29, 2.045), (30, 2.042),
                   (40, 2.021), (120, 1.980)]:
-        assert sweeps.t_quantile_975(df) == pytest.approx(t, abs=5e-4)
-    m, sd, ci = sweeps.mean_std_ci([1.0, 2.0, 3.0])
+        assert t_quantile_975(df) == pytest.approx(t, abs=5e-4)
+    m, sd, ci = mean_std_ci([1.0, 2.0, 3.0])
     assert (m, sd) == (2.0, 1.0) and ci == pytest.approx(4.303 / math.sqrt(3), rel=1e-3)
 
 
@@ -189,7 +190,7 @@ def test_sweep_runs_reps_with_distinct_rngrun_and_resumes(tmp_path, capsys):
     assert [(s["delay"], s["runs"]) for s in summary] == [("0ms", "2"), ("10ms", "2")]
     for s in summary:
         runs = [float(r["rtt_mean_ms"]) for r in data if r["delay"] == s["delay"]]
-        m, sd, ci = sweeps.mean_std_ci(runs)
+        m, sd, ci = mean_std_ci(runs)
         assert float(s["rtt_mean_ms_mean"]) == pytest.approx(m)
         assert float(s["rtt_mean_ms_ci95"]) == pytest.approx(ci, nan_ok=True)
     points = out / "points"

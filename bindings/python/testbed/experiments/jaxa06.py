@@ -20,7 +20,7 @@ from statistics import mean
 
 from .. import validation
 from ..experiment import (EXTREME_SEEDS, Analysis, Experiment, Figure, Series, Validation,
-                          levels_text, register)
+                          levels_text, mean_std_ci, register)
 from ..plot import measured_with_tolerance
 from ..regimes import set_regime
 
@@ -700,13 +700,8 @@ def fig8_points(scale):
 
 def mean_ci(xs):
     """Mean and 95 % confidence half-width (Student t) of repetitions (half-width None if one)."""
-    from scipy.stats import t  # (a noticeable import: only the analysis pays it)
-
-    m = mean(xs)
-    if len(xs) < 2:
-        return m, None
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
-    return m, float(t.ppf(0.975, len(xs) - 1)) * sd / math.sqrt(len(xs))
+    m, _, half = mean_std_ci(xs)
+    return m, (half if len(xs) > 1 else None)
 
 
 def two_factor_slopes(grid):

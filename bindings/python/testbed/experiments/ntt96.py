@@ -116,15 +116,13 @@ def _series(curves, titles, x=lambda o, r: o):
 
 
 def _metric(metrics, name, r):
-    """The jitter of a record as metric NAME (..._s), with its lower-bound flag
-    (..._is_lower_bound). A record cut off by the horizon (--maxTime) has no value: its jitter
-    is "the horizon minus what was logged", a function of --maxTime, so NAME is None (left out
-    of central values, bands and comparisons) and NAME_lower_bound carries the bound (report.md
-    shows ">= bound")."""
+    """The jitter of a record as metric NAME (..._s). A record cut off by the horizon
+    (--maxTime) has no value: its jitter is "the horizon minus what was logged", a function of
+    --maxTime, so NAME is None (left out of central values, bands and comparisons) and
+    NAME_lower_bound carries the bound (report.md shows ">= bound")."""
     assert name.endswith("_s"), name
     bound = _bound(r)
     metrics[name] = None if bound else _jitter(r)
-    metrics[name[:-2] + "_is_lower_bound"] = bound
     if bound:
         metrics[f"{name}_lower_bound"] = _jitter(r)
 
