@@ -424,18 +424,31 @@ Mega06Testbed::InstallApplications(Mega06Testbed& tb, const Mega06TestbedConfig&
         restAmi->SetStartTime(c.joinAt);
         restAmi->SetStopTime(c.stopAt);
     }
-    tb.load = CreateObject<MulticastLoadSource>();
+    // The other senders' load: a superposition of independent send_udp processes, so Poisson;
+    // their datagrams in send_udp's format (a load frame's node id is 0xffffffff), from the
+    // rest's one port straight to the group's MAC address.
+    tb.load = CreateObject<UdpFrameSource>();
     {
         const std::string by = "for the other senders' load, from its options";
         UserAttributes::SetFixed(tb.load, "Rate", DoubleValue(c.otherLoad), by);
-        UserAttributes::SetFixed(tb.load, "Group", Ipv4AddressValue(c.otherGroup), by);
-        UserAttributes::SetFixed(tb.load, "Port", UintegerValue(c.port), by);
-        UserAttributes::SetFixed(tb.load, "PacketSize", UintegerValue(c.packetSize), by);
-        UserAttributes::SetFixed(tb.load, "Device", UintegerValue(0), by);
+        UserAttributes::SetFixed(tb.load, "Poisson", BooleanValue(true), by);
+        UserAttributes::SetFixed(tb.load, "PacketSize", UintegerValue(c.packetSize - 20 - 8), by);
+        UserAttributes::SetFixed(tb.load, "SourcePort", UintegerValue(c.port), by);
+        UserAttributes::SetFixed(tb.load, "DestinationPort", UintegerValue(c.port), by);
     }
     stream += tb.load->AssignStreams(stream);
     if (c.partShared)
     {
+        Ptr<NetDevice> dev = tb.rest->GetDevice(0);
+        tb.load->SetTarget(dev,
+                           dev->GetMulticast(c.otherGroup),
+                           SendUdp::SourceAddress(dev),
+                           c.otherGroup);
+        SendUdpHeader head;
+        head.SetNodeId(0xffffffff);
+        Ptr<Packet> payload = Create<Packet>();
+        payload->AddHeader(head);
+        tb.load->SetPayload(payload);
         tb.rest->AddApplication(tb.load);
         tb.load->SetStartTime(c.loadAt);
         tb.load->SetStopTime(c.stopAt);

@@ -5,8 +5,6 @@
 #ifndef TESTBED_MEGA06_TESTBED_H
 #define TESTBED_MEGA06_TESTBED_H
 
-#include "multicast-load-source.h"
-
 #include "ns3/ami.h"
 #include "ns3/data-rate.h"
 #include "ns3/igmp-timers.h"
@@ -20,6 +18,7 @@
 #include "ns3/send-udp.h"
 #include "ns3/snooping-bridge-net-device.h"
 #include "ns3/switch-helper.h"
+#include "ns3/udp-frame-source.h"
 
 #include <functional>
 #include <string>
@@ -215,7 +214,7 @@ class Mega06SentWindow
  * Sara on `group`; optionally the querier PC (1000BASE-T, Mrouted, static router port unless
  * configured otherwise, NIC MaxInterruptRate as configured); and one 10 Gb/s port standing for
  * the rest of the network (the 802.1Q trunks to the switches of the other 200 PC sets): a
- * MulticastLoadSource sends the other senders' aggregate load (otherLoad frames/s) to
+ * Poisson UdpFrameSource sends the other senders' aggregate load (otherLoad frames/s) to
  * `otherGroup` from there, and the node there joins `otherGroup` for the other sets'
  * receivers, so that with snooping the load stays behind that port (and reaches only router
  * ports), and without snooping it is flooded onto every PC. Every PC has a HostPlatform of
@@ -242,7 +241,7 @@ struct Mega06Testbed
     std::vector<Ptr<SendUdp>> sendUdp;       //!< per sender PC whose set runs here
     std::vector<Ptr<Sara>> sara;             //!< per receiver PC (null if its set is not here)
     Ptr<Mrouted> mrouted;                    //!< on the querier PC (null if none)
-    Ptr<MulticastLoadSource> load;           //!< the other senders' load
+    Ptr<UdpFrameSource> load;                //!< the other senders' load
     std::vector<uint32_t> senderPorts;       //!< switch port of each sender PC
     std::vector<uint32_t> receiverPorts;     //!< switch port of each receiver PC
     uint32_t querierPort{UINT32_MAX};        //!< switch port of the querier PC

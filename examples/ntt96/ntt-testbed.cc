@@ -4,7 +4,6 @@
 
 #include "ntt-testbed.h"
 
-#include "analyser-load-port.h"
 #include "ntt-forwarder.h"
 #include "random-destination-source.h"
 
@@ -649,7 +648,7 @@ NttTestbed::BuildApplications()
     // ring (exp. 1) or to the router's Ethernet interface (exps. 2, 3).
     if (m_c.loadPps > 0)
     {
-        m_load = CreateObject<AnalyserLoadPort>();
+        m_load = CreateObject<UdpFrameSource>();
         const std::string byLoad = "from its options --loadPps, --loadFrame";
         UserAttributes::SetFixed(m_load, "Rate", DoubleValue(m_c.loadPps), byLoad);
         UserAttributes::SetFixed(m_load, "PacketSize", UintegerValue(LoadPayload()), byLoad);

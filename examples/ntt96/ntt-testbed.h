@@ -26,7 +26,7 @@
 namespace ns3
 {
 
-class AnalyserLoadPort;
+class UdpFrameSource;
 class CacheRouter;
 class NttForwarder;
 class NttKernelSections;
@@ -190,7 +190,7 @@ class NttTestbed
     Ptr<NttKernelSections> m_sectionsR;    //!< R's competing kernel sections
     std::vector<Time> m_flushes;           //!< the router's cache flushes
     Ptr<PacketSink> m_loadSink;            //!< L's sink
-    Ptr<AnalyserLoadPort> m_load;          //!< the analyser's load port's generator
+    Ptr<UdpFrameSource> m_load;            //!< the analyser's load port's generator
     Ptr<RandomDestinationSource> m_random; //!< exp. 3's random-destination sender
     ApplicationContainer m_analyserApp;    //!< the analyser's stream port's sender
     Time m_loadStart{Seconds(1.0)};        //!< when the load (and the random traffic) start

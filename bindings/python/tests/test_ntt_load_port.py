@@ -1,5 +1,5 @@
 """NTT96's load comes from the analyser's load port, a traffic generator's port that puts
-frames on the wire as addressed at set-up (no host stack: AnalyserLoadPort). What it sends must
+frames on the wire as addressed at set-up (no host stack: a UdpFrameSource). What it sends must
 be what a host's stack would have sent, so that the router forwards it and the sink's stack
 takes it: below the medium's capacity every frame reaches the sink, and the load carried equals
 the load offered (a conservation law), on the ring (exp. 1, to L on the same ring) and through

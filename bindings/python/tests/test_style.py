@@ -91,12 +91,12 @@ def test_helpers_and_study_setups_set_attributes_through_user_attributes():
     overwrite the user's value. Pointer values (objects the helper made) cannot come from the
     command line and stay plain; the README's usage example is not a study program. An
     instrument in its study's folder (examples/<study>/) is model code: it
-    sets an object it owns from its own attribute (MulticastLoadSource's gap from its Rate),
-    where its own attribute is the user's interface, as in model/."""
+    sets an object it owns from its own attribute, where its own attribute is the user's
+    interface, as in model/."""
     import re
 
     pattern = re.compile(r"(->SetAttribute\(|Config::SetDefault\(|\bm_\w+\.Set\(\")")
-    allowed = {"examples/testbed-ping-example.cc", "examples/mega06/multicast-load-source.cc"}
+    allowed = {"examples/testbed-ping-example.cc"}
     bad = []
     for d in ("helper", "examples"):
         for p in sorted((ROOT / d).rglob("*")):
