@@ -227,17 +227,23 @@ def _drawn_bands(fig):
     return out
 
 
+def _burst_figure_bands(name):
+    """gine-burst's figure NAME, its drawn bands (two: one per timer) and the quick seeds."""
+    from testbed.experiments import gine14
+
+    fig = next(f for f in _analyses()["gine-burst"].figures if f.name == name)
+    bands = _drawn_bands(fig)
+    assert len(bands) == 2  # one per timer
+    seeds = sorted(p["RngRun"] for p in gine14.burst_points("quick") if p["timer"] == "rtc")
+    return fig, bands, seeds
+
+
 def test_burst_delay_figure_draws_each_packets_spread_over_the_seeds(tmp_path):
     from testbed.plot import layout_problems, script
 
-    a = _analyses()["gine-burst"]
-    fig = next(f for f in a.figures if f.name == "burst-delay")
-    bands = _drawn_bands(fig)
-    assert len(bands) == 2  # one per timer
     # the records' last packet is delayed by 5 + k us on seed k: the band spans seeds' least
     # and largest
-    seeds = sorted(p["RngRun"] for p in __import__("testbed.experiments.gine14", fromlist=["x"])
-                   .burst_points("quick") if p["timer"] == "rtc")
+    fig, bands, seeds = _burst_figure_bands("burst-delay")
     for _, x, low, high in bands:
         assert low[-1] == pytest.approx(5.0 + seeds[0])
         assert high[-1] == pytest.approx(5.0 + seeds[-1])
@@ -251,12 +257,7 @@ def test_burst_figure_draws_each_arrivals_spread_over_the_seeds(tmp_path):
     on seed k)."""
     from testbed.plot import layout_problems, script
 
-    a = _analyses()["gine-burst"]
-    fig = next(f for f in a.figures if f.name == "burst")
-    bands = _drawn_bands(fig)
-    assert len(bands) == 2  # one per timer
-    seeds = sorted(p["RngRun"] for p in __import__("testbed.experiments.gine14", fromlist=["x"])
-                   .burst_points("quick") if p["timer"] == "rtc")
+    fig, bands, seeds = _burst_figure_bands("burst")
     for _, x, low, high in bands:
         assert low == pytest.approx([5.0, 6.0 + seeds[0]])
         assert high == pytest.approx([5.0, 6.0 + seeds[-1]])
