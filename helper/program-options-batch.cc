@@ -12,7 +12,6 @@
 #include "ns3/rng-stream.h"
 
 #include <cerrno>
-#include <charconv>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -30,24 +29,6 @@
 
 namespace ns3
 {
-
-namespace
-{
-
-/**
- * Shortest text that reads back as the same double.
- * @param x the number
- * @return the text
- */
-std::string
-ShortestText(double x)
-{
-    char buf[64];
-    auto res = std::to_chars(buf, buf + sizeof(buf), x);
-    return std::string(buf, res.ptr);
-}
-
-} // namespace
 
 void
 ProgramOptions::CheckBatch(std::vector<std::string>& args)
@@ -199,8 +180,7 @@ ProgramOptions::Serve(std::vector<std::string>& args)
         }
         const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
         const auto seconds = [](const timeval& t) {
-            return ShortestText(static_cast<double>(t.tv_sec)
-                                + static_cast<double>(t.tv_usec) * 1e-6);
+            return RealText(static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6);
         };
         std::cout << code << " " << seconds(usage.ru_utime) << " " << seconds(usage.ru_stime)
                   << std::endl;

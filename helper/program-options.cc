@@ -82,19 +82,6 @@ DieWithParent()
 }
 
 /**
- * Shortest text that reads back as the same double.
- * @param x the number
- * @return the text
- */
-std::string
-RealText(double x)
-{
-    char buf[64];
-    auto res = std::to_chars(buf, buf + sizeof(buf), x);
-    return std::string(buf, res.ptr);
-}
-
-/**
  * A JSON string literal.
  * @param s the text
  * @return the quoted, escaped text
@@ -281,7 +268,7 @@ TimeText(Time t)
         }
         return std::to_string(ns) + "ns";
     }
-    return RealText(t.GetSeconds()) + "s";
+    return ProgramOptions::RealText(t.GetSeconds()) + "s";
 }
 
 /** The options of ns-3's own CommandLine help. */
@@ -308,6 +295,14 @@ const std::set<std::string> g_helpOptions = {"help",
                                              "PrintVersion"};
 
 } // namespace
+
+std::string
+ProgramOptions::RealText(double x)
+{
+    char buf[64];
+    auto res = std::to_chars(buf, buf + sizeof(buf), x);
+    return std::string(buf, res.ptr);
+}
 
 ProgramOptions::ProgramOptions(const std::string& program, const std::string& description)
     : m_program(program)

@@ -471,6 +471,14 @@ class ProgramOptions
      */
     std::string Describe() const;
 
+    /**
+     * Shortest text that reads back as the same double (std::to_chars): an option's value in
+     * messages and --describe, and a served point's CPU seconds.
+     * @param x the number
+     * @return the text
+     */
+    static std::string RealText(double x);
+
   private:
     /** One declared option. */
     struct Option
