@@ -4,11 +4,13 @@
 system CPU, peak RSS), and optionally the same point run whole, with the records compared.
 
     .venv/bin/python bench/mega-split.py [--sets 50] [--nodes 5000] [--duration 180]
-        [--parts 2] [--querier true] [--on6009 0] [--receivers N] [--whole] [--out DIR]
+        [--parts 2] [--querier true] [--on6009 0] [--receivers N] [--max-events N] [--whole]
+        [--out DIR]
 
 The 10^6-sender point of the paper campaign: --sets 50 --nodes 5000 --duration 180 (the
-default); mega-cat6009's paper points: --sets 32 --receivers 32 --on6009 R; the what-if scale
-of 10^7 senders: --sets 50 --nodes 50000. The critical path of the split run is its wall time
+default); mega-cat6009's paper points: --sets 32 --receivers 32 --on6009 R; mega-scale's
+what-if scale "tenfold", 10^7 senders at the study's multiplexing: --sets 500 --receivers 500
+--max-events 1e11. The critical path of the split run is its wall time
 from the first part's start to the merge's end; its CPU is the parts' and the merge's.
 """
 
@@ -54,6 +56,8 @@ def main():
     ap.add_argument("--querier", default="true")
     ap.add_argument("--receivers", type=int, default=None, help="default: one per set")
     ap.add_argument("--on6009", type=int, default=0)
+    ap.add_argument("--max-events", type=float, default=None,
+                    help="the program's --maxEvents (its default budget refuses 10^7 x 180 s)")
     ap.add_argument("--whole", action="store_true", help="also run the point whole and compare")
     ap.add_argument("--out", default="bench-mega-split")
     a = ap.parse_args()
@@ -64,6 +68,8 @@ def main():
             f"--receivers={a.receivers or min(a.sets, 64)}", f"--receiversOn6009={a.on6009}",
             f"--querier={a.querier}", "--querierItr=100", f"--warmup={a.warmup}",
             f"--duration={a.duration}"]
+    if a.max_events is not None:
+        args.append(f"--maxEvents={a.max_events:g}")
     # Every process of the split under /usr/bin/time -v, named by its part (or "merge").
     wrapper = out / "timed-mega-scale"
     wrapper.write_text(f"""#!/bin/sh

@@ -103,8 +103,9 @@ Mega06ScaleOptions::ObsEnd() const
 void
 Mega06ScaleOptions::Add(ProgramOptions& opts)
 {
-    // 207 Group A PCs took part; 256 leaves room for method B's configurations.
-    opts.Add("senderPcs", "Group A sender PCs", config.senderPcs, 1, 256);
+    // 207 Group A PCs took part; 2 048 holds the what-if of ten times the study's senders at
+    // its multiplexing (2 000 PCs x 5 000 nodes: mega-scale's "tenfold" scale).
+    opts.Add("senderPcs", "Group A sender PCs", config.senderPcs, 1, 2048);
     // 0: all to one group (receiver capacity); [MEGA06] method A: 4.
     opts.Add("sendersPerGroup",
              "sender PCs per set and group (0: one group for all)",
@@ -113,8 +114,9 @@ Mega06ScaleOptions::Add(ProgramOptions& opts)
              256);
     // The study's limit was 5 000 processes per PC; 10^5 bounds the per-process state.
     opts.Add("nodesPerPc", "send_udp virtual nodes per sender PC", config.nodesPerPc, 1, 100000);
-    // 64 Group B PCs took part.
-    opts.Add("receivers", "Group B receivers (one per set)", config.receivers, 1, 64);
+    // 64 Group B PCs took part; 512 holds the tenfold what-if's 500 sets, one receiver each.
+    opts.Add("receivers", "Group B receivers (one per set)", config.receivers, 1, 512);
+    // The 6009 took at most the 64 Group B PCs.
     opts.Add("receiversOn6009",
              "receivers on the Catalyst 6009 (the last ones)",
              config.receiversOn6009,
@@ -183,7 +185,7 @@ Mega06ScaleOptions::Add(ProgramOptions& opts)
              "of simulating (the same options as the parts)",
              merge);
     opts.AddCheck([this]() { Check(); });
-    // Refused up front beyond --maxEvents/--maxMemory (at its maximums: 2.6e7 nodes).
+    // Refused up front beyond --maxEvents/--maxMemory (at its maximums: 2.0e8 nodes).
     Mega06Work::SetBudgets(opts, [this]() {
         Mega06Work w;
         w.nodes = double(config.senderPcs) * config.nodesPerPc;

@@ -2,6 +2,7 @@
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -43,9 +44,15 @@ def _at_least_one(option, most=None):
 _jobs = _at_least_one("--jobs")
 
 
-def _common(p):
-    p.add_argument("--scale", choices=SCALES, default="quick",
-                   help="quick: a reduced sweep (minutes); paper: the studies' full procedure")
+def _common(p, what_if=False):
+    scales = SCALES
+    what = "quick: a reduced sweep (minutes); paper: the studies' full procedure"
+    if what_if:
+        # An experiment's own what-if scales (Experiment.what_if_scales), for run only.
+        named = {n: (e.id, d) for e in experiments().values() for n, d in e.what_if_scales.items()}
+        scales = SCALES + tuple(named)
+        what += "".join(f"; {n}: {e}'s what-if, {d}" for n, (e, d) in named.items())
+    p.add_argument("--scale", choices=scales, default="quick", help=what.replace("%", "%%"))
     p.add_argument("--jobs", type=_jobs, default=os.cpu_count() or 1,
                    help="points run in parallel (default: number of CPUs)")
     p.add_argument("--out", type=Path, default=None,
@@ -195,7 +202,22 @@ def _with_overrides(exp, items):
     check_values(exp.program, {n: [v] for n, v in over.items()})
     base = exp.points
     _log(f"{exp.id}: every point with " + ", ".join(f"{n}={v}" for n, v in over.items()))
+    # As the experiment's own points hold them: a number where the text reads as a finite one
+    # (its cost function and analysis do arithmetic on them); the program sees the same text.
+    over = {n: _typed(v) for n, v in over.items()}
     return dataclasses.replace(exp, points=lambda scale: [{**p, **over} for p in base(scale)])
+
+
+def _typed(text: str):
+    """A --param value: an int or a finite float where the text reads as one, else the text."""
+    for kind in (int, float):
+        try:
+            value = kind(text)
+        except ValueError:
+            continue
+        if kind is int or math.isfinite(value):
+            return value
+    return text
 
 
 def _named_experiment(exps, name):
@@ -600,7 +622,7 @@ def main(argv=None):
     p.add_argument("--param", action="append", metavar="NAME=VALUE",
                    help="set NAME (an option of the experiment's program, or an ns-3 attribute "
                         "ns3::Type::Attr) to VALUE in every point; repeatable")
-    _common(p)
+    _common(p, what_if=True)
     p.set_defaults(func=cmd_run)
     p = sub.add_parser("reproduce", help="every experiment, then the report")
     _common(p)

@@ -10,6 +10,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+#: The reproduction's scales: quick (a reduced sweep, minutes) and paper (the studies' full
+#: procedure). Every experiment has both; an experiment may name scales of its own beyond the
+#: study's (Experiment.what_if_scales), which only ``./testbed run EXPERIMENT --scale NAME``
+#: runs.
 SCALES = ("quick", "paper")
 
 
@@ -339,6 +343,14 @@ class Experiment:
     # round first. A deterministic function of the records: a campaign run again finds the
     # same points stored.
     more_points: Callable[[str, list[Record]], list[dict]] | None = None
+    # Optional: named scales beyond the study's, a what-if the hardware never ran (mega-scale's
+    # "tenfold": ten times the study's senders), as name -> one line of what it is. points(scale)
+    # knows them; ./testbed run EXPERIMENT --scale NAME runs them, a reproduction never does.
+    what_if_scales: dict[str, str] = field(default_factory=dict)
+
+    def scales(self) -> tuple[str, ...]:
+        """The scales this experiment runs at: the reproduction's, then its own what-ifs."""
+        return SCALES + tuple(self.what_if_scales)
 
     @property
     def doc_chapter(self) -> str:

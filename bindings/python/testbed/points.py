@@ -54,7 +54,15 @@ def run_campaign(exps: list[Experiment], scale: str, jobs: int, out: Path,
     Returns, per experiment id, its records in point order, or the exception that stopped it.
     """
     if scale not in SCALES:
-        raise CampaignError(f"unknown scale {scale!r}; use one of {', '.join(SCALES)}")
+        # A what-if scale is an experiment's own: every experiment of the campaign must name it.
+        have = [e.id for e in exps if scale in e.what_if_scales]
+        if len(have) < len(exps):
+            where = (f" (a what-if scale of {', '.join(have)} only: ./testbed run {have[0]} "
+                     f"--scale {scale})") if have else ""
+            without = [e.id for e in exps if scale not in e.what_if_scales]
+            shown = ", ".join(without[:3]) + (", ..." if len(without) > 3 else "")
+            raise CampaignError(f"unknown scale {scale!r} for {shown}{where}; use one of "
+                                f"{', '.join(SCALES)}")
     if isinstance(jobs, bool) or not isinstance(jobs, int):
         raise TypeError(f"jobs={jobs!r}: a whole number >= 1, not {type(jobs).__name__}")
     if jobs < 1:
@@ -243,10 +251,12 @@ def _costliest_first(todo: list[tuple]) -> list[tuple]:
 def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
     from distributed import wait
 
-    # No more workers than points (a worker process per --jobs cost memory and start-up time).
-    cluster = dask_cluster.Cluster(min(jobs, len(todo)), scheduler)
+    # No more workers than points (a worker process per --jobs cost memory and start-up time),
+    # unless a point may split: its parts need the workers of --jobs, even when it is alone.
+    size = jobs if any(exp.split for exp, *_ in todo) else min(jobs, len(todo))
+    cluster = dask_cluster.Cluster(size, scheduler)
     log(cluster.describe())
-    workers = max(1, min(jobs, len(todo)) if scheduler is None else cluster.workers())
+    workers = max(1, size if scheduler is None else cluster.workers())
     bar = Progress(len(todo), log, progress, costs=point_costs(todo),
                    params=[p for _, p, *_ in todo], jobs=workers)
     # A point that is the campaign's critical path may run as parts in parallel, merged into
@@ -264,7 +274,7 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
     index = {}
     # Simulated-time progress of paper-scale points only (their runs take minutes; a quick
     # point's run is over before the reporter's first line).
-    show = scale == "paper"
+    show = scale != "quick"
     if show and any(exp.progress for exp, *_ in todo):
         cluster.client.subscribe_topic("testbed-progress", lambda event: log(f"  {event[1]}"))
     n = len(todo)
