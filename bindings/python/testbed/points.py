@@ -332,6 +332,10 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
         cluster.close()
 
 
+#: The programs' --progress period: a line every this many seconds of wall clock (and one as
+#: the run starts; helper/program-options-progress.cc).
+PROGRESS_PERIOD_S = 10.0
+
 #: How long one wait for a finished point's result lasts before the campaign looks whether an
 #: external cluster still has workers.
 RESULT_POLL_S = 10.0
@@ -362,8 +366,6 @@ def _finish(f, futures, show, failed, log, bar, rank=None, cluster=None, schedul
     """A point's future is done: its record was written (or it failed); report and release it.
     Every failed point is logged once, as it fails, with its error; the experiment's exception
     (``failed``) counts and names them all."""
-    if show:
-        time.sleep(0.2)  # the point's last progress events are still on their way
     # Released once its record is written: a finished point held by the client would
     # be computed again when the worker that holds its (small) result dies.
     members = futures.pop(f)
@@ -374,6 +376,11 @@ def _finish(f, futures, show, failed, log, bar, rank=None, cluster=None, schedul
     except Exception as e:  # the point's workers died too often (KilledWorker), ...
         res = {"ok": False, "error": f"{type(e).__name__}: {e}"}
     f.release()
+    if show and members[0][0].progress and res.get("wall", 0.0) >= PROGRESS_PERIOD_S:
+        # A point that reported its progress may have printed a line just before it ended:
+        # that line is still on its way through the cluster's event log. (The wait is the
+        # campaign's, one point at a time: never for the short points, which print none.)
+        time.sleep(0.2)
     if not res["ok"]:
         log(f"{members[0][0].id}: point FAILED: {res['error']}")
         for e, p, _ in members:
