@@ -348,10 +348,6 @@ class Experiment:
     # knows them; ./testbed run EXPERIMENT --scale NAME runs them, a reproduction never does.
     what_if_scales: dict[str, str] = field(default_factory=dict)
 
-    def scales(self) -> tuple[str, ...]:
-        """The scales this experiment runs at: the reproduction's, then its own what-ifs."""
-        return SCALES + tuple(self.what_if_scales)
-
     @property
     def doc_chapter(self) -> str:
         return self.doc or STUDY_DOCS.get(self.study, "doc/experiments.rst")

@@ -272,8 +272,8 @@ def _compute(todo, jobs, scheduler, log, failed, progress, scale, extra):
     # coarser clock can only make a record look older: then it is computed again, as before.)
     since = time.time()
     index = {}
-    # Simulated-time progress of paper-scale points only (their runs take minutes; a quick
-    # point's run is over before the reporter's first line).
+    # Simulated-time progress at the paper and what-if scales only (their runs take minutes; a
+    # quick point's run is over before the reporter's first line).
     show = scale != "quick"
     if show and any(exp.progress for exp, *_ in todo):
         cluster.client.subscribe_topic("testbed-progress", lambda event: log(f"  {event[1]}"))
