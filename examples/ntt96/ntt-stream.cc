@@ -17,9 +17,10 @@
  *                   another IP subnet of the ring: the stream enters and leaves by the FDDI
  *                   interface) or on the Ethernet side (--receiverSide). The load enters through
  *                   the Ethernet interface (analyser's load port on the hub, sink L on the
- *                   ring); --randomRate > 0 adds exp. 3's random-destination sender on the hub:
- *                   it runs until the router's cache is full (or --fillTimeout), then S opens
- *                   its connection and the stream starts.
+ *                   ring: --loadDirection=in, the study's words) or leaves by it (load port on
+ *                   the ring, L on the hub: --loadDirection=out); --randomRate > 0 adds exp. 3's
+ * random-destination sender on the hub: it runs until the router's cache is full (or
+ * --fillTimeout), then S opens its connection and the stream starts.
  *
  *   ./ntt-stream --setup=router --tcp=1 --loadPps=3000 --cacheFddi=0 --output=r.json
  */
@@ -31,55 +32,17 @@
 
 using namespace ns3;
 
-int
-main(int argc, char* argv[])
+namespace
 {
-    ProgramOptions::SetSimulatorDefaults();
-    NttStreamConfig c;
-    std::string mclText = "2048";
-    std::string clockText = "1000000";
-    std::string rateLayer = "application";
-    std::string profileFile;
-    ProgramOptions opts("ntt-stream",
-                        "[NTT96] jitter of the 6 Mbit/s stream over TCP or UDP on an FDDI ring "
-                        "or through a route-cache router, under load");
-    opts.AddChoice("setup", "ring (exp. 1) or router (exps. 2, 3)", c.setup, {"ring", "router"});
-    opts.AddChoice("receiverSide",
-                   "router setup: the receiving computer on the FDDI side (another IP subnet "
-                   "of the ring) or on the Ethernet side",
-                   c.receiverSide,
-                   {"fddi", "ethernet"});
-    opts.Add("tcp", "carry the stream over TCP (else UDP)", c.tcp);
-    opts.Add("analyserOnRing",
-             "the analyser's stream port on the (loaded) ring, else on a ring of its own with S",
-             c.analyserOnRing);
-    // Up to 1e6 frames/s: ten times what either medium carries of the smallest frames.
-    opts.Add("loadPps", "load frames per second (0: none)", c.loadPps, 0.0, 1e6, "frames/s");
-    // 64: Ethernet's smallest frame; 4377: FDDI's largest (MTU 4352 + 25). 0: the largest of
-    // the load's medium (NttTestbed::Check() checks it against the medium).
-    opts.Add("loadFrame",
-             "load frame bytes, MAC header and FCS included (0: largest)",
-             c.loadFrame,
-             0,
-             4377,
-             "bytes");
-    // The study: 1000; at least 10 for a meaningful max - min.
-    opts.Add("packets", "stream packets in the jitter window (logged)", c.packets, 10, 100000);
-    opts.Add("warmupPackets",
-             "logged stream packets before the jitter window",
-             c.warmupPackets,
-             0,
-             100000);
-    opts.Add("interval", "the stream's interval", c.interval, MicroSeconds(100), Seconds(1));
-    // 12 bytes carry the sequence number; 4324 is the largest unfragmented UDP payload on FDDI.
-    opts.Add("packetSize", "stream packet bytes (UDP payload)", c.packetSize, 12, 4324, "bytes");
-    // At least one second; up to a simulated day.
-    opts.Add("maxTime",
-             "longest the stream runs before the receiver has logged its window (then the "
-             "jitter is a lower bound)",
-             c.maxTime,
-             Seconds(1),
-             Seconds(86400));
+
+/**
+ * The router's route-cache options and exp. 3's random-destination traffic.
+ * @param opts the program's options
+ * @param c the configuration they set
+ */
+void
+AddCacheOptions(ProgramOptions& opts, NttStreamConfig& c)
+{
     opts.Add("cacheEthernet",
              "router: fast switching (ip route-cache) on the Ethernet interface",
              c.cacheEthernet);
@@ -138,6 +101,66 @@ main(int argc, char* argv[])
              c.fillTimeout,
              Seconds(0),
              Seconds(3600));
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    ProgramOptions::SetSimulatorDefaults();
+    NttStreamConfig c;
+    std::string mclText = "2048";
+    std::string clockText = "1000000";
+    std::string rateLayer = "application";
+    std::string profileFile;
+    ProgramOptions opts("ntt-stream",
+                        "[NTT96] jitter of the 6 Mbit/s stream over TCP or UDP on an FDDI ring "
+                        "or through a route-cache router, under load");
+    opts.AddChoice("setup", "ring (exp. 1) or router (exps. 2, 3)", c.setup, {"ring", "router"});
+    opts.AddChoice("receiverSide",
+                   "router setup: the receiving computer on the FDDI side (another IP subnet "
+                   "of the ring) or on the Ethernet side",
+                   c.receiverSide,
+                   {"fddi", "ethernet"});
+    opts.AddChoice("loadDirection",
+                   "router setup: the load enters the router by its Ethernet interface (load "
+                   "port on the hub, sink on the ring) or leaves by it (load port on the ring, "
+                   "sink on the hub)",
+                   c.loadDirection,
+                   {"in", "out"});
+    opts.Add("tcp", "carry the stream over TCP (else UDP)", c.tcp);
+    opts.Add("analyserOnRing",
+             "the analyser's stream port on the (loaded) ring, else on a ring of its own with S",
+             c.analyserOnRing);
+    // Up to 1e6 frames/s: ten times what either medium carries of the smallest frames.
+    opts.Add("loadPps", "load frames per second (0: none)", c.loadPps, 0.0, 1e6, "frames/s");
+    // 64: Ethernet's smallest frame; 4377: FDDI's largest (MTU 4352 + 25). 0: the largest of
+    // the load's medium (NttTestbed::Check() checks it against the medium).
+    opts.Add("loadFrame",
+             "load frame bytes, MAC header and FCS included (0: largest)",
+             c.loadFrame,
+             0,
+             4377,
+             "bytes");
+    // The study: 1000; at least 10 for a meaningful max - min.
+    opts.Add("packets", "stream packets in the jitter window (logged)", c.packets, 10, 100000);
+    opts.Add("warmupPackets",
+             "logged stream packets before the jitter window",
+             c.warmupPackets,
+             0,
+             100000);
+    opts.Add("interval", "the stream's interval", c.interval, MicroSeconds(100), Seconds(1));
+    // 12 bytes carry the sequence number; 4324 is the largest unfragmented UDP payload on FDDI.
+    opts.Add("packetSize", "stream packet bytes (UDP payload)", c.packetSize, 12, 4324, "bytes");
+    // At least one second; up to a simulated day.
+    opts.Add("maxTime",
+             "longest the stream runs before the receiver has logged its window (then the "
+             "jitter is a lower bound)",
+             c.maxTime,
+             Seconds(1),
+             Seconds(86400));
+    AddCacheOptions(opts, c);
     // ANSI X3.139: T_Max is 165 ms; 4 ms is the lowest bid the era's stations accepted
     // (Cisco IOS, DEC fddi_config). Default: 8 ms (ring), 5 ms (router: Cisco's bid).
     opts.Add("ttrt",
@@ -256,6 +279,8 @@ main(int argc, char* argv[])
                                 "--randomRate needs --setup=router");
         ProgramOptions::Require(c.setup == "router" || !opts.IsGiven("receiverSide"),
                                 "--receiverSide needs --setup=router");
+        ProgramOptions::Require(c.setup == "router" || !opts.IsGiven("loadDirection"),
+                                "--loadDirection needs --setup=router");
     });
     opts.Parse(argc, argv);
     c.ttrtGiven = opts.IsGiven("ttrt");

@@ -73,6 +73,11 @@ NttTestbed::DeclareFields(ResultRecord& rec)
         .Declare("receiver_side",
                  ResultRecord::STRING,
                  "side of the router the receiving computer is on: fddi or ethernet")
+        .Declare("load_direction",
+                 ResultRecord::STRING,
+                 "router: the load enters (in) or leaves (out) by the router's Ethernet "
+                 "interface; ring: in",
+                 ResultRecord::SOMETIMES)
         .Declare("analyser_on_ring", ResultRecord::BOOL, "the analyser's stream port on the ring")
         .Declare("ttrt_ms", ResultRecord::REAL, "FDDI TTRT (ms)")
         .Declare("mss", ResultRecord::INT, "TCP segment size of the path (bytes)")
@@ -436,13 +441,16 @@ NttTestbed::BuildNetwork()
         {
             ring.Add(m_receiver);
         }
-        ring.Add(m_sink);
+        // The load's ends: port on the hub and sink on the ring (it enters the router by
+        // Ethernet), or the other way round (it leaves by Ethernet).
+        const bool loadIn = m_c.loadDirection == "in";
+        ring.Add(loadIn ? m_sink : loadPort);
         hub.Add(rtr);
         if (!receiverOnRing)
         {
             hub.Add(m_receiver);
         }
-        hub.Add(loadPort);
+        hub.Add(loadIn ? loadPort : m_sink);
         hub.Add(randomSender);
     }
     FddiHelper fddi;
@@ -645,14 +653,16 @@ NttTestbed::BuildApplications()
     m_loadSink = DynamicCast<PacketSink>(sinkHelper.Install(m_sink).Get(0));
 
     // Load: the analyser's load port, constant rate, its frames addressed at set-up to L on the
-    // ring (exp. 1) or to the router's Ethernet interface (exps. 2, 3).
+    // ring (exp. 1) or to the router's interface on the load port's side (exps. 2, 3).
     if (m_c.loadPps > 0)
     {
         m_load = CreateObject<UdpFrameSource>();
         const std::string byLoad = "from its options --loadPps, --loadFrame";
         UserAttributes::SetFixed(m_load, "Rate", DoubleValue(m_c.loadPps), byLoad);
         UserAttributes::SetFixed(m_load, "PacketSize", UintegerValue(LoadPayload()), byLoad);
-        Ptr<NetDevice> next = m_router ? m_rtrHubDev : m_sink->GetDevice(1);
+        Ptr<NetDevice> next = !m_router                   ? m_sink->GetDevice(1)
+                              : m_c.loadDirection == "in" ? m_rtrHubDev
+                                                          : m_rtrRingDev;
         m_load->SetTarget(loadPort->GetDevice(1),
                           next->GetAddress(),
                           AddressOf(loadPort),
@@ -844,6 +854,7 @@ NttTestbed::Write(ResultRecord& rec) const
     }
     if (m_router)
     {
+        rec.SetString("load_direction", m_c.loadDirection);
         rec.SetString("cache_side", m_c.cacheSide);
         rec.SetString("cache_policy", m_c.cachePolicy);
         rec.SetInt("cache_ethernet", m_c.cacheEthernet);

@@ -43,6 +43,7 @@ struct NttStreamConfig
 {
     std::string setup{"ring"};         //!< ring (exp. 1) or router (exps. 2, 3)
     std::string receiverSide{"fddi"};  //!< router: R on the FDDI side (a second subnet) or Ethernet
+    std::string loadDirection{"in"};   //!< router: load enters (in) or leaves (out) by Ethernet
     bool tcp{true};                    //!< the stream forwarded over TCP (else UDP)
     bool analyserOnRing{true};         //!< the analyser's stream port on the (loaded) ring
     double loadPps{0};                 //!< load frames per second (0: none)

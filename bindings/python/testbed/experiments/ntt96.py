@@ -49,6 +49,13 @@ MAX_TIME = {"quick": "30s", "paper": "600s"}
 CACHES = [(True, True, "Ethernet on, FDDI on"), (False, True, "Ethernet off, FDDI on"),
           (True, False, "Ethernet on, FDDI off"), (False, False, "Ethernet off, FDDI off")]
 SIDES = ["fddi", "ethernet"]
+# Who governs a packet (doc/ntt.rst, "Which switch governs which packets"): the switch of the
+# interface it leaves by (Output) or arrives on (Input), with the load entering the router by its
+# Ethernet interface (the study's words) or leaving by it. The first is the study's reading; the
+# others run on a shorter load grid.
+READINGS = [("Output", "in"), ("Input", "in"), ("Output", "out"), ("Input", "out")]
+READING_PPS = {"quick": [6500], "paper": [1000, 4000, 6500, 8000]}
+READING_SIDES = {"quick": ["fddi"], "paper": SIDES}
 
 
 def _rate(mbps, frame):
@@ -282,7 +289,32 @@ def router_points(scale):
                 pts.append({"setup": "router", "tcp": True, "receiverSide": "fddi",
                             "loadPps": float(pps), "loadFrame": frame, "cacheEthernet": e,
                             "cacheFddi": f, "maxTime": mt})
+    # The other readings of which packets each switch governs (doc/ntt.rst, "Which switch
+    # governs which packets"): the input interface's switch, and the load leaving the router by
+    # its Ethernet interface, on a shorter load grid; at the quick scale with the receiving
+    # computer on the FDDI side only (where the study's reading leaves the Ethernet switch idle).
+    for side_rule, direction in READINGS[1:]:
+        for side in READING_SIDES[scale]:
+            for e, f, _ in CACHES:
+                for pps in READING_PPS[scale]:
+                    pts.append({"setup": "router", "tcp": True, "receiverSide": side,
+                                "loadPps": float(pps), "loadFrame": ETHERNET_MAX_FRAME,
+                                "cacheEthernet": e, "cacheFddi": f, "cacheSide": side_rule,
+                                "loadDirection": direction, "maxTime": mt})
     return pts
+
+
+def _reading(p):
+    """A point's reading of who governs (cacheSide, loadDirection), from its parameters."""
+    return (p.get("cacheSide", READINGS[0][0]), p.get("loadDirection", READINGS[0][1]))
+
+
+def _reading_prefix(reading):
+    """The metric prefix of a reading: 'exp2_' for the study's own, else
+    'exp2_<governing interface>_load_<direction>_'."""
+    if reading == READINGS[0]:
+        return "exp2_"
+    return f"exp2_{reading[0].lower()}_load_{reading[1]}_"
 
 
 def _rank(r):
@@ -317,13 +349,38 @@ def _worse(a, b):
     return rb > ra + res
 
 
+def _reading_of(rec):
+    r = rec.result
+    return (r.get("cache_side", READINGS[0][0]), r.get("load_direction", READINGS[0][1]))
+
+
+def _switches_that_matter(curves, reading, side):
+    """{'ethernet': bool, 'fddi': bool}: whether flipping the interface's switch changes a
+    record of the reading and side at some load (the jitter, what was logged, or the router's
+    fast and slow counts); None where no pair ran."""
+    def sig(r):
+        return (r["jitter_s"], r["window_logged"], r["router_fast"], r["router_slow"])
+
+    out = {}
+    for name, flip in (("ethernet", lambda e, f: (not e, f)), ("fddi", lambda e, f: (e, not f))):
+        seen = None
+        for e, f, _ in CACHES:
+            here = dict(curves.get((reading, side, e, f, ETHERNET_MAX_FRAME), []))
+            there = dict(curves.get((reading, side, *flip(e, f), ETHERNET_MAX_FRAME), []))
+            for load in here.keys() & there.keys():
+                seen = bool(seen) or sig(here[load]) != sig(there[load])
+        out[name] = seen
+    return out
+
+
 def router_analyse(records):
     def key(rec):
         r = rec.result
-        return (r["receiver_side"], bool(r["cache_ethernet"]), bool(r["cache_fddi"]),
-                r["load_frame_bytes"])
+        return (_reading_of(rec), r["receiver_side"], bool(r["cache_ethernet"]),
+                bool(r["cache_fddi"]), r["load_frame_bytes"])
 
     rows = [_row(rec, receiver_side=rec.result["receiver_side"],
+                 cache_side=_reading_of(rec)[0], load_direction=_reading_of(rec)[1],
                  cache_ethernet=bool(rec.result["cache_ethernet"]),
                  cache_fddi=bool(rec.result["cache_fddi"]), router_fast=rec.result["router_fast"],
                  router_slow=rec.result["router_slow"],
@@ -332,58 +389,77 @@ def router_analyse(records):
                  router_ethernet_drops=rec.result["router_ethernet_drops"]) for rec in records]
     curves = _curve(records, key)
     metrics = {}
-    for side in SIDES:
-        suffix = "" if side == "fddi" else "_rx_ethernet"
-        both_off = curves.get((side, False, False, ETHERNET_MAX_FRAME), [])
-        if both_off:
-            hi = both_off[-1][1]
-            _metric(metrics, f"exp2_both_off{suffix}_jitter_s", hi)
-            metrics[f"exp2_both_off{suffix}_highest_load_logged"] = hi["window_logged"]
-        for e, f, _ in CACHES:
-            c = curves.get((side, e, f, ETHERNET_MAX_FRAME), [])
-            if not c:
-                continue
-            worst = max((r for _, r in c), key=_rank)
-            name = f"exp2_eth_{'on' if e else 'off'}_fddi_{'on' if f else 'off'}{suffix}_worst_jitter_s"
-            # with any point of the curve cut off, its worst is only a lower bound
-            _metric(metrics, name, dict(worst, jitter_is_lower_bound=any(
-                _bound(r) for _, r in c)))
-            metrics[name[:-len("_jitter_s")] + "_logged"] = worst["window_logged"]
-        on = curves.get((side, True, True, ETHERNET_MAX_FRAME), [])
-        off = curves.get((side, True, False, ETHERNET_MAX_FRAME), [])
-        if on and off:
-            pairs = list(zip(on, off))
-            better = [_worse(b, a) for (_, a), (_, b) in pairs]  # off better than on
-            worse = [_worse(a, b) for (_, a), (_, b) in pairs]  # off worse than on
-            # True: never better and once worse; False: better somewhere, or equal everywhere;
-            # None (undetermined): a cut-off pair leaves it open
-            if any(x is True for x in better):
-                verdict = False
-            elif None in better or (None in worse and not any(x is True for x in worse)):
-                verdict = None
-            else:
-                verdict = any(worse)
-            metrics[f"exp2_fddi_off_worse_than_on{suffix}"] = verdict
+    readings = [g for g in READINGS if any(k[0] == g for k in curves)]
+    for reading in readings:
+        prefix = _reading_prefix(reading)
+        for side in SIDES:
+            suffix = "" if side == "fddi" else "_rx_ethernet"
+            both_off = curves.get((reading, side, False, False, ETHERNET_MAX_FRAME), [])
+            if both_off and reading == READINGS[0]:
+                hi = both_off[-1][1]
+                _metric(metrics, f"{prefix}both_off{suffix}_jitter_s", hi)
+                metrics[f"{prefix}both_off{suffix}_highest_load_logged"] = hi["window_logged"]
+            for e, f, _ in CACHES:
+                c = curves.get((reading, side, e, f, ETHERNET_MAX_FRAME), [])
+                if not c:
+                    continue
+                worst = max((r for _, r in c), key=_rank)
+                name = (f"{prefix}eth_{'on' if e else 'off'}_fddi_{'on' if f else 'off'}"
+                        f"{suffix}_worst_jitter_s")
+                # with any point of the curve cut off, its worst is only a lower bound
+                _metric(metrics, name, dict(worst, jitter_is_lower_bound=any(
+                    _bound(r) for _, r in c)))
+                metrics[name[:-len("_jitter_s")] + "_logged"] = worst["window_logged"]
+            on = curves.get((reading, side, True, True, ETHERNET_MAX_FRAME), [])
+            off = curves.get((reading, side, True, False, ETHERNET_MAX_FRAME), [])
+            if on and off:
+                pairs = list(zip(on, off))
+                better = [_worse(b, a) for (_, a), (_, b) in pairs]  # off better than on
+                worse = [_worse(a, b) for (_, a), (_, b) in pairs]  # off worse than on
+                # True: never better and once worse; False: better somewhere, or equal
+                # everywhere; None (undetermined): a cut-off pair leaves it open
+                if any(x is True for x in better):
+                    verdict = False
+                elif None in better or (None in worse and not any(x is True for x in worse)):
+                    verdict = None
+                else:
+                    verdict = any(worse)
+                metrics[f"{prefix}fddi_off_worse_than_on{suffix}"] = verdict
+            # Which interface's switch reaches some of the reading's packets: one that reaches
+            # none leaves every record as it is (the 2 x 2 design then has two distinct rows).
+            for name, matters in _switches_that_matter(curves, reading, side).items():
+                if matters is not None:
+                    metrics[f"{prefix}{name}_switch_matters{suffix}"] = matters
+    primary = READINGS[0]
     for frame in ROUTER_SMALL_FRAMES:
         for e, f in ((True, True), (True, False)):
-            c = curves.get(("fddi", e, f, frame), [])
+            c = curves.get((primary, "fddi", e, f, frame), [])
             if c:
                 _metric(metrics, f"exp2_{frame}B_frames_fddi_{'on' if f else 'off'}_highest_rate_jitter_s",
                         c[-1][1])
     figs = []
-    for side in SIDES:
-        sub = {(e, f): curves.get((side, e, f, ETHERNET_MAX_FRAME), []) for e, f, _ in CACHES}
-        figs.append(Figure(
-            name="exp2-jitter-router" + ("" if side == "fddi" else "-rx-ethernet"),
-            title=("NTT96 exp. 2 (cf. Fig. 4): TCP jitter through the router, receiving computer "
-                   f"on the {'FDDI' if side == 'fddi' else 'Ethernet'} side"),
-            xlabel="offered load through the Ethernet interface (Mbit/s of 1 518-byte frames)",
-            ylabel="jitter (ms)", logy=True, extra=["set key below"],
-            series=_series(sub, [((e, f), t) for e, f, t in CACHES])))
+    for reading in readings:
+        for side in SIDES:
+            sub = {(e, f): curves.get((reading, side, e, f, ETHERNET_MAX_FRAME), [])
+                   for e, f, _ in CACHES}
+            if not any(sub.values()):
+                continue
+            tag = "" if reading == primary else f"-{reading[0].lower()}-load-{reading[1]}"
+            who = ("" if reading == primary else
+                   f"; {reading[0].lower()} interface's switch governs, load "
+                   f"{'entering' if reading[1] == 'in' else 'leaving'} by Ethernet")
+            figs.append(Figure(
+                name="exp2-jitter-router" + tag + ("" if side == "fddi" else "-rx-ethernet"),
+                title=("NTT96 exp. 2 (cf. Fig. 4): TCP jitter through the router, receiving "
+                       f"computer on the {'FDDI' if side == 'fddi' else 'Ethernet'} side{who}"),
+                xlabel="offered load through the Ethernet interface (Mbit/s of 1 518-byte frames)",
+                ylabel="jitter (ms)", logy=True, extra=["set key below"],
+                series=_series(sub, [((e, f), t) for e, f, t in CACHES])))
     small = {}
     for frame in [ETHERNET_MAX_FRAME] + ROUTER_SMALL_FRAMES:
         for e, f in ((True, True), (True, False)):
-            small[(frame, f)] = [(r["load_rate_pps"], r) for _, r in curves.get(("fddi", e, f, frame), [])]
+            small[(frame, f)] = [(r["load_rate_pps"], r)
+                                 for _, r in curves.get((primary, "fddi", e, f, frame), [])]
     figs.append(Figure(
         name="exp2-jitter-frame-size",
         title="NTT96 exp. 2: TCP jitter against the load's frame rate, by frame size (Ethernet on)",
@@ -397,7 +473,12 @@ def router_analyse(records):
              "load from the analyser's load port on the hub to a sink on the ring. One route cache "
              "of 8548 entries, fast switching on/off per interface (the output interface's switch "
              "governs a packet), input hold queues of 75 per interface. Points cut off at the "
-             "maximum time are lower bounds, marked separately. Predictions."]
+             "maximum time are lower bounds, marked separately. Predictions.",
+             "The other readings of who governs (exp2_input_load_in_*, exp2_output_load_out_*, "
+             "exp2_input_load_out_*): the input interface's switch, and the load leaving by "
+             "Ethernet (port on the ring, sink on the hub). *_switch_matters says whether an "
+             "interface's switch changes any record of a reading: where one does not, two of the "
+             "four combinations are the other two."]
     return Analysis(rows=rows, metrics=metrics, figures=figs, notes=notes)
 
 
@@ -521,6 +602,12 @@ def _router_metric_point(p):
             or p.get("loadPps") == float(max(ROUTER_SMALL_PPS["quick"])))
 
 
+def _router_sampled_point(p):
+    """A point a sensitivity sample of exp. 2 runs: a metric's point of the study's reading (the
+    other readings of who governs are named choices reported side by side, each over seeds)."""
+    return _router_metric_point(p) and _reading(p) == READINGS[0]
+
+
 def _stand_in(p):
     """With the receiving computer on the FDDI side (doc/sensitivity.rst; test_sensitivity.py
     runs each pair):
@@ -533,7 +620,7 @@ def _stand_in(p):
     * the TCP path's MTU is FDDI's, whose MSS 4 096 (4 352 - 40 rounded down to a multiple of
       MCLBYTES) is the same for --mclBytes 2 048 and 1 024 (4.4BSD's tcp_mss(); the option's
       only use): the point with 1 024 is the point without the option."""
-    if p.get("receiverSide") != "fddi":
+    if p.get("receiverSide") != "fddi" or _reading(p) != READINGS[0]:
         return None
     run, echo = dict(p), {}
     if p.get("cacheEthernet") is False and p.get("cacheSide", "Output") == "Output":
@@ -552,6 +639,7 @@ def _router_gate(p):
     point logged nothing in all 82 such curves of the N = 4 run.)"""
     top = float(max(ROUTER_PPS["quick"]))
     if (p.get("receiverSide") == "ethernet" and p.get("cacheFddi") is False
+            and _reading(p) == READINGS[0]
             and p.get("loadFrame") == ETHERNET_MAX_FRAME and p.get("loadPps", top) < top):
         return dict(p, loadPps=top)
     return None
@@ -614,7 +702,7 @@ def _sensitivity(random_traffic=False):
         # the figure); the size and slow-cost points are the sample's own factors. Exp. 2:
         # the points its metrics come from; the FDDI-side points with Ethernet fast switching
         # off are their twins with it on
-        point_filter=_at_default if random_traffic else _router_metric_point,
+        point_filter=_at_default if random_traffic else _router_sampled_point,
         stand_in=_stand_in,
         gate=None if random_traffic else _router_gate, settles=_settled)
 
