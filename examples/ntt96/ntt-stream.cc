@@ -18,7 +18,8 @@
  *                   interface) or on the Ethernet side (--receiverSide). The load enters through
  *                   the Ethernet interface (analyser's load port on the hub, sink L on the
  *                   ring: --loadDirection=in, the study's words) or leaves by it (load port on
- *                   the ring, L on the hub: --loadDirection=out); --randomRate > 0 adds exp. 3's
+ *                   the ring, L on the hub: --loadDirection=out); --randomRate > 0 (a generator
+ *                   at that rate) or --randomSender=host (a host as fast as it can) adds exp. 3's
  * random-destination sender on the hub: it runs until the router's cache is full (or
  * --fillTimeout), then S opens its connection and the stream starts.
  *
@@ -85,6 +86,16 @@ AddCacheOptions(ProgramOptions& opts, NttStreamConfig& c)
     // 0 up to the largest unfragmented UDP payload on Ethernet.
     // "sends packets with random destinations ... until all 8548 route cache entries are filled,
     // then the stream starts": whether it went on sending is not said.
+    opts.AddChoice("randomSender",
+                   "router: exp. 3's random computer: a generator at --randomRate, or a host "
+                   "(the hosts' profile) that sends as fast as its send path and the Ethernet "
+                   "allow",
+                   c.randomSender,
+                   {"generator", "host"});
+    opts.AddChoice("ethernetRate",
+                   "router: the Ethernet hub's rate",
+                   c.ethernetRate,
+                   {"100Mbps", "10Mbps"});
     opts.AddChoice("randomAfterFill",
                    "router: exp. 3's random computer once the cache is full: goes on sending, "
                    "or stops",
@@ -277,6 +288,11 @@ main(int argc, char* argv[])
     opts.AddCheck([&]() {
         ProgramOptions::Require(c.setup == "router" || c.randomRate == 0,
                                 "--randomRate needs --setup=router");
+        ProgramOptions::Require(c.setup == "router" || c.randomSender == "generator",
+                                "--randomSender=host needs --setup=router");
+        ProgramOptions::Require(c.randomSender == "generator" || !opts.IsGiven("randomRate"),
+                                "--randomRate is the generator's: a host (--randomSender=host) "
+                                "sends as fast as its send path allows");
         ProgramOptions::Require(c.setup == "router" || !opts.IsGiven("receiverSide"),
                                 "--receiverSide needs --setup=router");
         ProgramOptions::Require(c.setup == "router" || !opts.IsGiven("loadDirection"),

@@ -179,7 +179,16 @@ NttTestbed::DeclareFields(ResultRecord& rec)
                  ResultRecord::SOMETIMES)
         .Declare("random_rate_pps",
                  ResultRecord::REAL,
-                 "random-destination datagrams per second",
+                 "random-destination datagrams per second handed to the socket, first to last "
+                 "(a generator: its --randomRate; a host: what its send path allowed)",
+                 ResultRecord::SOMETIMES)
+        .Declare("random_sender",
+                 ResultRecord::STRING,
+                 "router: exp. 3's random computer: generator or host",
+                 ResultRecord::SOMETIMES)
+        .Declare("ethernet_mbps",
+                 ResultRecord::REAL,
+                 "router: the Ethernet hub's rate (Mbit/s)",
                  ResultRecord::SOMETIMES)
         .Declare("random_size_bytes",
                  ResultRecord::INT,
@@ -487,6 +496,8 @@ NttTestbed::BuildNetwork()
     {
         EthernetHelper eth;
         eth.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Mbps")));
+        // A 10 Mbit/s repeater: the 100 Mbit/s adapters (AUTO) detect its rate.
+        eth.SetChannelAttribute("Rate", DataRateValue(DataRate(m_c.ethernetRate)));
         eth.SetDeviceAttribute("Duplex", StringValue("Auto"));
         hubDevs = eth.InstallHub(hub);
         eth.AssignStreams(hubDevs, 300);
@@ -671,13 +682,24 @@ NttTestbed::BuildApplications()
         m_load->SetStartTime(m_loadStart);
     }
     // Exp. 3: random destinations until the router's cache is full.
-    if (m_c.randomRate > 0)
+    if (m_c.randomRate > 0 || m_c.randomSender == "host")
     {
         m_random = CreateObject<RandomDestinationSource>();
-        UserAttributes::SetFixed(m_random,
-                                 "Rate",
-                                 DoubleValue(m_c.randomRate),
-                                 "from its option --randomRate");
+        if (m_c.randomSender == "host")
+        {
+            // A computer of the hosts' kind, one process sending as fast as it can.
+            HostPlatformHelper h(ProgramOptions::WithHostSet(m_c.hostProfile, m_c.hostSet));
+            Ptr<HostPlatform> host = h.Install(randomSender);
+            host->AssignStreams(120);
+            m_random->SetProcess(host->CreateProcess());
+        }
+        else
+        {
+            UserAttributes::SetFixed(m_random,
+                                     "Rate",
+                                     DoubleValue(m_c.randomRate),
+                                     "from its option --randomRate");
+        }
         UserAttributes::SetFixed(m_random,
                                  "PacketSize",
                                  UintegerValue(m_c.randomSize),
@@ -863,7 +885,10 @@ NttTestbed::Write(ResultRecord& rec) const
         rec.Set("flush_phase", m_c.flushPhase);
         rec.SetString("random_after_fill", m_c.randomAfterFill);
         rec.Set("slow_cost_cycles", m_c.slowCost);
-        rec.Set("random_rate_pps", m_c.randomRate);
+        rec.Set("random_rate_pps",
+                m_c.randomSender == "host" ? m_random->GetSendRate() : m_c.randomRate);
+        rec.SetString("random_sender", m_c.randomSender);
+        rec.Set("ethernet_mbps", DataRate(m_c.ethernetRate).GetBitRate() / 1e6);
         rec.SetInt("random_size_bytes", m_c.randomSize);
         rec.SetInt("router_fast", m_cacheRouter->GetFastPath());
         rec.SetInt("router_slow", m_cacheRouter->GetSlowPath());

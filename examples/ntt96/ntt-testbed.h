@@ -61,16 +61,18 @@ struct NttStreamConfig
     std::string randomAfterFill{"continue"}; //!< router: exp. 3's random traffic after the fill
     double flushPhase{0};                    //!< router: first flush at this share of flushInterval
     uint32_t cacheCapacity{8548};            //!< router: route-cache entries (one table)
-    double randomRate{0};          //!< router: random-destination datagrams per second (exp. 3)
-    uint32_t randomSize{64};       //!< router: random-destination UDP payload bytes
-    Time fillTimeout{Seconds(30)}; //!< router: latest stream start after the random traffic
-    Time ttrt{MilliSeconds(8)};    //!< FDDI TTRT
-    bool ttrtGiven{false};         //!< --ttrt given (else the lowest bid: 8 ms ring, 5 ms router)
-    double fastCost{1800};         //!< router: fast-path cycles per packet
-    double slowCost{18000};        //!< router: process-switching cycles per packet
-    uint32_t inputQueue{75};       //!< router: input hold queue of each interface (packets)
-    uint32_t rxRing{32};           //!< router: receive ring of each interface (0: unbounded)
-    bool bufferPools{true};        //!< router: IOS public buffer pools for process switching
+    double randomRate{0}; //!< router: random-destination datagrams per second (exp. 3)
+    std::string randomSender{"generator"}; //!< router: exp. 3's random computer (generator, host)
+    std::string ethernetRate{"100Mbps"};   //!< router: the hub's rate (100Mbps, 10Mbps)
+    uint32_t randomSize{64};               //!< router: random-destination UDP payload bytes
+    Time fillTimeout{Seconds(30)};         //!< router: latest stream start after the random traffic
+    Time ttrt{MilliSeconds(8)};            //!< FDDI TTRT
+    bool ttrtGiven{false};   //!< --ttrt given (else the lowest bid: 8 ms ring, 5 ms router)
+    double fastCost{1800};   //!< router: fast-path cycles per packet
+    double slowCost{18000};  //!< router: process-switching cycles per packet
+    uint32_t inputQueue{75}; //!< router: input hold queue of each interface (packets)
+    uint32_t rxRing{32};     //!< router: receive ring of each interface (0: unbounded)
+    bool bufferPools{true};  //!< router: IOS public buffer pools for process switching
     std::string inputService{"Fifo"}; //!< router: IP input service order (Fifo, RoundRobin)
     uint32_t sndBuf{8192};            //!< hosts' TCP send buffer (bytes, before tcp_mss())
     uint32_t rcvBuf{8192};            //!< hosts' TCP receive buffer (bytes, before tcp_mss())

@@ -5,6 +5,8 @@
 #include "random-destination-source.h"
 
 #include "ns3/double.h"
+#include "ns3/host-platform.h"
+#include "ns3/host-process.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/log.h"
@@ -78,6 +80,7 @@ RandomDestinationSource::DoDispose()
     m_event.Cancel();
     m_socket = nullptr;
     m_host = nullptr;
+    m_process = nullptr;
     Application::DoDispose();
 }
 
@@ -94,7 +97,37 @@ RandomDestinationSource::StartApplication()
     NS_LOG_FUNCTION(this);
     m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
     m_socket->Bind();
+    if (m_process)
+    {
+        m_running = true;
+        Loop();
+        return;
+    }
     Send();
+}
+
+void
+RandomDestinationSource::SetProcess(Ptr<HostProcess> process)
+{
+    m_process = process;
+}
+
+void
+RandomDestinationSource::Loop()
+{
+    m_process->Execute(m_process->GetPlatform()->GetSendCost(m_size),
+                       MakeCallback(&RandomDestinationSource::SendOne, this));
+}
+
+void
+RandomDestinationSource::SendOne()
+{
+    if (!m_running)
+    {
+        return;
+    }
+    Emit();
+    Loop();
 }
 
 void
@@ -109,6 +142,7 @@ RandomDestinationSource::StopApplication()
 {
     NS_LOG_FUNCTION(this);
     m_event.Cancel();
+    m_running = false;
     if (m_socket)
     {
         m_socket->Close();
@@ -118,13 +152,29 @@ RandomDestinationSource::StopApplication()
 void
 RandomDestinationSource::Send()
 {
+    Emit();
+    m_event = Simulator::Schedule(Seconds(1.0 / m_rate), &RandomDestinationSource::Send, this);
+}
+
+void
+RandomDestinationSource::Emit()
+{
     // Host part in [1, 2^(32-len) - 2]: not the block's network or broadcast address.
     const uint32_t hosts = (1u << (32 - m_prefixLength)) - 2;
     const uint32_t host = 1 + m_host->GetInteger(0, hosts - 1);
     Ipv4Address dst((m_prefix.Get() & ~((1u << (32 - m_prefixLength)) - 1)) | host);
     m_socket->SendTo(Create<Packet>(m_size), 0, InetSocketAddress(dst, m_port));
-    ++m_sent;
-    m_event = Simulator::Schedule(Seconds(1.0 / m_rate), &RandomDestinationSource::Send, this);
+    m_last = Simulator::Now();
+    if (m_sent++ == 0)
+    {
+        m_first = m_last;
+    }
+}
+
+double
+RandomDestinationSource::GetSendRate() const
+{
+    return m_sent < 2 ? 0.0 : (m_sent - 1) / (m_last - m_first).GetSeconds();
 }
 
 uint64_t

@@ -40,6 +40,10 @@ FDDI_MSS = 4096
 # MICRO_TIME, the 100 Hz clock interrupt alone (SunOS 5, IRIX).
 CLOCKS_HZ = ["1000000", "1024", "100"]
 DEFAULT_RATE = 1000  # datagrams/s (doc/ntt.rst: the study could not control it)
+# Exp. 3's random computer as a host of the hosts' kind, sending as fast as its send path
+# allows, on the study's Ethernet at either speed the era offered (doc/ntt.rst, "The random
+# computer").
+HUB_RATES = {"quick": ["100Mbps"], "paper": ["100Mbps", "10Mbps"]}
 DEFAULT_FLUSH = 60  # s (doc/router.rst: once a minute, the era's route-cache ageing period)
 # The process-switching cost's documented range, cycles per packet (doc/router.rst): 5 to 20
 # times the fast path's 1 800.
@@ -498,6 +502,9 @@ def overflow_points(scale):
     # The cliff's probes at the default: the ends of the process-switching cost's range (the
     # random datagrams' size and the other factors are the sensitivity design's).
     pts += [dict(default, slowCost=float(c)) for c in SLOW_COST_ENDS]
+    # The random computer as a host: its rate is what its send path and the Ethernet allow.
+    host = {k: v for k, v in default.items() if k != "randomRate"}
+    pts += [dict(host, randomSender="host", ethernetRate=hub) for hub in HUB_RATES[scale]]
     return pts
 
 
@@ -526,9 +533,14 @@ def overflow_analyse(records):
     # which sets both on every point, the sample's own values.
     ref = Counter((rec.result["random_size_bytes"], rec.result["slow_cost_cycles"])
                   for rec in records).most_common(1)[0][0] if records else (64, 18000)
+    hosts = []
     for rec in records:
         r = rec.result
-        rows.append({"random_rate_pps": r["random_rate_pps"], "flush_interval_s": r["flush_interval_s"],
+        if r.get("random_sender") == "host":
+            hosts.append(r)
+        rows.append({"random_sender": r.get("random_sender", "generator"),
+                     "ethernet_mbps": r.get("ethernet_mbps", 100.0),
+                     "random_rate_pps": r["random_rate_pps"], "flush_interval_s": r["flush_interval_s"],
                      "receiver_side": r["receiver_side"], "random_size_bytes": r["random_size_bytes"],
                      "slow_cost_cycles": r["slow_cost_cycles"], "jitter_s": _jitter(r),
                      "jitter_is_lower_bound": _bound(r), "window_logged": r["window_logged"],
@@ -538,7 +550,8 @@ def overflow_analyse(records):
                      "router_slow": r["router_slow"], "router_queue_drops": r["router_queue_drops"],
                      "cache_flushes": r["cache_flushes"], "cache_refused": r["cache_refused"],
                      "tcp_retransmissions": r["tcp_retransmissions"]})
-        plain = (r["random_size_bytes"], r["slow_cost_cycles"]) == ref
+        plain = ((r["random_size_bytes"], r["slow_cost_cycles"]) == ref
+                 and r.get("random_sender", "generator") == "generator")
         default = plain and (r["random_rate_pps"] == DEFAULT_RATE
                              and r["flush_interval_s"] == DEFAULT_FLUSH)
         if plain and r["receiver_side"] == "fddi":
@@ -555,18 +568,35 @@ def overflow_analyse(records):
             _metric(metrics, "exp3_rx_ethernet_jitter_s", r)
             metrics["exp3_rx_ethernet_window_missing"] = r["seq_missing"]
         base = r["random_rate_pps"] == DEFAULT_RATE and r["flush_interval_s"] == DEFAULT_FLUSH
-        if (base and r["receiver_side"] == "fddi" and r["random_size_bytes"] == ref[0]
-                and r["slow_cost_cycles"] != ref[1]):
+        if (base and r["receiver_side"] == "fddi"
+                and r["random_size_bytes"] == ref[0] and r["slow_cost_cycles"] != ref[1]
+                and r.get("random_sender", "generator") == "generator"):
             probes.append(r)
-    regimes = {"keeps" in _slow_path_regime(r) for r in [centre] + probes} if centre else ()
+    # The random computer as a host (the rate it reaches, the jitter it leaves the stream).
+    hosts.sort(key=lambda r: -r.get("ethernet_mbps", 100.0))
+    for r in hosts:
+        tag = "" if r.get("ethernet_mbps", 100.0) == 100.0 else f"_{int(r['ethernet_mbps'])}mbps"
+        _metric(metrics, f"exp3_host_sender{tag}_jitter_s", r)
+        metrics[f"exp3_host_sender{tag}_rate_pps"] = r["random_rate_pps"]
+        metrics[f"exp3_host_sender{tag}_fill_time_s"] = r["fill_time_s"]
+        metrics[f"exp3_host_sender{tag}_window_logged"] = r["window_logged"]
+    probes.sort(key=lambda r: r["slow_cost_cycles"])
+    others = probes + hosts
+    regimes = {"keeps" in _slow_path_regime(r) for r in [centre] + others} if centre else ()
     if len(regimes) > 1:
-        # A cliff within the slow-path cost's documented range: the stream's packets, missing
-        # the full cache, share the process-switching path with the random traffic.
-        probes.sort(key=lambda r: r["slow_cost_cycles"])
+        # A cliff within the slow-path cost's documented range, or between the random rate's
+        # readings: the stream's packets, missing the full cache, share the process-switching
+        # path with the random traffic.
+        def label(r):
+            if r.get("random_sender") == "host":
+                return (f"{_slow_path_regime(r)} with a host sending "
+                        f"{r['random_rate_pps']:.0f}/s on {r['ethernet_mbps']:g} Mbit/s")
+            return f"{_slow_path_regime(r)} at {int(r['slow_cost_cycles'])} cycles"
+
         set_regime(metrics, "exp3_overflow_jitter_s",
-                   "the process-switching cost within its range against the random rate",
-                   [(f"{_slow_path_regime(r)} at {int(r['slow_cost_cycles'])} cycles",
-                     None if _bound(r) else _jitter(r)) for r in [centre] + probes])
+                   "the process-switching cost within its range against the random rate (a "
+                   f"generator at {DEFAULT_RATE}/s, or a host as fast as it can)",
+                   [(label(r), None if _bound(r) else _jitter(r)) for r in [centre] + others])
     flush_curves = {f: sorted(v, key=lambda t: t[0]) for f, v in by_flush.items()}
     fig = Figure(name="exp3-jitter-overflow",
                  title="NTT96 exp. 3: TCP jitter after the route cache filled, against the random rate",
@@ -582,9 +612,15 @@ def overflow_analyse(records):
     return Analysis(rows=rows, metrics=metrics, figures=[fig], notes=notes)
 
 
+#: About what a host of the hosts' profile sends as fast as it can (datagrams/s; the records
+#: say what it reached): the cost model's estimate only.
+HOST_SENDER_RATE = 10000
+
+
 def _cost(p):
     """Relative cost: the load's and the random traffic's packets, and a cut-off's length."""
-    return 1 + p.get("randomRate", 0) / 500 + p.get("loadPps", 0) / 1000
+    rate = HOST_SENDER_RATE if p.get("randomSender") == "host" else p.get("randomRate", 0)
+    return 1 + rate / 500 + p.get("loadPps", 0) / 1000
 
 
 def _at_default(p):
@@ -777,11 +813,12 @@ def _router_needs_seeds(rec, records):
 
 
 def _overflow_needs_seeds(rec, records):
-    """Exp. 3: the default point of each receiver side and the slow-path cost's probes (the
-    rate x flush grid draws the figure only)."""
+    """Exp. 3: the default point of each receiver side, the slow-path cost's probes and the
+    random computer as a host (the rate x flush grid draws the figure only)."""
     p = rec.params
     probe = {k: v for k, v in p.items() if k != "slowCost"}
-    return not _cut(rec) and (_at_default(p) or ("slowCost" in p and _at_default(probe)))
+    return not _cut(rec) and (_at_default(p) or ("slowCost" in p and _at_default(probe))
+                              or p.get("randomSender") == "host")
 
 
 register(Experiment(id="ntt-load", study="NTT96",
