@@ -25,6 +25,7 @@
 #include "ns3/tcp-header.h"
 #include "ns3/tcp-l4-protocol.h"
 #include "ns3/tcp-socket-base.h"
+#include "ns3/tick-timer.h"
 #include "ns3/uinteger.h"
 #include "ns3/user-attributes.h"
 
@@ -354,6 +355,54 @@ Timeline(const RunState& st, const JaxaBenchmarkConfig& c, JaxaBenchmarkRun& r)
     r.timelineStepUs = t1 - t0;
 }
 
+/**
+ * How a federate's program waits for its callbacks (JaxaBenchmarkConfig::wait).
+ * @param f the federate
+ * @param node its PC
+ * @param wait evoke, poll1000 or poll250
+ */
+void
+SetWait(Ptr<JaxaBenchmarkFederate> f, Ptr<Node> node, const std::string& wait)
+{
+    if (wait == "evoke")
+    {
+        return;
+    }
+    // The kernel's tick: the host profile's timer (jiffies at 1000 Hz, one extra tick after the
+    // expiry), or the same at 250 Hz.
+    Ptr<TimerModel> tick;
+    if (wait == "poll250")
+    {
+        tick = CreateObjectWithAttributes<TickTimer>("Frequency",
+                                                     DoubleValue(250),
+                                                     "ExtraTicks",
+                                                     UintegerValue(1));
+    }
+    f->SetPolling(node->GetObject<HostPlatform>(), tick, MilliSeconds(1));
+}
+
+/**
+ * What a clock started before "ready" would add per exchange (JaxaBenchmarkRun).
+ * @param clock the federate whose PC's clock the benchmark reads
+ * @param start when its loop started
+ * @param exchanges the exchanges
+ * @param r the run's outcome
+ */
+void
+ReadClockRegions(Ptr<JaxaBenchmarkFederate> clock,
+                 Time start,
+                 uint32_t exchanges,
+                 JaxaBenchmarkRun& r)
+{
+    auto perExchangeMs = [exchanges, start](Time from) {
+        return (start - from).GetSeconds() * 1e3 / exchanges;
+    };
+    r.fromProgramStartMs = perExchangeMs(clock->GetProgramStartTime());
+    r.fromJoinMs = perExchangeMs(clock->GetJoinedTime());
+    r.fromDiscoveryMs
+        = clock->GetDiscoveredTime().IsZero() ? 0.0 : perExchangeMs(clock->GetDiscoveredTime());
+}
+
 } // namespace
 
 void
@@ -517,6 +566,12 @@ JaxaBenchmark::AddOptions(ProgramOptions& opts, JaxaBenchmarkConfig& c)
                    "Nagle on the RTI's TCP connections (empty: the profile's)",
                    c.nagle,
                    {"", "on", "off"});
+    opts.AddChoice("wait",
+                   "how the programs wait for callbacks: evokeCallback(1 s), or sleep-polling "
+                   "(evokeCallback(0), then a 1 ms sleep when nothing came) on a 1000 Hz "
+                   "(Linux 2.6 before 2.6.13) or 250 Hz (2.6.13's default) tick",
+                   c.wait,
+                   {"evoke", "poll1000", "poll250"});
     AddHostOptions(opts, c);
     opts.AddRtiSet(c.rtiSet);
     DeclareFields(opts.Record());
@@ -613,6 +668,7 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
                                  "Exchanges",
                                  UintegerValue(c.exchanges),
                                  "from its option --exchanges");
+        SetWait(f, node, c.wait);
         Ptr<RtiAmbassador> amb = rti.InstallFederate(node);
         // A federate whose connection to the RTI is lost (TCP gave up on a link that loses
         // too much) ends, and a federation whose member is gone makes no more progress
@@ -772,6 +828,7 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
         Time start = st.data[0]->GetStartTime();
         Time end = st.data[0]->GetEndTime();
         r.totalSeconds = (end - start).GetSeconds();
+        ReadClockRegions(st.data[0], start, c.exchanges, r);
         r.perExchangeMs = r.totalSeconds * 1e3 / c.exchanges;
         double span = (end - start).GetSeconds();
         r.cpuBusyCrcPc = (st.busyCrc1 - st.busyCrc0).GetSeconds() / span;
@@ -882,6 +939,22 @@ JaxaBenchmark::DeclareFields(ResultRecord& rec)
                  R::REAL,
                  "CPU busy share of the other PC (0..1)",
                  ResultRecord::SOMETIMES)
+        .Declare("wait", R::STRING, "--wait: how the programs wait for callbacks")
+        .Declare("clock_from_program_start_ms_per_exchange",
+                 R::REAL,
+                 "what a clock started at the receiving program's start adds per exchange (ms; "
+                 "mean over the repetitions that finished)",
+                 ResultRecord::SOMETIMES)
+        .Declare("clock_from_join_ms_per_exchange",
+                 R::REAL,
+                 "what a clock started when the receiving program learnt that it joined adds "
+                 "per exchange (ms)",
+                 ResultRecord::SOMETIMES)
+        .Declare("clock_from_discovery_ms_per_exchange",
+                 R::REAL,
+                 "what a clock started at the receiving program's discovery of the sender's "
+                 "instance adds per exchange (ms; 0 if it discovered none)",
+                 ResultRecord::SOMETIMES)
         .Declare("crc_messages_in_last_run", R::INT, "messages the CRC received, last repetition")
         .Declare("crc_messages_out_last_run", R::INT, "messages the CRC sent, last repetition")
         .Declare("crc_updates_in_last_run",
@@ -923,6 +996,9 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
     std::vector<double> perExchange;
     std::vector<double> busyCrc;
     std::vector<double> busyOther;
+    std::vector<double> fromProgramStart;
+    std::vector<double> fromJoin;
+    std::vector<double> fromDiscovery;
     uint64_t late = 0;
     uint64_t events = 0;
     JaxaBenchmarkRun last;
@@ -949,6 +1025,9 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
             perExchange.push_back(last.perExchangeMs);
             busyCrc.push_back(last.cpuBusyCrcPc);
             busyOther.push_back(last.cpuBusyOtherPc);
+            fromProgramStart.push_back(last.fromProgramStartMs);
+            fromJoin.push_back(last.fromJoinMs);
+            fromDiscovery.push_back(last.fromDiscoveryMs);
         }
         late += last.lateTso;
         events += last.events;
@@ -1040,7 +1119,14 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
         rec.Set("time_per_exchange_sd_ms", sd);
         rec.Set("cpu_busy_crc_pc", std::accumulate(busyCrc.begin(), busyCrc.end(), 0.0) / n);
         rec.Set("cpu_busy_other_pc", std::accumulate(busyOther.begin(), busyOther.end(), 0.0) / n);
+        auto meanOf = [n](const std::vector<double>& v) {
+            return std::accumulate(v.begin(), v.end(), 0.0) / n;
+        };
+        rec.Set("clock_from_program_start_ms_per_exchange", meanOf(fromProgramStart));
+        rec.Set("clock_from_join_ms_per_exchange", meanOf(fromJoin));
+        rec.Set("clock_from_discovery_ms_per_exchange", meanOf(fromDiscovery));
     }
+    rec.SetString("wait", c.wait);
     rec.SetInt("crc_messages_in_last_run", last.crcMessagesIn);
     rec.SetInt("crc_messages_out_last_run", last.crcMessagesOut);
     rec.SetInt("crc_updates_in_last_run", last.crcInByType[RtiMessage::UPDATE_ATTRIBUTES]);

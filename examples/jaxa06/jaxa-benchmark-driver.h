@@ -50,6 +50,9 @@ struct JaxaBenchmarkConfig
     std::string rtiProfile{"prti1516"}; //!< profile of kind "rti"
     std::string galt;                   //!< "" (profile's) | central | null
     std::string nagle;                  //!< "" (profile's) | on | off
+    /** How the programs wait for callbacks: evoke (evokeCallback(1 s)), poll1000 or poll250
+     * (evokeCallback(0), then a 1 ms sleep on a 1000 or 250 Hz tick when nothing came). */
+    std::string wait{"evoke"};
     std::string hostProfile{"pc2006-linux26"};      //!< HostProfile of the federate PCs
     std::string emulatorProfile{"nistnet-linux24"}; //!< HostProfile of the NIST Net PC
     std::string profileFile; //!< extra HostProfile definitions to load ("" = none)
@@ -82,7 +85,12 @@ struct JaxaFrameSpan
  */
 struct JaxaBenchmarkRun
 {
-    double totalSeconds{0};             //!< start of the first federate to the end of the last
+    double totalSeconds{0}; //!< start of the first federate to the end of the last
+    /** The clock's start moved earlier, per exchange (ms): from the receiver's program start,
+     * its join (federationJoined) and its discovery of the sender's instance. */
+    double fromProgramStartMs{0};
+    double fromJoinMs{0};               //!< see fromProgramStartMs
+    double fromDiscoveryMs{0};          //!< see fromProgramStartMs
     double perExchangeMs{0};            //!< total / exchanges, in ms
     uint64_t crcMessagesIn{0};          //!< messages the CRC received
     uint64_t crcMessagesOut{0};         //!< messages the CRC sent

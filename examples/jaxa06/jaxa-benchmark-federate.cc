@@ -7,6 +7,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/host-platform.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
@@ -137,7 +138,10 @@ JaxaBenchmarkFederate::DoDispose()
     {
         m_amb->SetFederateAmbassador(nullptr);
     }
+    m_pollEvent.Cancel();
     m_amb = nullptr;
+    m_pollHost = nullptr;
+    m_pollTimer = nullptr;
     m_readyGate = MakeNullCallback<bool>();
     Object::DoDispose();
 }
@@ -153,6 +157,7 @@ JaxaBenchmarkFederate::Start(Ptr<RtiAmbassador> amb,
                     "JaxaBenchmarkFederate: a time-only federate needs Synchronised=true");
     m_amb = amb;
     m_master = master;
+    m_programStart = Simulator::Now();
     m_amb->SetFederateAmbassador(this);
     m_evoked = amb->GetSettings()->GetCallbackModel() == RtiSettings::EVOKED;
     m_amb->JoinFederationExecution(name, "JaxaBenchmark", "JAXA06");
@@ -194,9 +199,17 @@ JaxaBenchmarkFederate::ReadyGateOpened()
 }
 
 void
+JaxaBenchmarkFederate::SetPolling(Ptr<HostPlatform> host, Ptr<TimerModel> timer, Time sleep)
+{
+    m_pollHost = host;
+    m_pollTimer = timer;
+    m_pollSleep = sleep;
+}
+
+void
 JaxaBenchmarkFederate::Evoke()
 {
-    m_amb->EvokeCallback(m_evokeWait);
+    m_amb->EvokeCallback(m_pollHost ? 0.0 : m_evokeWait);
 }
 
 void
@@ -208,11 +221,20 @@ JaxaBenchmarkFederate::EvokeReturned(uint32_t delivered)
     }
     Continue();
     // The program's loop: its calls (Continue), then wait for the next callback, until its
-    // own part is over (the sender stops after its last grant or its last update).
-    if (!m_done)
+    // own part is over (the sender stops after its last grant or its last update). A polling
+    // program that found nothing sleeps before it polls again.
+    if (m_done)
     {
-        Evoke();
+        return;
     }
+    if (m_pollHost && delivered == 0)
+    {
+        m_pollEvent = Simulator::Schedule(m_pollHost->SleepDelay(m_pollTimer, m_pollSleep),
+                                          &JaxaBenchmarkFederate::Evoke,
+                                          this);
+        return;
+    }
+    Evoke();
 }
 
 void
@@ -243,9 +265,21 @@ JaxaBenchmarkFederate::Continue()
 }
 
 void
+JaxaBenchmarkFederate::DiscoverObjectInstance(ObjectInstanceHandle object,
+                                              ObjectClassHandle cls,
+                                              const std::string& name)
+{
+    if (m_discoveredAt.IsZero())
+    {
+        m_discoveredAt = Simulator::Now();
+    }
+}
+
+void
 JaxaBenchmarkFederate::FederationJoined(FederateHandle federate)
 {
     m_joined = true;
+    m_joinedAt = Simulator::Now();
     m_joinedTrace();
     if (!m_evoked)
     {
@@ -449,6 +483,24 @@ bool
 JaxaBenchmarkFederate::IsDone() const
 {
     return m_done;
+}
+
+Time
+JaxaBenchmarkFederate::GetProgramStartTime() const
+{
+    return m_programStart;
+}
+
+Time
+JaxaBenchmarkFederate::GetJoinedTime() const
+{
+    return m_joinedAt;
+}
+
+Time
+JaxaBenchmarkFederate::GetDiscoveredTime() const
+{
+    return m_discoveredAt;
 }
 
 Time

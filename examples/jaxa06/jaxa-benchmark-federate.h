@@ -5,6 +5,7 @@
 #ifndef TESTBED_JAXA_BENCHMARK_FEDERATE_H
 #define TESTBED_JAXA_BENCHMARK_FEDERATE_H
 
+#include "ns3/event-id.h"
 #include "ns3/object.h"
 #include "ns3/rti-ambassador.h"
 #include "ns3/traced-callback.h"
@@ -19,6 +20,9 @@
 
 namespace ns3
 {
+
+class HostPlatform;
+class TimerModel;
 
 /**
  * @ingroup testbed-apps
@@ -91,8 +95,25 @@ class JaxaBenchmarkFederate
      * gate holds. */
     void ReadyGateOpened();
 
+    /**
+     * @brief Wait for callbacks by sleep-polling instead of blocking in evokeCallback(EvokeWait):
+     * the program calls evokeCallback(0) and, when it returns with nothing, sleeps PollSleep on
+     * its host's timer (HostPlatform::SleepDelay: the tick, then the scheduling latency) before
+     * it polls again. Call before Start.
+     * @param host the federate's host
+     * @param timer the timer its sleeps end on (a tick timer of the host's HZ)
+     * @param sleep the sleep it asks for
+     */
+    void SetPolling(Ptr<HostPlatform> host, Ptr<TimerModel> timer, Time sleep);
+
     /** @return whether the loop is over */
     bool IsDone() const;
+    /** @return when the program started (Start: it begins to join) */
+    Time GetProgramStartTime() const;
+    /** @return when the program learnt that it joined (federationJoined; 0 before) */
+    Time GetJoinedTime() const;
+    /** @return when the program discovered its first object instance (0: none) */
+    Time GetDiscoveredTime() const;
     /** @return when the loop started (federationSynchronized) */
     Time GetStartTime() const;
     /** @return when the loop ended */
@@ -144,6 +165,9 @@ class JaxaBenchmarkFederate
     void TimeRegulationEnabled(LogicalTime time) override;
     void TimeConstrainedEnabled(LogicalTime time) override;
     void TimeAdvanceGrant(LogicalTime time) override;
+    void DiscoverObjectInstance(ObjectInstanceHandle object,
+                                ObjectClassHandle cls,
+                                const std::string& name) override;
     void EvokeReturned(uint32_t delivered) override;
     /**
      * The connection to the RTI is gone: the program's loop ends where it is (the next RTI call
@@ -206,6 +230,13 @@ class JaxaBenchmarkFederate
     bool m_lost;                            //!< the connection to the RTI was lost
     uint32_t m_completed;                   //!< exchanges completed
     uint32_t m_reflects;                    //!< reflects received
+    Ptr<HostPlatform> m_pollHost;           //!< SetPolling: the host (null: evokeCallback)
+    Ptr<TimerModel> m_pollTimer;            //!< SetPolling: the timer
+    Time m_pollSleep;                       //!< SetPolling: the sleep asked for
+    EventId m_pollEvent;                    //!< SetPolling: the sleep in progress
+    Time m_programStart;                    //!< Start
+    Time m_joinedAt;                        //!< federationJoined
+    Time m_discoveredAt;                    //!< first discoverObjectInstance
     Time m_start;                           //!< loop start
     Time m_end;                             //!< loop end
     TracedCallback<Time, Time> m_doneTrace; //!< end of the loop
