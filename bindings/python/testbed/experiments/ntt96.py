@@ -58,7 +58,7 @@ SIDES = ["fddi", "ethernet"]
 # Ethernet interface (the study's words) or leaving by it. The first is the study's reading; the
 # others run on a shorter load grid.
 READINGS = [("Output", "in"), ("Input", "in"), ("Output", "out"), ("Input", "out")]
-READING_PPS = {"quick": [6500], "paper": [1000, 4000, 6500, 8000]}
+READING_PPS = {"quick": [6500], "paper": [2000, 6500]}
 READING_SIDES = {"quick": ["fddi"], "paper": SIDES}
 
 
