@@ -358,11 +358,10 @@ Timeline(const RunState& st, const JaxaBenchmarkConfig& c, JaxaBenchmarkRun& r)
 /**
  * How a federate's program waits for its callbacks (JaxaBenchmarkConfig::wait).
  * @param f the federate
- * @param node its PC
  * @param wait evoke, poll1000 or poll250
  */
 void
-SetWait(Ptr<JaxaBenchmarkFederate> f, Ptr<Node> node, const std::string& wait)
+SetWait(Ptr<JaxaBenchmarkFederate> f, const std::string& wait)
 {
     if (wait == "evoke")
     {
@@ -378,7 +377,7 @@ SetWait(Ptr<JaxaBenchmarkFederate> f, Ptr<Node> node, const std::string& wait)
                                                      "ExtraTicks",
                                                      UintegerValue(1));
     }
-    f->SetPolling(node->GetObject<HostPlatform>(), tick, MilliSeconds(1));
+    f->SetPolling(tick, MilliSeconds(1));
 }
 
 /**
@@ -668,7 +667,7 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
                                  "Exchanges",
                                  UintegerValue(c.exchanges),
                                  "from its option --exchanges");
-        SetWait(f, node, c.wait);
+        SetWait(f, c.wait);
         Ptr<RtiAmbassador> amb = rti.InstallFederate(node);
         // A federate whose connection to the RTI is lost (TCP gave up on a link that loses
         // too much) ends, and a federation whose member is gone makes no more progress

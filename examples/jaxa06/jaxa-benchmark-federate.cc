@@ -7,7 +7,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
-#include "ns3/host-platform.h"
+#include "ns3/host-process.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
@@ -138,9 +138,7 @@ JaxaBenchmarkFederate::DoDispose()
     {
         m_amb->SetFederateAmbassador(nullptr);
     }
-    m_pollEvent.Cancel();
     m_amb = nullptr;
-    m_pollHost = nullptr;
     m_pollTimer = nullptr;
     m_readyGate = MakeNullCallback<bool>();
     Object::DoDispose();
@@ -160,6 +158,12 @@ JaxaBenchmarkFederate::Start(Ptr<RtiAmbassador> amb,
     m_programStart = Simulator::Now();
     m_amb->SetFederateAmbassador(this);
     m_evoked = amb->GetSettings()->GetCallbackModel() == RtiSettings::EVOKED;
+    NS_ABORT_MSG_IF(m_poll && !m_evoked,
+                    "JaxaBenchmarkFederate: sleep-polling needs evoked callbacks");
+    if (m_poll && m_pollTimer)
+    {
+        m_amb->GetProcess()->SetTimer(m_pollTimer);
+    }
     m_amb->JoinFederationExecution(name, "JaxaBenchmark", "JAXA06");
     if (m_evoked)
     {
@@ -199,9 +203,9 @@ JaxaBenchmarkFederate::ReadyGateOpened()
 }
 
 void
-JaxaBenchmarkFederate::SetPolling(Ptr<HostPlatform> host, Ptr<TimerModel> timer, Time sleep)
+JaxaBenchmarkFederate::SetPolling(Ptr<TimerModel> timer, Time sleep)
 {
-    m_pollHost = host;
+    m_poll = true;
     m_pollTimer = timer;
     m_pollSleep = sleep;
 }
@@ -209,7 +213,7 @@ JaxaBenchmarkFederate::SetPolling(Ptr<HostPlatform> host, Ptr<TimerModel> timer,
 void
 JaxaBenchmarkFederate::Evoke()
 {
-    m_amb->EvokeCallback(m_pollHost ? 0.0 : m_evokeWait);
+    m_amb->EvokeCallback(m_poll ? 0.0 : m_evokeWait);
 }
 
 void
@@ -227,11 +231,9 @@ JaxaBenchmarkFederate::EvokeReturned(uint32_t delivered)
     {
         return;
     }
-    if (m_pollHost && delivered == 0)
+    if (m_poll && delivered == 0)
     {
-        m_pollEvent = Simulator::Schedule(m_pollHost->SleepDelay(m_pollTimer, m_pollSleep),
-                                          &JaxaBenchmarkFederate::Evoke,
-                                          this);
+        m_amb->GetProcess()->Sleep(m_pollSleep, MakeCallback(&JaxaBenchmarkFederate::Evoke, this));
         return;
     }
     Evoke();

@@ -5,7 +5,6 @@
 #ifndef TESTBED_JAXA_BENCHMARK_FEDERATE_H
 #define TESTBED_JAXA_BENCHMARK_FEDERATE_H
 
-#include "ns3/event-id.h"
 #include "ns3/object.h"
 #include "ns3/rti-ambassador.h"
 #include "ns3/traced-callback.h"
@@ -21,7 +20,6 @@
 namespace ns3
 {
 
-class HostPlatform;
 class TimerModel;
 
 /**
@@ -97,14 +95,13 @@ class JaxaBenchmarkFederate
 
     /**
      * @brief Wait for callbacks by sleep-polling instead of blocking in evokeCallback(EvokeWait):
-     * the program calls evokeCallback(0) and, when it returns with nothing, sleeps PollSleep on
-     * its host's timer (HostPlatform::SleepDelay: the tick, then the scheduling latency) before
-     * it polls again. Call before Start.
-     * @param host the federate's host
-     * @param timer the timer its sleeps end on (a tick timer of the host's HZ)
+     * the program calls evokeCallback(0) and, when it returns with nothing, its process sleeps
+     * (HostProcess::Sleep: the timer, the scheduling latency, then the CPU) before it polls
+     * again. Call before Start.
+     * @param timer the timer the process's sleeps end on (null: the host's)
      * @param sleep the sleep it asks for
      */
-    void SetPolling(Ptr<HostPlatform> host, Ptr<TimerModel> timer, Time sleep);
+    void SetPolling(Ptr<TimerModel> timer, Time sleep);
 
     /** @return whether the loop is over */
     bool IsDone() const;
@@ -230,10 +227,9 @@ class JaxaBenchmarkFederate
     bool m_lost;                            //!< the connection to the RTI was lost
     uint32_t m_completed;                   //!< exchanges completed
     uint32_t m_reflects;                    //!< reflects received
-    Ptr<HostPlatform> m_pollHost;           //!< SetPolling: the host (null: evokeCallback)
+    bool m_poll{false};                     //!< SetPolling called (else evokeCallback)
     Ptr<TimerModel> m_pollTimer;            //!< SetPolling: the timer
     Time m_pollSleep;                       //!< SetPolling: the sleep asked for
-    EventId m_pollEvent;                    //!< SetPolling: the sleep in progress
     Time m_programStart;                    //!< Start
     Time m_joinedAt;                        //!< federationJoined
     Time m_discoveredAt;                    //!< first discoverObjectInstance

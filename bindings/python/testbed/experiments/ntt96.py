@@ -353,11 +353,6 @@ def _worse(a, b):
     return rb > ra + res
 
 
-def _reading_of(rec):
-    r = rec.result
-    return (r.get("cache_side", READINGS[0][0]), r.get("load_direction", READINGS[0][1]))
-
-
 def _switches_that_matter(curves, reading, side):
     """{'ethernet': bool, 'fddi': bool}: whether flipping the interface's switch changes a
     record of the reading and side at some load (the jitter, what was logged, or the router's
@@ -380,11 +375,11 @@ def _switches_that_matter(curves, reading, side):
 def router_analyse(records):
     def key(rec):
         r = rec.result
-        return (_reading_of(rec), r["receiver_side"], bool(r["cache_ethernet"]),
+        return (_reading(rec.params), r["receiver_side"], bool(r["cache_ethernet"]),
                 bool(r["cache_fddi"]), r["load_frame_bytes"])
 
     rows = [_row(rec, receiver_side=rec.result["receiver_side"],
-                 cache_side=_reading_of(rec)[0], load_direction=_reading_of(rec)[1],
+                 cache_side=_reading(rec.params)[0], load_direction=_reading(rec.params)[1],
                  cache_ethernet=bool(rec.result["cache_ethernet"]),
                  cache_fddi=bool(rec.result["cache_fddi"]), router_fast=rec.result["router_fast"],
                  router_slow=rec.result["router_slow"],
