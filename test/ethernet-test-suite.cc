@@ -256,6 +256,142 @@ class EthernetCollisionBoundaryTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * Deferral to the end of a carrier (IEEE 802.3 4.2.3.2.1): a station with a frame ready waits
+ * for the carrier to go off, then for the interframe gap of 96 bit times, and sends even if a
+ * carrier comes in the gap's last third. Two cases on a 100 Mbit/s hub with 10 m cables
+ * (d = 2 x 10 m / 0.65 c + 920 ns from port to port), hand-computed:
+ *
+ * - Two stations deferring to the same carrier: A sends a 1018-octet frame at t0 (8 208 bits
+ *   with the preamble); B and C get frames 20 us later and defer. The carrier goes off at both
+ *   at t0 + d + 82.08 us; both start at that plus 0.96 us and collide on their first attempt
+ *   (one collision each, none late).
+ * - Two stations, two directions, the previous sender with a second frame: A sends two frames
+ *   back to back, B gets one during A's first. A starts its second frame a gap after its own
+ *   end, t0 + 82.08 + 0.96 us; B a gap after the carrier goes off at B, t0 + d + 82.08 + 0.96
+ *   us, the instant A's second frame reaches B (the last part of B's gap: ignored). Both see a
+ *   collision on the first attempt. This is the exchange of the TNO03 pipeline on its hub,
+ *   whose Sender and ReceiverSender each find the other's frame on the wire.
+ *
+ * Every frame is delivered in the end (after the backoff).
+ */
+class EthernetDeferralTestCase : public TestCase
+{
+  public:
+    EthernetDeferralTestCase()
+        : TestCase("Ethernet: stations deferring to one carrier start a gap after it and "
+                   "collide (802.3 4.2.3.2.1)")
+    {
+    }
+
+  private:
+    /** One station's first attempt and what it met. */
+    struct Seen
+    {
+        std::vector<Time> txBegin;      //!< every PhyTxBegin
+        std::vector<uint32_t> attempts; //!< the attempt number of each collision
+        uint32_t late{0};               //!< late collisions
+        uint32_t rx{0};                 //!< frames received whole
+    };
+
+    /**
+     * @param stations stations on the hub; station 0 is A
+     * @param framesA A's frames, handed over at t0
+     * @param others the stations that get one frame each 20 us after t0
+     */
+    std::vector<Seen> Run(uint32_t stations, uint32_t framesA, std::vector<uint32_t> others)
+    {
+        NodeContainer n(stations);
+        EthernetHelper eth;
+        eth.SetDeviceAttribute("Duplex", StringValue("ForcedHalf"));
+        eth.SetCableLength(10);
+        NetDeviceContainer d = eth.InstallHub(n);
+        eth.AssignStreams(d, 3);
+        std::vector<Seen> seen(stations);
+        for (uint32_t i = 0; i < stations; ++i)
+        {
+            Ptr<NetDevice> dev = d.Get(i);
+            Seen* s = &seen[i];
+            dev->TraceConnectWithoutContext(
+                "PhyTxBegin",
+                Callback<void, Ptr<const Packet>>(
+                    [s](Ptr<const Packet>) { s->txBegin.push_back(Simulator::Now()); }));
+            dev->TraceConnectWithoutContext(
+                "Collision",
+                Callback<void, uint32_t, bool>([s](uint32_t attempt, bool late) {
+                    s->attempts.push_back(attempt);
+                    s->late += late ? 1 : 0;
+                }));
+            dev->SetReceiveCallback(
+                Callback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>(
+                    [s](Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&) {
+                        ++s->rx;
+                        return true;
+                    }));
+        }
+        const Time t0 = Seconds(1);
+        Simulator::Schedule(t0, [&]() {
+            for (uint32_t k = 0; k < framesA; ++k)
+            {
+                d.Get(0)->Send(Create<Packet>(1000), d.Get(1)->GetAddress(), 0x0800);
+            }
+        });
+        Simulator::Schedule(t0 + MicroSeconds(20), [&]() {
+            for (uint32_t i : others)
+            {
+                d.Get(i)->Send(Create<Packet>(1000), d.Get(0)->GetAddress(), 0x0800);
+            }
+        });
+        Simulator::Run();
+        Simulator::Destroy();
+        return seen;
+    }
+
+    void DoRun() override
+    {
+        const Time t0 = Seconds(1);
+        const Time d = 2 * Seconds(10 / (0.65 * 299792458.0)) + NanoSeconds(920);
+        const Time frame = Bits((8 + 1018) * 8, 100e6); // 82.08 us
+        const Time gap = Bits(96, 100e6);               // 0.96 us
+
+        // B (1) and C (2) defer to A's carrier.
+        std::vector<Seen> s = Run(3, 1, {1, 2});
+        for (uint32_t i : {1u, 2u})
+        {
+            NS_TEST_ASSERT_MSG_EQ(s[i].txBegin.empty(), false, "station " << i << " sends");
+            NS_TEST_EXPECT_MSG_EQ_TOL(s[i].txBegin[0],
+                                      t0 + d + frame + gap,
+                                      NanoSeconds(1),
+                                      "station " << i << ": a gap after the carrier goes off");
+            NS_TEST_ASSERT_MSG_EQ(s[i].attempts.empty(), false, "station " << i << " collides");
+            NS_TEST_EXPECT_MSG_EQ(s[i].attempts[0], 1u, "on its first attempt");
+            NS_TEST_EXPECT_MSG_EQ(s[i].late, 0u, "not late");
+        }
+        NS_TEST_EXPECT_MSG_EQ(s[0].rx, 2u, "A receives both in the end");
+
+        // A with two frames, B with one for A.
+        s = Run(2, 2, {1});
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(s[0].txBegin.size(), 2u, "A sends twice");
+        NS_TEST_EXPECT_MSG_EQ_TOL(s[0].txBegin[1],
+                                  t0 + frame + gap,
+                                  NanoSeconds(1),
+                                  "A: a gap after its own frame");
+        NS_TEST_ASSERT_MSG_EQ(s[1].txBegin.empty(), false, "B sends");
+        NS_TEST_EXPECT_MSG_EQ_TOL(s[1].txBegin[0],
+                                  t0 + d + frame + gap,
+                                  NanoSeconds(1),
+                                  "B: a gap after the carrier goes off at B");
+        for (uint32_t i : {0u, 1u})
+        {
+            NS_TEST_ASSERT_MSG_EQ(s[i].attempts.empty(), false, "station " << i << " collides");
+            NS_TEST_EXPECT_MSG_EQ(s[i].attempts[0], 1u, "on the first attempt");
+        }
+        NS_TEST_EXPECT_MSG_EQ(s[1].rx, 2u, "B receives both of A's frames");
+        NS_TEST_EXPECT_MSG_EQ(s[0].rx, 1u, "A receives B's");
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * Truncated binary exponential backoff: a half-duplex station on a hub facing a full-duplex
  * station that sends back to back collides on every attempt. Its drawn slot counts after the
  * n-th collision, k = min(n, 10), must be uniform on [0, 2^k - 1] (chi-square, p = 0.001,
@@ -700,7 +836,14 @@ class EthernetEfficiencyTestCase : public TestCase
         const Time span = m_span;
         for (uint32_t q : m_stations)
         {
-            for (uint32_t payload : {46u, 1500u})
+            // 622 octets: TNO03's 512-byte update in its IP packet (a 640-octet frame), two
+            // stations in two directions as the pipeline's Sender and ReceiverSender on the hub.
+            std::vector<uint32_t> payloads{46, 1500};
+            if (q == 2)
+            {
+                payloads.push_back(622);
+            }
+            for (uint32_t payload : payloads)
             {
                 const uint32_t frame = payload + 18;
                 Saturated s(q, payload, true, "Auto", 100);
@@ -938,6 +1081,7 @@ class EthernetTestSuite : public TestSuite
         AddTestCase(new EthernetSingleStationTestCase("ForcedHalf"), Duration::QUICK);
         AddTestCase(new EthernetSingleStationTestCase("Auto"), Duration::QUICK);
         AddTestCase(new EthernetCollisionBoundaryTestCase, Duration::QUICK);
+        AddTestCase(new EthernetDeferralTestCase, Duration::QUICK);
         AddTestCase(new EthernetBackoffTestCase, Duration::QUICK);
         for (const char* late : {"Discard", "Retry"})
         {

@@ -6,6 +6,8 @@
 
 #include "ns3/abort.h"
 #include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/ethernet-net-device.h"
 #include "ns3/host-cpu.h"
 #include "ns3/host-nic.h"
 #include "ns3/packet.h"
@@ -85,6 +87,27 @@ DeclarePipelineRecord(ResultRecord& rec)
         .Declare("mac_drops",
                  ResultRecord::INT,
                  "frames the Ethernet MACs gave up (excessive collisions on the hub)")
+        .Declare("hub_frames",
+                 ResultRecord::INT,
+                 "frames the hub's stations sent whole in the window",
+                 ResultRecord::SOMETIMES)
+        .Declare("hub_utilization",
+                 ResultRecord::REAL,
+                 "share of the window the hub carried whole frames, preamble and gap included "
+                 "(0..1)",
+                 ResultRecord::SOMETIMES)
+        .Declare("hub_collisions_per_frame",
+                 ResultRecord::REAL,
+                 "collisions the hub's stations saw per frame sent whole",
+                 ResultRecord::SOMETIMES)
+        .Declare("hub_backoff_slots_per_frame",
+                 ResultRecord::REAL,
+                 "backoff slot times (5.12 us at 100 Mbit/s) drawn per frame sent whole",
+                 ResultRecord::SOMETIMES)
+        .Declare("hub_deferrals_per_frame",
+                 ResultRecord::REAL,
+                 "frames that found the carrier on and deferred, per frame sent whole",
+                 ResultRecord::SOMETIMES)
         .Declare("relay_cpu_share",
                  ResultRecord::REAL,
                  "share of the window the ReceiverSender's CPU was busy (0..1)")
@@ -158,11 +181,59 @@ MeasurePipeline(PipelineMeasure& m,
                     }
                 }));
     }
+    auto inWindow = [&m]() {
+        Time now = Simulator::Now();
+        return now >= m.windowStart && now < m.windowEnd;
+    };
     for (uint32_t i = 0; i < devs.GetN(); ++i)
     {
         devs.Get(i)->TraceConnectWithoutContext(
             "ExcessiveCollisions",
             Callback<void, Ptr<const Packet>>([&m](Ptr<const Packet>) { ++m.macDrops; }));
+        Ptr<EthernetNetDevice> eth = DynamicCast<EthernetNetDevice>(devs.Get(i));
+        if (!eth)
+        {
+            continue;
+        }
+        DataRateValue rate;
+        eth->GetAttribute("DataRate", rate);
+        m.hubBitRate = rate.Get().GetBitRate();
+        // The medium's work per frame: what CSMA/CD spends besides the frames it carries (a
+        // full-duplex MAC traces no collision, backoff or deferral; the record reports these
+        // on the hub only).
+        eth->TraceConnectWithoutContext(
+            "PhyTxEnd",
+            Callback<void, Ptr<const Packet>>([&m, inWindow](Ptr<const Packet> frame) {
+                if (inWindow())
+                {
+                    ++m.hubFrames;
+                    m.hubWireBits += 8ull
+                                     * (EthernetNetDevice::PREAMBLE + frame->GetSize()
+                                        + EthernetNetDevice::IFG);
+                }
+            }));
+        eth->TraceConnectWithoutContext(
+            "Collision",
+            Callback<void, uint32_t, bool>([&m, inWindow](uint32_t, bool) {
+                if (inWindow())
+                {
+                    ++m.hubCollisions;
+                }
+            }));
+        eth->TraceConnectWithoutContext(
+            "Backoff",
+            Callback<void, uint32_t, uint32_t>([&m, inWindow](uint32_t, uint32_t slots) {
+                if (inWindow())
+                {
+                    m.hubBackoffSlots += slots;
+                }
+            }));
+        eth->TraceConnectWithoutContext("Deferral", Callback<void>([&m, inWindow]() {
+                                            if (inWindow())
+                                            {
+                                                ++m.hubDeferrals;
+                                            }
+                                        }));
     }
 }
 
@@ -235,6 +306,16 @@ FillPipelineRecord(ResultRecord& rec, const PipelineMeasure& m, const PipelineOu
     rec.SetInt("qdisc_drops", qdiscDrops);
     rec.SetInt("nic_drops", nicDrops);
     rec.SetInt("mac_drops", m.macDrops);
+    if (cfg.hub)
+    {
+        const double perFrame = m.hubFrames ? 1.0 / m.hubFrames : 0.0;
+        rec.SetInt("hub_frames", m.hubFrames);
+        rec.Set("hub_utilization",
+                m.hubBitRate > 0 ? m.hubWireBits / (m.hubBitRate * window) : 0.0);
+        rec.Set("hub_collisions_per_frame", m.hubCollisions * perFrame);
+        rec.Set("hub_backoff_slots_per_frame", m.hubBackoffSlots * perFrame);
+        rec.Set("hub_deferrals_per_frame", m.hubDeferrals * perFrame);
+    }
     auto share = [&m, window](Ptr<RtiLrc> lrc, uint32_t machine) {
         auto it = m.busy.find({machine, lrc->GetProcess()->GetPid()});
         return it == m.busy.end() ? 0.0 : it->second / window;

@@ -61,6 +61,13 @@ struct PipelineMeasure
     /// Busy time of each federate's process in the window: (machine, pid) -> seconds.
     std::map<std::pair<uint32_t, uint32_t>, double> busy;
     uint64_t macDrops{0}; //!< frames the MACs gave up after 16 collisions (hub)
+    // The hub's medium in the window (half-duplex MACs only; zero through a switch).
+    uint64_t hubFrames{0};       //!< frames sent whole
+    uint64_t hubWireBits{0};     //!< their bits with preamble and interframe gap
+    uint64_t hubCollisions{0};   //!< collisions seen by the senders
+    uint64_t hubBackoffSlots{0}; //!< slot times drawn by the backoffs
+    uint64_t hubDeferrals{0};    //!< frames that found the carrier on and deferred
+    double hubBitRate{0};        //!< the MACs' bit rate (bit/s)
 };
 
 /**

@@ -220,3 +220,40 @@ def test_first_ntp_sample_of_a_perfect_clock_is_unbiased(tmp_path):
     assert p.returncode == 0, p.stderr
     assert r["ntp_updates"] == 2  # each client polls once, at 1.92 s
     assert r["ntp_max_correction_ppm"] < 0.05
+
+
+# A 512-byte update in its UDP/IP packet (622 octets) is a 640-octet Ethernet frame: 660 octets
+# on the medium with the preamble (8) and the interframe gap (12), 52.8 us at 100 Mbit/s.
+HUB_WIRE_BITS = (622 + 14 + 4 + 8 + 12) * 8
+
+
+def test_hub_record_counts_the_medium_two_frames_per_update(tmp_path):
+    """3a at 1 kHz: every update crosses the hub twice (Sender to ReceiverSender, back to the
+    Receiver), so the medium carries 2 x 1000 frames in the 1 s window, busy 2000 x 5280 bits
+    / 10^8 bit/s; the reply is back long before the next update (1 ms), so nothing defers or
+    collides."""
+    r = _run("tno-pipeline", tmp_path, config="3a", frequency=1000, duration=1)
+    assert r["hub_frames"] == 2 * r["sent"] == 2000
+    assert r["hub_utilization"] == pytest.approx(2000 * HUB_WIRE_BITS / 1e8, rel=1e-9)
+    assert r["hub_collisions_per_frame"] == 0
+    assert r["hub_deferrals_per_frame"] == 0
+    assert r["hub_backoff_slots_per_frame"] == 0
+
+
+def test_hub_past_its_turn_collides_and_backs_off(tmp_path):
+    """3a at 9 kHz: two frames of 52.8 us per 111 us period leave the medium 5 % idle, so the
+    replies meet the Sender's frames at deferrals' ends and collide (802.3 4.2.3.2.1); each
+    collision draws one backoff of at most 2^10 - 1 slots (4.2.3.2.5), and the medium cannot
+    carry more than its capacity."""
+    r = _run("tno-pipeline", tmp_path, config="3a", frequency=9000, duration=0.2)
+    assert r["hub_collisions_per_frame"] > 0.01
+    assert r["hub_backoff_slots_per_frame"] <= 1023 * r["hub_collisions_per_frame"]
+    assert r["hub_utilization"] <= 1.0
+    assert r["hub_utilization"] == pytest.approx(r["hub_frames"] * HUB_WIRE_BITS / 1e8 / 0.2,
+                                                 rel=1e-9)
+
+
+def test_switch_record_has_no_hub_fields(tmp_path):
+    """Through the switch (3b) there is no shared medium to report."""
+    r = _run("tno-pipeline", tmp_path, config="3b", frequency=1000, duration=0.1)
+    assert "hub_utilization" not in r and "hub_frames" not in r

@@ -26,7 +26,10 @@ GRID = {
     "1a": [50, 100, 200, 250, 275, 300, 325, 350, 375, 400, 450],
     "1b": [100, 200, 400, 600, 800, 850, 900, 925, 950, 1000, 1100],
     "2": [250, 500, 1000, 1500, 2000, 2500, 3000, 3500, 3800, 3900, 4000, 4500],
-    "3a": [500, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000, 11000, 12000],
+    # 3a: 250 Hz steps where the hub's medium turns (the ReceiverSender's reply starts to meet
+    # the Sender's next frame: doc/tno.rst, "The hub near saturation")
+    "3a": [500, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 7250, 7500, 7750, 8000, 9000, 10000,
+           11000, 12000],
     "3b": [500, 1000, 2000, 3000, 4000, 5000, 6000, 8000, 10000, 11000, 12000, 13000, 14000,
            15000, 16000, 17000, 18000, 20000],
     "4": [500, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 10000, 12000, 15000, 20000,
@@ -160,6 +163,38 @@ def _verdict(r, frequency):
     return None
 
 
+# The configurations through the repeater hub, and what their records say of its medium.
+HUB_CONFIGS = ("3a",)
+HUB_FIELDS = ("hub_utilization", "hub_collisions_per_frame", "hub_backoff_slots_per_frame",
+              "hub_deferrals_per_frame")
+
+
+def hub_metrics(metrics, prefix, by, config, best, ends):
+    """The hub's medium at the sweep's largest frequency that kept up (``*_at_max``) and at the
+    frequency that ended it (``*_at_end``): the mean over the central runs, with _low/_high over
+    the band's ends at their own max and end frequencies (doc/tno.rst, "The hub near
+    saturation")."""
+    def at(band, which):
+        fs = sorted(by.get((config, band), {}))
+        if which == "max":
+            f = best if band == "central" else ends_best.get(band)
+        else:
+            f = next((g for g in fs if any(v for _, v in by[(config, band)][g])), None)
+        rs = [r for r, _ in by[(config, band)].get(f, [])] if f is not None else []
+        return {k: sum(r[k] for r in rs) / len(rs) for k in HUB_FIELDS
+                if rs and all(r.get(k) is not None for r in rs)}
+
+    ends_best = {b: summary[2] for b, summary in zip(
+        [b for b in BANDS if (config, b) in by], ends)}
+    for which in ("max", "end"):
+        central = at("central", which)
+        for k, v in central.items():
+            name = f"{prefix}_{k[len('hub_'):]}_at_{which}"
+            metrics[name] = v
+            if ends_best:
+                set_band(metrics, name, [v] + [at(b, which).get(k) for b in ends_best])
+
+
 def sweep_summary(points):
     """points: [(frequency, mean latency us, verdict or None)] of one configuration, any order.
     Returns (latency at the lowest frequency, knee, max, the criterion that ended the sweep)."""
@@ -205,6 +240,7 @@ def pipeline_analyse(records):
                      "relay_cpu_share": r.get("relay_cpu_share"),
                      "receiver_cpu_share": r.get("receiver_cpu_share"),
                      "sender_cpu_share": r.get("sender_cpu_share"),
+                     **{k: r.get(k) for k in HUB_FIELDS},
                      "verdict": verdict or "ok"})
     metrics, series = {}, []
     summaries = {}
@@ -235,6 +271,8 @@ def pipeline_analyse(records):
                 {o: outcomes.count(o) / len(outcomes) for o in outcomes})
             metrics[f"{prefix}_sweep_ended_by_ends"] = "; ".join(
                 f"{b}: {summaries[(c, b)][0][3]}" for b in BANDS if (c, b) in summaries)
+        if c in HUB_CONFIGS:
+            hub_metrics(metrics, prefix, by, c, best, ends)
         ok = sorted((f, lat) for f, lat, v in pts if v is None)
         series.append(Series(title, [f for f, _ in ok], [lat for _, lat in ok], group=title))
         # The band at each frequency where the central run and every end of the ranges kept
