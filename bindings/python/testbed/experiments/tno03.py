@@ -170,13 +170,13 @@ HUB_FIELDS = ("hub_utilization", "hub_collisions_per_frame", "hub_backoff_slots_
 
 
 def hub_metrics(metrics, prefix, by, config, best, ends):
-    """The hub's medium at the sweep's largest frequency that kept up (``*_at_max``) and at the
-    frequency that ended it (``*_at_end``): the mean over the central runs, with _low/_high over
-    the band's ends at their own max and end frequencies (doc/tno.rst, "The hub near
-    saturation")."""
+    """The hub's medium at the sweep's largest frequency that kept up (``*_at_limit``: not a
+    largest of a run's samples, hence not named max) and at the frequency that ended it
+    (``*_at_end``): the mean over the central runs, with _low/_high over the band's ends at
+    their own limit and end frequencies (doc/tno.rst, "The hub near saturation")."""
     def at(band, which):
         fs = sorted(by.get((config, band), {}))
-        if which == "max":
+        if which == "limit":
             f = best if band == "central" else ends_best.get(band)
         else:
             f = next((g for g in fs if any(v for _, v in by[(config, band)][g])), None)
@@ -186,7 +186,7 @@ def hub_metrics(metrics, prefix, by, config, best, ends):
 
     ends_best = {b: summary[2] for b, summary in zip(
         [b for b in BANDS if (config, b) in by], ends)}
-    for which in ("max", "end"):
+    for which in ("limit", "end"):
         central = at("central", which)
         for k, v in central.items():
             name = f"{prefix}_{k[len('hub_'):]}_at_{which}"
