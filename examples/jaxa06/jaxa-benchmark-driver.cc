@@ -13,8 +13,10 @@
 #include "ns3/full-duplex-ethernet-net-device.h"
 #include "ns3/host-platform-helper.h"
 #include "ns3/host-platform.h"
+#include "ns3/inet-socket-address.h"
 #include "ns3/link-emulator-queue-disc.h"
 #include "ns3/log.h"
+#include "ns3/neighbour-probe.h"
 #include "ns3/object-vector.h"
 #include "ns3/profile.h"
 #include "ns3/program-options.h"
@@ -26,12 +28,15 @@
 #include "ns3/tcp-l4-protocol.h"
 #include "ns3/tcp-socket-base.h"
 #include "ns3/tick-timer.h"
+#include "ns3/udp-frame-source.h"
+#include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 #include "ns3/user-attributes.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
 #include <numeric>
 
 namespace ns3
@@ -228,6 +233,155 @@ CountOverlaps(const std::vector<JaxaFrameSpan>& frames,
         }
     }
     return n;
+}
+
+/** The per-repetition counts a run with --background reports (series, one value per
+ * repetition): collisions, late collisions, FCS errors, TCP retransmissions and timeouts, and
+ * the background's own frames. */
+const std::array<const char*, 6> BACKGROUND_RUN_FIELDS{"eth_collisions_runs",
+                                                       "eth_late_collisions_runs",
+                                                       "eth_fcs_errors_runs",
+                                                       "tcp_retransmissions_runs",
+                                                       "tcp_rtos_runs",
+                                                       "background_frames_runs"};
+
+/** The traffic besides the benchmark's of one repetition (--background). */
+struct Background
+{
+    /** A repetition ends, unfinished, when its background has sent this many datagrams: the
+     * benchmark is then in repeated TCP timeouts (a duplex mismatch under a load), and each
+     * further simulated second would cost the background's events for nothing it measures. */
+    static constexpr uint64_t FRAME_LIMIT = 500000;
+
+    std::vector<Ptr<NeighbourProbe>> probes;  //!< arp: the NIST Net PC's probes
+    std::vector<Ptr<UdpFrameSource>> sources; //!< udp: both ends of both federate links
+    std::vector<Ptr<Socket>> sinks;           //!< udp: the discard service on every PC
+    std::shared_ptr<uint64_t> datagrams{std::make_shared<uint64_t>(0)}; //!< udp: sent so far
+
+    /** @return probes and datagrams the adapters accepted */
+    uint64_t Sent() const
+    {
+        uint64_t n = 0;
+        for (const auto& p : probes)
+        {
+            n += p->GetProbes();
+        }
+        for (const auto& s : sources)
+        {
+            n += s->GetSent();
+        }
+        return n;
+    }
+};
+
+/**
+ * Install --background on the testbed's federate links (doc/rti.rst, "Traffic besides the
+ * benchmark's").
+ * arp: the NIST Net PC forwards the benchmark's packets and gets no confirmation of its
+ * neighbours from them, so Linux re-validates its entries of host A and host B with a unicast
+ * ARP probe every cycle (NeighbourProbe: Linux 2.4's defaults); the federate PCs' own entries
+ * of the NIST Net PC are confirmed by their TCP connections' ACKs and never probed.
+ * udp: on each federate link both ends send datagrams to the other's discard port (9) at
+ * --backgroundRate each, Poisson, handed to the adapter (no host stack on the sending side);
+ * each PC runs a discard socket (no ICMP port-unreachable comes back).
+ * @param c the configuration
+ * @param tb the testbed
+ * @return the sources, to count
+ */
+Background
+InstallBackground(const JaxaBenchmarkConfig& c, const EmulatedTestbed& tb)
+{
+    Background bg;
+
+    // (device, its address, the neighbour's device, the neighbour's address)
+    struct End
+    {
+        Ptr<NetDevice> dev;
+        Ipv4Address addr;
+        Ptr<NetDevice> peer;
+        Ipv4Address peerAddr;
+    };
+
+    const std::array<End, 2> toHosts{
+        End{tb.emulatorADevice, tb.emulatorAAddress, tb.hostADevice, tb.hostAAddress},
+        End{tb.emulatorBDevice, tb.emulatorBAddress, tb.hostBDevice, tb.hostBAddress}};
+    int64_t stream = 5000;
+    if (c.background == "arp")
+    {
+        for (const End& e : toHosts)
+        {
+            Ptr<NeighbourProbe> probe = CreateObject<NeighbourProbe>();
+            probe->SetTarget(e.dev, e.addr, e.peer->GetAddress(), e.peerAddr);
+            stream += probe->AssignStreams(stream);
+            e.dev->GetNode()->AddApplication(probe);
+            bg.probes.push_back(probe);
+        }
+    }
+    else if (c.background == "udp")
+    {
+        std::vector<End> ends;
+        for (const End& e : toHosts)
+        {
+            ends.push_back(e);
+            ends.push_back(End{e.peer, e.peerAddr, e.dev, e.addr});
+        }
+        for (const End& e : ends)
+        {
+            Ptr<UdpFrameSource> src = CreateObject<UdpFrameSource>();
+            src->SetAttribute("Rate", DoubleValue(c.backgroundRate));
+            src->SetAttribute("Poisson", BooleanValue(true));
+            src->SetAttribute("PacketSize", UintegerValue(c.backgroundSize));
+            src->SetTarget(e.dev, e.peer->GetAddress(), e.addr, e.peerAddr);
+            stream += src->AssignStreams(stream);
+            e.dev->GetNode()->AddApplication(src);
+            src->TraceConnectWithoutContext(
+                "Tx",
+                Callback<void, Ptr<const Packet>>([n = bg.datagrams](Ptr<const Packet>) {
+                    if (++*n == Background::FRAME_LIMIT)
+                    {
+                        Simulator::Stop();
+                    }
+                }));
+            bg.sources.push_back(src);
+        }
+        for (Ptr<Node> node : {tb.hostA, tb.emulator, tb.hostB})
+        {
+            Ptr<Socket> sink = Socket::CreateSocket(node, UdpSocketFactory::GetTypeId());
+            sink->Bind(InetSocketAddress(Ipv4Address::GetAny(), 9));
+            sink->SetRecvCallback(Callback<void, Ptr<Socket>>([](Ptr<Socket> s) {
+                while (s->Recv())
+                {
+                }
+            }));
+            bg.sinks.push_back(sink);
+        }
+    }
+    return bg;
+}
+
+/**
+ * The IEEE 802.3 counters of the testbed's half-duplex-capable NICs, summed.
+ * @param tb the testbed
+ * @return the sums
+ */
+EthernetNetDevice::Stats
+SumEthernet(const EmulatedTestbed& tb)
+{
+    EthernetNetDevice::Stats sum;
+    for (uint32_t i = 0; i < tb.GetDevices().GetN(); ++i)
+    {
+        if (auto eth = DynamicCast<EthernetNetDevice>(tb.GetDevices().Get(i)))
+        {
+            const auto& s = eth->GetStats();
+            sum.collisions += s.collisions;
+            sum.lateCollisions += s.lateCollisions;
+            sum.excessiveCollisions += s.excessiveCollisions;
+            sum.fcsErrors += s.fcsErrors;
+            sum.runts += s.runts;
+            sum.deferrals += s.deferrals;
+        }
+    }
+    return sum;
 }
 
 /** Book-keeping of one repetition. */
@@ -571,6 +725,27 @@ JaxaBenchmark::AddOptions(ProgramOptions& opts, JaxaBenchmarkConfig& c)
                    "(Linux 2.6 before 2.6.13) or 250 Hz (2.6.13's default) tick",
                    c.wait,
                    {"evoke", "poll1000", "poll250"});
+    opts.AddChoice("background",
+                   "traffic besides the benchmark's on the federate links: none, arp (the "
+                   "NIST Net PC's unicast ARP probes of each federate PC, Linux's neighbour "
+                   "re-validation) or udp (datagrams at --backgroundRate each way on each "
+                   "federate link, Poisson)",
+                   c.background,
+                   {"none", "arp", "udp"});
+    // Up to 10^5 datagrams/s each way: the two ends of a link together then offer more than a
+    // 100 Mbit/s link's 148 809 64-octet frames a second.
+    opts.Add("backgroundRate",
+             "with --background=udp: datagrams a second each way on each federate link",
+             c.backgroundRate,
+             0.0,
+             1e5,
+             "1/s");
+    opts.Add("backgroundSize",
+             "with --background=udp: UDP payload octets of each datagram (18: a 64-octet frame)",
+             c.backgroundSize,
+             0,
+             1472,
+             "bytes");
     AddHostOptions(opts, c);
     opts.AddRtiSet(c.rtiSet);
     DeclareFields(opts.Record());
@@ -579,6 +754,10 @@ JaxaBenchmark::AddOptions(ProgramOptions& opts, JaxaBenchmarkConfig& c)
 void
 JaxaBenchmark::Check(const JaxaBenchmarkConfig& c)
 {
+    ProgramOptions::Require(c.background != "udp" || c.backgroundRate > 0,
+                            "--background=udp needs --backgroundRate above 0");
+    ProgramOptions::Require(c.background == "udp" || c.backgroundRate == 0,
+                            "--backgroundRate is for --background=udp");
     ProgramOptions::Require(c.mode != "async" || (c.extraCrc == 0 && c.extraOther == 0),
                             "--extraCrc/--extraOther need a synchronised mode");
     // A repetition must end well inside the run's guard of 10^6 s of simulated time: every
@@ -628,6 +807,7 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
     SetHosts(testbed, c);
     EmulatedTestbed tb = testbed.Install();
     testbed.AssignStreams(tb, 1000);
+    const Background background = InstallBackground(c, tb);
 
     RtiHelper rti;
     rti.SetProfile(c.rtiProfile);
@@ -782,22 +962,12 @@ JaxaBenchmark::RunOnce(const JaxaBenchmarkConfig& c, uint32_t run)
     {
         r.completed = std::min(r.completed, f->GetCompleted());
     }
-    for (uint32_t i = 0; i < tb.GetDevices().GetN(); ++i)
-    {
-        if (auto eth = DynamicCast<EthernetNetDevice>(tb.GetDevices().Get(i)))
-        {
-            const auto& s = eth->GetStats();
-            r.ethernet.collisions += s.collisions;
-            r.ethernet.lateCollisions += s.lateCollisions;
-            r.ethernet.excessiveCollisions += s.excessiveCollisions;
-            r.ethernet.fcsErrors += s.fcsErrors;
-            r.ethernet.runts += s.runts;
-            r.ethernet.deferrals += s.deferrals;
-        }
-    }
+    r.ethernet = SumEthernet(tb);
     r.tcpRetransmissions = st.retransmissions;
     r.tcpRtos = st.rtos;
     r.tcpFastRecoveries = st.fastRecoveries;
+    r.backgroundFrames = background.Sent();
+    r.backgroundLimit = *background.datagrams >= Background::FRAME_LIMIT;
     Timeline(st, c, r);
     r.crcInByType.assign(RtiMessage::TYPE_COUNT, 0);
     r.crcOutByType.assign(RtiMessage::TYPE_COUNT, 0);
@@ -859,6 +1029,47 @@ JaxaBenchmark::DeclareFields(ResultRecord& rec)
         .Declare("delay_direction", R::STRING, "--delayDirection")
         .Declare("semantics", R::STRING, "emulator semantics: netem or nistnet")
         .Declare("half_duplex", R::BOOL, "--halfDuplex")
+        .Declare("background", R::STRING, "--background")
+        .Declare("background_rate_hz",
+                 R::REAL,
+                 "--backgroundRate (with --background=udp only)",
+                 ResultRecord::SOMETIMES)
+        .Declare("background_size",
+                 R::INT,
+                 "--backgroundSize (with --background=udp only)",
+                 ResultRecord::SOMETIMES)
+        .Declare("background_frames",
+                 R::INT,
+                 "background probes and datagrams sent, all repetitions")
+        .Declare(BACKGROUND_RUN_FIELDS[0],
+                 R::SERIES,
+                 "802.3 collisions of each repetition (with --background only)",
+                 ResultRecord::SOMETIMES)
+        .Declare(BACKGROUND_RUN_FIELDS[1],
+                 R::SERIES,
+                 "late collisions of each repetition (with --background only)",
+                 ResultRecord::SOMETIMES)
+        .Declare(BACKGROUND_RUN_FIELDS[2],
+                 R::SERIES,
+                 "FCS errors of each repetition (with --background only)",
+                 ResultRecord::SOMETIMES)
+        .Declare(BACKGROUND_RUN_FIELDS[3],
+                 R::SERIES,
+                 "TCP retransmissions of each repetition (with --background only)",
+                 ResultRecord::SOMETIMES)
+        .Declare(BACKGROUND_RUN_FIELDS[4],
+                 R::SERIES,
+                 "TCP retransmission timeouts of each repetition (with --background only)",
+                 ResultRecord::SOMETIMES)
+        .Declare(BACKGROUND_RUN_FIELDS[5],
+                 R::SERIES,
+                 "background probes and datagrams of each repetition (with --background only)",
+                 ResultRecord::SOMETIMES)
+        .Declare("background_limit_reps",
+                 R::INT,
+                 "repetitions ended unfinished when the background had sent 500 000 "
+                 "datagrams (with --background=udp only)",
+                 ResultRecord::SOMETIMES)
         .Declare("emulator_nic",
                  R::STRING,
                  "--emulatorNic (with --halfDuplex only)",
@@ -1007,6 +1218,9 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
     uint64_t retx = 0;
     uint64_t rtos = 0;
     uint64_t fast = 0;
+    uint64_t backgroundFrames = 0;
+    uint64_t backgroundLimits = 0;
+    std::array<std::vector<double>, 6> countRuns; // BACKGROUND_RUN_FIELDS, per repetition
     uint64_t received = 0;
     uint64_t connectionsLost = 0;
     uint64_t gcs = 0;
@@ -1044,6 +1258,19 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
         retx += last.tcpRetransmissions;
         rtos += last.tcpRtos;
         fast += last.tcpFastRecoveries;
+        backgroundFrames += last.backgroundFrames;
+        backgroundLimits += last.backgroundLimit ? 1 : 0;
+        // Per repetition, for a band over the repetitions of what the background causes.
+        const std::array<uint64_t, 6> counts{last.ethernet.collisions,
+                                             last.ethernet.lateCollisions,
+                                             last.ethernet.fcsErrors,
+                                             last.tcpRetransmissions,
+                                             last.tcpRtos,
+                                             last.backgroundFrames};
+        for (std::size_t k = 0; k < counts.size(); ++k)
+        {
+            countRuns[k].push_back(static_cast<double>(counts[k]));
+        }
     }
     // The time statistics are over the repetitions that finished.
     const std::size_t n = perExchange.size();
@@ -1078,6 +1305,24 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
     rec.SetInt("tcp_retransmissions", retx);
     rec.SetInt("tcp_rtos", rtos);
     rec.SetInt("tcp_fast_recoveries", fast);
+    rec.SetString("background", c.background);
+    if (c.background == "udp")
+    {
+        rec.Set("background_rate_hz", c.backgroundRate);
+        rec.SetInt("background_size", c.backgroundSize);
+    }
+    rec.SetInt("background_frames", backgroundFrames);
+    if (c.background == "udp")
+    {
+        rec.SetInt("background_limit_reps", backgroundLimits);
+    }
+    if (c.background != "none")
+    {
+        for (std::size_t k = 0; k < countRuns.size(); ++k)
+        {
+            rec.SetSeries(BACKGROUND_RUN_FIELDS[k], countRuns[k]);
+        }
+    }
     if (last.timelineStep > 0)
     {
         std::vector<double> t0;

@@ -53,6 +53,12 @@ struct JaxaBenchmarkConfig
     /** How the programs wait for callbacks: evoke (evokeCallback(1 s)), poll1000 or poll250
      * (evokeCallback(0), then a 1 ms sleep on a 1000 or 250 Hz tick when nothing came). */
     std::string wait{"evoke"};
+    /** Traffic besides the benchmark's on the federate links: none; arp (the NIST Net PC's
+     * unicast ARP probes of each federate PC, NeighbourProbe); udp (datagrams at
+     * backgroundRate each way on each federate link, Poisson, UdpFrameSource). */
+    std::string background{"none"};
+    double backgroundRate{0};    //!< with background udp: datagrams/s each way on each link
+    uint32_t backgroundSize{18}; //!< with background udp: UDP payload octets (18: 64-octet frames)
     std::string hostProfile{"pc2006-linux26"};      //!< HostProfile of the federate PCs
     std::string emulatorProfile{"nistnet-linux24"}; //!< HostProfile of the NIST Net PC
     std::string profileFile; //!< extra HostProfile definitions to load ("" = none)
@@ -110,6 +116,8 @@ struct JaxaBenchmarkRun
     uint64_t tcpRetransmissions{0};      //!< TCP segments retransmitted (hosts A and B)
     uint64_t tcpRtos{0};                 //!< retransmission timeouts (TCP CA_LOSS entries)
     uint64_t tcpFastRecoveries{0};       //!< fast retransmits (TCP CA_RECOVERY entries)
+    uint64_t backgroundFrames{0};        //!< background probes and datagrams sent (whole run)
+    bool backgroundLimit{false};         //!< ended by the background's frame limit
     std::vector<JaxaFrameSpan> timeline; //!< the frames of one step (see RunOnce)
     uint32_t timelineStep{0};            //!< the step the timeline shows (0: none)
     double timelineStepUs{0};            //!< its duration (us)

@@ -1112,6 +1112,113 @@ def duplex_analyse(records, reading=DUPLEX_MAIN):
     return Analysis(rows=rows, metrics=metrics, figures=figures, notes=notes)
 
 
+# ----------------------------------------------------------------------------------------------
+# jaxa-background: traffic besides the benchmark's on the federate links (doc/rti.rst, "Traffic
+# besides the benchmark's").
+
+#: The backgrounds: name -> the program's parameters. arp: the NIST Net PC's unicast ARP probes
+#: of each federate PC (Linux's neighbour re-validation, NeighbourProbe); udpN: N datagrams a
+#: second of 64-octet frames each way on each federate link (Poisson), a what-if scale.
+BACKGROUNDS = {"none": {}, "arp": {"background": "arp"},
+               "udp10": {"background": "udp", "backgroundRate": 10.0},
+               "udp100": {"background": "udp", "backgroundRate": 100.0},
+               "udp1000": {"background": "udp", "backgroundRate": 1000.0}}
+#: The duplex readings (jaxa-duplex's, with full duplex for comparison): name -> parameters.
+BACKGROUND_READINGS = {"fd": {}, "hd_full": {"halfDuplex": True, "emulatorNic": "full"},
+                       "hd_half": {"halfDuplex": True},
+                       "hd_auto": {"halfDuplex": True, "emulatorNic": "auto"}}
+#: Per-exchange counts: metric suffix -> the record's per-repetition series.
+BACKGROUND_COUNTS = {"collisions": "eth_collisions_runs",
+                     "late_collisions": "eth_late_collisions_runs",
+                     "fcs_errors": "eth_fcs_errors_runs",
+                     "retransmissions": "tcp_retransmissions_runs",
+                     "rtos": "tcp_rtos_runs", "background_frames": "background_frames_runs"}
+
+
+def background_points(scale):
+    """The one-way benchmark at the study's half-duplex setting (1 Mbit/s, 1024 bytes) under
+    each background and each duplex reading."""
+    bw, size = DUPLEX_SETTINGS["paper"]
+    return [_pt(scale, "sync", bw, size, **BACKGROUND_READINGS[r], **BACKGROUNDS[b])
+            for b in BACKGROUNDS for r in BACKGROUND_READINGS]
+
+
+def _background_key(params):
+    b = next(k for k, v in BACKGROUNDS.items()
+             if all(params.get(n) == x for n, x in v.items())
+             and (v or "background" not in params))
+    r = next(k for k, v in BACKGROUND_READINGS.items()
+             if bool(params.get("halfDuplex")) == bool(v.get("halfDuplex"))
+             and params.get("emulatorNic", "half" if params.get("halfDuplex") else None)
+             == v.get("emulatorNic", "half" if v.get("halfDuplex") else None))
+    return b, r
+
+
+def background_analyse(records):
+    """Per background and duplex reading: the time per exchange with its interval over the
+    repetitions (5-95 %), its change against full duplex under the same background, and the
+    events per exchange (collisions, late collisions, FCS errors, TCP retransmissions and
+    timeouts, the background's own frames), each with its interval over the repetitions."""
+    from ..experiment import seed_interval
+
+    metrics, rows, by = {}, [], {}
+    for rec in records:
+        b, r = _background_key(rec.params)
+        res = rec.result
+        by[(b, r)] = rec
+        name = f"background_{b}_oneway_{r}"
+        runs = res.get("time_per_exchange_ms_runs") or []
+        unfinished = res["reps"] - len(runs)
+        metrics[f"{name}_unfinished_reps"] = unfinished
+        row = {"background": b, "reading": r, "unfinished_reps": unfinished}
+        if runs:
+            mid, lo, hi = seed_interval(runs)
+            metrics[f"{name}_ms"], metrics[f"{name}_ms_low"], metrics[f"{name}_ms_high"] = (
+                mid, lo, hi)
+            row["time_per_exchange_ms"] = mid
+        if b != "none":
+            for suffix, field in BACKGROUND_COUNTS.items():
+                per = [x / res["exchanges"] for x in res[field]]
+                mid, lo, hi = seed_interval(per)
+                key = f"{name}_{suffix}_per_exchange"
+                metrics[key], metrics[f"{key}_low"], metrics[f"{key}_high"] = mid, lo, hi
+                row[f"{suffix}_per_exchange"] = mid
+        rows.append(row)
+    # Half duplex against full duplex under the same background: the change in % with the
+    # widest combination of the two intervals.
+    for (b, r), rec in by.items():
+        name = f"background_{b}_oneway_{r}"
+        fd = f"background_{b}_oneway_fd"
+        if r == "fd" or f"{name}_ms" not in metrics or f"{fd}_ms" not in metrics:
+            continue
+        key = f"{name}_vs_fd_pct"
+        metrics[key] = 100 * (metrics[f"{name}_ms"] / metrics[f"{fd}_ms"] - 1)
+        metrics[f"{key}_low"] = 100 * (metrics[f"{name}_ms_low"] / metrics[f"{fd}_ms_high"] - 1)
+        metrics[f"{key}_high"] = 100 * (metrics[f"{name}_ms_high"] / metrics[f"{fd}_ms_low"] - 1)
+    xs = list(range(1, len(BACKGROUNDS) + 1))
+    series = []
+    for r in BACKGROUND_READINGS:
+        pts = [(x, metrics.get(f"background_{b}_oneway_{r}_ms")) for x, b in zip(xs, BACKGROUNDS)]
+        pts = [(x, y) for x, y in pts if y is not None]
+        if pts:
+            series.append(Series(r.replace("_", " "), [x for x, _ in pts], [y for _, y in pts]))
+    fig = Figure(name="background", title="JAXA06 one-way step under background traffic, "
+                 "1 Mbit/s, 1024 B", xlabel="background on the federate links",
+                 ylabel="time per exchange (ms)", series=series, logy=True,
+                 xrange=(0.5, len(xs) + 0.5),
+                 extra=["set xtics (" + ", ".join(f'"{b}" {x}' for b, x in zip(BACKGROUNDS, xs))
+                        + ")"])
+    notes = ["What-if: traffic besides the benchmark's on the federate links, which the other "
+             "JAXA06 experiments assume absent. arp: the NIST Net PC re-validates its neighbour "
+             "entries of the two federate PCs with a unicast ARP probe every 20-50 s (Linux's "
+             "defaults); udpN: N datagrams a second of 64-octet frames each way on each link, "
+             "Poisson. Readings: fd full duplex; hd_full federate NICs half, NIST Net's full (a "
+             "duplex mismatch); hd_half every NIC half; hd_auto NIST Net's autonegotiating. "
+             "Intervals over the repetitions (5-95 %). A repetition whose background reached "
+             "500 000 datagrams ends unfinished (*_unfinished_reps)."]
+    return Analysis(rows=rows, metrics=metrics, figures=[fig], notes=notes)
+
+
 def point_cost(p: dict) -> float:
     """Simulator events a point takes, roughly (counted on paper-scale runs): only for ordering.
 
@@ -1348,6 +1455,8 @@ for _id, _title, _points, _analyse in [
      bidir_points, bidir_analyse),
     ("jaxa-duplex", "Half vs full duplex NICs, one-way and two-way (prediction)",
      duplex_points, duplex_analyse),
+    ("jaxa-background", "Traffic besides the benchmark's on the federate links: ARP probes and "
+     "UDP datagrams under each duplex reading (what-if)", background_points, background_analyse),
 ]:
     register(Experiment(id=_id, study="JAXA06", title=_title, program=PROGRAM, points=_points,
                         analyse=_analyse, cost=point_cost,
