@@ -328,9 +328,18 @@ InstallBackground(const JaxaBenchmarkConfig& c, const EmulatedTestbed& tb)
         for (const End& e : ends)
         {
             Ptr<UdpFrameSource> src = CreateObject<UdpFrameSource>();
-            src->SetAttribute("Rate", DoubleValue(c.backgroundRate));
-            src->SetAttribute("Poisson", BooleanValue(true));
-            src->SetAttribute("PacketSize", UintegerValue(c.backgroundSize));
+            UserAttributes::SetFixed(src,
+                                     "Rate",
+                                     DoubleValue(c.backgroundRate),
+                                     "from its option --backgroundRate");
+            UserAttributes::SetFixed(src,
+                                     "Poisson",
+                                     BooleanValue(true),
+                                     "for its background (--background=udp: Poisson)");
+            UserAttributes::SetFixed(src,
+                                     "PacketSize",
+                                     UintegerValue(c.backgroundSize),
+                                     "from its option --backgroundSize");
             src->SetTarget(e.dev, e.peer->GetAddress(), e.addr, e.peerAddr);
             stream += src->AssignStreams(stream);
             e.dev->GetNode()->AddApplication(src);
