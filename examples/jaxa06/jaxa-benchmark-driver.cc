@@ -236,14 +236,15 @@ CountOverlaps(const std::vector<JaxaFrameSpan>& frames,
 }
 
 /** The per-repetition counts a run with --background reports (series, one value per
- * repetition): collisions, late collisions, FCS errors, TCP retransmissions and timeouts, and
- * the background's own frames. */
-const std::array<const char*, 6> BACKGROUND_RUN_FIELDS{"eth_collisions_runs",
-                                                       "eth_late_collisions_runs",
-                                                       "eth_fcs_errors_runs",
-                                                       "tcp_retransmissions_runs",
-                                                       "tcp_rtos_runs",
-                                                       "background_frames_runs"};
+ * repetition), each with what it counts: collisions, late collisions, FCS errors, TCP
+ * retransmissions and timeouts, and the background's own frames. */
+const std::array<std::pair<const char*, const char*>, 6> BACKGROUND_RUN_FIELDS{
+    {{"eth_collisions_runs", "802.3 collisions"},
+     {"eth_late_collisions_runs", "late collisions"},
+     {"eth_fcs_errors_runs", "FCS errors"},
+     {"tcp_retransmissions_runs", "TCP retransmissions"},
+     {"tcp_rtos_runs", "TCP retransmission timeouts"},
+     {"background_frames_runs", "background probes and datagrams"}}};
 
 /** The traffic besides the benchmark's of one repetition (--background). */
 struct Background
@@ -1050,30 +1051,6 @@ JaxaBenchmark::DeclareFields(ResultRecord& rec)
         .Declare("background_frames",
                  R::INT,
                  "background probes and datagrams sent, all repetitions")
-        .Declare(BACKGROUND_RUN_FIELDS[0],
-                 R::SERIES,
-                 "802.3 collisions of each repetition (with --background only)",
-                 ResultRecord::SOMETIMES)
-        .Declare(BACKGROUND_RUN_FIELDS[1],
-                 R::SERIES,
-                 "late collisions of each repetition (with --background only)",
-                 ResultRecord::SOMETIMES)
-        .Declare(BACKGROUND_RUN_FIELDS[2],
-                 R::SERIES,
-                 "FCS errors of each repetition (with --background only)",
-                 ResultRecord::SOMETIMES)
-        .Declare(BACKGROUND_RUN_FIELDS[3],
-                 R::SERIES,
-                 "TCP retransmissions of each repetition (with --background only)",
-                 ResultRecord::SOMETIMES)
-        .Declare(BACKGROUND_RUN_FIELDS[4],
-                 R::SERIES,
-                 "TCP retransmission timeouts of each repetition (with --background only)",
-                 ResultRecord::SOMETIMES)
-        .Declare(BACKGROUND_RUN_FIELDS[5],
-                 R::SERIES,
-                 "background probes and datagrams of each repetition (with --background only)",
-                 ResultRecord::SOMETIMES)
         .Declare("background_limit_reps",
                  R::INT,
                  "repetitions ended unfinished when the background had sent 500 000 "
@@ -1207,6 +1184,13 @@ JaxaBenchmark::DeclareFields(ResultRecord& rec)
                  R::INT,
                  "federates whose connection to the RTI was lost (TCP gave up; the run ends "
                  "there), all repetitions");
+    for (const auto& [field, what] : BACKGROUND_RUN_FIELDS)
+    {
+        rec.Declare(field,
+                    R::SERIES,
+                    std::string(what) + " of each repetition (with --background only)",
+                    ResultRecord::SOMETIMES);
+    }
 }
 
 void
@@ -1329,7 +1313,7 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
     {
         for (std::size_t k = 0; k < countRuns.size(); ++k)
         {
-            rec.SetSeries(BACKGROUND_RUN_FIELDS[k], countRuns[k]);
+            rec.SetSeries(BACKGROUND_RUN_FIELDS[k].first, countRuns[k]);
         }
     }
     if (last.timelineStep > 0)
