@@ -70,7 +70,7 @@ main(int argc, char* argv[])
     std::string rtiSet;
     std::string profileFile;
     std::string bandName = "central";
-    Time switchCycle = tno::SWITCH_ARBITRATION_CYCLE;
+    tno::SwitchOptions switchOptions;
     const uint32_t dataBytes = 16; // [TNO03]: 16 bytes of data in a 44-byte packet
 
     ProgramOptions opts("tno-jitter",
@@ -105,12 +105,7 @@ main(int argc, char* argv[])
                    "which waits for it, takes half its round trip (echo; both directions)",
                    method,
                    {"oneway", "echo"});
-    opts.Add("switchCycle",
-             "the switch's bus arbitration cycle (a frame waits 0 to one cycle for its port's "
-             "grant; doc/tno.rst)",
-             switchCycle,
-             Seconds(0),
-             MilliSeconds(1));
+    tno::AddSwitchOptions(opts, switchOptions);
     opts.AddChoice("band",
                    "the iHawk's uncalibrated parameters at their central values or at the fast "
                    "or slow end of their documented ranges (doc/tno.rst); no effect on the Onyx",
@@ -209,7 +204,12 @@ main(int argc, char* argv[])
     std::vector<Ipv4Address> addr(machines.GetN(), Ipv4Address("127.0.0.1"));
     if (net)
     {
-        addr = tno::InstallLan(machines, hub, 500, nullptr, switchCycle);
+        addr = tno::InstallLan(machines,
+                               hub,
+                               500,
+                               nullptr,
+                               switchOptions.cycle,
+                               family == "irix" ? switchOptions.onyxMode : "");
     }
     std::vector<Ptr<HostPlatform>> hosts = tno::InstallHosts(machines, machinesOf.a, machinesOf.b);
     for (uint32_t i = 0; i < hosts.size(); ++i)

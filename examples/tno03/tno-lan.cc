@@ -24,12 +24,30 @@ namespace ns3
 namespace tno
 {
 
+void
+AddSwitchOptions(ProgramOptions& opts, SwitchOptions& sw)
+{
+    opts.Add("switchCycle",
+             "the switch's bus arbitration cycle (a frame waits 0 to one cycle for its port's "
+             "grant; doc/tno.rst)",
+             sw.cycle,
+             Seconds(0),
+             MilliSeconds(1));
+    opts.AddChoice("onyxSwitchMode",
+                   "the forwarding mode of the Onyx machines' 100 Mbit/s switch, which the "
+                   "study does not give (doc/tno.rst, 'The switch's forwarding mode'); no "
+                   "effect on the iHawk, whose switch the study gives as store-and-forward",
+                   sw.onyxMode,
+                   {"StoreAndForward", "CutThrough", "FragmentFree"});
+}
+
 std::vector<Ipv4Address>
 InstallLan(const NodeContainer& machines,
            bool hub,
            int64_t stream,
            NetDeviceContainer* devices,
-           Time arbitrationCycle)
+           Time arbitrationCycle,
+           const std::string& forwardingMode)
 {
     EthernetHelper eth;
     eth.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Mbps")));
@@ -53,6 +71,14 @@ InstallLan(const NodeContainer& machines,
         // offset within the 802.3 100BASE-X clock tolerance (+-50 ppm) against the hosts.
         swHelper.SetFabricAttribute("ArbitrationFreeRunning", BooleanValue(true));
         Ptr<SwitchNetDevice> lanSwitch = swHelper.Install(sw);
+        if (!forwardingMode.empty())
+        {
+            UserAttributes::SetFixed(lanSwitch->GetFabric(),
+                                     "ForwardingMode",
+                                     StringValue(forwardingMode),
+                                     "from its option --onyxSwitchMode (the Onyx machines' "
+                                     "switch)");
+        }
         for (uint32_t i = 0; i < machines.GetN(); ++i)
         {
             NetDeviceContainer link = eth.Install(machines.Get(i), sw);

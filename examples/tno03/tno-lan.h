@@ -10,6 +10,7 @@
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
+#include "ns3/program-options.h"
 #include "ns3/ptr.h"
 #include "ns3/rci-federate.h"
 
@@ -48,13 +49,31 @@ const Time SWITCH_ARBITRATION_CYCLE = MicroSeconds(16);
  * @param stream first random stream of the Ethernet devices
  * @param devices if not null, receives the machines' devices (in machine order)
  * @param arbitrationCycle the switch's bus arbitration cycle
+ * @param forwardingMode the switch's SwitchFabric ForwardingMode (empty: the attribute's
+ * default, store-and-forward)
  * @return each machine's address
  */
 std::vector<Ipv4Address> InstallLan(const NodeContainer& machines,
                                     bool hub,
                                     int64_t stream,
                                     NetDeviceContainer* devices = nullptr,
-                                    Time arbitrationCycle = SWITCH_ARBITRATION_CYCLE);
+                                    Time arbitrationCycle = SWITCH_ARBITRATION_CYCLE,
+                                    const std::string& forwardingMode = "");
+
+/// The LAN switch's options of a program that builds the LAN.
+struct SwitchOptions
+{
+    Time cycle{SWITCH_ARBITRATION_CYCLE}; //!< the bus arbitration cycle (option switchCycle)
+    /// the Onyx machines' switch's SwitchFabric ForwardingMode (option onyxSwitchMode)
+    std::string onyxMode{"StoreAndForward"};
+};
+
+/**
+ * @brief Declare the LAN switch's options: switchCycle and onyxSwitchMode.
+ * @param opts the program's options
+ * @param sw where their values go
+ */
+void AddSwitchOptions(ProgramOptions& opts, SwitchOptions& sw);
 
 /**
  * The RCI's own work per action (frame scheduling, the action's bookkeeping, tag formatting),

@@ -58,7 +58,7 @@ main(int argc, char* argv[])
     std::string hostSet;
     std::string profileFile;
     std::string bandName = "central";
-    Time switchCycle = tno::SWITCH_ARBITRATION_CYCLE;
+    tno::SwitchOptions switchOptions;
     double rciActionCycles = tno::RCI_ACTION_CYCLES;
     double rciReflectCycles = tno::RCI_REFLECT_CYCLES;
 
@@ -98,12 +98,7 @@ main(int argc, char* argv[])
              0.0,
              1e9,
              "cycles");
-    opts.Add("switchCycle",
-             "the switch's bus arbitration cycle (a frame waits 0 to one cycle for its port's "
-             "grant; doc/tno.rst)",
-             switchCycle,
-             Seconds(0),
-             MilliSeconds(1));
+    tno::AddSwitchOptions(opts, switchOptions);
     opts.AddChoice("band",
                    "the iHawk's uncalibrated parameters at their central values or at the fast "
                    "or slow end of their documented ranges (doc/tno.rst); no effect on the Onyx",
@@ -177,7 +172,12 @@ main(int argc, char* argv[])
     NetDeviceContainer devs;
     if (machines.GetN() == 2)
     {
-        addr = tno::InstallLan(machines, cfg.hub, 500, &devs, switchCycle);
+        addr = tno::InstallLan(machines,
+                               cfg.hub,
+                               500,
+                               &devs,
+                               switchOptions.cycle,
+                               config == "1a" || config == "1b" ? switchOptions.onyxMode : "");
     }
     std::vector<Ptr<HostPlatform>> hosts = tno::InstallHosts(machines, cfg.hostA, cfg.hostB);
     const tno::Band band = tno::ParseBand(bandName);

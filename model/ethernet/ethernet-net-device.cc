@@ -437,13 +437,21 @@ EthernetNetDevice::Transmit()
     const uint32_t frame = m_current->GetSize();
     const uint64_t bits = static_cast<uint64_t>(PREAMBLE + frame) * 8;
     const Time duration = BitTime(bits);
+    const Time now = Simulator::Now();
     m_state = TRANSMITTING;
-    m_txStart = Simulator::Now();
+    m_txStart = now;
+    if (m_fullDuplex && m_cutThroughStart < now)
+    {
+        // A frame forwarded cut-through (EthernetPort::SendSharedCutThrough): it started when
+        // the switch had its destination, or when this transmitter's gap ended after that; the
+        // peer gets its last bit at the true end.
+        m_txStart = std::max(m_cutThroughStart, m_gapReady);
+    }
     m_txFullEnd = m_txStart + duration;
     m_lateCollision = false;
     m_phyTxBeginTrace(m_current);
-    m_txId = m_channel->TransmitStart(m_index, m_current, duration, !m_fullDuplex);
-    m_event = Simulator::Schedule(duration, [this]() { TransmitEnd(); });
+    m_txId = m_channel->TransmitStart(m_index, m_current, m_txFullEnd - now, !m_fullDuplex);
+    m_event = Simulator::Schedule(m_txFullEnd - now, [this]() { TransmitEnd(); });
     if (!m_fullDuplex && !m_incoming.empty())
     {
         // A signal is already here (it arrived in the gap's last part, or at this instant).

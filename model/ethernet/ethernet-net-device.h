@@ -126,10 +126,8 @@ class EthernetNetDevice : public EthernetPort
     Duplex GetDuplexSetting() const;
     /** @return the configured (maximum) rate */
     DataRate GetDataRate() const;
-    /** @return whether the link runs full duplex (after negotiation) */
-    bool IsFullDuplex() const;
-    /** @return the link's rate (after negotiation) */
-    DataRate GetLinkRate() const;
+    bool IsFullDuplex() const override;
+    DataRate GetLinkRate() const override;
     /** @return the counters */
     const Stats& GetStats() const;
     const Counters& GetCounters() const override;

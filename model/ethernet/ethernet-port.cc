@@ -6,7 +6,10 @@
 
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -76,6 +79,31 @@ bool
 EthernetPort::SendFrame(const FrameDescriptor& frame, Mac48Address source, Mac48Address dest)
 {
     return SendShared(frame.MakePacket(), source, dest, frame.tmpl->GetProtocol());
+}
+
+bool
+EthernetPort::SendSharedCutThrough(Ptr<const Packet> packet,
+                                   Mac48Address source,
+                                   Mac48Address dest,
+                                   uint16_t protocol,
+                                   Time earliest)
+{
+    m_cutThroughStart = std::min(earliest, Simulator::Now());
+    const bool sent = SendShared(packet, source, dest, protocol);
+    m_cutThroughStart = Time::Max();
+    return sent;
+}
+
+bool
+EthernetPort::SendFrameCutThrough(const FrameDescriptor& frame,
+                                  Mac48Address source,
+                                  Mac48Address dest,
+                                  Time earliest)
+{
+    m_cutThroughStart = std::min(earliest, Simulator::Now());
+    const bool sent = SendFrame(frame, source, dest);
+    m_cutThroughStart = Time::Max();
+    return sent;
 }
 
 void

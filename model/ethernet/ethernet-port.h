@@ -8,8 +8,10 @@
 #include "ethernet-framing.h"
 #include "frame-descriptor.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
+#include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/traced-callback.h"
 
@@ -107,6 +109,47 @@ class EthernetPort
      */
     virtual bool SendFrame(const FrameDescriptor& frame, Mac48Address source, Mac48Address dest);
 
+    /** @return whether the MAC operates full duplex (after negotiation) */
+    virtual bool IsFullDuplex() const = 0;
+    /** @return the link's operating rate (after negotiation) */
+    virtual DataRate GetLinkRate() const = 0;
+
+    /**
+     * @brief Send a frame that a cut-through switch forwards (SwitchFabric ForwardingMode): its
+     * transmission may have started at @p earliest, a time already past (the switch had its
+     * destination address then), if this transmitter was free from then on; otherwise it starts
+     * when the transmitter is free, as by SendShared. A MAC that does not operate full duplex
+     * sends it as by SendShared (a half-duplex transmitter defers to the carrier from now).
+     *
+     * The start is decided at the call (the frame's last bit in at the switch): a frame that
+     * another took the transmitter from between @p earliest and now waits behind it, although
+     * a cut-through switch would have started it first.
+     * @param packet the payload (after the Ethernet header)
+     * @param source the source address
+     * @param dest the destination address
+     * @param protocol the EtherType
+     * @param earliest the earliest start of the frame's preamble (not after now)
+     * @return false if dropped (queue full, too large, link down)
+     */
+    bool SendSharedCutThrough(Ptr<const Packet> packet,
+                              Mac48Address source,
+                              Mac48Address dest,
+                              uint16_t protocol,
+                              Time earliest);
+
+    /**
+     * @brief SendSharedCutThrough for a frame given by its descriptor.
+     * @param frame the frame
+     * @param source the source address
+     * @param dest the destination address
+     * @param earliest the earliest start of the frame's preamble (not after now)
+     * @return false if dropped (queue full, too large, link down)
+     */
+    bool SendFrameCutThrough(const FrameDescriptor& frame,
+                             Mac48Address source,
+                             Mac48Address dest,
+                             Time earliest);
+
     /**
      * @brief Let a receiver take the frames that arrive as descriptors; without one they reach
      * the receive callbacks as ns-3 Packets (FrameTemplate::MakePacket). The receiver gets every
@@ -158,7 +201,11 @@ class EthernetPort
     NetDevice::ReceiveCallback m_rxCallback;             //!< receive callback
     NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous callback
     FrameReceiveCallback m_frameCallback;                //!< takes descriptors (may be null)
-    TracedCallback<> m_linkChangeCallbacks;              //!< link changes
+    /// The earliest start of the frame being sent by a SendSharedCutThrough or
+    /// SendFrameCutThrough call (only during that call; Time::Max() otherwise): the MAC's
+    /// transmitter reads it when it takes the frame.
+    Time m_cutThroughStart{Time::Max()};
+    TracedCallback<> m_linkChangeCallbacks; //!< link changes
 
     TracedCallback<Ptr<const Packet>> m_macTxTrace;          //!< MacTx
     TracedCallback<Ptr<const Packet>> m_macTxDropTrace;      //!< MacTxDrop

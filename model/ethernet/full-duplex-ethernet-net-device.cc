@@ -160,6 +160,18 @@ FullDuplexEthernetNetDevice::GetDataRate() const
     return m_rate;
 }
 
+bool
+FullDuplexEthernetNetDevice::IsFullDuplex() const
+{
+    return true;
+}
+
+DataRate
+FullDuplexEthernetNetDevice::GetLinkRate() const
+{
+    return m_rate;
+}
+
 void
 FullDuplexEthernetNetDevice::SetDataRate(DataRate rate)
 {
@@ -249,7 +261,11 @@ FullDuplexEthernetNetDevice::Admit(uint32_t payload, uint16_t protocol, int64_t&
     // It leaves the queue when the previous frame's last bit has left (or now); it starts when
     // the gap behind that frame is over (or now).
     const int64_t leave = std::max(now, m_lastBitEnd);
-    const int64_t start = std::max(now, m_txFree);
+    // A frame forwarded cut-through (EthernetPort::SendSharedCutThrough) may have started
+    // before now, when the switch had its destination, if the transmitter was free then.
+    const int64_t cut = m_cutThroughStart.GetTimeStep(); // Time::Max() if not cut-through
+    const int64_t from = cut < now / m_stepPs ? cut * m_stepPs : now;
+    const int64_t start = std::max(from, m_txFree);
     m_txStart = start;
     m_lastBitEnd = start + BitsToPs(uint64_t(PREAMBLE + frame) * 8);
     m_txFree = m_lastBitEnd + BitsToPs(uint64_t(IFG) * 8);

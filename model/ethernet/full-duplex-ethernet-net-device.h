@@ -110,6 +110,10 @@ class FullDuplexEthernetNetDevice : public EthernetPort
 
     /** @return the link rate (Attribute DataRate) */
     DataRate GetDataRate() const;
+    /** @return true: this MAC is full duplex */
+    bool IsFullDuplex() const override;
+    /** @return the link rate (Attribute DataRate) */
+    DataRate GetLinkRate() const override;
 
     /**
      * @brief The context (simulator lane) of the events that deliver frames to this end: its

@@ -7,6 +7,8 @@
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/ethernet-framing.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -114,6 +116,20 @@ SwitchFabric::GetTypeId()
                             DoubleValue(0.0),
                             MakeDoubleAccessor(&SwitchFabric::m_clockOffset),
                             MakeDoubleChecker<double>(-1000.0, 1000.0))
+              .AddAttribute("ForwardingMode",
+                            "When the switch decides where a frame goes: StoreAndForward when "
+                            "its last bit is in; CutThrough when its destination address is in "
+                            "(preamble, SFD and 6 octets); FragmentFree when its first 64 octets "
+                            "are. An early frame starts on a free full-duplex output of its "
+                            "input's rate from then on.",
+                            EnumValue(STORE_AND_FORWARD),
+                            MakeEnumAccessor<ForwardingMode>(&SwitchFabric::m_mode),
+                            MakeEnumChecker(STORE_AND_FORWARD,
+                                            "StoreAndForward",
+                                            CUT_THROUGH,
+                                            "CutThrough",
+                                            FRAGMENT_FREE,
+                                            "FragmentFree"))
               .AddTraceSource("Drop",
                               "A frame (copy) was dropped: packet, port, DropReason.",
                               MakeTraceSourceAccessor(&SwitchFabric::m_dropTrace),
@@ -158,22 +174,52 @@ SwitchFabric::AssignStreams(int64_t stream)
 }
 
 void
+SwitchFabric::MarkEarlyDecision(Frame& frame, uint32_t payload, DataRate rate) const
+{
+    if (m_mode == STORE_AND_FORWARD)
+    {
+        return;
+    }
+    // The frame's preamble began (8 + frame octets) octet times before its last bit came in;
+    // the switch decides once the preamble, SFD and the first 6 (cut-through) or 64
+    // (fragment-free) octets of the frame are in.
+    const uint32_t wire = EthernetFraming::PREAMBLE + EthernetFraming::FrameOctets(payload);
+    const uint32_t decided
+        = EthernetFraming::PREAMBLE + (m_mode == CUT_THROUGH ? 6 : EthernetFraming::MIN_FRAME);
+    frame.cutThrough = true;
+    frame.early = Simulator::Now() - rate.CalculateBytesTxTime(wire - decided);
+}
+
+void
 SwitchFabric::Ingress(const Frame& frame)
 {
     if (m_cycle.IsStrictlyPositive())
     {
         // On the bus the frame has its Ethernet header and FCS (14 + 4 bytes).
-        const Time done = BusCrossing(frame.inPort, frame.packet->GetSize() + 18);
-        Simulator::Schedule(done - Simulator::Now(), &SwitchFabric::EngineIngress, this, frame);
+        const Time now = Simulator::Now();
+        const Time done = BusCrossing(frame.inPort,
+                                      frame.GetSize() + 18,
+                                      frame.cutThrough ? frame.early : now,
+                                      frame.cutThrough);
+        if (frame.cutThrough && done <= now)
+        {
+            Frame f = frame;
+            f.early = done;
+            EngineIngress(f);
+            return;
+        }
+        Frame f = frame;
+        f.cutThrough = false; // it starts when it has crossed: now, for the output
+        Simulator::Schedule(done - now, &SwitchFabric::EngineIngress, this, f);
         return;
     }
     EngineIngress(frame);
 }
 
 Time
-SwitchFabric::BusCrossing(uint32_t port, uint32_t bytes)
+SwitchFabric::BusCrossing(uint32_t port, uint32_t bytes, Time from, bool early)
 {
-    const Time now = Simulator::Now();
+    const Time now = from; // when the frame asks for the bus
     const int64_t cycle = m_cycle.GetTimeStep();
     const uint32_t slot = port == UINT32_MAX ? 0 : port % m_slots;
     const int64_t offset = cycle * slot / m_slots;
@@ -195,8 +241,16 @@ SwitchFabric::BusCrossing(uint32_t port, uint32_t bytes)
     {
         grant = it->second;
     }
-    const Time done = grant + m_busRate.CalculateBytesTxTime(bytes);
+    Time done = grant + m_busRate.CalculateBytesTxTime(bytes);
     m_portBusFree[port] = done;
+    if (early)
+    {
+        // The header crosses at the grant and the rest as it comes in (the bus is faster than
+        // the port): the output may start when the header has crossed, and the port's next
+        // frame crosses after this one's last bit is in.
+        m_portBusFree[port] = std::max(done, Simulator::Now());
+        done = grant + m_busRate.CalculateBytesTxTime(EthernetFraming::HEADER);
+    }
     NS_LOG_LOGIC("port " << port << " frame of " << bytes << " B: grant " << grant.As(Time::US)
                          << ", crossed " << done.As(Time::US));
     return done;
@@ -236,6 +290,27 @@ SwitchFabric::EngineIngress(const Frame& frame)
     }
     if (!m_busy)
     {
+        if (frame.cutThrough)
+        {
+            // Decided early: its service began at the decision, or when the engine's last
+            // service ended after that; it may leave when the service ends.
+            const Time now = Simulator::Now();
+            const Time end = std::max(frame.early, m_engineFree) + Seconds(1.0 / m_capacity);
+            m_engineFree = end;
+            if (end <= now)
+            {
+                Frame f = frame;
+                f.early = end;
+                ++m_forwarded;
+                m_forward(f);
+                return;
+            }
+            m_busy = true;
+            m_queue.push_back(frame);
+            m_queue.back().cutThrough = false; // it starts when it is served: then, for the output
+            m_serveEvent = Simulator::Schedule(end - now, &SwitchFabric::Serve, this);
+            return;
+        }
         m_busy = true;
         m_queue.push_back(frame);
         m_serveEvent = Simulator::Schedule(Seconds(1.0 / m_capacity), &SwitchFabric::Serve, this);
@@ -263,6 +338,7 @@ SwitchFabric::Serve()
     else
     {
         m_busy = false;
+        m_engineFree = Simulator::Now();
     }
     ++m_forwarded;
     m_forward(f);

@@ -54,6 +54,17 @@ namespace ns3
  *   ArbitrationClockOffset), so a sender whose period is a whole number of cycles in true time
  *   is not phase-locked to the grants (arbiter time a(t) = phase + t (1 + offset)).
  *
+ * - **Forwarding mode** (ForwardingMode): a store-and-forward switch decides on a frame when
+ *   its last bit is in; a cut-through switch when its destination address is in (preamble, SFD
+ *   and 6 octets), a fragment-free one when its first 64 octets are (a collision fragment is
+ *   never forwarded). A frame decided early starts on its output port then, if the port was
+ *   free, the output operates full duplex and its rate is the input's; otherwise it waits as
+ *   a stored frame does (a frame from a half-duplex port is always stored: it may still be a
+ *   collision fragment). With the bus stage the early frame waits for its port's grant from
+ *   the decision on; its port's next frame crosses after its last bit is in. A queued engine
+ *   (ForwardingCapacity > 0) idle at the decision serves the early frame from then on (or from
+ *   the end of its last service); a busy one queues it, and it leaves when it is served.
+ *
  * Per-output-port queues are the ports' device queues (FullDuplexEthernetNetDevice MaxQueueFrames,
  * which the helper sets, or an EthernetNetDevice TxQueue); their overflows are reported here as
  * OUTPUT_QUEUE_FULL by the switch.
@@ -73,6 +84,14 @@ class SwitchFabric : public Object
         N_DROP_REASONS = 6,    //!< number of reasons
     };
 
+    /// When the switch decides where a frame goes (Attribute ForwardingMode).
+    enum ForwardingMode : uint8_t
+    {
+        STORE_AND_FORWARD = 0, //!< when its last bit is in
+        CUT_THROUGH = 1,       //!< when its destination address is in
+        FRAGMENT_FREE = 2,     //!< when its first 64 octets are in
+    };
+
     /// A frame inside the switch: an ns-3 Packet, or a FrameDescriptor (the lean path).
     struct Frame
     {
@@ -82,6 +101,10 @@ class SwitchFabric : public Object
         Mac48Address src;         //!< source MAC
         Mac48Address dst;         //!< destination MAC
         FrameDescriptor desc;     //!< the frame, when packet is null
+        /// Decided before its last bit was in (ForwardingMode): it may start on an output
+        /// port from @c early on
+        bool cutThrough{false};
+        Time early; //!< with cutThrough: the earliest start on an output port
 
         /** @return the payload's size */
         uint32_t GetSize() const
@@ -129,6 +152,22 @@ class SwitchFabric : public Object
      * @param frame the frame
      */
     void Ingress(const Frame& frame);
+
+    /**
+     * @brief Mark a frame whose last bit has just come in through a full-duplex port for
+     * forwarding before that (ForwardingMode): it may leave from the moment the switch had
+     * its destination address (or its first 64 octets). Store-and-forward leaves it as it is.
+     * @param frame the frame
+     * @param payload its payload on the ingress link (an 802.1Q tag included)
+     * @param rate the ingress link's rate
+     */
+    void MarkEarlyDecision(Frame& frame, uint32_t payload, DataRate rate) const;
+
+    /** @return the forwarding mode (Attribute ForwardingMode) */
+    ForwardingMode GetForwardingMode() const
+    {
+        return m_mode;
+    }
 
     /**
      * @brief Should this copy of a frame leaving through @p port be dropped at random?
@@ -237,13 +276,15 @@ class SwitchFabric : public Object
      */
     void EngineIngress(const Frame& frame);
     /**
-     * @brief The time a frame fully received now on a port has crossed the bus.
-     * Also books the port's bus time.
+     * @brief The time a frame on a port has crossed the bus (a frame decided early: the time
+     * its decision octets have). Also books the port's bus time.
      * @param port the ingress port
      * @param bytes the frame's size on the bus
+     * @param from when the frame may ask for the bus: its last bit in, or its early decision
+     * @param early the frame was decided before its last bit was in
      * @return the crossing's end
      */
-    Time BusCrossing(uint32_t port, uint32_t bytes);
+    Time BusCrossing(uint32_t port, uint32_t bytes, Time from, bool early);
     /**
      * @brief The first grant at or after @p now of a slot at @p offset time steps into the
      * cycle, on the free-running arbiter's clock (phase and rate drawn at the first call).
@@ -263,6 +304,7 @@ class SwitchFabric : public Object
     };
 
     ForwardCallback m_forward;                        //!< bridge decision
+    ForwardingMode m_mode{STORE_AND_FORWARD};         //!< when frames are decided
     double m_capacity;                                //!< frames/s (0 = unlimited)
     uint32_t m_queueLimit;                            //!< engine queue limit (frames)
     double m_dropProbability;                         //!< per-copy drop probability
@@ -271,6 +313,7 @@ class SwitchFabric : public Object
     Ptr<UniformRandomVariable> m_rng;                 //!< random drops
     std::deque<Frame> m_queue;                        //!< engine queue (waiting frames)
     bool m_busy{false};                               //!< engine serving a frame
+    Time m_engineFree;                                //!< end of the engine's last service
     EventId m_serveEvent;                             //!< end of the current service
     std::unordered_map<uint64_t, MacEntry> m_mac;     //!< MAC table
     std::array<uint64_t, N_DROP_REASONS> m_drops{};   //!< drop counters

@@ -192,6 +192,10 @@ SwitchNetDevice::ReceiveFromDevice(Ptr<NetDevice> device,
     {
         f.packet = packet; // never changed: the output ports send it (or copies) as it is
     }
+    if (m_fabric->GetForwardingMode() != SwitchFabric::STORE_AND_FORWARD)
+    {
+        MarkEarly(f, packet->GetSize());
+    }
     m_fabric->Ingress(f);
     return true;
 }
@@ -222,7 +226,31 @@ SwitchNetDevice::ReceiveFrameFromPort(Ptr<EthernetPort> device,
     f.dst = destination;
     f.protocol = frame.tmpl->GetProtocol();
     f.desc = frame;
+    if (m_fabric->GetForwardingMode() != SwitchFabric::STORE_AND_FORWARD)
+    {
+        MarkEarly(f, frame.GetSize());
+    }
     m_fabric->Ingress(f);
+}
+
+void
+SwitchNetDevice::MarkEarly(SwitchFabric::Frame& frame, uint32_t payload) const
+{
+    // Only a full-duplex input: a half-duplex one's frame may still be a collision fragment.
+    const EthernetPort* in = m_ports[frame.inPort].eth;
+    if (in && in->IsFullDuplex())
+    {
+        m_fabric->MarkEarlyDecision(frame, payload, in->GetLinkRate());
+    }
+}
+
+bool
+SwitchNetDevice::StartsEarly(const SwitchFabric::Frame& frame, const EthernetPort* out) const
+{
+    // Cut-through needs a full-duplex output of the input's rate: a faster one would run out
+    // of the frame's octets, and a half-duplex one defers to its carrier from now.
+    return frame.cutThrough && out->IsFullDuplex()
+           && out->GetLinkRate() == m_ports[frame.inPort].eth->GetLinkRate();
 }
 
 void
@@ -288,7 +316,11 @@ SwitchNetDevice::SendToPort(uint32_t port, const SwitchFabric::Frame& frame)
     if (!frame.packet && p.eth && !p.trunk)
     {
         // A descriptor through an Ethernet access port: no Packet at all on the lean MAC.
-        if (!p.eth->SendFrame(frame.desc, frame.src, frame.dst))
+        const bool sent
+            = StartsEarly(frame, p.eth)
+                  ? p.eth->SendFrameCutThrough(frame.desc, frame.src, frame.dst, frame.early)
+                  : p.eth->SendFrame(frame.desc, frame.src, frame.dst);
+        if (!sent)
         {
             m_fabric->NotifyDrop(frame, port, SwitchFabric::OUTPUT_QUEUE_FULL);
         }
@@ -312,7 +344,11 @@ SwitchNetDevice::SendToPort(uint32_t port, const SwitchFabric::Frame& frame)
     {
         // An Ethernet port never changes the packet it is given (a MAC that frames it copies
         // it): every port shares it.
-        if (!p.eth->SendShared(out, frame.src, frame.dst, protocol))
+        const bool sent
+            = StartsEarly(frame, p.eth)
+                  ? p.eth->SendSharedCutThrough(out, frame.src, frame.dst, protocol, frame.early)
+                  : p.eth->SendShared(out, frame.src, frame.dst, protocol);
+        if (!sent)
         {
             m_fabric->NotifyDrop(out, port, SwitchFabric::OUTPUT_QUEUE_FULL);
         }

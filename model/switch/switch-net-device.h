@@ -202,6 +202,22 @@ class SwitchNetDevice : public NetDevice
     };
 
     /**
+     * @brief Mark a frame for an early decision (the fabric's ForwardingMode) if its input
+     * operates full duplex.
+     * @param frame the frame
+     * @param payload its payload on the input link (an 802.1Q tag included)
+     */
+    void MarkEarly(SwitchFabric::Frame& frame, uint32_t payload) const;
+
+    /**
+     * @brief Does a frame decided early start before now on this output?
+     * @param frame the frame
+     * @param out the output port
+     * @return true if the output operates full duplex at the input's rate
+     */
+    bool StartsEarly(const SwitchFabric::Frame& frame, const EthernetPort* out) const;
+
+    /**
      * @brief An Ethernet port received a frame descriptor.
      * @param device the port
      * @param frame the frame

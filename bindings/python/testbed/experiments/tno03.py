@@ -86,7 +86,9 @@ PIPELINE_GAPS = {
         "has and 2 has not, the IRIX UDP path twice (lmbench IRIX 6.2 on a POWER Challenge, "
         "loopback) and two store-and-forward hops; the IRIX stack figures of another OS release "
         "and machine class are the likely source (the same figures need 2.9x more off-path work "
-        "to give 1b's maximum); nothing is tuned to close it",
+        "to give 1b's maximum); the Onyx switch's forwarding mode is not in the text, and "
+        "cut-through would take about 105 us of the excess (metric 1b_dm_latency_us_cut_through); "
+        "nothing is tuned to close it",
         "doc/tno.rst, 'Calibration': 'Known gap: configuration 1b's latency'"),
     ("1b", "knee_hz"): (
         "no parameter was set on it; with the blocked reader's wake-up on the message's path "
@@ -119,6 +121,13 @@ def _validation(label, measured, simulated, tolerance, parameter, reason, gap=No
                       parameter=parameter)
 
 
+# The Onyx machines' switch (configurations 1a and 1b) has no forwarding mode in the study
+# (3b's, the iHawks', is store-and-forward); the model's reading is store-and-forward, and 1b's
+# latency is also run under the other readings (doc/tno.rst, "The switch's forwarding mode"):
+# tno-pipeline --onyxSwitchMode, metric suffixes.
+ONYX_SWITCH_READINGS = {"CutThrough": "cut_through", "FragmentFree": "fragment_free"}
+
+
 def pipeline_points(scale):
     duration, runs = (1.0, 1) if scale == "quick" else (10.0, 3)
     pts = [{"config": c, "frequency": f, "duration": duration, "RngRun": run}
@@ -126,6 +135,10 @@ def pipeline_points(scale):
     pts += [{"config": c, "frequency": f, "duration": duration, "band": b,
              **({"switchCycle": BAND_SWITCH_CYCLE[b]} if c == "3b" else {}), "RngRun": run}
             for c in PREDICTIONS for b in BANDS for f in GRID[c] for run in range(1, runs + 1)]
+    # 1b's latency (its lowest frequency) under the other readings of the Onyx switch's mode
+    pts += [{"config": "1b", "frequency": GRID["1b"][0], "duration": duration,
+             "onyxSwitchMode": mode, "RngRun": run}
+            for mode in ONYX_SWITCH_READINGS for run in range(1, runs + 1)]
     return pts
 
 
@@ -227,8 +240,19 @@ def pipeline_facts():
 def pipeline_analyse(records):
     by = {}
     rows = []
+    readings = {}
     for rec in records:
         c, f, r = rec.params["config"], rec.params["frequency"], rec.result
+        mode = rec.params.get("onyxSwitchMode")
+        if mode is not None:
+            # a reading of the Onyx switch's mode at 1b's lowest frequency, not a sweep's point
+            readings.setdefault(mode, []).append(r["latency_mean_us"])
+            rows.append({"config": c, "band": f"onyxSwitchMode={mode}", "frequency_hz": f,
+                         "run": rec.params["RngRun"], "latency_mean_us": r["latency_mean_us"],
+                         "latency_max_us": r["latency_max_us"], "loss": r["loss"],
+                         "read_rate_hz": r["read_rate_hz"], "send_rate_hz": r["send_rate_hz"],
+                         "verdict": _verdict(r, f) or "ok"})
+            continue
         band = rec.params.get("band", "central")
         verdict = _verdict(r, f)
         by.setdefault((c, band), {}).setdefault(f, []).append((r, verdict))
@@ -285,6 +309,11 @@ def pipeline_analyse(records):
             series.append(band_between(f"{title}: band over the ranges", fs,
                                        [min(spread[f]) for f in fs],
                                        [max(spread[f]) for f in fs], group=title))
+    for mode, suffix in ONYX_SWITCH_READINGS.items():
+        if readings.get(mode):
+            # the mean over the runs, as the central sweep's latency
+            metrics[f"{CONFIGS['1b'][0]}_latency_us_{suffix}"] = (sum(readings[mode])
+                                                                 / len(readings[mode]))
     facts = pipeline_facts()
     checks = []
     for (c, q), (value, tolerance) in facts.items():
@@ -332,7 +361,8 @@ K_SETTINGS = ("CallCost", "EncodeCost", "TransportCost", "DecodeCost", "Callback
 def k_calibration_point(config):
     """The point whose latency is the calibration metric: the configuration's lowest frequency
     at quick scale (the point behind the experiment's <config>_latency_us)."""
-    pts = [p for p in pipeline_points("quick") if p["config"] == config and "band" not in p]
+    pts = [p for p in pipeline_points("quick") if p["config"] == config and "band" not in p
+           and "onyxSwitchMode" not in p]
     return min(pts, key=lambda p: (p["frequency"], p["RngRun"]))
 
 
@@ -516,6 +546,18 @@ def _switch_cycle_range():
                  "cycle with a faster bus; 16 us the central reading", unit="us")
 
 
+def _onyx_switch_mode_choice():
+    from ..ranges import Choice
+
+    return Choice("onyxSwitchMode", ["StoreAndForward", "CutThrough"],
+                  "the forwarding mode of the Onyx machines' switch, which the study does not "
+                  "give (3b's, the iHawks', it gives as store-and-forward): store-and-forward, "
+                  "or cut-through as the era's Catalyst switches could run (doc/tno.rst, 'The "
+                  "switch's forwarding mode'); it reaches the predictions through the cold "
+                  "lines fitted on the IRIX body (refitted per sample); fragment-free lies "
+                  "between the two", default="StoreAndForward")
+
+
 def _lmbench_split():
     """The 40/45/15 split of lmbench's UDP protocol work on the iHawks (doc/tno.rst, 'Host
     costs': the sum is lmbench's, the split an assumption), sampled on the simplex: the send
@@ -546,7 +588,8 @@ def _pipeline_sensitivity():
         # ReflectCost are set on configuration 2 (one Onyx, no network), which no factor here
         # reaches: not refitted (calibrate_k remains the hook for an Onyx-side factor).
         profiles=("ihawk-redhawk-700", "ihawk-redhawk-2400"),
-        ranges=[_switch_cycle_range()] + _lmbench_split().factors(),
+        ranges=([_switch_cycle_range(), _onyx_switch_mode_choice()]
+                + _lmbench_split().factors()),
         metrics=("3a_*", "3b_*", "4_*"),
         point_filter=lambda p: p["config"] in PREDICTIONS and "band" not in p,
         recalibrate=[_recalibrate_cold_lines()],
@@ -755,7 +798,8 @@ def _jitter_sensitivity():
     # ihawk_sched_jitter_us check moves; doc/sensitivity.rst.) The --band points are left out:
     # their per-clock factor and Linux costs are fixed at the ends of the same ranges.
     return Sensitivity(profiles=("ihawk-redhawk-700", "ihawk-redhawk-2400"),
-                       ranges=[_switch_cycle_range()] + _lmbench_split().factors(),
+                       ranges=([_switch_cycle_range(), _onyx_switch_mode_choice()]
+                               + _lmbench_split().factors()),
                        # not the _low/_high metrics: their --band points are left out, so
                        # each sample's would be its central run's value again
                        metrics=("ihawk_net_*_us", "ihawk_sched_jitter_us"),
