@@ -205,10 +205,10 @@ HostNic.StackCost = 9300
 HostNic.StackCostPerByte = 0
 HostNic.Napi = false
 # Per-frame variability of the receive path from cache and bus state: the lines a frame's
-# processing finds cold, uniform 0 to 2 m, each the CPU's MemoryLatency; m = 11 calibrated on
+# processing finds cold, uniform 0 to 2 m, each the CPU's MemoryLatency; m = 13 calibrated on
 # the body of [TNO03]'s IRIX latency distribution (mean - min = 22 us; doc/tno.rst), with the
 # switch's variable wait included, by bench/tno-coldlines-calibrate.py.
-HostNic.ColdLines = ns3::UniformRandomVariable[Min=0|Max=22]
+HostNic.ColdLines = ns3::UniformRandomVariable[Min=0|Max=26]
 # Transmit completion on the interrupt CPU: an interrupt and the driver's reclaim (taken equal
 # to the receive handler's, 6 000 cycles; an estimate).
 HostPlatform.TxCompletionCost = 6000
@@ -286,7 +286,7 @@ HostNic.StackCostPerByte = 0
 HostNic.Napi = false
 # The same count of cold lines per frame as IRIX's (a property of the work, not the CPU) at
 # this machine's memory latency.
-HostNic.ColdLines = ns3::UniformRandomVariable[Min=0|Max=22]
+HostNic.ColdLines = ns3::UniformRandomVariable[Min=0|Max=26]
 # Linux 2.4 frees transmitted buffers in the driver's interrupt (on CPU 0): no off-path work in
 # the process.
 HostPlatform.TxCompletionCost = 1200

@@ -643,7 +643,7 @@ JITTER_CALIBRATION = {
     "ihawk_sched_jitter_us": "ihawk-redhawk HostCpu ShieldedInterferenceDuration (2.5 us)",
     "irix_net_max_us": "onyx-irix65 HostCpu InterferenceDuration of CPU 0 (uniform 0-230 us)",
     "irix_net_mean_us": "onyx-irix65 HostNic ColdLines, with the minimum: the body mean - min "
-                        "(uniform 0 to 2 m lines, m = 11)",
+                        "(uniform 0 to 2 m lines, m = 13)",
 }
 #: Why the jitter rows' tolerances are what they are: every row is an extreme (max - min, or a
 #: network latency's min, max or spread) of 10 000 samples; the IRIX network latency also rests
