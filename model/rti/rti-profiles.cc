@@ -115,7 +115,10 @@ RtiSettings.EncodingHeaderSize = 46
 # and slot bookkeeping (the semaphore post is a system call: the host's).
 RtiSettings.ShmEnqueueCost = 1000
 RtiSettings.ShmCopyCostPerByte = 1
+# Messages a receiver's queue holds: an assumption, no source (doc/tno.rst, "The shared-memory
+# queue").
 RtiSettings.ShmQueueSize = 64
+#@range RtiSettings.ShmQueueSize 40 1024 : an assumption, no source of TNO's RTI-SM found (doc/tno.rst, 'The shared-memory queue'): from 40 (smaller queues lose at 3 900 Hz on configuration 2, where the study kept up, with the calibrated costs) to 1024
 
 [rti dmso-rti13ng]
 description = DMSO RTI 1.3NG-like: heavier per-message path over TCP (an assumption: the study does not say its transport) (TNO03)

@@ -281,3 +281,21 @@ def test_onyx_switch_mode_leaves_the_ihawk_switch_store_and_forward(tmp_path):
                  onyxSwitchMode=m) for m in ("StoreAndForward", "CutThrough")]
     assert recs[0]["latency_mean_us"] == recs[1]["latency_mean_us"]
     assert recs[0]["events"] == recs[1]["events"]
+
+
+def test_shared_memory_queue_size_matters_only_where_the_queue_fills(tmp_path):
+    """RTI-SM's queue size (ranged 40-1 024, no source) cannot act below the ReceiverSender's
+    capacity: the queue then never holds more than a read burst (2 at 8 kHz on configuration 4),
+    so the records are the same bit for bit; above it (12 kHz, reads about 11 500 a second) the
+    larger queue holds more before it loses, so the latency is longer."""
+    def run(q, f):
+        return _run("tno-pipeline", tmp_path, config="4", frequency=f, duration=0.5,
+                    rtiSet=f"ShmQueueSize={q}")
+
+    low = [run(q, 8000) for q in (40, 1024)]
+    assert low[0]["relay_max_burst"] < 40
+    assert low[0]["latency_mean_us"] == low[1]["latency_mean_us"]
+    assert low[0]["events"] == low[1]["events"]
+    high = [run(q, 12000) for q in (40, 1024)]
+    assert high[0]["relay_max_burst"] == 40 and high[0]["loss"] > 0
+    assert high[1]["latency_mean_us"] > high[0]["latency_mean_us"]

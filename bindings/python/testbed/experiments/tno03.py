@@ -587,7 +587,8 @@ def _pipeline_sensitivity():
         # switch, so they are refitted for every sample. tno-rti's K, the RCI's ActionCost and
         # ReflectCost are set on configuration 2 (one Onyx, no network), which no factor here
         # reaches: not refitted (calibrate_k remains the hook for an Onyx-side factor).
-        profiles=("ihawk-redhawk-700", "ihawk-redhawk-2400"),
+        # RTI-SM's queue size (tno-rti-sm) is ranged too; tno-rti's AdminCost comes with it.
+        profiles=("ihawk-redhawk-700", "ihawk-redhawk-2400", "tno-rti-sm"),
         ranges=([_switch_cycle_range(), _onyx_switch_mode_choice()]
                 + _lmbench_split().factors()),
         metrics=("3a_*", "3b_*", "4_*"),
@@ -595,7 +596,8 @@ def _pipeline_sensitivity():
         recalibrate=[_recalibrate_cold_lines()],
         notes="The iHawk's ShieldedInterferenceDuration (set from the 3 us scheduling jitter) "
               "is not refitted; tno-rti's K and the RCI's costs are set on configuration 2, "
-              "which no factor reaches.")
+              "which no factor reaches (RTI-SM's queue size is ranged from 40 messages, the "
+              "fewest that keep 2 up at 3 900 Hz: doc/tno.rst, 'The shared-memory queue').")
 
 
 register(Experiment(
