@@ -299,3 +299,32 @@ def test_shared_memory_queue_size_matters_only_where_the_queue_fills(tmp_path):
     high = [run(q, 12000) for q in (40, 1024)]
     assert high[0]["relay_max_burst"] == 40 and high[0]["loss"] > 0
     assert high[1]["latency_mean_us"] > high[0]["latency_mean_us"]
+
+
+def _synthetic_pipeline_records(points, latency):
+    from testbed.experiment import Record
+
+    return [Record(params=p, result={
+        "latency_mean_us": latency(p), "latency_max_us": latency(p), "loss": 0.0,
+        "read_rate_hz": p["frequency"], "send_rate_hz": p["frequency"], "latency_growth": 1.0,
+        "relay_max_burst": 1}) for p in points]
+
+
+def test_onyx_switch_readings_are_their_own_metrics_and_a_sample_keeps_its_sweeps():
+    """The experiment's 1b readings under the other switch modes give their own metrics and
+    leave the store-and-forward sweep alone; a sensitivity sample, whose every point carries the
+    sampled reading, still has its prediction sweeps (no 1b points in it)."""
+    from testbed.experiments import tno03
+
+    pts = tno03.pipeline_points("quick")
+    lat = {"CutThrough": 900.0, "FragmentFree": 910.0}
+    m = tno03.pipeline_analyse(_synthetic_pipeline_records(
+        pts, lambda p: lat.get(p.get("onyxSwitchMode"), 1000.0))).metrics
+    assert m["1b_dm_latency_us"] == 1000.0
+    assert m["1b_dm_latency_us_cut_through"] == 900.0
+    assert m["1b_dm_latency_us_fragment_free"] == 910.0
+    sample = [dict(p, onyxSwitchMode="CutThrough") for p in pts
+              if p["config"] in tno03.PREDICTIONS and "band" not in p]
+    m = tno03.pipeline_analyse(_synthetic_pipeline_records(sample, lambda p: 100.0)).metrics
+    for c in tno03.PREDICTIONS:
+        assert m[f"{tno03.CONFIGS[c][0]}_latency_us"] == 100.0

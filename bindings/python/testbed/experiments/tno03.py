@@ -126,6 +126,8 @@ def _validation(label, measured, simulated, tolerance, parameter, reason, gap=No
 # latency is also run under the other readings (doc/tno.rst, "The switch's forwarding mode"):
 # tno-pipeline --onyxSwitchMode, metric suffixes.
 ONYX_SWITCH_READINGS = {"CutThrough": "cut_through", "FragmentFree": "fragment_free"}
+#: Metric suffixes of every reading (a run whose 1b sweep is under another reading, --param).
+ONYX_SWITCH_SUFFIX = {"StoreAndForward": "store_and_forward", **ONYX_SWITCH_READINGS}
 
 
 def pipeline_points(scale):
@@ -238,13 +240,20 @@ def pipeline_facts():
 
 
 def pipeline_analyse(records):
+    from collections import Counter
+
     by = {}
     rows = []
     readings = {}
+    # 1b's sweep runs under one reading of the Onyx switch's mode (the most common among its
+    # records); the other readings are single points at its lowest frequency.
+    sweep_mode = Counter(rec.params.get("onyxSwitchMode", "StoreAndForward") for rec in records
+                         if rec.params["config"] == "1b").most_common(1)
+    sweep_mode = sweep_mode[0][0] if sweep_mode else "StoreAndForward"
     for rec in records:
         c, f, r = rec.params["config"], rec.params["frequency"], rec.result
-        mode = rec.params.get("onyxSwitchMode")
-        if mode is not None:
+        mode = rec.params.get("onyxSwitchMode", "StoreAndForward")
+        if c == "1b" and mode != sweep_mode:
             # a reading of the Onyx switch's mode at 1b's lowest frequency, not a sweep's point
             readings.setdefault(mode, []).append(r["latency_mean_us"])
             rows.append({"config": c, "band": f"onyxSwitchMode={mode}", "frequency_hz": f,
@@ -309,7 +318,7 @@ def pipeline_analyse(records):
             series.append(band_between(f"{title}: band over the ranges", fs,
                                        [min(spread[f]) for f in fs],
                                        [max(spread[f]) for f in fs], group=title))
-    for mode, suffix in ONYX_SWITCH_READINGS.items():
+    for mode, suffix in ONYX_SWITCH_SUFFIX.items():
         if readings.get(mode):
             # the mean over the runs, as the central sweep's latency
             metrics[f"{CONFIGS['1b'][0]}_latency_us_{suffix}"] = (sum(readings[mode])
