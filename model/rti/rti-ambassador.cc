@@ -226,7 +226,8 @@ RtiAmbassador::Install(Ptr<Node> node, Ptr<RtiCentralComponent> crc)
     NS_ABORT_MSG_IF(m_conn, "RtiAmbassador::Install called twice");
     Attach(node, crc->GetSettings());
     m_fom = crc->GetFom();
-    if (crc->GetNode() == node)
+    const bool sameNode = crc->GetNode() == node;
+    if (sameNode && m_settings->GetLocalPath() == RtiSettings::IN_MEMORY)
     {
         m_conn = crc->ConnectLocal();
     }
@@ -236,14 +237,20 @@ RtiAmbassador::Install(Ptr<Node> node, Ptr<RtiCentralComponent> crc)
         s->SetAttribute("TcpNoDelay", BooleanValue(m_settings->GetTcpNoDelay()));
         s->SetAttribute("SegmentSize", UintegerValue(m_settings->GetTcpSegmentSize()));
         s->Bind();
-        // Connect once the simulation runs (the node's stack is initialized at time 0).
-        InetSocketAddress to(crc->GetAddress(), m_settings->GetPort());
+        // Connect once the simulation runs (the node's stack is initialized at time 0); on the
+        // central component's own node, to the loopback address (LocalPath LoopbackTcp).
+        InetSocketAddress to(sameNode ? Ipv4Address::GetLoopback() : crc->GetAddress(),
+                             m_settings->GetPort());
         Simulator::ScheduleWithContext(node->GetId(), Seconds(0), [s, to]() { s->Connect(to); });
         Ptr<RtiTcpConnection> tcp = CreateObject<RtiTcpConnection>();
         tcp->SetSocket(s);
+        tcp->SetLocal(sameNode);
         tcp->TraceConnectWithoutContext("Lost",
                                         MakeCallback(&RtiAmbassador::HandleConnectionLost, this));
         m_conn = tcp;
+    }
+    if (!sameNode)
+    {
         Ptr<Socket> u = Socket::CreateSocket(node, UdpSocketFactory::GetTypeId());
         u->Bind();
         Ptr<RtiUdpConnection> udp = CreateObject<RtiUdpConnection>();

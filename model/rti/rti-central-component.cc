@@ -167,6 +167,9 @@ RtiCentralComponent::Accepted(Ptr<Socket> s, const Address& from)
     NS_LOG_FUNCTION(this << s << from);
     Ptr<RtiTcpConnection> conn = CreateObject<RtiTcpConnection>();
     conn->SetSocket(s);
+    // A federate on this node over the loopback (RtiSettings LocalPath LoopbackTcp).
+    conn->SetLocal(InetSocketAddress::IsMatchingType(from)
+                   && InetSocketAddress::ConvertFrom(from).GetIpv4().IsLocalhost());
     m_connections.push_back(conn);
     Watch(conn);
 }

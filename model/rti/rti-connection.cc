@@ -265,10 +265,16 @@ RtiTcpConnection::GetSocket() const
     return m_socket;
 }
 
+void
+RtiTcpConnection::SetLocal(bool local)
+{
+    m_local = local;
+}
+
 bool
 RtiTcpConnection::IsLocal() const
 {
-    return false;
+    return m_local;
 }
 
 void

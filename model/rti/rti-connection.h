@@ -278,6 +278,13 @@ class RtiTcpConnection : public RtiConnection
     Ptr<Socket> GetSocket() const;
 
     /**
+     * @brief Mark the connection as one between two components on the same host (TCP over
+     * the loopback, RtiSettings LocalPath LoopbackTcp): IsLocal() then answers true.
+     * @param local whether it is
+     */
+    void SetLocal(bool local);
+
+    /**
      * @brief Frame received stream bytes into messages by their length fields.
      * @param data the bytes
      * @param size their number
@@ -334,6 +341,7 @@ class RtiTcpConnection : public RtiConnection
     std::deque<Ptr<Packet>> m_txQueue; //!< messages (or their rest) not yet written
     bool m_notified;                   //!< data callback called since the last Receive()
     bool m_broken;                     //!< closed after a malformed frame
+    bool m_local{false};               //!< over the loopback (SetLocal)
 };
 
 /**

@@ -201,6 +201,15 @@ RtiSettings::GetTypeId()
                                             "RemoteFirst",
                                             LOCAL_FIRST,
                                             "LocalFirst"))
+              .AddAttribute("LocalPath",
+                            "How a federate on the central component's node reaches it: "
+                            "InMemory (the loopback's work charged as the sender's send cost, "
+                            "the message readable at once) or LoopbackTcp (a TCP connection to "
+                            "127.0.0.1 through the node's loopback, as between two JVMs: "
+                            "segments, ACKs, Nagle as TcpNoDelay says, no UDP path).",
+                            EnumValue(IN_MEMORY),
+                            MakeEnumAccessor<LocalPath>(&RtiSettings::m_localPath),
+                            MakeEnumChecker(IN_MEMORY, "InMemory", LOOPBACK_TCP, "LoopbackTcp"))
               .AddAttribute("DataPath",
                             "Where updates travel: ViaCrc (through the central RTI component, "
                             "RtiAmbassador) or Direct (local component to local component, "
@@ -302,6 +311,7 @@ RtiSettings::RtiSettings()
     , m_gcPauseMax(Time(0))
     , m_handoffCycles(0)
     , m_writeOrder(FIRST_USED)
+    , m_localPath(IN_MEMORY)
 {
 }
 
@@ -491,6 +501,12 @@ RtiSettings::WriteOrder
 RtiSettings::GetWriteOrder() const
 {
     return m_writeOrder;
+}
+
+RtiSettings::LocalPath
+RtiSettings::GetLocalPath() const
+{
+    return m_localPath;
 }
 
 } // namespace ns3

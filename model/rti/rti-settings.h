@@ -72,6 +72,13 @@ class RtiSettings : public Object
         SHARED_MEMORY //!< message queues in shared memory on one machine (TNO RTI-SM)
     };
 
+    /** How a federate on the central component's node reaches it. */
+    enum LocalPath
+    {
+        IN_MEMORY,   //!< the loopback's cost charged as a send; readable at once
+        LOOPBACK_TCP //!< a TCP connection to the loopback address (two processes)
+    };
+
     /** The order in which one turn's output is written to its connections. */
     enum WriteOrder
     {
@@ -178,6 +185,8 @@ class RtiSettings : public Object
     double ThreadHandoffCycles() const;
     /** @return the order of a turn's writes */
     WriteOrder GetWriteOrder() const;
+    /** @return how a federate on the central component's node reaches it (LocalPath) */
+    LocalPath GetLocalPath() const;
 
   private:
     DataPath m_dataPath;           //!< DataPath
@@ -215,6 +224,7 @@ class RtiSettings : public Object
     Time m_gcPauseMax;             //!< MinorGcPauseMax
     double m_handoffCycles;        //!< ThreadHandoffCost
     WriteOrder m_writeOrder;       //!< WriteOrder
+    LocalPath m_localPath;         //!< LocalPath
 };
 
 } // namespace ns3

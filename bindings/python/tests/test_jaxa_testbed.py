@@ -113,3 +113,18 @@ def test_two_way_step_costs_the_crc_the_messages_of_the_1516_services(tmp_path, 
     assert per_step("crc_messages_in_last_run") == feds + 2
     assert per_step("crc_messages_out_last_run") == feds + 2
     assert recs[10]["late_tso_messages"] + recs[20]["late_tso_messages"] == 0
+
+
+def test_loopback_tcp_to_the_crc_costs_what_the_in_memory_path_charges(tmp_path):
+    """Peer-b, on the CRC's PC, reaches it in memory (the loopback's kernel work charged as the
+    sender's send cost) or over a real TCP connection to 127.0.0.1 (RtiSettings LocalPath
+    LoopbackTcp). The host model charges send and receive per call on either path and ns-3's
+    loopback delivers at once, so the one-way and two-way times agree; the TCP path has events
+    of its own (segments and ACKs over the loopback)."""
+    for mode in ("sync", "bidir"):
+        r = {lp: _run("jaxa-benchmark", tmp_path, mode=mode, bandwidth="128000bps",
+                      dataSize=1024, exchanges=100, rtiSet=f"LocalPath={lp}")
+             for lp in ("InMemory", "LoopbackTcp")}
+        assert r["LoopbackTcp"]["time_per_exchange_ms"] == pytest.approx(
+            r["InMemory"]["time_per_exchange_ms"], rel=1e-9)
+        assert r["LoopbackTcp"]["events"] > r["InMemory"]["events"]
