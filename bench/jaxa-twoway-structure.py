@@ -3,7 +3,8 @@
 (doc/rti.rst, 'Threads and write order'), split into bytes and serial processing.
 
 For each configuration (the nominal one, thread hand-offs, the CRC's write order remote first or
-local first) K is refitted on Fig. 4's beta (jaxa06.calibrate_k, the calibration's procedure),
+local first, wake-up preemption between the processes of a PC, peer-b over loopback TCP) K is
+refitted on Fig. 4's beta (jaxa06.calibrate_k, the calibration's procedure),
 then the one-way and the two-way benchmark run at 128 kbit/s, 1 Mbit/s and 20 Mbit/s with
 64-byte data. The increment is two-way minus one-way. Its bytes part is the increment of the same
 configuration with the RTI's own processing at zero (K = 0, no cost variation, no collections,
@@ -18,7 +19,7 @@ import argparse
 import sys
 
 from testbed import EXAMPLES_DIR
-from testbed.campaign import run_program_json
+from testbed.runner import run_program_json
 from testbed.experiments import jaxa06 as J
 
 CONFIGS = {
@@ -26,6 +27,8 @@ CONFIGS = {
     "handoffs": {"ns3::RtiSettings::ThreadHandoffCost": str(J.HANDOFF_CYCLES)},
     "remote-first": {"ns3::RtiSettings::WriteOrder": "RemoteFirst"},
     "local-first": {"ns3::RtiSettings::WriteOrder": "LocalFirst"},
+    "wakeup-preemption": {"ns3::HostCpu::WakeUpPreemption": "true"},
+    "loopback-tcp": {"ns3::RtiSettings::LocalPath": "LoopbackTcp"},
 }
 #: The RTI's own processing off (the bytes-only counterfactual).
 NO_PROCESSING = ("CostVariation=0;EdenSize=0;ThreadHandoffCost=0;" + J.rti_costs(0))

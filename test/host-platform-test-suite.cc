@@ -31,6 +31,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <tuple>
 #include <vector>
 
@@ -475,6 +476,73 @@ class HostCacheRefillTestCase : public TestCase
         }
         Simulator::Run();
         NS_TEST_EXPECT_MSG_EQ(cpu->GetRefillTime(1), NanoSeconds(12800), "lambda 250: all");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * Wake-up preemption between processes on one core, hand-timed (1 GHz, a context switch of
+ * 1 000 cycles = 1 us, no cache refill): owner 1 submits 100 us at t = 0, owner 2 (nothing of
+ * its own running: woken) 10 us at t = 20 us. First come, first served: 1 ends at 100 us, 2
+ * starts after a switch and ends at 111 us. With WakeUpPreemption 2 takes the core at 20 us,
+ * ends at 20 + 1 + 10 = 31 us, and 1 resumes with its 80 us and the switch back, ending at
+ * 112 us. A process that already has work queued waits its turn.
+ */
+class HostWakeUpPreemptionTestCase : public TestCase
+{
+  public:
+    HostWakeUpPreemptionTestCase()
+        : TestCase("HostCpu: a woken process preempts another with WakeUpPreemption, hand-timed")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (bool preempt : {false, true})
+        {
+            Ptr<HostCpu> cpu = CreateObject<HostCpu>();
+            cpu->SetAttribute("Frequency", DoubleValue(1e9));
+            cpu->SetAttribute("Cores", UintegerValue(1));
+            cpu->SetAttribute("ContextSwitchCost", DoubleValue(1000));
+            cpu->SetAttribute("ProcessWorkingSet", UintegerValue(0));
+            cpu->SetAttribute("WakeUpPreemption", BooleanValue(preempt));
+            std::map<uint32_t, Time> end;
+            auto item = [&](uint32_t owner, Time service) {
+                cpu->Submit(HostCpu::PROCESS, service, owner, Callback<void>([&, owner]() {
+                                end[owner] = Simulator::Now();
+                            }));
+            };
+            Simulator::Schedule(Seconds(0), [&]() { item(1, MicroSeconds(100)); });
+            Simulator::Schedule(MicroSeconds(20), [&]() { item(2, MicroSeconds(10)); });
+            Simulator::Run();
+            NS_TEST_EXPECT_MSG_EQ(end[1], MicroSeconds(preempt ? 112 : 100), "owner 1");
+            NS_TEST_EXPECT_MSG_EQ(end[2], MicroSeconds(preempt ? 31 : 111), "owner 2");
+            Simulator::Destroy();
+        }
+        // At t = 0: owner 1 starts, woken owner 2 preempts it, woken owner 3 preempts 2; owner
+        // 1, whose preempted item is queued, is not woken: its second item queues at the back.
+        Ptr<HostCpu> cpu = CreateObject<HostCpu>();
+        cpu->SetAttribute("Frequency", DoubleValue(1e9));
+        cpu->SetAttribute("Cores", UintegerValue(1));
+        cpu->SetAttribute("ProcessWorkingSet", UintegerValue(0));
+        cpu->SetAttribute("WakeUpPreemption", BooleanValue(true));
+        std::vector<uint32_t> order;
+        auto item = [&](uint32_t owner) {
+            cpu->Submit(HostCpu::PROCESS, MicroSeconds(10), owner, Callback<void>([&, owner]() {
+                            order.push_back(owner);
+                        }));
+        };
+        Simulator::Schedule(Seconds(0), [&]() {
+            item(1);
+            item(2);
+            item(3);
+            item(1);
+        });
+        Simulator::Run();
+        const std::vector<uint32_t> expected = {3, 2, 1, 1};
+        NS_TEST_EXPECT_MSG_EQ((order == expected), true, "a process with work queued waits");
         Simulator::Destroy();
     }
 };
@@ -1803,6 +1871,7 @@ class HostPlatformTestSuite : public TestSuite
         AddTestCase(new HostCpuCompletionTestCase, Duration::QUICK);
         AddTestCase(new HostClockInterruptTestCase, Duration::QUICK);
         AddTestCase(new HostCacheRefillTestCase, Duration::QUICK);
+        AddTestCase(new HostWakeUpPreemptionTestCase, Duration::QUICK);
         AddTestCase(new HostArrivalTestCase, Duration::QUICK);
         AddTestCase(new HostKeptCompletionTestCase, Duration::QUICK);
         AddTestCase(new HostProcessTestCase, Duration::QUICK);

@@ -51,6 +51,16 @@ HostCpu::GetTypeId()
                             DoubleValue(0.0),
                             MakeDoubleAccessor(&HostCpu::m_contextSwitchCycles),
                             MakeDoubleChecker<double>(0.0, 1e9))
+              .AddAttribute("WakeUpPreemption",
+                            "A process work item submitted while its owner has nothing running "
+                            "or queued (a process woken by an event) takes a core from another "
+                            "process, which resumes after it paying a context switch back (Linux "
+                            "2.6's O(1) scheduler preempts the current task for a woken one of "
+                            "better dynamic priority); false: processes are served first come, "
+                            "first served.",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&HostCpu::m_wakeUpPreemption),
+                            MakeBooleanChecker())
               .AddAttribute("IdleEntryTime",
                             "A core idle for at least this long is in a deep idle state "
                             "(0 = no deep idle state).",
@@ -651,6 +661,20 @@ HostCpu::SubmitTask(Task&& task, int64_t at)
             victim = c;
         }
     }
+    if (victim < 0 && m_wakeUpPreemption && task.priority == PROCESS && task.owner != KERNEL
+        && !OwnerHasWork(task.owner))
+    {
+        // A woken process (nothing of its own running or queued) takes a core from another
+        // process (Linux 2.6's wake-up preemption): the lowest such core.
+        for (uint32_t c = 0; c < m_cores.size() && victim < 0; ++c)
+        {
+            if (MayRun(c, bound) && m_cores[c].task.priority == PROCESS
+                && m_cores[c].task.owner != task.owner)
+            {
+                victim = c;
+            }
+        }
+    }
     if (victim >= 0)
     {
         Core& core = m_cores[victim];
@@ -658,6 +682,11 @@ HostCpu::SubmitTask(Task&& task, int64_t at)
         const int64_t served = at - core.started;
         preempted.remaining -= served;
         m_busy[preempted.priority] += served;
+        if (preempted.priority == PROCESS && task.priority == PROCESS)
+        {
+            // A process preempted by another pays the switch back when it resumes.
+            preempted.remaining += Cached(m_contextSwitchCycles).time.GetTimeStep();
+        }
         core.completion.Cancel();
         core.busy = false;
         core.idleSince = at; // not idle at all: the new item starts at once
@@ -671,6 +700,33 @@ HostCpu::SubmitTask(Task&& task, int64_t at)
         return;
     }
     RunQueue(bound, task.priority).push_back(std::move(task));
+}
+
+bool
+HostCpu::OwnerHasWork(uint32_t owner) const
+{
+    for (const Core& core : m_cores)
+    {
+        if (core.busy && core.task.owner == owner)
+        {
+            return true;
+        }
+    }
+    const auto queued = [owner](const std::deque<Task>& q) {
+        return std::any_of(q.begin(), q.end(), [owner](const Task& t) { return t.owner == owner; });
+    };
+    if (queued(m_runq[PROCESS]))
+    {
+        return true;
+    }
+    for (const auto& perCore : m_coreRunq)
+    {
+        if (queued(perCore[PROCESS]))
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 int64_t

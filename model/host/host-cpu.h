@@ -44,7 +44,8 @@ namespace ns3
  * - HARDIRQ: interrupt handlers; preempt anything of lower class;
  * - SOFTIRQ: the kernel's deferred packet processing; preempts processes;
  * - PROCESS: user processes; FIFO among themselves, not preempted by each other (their work
- *   items are shorter than a scheduler time slice).
+ *   items are shorter than a scheduler time slice), unless WakeUpPreemption lets a woken
+ *   process (nothing of its own running or queued) take a core from another process.
  *
  * A preempted item resumes, with its remaining service time, before the other queued items of
  * its class. Within a class items are served first come, first served. When a core switches
@@ -469,6 +470,13 @@ class HostCpu
     }
 
     /**
+     * Whether an owner has a process work item running or queued (WakeUpPreemption).
+     * @param owner the owner
+     * @return true if it has
+     */
+    bool OwnerHasWork(uint32_t owner) const;
+
+    /**
      * The run queue of a class for work bound to a core, or the shared one.
      * @param bound the core, or -1
      * @param priority the class
@@ -663,6 +671,7 @@ class HostCpu
     Time m_idleExit;                                   //!< extra time to leave deep idle
     std::vector<Core> m_cores;                         //!< the cores
     std::array<std::deque<Task>, N_PRIORITIES> m_runq; //!< queued tasks per class
+    bool m_wakeUpPreemption{false};                    //!< WakeUpPreemption
     std::string m_shieldedSpec;                        //!< ShieldedCores
     int32_t m_interruptCore;                           //!< InterruptCore (-1: any)
     bool m_affine;                //!< affinity rules in force (a binding or a shield)

@@ -19,164 +19,178 @@ NS_LOG_COMPONENT_DEFINE("RtiSettings");
 NS_OBJECT_ENSURE_REGISTERED(RtiSettings);
 
 TypeId
+RtiSettings::AddMemoryAttributes(TypeId tid)
+{
+    // The Java heap's part of an operation: allocation, the young generation, its collections.
+    return tid
+        .AddAttribute("AllocationPerOperation",
+                      "Bytes a component's Java heap allocates per RTI operation (message "
+                      "objects, handle-value maps, logical times, callback records). With "
+                      "EdenSize, minor garbage collections follow from the allocation.",
+                      DoubleValue(0.0),
+                      MakeDoubleAccessor(&RtiSettings::m_allocPerOperation),
+                      MakeDoubleChecker<double>(0.0, 1e7))
+        .AddAttribute("AllocationPerByte",
+                      "Bytes allocated per byte of a message encoded or decoded (its "
+                      "buffer copies).",
+                      DoubleValue(0.0),
+                      MakeDoubleAccessor(&RtiSettings::m_allocPerByte),
+                      MakeDoubleChecker<double>(0.0, 100.0))
+        .AddAttribute("EdenSize",
+                      "Bytes of a component's young-generation allocation space (eden). "
+                      "Every component is its own Java VM: when its allocation since the "
+                      "last minor collection reaches EdenSize, the VM stops for a minor "
+                      "collection (CPU work of the component, MinorGcPauseMin..Max). Its "
+                      "occupancy at start is uniform in [0, EdenSize) (what start-up "
+                      "allocated is not known). 0: no garbage collection.",
+                      DoubleValue(0.0),
+                      MakeDoubleAccessor(&RtiSettings::m_edenSize),
+                      MakeDoubleChecker<double>(0.0, 1e10))
+        .AddAttribute("MinorGcPauseMin",
+                      "Shortest pause of one minor collection (uniform between Min and Max).",
+                      TimeValue(Time(0)),
+                      MakeTimeAccessor(&RtiSettings::m_gcPauseMin),
+                      MakeTimeChecker(Time(0)))
+        .AddAttribute("MinorGcPauseMax",
+                      "Longest pause of one minor collection.",
+                      TimeValue(Time(0)),
+                      MakeTimeAccessor(&RtiSettings::m_gcPauseMax),
+                      MakeTimeChecker(Time(0)));
+}
+
+TypeId
 RtiSettings::GetTypeId()
 {
     static TypeId tid
-        = TypeId("ns3::RtiSettings")
-              .SetParent<Object>()
-              .SetGroupName("Testbed")
-              .AddConstructor<RtiSettings>()
-              .AddAttribute(
-                  "EncodingHeaderSize",
-                  "Bytes of the encoding header of every RTI message (16 bytes of fixed "
-                  "fields plus opaque bytes; see RtiMessage). Calibrated, see doc/rti.rst.",
-                  UintegerValue(16),
-                  MakeUintegerAccessor(&RtiSettings::m_headerSize),
-                  MakeUintegerChecker<uint32_t>(RtiMessage::CORE_HEADER_SIZE, 255))
-              .AddAttribute("GaltMode",
-                            "GALT computed centrally by the CRC (Central) or by every local RTI "
-                            "component from null messages (NullMessages).",
-                            EnumValue(CENTRAL),
-                            MakeEnumAccessor<GaltMode>(&RtiSettings::m_galtMode),
-                            MakeEnumChecker(CENTRAL, "Central", NULL_MESSAGES, "NullMessages"))
-              .AddAttribute("TsoRelease",
-                            "When a constrained federate gets its TSO messages during a TAR/TARA: "
-                            "all just before the grant (AtGrant), or each as soon as GALT has "
-                            "passed its timestamp (WhenGuaranteed; IEEE 1516 allows both).",
-                            EnumValue(AT_GRANT),
-                            MakeEnumAccessor<TsoRelease>(&RtiSettings::m_tsoRelease),
-                            MakeEnumChecker(AT_GRANT, "AtGrant", WHEN_GUARANTEED, "WhenGuaranteed"))
-              .AddAttribute("CallbackModel",
-                            "Callbacks delivered at once (Immediate) or queued in the local "
-                            "component until the federate evokes them (Evoked: IEEE 1516-2000, "
-                            "evokeCallback / evokeMultipleCallbacks).",
-                            EnumValue(IMMEDIATE),
-                            MakeEnumAccessor<CallbackModel>(&RtiSettings::m_callbackModel),
-                            MakeEnumChecker(IMMEDIATE, "Immediate", EVOKED, "Evoked"))
-              .AddAttribute(
-                  "TcpNoDelay",
-                  "Disable the Nagle algorithm on the RTI's TCP connections (TCP_NODELAY, "
-                  "as real RTIs do).",
-                  BooleanValue(true),
-                  MakeBooleanAccessor(&RtiSettings::m_tcpNoDelay),
-                  MakeBooleanChecker())
-              .AddAttribute("WriteBatching",
-                            "Messages are written by an I/O thread: what the process queued while "
-                            "it ran goes out in one system call (per connection) once the process "
-                            "has done its queued work (on a uniprocessor the I/O thread runs when "
-                            "the RTI's or federate's thread blocks). False: every message is "
-                            "written by its own call as soon as it is encoded.",
-                            BooleanValue(false),
-                            MakeBooleanAccessor(&RtiSettings::m_writeBatching),
-                            MakeBooleanChecker())
-              .AddAttribute("TcpSegmentSize",
-                            "TCP maximum segment size of the RTI's connections in bytes (Ethernet "
-                            "MTU 1500 - 20 IP - 20 TCP - 12 timestamp option = 1448).",
-                            UintegerValue(1448),
-                            MakeUintegerAccessor(&RtiSettings::m_segmentSize),
-                            MakeUintegerChecker<uint32_t>(64, 65495))
-              .AddAttribute("Port",
-                            "TCP port of the CRC.",
-                            UintegerValue(8989),
-                            MakeUintegerAccessor(&RtiSettings::m_port),
-                            MakeUintegerChecker<uint16_t>(1, 65535))
-              .AddAttribute("UdpPort",
-                            "UDP port of the best-effort path (CRC and local components).",
-                            UintegerValue(8990),
-                            MakeUintegerAccessor(&RtiSettings::m_udpPort),
-                            MakeUintegerChecker<uint16_t>(1, 65535))
-              .AddAttribute("CallCost",
-                            "CPU cycles of one RTI ambassador call in the local RTI component "
-                            "(argument checks, state, bookkeeping), message encoding excluded.",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&RtiSettings::m_callCycles),
-                            MakeDoubleChecker<double>(0.0, 1e9))
-              .AddAttribute("CallbackCost",
-                            "CPU cycles of one federate ambassador callback (dispatch into the "
-                            "federate's code).",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&RtiSettings::m_callbackCycles),
-                            MakeDoubleChecker<double>(0.0, 1e9))
-              .AddAttribute("EncodeCost",
-                            "CPU cycles to encode one message.",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&RtiSettings::m_encodeCycles),
-                            MakeDoubleChecker<double>(0.0, 1e9))
-              .AddAttribute("EncodeCostPerByte",
-                            "CPU cycles per byte of an encoded message.",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&RtiSettings::m_encodeCyclesPerByte),
-                            MakeDoubleChecker<double>(0.0, 1e6))
-              .AddAttribute("DecodeCost",
-                            "CPU cycles to decode one message.",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&RtiSettings::m_decodeCycles),
-                            MakeDoubleChecker<double>(0.0, 1e9))
-              .AddAttribute("DecodeCostPerByte",
-                            "CPU cycles per byte of a decoded message.",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&RtiSettings::m_decodeCyclesPerByte),
-                            MakeDoubleChecker<double>(0.0, 1e6))
-              .AddAttribute("RouteCost",
-                            "CPU cycles of one CRC routing step: finding the receivers of one "
-                            "message (per message, not per receiver).",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&RtiSettings::m_routeCycles),
-                            MakeDoubleChecker<double>(0.0, 1e9))
-              .AddAttribute("TimeManagementCost",
-                            "CPU cycles of one time-management evaluation (a GALT computation with "
-                            "the grant checks), fixed part.",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&RtiSettings::m_tmCycles),
-                            MakeDoubleChecker<double>(0.0, 1e9))
-              .AddAttribute("TimeManagementCostPerFederate",
-                            "CPU cycles of one time-management evaluation per time-managed "
-                            "federate.",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&RtiSettings::m_tmCyclesPerFederate),
-                            MakeDoubleChecker<double>(0.0, 1e9))
-              .AddAttribute("CostVariation",
-                            "Coefficient of variation of every RTI operation's cost (CallCost, "
-                            "CallbackCost, EncodeCost, DecodeCost, RouteCost, TimeManagementCost "
-                            "and their per-byte and per-federate terms): each operation takes its "
-                            "cost times a gamma-distributed factor of mean 1 (cache and JIT "
-                            "state of a Java RTI). 0: every operation costs exactly its cost.",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&RtiSettings::m_costVariation),
-                            MakeDoubleChecker<double>(0.0, 3.0))
-              .AddAttribute("AllocationPerOperation",
-                            "Bytes a component's Java heap allocates per RTI operation (message "
-                            "objects, handle-value maps, logical times, callback records). With "
-                            "EdenSize, minor garbage collections follow from the allocation.",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&RtiSettings::m_allocPerOperation),
-                            MakeDoubleChecker<double>(0.0, 1e7))
-              .AddAttribute("AllocationPerByte",
-                            "Bytes allocated per byte of a message encoded or decoded (its "
-                            "buffer copies).",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&RtiSettings::m_allocPerByte),
-                            MakeDoubleChecker<double>(0.0, 100.0))
-              .AddAttribute("EdenSize",
-                            "Bytes of a component's young-generation allocation space (eden). "
-                            "Every component is its own Java VM: when its allocation since the "
-                            "last minor collection reaches EdenSize, the VM stops for a minor "
-                            "collection (CPU work of the component, MinorGcPauseMin..Max). Its "
-                            "occupancy at start is uniform in [0, EdenSize) (what start-up "
-                            "allocated is not known). 0: no garbage collection.",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&RtiSettings::m_edenSize),
-                            MakeDoubleChecker<double>(0.0, 1e10))
-              .AddAttribute("MinorGcPauseMin",
-                            "Shortest pause of one minor collection (uniform between Min and Max).",
-                            TimeValue(Time(0)),
-                            MakeTimeAccessor(&RtiSettings::m_gcPauseMin),
-                            MakeTimeChecker(Time(0)))
-              .AddAttribute("MinorGcPauseMax",
-                            "Longest pause of one minor collection.",
-                            TimeValue(Time(0)),
-                            MakeTimeAccessor(&RtiSettings::m_gcPauseMax),
-                            MakeTimeChecker(Time(0)))
+        = AddMemoryAttributes(
+              TypeId("ns3::RtiSettings")
+                  .SetParent<Object>()
+                  .SetGroupName("Testbed")
+                  .AddConstructor<RtiSettings>()
+                  .AddAttribute(
+                      "EncodingHeaderSize",
+                      "Bytes of the encoding header of every RTI message (16 bytes of fixed "
+                      "fields plus opaque bytes; see RtiMessage). Calibrated, see doc/rti.rst.",
+                      UintegerValue(16),
+                      MakeUintegerAccessor(&RtiSettings::m_headerSize),
+                      MakeUintegerChecker<uint32_t>(RtiMessage::CORE_HEADER_SIZE, 255))
+                  .AddAttribute(
+                      "GaltMode",
+                      "GALT computed centrally by the CRC (Central) or by every local RTI "
+                      "component from null messages (NullMessages).",
+                      EnumValue(CENTRAL),
+                      MakeEnumAccessor<GaltMode>(&RtiSettings::m_galtMode),
+                      MakeEnumChecker(CENTRAL, "Central", NULL_MESSAGES, "NullMessages"))
+                  .AddAttribute(
+                      "TsoRelease",
+                      "When a constrained federate gets its TSO messages during a TAR/TARA: "
+                      "all just before the grant (AtGrant), or each as soon as GALT has "
+                      "passed its timestamp (WhenGuaranteed; IEEE 1516 allows both).",
+                      EnumValue(AT_GRANT),
+                      MakeEnumAccessor<TsoRelease>(&RtiSettings::m_tsoRelease),
+                      MakeEnumChecker(AT_GRANT, "AtGrant", WHEN_GUARANTEED, "WhenGuaranteed"))
+                  .AddAttribute("CallbackModel",
+                                "Callbacks delivered at once (Immediate) or queued in the local "
+                                "component until the federate evokes them (Evoked: IEEE 1516-2000, "
+                                "evokeCallback / evokeMultipleCallbacks).",
+                                EnumValue(IMMEDIATE),
+                                MakeEnumAccessor<CallbackModel>(&RtiSettings::m_callbackModel),
+                                MakeEnumChecker(IMMEDIATE, "Immediate", EVOKED, "Evoked"))
+                  .AddAttribute(
+                      "TcpNoDelay",
+                      "Disable the Nagle algorithm on the RTI's TCP connections (TCP_NODELAY, "
+                      "as real RTIs do).",
+                      BooleanValue(true),
+                      MakeBooleanAccessor(&RtiSettings::m_tcpNoDelay),
+                      MakeBooleanChecker())
+                  .AddAttribute(
+                      "WriteBatching",
+                      "Messages are written by an I/O thread: what the process queued while "
+                      "it ran goes out in one system call (per connection) once the process "
+                      "has done its queued work (on a uniprocessor the I/O thread runs when "
+                      "the RTI's or federate's thread blocks). False: every message is "
+                      "written by its own call as soon as it is encoded.",
+                      BooleanValue(false),
+                      MakeBooleanAccessor(&RtiSettings::m_writeBatching),
+                      MakeBooleanChecker())
+                  .AddAttribute(
+                      "TcpSegmentSize",
+                      "TCP maximum segment size of the RTI's connections in bytes (Ethernet "
+                      "MTU 1500 - 20 IP - 20 TCP - 12 timestamp option = 1448).",
+                      UintegerValue(1448),
+                      MakeUintegerAccessor(&RtiSettings::m_segmentSize),
+                      MakeUintegerChecker<uint32_t>(64, 65495))
+                  .AddAttribute("Port",
+                                "TCP port of the CRC.",
+                                UintegerValue(8989),
+                                MakeUintegerAccessor(&RtiSettings::m_port),
+                                MakeUintegerChecker<uint16_t>(1, 65535))
+                  .AddAttribute("UdpPort",
+                                "UDP port of the best-effort path (CRC and local components).",
+                                UintegerValue(8990),
+                                MakeUintegerAccessor(&RtiSettings::m_udpPort),
+                                MakeUintegerChecker<uint16_t>(1, 65535))
+                  .AddAttribute("CallCost",
+                                "CPU cycles of one RTI ambassador call in the local RTI component "
+                                "(argument checks, state, bookkeeping), message encoding excluded.",
+                                DoubleValue(0.0),
+                                MakeDoubleAccessor(&RtiSettings::m_callCycles),
+                                MakeDoubleChecker<double>(0.0, 1e9))
+                  .AddAttribute("CallbackCost",
+                                "CPU cycles of one federate ambassador callback (dispatch into the "
+                                "federate's code).",
+                                DoubleValue(0.0),
+                                MakeDoubleAccessor(&RtiSettings::m_callbackCycles),
+                                MakeDoubleChecker<double>(0.0, 1e9))
+                  .AddAttribute("EncodeCost",
+                                "CPU cycles to encode one message.",
+                                DoubleValue(0.0),
+                                MakeDoubleAccessor(&RtiSettings::m_encodeCycles),
+                                MakeDoubleChecker<double>(0.0, 1e9))
+                  .AddAttribute("EncodeCostPerByte",
+                                "CPU cycles per byte of an encoded message.",
+                                DoubleValue(0.0),
+                                MakeDoubleAccessor(&RtiSettings::m_encodeCyclesPerByte),
+                                MakeDoubleChecker<double>(0.0, 1e6))
+                  .AddAttribute("DecodeCost",
+                                "CPU cycles to decode one message.",
+                                DoubleValue(0.0),
+                                MakeDoubleAccessor(&RtiSettings::m_decodeCycles),
+                                MakeDoubleChecker<double>(0.0, 1e9))
+                  .AddAttribute("DecodeCostPerByte",
+                                "CPU cycles per byte of a decoded message.",
+                                DoubleValue(0.0),
+                                MakeDoubleAccessor(&RtiSettings::m_decodeCyclesPerByte),
+                                MakeDoubleChecker<double>(0.0, 1e6))
+                  .AddAttribute("RouteCost",
+                                "CPU cycles of one CRC routing step: finding the receivers of one "
+                                "message (per message, not per receiver).",
+                                DoubleValue(0.0),
+                                MakeDoubleAccessor(&RtiSettings::m_routeCycles),
+                                MakeDoubleChecker<double>(0.0, 1e9))
+                  .AddAttribute(
+                      "TimeManagementCost",
+                      "CPU cycles of one time-management evaluation (a GALT computation with "
+                      "the grant checks), fixed part.",
+                      DoubleValue(0.0),
+                      MakeDoubleAccessor(&RtiSettings::m_tmCycles),
+                      MakeDoubleChecker<double>(0.0, 1e9))
+                  .AddAttribute("TimeManagementCostPerFederate",
+                                "CPU cycles of one time-management evaluation per time-managed "
+                                "federate.",
+                                DoubleValue(0.0),
+                                MakeDoubleAccessor(&RtiSettings::m_tmCyclesPerFederate),
+                                MakeDoubleChecker<double>(0.0, 1e9))
+                  .AddAttribute(
+                      "CostVariation",
+                      "Coefficient of variation of every RTI operation's cost (CallCost, "
+                      "CallbackCost, EncodeCost, DecodeCost, RouteCost, TimeManagementCost "
+                      "and their per-byte and per-federate terms): each operation takes its "
+                      "cost times a gamma-distributed factor of mean 1 (cache and JIT "
+                      "state of a Java RTI). 0: every operation costs exactly its cost.",
+                      DoubleValue(0.0),
+                      MakeDoubleAccessor(&RtiSettings::m_costVariation),
+                      MakeDoubleChecker<double>(0.0, 3.0)))
               .AddAttribute("ThreadHandoffCost",
                             "CPU cycles of one hand-off between two threads of a component (a "
                             "futex wake and a context switch): from the connection's reader to the "

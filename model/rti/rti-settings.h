@@ -189,6 +189,14 @@ class RtiSettings : public Object
     LocalPath GetLocalPath() const;
 
   private:
+    /**
+     * @brief Add the attributes of the Java heap's part of an operation (allocation, the young
+     * generation and its collections) to the type.
+     * @param tid the type
+     * @return the type
+     */
+    static TypeId AddMemoryAttributes(TypeId tid);
+
     DataPath m_dataPath;           //!< DataPath
     Transport m_transport;         //!< Transport
     double m_transportCycles;      //!< TransportCost

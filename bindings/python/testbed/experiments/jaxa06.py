@@ -1403,6 +1403,12 @@ def _structure_choices():
                "a futex wake and a context switch per hand-off, 9000 cycles (3 us at 3 GHz: "
                "lmbench lat_ctx 2-5 us on Pentium 4 class CPUs plus the futex system call; "
                "doc/rti.rst)", default="0"),
+        Choice("ns3::HostCpu::WakeUpPreemption", ["false", "true"],
+               "whether a woken process takes the CPU from another on its PC (Linux 2.6's O(1) "
+               "scheduler preempts the current task for a woken one of better dynamic "
+               "priority; which the CRC's and peer-b's JVMs had is not known): first come, "
+               "first served, or the woken one first, the other resuming after a switch back "
+               "(doc/rti.rst)", default="false"),
     ]
 
 
