@@ -201,15 +201,19 @@ SwitchFabric::Ingress(const Frame& frame)
                                       frame.GetSize() + 18,
                                       frame.cutThrough ? frame.early : now,
                                       frame.cutThrough);
-        if (frame.cutThrough && done <= now)
+        if (!frame.cutThrough)
         {
-            Frame f = frame;
+            Simulator::Schedule(done - now, &SwitchFabric::EngineIngress, this, frame);
+            return;
+        }
+        Frame f = frame;
+        if (done <= now)
+        {
             f.early = done;
             EngineIngress(f);
             return;
         }
-        Frame f = frame;
-        f.cutThrough = false; // it starts when it has crossed: now, for the output
+        f.cutThrough = false; // it starts when it has crossed: then, for the output
         Simulator::Schedule(done - now, &SwitchFabric::EngineIngress, this, f);
         return;
     }
