@@ -3,7 +3,8 @@
 (doc/rti.rst, 'Threads and write order'), split into bytes and serial processing.
 
 For each configuration (the nominal one, thread hand-offs, the CRC's write order remote first or
-local first, wake-up preemption between the processes of a PC, peer-b over loopback TCP) K is
+local first, wake-up preemption between the processes of a PC, peer-b over loopback TCP, the
+CRC's TSO bookkeeping by counts on each request or by a note per TSO message read) K is
 refitted on Fig. 4's beta (jaxa06.calibrate_k, the calibration's procedure),
 then the one-way and the two-way benchmark run at 128 kbit/s, 1 Mbit/s and 20 Mbit/s with
 64-byte data. The increment is two-way minus one-way. Its bytes part is the increment of the same
@@ -29,6 +30,8 @@ CONFIGS = {
     "local-first": {"ns3::RtiSettings::WriteOrder": "LocalFirst"},
     "wakeup-preemption": {"ns3::HostCpu::WakeUpPreemption": "true"},
     "loopback-tcp": {"ns3::RtiSettings::LocalPath": "LoopbackTcp"},
+    "tso-counts": {"ns3::RtiSettings::TsoBookkeeping": "Counts"},
+    "tso-read-notes": {"ns3::RtiSettings::TsoBookkeeping": "ReadNotes"},
 }
 #: The RTI's own processing off (the bytes-only counterfactual).
 NO_PROCESSING = ("CostVariation=0;EdenSize=0;ThreadHandoffCost=0;" + J.rti_costs(0))

@@ -178,6 +178,17 @@ class RtiMessageRoundTripTestCase : public TestCase
             RtiMessage md = RoundTrip(m, H + 8);
             NS_TEST_EXPECT_MSG_EQ((md.GetAdvanceKind() == k), true, "advance kind");
         }
+        // With TSO counts (RtiSettings TsoBookkeeping Counts): time 8 + sent 4 + read 4.
+        RtiMessage tc(RtiMessage::TIME_ADVANCE_REQUEST);
+        tc.SetAdvanceKind(AdvanceKind::TARA);
+        tc.SetFlags(tc.GetFlags() | RtiMessage::FLAG_COUNTS);
+        tc.time = 2.5;
+        tc.handle = 7;
+        tc.handle2 = 5;
+        RtiMessage tcd = RoundTrip(tc, H + 16);
+        NS_TEST_EXPECT_MSG_EQ((tcd.GetAdvanceKind() == AdvanceKind::TARA), true, "kind kept");
+        NS_TEST_EXPECT_MSG_EQ(tcd.handle, 7u, "TSO messages sent");
+        NS_TEST_EXPECT_MSG_EQ(tcd.handle2, 5u, "TSO messages read");
         RtiMessage n(RtiMessage::NULL_MESSAGE);
         n.SetFlags(RtiMessage::FLAG_OPEN | RtiMessage::FLAG_REGULATING);
         RoundTrip(n, H + 8);
@@ -342,6 +353,20 @@ class RtiTimeManagerTestCase : public TestCase
         grants = z.Grants();
         NS_TEST_EXPECT_MSG_EQ(grants.size(), 2u, "both granted");
         NS_TEST_EXPECT_MSG_EQ(grants[1].second, 10.0, "at 10");
+
+        // A TSO message forwarded and not yet noted as read (TsoBookkeeping ReadNotes) holds a
+        // grant at or past its timestamp, not one before it.
+        State w;
+        w.constrained = w.advancing = true;
+        w.requested = 5;
+        w.unread = {5};
+        NS_TEST_EXPECT_MSG_EQ(RtiTimeManager::CanGrant(w, TimeBound{9, false}, &t),
+                              false,
+                              "unread message at the requested time");
+        w.unread = {6};
+        NS_TEST_EXPECT_MSG_EQ(RtiTimeManager::CanGrant(w, TimeBound{9, false}, &t),
+                              true,
+                              "unread message after the requested time");
     }
 };
 

@@ -451,6 +451,69 @@ class RtiInFlightTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * The CRC's TSO bookkeeping (RtiSettings TsoBookkeeping), hand-timed on the in-flight case: a
+ * sender on the CRC's node sends one TSO update to a receiver across a 10 ms link; both request
+ * the update's time at T0. None: the update reaches the receiver at 10 ms, its request reaches the
+ * CRC at 10 ms, so the sender is granted at 10 ms and the receiver's grant, following the update
+ * on its connection, at 20 ms. Counts: the same (the request is 8 bytes longer: 0.64 ns at
+ * 100 Mb/s); the CRC checks the counts. ReadNotes: the receiver's note of the update leaves at
+ * 10 ms and reaches the CRC at 20 ms; its grant waits for it and arrives at 30 ms, one crossing
+ * later; the sender's grant does not wait (it reads nothing).
+ */
+class RtiTsoBookkeepingTestCase : public TestCase
+{
+  public:
+    /**
+     * @param bookkeeping the CRC's TSO bookkeeping
+     * @param name its name
+     */
+    RtiTsoBookkeepingTestCase(RtiSettings::TsoBookkeeping bookkeeping, const std::string& name)
+        : TestCase("RTI: the CRC's TSO bookkeeping " + name + ", hand-timed")
+        , m_bookkeeping(bookkeeping)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TestFederation fed(RtiSettings::CENTRAL, MilliSeconds(10));
+        fed.rti.GetSettings()->SetAttribute("TsoBookkeeping", EnumValue(m_bookkeeping));
+        ScriptFederate::Config c;
+        c.publish = {1};
+        ScriptFederate* s = fed.Add("sender", 0, c);
+        c.publish.clear();
+        c.subscribe = {1};
+        ScriptFederate* r = fed.Add("receiver", 1, c);
+        uint64_t notes0 = 0;
+        Simulator::Schedule(T0, [&]() {
+            notes0 = fed.crc->GetNReceived(RtiMessage::TSO_NOTE_READ);
+            s->UpdateTso(1);
+            s->amb->TimeAdvanceRequest(1);
+            r->amb->TimeAdvanceRequest(1);
+        });
+        Simulator::Stop(T0 + Seconds(1));
+        Simulator::Run();
+        const bool notes = m_bookkeeping == RtiSettings::TSO_READ_NOTES;
+        NS_TEST_EXPECT_MSG_EQ(r->Log(), "R1 G1", "the update precedes the grant");
+        NS_TEST_EXPECT_MSG_EQ(fed.crc->GetNReceived(RtiMessage::TSO_NOTE_READ) - notes0,
+                              notes ? 1u : 0u,
+                              "one note per TSO message read, with ReadNotes only");
+        Time tol = MicroSeconds(200);
+        Time sg = s->When("G1") - T0;
+        Time rg = r->When("G1") - T0;
+        Time expected = MilliSeconds(notes ? 30 : 20);
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(sg, MilliSeconds(10), "sender grant");
+        NS_TEST_EXPECT_MSG_LT(sg, MilliSeconds(10) + tol, "sender grant");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(rg, expected, "receiver grant");
+        NS_TEST_EXPECT_MSG_LT(rg, expected + tol, "receiver grant");
+        Simulator::Destroy();
+    }
+
+    RtiSettings::TsoBookkeeping m_bookkeeping; //!< the CRC's TSO bookkeeping
+};
+
+/**
+ * @ingroup testbed-tests
  * Zero lookahead: TARA lets two federates advance together and exchange messages at the
  * granted time; TAR with zero lookahead also advances (open bounds).
  */
@@ -1451,6 +1514,11 @@ class RtiTestSuite : public TestSuite
         AddTestCase(new RtiCostVariationTestCase, Duration::QUICK);
         AddTestCase(new RtiThreadHandoffTestCase, Duration::QUICK);
         AddTestCase(new RtiWriteOrderTestCase, Duration::QUICK);
+        AddTestCase(new RtiTsoBookkeepingTestCase(RtiSettings::TSO_NONE, "None"), Duration::QUICK);
+        AddTestCase(new RtiTsoBookkeepingTestCase(RtiSettings::TSO_COUNTS, "Counts"),
+                    Duration::QUICK);
+        AddTestCase(new RtiTsoBookkeepingTestCase(RtiSettings::TSO_READ_NOTES, "ReadNotes"),
+                    Duration::QUICK);
         AddTestCase(new RtiBestEffortTestCase, Duration::QUICK);
         AddTestCase(new RtiNagleTestCase, Duration::QUICK);
         AddTestCase(new RtiWriteBatchingTestCase, Duration::QUICK);

@@ -1165,6 +1165,10 @@ JaxaBenchmark::DeclareFields(ResultRecord& rec)
         .Declare("crc_grants_out_last_run",
                  R::INT,
                  "TIME_ADVANCE_GRANT the CRC sent, last repetition")
+        .Declare("crc_tso_notes_in_last_run",
+                 R::INT,
+                 "TSO_NOTE_READ the CRC received (RtiSettings TsoBookkeeping ReadNotes), last "
+                 "repetition")
         .Declare("late_tso_messages", R::INT, "TSO messages delivered late, all repetitions")
         .Declare("events", R::INT, "simulator events, all repetitions")
         .Declare("rti_minor_gcs",
@@ -1370,6 +1374,7 @@ JaxaBenchmark::RunAll(const JaxaBenchmarkConfig& c, uint32_t firstRun, ResultRec
     rec.SetInt("crc_requests_in_last_run", last.crcInByType[RtiMessage::TIME_ADVANCE_REQUEST]);
     rec.SetInt("crc_reflects_out_last_run", last.crcOutByType[RtiMessage::REFLECT_ATTRIBUTES]);
     rec.SetInt("crc_grants_out_last_run", last.crcOutByType[RtiMessage::TIME_ADVANCE_GRANT]);
+    rec.SetInt("crc_tso_notes_in_last_run", last.crcInByType[RtiMessage::TSO_NOTE_READ]);
     rec.SetInt("late_tso_messages", late);
     rec.SetInt("events", events);
     rec.SetInt("rti_minor_gcs", gcs);

@@ -176,6 +176,8 @@ RtiAmbassador::RtiAmbassador()
     , m_handle(0)
     , m_joinSent(false)
     , m_serial(0)
+    , m_tsoSent(0)
+    , m_tsoRead(0)
     , m_nextObject(0)
     , m_asyncDelivery(false)
     , m_constrainedRequested(false)
@@ -291,6 +293,10 @@ RtiAmbassador::Call(RtiMessage msg, bool bestEffort)
 {
     NS_ABORT_MSG_IF(!m_conn, "RtiAmbassador: not installed on a node");
     ChargeOperation(m_settings->CallCycles());
+    if (msg.IsTso())
+    {
+        ++m_tsoSent;
+    }
     msg.SetSerial(++m_serial);
     Transmit((bestEffort && m_udp) ? m_udp : m_conn, std::move(msg));
 }
@@ -663,6 +669,12 @@ RtiAmbassador::Advance(AdvanceKind kind, LogicalTime time)
         RtiMessage m = Make(RtiMessage::TIME_ADVANCE_REQUEST);
         m.SetAdvanceKind(kind);
         m.time = time;
+        if (m_settings->GetTsoBookkeeping() == RtiSettings::TSO_COUNTS)
+        {
+            m.SetFlags(m.GetFlags() | RtiMessage::FLAG_COUNTS);
+            m.handle = m_tsoSent;
+            m.handle2 = m_tsoRead;
+        }
         Call(std::move(m));
     }
     else
@@ -1038,6 +1050,23 @@ RtiAmbassador::Grant(LogicalTime t)
 }
 
 void
+RtiAmbassador::NoteRead(const RtiMessage& msg)
+{
+    ++m_tsoRead;
+    if (m_settings->GetTsoBookkeeping() != RtiSettings::TSO_READ_NOTES || !m_state.constrained
+        || m_settings->GetGaltMode() != RtiSettings::CENTRAL)
+    {
+        return;
+    }
+    // The CRC holds this federate's grants at or past the timestamp until the note is in.
+    RtiMessage note = Make(RtiMessage::TSO_NOTE_READ);
+    note.handle = msg.GetSource();
+    note.time = msg.time;
+    note.SetSerial(++m_serial);
+    Transmit(m_conn, std::move(note));
+}
+
+void
 RtiAmbassador::HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg)
 {
     FederateAmbassador* fa = m_fa;
@@ -1077,6 +1106,10 @@ RtiAmbassador::HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg)
             break;
         case RtiMessage::REFLECT_ATTRIBUTES:
         case RtiMessage::RECEIVE_INTERACTION:
+            if (msg.IsTso())
+            {
+                NoteRead(msg);
+            }
             if (msg.IsTso() && m_state.constrained)
             {
                 bool late = msg.time < m_state.time

@@ -600,6 +600,12 @@ class RtiAmbassador : public RtiComponent
      * @param what the call (for the error message)
      */
     void CheckJoined(const char* what) const;
+    /**
+     * A TSO message was read: count it (TsoBookkeeping Counts) or note it to the CRC
+     * (TsoBookkeeping ReadNotes, while constrained: a TSO_NOTE_READ on the reliable connection).
+     * @param msg the message read
+     */
+    void NoteRead(const RtiMessage& msg);
 
     Ptr<RtiFom> m_fom;         //!< FOM
     Ptr<RtiConnection> m_conn; //!< reliable connection to the CRC
@@ -608,6 +614,8 @@ class RtiAmbassador : public RtiComponent
     FederateHandle m_handle;   //!< our handle
     bool m_joinSent;           //!< join requested
     uint32_t m_serial;         //!< message serial
+    uint32_t m_tsoSent;        //!< TSO messages sent (TsoBookkeeping Counts)
+    uint32_t m_tsoRead;        //!< TSO messages read (TsoBookkeeping Counts)
     uint32_t m_nextObject;     //!< instance counter
     std::map<ObjectInstanceHandle, std::pair<OrderType, TransportationType>> m_objects; //!< ours
     RtiTimeManager::State m_state; //!< our time state

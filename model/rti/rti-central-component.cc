@@ -343,6 +343,7 @@ RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg)
             ChargeOperation(m_settings->TimeManagementCycles(m_tm.GetNManaged()));
             m_tm.Get(f).constrained = false;
             m_tm.Get(f).pendingTso.clear();
+            m_tm.Get(f).unread.clear();
             if (m_settings->GetGaltMode() == RtiSettings::CENTRAL)
             {
                 EvaluateTime();
@@ -363,7 +364,28 @@ RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg)
             s.advancing = true;
             s.kind = msg.GetAdvanceKind();
             s.requested = msg.time;
+            if (msg.GetFlags() & RtiMessage::FLAG_COUNTS)
+            {
+                // TsoBookkeeping Counts: on one reliable connection each way nothing overtakes;
+                // counts that disagree are a broken connection or a broken component.
+                NS_ABORT_MSG_IF(msg.handle != m_tsoFrom[f] || msg.handle2 > m_tsoTo[f],
+                                "RtiCentralComponent: federate "
+                                    << f << " counts " << msg.handle << " TSO messages sent and "
+                                    << msg.handle2 << " read; the CRC received " << m_tsoFrom[f]
+                                    << " from it and forwarded " << m_tsoTo[f]);
+            }
             EvaluateTime();
+            break;
+        }
+        case RtiMessage::TSO_NOTE_READ: {
+            // TsoBookkeeping ReadNotes: the federate has read a TSO message forwarded to it.
+            std::multiset<LogicalTime>& unread = m_tm.Get(f).unread;
+            auto it = unread.find(msg.time);
+            if (it != unread.end())
+            {
+                unread.erase(it);
+                EvaluateTime();
+            }
             break;
         }
         case RtiMessage::NULL_MESSAGE: {
@@ -419,6 +441,10 @@ void
 RtiCentralComponent::Route(FederateHandle from, RtiMessage& msg)
 {
     ChargeOperation(m_settings->RouteCycles());
+    if (msg.IsTso())
+    {
+        ++m_tsoFrom[from];
+    }
     bool interaction = msg.GetType() == RtiMessage::SEND_INTERACTION;
     bool bestEffort = (msg.GetFlags() & RtiMessage::FLAG_BEST_EFFORT) && !msg.IsTso();
     std::vector<std::pair<FederateHandle, RtiMessage>> out;
@@ -471,13 +497,22 @@ RtiCentralComponent::Route(FederateHandle from, RtiMessage& msg)
         msg.values = std::move(values);
     }
     m_routeTrace(msg, out.size());
+    const bool notes = m_settings->GetTsoBookkeeping() == RtiSettings::TSO_READ_NOTES;
     for (auto& [s, r] : out)
     {
         r.SetSource(from);
+        if (msg.IsTso())
+        {
+            ++m_tsoTo[s];
+        }
         if (msg.IsTso() && m_settings->GetGaltMode() == RtiSettings::CENTRAL && m_tm.Has(s)
             && m_tm.Get(s).constrained)
         {
             m_tm.Get(s).pendingTso.insert(msg.time);
+            if (notes)
+            {
+                m_tm.Get(s).unread.insert(msg.time);
+            }
         }
         SendTo(s, std::move(r), bestEffort);
     }

@@ -194,9 +194,11 @@ class RtiCentralComponent : public RtiComponent
     std::map<ObjectInstanceHandle, std::tuple<ObjectClassHandle, FederateHandle, std::string>>
         m_objects;
     std::map<std::string, std::pair<UserTag, std::set<FederateHandle>>> m_sync; //!< sync points
-    RtiTimeManager m_tm;                                      //!< central time management
-    std::map<FederateHandle, RtiMessage> m_nullCache;         //!< latest null of each regulator
-    std::array<uint64_t, RtiMessage::TYPE_COUNT> m_rx{};      //!< received per type
+    RtiTimeManager m_tm;                                 //!< central time management
+    std::map<FederateHandle, RtiMessage> m_nullCache;    //!< latest null of each regulator
+    std::array<uint64_t, RtiMessage::TYPE_COUNT> m_rx{}; //!< received per type
+    std::map<FederateHandle, uint64_t> m_tsoFrom; //!< TSO messages received from each federate
+    std::map<FederateHandle, uint64_t> m_tsoTo;   //!< TSO messages forwarded to each federate
     std::array<uint64_t, RtiMessage::TYPE_COUNT> m_tx{};      //!< sent per type
     uint32_t m_nLocal;                                        //!< local connections made
     TracedCallback<const RtiMessage&, uint32_t> m_routeTrace; //!< routing steps

@@ -515,11 +515,12 @@ RtiMessage::BodySize() const
         case SEND_INTERACTION:
         case RECEIVE_INTERACTION:
             return 4 + (IsTso() ? 8 : 0) + MapSize(values) + 4 + tag.size();
+        case TIME_ADVANCE_REQUEST:
+            return (m_flags & FLAG_COUNTS) ? 16 : 8;
         case ENABLE_TIME_REGULATION:
         case MODIFY_LOOKAHEAD:
         case TIME_REGULATION_ENABLED:
         case TIME_CONSTRAINED_ENABLED:
-        case TIME_ADVANCE_REQUEST:
         case TIME_ADVANCE_GRANT:
         case NULL_MESSAGE:
             return 8;
@@ -618,11 +619,18 @@ RtiMessage::SerializeTo(uint8_t* out, uint32_t size) const
             }
             WriteBytes(w, tag);
             break;
+        case TIME_ADVANCE_REQUEST:
+            WriteDouble(w, time);
+            if (m_flags & FLAG_COUNTS)
+            {
+                w.U32(handle);
+                w.U32(handle2);
+            }
+            break;
         case ENABLE_TIME_REGULATION:
         case MODIFY_LOOKAHEAD:
         case TIME_REGULATION_ENABLED:
         case TIME_CONSTRAINED_ENABLED:
-        case TIME_ADVANCE_REQUEST:
         case TIME_ADVANCE_GRANT:
         case NULL_MESSAGE:
             WriteDouble(w, time);
@@ -788,11 +796,19 @@ RtiMessage::TryDeserializeFrom(const uint8_t* data,
             ReadBytes(r, tag);
             break;
         }
+        case TIME_ADVANCE_REQUEST:
+            time = ReadDouble(r);
+            timeRead = true;
+            if (m_flags & FLAG_COUNTS)
+            {
+                handle = r.U32();
+                handle2 = r.U32();
+            }
+            break;
         case ENABLE_TIME_REGULATION:
         case MODIFY_LOOKAHEAD:
         case TIME_REGULATION_ENABLED:
         case TIME_CONSTRAINED_ENABLED:
-        case TIME_ADVANCE_REQUEST:
         case TIME_ADVANCE_GRANT:
         case NULL_MESSAGE:
             time = ReadDouble(r);
@@ -857,6 +873,10 @@ RtiMessage::Print(std::ostream& os) const
             break;
         case TIME_ADVANCE_REQUEST:
             os << " kind=" << +static_cast<uint8_t>(GetAdvanceKind()) << " t=" << time;
+            if (m_flags & FLAG_COUNTS)
+            {
+                os << " tsoSent=" << handle << " tsoReceived=" << handle2;
+            }
             break;
         case TIME_ADVANCE_GRANT:
         case ENABLE_TIME_REGULATION:

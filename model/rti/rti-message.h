@@ -57,12 +57,12 @@ namespace ns3
  * | ENABLE_TIME_REGULATION, MODIFY_LOOKAHEAD | lookahead (time) |
  * | TIME_REGULATION_ENABLED, TIME_CONSTRAINED_ENABLED | time |
  * | ENABLE/DISABLE_TIME_CONSTRAINED, DISABLE_TIME_REGULATION | - |
- * | TIME_ADVANCE_REQUEST (kind in flags) | time |
+ * | TIME_ADVANCE_REQUEST (kind in flags) | time, [TSO messages sent, received if FLAG_COUNTS] |
  * | TIME_ADVANCE_GRANT | time |
  * | NULL_MESSAGE | bound (time; FLAG_OPEN, FLAG_REGULATING) |
  * | REGISTER/ANNOUNCE_SYNC_POINT | label (string), tag |
  * | SYNC_POINT_ACHIEVED, FEDERATION_SYNCHRONIZED | label (string) |
- * | TSO_NOTE_SENT, TSO_NOTE_READ | class, time |
+ * | TSO_NOTE_SENT, TSO_NOTE_READ | class (direct path; the sender via the CRC), time |
  */
 class RtiMessage : public Header
 {
@@ -114,6 +114,7 @@ class RtiMessage : public Header
         FLAG_BEST_EFFORT = 0x02, //!< sent best effort (UDP)
         FLAG_OPEN = 0x04,        //!< NULL_MESSAGE: the bound is open (t excluded)
         FLAG_REGULATING = 0x08,  //!< NULL_MESSAGE: the federate is regulating (else withdrawn)
+        FLAG_COUNTS = 0x40,      //!< TIME_ADVANCE_REQUEST: carries TSO counts (handle, handle2)
         KIND_SHIFT = 4,          //!< TIME_ADVANCE_REQUEST: AdvanceKind in bits 4-5
         KIND_MASK = 0x30,        //!< mask of the kind bits
     };

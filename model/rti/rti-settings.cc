@@ -59,171 +59,198 @@ RtiSettings::AddMemoryAttributes(TypeId tid)
 }
 
 TypeId
+RtiSettings::AddStructureAttributes(TypeId tid)
+{
+    // How the components' work is arranged: threads, the order of writes, the local path, the
+    // TSO bookkeeping.
+    return tid
+        .AddAttribute("ThreadHandoffCost",
+                      "CPU cycles of one hand-off between two threads of a component (a "
+                      "futex wake and a context switch): from the connection's reader to the "
+                      "thread that handles what it read (the CRC's core, the federate's "
+                      "thread waiting in evoke), once per read; and from that thread to the "
+                      "I/O thread that writes a turn's output, once per turn with output. "
+                      "0: one thread does everything (no hand-off cost).",
+                      DoubleValue(0.0),
+                      MakeDoubleAccessor(&RtiSettings::m_handoffCycles),
+                      MakeDoubleChecker<double>(0.0, 1e9))
+        .AddAttribute("WriteOrder",
+                      "The order in which the connections of one turn are written: in "
+                      "the order they were first used in the turn (FirstUsed), TCP "
+                      "connections to other nodes before local ones (RemoteFirst), or "
+                      "local ones first (LocalFirst). Matters where one CRC turn grants a "
+                      "federate on its own node and one on another.",
+                      EnumValue(FIRST_USED),
+                      MakeEnumAccessor<WriteOrder>(&RtiSettings::m_writeOrder),
+                      MakeEnumChecker(FIRST_USED,
+                                      "FirstUsed",
+                                      REMOTE_FIRST,
+                                      "RemoteFirst",
+                                      LOCAL_FIRST,
+                                      "LocalFirst"))
+        .AddAttribute("LocalPath",
+                      "How a federate on the central component's node reaches it: "
+                      "InMemory (the loopback's work charged as the sender's send cost, "
+                      "the message readable at once) or LoopbackTcp (a TCP connection to "
+                      "127.0.0.1 through the node's loopback, as between two JVMs: "
+                      "segments, ACKs, Nagle as TcpNoDelay says, no UDP path).",
+                      EnumValue(IN_MEMORY),
+                      MakeEnumAccessor<LocalPath>(&RtiSettings::m_localPath),
+                      MakeEnumChecker(IN_MEMORY, "InMemory", LOOPBACK_TCP, "LoopbackTcp"))
+        .AddAttribute(
+            "TsoBookkeeping",
+            "What the central component keeps to know that no timestamp-order "
+            "message is on its way to a federate it grants (IEEE 1516-2000 "
+            "clause 8 leaves it to the RTI): None (its own routing: each TSO "
+            "message is ahead of the grant on the federate's connection), Counts "
+            "(each time advance request carries its federate's sent and received "
+            "TSO counts, 8 bytes more, checked against the CRC's) or ReadNotes "
+            "(the federate notes each TSO message it reads to the CRC, which "
+            "grants it only when every one stamped at or before the grant is "
+            "noted).",
+            EnumValue(TSO_NONE),
+            MakeEnumAccessor<TsoBookkeeping>(&RtiSettings::m_tsoBookkeeping),
+            MakeEnumChecker(TSO_NONE, "None", TSO_COUNTS, "Counts", TSO_READ_NOTES, "ReadNotes"));
+}
+
+TypeId
 RtiSettings::GetTypeId()
 {
     static TypeId tid
-        = AddMemoryAttributes(
-              TypeId("ns3::RtiSettings")
-                  .SetParent<Object>()
-                  .SetGroupName("Testbed")
-                  .AddConstructor<RtiSettings>()
-                  .AddAttribute(
-                      "EncodingHeaderSize",
-                      "Bytes of the encoding header of every RTI message (16 bytes of fixed "
-                      "fields plus opaque bytes; see RtiMessage). Calibrated, see doc/rti.rst.",
-                      UintegerValue(16),
-                      MakeUintegerAccessor(&RtiSettings::m_headerSize),
-                      MakeUintegerChecker<uint32_t>(RtiMessage::CORE_HEADER_SIZE, 255))
-                  .AddAttribute(
-                      "GaltMode",
-                      "GALT computed centrally by the CRC (Central) or by every local RTI "
-                      "component from null messages (NullMessages).",
-                      EnumValue(CENTRAL),
-                      MakeEnumAccessor<GaltMode>(&RtiSettings::m_galtMode),
-                      MakeEnumChecker(CENTRAL, "Central", NULL_MESSAGES, "NullMessages"))
-                  .AddAttribute(
-                      "TsoRelease",
-                      "When a constrained federate gets its TSO messages during a TAR/TARA: "
-                      "all just before the grant (AtGrant), or each as soon as GALT has "
-                      "passed its timestamp (WhenGuaranteed; IEEE 1516 allows both).",
-                      EnumValue(AT_GRANT),
-                      MakeEnumAccessor<TsoRelease>(&RtiSettings::m_tsoRelease),
-                      MakeEnumChecker(AT_GRANT, "AtGrant", WHEN_GUARANTEED, "WhenGuaranteed"))
-                  .AddAttribute("CallbackModel",
-                                "Callbacks delivered at once (Immediate) or queued in the local "
-                                "component until the federate evokes them (Evoked: IEEE 1516-2000, "
-                                "evokeCallback / evokeMultipleCallbacks).",
-                                EnumValue(IMMEDIATE),
-                                MakeEnumAccessor<CallbackModel>(&RtiSettings::m_callbackModel),
-                                MakeEnumChecker(IMMEDIATE, "Immediate", EVOKED, "Evoked"))
-                  .AddAttribute(
-                      "TcpNoDelay",
-                      "Disable the Nagle algorithm on the RTI's TCP connections (TCP_NODELAY, "
-                      "as real RTIs do).",
-                      BooleanValue(true),
-                      MakeBooleanAccessor(&RtiSettings::m_tcpNoDelay),
-                      MakeBooleanChecker())
-                  .AddAttribute(
-                      "WriteBatching",
-                      "Messages are written by an I/O thread: what the process queued while "
-                      "it ran goes out in one system call (per connection) once the process "
-                      "has done its queued work (on a uniprocessor the I/O thread runs when "
-                      "the RTI's or federate's thread blocks). False: every message is "
-                      "written by its own call as soon as it is encoded.",
-                      BooleanValue(false),
-                      MakeBooleanAccessor(&RtiSettings::m_writeBatching),
-                      MakeBooleanChecker())
-                  .AddAttribute(
-                      "TcpSegmentSize",
-                      "TCP maximum segment size of the RTI's connections in bytes (Ethernet "
-                      "MTU 1500 - 20 IP - 20 TCP - 12 timestamp option = 1448).",
-                      UintegerValue(1448),
-                      MakeUintegerAccessor(&RtiSettings::m_segmentSize),
-                      MakeUintegerChecker<uint32_t>(64, 65495))
-                  .AddAttribute("Port",
-                                "TCP port of the CRC.",
-                                UintegerValue(8989),
-                                MakeUintegerAccessor(&RtiSettings::m_port),
-                                MakeUintegerChecker<uint16_t>(1, 65535))
-                  .AddAttribute("UdpPort",
-                                "UDP port of the best-effort path (CRC and local components).",
-                                UintegerValue(8990),
-                                MakeUintegerAccessor(&RtiSettings::m_udpPort),
-                                MakeUintegerChecker<uint16_t>(1, 65535))
-                  .AddAttribute("CallCost",
-                                "CPU cycles of one RTI ambassador call in the local RTI component "
-                                "(argument checks, state, bookkeeping), message encoding excluded.",
-                                DoubleValue(0.0),
-                                MakeDoubleAccessor(&RtiSettings::m_callCycles),
-                                MakeDoubleChecker<double>(0.0, 1e9))
-                  .AddAttribute("CallbackCost",
-                                "CPU cycles of one federate ambassador callback (dispatch into the "
-                                "federate's code).",
-                                DoubleValue(0.0),
-                                MakeDoubleAccessor(&RtiSettings::m_callbackCycles),
-                                MakeDoubleChecker<double>(0.0, 1e9))
-                  .AddAttribute("EncodeCost",
-                                "CPU cycles to encode one message.",
-                                DoubleValue(0.0),
-                                MakeDoubleAccessor(&RtiSettings::m_encodeCycles),
-                                MakeDoubleChecker<double>(0.0, 1e9))
-                  .AddAttribute("EncodeCostPerByte",
-                                "CPU cycles per byte of an encoded message.",
-                                DoubleValue(0.0),
-                                MakeDoubleAccessor(&RtiSettings::m_encodeCyclesPerByte),
-                                MakeDoubleChecker<double>(0.0, 1e6))
-                  .AddAttribute("DecodeCost",
-                                "CPU cycles to decode one message.",
-                                DoubleValue(0.0),
-                                MakeDoubleAccessor(&RtiSettings::m_decodeCycles),
-                                MakeDoubleChecker<double>(0.0, 1e9))
-                  .AddAttribute("DecodeCostPerByte",
-                                "CPU cycles per byte of a decoded message.",
-                                DoubleValue(0.0),
-                                MakeDoubleAccessor(&RtiSettings::m_decodeCyclesPerByte),
-                                MakeDoubleChecker<double>(0.0, 1e6))
-                  .AddAttribute("RouteCost",
-                                "CPU cycles of one CRC routing step: finding the receivers of one "
-                                "message (per message, not per receiver).",
-                                DoubleValue(0.0),
-                                MakeDoubleAccessor(&RtiSettings::m_routeCycles),
-                                MakeDoubleChecker<double>(0.0, 1e9))
-                  .AddAttribute(
-                      "TimeManagementCost",
-                      "CPU cycles of one time-management evaluation (a GALT computation with "
-                      "the grant checks), fixed part.",
-                      DoubleValue(0.0),
-                      MakeDoubleAccessor(&RtiSettings::m_tmCycles),
-                      MakeDoubleChecker<double>(0.0, 1e9))
-                  .AddAttribute("TimeManagementCostPerFederate",
-                                "CPU cycles of one time-management evaluation per time-managed "
-                                "federate.",
-                                DoubleValue(0.0),
-                                MakeDoubleAccessor(&RtiSettings::m_tmCyclesPerFederate),
-                                MakeDoubleChecker<double>(0.0, 1e9))
-                  .AddAttribute(
-                      "CostVariation",
-                      "Coefficient of variation of every RTI operation's cost (CallCost, "
-                      "CallbackCost, EncodeCost, DecodeCost, RouteCost, TimeManagementCost "
-                      "and their per-byte and per-federate terms): each operation takes its "
-                      "cost times a gamma-distributed factor of mean 1 (cache and JIT "
-                      "state of a Java RTI). 0: every operation costs exactly its cost.",
-                      DoubleValue(0.0),
-                      MakeDoubleAccessor(&RtiSettings::m_costVariation),
-                      MakeDoubleChecker<double>(0.0, 3.0)))
-              .AddAttribute("ThreadHandoffCost",
-                            "CPU cycles of one hand-off between two threads of a component (a "
-                            "futex wake and a context switch): from the connection's reader to the "
-                            "thread that handles what it read (the CRC's core, the federate's "
-                            "thread waiting in evoke), once per read; and from that thread to the "
-                            "I/O thread that writes a turn's output, once per turn with output. "
-                            "0: one thread does everything (no hand-off cost).",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&RtiSettings::m_handoffCycles),
-                            MakeDoubleChecker<double>(0.0, 1e9))
-              .AddAttribute("WriteOrder",
-                            "The order in which the connections of one turn are written: in "
-                            "the order they were first used in the turn (FirstUsed), TCP "
-                            "connections to other nodes before local ones (RemoteFirst), or "
-                            "local ones first (LocalFirst). Matters where one CRC turn grants a "
-                            "federate on its own node and one on another.",
-                            EnumValue(FIRST_USED),
-                            MakeEnumAccessor<WriteOrder>(&RtiSettings::m_writeOrder),
-                            MakeEnumChecker(FIRST_USED,
-                                            "FirstUsed",
-                                            REMOTE_FIRST,
-                                            "RemoteFirst",
-                                            LOCAL_FIRST,
-                                            "LocalFirst"))
-              .AddAttribute("LocalPath",
-                            "How a federate on the central component's node reaches it: "
-                            "InMemory (the loopback's work charged as the sender's send cost, "
-                            "the message readable at once) or LoopbackTcp (a TCP connection to "
-                            "127.0.0.1 through the node's loopback, as between two JVMs: "
-                            "segments, ACKs, Nagle as TcpNoDelay says, no UDP path).",
-                            EnumValue(IN_MEMORY),
-                            MakeEnumAccessor<LocalPath>(&RtiSettings::m_localPath),
-                            MakeEnumChecker(IN_MEMORY, "InMemory", LOOPBACK_TCP, "LoopbackTcp"))
+        = AddStructureAttributes(
+              AddMemoryAttributes(
+                  TypeId("ns3::RtiSettings")
+                      .SetParent<Object>()
+                      .SetGroupName("Testbed")
+                      .AddConstructor<RtiSettings>()
+                      .AddAttribute(
+                          "EncodingHeaderSize",
+                          "Bytes of the encoding header of every RTI message (16 bytes of fixed "
+                          "fields plus opaque bytes; see RtiMessage). Calibrated, see doc/rti.rst.",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&RtiSettings::m_headerSize),
+                          MakeUintegerChecker<uint32_t>(RtiMessage::CORE_HEADER_SIZE, 255))
+                      .AddAttribute(
+                          "GaltMode",
+                          "GALT computed centrally by the CRC (Central) or by every local RTI "
+                          "component from null messages (NullMessages).",
+                          EnumValue(CENTRAL),
+                          MakeEnumAccessor<GaltMode>(&RtiSettings::m_galtMode),
+                          MakeEnumChecker(CENTRAL, "Central", NULL_MESSAGES, "NullMessages"))
+                      .AddAttribute(
+                          "TsoRelease",
+                          "When a constrained federate gets its TSO messages during a TAR/TARA: "
+                          "all just before the grant (AtGrant), or each as soon as GALT has "
+                          "passed its timestamp (WhenGuaranteed; IEEE 1516 allows both).",
+                          EnumValue(AT_GRANT),
+                          MakeEnumAccessor<TsoRelease>(&RtiSettings::m_tsoRelease),
+                          MakeEnumChecker(AT_GRANT, "AtGrant", WHEN_GUARANTEED, "WhenGuaranteed"))
+                      .AddAttribute(
+                          "CallbackModel",
+                          "Callbacks delivered at once (Immediate) or queued in the local "
+                          "component until the federate evokes them (Evoked: IEEE 1516-2000, "
+                          "evokeCallback / evokeMultipleCallbacks).",
+                          EnumValue(IMMEDIATE),
+                          MakeEnumAccessor<CallbackModel>(&RtiSettings::m_callbackModel),
+                          MakeEnumChecker(IMMEDIATE, "Immediate", EVOKED, "Evoked"))
+                      .AddAttribute(
+                          "TcpNoDelay",
+                          "Disable the Nagle algorithm on the RTI's TCP connections (TCP_NODELAY, "
+                          "as real RTIs do).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RtiSettings::m_tcpNoDelay),
+                          MakeBooleanChecker())
+                      .AddAttribute(
+                          "WriteBatching",
+                          "Messages are written by an I/O thread: what the process queued while "
+                          "it ran goes out in one system call (per connection) once the process "
+                          "has done its queued work (on a uniprocessor the I/O thread runs when "
+                          "the RTI's or federate's thread blocks). False: every message is "
+                          "written by its own call as soon as it is encoded.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RtiSettings::m_writeBatching),
+                          MakeBooleanChecker())
+                      .AddAttribute(
+                          "TcpSegmentSize",
+                          "TCP maximum segment size of the RTI's connections in bytes (Ethernet "
+                          "MTU 1500 - 20 IP - 20 TCP - 12 timestamp option = 1448).",
+                          UintegerValue(1448),
+                          MakeUintegerAccessor(&RtiSettings::m_segmentSize),
+                          MakeUintegerChecker<uint32_t>(64, 65495))
+                      .AddAttribute("Port",
+                                    "TCP port of the CRC.",
+                                    UintegerValue(8989),
+                                    MakeUintegerAccessor(&RtiSettings::m_port),
+                                    MakeUintegerChecker<uint16_t>(1, 65535))
+                      .AddAttribute("UdpPort",
+                                    "UDP port of the best-effort path (CRC and local components).",
+                                    UintegerValue(8990),
+                                    MakeUintegerAccessor(&RtiSettings::m_udpPort),
+                                    MakeUintegerChecker<uint16_t>(1, 65535))
+                      .AddAttribute(
+                          "CallCost",
+                          "CPU cycles of one RTI ambassador call in the local RTI component "
+                          "(argument checks, state, bookkeeping), message encoding excluded.",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&RtiSettings::m_callCycles),
+                          MakeDoubleChecker<double>(0.0, 1e9))
+                      .AddAttribute(
+                          "CallbackCost",
+                          "CPU cycles of one federate ambassador callback (dispatch into the "
+                          "federate's code).",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&RtiSettings::m_callbackCycles),
+                          MakeDoubleChecker<double>(0.0, 1e9))
+                      .AddAttribute("EncodeCost",
+                                    "CPU cycles to encode one message.",
+                                    DoubleValue(0.0),
+                                    MakeDoubleAccessor(&RtiSettings::m_encodeCycles),
+                                    MakeDoubleChecker<double>(0.0, 1e9))
+                      .AddAttribute("EncodeCostPerByte",
+                                    "CPU cycles per byte of an encoded message.",
+                                    DoubleValue(0.0),
+                                    MakeDoubleAccessor(&RtiSettings::m_encodeCyclesPerByte),
+                                    MakeDoubleChecker<double>(0.0, 1e6))
+                      .AddAttribute("DecodeCost",
+                                    "CPU cycles to decode one message.",
+                                    DoubleValue(0.0),
+                                    MakeDoubleAccessor(&RtiSettings::m_decodeCycles),
+                                    MakeDoubleChecker<double>(0.0, 1e9))
+                      .AddAttribute("DecodeCostPerByte",
+                                    "CPU cycles per byte of a decoded message.",
+                                    DoubleValue(0.0),
+                                    MakeDoubleAccessor(&RtiSettings::m_decodeCyclesPerByte),
+                                    MakeDoubleChecker<double>(0.0, 1e6))
+                      .AddAttribute(
+                          "RouteCost",
+                          "CPU cycles of one CRC routing step: finding the receivers of one "
+                          "message (per message, not per receiver).",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&RtiSettings::m_routeCycles),
+                          MakeDoubleChecker<double>(0.0, 1e9))
+                      .AddAttribute(
+                          "TimeManagementCost",
+                          "CPU cycles of one time-management evaluation (a GALT computation with "
+                          "the grant checks), fixed part.",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&RtiSettings::m_tmCycles),
+                          MakeDoubleChecker<double>(0.0, 1e9))
+                      .AddAttribute("TimeManagementCostPerFederate",
+                                    "CPU cycles of one time-management evaluation per time-managed "
+                                    "federate.",
+                                    DoubleValue(0.0),
+                                    MakeDoubleAccessor(&RtiSettings::m_tmCyclesPerFederate),
+                                    MakeDoubleChecker<double>(0.0, 1e9))
+                      .AddAttribute(
+                          "CostVariation",
+                          "Coefficient of variation of every RTI operation's cost (CallCost, "
+                          "CallbackCost, EncodeCost, DecodeCost, RouteCost, TimeManagementCost "
+                          "and their per-byte and per-federate terms): each operation takes its "
+                          "cost times a gamma-distributed factor of mean 1 (cache and JIT "
+                          "state of a Java RTI). 0: every operation costs exactly its cost.",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&RtiSettings::m_costVariation),
+                          MakeDoubleChecker<double>(0.0, 3.0))))
               .AddAttribute("DataPath",
                             "Where updates travel: ViaCrc (through the central RTI component, "
                             "RtiAmbassador) or Direct (local component to local component, "
@@ -326,6 +353,7 @@ RtiSettings::RtiSettings()
     , m_handoffCycles(0)
     , m_writeOrder(FIRST_USED)
     , m_localPath(IN_MEMORY)
+    , m_tsoBookkeeping(TSO_NONE)
 {
 }
 
@@ -515,6 +543,12 @@ RtiSettings::WriteOrder
 RtiSettings::GetWriteOrder() const
 {
     return m_writeOrder;
+}
+
+RtiSettings::TsoBookkeeping
+RtiSettings::GetTsoBookkeeping() const
+{
+    return m_tsoBookkeeping;
 }
 
 RtiSettings::LocalPath

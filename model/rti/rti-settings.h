@@ -79,6 +79,22 @@ class RtiSettings : public Object
         LOOPBACK_TCP //!< a TCP connection to the loopback address (two processes)
     };
 
+    /**
+     * The bookkeeping the central component keeps, beyond its own routing, to know that no
+     * timestamp-order message is still on its way to a federate it grants (IEEE 1516-2000
+     * clause 8 leaves how to the RTI).
+     */
+    enum TsoBookkeeping
+    {
+        TSO_NONE,      //!< none: every TSO message passes the CRC, ahead of the grant on its
+                       //!< connection
+        TSO_COUNTS,    //!< each time advance request carries its federate's sent and received
+                       //!< TSO message counts, which the CRC checks against its own
+        TSO_READ_NOTES //!< each TSO message read is noted to the CRC (TSO_NOTE_READ), which
+                       //!< grants a federate only when it noted every one stamped at or before
+                       //!< the grant (the Fedex's rule on the direct path)
+    };
+
     /** The order in which one turn's output is written to its connections. */
     enum WriteOrder
     {
@@ -187,6 +203,8 @@ class RtiSettings : public Object
     WriteOrder GetWriteOrder() const;
     /** @return how a federate on the central component's node reaches it (LocalPath) */
     LocalPath GetLocalPath() const;
+    /** @return the central component's TSO bookkeeping (TsoBookkeeping) */
+    TsoBookkeeping GetTsoBookkeeping() const;
 
   private:
     /**
@@ -196,43 +214,51 @@ class RtiSettings : public Object
      * @return the type
      */
     static TypeId AddMemoryAttributes(TypeId tid);
+    /**
+     * @brief Add the attributes of how the components' work is arranged (thread hand-offs, the
+     * order of a turn's writes, the local path, the TSO bookkeeping) to the type.
+     * @param tid the type
+     * @return the type
+     */
+    static TypeId AddStructureAttributes(TypeId tid);
 
-    DataPath m_dataPath;           //!< DataPath
-    Transport m_transport;         //!< Transport
-    double m_transportCycles;      //!< TransportCost
-    double m_reflectTailCycles;    //!< ReflectTailCost
-    double m_readCycleCycles;      //!< ReadCycleCost
-    double m_shmCycles;            //!< ShmEnqueueCost
-    double m_shmCyclesPerByte;     //!< ShmCopyCostPerByte
-    uint32_t m_shmQueueSize;       //!< ShmQueueSize
-    double m_adminCycles;          //!< AdminCost
-    uint32_t m_headerSize;         //!< EncodingHeaderSize
-    GaltMode m_galtMode;           //!< GaltMode
-    TsoRelease m_tsoRelease;       //!< TsoRelease
-    CallbackModel m_callbackModel; //!< CallbackModel
-    bool m_tcpNoDelay;             //!< TcpNoDelay
-    bool m_writeBatching;          //!< WriteBatching
-    uint32_t m_segmentSize;        //!< TcpSegmentSize
-    uint16_t m_port;               //!< Port
-    uint16_t m_udpPort;            //!< UdpPort
-    double m_callCycles;           //!< CallCost
-    double m_callbackCycles;       //!< CallbackCost
-    double m_encodeCycles;         //!< EncodeCost
-    double m_encodeCyclesPerByte;  //!< EncodeCostPerByte
-    double m_decodeCycles;         //!< DecodeCost
-    double m_decodeCyclesPerByte;  //!< DecodeCostPerByte
-    double m_routeCycles;          //!< RouteCost
-    double m_tmCycles;             //!< TimeManagementCost
-    double m_tmCyclesPerFederate;  //!< TimeManagementCostPerFederate
-    double m_costVariation;        //!< CostVariation
-    double m_allocPerOperation;    //!< AllocationPerOperation
-    double m_allocPerByte;         //!< AllocationPerByte
-    double m_edenSize;             //!< EdenSize
-    Time m_gcPauseMin;             //!< MinorGcPauseMin
-    Time m_gcPauseMax;             //!< MinorGcPauseMax
-    double m_handoffCycles;        //!< ThreadHandoffCost
-    WriteOrder m_writeOrder;       //!< WriteOrder
-    LocalPath m_localPath;         //!< LocalPath
+    DataPath m_dataPath;             //!< DataPath
+    Transport m_transport;           //!< Transport
+    double m_transportCycles;        //!< TransportCost
+    double m_reflectTailCycles;      //!< ReflectTailCost
+    double m_readCycleCycles;        //!< ReadCycleCost
+    double m_shmCycles;              //!< ShmEnqueueCost
+    double m_shmCyclesPerByte;       //!< ShmCopyCostPerByte
+    uint32_t m_shmQueueSize;         //!< ShmQueueSize
+    double m_adminCycles;            //!< AdminCost
+    uint32_t m_headerSize;           //!< EncodingHeaderSize
+    GaltMode m_galtMode;             //!< GaltMode
+    TsoRelease m_tsoRelease;         //!< TsoRelease
+    CallbackModel m_callbackModel;   //!< CallbackModel
+    bool m_tcpNoDelay;               //!< TcpNoDelay
+    bool m_writeBatching;            //!< WriteBatching
+    uint32_t m_segmentSize;          //!< TcpSegmentSize
+    uint16_t m_port;                 //!< Port
+    uint16_t m_udpPort;              //!< UdpPort
+    double m_callCycles;             //!< CallCost
+    double m_callbackCycles;         //!< CallbackCost
+    double m_encodeCycles;           //!< EncodeCost
+    double m_encodeCyclesPerByte;    //!< EncodeCostPerByte
+    double m_decodeCycles;           //!< DecodeCost
+    double m_decodeCyclesPerByte;    //!< DecodeCostPerByte
+    double m_routeCycles;            //!< RouteCost
+    double m_tmCycles;               //!< TimeManagementCost
+    double m_tmCyclesPerFederate;    //!< TimeManagementCostPerFederate
+    double m_costVariation;          //!< CostVariation
+    double m_allocPerOperation;      //!< AllocationPerOperation
+    double m_allocPerByte;           //!< AllocationPerByte
+    double m_edenSize;               //!< EdenSize
+    Time m_gcPauseMin;               //!< MinorGcPauseMin
+    Time m_gcPauseMax;               //!< MinorGcPauseMax
+    double m_handoffCycles;          //!< ThreadHandoffCost
+    WriteOrder m_writeOrder;         //!< WriteOrder
+    LocalPath m_localPath;           //!< LocalPath
+    TsoBookkeeping m_tsoBookkeeping; //!< TsoBookkeeping
 };
 
 } // namespace ns3

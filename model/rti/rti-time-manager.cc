@@ -98,6 +98,8 @@ RtiTimeManager::CanGrant(const State& s, const TimeBound& galt, LogicalTime* gra
         return true;
     }
     bool ok = IsAvailable(s.kind) ? galt.t >= t : !galt.Allows(t);
+    // A TSO message stamped at or before the grant that the federate has not read yet.
+    ok = ok && (s.unread.empty() || *s.unread.begin() > t);
     if (ok)
     {
         *grant = t;

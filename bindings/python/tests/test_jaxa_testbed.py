@@ -128,3 +128,34 @@ def test_loopback_tcp_to_the_crc_costs_what_the_in_memory_path_charges(tmp_path)
         assert r["LoopbackTcp"]["time_per_exchange_ms"] == pytest.approx(
             r["InMemory"]["time_per_exchange_ms"], rel=1e-9)
         assert r["LoopbackTcp"]["events"] > r["InMemory"]["events"]
+
+
+@pytest.mark.parametrize("mode,feds", [("bidir", 2), ("sync", 1)])
+def test_tso_bookkeeping_adds_what_each_reading_sends(tmp_path, mode, feds):
+    """The CRC's TSO bookkeeping (RtiSettings TsoBookkeeping), counted per step as the
+    difference between runs of 20 and 10 steps. Counts: the same messages as None (the counts
+    ride on each TIME_ADVANCE_REQUEST). ReadNotes: every reflect the CRC forwards is a TSO
+    message to a constrained federate, which notes it: one TSO_NOTE_READ in per reflect out,
+    feds + 2 + feds messages in per step. A step whose grant waits for the note cannot be
+    shorter than without it."""
+    recs = {}
+    for bk in ("None", "Counts", "ReadNotes"):
+        for n in (10, 20):
+            recs[(bk, n)] = _run("jaxa-benchmark", tmp_path, mode=mode, dataSize=64,
+                                 bandwidth="1Mbps", reps=1, exchanges=n,
+                                 rtiSet=f"TsoBookkeeping={bk}")
+
+    def per_step(bk, field):
+        return (recs[(bk, 20)][field] - recs[(bk, 10)][field]) / 10.0
+
+    for bk in ("None", "Counts"):
+        assert per_step(bk, "crc_tso_notes_in_last_run") == 0
+        assert per_step(bk, "crc_messages_in_last_run") == feds + 2
+    assert per_step("ReadNotes", "crc_reflects_out_last_run") == feds
+    assert per_step("ReadNotes", "crc_tso_notes_in_last_run") == feds
+    assert per_step("ReadNotes", "crc_messages_in_last_run") == 2 * feds + 2
+    assert per_step("ReadNotes", "crc_messages_out_last_run") == feds + 2
+    t = {bk: recs[(bk, 20)]["time_per_exchange_ms"] for bk in ("None", "Counts", "ReadNotes")}
+    assert t["Counts"] >= t["None"] and t["ReadNotes"] > t["None"]
+    for n in (10, 20):
+        assert recs[("ReadNotes", n)]["late_tso_messages"] == 0

@@ -1409,6 +1409,11 @@ def _structure_choices():
                "priority; which the CRC's and peer-b's JVMs had is not known): first come, "
                "first served, or the woken one first, the other resuming after a switch back "
                "(doc/rti.rst)", default="false"),
+        Choice("ns3::RtiSettings::TsoBookkeeping", ["None", "Counts", "ReadNotes"],
+               "what pRTI's CRC keeps to know no TSO message is on its way to a federate it "
+               "grants (IEEE 1516-2000 clause 8 leaves it to the RTI): its own routing only, "
+               "sent/read counts on every time advance request, or a note per TSO message read "
+               "that the federate's grant waits for (doc/rti.rst)", default="None"),
     ]
 
 
