@@ -376,6 +376,68 @@ class FullDuplexDifferentialTestCase : public TestCase
 
 /**
  * @ingroup testbed-tests
+ * A host NIC's transmit fetch (EthernetPort TxFetchDelay, 1 500 ns), hand-computed at 100 Mbit/s
+ * on the lean MAC and on EthernetNetDevice in full and in half duplex (one sender: no
+ * contention), cable 0. A 100-octet datagram is a 118-octet frame: its last bit 1 008 bit times
+ * (10 080 ns) after its start, the next frame 1 104 bit times (11 040 ns) after the start. Three
+ * datagrams at t = 1 us: the first starts at 2 500 ns, the second and third back to back behind
+ * it (fetched while it was sent): last bits at 12 580, 23 620, 34 660 ns. One at 100 us starts at
+ * 101 500 ns (last bit 111 580 ns, the MAC free at 112 540 ns); one at 101 us is fetched by
+ * 102 500 ns and follows back to back (last bit 122 620 ns, the MAC free at 123 580 ns); one
+ * handed over at 122 500 ns, while that frame is on the wire, waits for its own fetch: it starts
+ * at 124 000 ns, its last bit at 134 080 ns.
+ */
+class TxFetchDelayTestCase : public TestCase
+{
+  public:
+    TxFetchDelayTestCase()
+        : TestCase("Ethernet: a host NIC's transmit fetch delays an idle MAC's start, both MACs")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<int64_t> expected = {12580, 23620, 34660, 111580, 122620, 134080};
+        for (const std::string mac : {"lean", "ForcedFull", "ForcedHalf"})
+        {
+            NetDeviceContainer d;
+            if (mac == "lean")
+            {
+                d = Link("100Mbps");
+            }
+            else
+            {
+                NodeContainer n(2);
+                EthernetHelper eth;
+                eth.SetDeviceAttribute("DataRate", StringValue("100Mbps"));
+                eth.SetDeviceAttribute("Duplex", StringValue(mac));
+                eth.SetCableLength(0);
+                d = eth.Install(n.Get(0), n.Get(1));
+            }
+            d.Get(0)->SetAttribute("TxFetchDelay", TimeValue(NanoSeconds(1500)));
+            Sink sink;
+            sink.Listen(d.Get(1));
+            for (int i = 0; i < 3; ++i)
+            {
+                SendAt(MicroSeconds(1), d.Get(0), 100);
+            }
+            SendAt(MicroSeconds(100), d.Get(0), 100);
+            SendAt(MicroSeconds(101), d.Get(0), 100);
+            SendAt(NanoSeconds(122500), d.Get(0), 100);
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_EQ(sink.times.size(), expected.size(), mac << ": frames");
+            for (std::size_t i = 0; i < expected.size(); ++i)
+            {
+                NS_TEST_EXPECT_MSG_EQ(sink.times[i], expected[i], mac << ": frame " << i);
+            }
+            Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * @ingroup testbed-tests
  * A short frame's pad octets are zero on both Ethernet devices, whatever memory ns-3's packet
  * buffers held before. IEEE 802.3 pads the data field to 46 octets without fixing the pad's
  * value; drivers that sent stale memory there leaked it onto the wire (CVE-2003-0001,
@@ -663,6 +725,7 @@ class FullDuplexEthernetTestSuite : public TestSuite
         AddTestCase(new FullDuplexQueueTestCase, Duration::QUICK);
         AddTestCase(new FullDuplexCrossingTestCase, Duration::QUICK);
         AddTestCase(new FullDuplexDifferentialTestCase, Duration::QUICK);
+        AddTestCase(new TxFetchDelayTestCase, Duration::QUICK);
         AddTestCase(new EthernetZeroPadTestCase, Duration::QUICK);
         AddTestCase(new FrameDescriptorTestCase, Duration::QUICK);
         AddTestCase(new FullDuplexSplitEntriesTestCase, Duration::QUICK);

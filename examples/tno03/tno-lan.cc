@@ -5,6 +5,7 @@
 #include "tno-lan.h"
 
 #include "ns3/boolean.h"
+#include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/ethernet-helper.h"
 #include "ns3/host-nic.h"
@@ -201,6 +202,30 @@ ApplyBand(Ptr<HostPlatform> host, const std::string& profile, Band band)
                 UserAttributes::SetFixed(nic, a, DoubleValue(2 * v.Get()), by);
             }
         }
+    }
+    // The NIC's own path at the same end of its ranges (the iHawk profiles' #@range lines).
+    const bool fast = band == Band::FAST;
+    Ptr<Node> node = host->GetObject<Node>();
+    for (uint32_t d = 0; d < node->GetNDevices(); ++d)
+    {
+        Ptr<HostNic> nic = host->GetNic(node->GetDevice(d));
+        if (!nic)
+        {
+            continue;
+        }
+        UserAttributes::SetFixed(nic,
+                                 "RxDmaRate",
+                                 DataRateValue(DataRate(fast ? "8528Mbps" : "532Mbps")),
+                                 by);
+        UserAttributes::SetFixed(nic, "InterruptDelay", TimeValue(MicroSeconds(fast ? 1 : 10)), by);
+        UserAttributes::SetFixed(nic,
+                                 "RegisterReadTime",
+                                 TimeValue(NanoSeconds(fast ? 300 : 1000)),
+                                 by);
+        UserAttributes::SetFixed(nic,
+                                 "TxFetchDelay",
+                                 TimeValue(NanoSeconds(fast ? 600 : 3000)),
+                                 by);
     }
 }
 

@@ -169,6 +169,7 @@ EthernetNetDevice::DoDispose()
     m_queueInterface = nullptr;
     m_backoffRng = nullptr;
     m_incoming.clear();
+    m_fetched.clear();
     EthernetPort::DoDispose();
 }
 
@@ -362,6 +363,11 @@ EthernetNetDevice::Enqueue(Ptr<Packet> packet,
         m_macTxDropTrace(packet);
         return false;
     }
+    if (m_txFetchDelay.IsStrictlyPositive())
+    {
+        // The NIC fetches the frame from the host's memory (TxFetchDelay), from its hand-over.
+        m_fetched.push_back(Simulator::Now() + m_txFetchDelay);
+    }
     if (m_state == IDLE)
     {
         StartNext();
@@ -377,6 +383,13 @@ EthernetNetDevice::StartNext()
     {
         m_state = IDLE;
         return;
+    }
+    if (!m_fetched.empty())
+    {
+        // Not before the NIC has fetched it (a frame queued behind another was fetched while
+        // that one was sent).
+        m_gapReady = std::max(m_gapReady, m_fetched.front());
+        m_fetched.pop_front();
     }
     m_attempts = 0;
     m_deferred = false;

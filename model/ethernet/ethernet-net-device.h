@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <unordered_map>
 
 /**
@@ -261,6 +262,7 @@ class EthernetNetDevice : public EthernetPort
     bool m_lateCollision{false}; //!< the collision of the current attempt was late
     EventId m_event;             //!< transmit end, defer check, jam end, backoff end
     Time m_gapReady;             //!< earliest start behind the previous own frame
+    std::deque<Time> m_fetched;  //!< TxFetchDelay: when each queued frame is fetched, in order
 
     // receiver
     /// A signal arriving here.

@@ -6,6 +6,7 @@
 
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 
@@ -27,6 +28,15 @@ EthernetPort::GetTypeId()
         = TypeId("ns3::EthernetPort")
               .SetParent<NetDevice>()
               .SetGroupName("Testbed")
+              .AddAttribute("TxFetchDelay",
+                            "Time from a frame's hand-over to the MAC until its transmission may "
+                            "start: a host NIC's fetch of the transmit descriptor and of the "
+                            "frame's first bytes over the host's I/O bus (HostNic TxFetchDelay "
+                            "sets it). A frame queued behind another was fetched while that one "
+                            "was sent. 0: at once (a switch port).",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&EthernetPort::m_txFetchDelay),
+                            MakeTimeChecker(Seconds(0), MilliSeconds(10)))
               .AddTraceSource("MacTx",
                               "A packet arrived for transmission (the lean MAC: was accepted).",
                               MakeTraceSourceAccessor(&EthernetPort::m_macTxTrace),

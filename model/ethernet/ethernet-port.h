@@ -205,6 +205,9 @@ class EthernetPort
     /// SendFrameCutThrough call (only during that call; Time::Max() otherwise): the MAC's
     /// transmitter reads it when it takes the frame.
     Time m_cutThroughStart{Time::Max()};
+    /** TxFetchDelay: from a frame's hand-over to the MAC, while it is idle, to the earliest
+     *  start of its transmission (a host NIC's descriptor and data fetch; 0 for a switch). */
+    Time m_txFetchDelay{0};
     TracedCallback<> m_linkChangeCallbacks; //!< link changes
 
     TracedCallback<Ptr<const Packet>> m_macTxTrace;          //!< MacTx

@@ -265,7 +265,9 @@ FullDuplexEthernetNetDevice::Admit(uint32_t payload, uint16_t protocol, int64_t&
     // before now, when the switch had its destination, if the transmitter was free then.
     const int64_t cut = m_cutThroughStart.GetTimeStep(); // Time::Max() if not cut-through
     const int64_t from = cut < now / m_stepPs ? cut * m_stepPs : now;
-    const int64_t start = std::max(from, m_txFree);
+    // A host NIC fetches the frame from the host's memory first (TxFetchDelay; a frame queued
+    // behind another was fetched while that one was sent).
+    const int64_t start = std::max(from + m_txFetchDelay.GetTimeStep() * m_stepPs, m_txFree);
     m_txStart = start;
     m_lastBitEnd = start + BitsToPs(uint64_t(PREAMBLE + frame) * 8);
     m_txFree = m_lastBitEnd + BitsToPs(uint64_t(IFG) * 8);

@@ -7,6 +7,7 @@
 #include "host-cpu.h"
 
 #include "ns3/boolean.h"
+#include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/ethernet-port.h"
 #include "ns3/fast-path.h"
@@ -51,6 +52,29 @@ HostNic::GetTypeId()
                             TimeValue(Seconds(0)),
                             MakeTimeAccessor(&HostNic::m_interruptDelay),
                             MakeTimeChecker(Seconds(0), Seconds(1)))
+              .AddAttribute("RxDmaRate",
+                            "The NIC writes a received frame into the host's memory after its "
+                            "FCS, over the host's I/O bus at this rate, one frame after the "
+                            "other; the frame counts for the interrupt (and the poll) from "
+                            "then. 0: at once (no bus stage).",
+                            DataRateValue(DataRate(0)),
+                            MakeDataRateAccessor(&HostNic::m_rxDmaRate),
+                            MakeDataRateChecker())
+              .AddAttribute("RegisterReadTime",
+                            "Time per interrupt the handler stalls its CPU on uncached reads of "
+                            "the NIC's registers (the interrupt status), on top of "
+                            "InterruptCost: bus time, not CPU cycles.",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&HostNic::m_registerReadTime),
+                            MakeTimeChecker(Seconds(0), MilliSeconds(1)))
+              .AddAttribute("TxFetchDelay",
+                            "The NIC's fetch of a transmit descriptor and of the frame's first "
+                            "bytes over the host's I/O bus before its transmission may start "
+                            "(the device's EthernetPort TxFetchDelay; another device takes "
+                            "only 0).",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&HostNic::SetTxFetchDelay),
+                            MakeTimeChecker(Seconds(0), MilliSeconds(10)))
               .AddAttribute("InterruptCost",
                             "CPU cycles per interrupt (entry, handler, exit), HARDIRQ class.",
                             DoubleValue(0.0),
@@ -162,6 +186,33 @@ HostNic::Setup(Ptr<HostCpu> cpu, Ptr<NetDevice> device, DeliverCallback deliver)
     m_cpu = cpu;
     m_device = device;
     m_deliver = deliver;
+    ApplyTxFetchDelay();
+}
+
+void
+HostNic::SetTxFetchDelay(Time delay)
+{
+    m_txFetchDelay = delay;
+    ApplyTxFetchDelay();
+}
+
+void
+HostNic::ApplyTxFetchDelay()
+{
+    if (!m_device)
+    {
+        return;
+    }
+    if (Ptr<EthernetPort> port = DynamicCast<EthernetPort>(m_device))
+    {
+        port->SetAttribute("TxFetchDelay", TimeValue(m_txFetchDelay));
+        return;
+    }
+    NS_ABORT_MSG_IF(m_txFetchDelay.IsStrictlyPositive(),
+                    "HostNic: TxFetchDelay " << m_txFetchDelay.As(Time::US) << " on a "
+                                             << m_device->GetInstanceTypeId().GetName()
+                                             << ", which has no transmit fetch stage (only "
+                                                "Ethernet devices take one)");
 }
 
 Ptr<NetDevice>
@@ -180,6 +231,20 @@ void
 HostNic::SetFrameIntercept(FrameInterceptCallback intercept)
 {
     m_frameIntercept = intercept;
+}
+
+Time
+HostNic::DmaDone(uint32_t payload, Time now)
+{
+    if (m_rxDmaRate.GetBitRate() == 0)
+    {
+        return now;
+    }
+    // The frame from its header to its last data octet (the FCS stays in the NIC), padded to
+    // the minimum frame.
+    const uint32_t bytes = std::max<uint32_t>(payload + 14, 60);
+    m_rxDmaFree = Max(m_rxDmaFree, now) + m_rxDmaRate.CalculateBytesTxTime(bytes);
+    return m_rxDmaFree;
 }
 
 Ptr<const Packet>
@@ -260,7 +325,8 @@ HostNic::Receive(Ptr<NetDevice> device,
                       std::make_unique<const std::pair<Address, Address>>(from, to),
                       Mac48Address(),
                       packetType,
-                      now});
+                      now,
+                      DmaDone(packet->GetSize(), now)});
     MaybeInterrupt(false, now);
 }
 
@@ -300,6 +366,7 @@ HostNic::ReceiveFrame(Ptr<EthernetPort> device,
     // The clock is read once for the event (the arrival, the interrupt's timing and start).
     const Time now = fastpath::Now();
     f.arrival = now;
+    f.ready = DmaDone(frame.GetSize(), now);
     MaybeInterrupt(true, now);
 }
 
@@ -321,8 +388,9 @@ HostNic::MaybeInterrupt(bool atOnce, Time now)
     {
         return;
     }
-    // The coalescing timer runs from the oldest frame not yet taken by a handler.
-    Time at = m_ring[m_handlerFrames].arrival + m_interruptDelay;
+    // The coalescing timer runs from the oldest frame not yet taken by a handler, from when
+    // it is in the host's memory.
+    Time at = m_ring[m_handlerFrames].ready + m_interruptDelay;
     if (m_maxInterruptRate > 0 && !m_lastInterrupt.IsStrictlyNegative())
     {
         at = Max(at, m_lastInterrupt + Seconds(1.0 / m_maxInterruptRate));
@@ -357,19 +425,29 @@ HostNic::Interrupt(Time now)
     {
         // The handler masks the NIC's interrupts and schedules the poll.
         m_cpu->SubmitKept(HostCpu::HARDIRQ,
-                          m_cpu->CyclesToTime(m_interruptCycles),
+                          m_cpu->CyclesToTime(m_interruptCycles) + m_registerReadTime,
                           HostCpu::KERNEL,
                           &m_pollCb);
         return;
     }
+    // The frames in the host's memory (those still in DMA come with a later interrupt).
     uint32_t n = m_ring.size();
+    if (m_rxDmaRate.GetBitRate() > 0)
+    {
+        n = 0;
+        while (n < m_ring.size() && m_ring[n].ready <= now)
+        {
+            ++n;
+        }
+    }
     if (m_maxPerInterrupt > 0 && n > m_maxPerInterrupt)
     {
         n = m_maxPerInterrupt;
     }
     m_handlerFrames = n;
     m_cpu->SubmitKept(HostCpu::HARDIRQ,
-                      m_cpu->CyclesToTime(m_interruptCycles + n * m_driverCycles),
+                      m_cpu->CyclesToTime(m_interruptCycles + n * m_driverCycles)
+                          + m_registerReadTime,
                       HostCpu::KERNEL,
                       &m_legacyHandlerDoneCb);
 }
@@ -427,7 +505,8 @@ HostNic::MaybeSoftirq()
         return;
     }
     const std::deque<Frame>& input = m_napi ? m_ring : m_backlog;
-    if (input.empty())
+    // The poll finds a frame still in DMA as not there yet (its interrupt comes when it is).
+    if (input.empty() || (m_napi && input.front().ready > fastpath::Now()))
     {
         if (m_napi)
         {

@@ -6,6 +6,7 @@
 #define TESTBED_HOST_NIC_H
 
 #include "ns3/address.h"
+#include "ns3/data-rate.h"
 #include "ns3/fast-path.h"
 #include "ns3/frame-descriptor.h"
 #include "ns3/mac48-address.h"
@@ -207,6 +208,7 @@ class HostNic : public Object
         Mac48Address fromMac;             //!< a descriptor's source
         NetDevice::PacketType packetType; //!< type
         Time arrival;                     //!< arrival at the NIC
+        Time ready;                       //!< in the host's memory (RxDmaRate)
     };
 
     /**
@@ -243,6 +245,13 @@ class HostNic : public Object
      */
     static Ptr<const Packet> PacketOf(const Frame& frame);
     /**
+     * The receive DMA of a frame that arrived now (RxDmaRate; frames one after the other).
+     * @param payload the frame's payload octets (after the Ethernet header)
+     * @param now the current time
+     * @return when the frame is in the host's memory (now without a DMA stage)
+     */
+    Time DmaDone(uint32_t payload, Time now);
+    /**
      * Time for the stack to process a frame.
      * @param frame the frame
      * @return the service time
@@ -266,6 +275,18 @@ class HostNic : public Object
     Callback<void> m_pollCb;                 //!< MaybeSoftirq (NAPI handler done), for the CPU
     Callback<void> m_softirqDoneCb;          //!< SoftirqDone, for the CPU
 
+    /**
+     * TxFetchDelay's setter: kept, and applied to the device if it is set up.
+     * @param delay the delay
+     */
+    void SetTxFetchDelay(Time delay);
+    /** Apply TxFetchDelay to the device (an EthernetPort; another device only with 0). */
+    void ApplyTxFetchDelay();
+
+    DataRate m_rxDmaRate;                  //!< RxDmaRate (0: none)
+    Time m_rxDmaFree;                      //!< when the receive DMA is free
+    Time m_registerReadTime;               //!< RegisterReadTime
+    Time m_txFetchDelay;                   //!< TxFetchDelay
     uint32_t m_ringSize;                   //!< RxRingSize
     double m_maxInterruptRate;             //!< MaxInterruptRate (0 = unlimited)
     Time m_interruptDelay;                 //!< InterruptDelay

@@ -278,12 +278,30 @@ HostPlatform.SendCostPerByte = 0
 HostPlatform.RecvCost = 760
 HostPlatform.RecvCostPerByte = 0
 HostNic.RxRingSize = 256
-HostNic.InterruptDelay = 0us
 HostNic.InterruptCost = 700
 HostNic.DriverCost = 500
 HostNic.StackCost = 1070
 HostNic.StackCostPerByte = 0
 HostNic.Napi = false
+# The NIC's own path, which lmbench's loopback figures do not contain (doc/tno.rst, 'The NIC's
+# path'). The receive DMA after the FCS over a 32-bit 33 MHz PCI bus at its peak, 133 MB/s
+# (PCI Local Bus Specification 2.x), from half that (arbitration, short bursts) to a 64-bit
+# 133 MHz PCI-X slot's peak (1 066 MB/s) of the Xeon boards of 2002.
+HostNic.RxDmaRate = 1064Mbps
+#@range HostNic.RxDmaRate 532Mbps 8528Mbps : PCI 2.x 32-bit 33 MHz peak (133 MB/s) halved for arbitration and short bursts, up to a 64-bit 133 MHz PCI-X slot's peak (1 066 MB/s); doc/tno.rst, 'The NIC's path'
+# I/O APIC delivery and interrupt entry: 10 +- 1 us measured on a 100 MHz dual Pentium with an
+# I/O APIC (Molnar, 1996), most of it CPU work that a 700 MHz core does in a seventh; 2 us
+# (an estimate), from the APIC message alone (1 us) to the 1996 figure.
+HostNic.InterruptDelay = 2us
+#@range HostNic.InterruptDelay 1us 10us : an estimate (doc/tno.rst, 'The NIC's path'): the APIC bus message alone to the 10 us Molnar measured on a 100 MHz dual Pentium with an I/O APIC (1996)
+# One uncached read of the NIC's interrupt status per interrupt: 1 700-2 100 cycles of a 2.4 GHz
+# CPU for an e1000's registers (Olsson and Welte's mmio_test, 2005), 0.7-0.9 us.
+HostNic.RegisterReadTime = 0.8us
+#@range HostNic.RegisterReadTime 0.3us 1us : doc/tno.rst, 'The NIC's path': about ten PCI clocks for a target on the host bridge's bus (0.3 us) to the 0.9 us mmio_test measured for an e1000 (Olsson and Welte, 2005)
+# Transmit: the NIC fetches the descriptor (a bus round trip, as a register read) and the
+# frame's first bytes before it may start: 0.8 us + 96 bytes at 133 MB/s, 1.5 us (an estimate).
+HostNic.TxFetchDelay = 1.5us
+#@range HostNic.TxFetchDelay 0.6us 3us : an estimate (doc/tno.rst, 'The NIC's path'): one bus round trip for the descriptor and 96 bytes of data at the bus rate, from half to twice that
 # The same count of cold lines per frame as IRIX's (a property of the work, not the CPU) at
 # this machine's memory latency.
 HostNic.ColdLines = ns3::UniformRandomVariable[Min=0|Max=26]
@@ -299,7 +317,7 @@ HostPlatform.UdpReceiveBuffer = 65535
 HostPlatform.SocketBufferCharge = 2208
 # Linux 2.4 ether_setup(): tx_queue_len 100 (pfifo_fast).
 HostPlatform.TxQueueLength = 100
-#@range linux=HostPlatform.SyscallCost,HostPlatform.WaitCost,HostPlatform.SendCost,HostPlatform.RecvCost,HostPlatform.TxCompletionCost,HostPlatform.Cpu.ContextSwitchCost,HostNic.InterruptCost,HostNic.DriverCost,HostNic.StackCost x1 x2 : doc/tno.rst, 'Host costs': lmbench's Linux 2.4 figures (loopback: no NIC) to twice them, for the NIC's path and RedHawk's pre-emptible kernel (the slow end of tno-pipeline --band)
+#@range linux=HostPlatform.SyscallCost,HostPlatform.WaitCost,HostPlatform.SendCost,HostPlatform.RecvCost,HostPlatform.TxCompletionCost,HostPlatform.Cpu.ContextSwitchCost,HostNic.InterruptCost,HostNic.DriverCost,HostNic.StackCost x1 x2 : doc/tno.rst, 'Host costs': lmbench's Linux 2.4 figures (single-CPU desktops, vanilla kernels) to twice them, for RedHawk's pre-emptible SMP kernel (locking, the softirq daemon), which no source measures; the NIC's own path is explicit (the slow end of tno-pipeline --band)
 
 # lmbench 2.0, Pentium 4 2.4 GHz, Linux 2.4.18 (P. Mau, linux-kernel, 2002-10-02): null I/O
 # 0.75 us, context switch 0.81 us, pipe 4.92 us and UDP 12.9 us round trip, memory 118 ns.
@@ -328,7 +346,7 @@ HostNic.InterruptCost = 1800
 HostNic.DriverCost = 1300
 HostNic.StackCost = 2830
 HostPlatform.TxCompletionCost = 3100
-#@range linux=HostPlatform.SyscallCost,HostPlatform.WaitCost,HostPlatform.SendCost,HostPlatform.RecvCost,HostPlatform.TxCompletionCost,HostPlatform.Cpu.ContextSwitchCost,HostNic.InterruptCost,HostNic.DriverCost,HostNic.StackCost x1 x2 : as ihawk-redhawk-700's: lmbench's Linux 2.4 figures (loopback: no NIC) to twice them (doc/tno.rst, 'Host costs'; the slow end of tno-pipeline --band)
+#@range linux=HostPlatform.SyscallCost,HostPlatform.WaitCost,HostPlatform.SendCost,HostPlatform.RecvCost,HostPlatform.TxCompletionCost,HostPlatform.Cpu.ContextSwitchCost,HostNic.InterruptCost,HostNic.DriverCost,HostNic.StackCost x1 x2 : as ihawk-redhawk-700's: lmbench's Linux 2.4 figures to twice them, for RedHawk's pre-emptible SMP kernel; the NIC's own path is explicit (doc/tno.rst, 'Host costs'; the slow end of tno-pipeline --band)
 
 # ---------------------------------------------------------------------------------------------
 # [NTT96]'s sending and receiving computers (make not given): a mid-1990s workstation, 100 MHz
