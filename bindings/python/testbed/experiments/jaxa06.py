@@ -1117,9 +1117,14 @@ def duplex_analyse(records, reading=DUPLEX_MAIN):
 # besides the benchmark's").
 
 #: The backgrounds: name -> the program's parameters. arp: the NIST Net PC's unicast ARP probes
-#: of each federate PC (Linux's neighbour re-validation, NeighbourProbe); udpN: N datagrams a
-#: second of 64-octet frames each way on each federate link (Poisson), a what-if scale.
+#: of each federate PC (Linux's neighbour re-validation, NeighbourProbe); ntp: an NTP poll's
+#: 48-octet packet each way on each federate link at ntpd's shortest poll interval, 64 s;
+#: netbios: a browser host announcement of about 200 octets each way at the first minutes' rate,
+#: one a minute (both Poisson at that rate: their phase is unknown); udpN: N datagrams a second of
+#: 64-octet frames each way on each federate link (Poisson), a what-if scale.
 BACKGROUNDS = {"none": {}, "arp": {"background": "arp"},
+               "ntp": {"background": "udp", "backgroundRate": 1 / 64, "backgroundSize": 48},
+               "netbios": {"background": "udp", "backgroundRate": 1 / 60, "backgroundSize": 200},
                "udp10": {"background": "udp", "backgroundRate": 10.0},
                "udp100": {"background": "udp", "backgroundRate": 100.0},
                "udp1000": {"background": "udp", "backgroundRate": 1000.0}}
