@@ -450,6 +450,12 @@ HostCpu::GetFrequency() const
     return m_frequency;
 }
 
+double
+HostCpu::GetContextSwitchCycles() const
+{
+    return m_contextSwitchCycles;
+}
+
 uint32_t
 HostCpu::GetNCores() const
 {

@@ -211,6 +211,12 @@ class HostCpu
     double GetFrequency() const;
 
     /**
+     * @brief The cost of a switch from one process to another (ContextSwitchCost).
+     * @return cycles
+     */
+    double GetContextSwitchCycles() const;
+
+    /**
      * @brief Number of cores.
      * @return the number of cores
      */

@@ -111,6 +111,15 @@ HostNic::GetTypeId()
                             BooleanValue(false),
                             MakeBooleanAccessor(&HostNic::m_napi),
                             MakeBooleanChecker())
+              .AddAttribute("SoftirqThread",
+                            "true: the softirq runs in a kernel thread (bottom halves in a "
+                            "kernel daemon, as RedHawk's): woken when frames wait and none is "
+                            "in service, it pays the CPU's ContextSwitchCost before its first "
+                            "frame, and sleeps again when it finds nothing; false: the "
+                            "softirq runs on the interrupt's return, with no switch.",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&HostNic::m_softirqThread),
+                            MakeBooleanChecker())
               .AddAttribute("MaxPacketsPerInterrupt",
                             "Legacy driver: frames the interrupt handler takes from the ring per "
                             "interrupt (0 = all).",
@@ -146,6 +155,8 @@ HostNic::HostNic()
     , m_irqPending(false)
     , m_irqMasked(false)
     , m_softirqBusy(false)
+    , m_softirqAwake(false)
+    , m_softirqWakeUps(0)
     , m_lastInterrupt(Seconds(-1))
     , m_received(0)
     , m_ringDrops(0)
@@ -280,6 +291,12 @@ uint64_t
 HostNic::GetBacklogDrops() const
 {
     return m_backlogDrops;
+}
+
+uint64_t
+HostNic::GetSoftirqWakeUps() const
+{
+    return m_softirqWakeUps;
 }
 
 uint64_t
@@ -508,6 +525,7 @@ HostNic::MaybeSoftirq()
     // The poll finds a frame still in DMA as not there yet (its interrupt comes when it is).
     if (input.empty() || (m_napi && input.front().ready > fastpath::Now()))
     {
+        m_softirqAwake = false; // the daemon sleeps
         if (m_napi)
         {
             // Poll found the ring empty: unmask interrupts.
@@ -517,10 +535,15 @@ HostNic::MaybeSoftirq()
         return;
     }
     m_softirqBusy = true;
-    m_cpu->SubmitKept(HostCpu::SOFTIRQ,
-                      StackTime(input.front()),
-                      HostCpu::KERNEL,
-                      &m_softirqDoneCb);
+    Time t = StackTime(input.front());
+    if (m_softirqThread && !m_softirqAwake)
+    {
+        // The softirq daemon is woken: a switch into it before its first frame.
+        t += m_cpu->CyclesToTime(m_cpu->GetContextSwitchCycles());
+        ++m_softirqWakeUps;
+    }
+    m_softirqAwake = true;
+    m_cpu->SubmitKept(HostCpu::SOFTIRQ, t, HostCpu::KERNEL, &m_softirqDoneCb);
 }
 
 void

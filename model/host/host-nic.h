@@ -172,6 +172,8 @@ class HostNic : public Object
     uint64_t GetBacklogDrops() const;
     /** @return interrupts raised */
     uint64_t GetInterrupts() const;
+    /** @return wake-ups of the softirq daemon (SoftirqThread) */
+    uint64_t GetSoftirqWakeUps() const;
     /** @return frames passed up the stack */
     uint64_t GetDelivered() const;
     /** @return frames received from the device (delivered + dropped + in flight) */
@@ -269,6 +271,8 @@ class HostNic : public Object
     bool m_irqPending;                       //!< an interrupt is scheduled
     bool m_irqMasked;                        //!< handler running or NAPI polling
     bool m_softirqBusy;                      //!< a softirq item is on the CPU
+    bool m_softirqAwake;                     //!< SoftirqThread: the daemon is awake
+    uint64_t m_softirqWakeUps;               //!< SoftirqThread: wake-ups of the daemon
     Time m_lastInterrupt;                    //!< time of the last interrupt
     fastpath::Event m_irqEvent;              //!< pending interrupt
     Callback<void> m_legacyHandlerDoneCb;    //!< LegacyHandlerDone, for the CPU
@@ -295,6 +299,7 @@ class HostNic : public Object
     double m_stackCycles;                  //!< StackCost
     double m_stackCyclesPerByte;           //!< StackCostPerByte
     bool m_napi;                           //!< Napi
+    bool m_softirqThread;                  //!< SoftirqThread
     uint32_t m_maxPerInterrupt;            //!< MaxPacketsPerInterrupt (0 = all)
     uint32_t m_backlogLimit;               //!< BacklogLimit
     Ptr<RandomVariableStream> m_coldLines; //!< ColdLines (null: none)

@@ -283,6 +283,9 @@ HostNic.DriverCost = 500
 HostNic.StackCost = 1070
 HostNic.StackCostPerByte = 0
 HostNic.Napi = false
+# RedHawk runs the bottom halves in a kernel daemon (Brosky, Linux Journal): the softirq is woken
+# and pays a context switch before its first frame.
+HostNic.SoftirqThread = true
 # The NIC's own path, which lmbench's loopback figures do not contain (doc/tno.rst, 'The NIC's
 # path'). The receive DMA after the FCS over a 32-bit 33 MHz PCI bus at its peak, 133 MB/s
 # (PCI Local Bus Specification 2.x), from half that (arbitration, short bursts) to a 64-bit
