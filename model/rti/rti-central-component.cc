@@ -441,7 +441,9 @@ void
 RtiCentralComponent::Route(FederateHandle from, RtiMessage& msg)
 {
     ChargeOperation(m_settings->RouteCycles());
-    if (msg.IsTso())
+    // TsoBookkeeping Counts: the CRC's own counts, against which the requests' are checked.
+    const bool counts = msg.IsTso() && m_settings->GetTsoBookkeeping() == RtiSettings::TSO_COUNTS;
+    if (counts)
     {
         ++m_tsoFrom[from];
     }
@@ -501,7 +503,7 @@ RtiCentralComponent::Route(FederateHandle from, RtiMessage& msg)
     for (auto& [s, r] : out)
     {
         r.SetSource(from);
-        if (msg.IsTso())
+        if (counts)
         {
             ++m_tsoTo[s];
         }

@@ -320,17 +320,17 @@ RtiFedex::Handle()
                 }
                 else
                 {
-                    m_inFlight[rh].insert(m.time);
+                    m_tm.Get(rh).unread.insert(m.time);
                 }
             }
             break;
         }
         case RtiMessage::TSO_NOTE_READ: {
-            auto& unread = m_inFlight[h];
-            auto it = unread.find(m.time);
-            if (it != unread.end())
+            std::multiset<LogicalTime>* unread = m_tm.Has(h) ? &m_tm.Get(h).unread : nullptr;
+            auto it = unread ? unread->find(m.time) : std::multiset<LogicalTime>::iterator();
+            if (unread && it != unread->end())
             {
-                unread.erase(it);
+                unread->erase(it);
                 GrantAll();
             }
             else
@@ -364,13 +364,6 @@ RtiFedex::GrantAll()
         RtiTimeManager::State& s = m_tm.Get(h);
         LogicalTime g = 0;
         if (!RtiTimeManager::CanGrant(s, RtiTimeManager::Galt(h, bounds), &g))
-        {
-            continue;
-        }
-        // On the direct path updates do not pass through the Fedex: an update stamped <= g that
-        // the federate has not read yet is still on its way (or in its queue); wait for it.
-        const auto& unread = m_inFlight[h];
-        if (!unread.empty() && *unread.begin() <= g)
         {
             continue;
         }

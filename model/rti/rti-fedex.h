@@ -191,8 +191,7 @@ class RtiFedex : public Object
     std::map<uint32_t, std::multiset<LogicalTime>> m_readEarly; //!< read before the note came
 
     RtiTimeManager m_tm; //!< time management by handle (logical time in ns)
-    std::map<uint32_t, std::multiset<LogicalTime>> m_inFlight; //!< handle -> unread stamps (ns)
-    uint64_t m_grants;                                         //!< counter
+    uint64_t m_grants;   //!< counter
 };
 
 /**

@@ -92,14 +92,17 @@ RtiTimeManager::CanGrant(const State& s, const TimeBound& galt, LogicalTime* gra
     {
         t = std::min(t, *s.pendingTso.begin());
     }
+    // A TSO message stamped at or before the grant that the federate has not read yet (the
+    // direct path's notes to the Fedex, the CRC's ReadNotes): wait for it.
+    auto read = [&s](LogicalTime g) {
+        return s.unread.empty() || *s.unread.begin() > g;
+    };
     if (!s.constrained)
     {
         *grant = s.requested; // nothing is delivered in timestamp order to it
-        return true;
+        return read(s.requested);
     }
-    bool ok = IsAvailable(s.kind) ? galt.t >= t : !galt.Allows(t);
-    // A TSO message stamped at or before the grant that the federate has not read yet.
-    ok = ok && (s.unread.empty() || *s.unread.begin() > t);
+    bool ok = (IsAvailable(s.kind) ? galt.t >= t : !galt.Allows(t)) && read(t);
     if (ok)
     {
         *grant = t;

@@ -69,8 +69,9 @@ class RtiTimeManager
         LogicalTime requested{0};              //!< its requested time
         bool lastGrantAvailable{false};        //!< the last grant answered TARA/NERA
         std::multiset<LogicalTime> pendingTso; //!< timestamps of undelivered TSO messages to it
-        /** Timestamps of TSO messages forwarded to it that it has not noted as read yet (the
-         *  CRC's TsoBookkeeping ReadNotes); no grant at or past the least of them. */
+        /** Timestamps of TSO messages sent to it that it has not noted as read yet (the
+         *  direct path's notes to the Fedex; the CRC's TsoBookkeeping ReadNotes); no grant at or
+         *  past the least of them. */
         std::multiset<LogicalTime> unread;
         bool hasFloor{false}; //!< a lookahead reduction has not fully taken effect yet
         TimeBound floor;      //!< the output bound promised before that reduction
