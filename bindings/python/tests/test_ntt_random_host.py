@@ -62,3 +62,26 @@ def test_a_host_has_no_rate_to_set(tmp_path):
                         f"--output={tmp_path / 'x.json'}"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode != 0 and "--randomRate is the generator's" in r.stderr
+
+
+@needs_build
+def test_a_fill_the_slow_path_cannot_finish_is_a_lower_bound(tmp_path):
+    """Each cache entry is made by the process-switching path, so the router fills at most
+    25 MHz / SlowPathCost entries a second: at 36 000 cycles, 694 a second, 2 083 in a 3 s fill
+    timeout, short of the cache's 8 548 (fewer still: the host's frames take interrupt time). The fill times out, and exp. 3's analysis publishes its
+    length as a lower bound (the timeout) beside cache_filled False."""
+    from testbed.experiment import Record
+    from testbed.experiments.ntt96 import overflow_analyse
+
+    r = run_program("ntt-stream", tmp_path, setup="router", randomSender="host",
+                    flushInterval="60s", slowCost=36000, fillTimeout="3s", maxTime="1s",
+                    packets=10)
+    assert r["cache_filled"] == 0 and r["fill_time_s"] == 3.0
+    # the fill, the half second before the stream and the 1 s run: at most 4.5 s of slow path
+    assert r["cache_fills"] <= r["router_slow"] <= 25e6 / 36000 * (3 + 0.5 + 1)
+    params = {"setup": "router", "tcp": True, "receiverSide": "fddi", "flushInterval": "60s",
+              "randomSender": "host", "ethernetRate": "100Mbps", "slowCost": 36000.0}
+    m = overflow_analyse([Record(params=params, result=r)]).metrics
+    assert m["exp3_host_sender_cache_filled"] is False
+    assert m["exp3_host_sender_fill_time_s"] is None
+    assert m["exp3_host_sender_fill_time_s_lower_bound"] == 3.0

@@ -136,8 +136,29 @@ def quick_metrics(tmp_path_factory):
     for e in exps:
         assert not isinstance(res[e.id], Exception), res[e.id]
         a = e.analyse(res[e.id])
-        out[e.id] = (a.metrics, {v.point for v in a.validation}, None)
+        out[e.id] = (a.metrics, {v.point for v in a.validation}, _sampled_block(e, res[e.id]))
     return out
+
+
+def _sampled_block(exp, records):
+    """What a sensitivity block can band without running the design: the metrics of the
+    declaration's analysis of the records of the quick points its samples run (the first
+    round's, Sensitivity.point_filter), as sensitivity_stage analyses each sample. A metric that
+    comes from a point the samples leave out gets no band from them (None: no declaration)."""
+    from testbed.sensitivity import (banded_names, leveled_names, sample_analysis,
+                                     sample_choices)
+
+    decl = exp.sensitivity
+    if decl is None:
+        return None
+    first = [p for p in exp.points("quick")
+             if decl.point_filter is None or decl.point_filter(p)]
+    kept = [r for r in records if r.params in first]
+    nominal = sample_choices(decl.ranges, None)  # the readings the analysis applies
+    m = sample_analysis(exp, kept, nominal).metrics if kept else {}
+    block = {k: {"band_low": 0.0} for k in banded_names(m, decl.metrics)}
+    block.update({k: {"levels": {"any": 1.0}} for k in leveled_names(m, decl.metrics)})
+    return {"metrics": block}
 
 
 @pytest.mark.parametrize("exp_id", PREDICTIONS)
