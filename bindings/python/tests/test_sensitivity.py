@@ -380,11 +380,15 @@ def test_ntt_overflow_metrics_defined_in_every_sensitivity_sample():
     assert not any(k.startswith(("exp3_random_", "exp3_slow_cost_")) for k in m
                    if k != "exp3_random_rate_pps")
     assert "exp3_overflow_jitter_s_regime" not in m  # both keep up: no cliff
-    # a sample runs only the two default points the metrics come from (not the figure's grid)
+    # a sample runs only the points the metrics come from (not the figure's grid): the
+    # generator's two default points and the random computer as a host
     pts = [p for p in ntt96.overflow_points("quick")
            if ntt96._sensitivity(random_traffic=True).point_filter(p)]
-    assert sorted(p["receiverSide"] for p in pts) == ["ethernet", "fddi"]
-    assert all(p["randomRate"] == ntt96.DEFAULT_RATE for p in pts)
+    gen = [p for p in pts if p.get("randomSender") != "host"]
+    assert sorted(p["receiverSide"] for p in gen) == ["ethernet", "fddi"]
+    assert all(p["randomRate"] == ntt96.DEFAULT_RATE for p in gen)
+    assert [p["ethernetRate"] for p in pts if p.get("randomSender") == "host"] == \
+        ntt96.HUB_RATES["quick"]
 
 
 # ---------------------------------------------------------------------------------------------
