@@ -68,8 +68,9 @@ def test_a_host_has_no_rate_to_set(tmp_path):
 def test_a_fill_the_slow_path_cannot_finish_is_a_lower_bound(tmp_path):
     """Each cache entry is made by the process-switching path, so the router fills at most
     25 MHz / SlowPathCost entries a second: at 36 000 cycles, 694 a second, 2 083 in a 3 s fill
-    timeout, short of the cache's 8 548 (fewer still: the host's frames take interrupt time). The fill times out, and exp. 3's analysis publishes its
-    length as a lower bound (the timeout) beside cache_filled False."""
+    timeout, short of the cache's 8 548 (fewer still: the host's frames take interrupt time).
+    The fill times out, and exp. 3's analysis publishes its length as a lower bound (the
+    timeout) beside cache_filled False."""
     from testbed.experiment import Record
     from testbed.experiments.ntt96 import overflow_analyse
 

@@ -750,9 +750,8 @@ def _sensitivity(random_traffic=False):
         metrics=("*",),
         # exp. 3: the metrics come from the default points and the host (the rate x flush
         # grid draws the figure); the size and slow-cost points are the sample's own factors.
-        # Exp. 2:
-        # the points its metrics come from; the FDDI-side points with Ethernet fast switching
-        # off are their twins with it on
+        # Exp. 2: the points its metrics come from; the FDDI-side points with Ethernet fast
+        # switching off are their twins with it on
         point_filter=_overflow_sampled_point if random_traffic else _router_sampled_point,
         stand_in=_stand_in,
         gate=None if random_traffic else _router_gate, settles=_settled)
