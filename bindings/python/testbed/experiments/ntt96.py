@@ -408,12 +408,9 @@ def router_analyse(records):
                 # with any point of the curve cut off, its worst is only a lower bound
                 _metric(metrics, name, dict(worst, jitter_is_lower_bound=any(
                     _bound(r) for _, r in c)))
-                if reading == READINGS[0]:
-                    # 1 000 (the study's window) for a curve that completes, the horizon's
-                    # count for one cut off: how far a bound's run got. A metric where the
-                    # sensitivity samples run the point (the study's reading); the other
-                    # readings' counts are in data.csv (window_logged).
-                    metrics[name[:-len("_jitter_s")] + "_logged"] = worst["window_logged"]
+                # 1 000 (the study's window) for a curve that completes, the horizon's count
+                # for one cut off: how far a bound's run got
+                metrics[name[:-len("_jitter_s")] + "_logged"] = worst["window_logged"]
             on = curves.get((reading, side, True, True, ETHERNET_MAX_FRAME), [])
             off = curves.get((reading, side, True, False, ETHERNET_MAX_FRAME), [])
             if on and off:
@@ -576,9 +573,9 @@ def overflow_analyse(records):
     hosts.sort(key=lambda r: -r.get("ethernet_mbps", 100.0))
     for r in hosts:
         tag = "" if r.get("ethernet_mbps", 100.0) == 100.0 else f"_{int(r['ethernet_mbps'])}mbps"
-        # (the count logged is 1 000 or, cut off, the horizon's: in data.csv, window_logged)
         _metric(metrics, f"exp3_host_sender{tag}_jitter_s", r)
         metrics[f"exp3_host_sender{tag}_rate_pps"] = r["random_rate_pps"]
+        metrics[f"exp3_host_sender{tag}_window_logged"] = r["window_logged"]
         # A host fast enough to hold the router in receive livelock leaves the input process
         # too little CPU to fill the cache before --fillTimeout: the fill's length is then a
         # lower bound (the timeout), and the stream starts on a cache that is not full.
@@ -650,12 +647,6 @@ def _router_metric_point(p):
     the curve's last point; the lower rate draws the frame-size figure)."""
     return (p.get("loadFrame") == ETHERNET_MAX_FRAME
             or p.get("loadPps") == float(max(ROUTER_SMALL_PPS["quick"])))
-
-
-def _router_sampled_point(p):
-    """A point a sensitivity sample of exp. 2 runs: a metric's point of the study's reading (the
-    other readings of who governs are named choices reported side by side, each over seeds)."""
-    return _router_metric_point(p) and _reading(p) == READINGS[0]
 
 
 def _stand_in(p):
@@ -750,9 +741,10 @@ def _sensitivity(random_traffic=False):
         metrics=("*",),
         # exp. 3: the metrics come from the default points and the host (the rate x flush
         # grid draws the figure); the size and slow-cost points are the sample's own factors.
-        # Exp. 2: the points its metrics come from; the FDDI-side points with Ethernet fast
+        # Exp. 2: the points its metrics come from, every reading of who governs (one load
+        # each at the quick scale); the study's reading's FDDI-side points with Ethernet fast
         # switching off are their twins with it on
-        point_filter=_overflow_sampled_point if random_traffic else _router_sampled_point,
+        point_filter=_overflow_sampled_point if random_traffic else _router_metric_point,
         stand_in=_stand_in,
         gate=None if random_traffic else _router_gate, settles=_settled)
 
