@@ -379,11 +379,8 @@ RtiCentralComponent::HandleMessage(Ptr<RtiConnection> conn, RtiMessage& msg)
         }
         case RtiMessage::TSO_NOTE_READ: {
             // TsoBookkeeping ReadNotes: the federate has read a TSO message forwarded to it.
-            std::multiset<LogicalTime>& unread = m_tm.Get(f).unread;
-            auto it = unread.find(msg.time);
-            if (it != unread.end())
+            if (RtiTimeManager::NoteRead(m_tm.Get(f), msg.time))
             {
-                unread.erase(it);
                 EvaluateTime();
             }
             break;

@@ -326,11 +326,8 @@ RtiFedex::Handle()
             break;
         }
         case RtiMessage::TSO_NOTE_READ: {
-            std::multiset<LogicalTime>* unread = m_tm.Has(h) ? &m_tm.Get(h).unread : nullptr;
-            auto it = unread ? unread->find(m.time) : std::multiset<LogicalTime>::iterator();
-            if (unread && it != unread->end())
+            if (m_tm.Has(h) && RtiTimeManager::NoteRead(m_tm.Get(h), m.time))
             {
-                unread->erase(it);
                 GrantAll();
             }
             else

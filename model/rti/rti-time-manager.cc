@@ -110,6 +110,18 @@ RtiTimeManager::CanGrant(const State& s, const TimeBound& galt, LogicalTime* gra
     return ok;
 }
 
+bool
+RtiTimeManager::NoteRead(State& s, LogicalTime t)
+{
+    auto it = s.unread.find(t);
+    if (it == s.unread.end())
+    {
+        return false;
+    }
+    s.unread.erase(it);
+    return true;
+}
+
 void
 RtiTimeManager::ApplyGrant(State& s, LogicalTime t)
 {

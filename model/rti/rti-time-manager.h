@@ -113,6 +113,14 @@ class RtiTimeManager
     static void ApplyGrant(State& s, LogicalTime t);
 
     /**
+     * @brief The federate has read a TSO message stamped t: one of its unread stamps t goes.
+     * @param s the state
+     * @param t the message's timestamp
+     * @return false if no unread stamp t was held (the note came before the message's record)
+     */
+    static bool NoteRead(State& s, LogicalTime t);
+
+    /**
      * @brief The state of a federate (created on first use).
      * @param f federate handle
      * @return its state

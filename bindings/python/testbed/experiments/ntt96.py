@@ -823,8 +823,8 @@ def _overflow_needs_seeds(rec, records):
     random computer as a host (the rate x flush grid draws the figure only)."""
     p = rec.params
     probe = {k: v for k, v in p.items() if k != "slowCost"}
-    return not _cut(rec) and (_at_default(p) or ("slowCost" in p and _at_default(probe))
-                              or p.get("randomSender") == "host")
+    return not _cut(rec) and (_overflow_sampled_point(p)
+                              or ("slowCost" in p and _at_default(probe)))
 
 
 register(Experiment(id="ntt-load", study="NTT96",
