@@ -836,6 +836,48 @@ class RtiMinorGcTestCase : public TestCase
 };
 
 /**
+ * The CRC's cycles charged before each of n routed updates and after the last: a publisher and
+ * a subscriber on the CRC's node, decode 200 + route 700 + encode 300 cycles of varied RTI work
+ * per update and the host's receive (1000) and send (2000) cycles, one update a millisecond.
+ * Runs the simulator (the caller destroys it).
+ * @param fed the federation (its settings' variation attributes set by the caller)
+ * @param n updates
+ * @return n + 1 samples of the CRC's cycles charged
+ */
+static std::vector<double>
+CrcCyclesPerUpdate(TestFederation& fed, int n)
+{
+    Ptr<RtiSettings> st = fed.rti.GetSettings();
+    st->SetAttribute("EncodeCost", DoubleValue(300));
+    st->SetAttribute("DecodeCost", DoubleValue(200));
+    st->SetAttribute("RouteCost", DoubleValue(700));
+    Ptr<HostPlatform> host = fed.nodes.Get(0)->GetObject<HostPlatform>();
+    host->SetAttribute("SendCost", DoubleValue(2000));
+    host->SetAttribute("RecvCost", DoubleValue(1000));
+    ScriptFederate::Config c;
+    c.regulating = c.constrained = false;
+    c.publish = {1};
+    ScriptFederate* p = fed.Add("P", 0, c);
+    c.publish.clear();
+    c.subscribe = {1};
+    fed.Add("S", 0, c);
+    std::vector<double> charged;
+    for (int i = 0; i <= n; ++i)
+    {
+        Simulator::Schedule(T0 + MilliSeconds(i), [&fed, &charged, p, i, n]() {
+            charged.push_back(fed.crc->GetCyclesCharged());
+            if (i < n)
+            {
+                p->UpdateRo({1});
+            }
+        });
+    }
+    Simulator::Stop(T0 + Seconds(1));
+    Simulator::Run();
+    return charged;
+}
+
+/**
  * @ingroup testbed-tests
  * Cost variation 0.5: the CRC's varied work per routed update (decode 200 + route 700 + encode
  * 300 cycles; its receive and send costs are the host's, not varied) keeps its mean of 1200
@@ -855,35 +897,9 @@ class RtiCostVariationTestCase : public TestCase
     void DoRun() override
     {
         TestFederation fed(RtiSettings::CENTRAL);
-        Ptr<RtiSettings> st = fed.rti.GetSettings();
-        st->SetAttribute("CostVariation", DoubleValue(0.5));
-        st->SetAttribute("EncodeCost", DoubleValue(300));
-        st->SetAttribute("DecodeCost", DoubleValue(200));
-        st->SetAttribute("RouteCost", DoubleValue(700));
-        Ptr<HostPlatform> host = fed.nodes.Get(0)->GetObject<HostPlatform>();
-        host->SetAttribute("SendCost", DoubleValue(2000));
-        host->SetAttribute("RecvCost", DoubleValue(1000));
-        ScriptFederate::Config c;
-        c.regulating = c.constrained = false;
-        c.publish = {1};
-        ScriptFederate* p = fed.Add("P", 0, c);
-        c.publish.clear();
-        c.subscribe = {1};
-        fed.Add("S", 0, c);
+        fed.rti.GetSettings()->SetAttribute("CostVariation", DoubleValue(0.5));
         const int n = 400;
-        std::vector<double> charged;
-        for (int i = 0; i <= n; ++i)
-        {
-            Simulator::Schedule(T0 + MilliSeconds(i), [&, i]() {
-                charged.push_back(fed.crc->GetCyclesCharged());
-                if (i < n)
-                {
-                    p->UpdateRo({1});
-                }
-            });
-        }
-        Simulator::Stop(T0 + Seconds(1));
-        Simulator::Run();
+        std::vector<double> charged = CrcCyclesPerUpdate(fed, n);
         NS_TEST_ASSERT_MSG_EQ(charged.size(), std::size_t(n + 1), "samples");
         double sum = 0;
         double sum2 = 0;
@@ -898,6 +914,53 @@ class RtiCostVariationTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ_TOL(mean, 1200.0, 80.0, "mean varied cycles per update");
         NS_TEST_EXPECT_MSG_EQ_TOL(sd, 393.7, 0.25 * 393.7, "sd of the varied cycles");
         Simulator::Destroy();
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * Invocation variation 0.2 (a component's factor for its whole run): in each of 100 federations
+ * (100 runs: each builds its components afresh) the CRC's varied work (decode 200 + route 700 +
+ * encode 300 cycles) is the same for its three updates, 1200 f; f over the runs has mean 1
+ * (within 4 standard errors, 4 x 0.2 / sqrt(100) = 0.08) and a coefficient of variation of 0.2
+ * (within 30 %, about 4 standard errors of a sd from 100 draws).
+ */
+class RtiInvocationVariationTestCase : public TestCase
+{
+  public:
+    RtiInvocationVariationTestCase()
+        : TestCase("RTI: a run's cost factor holds for every operation, has the stated spread")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const int runs = 100;
+        double sum = 0;
+        double sum2 = 0;
+        for (int r = 0; r < runs; ++r)
+        {
+            TestFederation fed(RtiSettings::CENTRAL);
+            fed.rti.GetSettings()->SetAttribute("InvocationVariation", DoubleValue(0.2));
+            std::vector<double> charged = CrcCyclesPerUpdate(fed, 3);
+            NS_TEST_ASSERT_MSG_EQ(charged.size(), std::size_t(4), "samples");
+            double f = (charged[1] - charged[0] - 3000) / 1200; // receive 1000 and send 2000
+            for (int i = 1; i < 3; ++i)
+            {
+                NS_TEST_EXPECT_MSG_EQ_TOL((charged[i + 1] - charged[i] - 3000) / 1200,
+                                          f,
+                                          1e-9,
+                                          "the run's factor holds for every update");
+            }
+            sum += f;
+            sum2 += f * f;
+            Simulator::Destroy();
+        }
+        double mean = sum / runs;
+        double sd = std::sqrt((sum2 - runs * mean * mean) / (runs - 1));
+        NS_TEST_EXPECT_MSG_EQ_TOL(mean, 1.0, 0.08, "mean factor over the runs");
+        NS_TEST_EXPECT_MSG_EQ_TOL(sd, 0.2, 0.3 * 0.2, "sd of the factor over the runs");
     }
 };
 
@@ -1512,6 +1575,7 @@ class RtiTestSuite : public TestSuite
         AddTestCase(new RtiCostTestCase, Duration::QUICK);
         AddTestCase(new RtiMinorGcTestCase, Duration::QUICK);
         AddTestCase(new RtiCostVariationTestCase, Duration::QUICK);
+        AddTestCase(new RtiInvocationVariationTestCase, Duration::QUICK);
         AddTestCase(new RtiThreadHandoffTestCase, Duration::QUICK);
         AddTestCase(new RtiWriteOrderTestCase, Duration::QUICK);
         AddTestCase(new RtiTsoBookkeepingTestCase(RtiSettings::TSO_NONE, "None"), Duration::QUICK);

@@ -29,6 +29,7 @@ RtiComponent::GetTypeId()
 RtiComponent::RtiComponent()
     : m_pending(0)
     , m_charged(0)
+    , m_invocationFactor(-1)
     , m_edenUsed(0)
     , m_edenStarted(false)
     , m_gcs(0)
@@ -134,6 +135,21 @@ RtiComponent::GetThreadHandoffs() const
 void
 RtiComponent::ChargeOperation(double cycles, uint32_t bytes)
 {
+    if (m_invocationFactor < 0)
+    {
+        // This run's factor (a VM invocation's compilation plan and layout): gamma of mean 1
+        // and coefficient of variation InvocationVariation, drawn at the first operation.
+        m_invocationFactor = 1;
+        double iv = m_settings->GetInvocationVariation();
+        if (iv > 0)
+        {
+            auto factor = CreateObject<GammaRandomVariable>();
+            factor->SetAttribute("Alpha", DoubleValue(1.0 / (iv * iv)));
+            factor->SetAttribute("Beta", DoubleValue(iv * iv));
+            m_invocationFactor = factor->GetValue();
+        }
+    }
+    cycles *= m_invocationFactor;
     double cv = m_settings->GetCostVariation();
     if (cv > 0 && cycles > 0)
     {

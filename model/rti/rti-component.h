@@ -92,7 +92,8 @@ class RtiComponent : public Object
     void Charge(double cycles);
 
     /**
-     * An RTI operation's CPU work (RtiSettings: its cost times the cost variation's factor) and
+     * An RTI operation's CPU work (RtiSettings: its cost times the run's factor and the cost
+     * variation's factor) and
      * its allocation on the component's heap (a minor collection's pause when eden fills).
      * @param cycles the operation's nominal cycles
      * @param bytes size of the message it encodes or decodes (0 if none)
@@ -205,6 +206,7 @@ class RtiComponent : public Object
     double m_pending;                       //!< cycles charged, not yet executed
     double m_charged;                       //!< total cycles charged
     Ptr<GammaRandomVariable> m_costFactor;  //!< cost variation (created when it is used)
+    double m_invocationFactor;              //!< this run's cost factor (< 0: not drawn yet)
     Ptr<UniformRandomVariable> m_uniform;   //!< eden phase and pauses (created when used)
     double m_edenUsed;                      //!< bytes allocated since the last collection
     bool m_edenStarted;                     //!< the eden's start-up occupancy is drawn

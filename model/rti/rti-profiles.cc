@@ -56,6 +56,12 @@ RtiSettings.TimeManagementCostPerFederate = 2110
 # spread is known (doc/rti.rst, 'Per-step variation').
 RtiSettings.CostVariation = 0.2
 #@range RtiSettings.CostVariation 0 0.5 : an estimate, no measurement of a Java RTI's per-operation spread known (doc/rti.rst): from deterministic to a coefficient of variation of 0.5
+# Each run starts the programs afresh: every component's VM invocation has its own compilation
+# plan and code and heap layout, so all of its operations cost one factor more or less than
+# another run's (Georges, Buytaert & Eeckhout, OOPSLA 2007: Java run times differ from VM
+# invocation to VM invocation; doc/rti.rst, 'Per-step variation').
+RtiSettings.InvocationVariation = 0.02
+#@range RtiSettings.InvocationVariation 0 0.04 : an estimate (doc/rti.rst): from a compilation plan and layout that repeat exactly to about 4 % across invocations, the wider of Georges et al.'s 95 % intervals over 30 invocations (over 3 % of the mean) read as a full width
 # Every component (the CRC, each federate's local component) is its own HotSpot VM (pRTI 1516:
 # Java; J2SE 1.4.2 or 5.0 on a uniprocessor PC: the client VM's serial copying collector for the
 # young generation). A minor collection stops the VM when eden is full: a renewal process driven

@@ -250,7 +250,18 @@ RtiSettings::GetTypeId()
                           "state of a Java RTI). 0: every operation costs exactly its cost.",
                           DoubleValue(0.0),
                           MakeDoubleAccessor(&RtiSettings::m_costVariation),
-                          MakeDoubleChecker<double>(0.0, 3.0))))
+                          MakeDoubleChecker<double>(0.0, 3.0))
+                      .AddAttribute(
+                          "InvocationVariation",
+                          "Coefficient of variation of a component's cost factor for a whole "
+                          "run: every RTI operation of the component (the operations that "
+                          "CostVariation varies) costs its cost times one gamma-distributed "
+                          "factor of mean 1, drawn when the component starts (a Java RTI: one "
+                          "VM invocation's compilation plan and code and heap layout). 0: "
+                          "every run of the component costs the same on average.",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&RtiSettings::m_invocationVariation),
+                          MakeDoubleChecker<double>(0.0, 1.0))))
               .AddAttribute("DataPath",
                             "Where updates travel: ViaCrc (through the central RTI component, "
                             "RtiAmbassador) or Direct (local component to local component, "
@@ -345,6 +356,7 @@ RtiSettings::RtiSettings()
     , m_tmCycles(0)
     , m_tmCyclesPerFederate(0)
     , m_costVariation(0)
+    , m_invocationVariation(0)
     , m_allocPerOperation(0)
     , m_allocPerByte(0)
     , m_edenSize(0)
@@ -507,6 +519,12 @@ double
 RtiSettings::GetCostVariation() const
 {
     return m_costVariation;
+}
+
+double
+RtiSettings::GetInvocationVariation() const
+{
+    return m_invocationVariation;
 }
 
 double

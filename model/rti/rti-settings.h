@@ -185,6 +185,8 @@ class RtiSettings : public Object
 
     /** @return the coefficient of variation of every operation's cost (0: deterministic) */
     double GetCostVariation() const;
+    /** @return the coefficient of variation of a component's cost factor for a whole run */
+    double GetInvocationVariation() const;
     /**
      * @brief Bytes a component's heap allocates for one RTI operation.
      * @param bytes size of the message the operation encodes or decodes (0 if none)
@@ -250,6 +252,7 @@ class RtiSettings : public Object
     double m_tmCycles;               //!< TimeManagementCost
     double m_tmCyclesPerFederate;    //!< TimeManagementCostPerFederate
     double m_costVariation;          //!< CostVariation
+    double m_invocationVariation;    //!< InvocationVariation
     double m_allocPerOperation;      //!< AllocationPerOperation
     double m_allocPerByte;           //!< AllocationPerByte
     double m_edenSize;               //!< EdenSize
