@@ -528,8 +528,8 @@ SPREAD_REASON = {
 }
 
 
-#: The magnitude of the spread is a documented gap: the study's 2.6 % is a few per cent above
-#: the nominal model's seed interval and above its band over the documented ranges (doc/rti.rst).
+#: The magnitude of the spread: the study's 2.6 % is inside the model's 5-95 % interval over
+#: the paper scale's 20 sets and a few per cent above it over the quick scale's 10 (doc/rti.rst).
 SPREAD_GAP_DOC = ("doc/rti.rst, 'Per-step variation': the magnitude of the run-to-run spread "
                   "(a documented gap)")
 
