@@ -93,8 +93,8 @@ class RtiComponent : public Object
 
     /**
      * An RTI operation's CPU work (RtiSettings: its cost times the run's factor and the cost
-     * variation's factor) and
-     * its allocation on the component's heap (a minor collection's pause when eden fills).
+     * variation's factor) and its allocation on the component's heap (a minor collection's
+     * pause when eden fills).
      * @param cycles the operation's nominal cycles
      * @param bytes size of the message it encodes or decodes (0 if none)
      */

@@ -256,7 +256,7 @@ RtiSettings::GetTypeId()
                           "Coefficient of variation of a component's cost factor for a whole "
                           "run: every RTI operation of the component (the operations that "
                           "CostVariation varies) costs its cost times one gamma-distributed "
-                          "factor of mean 1, drawn when the component starts (a Java RTI: one "
+                          "factor of mean 1, drawn at its first operation (a Java RTI: one "
                           "VM invocation's compilation plan and code and heap layout). 0: "
                           "every run of the component costs the same on average.",
                           DoubleValue(0.0),
