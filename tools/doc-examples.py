@@ -44,8 +44,9 @@ def block(out: Path, jobs: int = 2) -> str:
              "",
              f"The model's answer (``summary.csv``: mean of the {REPS} runs; the largest 95 % "
              f"confidence",
-             f"interval half-width is {worst_ci:.4f} ms: the runs differ only by their random "
-             f"phases)::",
+             f"interval half-width is {worst_ci:.4f} ms: the runs differ by their random "
+             f"phases,",
+             "the RTI's cost factors per operation and per run, and its collections)::",
              "",
              "   time per exchange (ms)   " + "   ".join(f"delay {d[:-2]} ms" for d in DELAYS)]
     for b in BANDWIDTHS:
