@@ -720,6 +720,46 @@ class RtiRoutingTestCase : public TestCase
 };
 
 /**
+ * A publisher P and a subscriber S of object class 1 on the CRC's node, neither time-managed.
+ * @param fed the federation
+ * @return P and S
+ */
+static std::pair<ScriptFederate*, ScriptFederate*>
+AddPublisherAndSubscriber(TestFederation& fed)
+{
+    ScriptFederate::Config c;
+    c.regulating = c.constrained = false;
+    c.publish = {1};
+    ScriptFederate* p = fed.Add("P", 0, c);
+    c.publish.clear();
+    c.subscribe = {1};
+    ScriptFederate* s = fed.Add("S", 0, c);
+    return {p, s};
+}
+
+/**
+ * The cost test's set-up: RTI costs of call 500, encode 300, decode 200, route 700 and callback
+ * 400 cycles, the CRC's node sending for 2000 and receiving for 1000 cycles, and on that node a
+ * publisher and a subscriber (AddPublisherAndSubscriber).
+ * @param fed the federation (built by the caller; its other attributes are the caller's)
+ * @return P and S
+ */
+static std::pair<ScriptFederate*, ScriptFederate*>
+AddCostedPair(TestFederation& fed)
+{
+    Ptr<RtiSettings> st = fed.rti.GetSettings();
+    st->SetAttribute("CallCost", DoubleValue(500));
+    st->SetAttribute("EncodeCost", DoubleValue(300));
+    st->SetAttribute("DecodeCost", DoubleValue(200));
+    st->SetAttribute("RouteCost", DoubleValue(700));
+    st->SetAttribute("CallbackCost", DoubleValue(400));
+    Ptr<HostPlatform> host = fed.nodes.Get(0)->GetObject<HostPlatform>();
+    host->SetAttribute("SendCost", DoubleValue(2000));
+    host->SetAttribute("RecvCost", DoubleValue(1000));
+    return AddPublisherAndSubscriber(fed);
+}
+
+/**
  * @ingroup testbed-tests
  * Processing costs: one RO update between two federates on the CRC's node (1 GHz, one core,
  * no context-switch or wake-up latency), hand-summed: sender call 500 + encode 300 + send 2000
@@ -740,22 +780,7 @@ class RtiCostTestCase : public TestCase
     void DoRun() override
     {
         TestFederation fed(RtiSettings::CENTRAL);
-        Ptr<RtiSettings> st = fed.rti.GetSettings();
-        st->SetAttribute("CallCost", DoubleValue(500));
-        st->SetAttribute("EncodeCost", DoubleValue(300));
-        st->SetAttribute("DecodeCost", DoubleValue(200));
-        st->SetAttribute("RouteCost", DoubleValue(700));
-        st->SetAttribute("CallbackCost", DoubleValue(400));
-        Ptr<HostPlatform> host = fed.nodes.Get(0)->GetObject<HostPlatform>();
-        host->SetAttribute("SendCost", DoubleValue(2000));
-        host->SetAttribute("RecvCost", DoubleValue(1000));
-        ScriptFederate::Config c;
-        c.regulating = c.constrained = false;
-        c.publish = {1};
-        ScriptFederate* p = fed.Add("P", 0, c);
-        c.publish.clear();
-        c.subscribe = {1};
-        ScriptFederate* s = fed.Add("S", 0, c);
+        auto [p, s] = AddCostedPair(fed);
         double p0 = 0;
         double c0 = 0;
         double s0 = 0;
@@ -797,25 +822,11 @@ class RtiMinorGcTestCase : public TestCase
     {
         TestFederation fed(RtiSettings::CENTRAL);
         Ptr<RtiSettings> st = fed.rti.GetSettings();
-        st->SetAttribute("CallCost", DoubleValue(500));
-        st->SetAttribute("EncodeCost", DoubleValue(300));
-        st->SetAttribute("DecodeCost", DoubleValue(200));
-        st->SetAttribute("RouteCost", DoubleValue(700));
-        st->SetAttribute("CallbackCost", DoubleValue(400));
         st->SetAttribute("AllocationPerOperation", DoubleValue(1000));
         st->SetAttribute("EdenSize", DoubleValue(1000));
         st->SetAttribute("MinorGcPauseMin", TimeValue(MicroSeconds(10)));
         st->SetAttribute("MinorGcPauseMax", TimeValue(MicroSeconds(10)));
-        Ptr<HostPlatform> host = fed.nodes.Get(0)->GetObject<HostPlatform>();
-        host->SetAttribute("SendCost", DoubleValue(2000));
-        host->SetAttribute("RecvCost", DoubleValue(1000));
-        ScriptFederate::Config c;
-        c.regulating = c.constrained = false;
-        c.publish = {1};
-        ScriptFederate* p = fed.Add("P", 0, c);
-        c.publish.clear();
-        c.subscribe = {1};
-        ScriptFederate* s = fed.Add("S", 0, c);
+        auto [p, s] = AddCostedPair(fed);
         uint64_t p0 = 0;
         uint64_t c0 = 0;
         uint64_t s0 = 0;
@@ -836,8 +847,8 @@ class RtiMinorGcTestCase : public TestCase
 };
 
 /**
- * The CRC's cycles charged before each of n routed updates and after the last: a publisher and
- * a subscriber on the CRC's node, decode 200 + route 700 + encode 300 cycles of varied RTI work
+ * The CRC's cycles charged before each of n routed updates and after the last, on the cost
+ * test's set-up (AddCostedPair): decode 200 + route 700 + encode 300 cycles of varied RTI work
  * per update and the host's receive (1000) and send (2000) cycles, one update a millisecond.
  * Runs the simulator (the caller destroys it).
  * @param fed the federation (its settings' variation attributes set by the caller)
@@ -847,20 +858,7 @@ class RtiMinorGcTestCase : public TestCase
 static std::vector<double>
 CrcCyclesPerUpdate(TestFederation& fed, int n)
 {
-    Ptr<RtiSettings> st = fed.rti.GetSettings();
-    st->SetAttribute("EncodeCost", DoubleValue(300));
-    st->SetAttribute("DecodeCost", DoubleValue(200));
-    st->SetAttribute("RouteCost", DoubleValue(700));
-    Ptr<HostPlatform> host = fed.nodes.Get(0)->GetObject<HostPlatform>();
-    host->SetAttribute("SendCost", DoubleValue(2000));
-    host->SetAttribute("RecvCost", DoubleValue(1000));
-    ScriptFederate::Config c;
-    c.regulating = c.constrained = false;
-    c.publish = {1};
-    ScriptFederate* p = fed.Add("P", 0, c);
-    c.publish.clear();
-    c.subscribe = {1};
-    fed.Add("S", 0, c);
+    ScriptFederate* p = AddCostedPair(fed).first;
     std::vector<double> charged;
     for (int i = 0; i <= n; ++i)
     {
@@ -987,21 +985,7 @@ class RtiThreadHandoffTestCase : public TestCase
         Ptr<RtiSettings> st = fed.rti.GetSettings();
         st->SetAttribute("WriteBatching", BooleanValue(true));
         st->SetAttribute("ThreadHandoffCost", DoubleValue(100));
-        st->SetAttribute("CallCost", DoubleValue(500));
-        st->SetAttribute("EncodeCost", DoubleValue(300));
-        st->SetAttribute("DecodeCost", DoubleValue(200));
-        st->SetAttribute("RouteCost", DoubleValue(700));
-        st->SetAttribute("CallbackCost", DoubleValue(400));
-        Ptr<HostPlatform> host = fed.nodes.Get(0)->GetObject<HostPlatform>();
-        host->SetAttribute("SendCost", DoubleValue(2000));
-        host->SetAttribute("RecvCost", DoubleValue(1000));
-        ScriptFederate::Config c;
-        c.regulating = c.constrained = false;
-        c.publish = {1};
-        ScriptFederate* p = fed.Add("P", 0, c);
-        c.publish.clear();
-        c.subscribe = {1};
-        ScriptFederate* s = fed.Add("S", 0, c);
+        auto [p, s] = AddCostedPair(fed);
         uint64_t p0 = 0;
         uint64_t c0 = 0;
         uint64_t s0 = 0;
@@ -1481,13 +1465,7 @@ class RtiEvokedCallbacksTestCase : public TestCase
             host->SetAttribute("SendCost", DoubleValue(0));
             host->SetAttribute("RecvCost", DoubleValue(0));
         }
-        ScriptFederate::Config c;
-        c.regulating = c.constrained = false;
-        c.publish = {1};
-        ScriptFederate* p = fed.Add("P", 0, c);
-        c.publish.clear();
-        c.subscribe = {1};
-        ScriptFederate* s = fed.Add("S", 0, c);
+        auto [p, s] = AddPublisherAndSubscriber(fed);
         // The join and declaration callbacks: both evoke for half a second at 0.
         Simulator::Schedule(Seconds(0), [=]() {
             p->amb->EvokeMultipleCallbacks(0.5, 0.5);
