@@ -780,7 +780,9 @@ class RtiCostTestCase : public TestCase
     void DoRun() override
     {
         TestFederation fed(RtiSettings::CENTRAL);
-        auto [p, s] = AddCostedPair(fed);
+        std::pair<ScriptFederate*, ScriptFederate*> ps = AddCostedPair(fed);
+        ScriptFederate* p = ps.first;
+        ScriptFederate* s = ps.second;
         double p0 = 0;
         double c0 = 0;
         double s0 = 0;
@@ -826,7 +828,9 @@ class RtiMinorGcTestCase : public TestCase
         st->SetAttribute("EdenSize", DoubleValue(1000));
         st->SetAttribute("MinorGcPauseMin", TimeValue(MicroSeconds(10)));
         st->SetAttribute("MinorGcPauseMax", TimeValue(MicroSeconds(10)));
-        auto [p, s] = AddCostedPair(fed);
+        std::pair<ScriptFederate*, ScriptFederate*> ps = AddCostedPair(fed);
+        ScriptFederate* p = ps.first;
+        ScriptFederate* s = ps.second;
         uint64_t p0 = 0;
         uint64_t c0 = 0;
         uint64_t s0 = 0;
@@ -985,7 +989,9 @@ class RtiThreadHandoffTestCase : public TestCase
         Ptr<RtiSettings> st = fed.rti.GetSettings();
         st->SetAttribute("WriteBatching", BooleanValue(true));
         st->SetAttribute("ThreadHandoffCost", DoubleValue(100));
-        auto [p, s] = AddCostedPair(fed);
+        std::pair<ScriptFederate*, ScriptFederate*> ps = AddCostedPair(fed);
+        ScriptFederate* p = ps.first;
+        ScriptFederate* s = ps.second;
         uint64_t p0 = 0;
         uint64_t c0 = 0;
         uint64_t s0 = 0;
@@ -1465,7 +1471,9 @@ class RtiEvokedCallbacksTestCase : public TestCase
             host->SetAttribute("SendCost", DoubleValue(0));
             host->SetAttribute("RecvCost", DoubleValue(0));
         }
-        auto [p, s] = AddPublisherAndSubscriber(fed);
+        std::pair<ScriptFederate*, ScriptFederate*> ps = AddPublisherAndSubscriber(fed);
+        ScriptFederate* p = ps.first;
+        ScriptFederate* s = ps.second;
         // The join and declaration callbacks: both evoke for half a second at 0.
         Simulator::Schedule(Seconds(0), [=]() {
             p->amb->EvokeMultipleCallbacks(0.5, 0.5);
