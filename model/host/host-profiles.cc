@@ -212,6 +212,11 @@ HostNic.ColdLines = ns3::UniformRandomVariable[Min=0|Max=26]
 # Transmit completion on the interrupt CPU: an interrupt and the driver's reclaim (taken equal
 # to the receive handler's, 6 000 cycles; an estimate).
 HostPlatform.TxCompletionCost = 6000
+# Which Onyx: the OS costs above are an IP25 POWER Challenge's (lmbench, IRIX 6.2); SGI's own
+# unixperf results of the IP27 class (Origin/Onyx2, IRIX 6.4) stand at 0.53-0.66 of the same
+# machine's figures (doc/tno.rst, 'Which Onyx'). A factor of tno-pipeline's bands, with the
+# calibrations on configuration 2 and the IRIX body refitted in every sample.
+#@range irix=HostPlatform.SyscallCost,HostPlatform.Cpu.ContextSwitchCost,HostPlatform.WaitCost,HostPlatform.SendCost,HostPlatform.RecvCost,HostNic.InterruptCost,HostNic.DriverCost,HostNic.StackCost,HostPlatform.TxCompletionCost x0.53 x1 : doc/tno.rst, 'Which Onyx': lmbench's IP25 POWER Challenge figures (x1, the profile's) down to the IP27 class, SGI's unixperf ratios to them (pipe round trip 0.53 and 0.63, SunRPC over UDP 0.58 and 0.66; another tool, so ratios across benchmarks) [unixperf97]
 # Off-path per-datagram work of the sending and the reading process (the rest of sendto and
 # recvfrom after the data moved: IRIX's multiprocessor stack hands packets to kernel network
 # processes, McVoy and Staelin 1996). Calibrated on configuration 1b's highest frequency,

@@ -60,7 +60,8 @@ class Recalibration:
     ``procedure(profile_file, options)`` runs the experiment's calibration (the one the bench/
     script or doc/ names, not a copy) with the sample's assumed values (a --profileFile path or
     None, and program options) and returns ``{"settings": {(kind, profile): {key: text}},
-    "value": fitted value, "achieved": calibration metric, "iterations": n}``."""
+    "value": fitted value, "achieved": calibration metric, "iterations": n}``, and
+    ``"options": {option: text}`` where the fitted parameter is a program option."""
 
     parameter: str  # e.g. "rti/tno-rti-dm K"
     metric: str  # what it keeps: "1b latency_us"
@@ -74,6 +75,12 @@ class Sensitivity:
     """An experiment's sensitivity declaration."""
 
     profiles: tuple[str, ...] = ()  # profiles whose #@range lines are factors
+    # single #@range lines of other profiles that are factors too, by Range.id
+    # ("host/onyx-irix65-250/irix"), without the rest of their profiles' ranges
+    profile_ranges: tuple[str, ...] = ()
+    # factors that only the recalibrations read (where a fit puts a parameter that its
+    # calibration number identifies to an interval): never passed to the program
+    calibration_options: tuple[str, ...] = ()
     ranges: list[Range] = field(default_factory=list)  # options and ns3:: attribute defaults
     metrics: tuple[str, ...] = ("*",)  # fnmatch patterns of the predicted metrics
     point_filter: Callable[[dict], bool] | None = None  # which quick points a sample runs
@@ -105,6 +112,12 @@ class Sensitivity:
 
     def factors(self) -> list[Range]:
         prof = Profiles().ranges_of(self.profiles) if self.profiles else []
+        if self.profile_ranges:
+            by_id = {r.id: r for r in Profiles().ranges}
+            missing = [i for i in self.profile_ranges if i not in by_id]
+            if missing:
+                raise SensitivityError(f"no profile declares the range(s) {missing}")
+            prof += [by_id[i] for i in self.profile_ranges if by_id[i] not in prof]
         return list(self.ranges) + prof
 
 
@@ -332,18 +345,20 @@ def recalibrate(exp_id: str, changes_json: dict, options: dict, profiles_dir: st
     decl = get(exp_id).sensitivity
     changes = {tuple(k.split("/", 1)): v for k, v in changes_json.items()}
     fitted: dict = {}
+    fitted_options: dict = {}
     fits = []
     for rc in decl.recalibrate:
         pf = write_profile_file(Path(profiles_dir), _merge(changes, fitted))
-        res = rc.procedure(pf, options)
+        res = rc.procedure(pf, {**options, **fitted_options})
         fitted = _merge(fitted, res["settings"])
+        fitted_options.update(res.get("options", {}))
         err = (res["achieved"] - rc.target) / abs(rc.target) * 100
         fits.append({"parameter": rc.parameter, "metric": rc.metric, "target": rc.target,
                      "value": res["value"], "achieved": res["achieved"],
                      "error_pct": err, "tolerance_pct": rc.tolerance_pct,
                      "pass": abs(err) <= rc.tolerance_pct + 1e-9,
                      "iterations": res.get("iterations")})
-    return {"settings": _changes_json(fitted), "fits": fits}
+    return {"settings": _changes_json(fitted), "options": fitted_options, "fits": fits}
 
 
 def calibration_dir(out_root: Path, decl: Sensitivity) -> Path:
@@ -622,11 +637,15 @@ def _sample_points(decl, samples_info, base_points, sdir):
             cal = json.loads(info["calibration"].read_text())
             changes = _merge(changes, {tuple(k.split("/", 1)): v
                                        for k, v in cal["settings"].items()})
+            # fitted program options go with the sample's own (a sample never sets them)
+            info["options"] = {**info["options"], **cal.get("options", {})}
             info["fits"] = cal["fits"]
             if not all(f["pass"] for f in cal["fits"]):
                 # No value of the calibrated parameter reproduces the calibration data with
                 # these assumptions: the sample is outside what the data allow.
                 info["infeasible"] = [f["parameter"] for f in cal["fits"] if not f["pass"]]
+        info["options"] = {k: v for k, v in info["options"].items()
+                           if k not in decl.calibration_options}
         pf = write_profile_file(sdir / "profiles", changes)
         pts = []
         for p in base_points:

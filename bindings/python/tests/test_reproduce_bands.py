@@ -125,13 +125,19 @@ def _toy(exp_id, recal=None):
 
 
 def _fake_campaign(monkeypatch):
+    """Campaigns that run nothing (every record empty); the list of the points they got."""
     from testbed import stages
+
+    ran = []
 
     def fake(exps, scale, jobs, out, **kw):
         [sexp] = exps
-        return {sexp.id: [Record(params=p, result={}) for p in sexp.points(scale)]}
+        pts = sexp.points(scale)
+        ran.extend(pts)
+        return {sexp.id: [Record(params=p, result={}) for p in pts]}
 
     monkeypatch.setattr(stages, "run_campaign", fake)
+    return ran
 
 
 def test_a_verdict_gets_its_levels_over_the_design(tmp_path, monkeypatch):
@@ -195,6 +201,38 @@ def test_experiments_with_the_same_recalibrations_share_their_fits(tmp_path, mon
     assert len(fits) == 2 * first
 
 
+def test_a_fitted_option_reaches_the_points_and_a_calibration_option_does_not(tmp_path,
+                                                                             monkeypatch):
+    # A parameter its calibration identifies to an interval only (tno-pipeline's RCI costs): a
+    # factor places it in the interval, which only the recalibration reads; the fitted value is
+    # a program option. Every point a sample runs has the fitted option, none the placing
+    # factor, and each fit saw its sample's placing factor.
+    from testbed import sensitivity
+
+    if shutil.which("gnuplot") is None:
+        pytest.skip("gnuplot missing")
+    ran = _fake_campaign(monkeypatch)
+    monkeypatch.setattr(sensitivity, "build_id", lambda program: "b")
+    seen = []
+
+    def fit(profile_file, options):
+        seen.append(dict(options))
+        pos = float(options["pos"])
+        return {"settings": {}, "options": {"fitted": f"{100 + 10 * pos:.3f}"}, "value": pos,
+                "achieved": 1.0, "iterations": 1}
+
+    exp = _toy("toy-pos", [Recalibration("fitted", "m", 1.0, 5.0, fit)])
+    exp.sensitivity.ranges.append(Range("pos", 0, 1, "where in its interval"))
+    exp.sensitivity.calibration_options = ("pos",)
+    monkeypatch.setitem(experiment._REGISTRY, exp.id, exp)
+    run_sensitivity(exp, samples=2, out=tmp_path, log=lambda *a: None, progress=False)
+    samples = [p for p in ran if "x" in p]  # the nominal model's point has neither
+    assert samples and all("pos" not in p for p in ran)
+    assert all("fitted" in p for p in samples)
+    assert {round(100 + 10 * float(o["pos"]), 3) for o in seen} == {float(p["fitted"])
+                                                                     for p in samples}
+
+
 def test_calibration_leverage_reruns_the_points_at_the_parameters_band(tmp_path, monkeypatch):
     """A calibration point whose simulated value is its parameter x (fitted 4, band +-10 %:
     3.6 .. 4.4) against a study's 5: leverage (4.4 - 3.6) / 5 = 16 %; only the points the
@@ -204,15 +242,7 @@ def test_calibration_leverage_reruns_the_points_at_the_parameters_band(tmp_path,
     from testbed.report import _validation_tables
     from testbed.sensitivity import Leverage, leverage_of, option_factor, run_leverage
 
-    ran = []
-
-    def fake(exps, scale, jobs, out, **kw):
-        [sexp] = exps
-        pts = sexp.points(scale)
-        ran.extend(pts)
-        return {sexp.id: [Record(params=p, result={}) for p in pts]}
-
-    monkeypatch.setattr("testbed.stages.run_campaign", fake)
+    ran = _fake_campaign(monkeypatch)
     monkeypatch.setattr(sensitivity, "build_id", lambda program: "b")
     monkeypatch.setattr("testbed.sensitivity.program_path", lambda p: tmp_path)
 

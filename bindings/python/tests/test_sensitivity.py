@@ -253,7 +253,7 @@ def test_recalibration_refits_the_cold_lines_when_the_switch_is_sampled(tmp_path
     from testbed.experiments import tno03
     from testbed.sensitivity import recalibrate
 
-    res = recalibrate("tno-pipeline", {}, option, str(tmp_path))
+    res = recalibrate("tno-jitter", {}, option, str(tmp_path))
     (fit,) = res["fits"]
     if rises:
         assert fit["value"] > 13  # the nominal m, set with the 16 us cycle, store-and-forward
@@ -264,6 +264,65 @@ def test_recalibration_refits_the_cold_lines_when_the_switch_is_sampled(tmp_path
     body, _ = tno03.irix_body(fit["value"], 1, None, option)
     assert abs(body - 22.0) <= 0.05 * 22.0
     assert json.dumps(res)  # storable as the sample's calibration record
+
+
+def test_the_rci_interval_search_finds_both_ends_of_a_step(monkeypatch):
+    # The knee as a step function of ActionCost (3 000 Hz below 15 600 cycles, 2 500 Hz up to
+    # 32 100, 2 000 above): the interval of costs that give the study's 2 500 Hz is
+    # 15 600-32 100 whatever the start, on the fit's 100-cycle grid; a cost whose knee jumps
+    # from 3 000 to 2 000 Hz has no interval (the fit fails: its achieved knee is 2 000).
+    from testbed.experiments import tno03
+
+    def knee(a):
+        return 3000 if a < 15600 else 2500 if a <= 32100 else 2000
+
+    monkeypatch.setattr(tno03, "relay_sweep", lambda k, rci, pf=None, opts=None, until=None: {
+        "latency_us": 450.0, "knee_hz": knee(rci["rciActionCost"]), "max_hz": 3900})
+    for start in (100, 15600, 29600, 32100, 90000):
+        got = tno03.rci_interval("rciActionCost", 5100, {"rciActionCost": start,
+                                                         "rciReflectCost": 22000})
+        assert got == (15600, 32100, 2500.0), start
+    assert tno03.rci_interval("rciActionCost", 5100, {"rciActionCost": 20000,
+                                                      "rciReflectCost": 22000},
+                              start=(15000, 40000)) == (15600, 32100, 2500.0)
+    monkeypatch.setattr(tno03, "relay_sweep", lambda k, rci, pf=None, opts=None, until=None: {
+        "latency_us": 450.0, "knee_hz": 3000 if rci["rciActionCost"] < 15600 else 2000,
+        "max_hz": 3900})
+    lo, hi, achieved = tno03.rci_interval("rciActionCost", 5100, {"rciActionCost": 29600,
+                                                                  "rciReflectCost": 22000})
+    assert lo == hi == 15600 and achieved == 2000
+
+
+@pytest.mark.skipif(not (EXAMPLES_DIR / "tno-pipeline").exists(), reason="not built")
+@pytest.mark.parametrize("irix", [1.0, 0.53])
+def test_the_relay_chain_refits_configuration_2_for_either_onyx(tmp_path, irix):
+    # Configuration 2's three calibrations (doc/tno.rst, 'Calibration'), refitted together by
+    # tno03.calibrate_relay. With the profile's IRIX costs (the IP25's) the rule gives back the
+    # built-in values: K within the profile's rounding to 100 of 5 100, ActionCost 29 600 and
+    # ReflectCost 22 000 at their nominal positions. With the IP27 class's (x0.53) less OS work
+    # is on the relay's path and off it: K rises (the same 450 us with less IRIX work) and
+    # ReflectCost falls (the same 3 900 Hz with less off-path work). Either way a fresh sweep at
+    # the fitted values gives the study's 450 us (1 %), knee 2 500 Hz and maximum 3 900 Hz.
+    from testbed.experiments import tno03
+
+    pf = None
+    if irix != 1.0:
+        (r,) = [r for r in Profiles().ranges if r.id == "host/onyx-irix65-250/irix"]
+        pf = tmp_path / "sample.profiles"
+        pf.write_text(profile_file_text(r.settings(irix)))
+        pf = str(pf)
+    fit = tno03.calibrate_relay(pf)
+    k, rci = fit["k"]["value"], fit["rci"]
+    if irix == 1.0:
+        assert abs(k - 5100) <= 100
+        assert rci == {"rciActionCost": 29600, "rciReflectCost": 22000}
+    else:
+        assert k > 1.2 * 5100 and rci["rciReflectCost"] < 22000
+    for option, (lo, hi) in fit["intervals"].items():
+        assert lo <= rci[option] <= hi
+    again = tno03.relay_sweep(k, rci, pf)
+    assert abs(again["latency_us"] - 450.0) <= 4.5
+    assert (again["knee_hz"], again["max_hz"]) == (2500, 3900)
 
 
 @pytest.mark.skipif(not (EXAMPLES_DIR / "jaxa-benchmark").exists(), reason="not built")

@@ -2,6 +2,8 @@
 the DMSO RTI 1.3NG, TNO's RTI-DM and RTI-SM, on SGI Onyx (calibration) and iHawk (predictions).
 """
 
+import threading
+
 from .. import validation
 from ..plot import band_between
 from ..experiment import (EXTREME_SEEDS, Analysis, Experiment, Figure, Series, Validation,
@@ -437,6 +439,192 @@ def _recalibrate_k(rti, tolerance_pct=1.0):
         procedure=lambda pf, opts: calibrate_k(rti, pf, opts, tolerance_pct / 2))
 
 
+# The relay's calibrations on configuration 2 (doc/tno.rst, "Calibration"): tno-rti's K on its
+# latency (calibrate_k), the RCI's ActionCost on its knee and ReflectCost on its highest
+# frequency. A knee on a grid of 500 Hz steps and a highest frequency on 100 Hz steps identify
+# each cost only to an interval (every cost in it ends the sweep where the study's does): the
+# cost's position in its interval is an unknown, a factor of the bands (RCI_POSITION). The three
+# are coupled (the intervals move with K and with each other, the latency with the RCI's costs),
+# so they run in rounds until a round moves none of them.
+
+#: option -> (configuration 2's quantity, the study's value, the fit's step in R10000 cycles,
+#: the factor that places the cost in its interval)
+RCI_FIT = {"rciActionCost": ("knee_hz", 2500.0, 100, "rciActionCostPosition"),
+           "rciReflectCost": ("max_hz", 3900.0, 500, "rciReflectCostPosition")}
+#: the positions of the built-in costs in their intervals at the built-in K (29 600 in 15 600-
+#: 32 100, 22 000 in 21 500-22 500: doc/tno.rst, "Calibration"), the factors' nominal values
+RCI_POSITION = {"rciActionCostPosition": 0.85, "rciReflectCostPosition": 0.5}
+#: the options that cannot reach configuration 2 (one Onyx, no switch): not inputs of its fits
+NOT_ON_CONFIG_2 = ("switchCycle", "onyxSwitchMode")
+
+
+def relay_sweep(k, rci, profile_file=None, options=None, until=None):
+    """Configuration 2's quick sweep (RngRun 1) with tno-rti's K and the RCI's costs `rci`
+    ({option: cycles}): {"latency_us", "knee_hz", "max_hz"} by the experiment's criteria.
+    ``until="knee_hz"``: the sweep stops once the knee is known (the maximum is then None)."""
+    rti_set = ";".join(f"{s}={int(round(k))}" for s in K_SETTINGS)
+    opts = dict(options or {}, **{o: str(int(v)) for o, v in rci.items()})
+    pts = []
+    for p in sorted((p for p in pipeline_points("quick")
+                     if p["config"] == "2" and "band" not in p and p["RngRun"] == 1),
+                    key=lambda p: p["frequency"]):
+        r = _run_json("tno-pipeline", dict(p, rtiSet=rti_set), profile_file, opts)
+        verdict = _verdict(r, p["frequency"])
+        pts.append((p["frequency"], r["latency_mean_us"], verdict))
+        if verdict is not None or (until == "knee_hz"
+                                   and r["latency_mean_us"] > (1 + KNEE_RISE) * pts[0][1]):
+            break
+    lat0, knee, best, _ = sweep_summary(pts)
+    if until == "knee_hz" and pts[-1][2] is None:
+        best = None
+    return {"latency_us": lat0, "knee_hz": knee, "max_hz": best}
+
+
+def rci_interval(option, k, rci, profile_file=None, options=None, start=None):
+    """The costs (multiples of the option's step) whose sweep ends where the study's does, the
+    others at `rci`: (lowest, highest), the knee and the maximum being non-increasing in the
+    cost; (lo, lo) with lo's own value when no multiple reaches the study's value exactly.
+    Exponential search from the current cost (or from ``start``, an earlier interval), then
+    bisection, for each end."""
+    quantity, target, step, _ = RCI_FIT[option]
+    seen = {}
+
+    def q(n):
+        if n not in seen:
+            seen[n] = relay_sweep(k, dict(rci, **{option: n * step}), profile_file,
+                                  options, until=quantity)[quantity] or 0.0
+        return seen[n]
+
+    def first(pred, n0):
+        """The smallest n >= 1 with pred(n) (pred false below it, true above), from n0."""
+        if pred(n0):
+            hi, width = n0, 1
+            while hi - width >= 1 and pred(hi - width):
+                hi, width = hi - width, width * 2
+            lo = max(0, hi - width)
+        else:
+            lo, width = n0, 1
+            while not pred(lo + width):
+                if width > 4096:
+                    return None
+                lo, width = lo + width, width * 2
+            hi = lo + width
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if pred(mid) else (mid, hi)
+        return hi
+
+    n0 = max(1, int(round(rci[option] / step)))
+    lo = first(lambda n: q(n) <= target, n0 if start is None else int(start[0] / step))
+    if lo is None or q(lo) != target:
+        return (lo or n0) * step, (lo or n0) * step, q(lo or n0)
+    hi = first(lambda n: q(n) < target,
+               max(lo, n0) if start is None else max(lo, int(start[1] / step) + 1)) - 1
+    return lo * step, hi * step, target
+
+
+def calibrate_relay(profile_file=None, options=None, rounds=4, log=None):
+    """tno-rti's K, ActionCost and ReflectCost refitted together on configuration 2 with the
+    hosts and RTIs of `profile_file`, from the built-in values; each RCI cost at its position
+    (options RCI_POSITION's, else their nominal values) in the interval that reproduces the
+    study's knee or maximum. {"k": calibrate_k's fit, "rci": {option: cycles}, "intervals":
+    {option: (lo, hi)}, "sweep": configuration 2 at the fitted values, "rounds": n}."""
+    from ..build import describe_options
+
+    options = dict(options or {})
+    position = {f: float(options.pop(f, RCI_POSITION[f])) for f in RCI_POSITION}
+    defaults = {o["name"]: o["default"] for o in describe_options("tno-pipeline") or []}
+    rci = {o: float(defaults[o]) for o in RCI_FIT}
+    k, intervals = None, {}
+    for n in range(1, rounds + 1):
+        kfit = calibrate_k("tno-rti", profile_file, dict(options, **{
+            o: str(int(v)) for o, v in rci.items()}), tolerance_pct=0.25)
+        moved = k is None or kfit["value"] != k
+        k = kfit["value"]
+        for option, (_, _, step, f) in RCI_FIT.items():
+            lo, hi, _ = rci_interval(option, k, rci, profile_file, options,
+                                     intervals.get(option))
+            cost = lo + step * round(position[f] * (hi - lo) / step)
+            intervals[option] = (lo, hi)
+            moved = moved or cost != rci[option]
+            rci[option] = cost
+        if log:
+            log(f"  round {n}: K {k}, " + ", ".join(
+                f"{o} {v:.0f} in {intervals[o]}" for o, v in rci.items()))
+        if not moved:
+            break
+    return {"k": kfit, "rci": rci, "intervals": intervals,
+            "sweep": relay_sweep(k, rci, profile_file, options), "rounds": n}
+
+
+def _without_fitted(profile_file, options):
+    """The inputs of the relay's calibrations: the sample's Onyx and RTI sections and options,
+    less the values the calibrations themselves set (K and the RCI's costs)."""
+    text, opts = _cold_lines_inputs(profile_file, options)
+    text = "\n".join(line for line in text.splitlines()
+                     if line.split(" = ")[0] not in {f"RtiSettings.{s}" for s in K_SETTINGS})
+    return text, tuple(o for o in opts if o[0] not in RCI_FIT and o[0] not in NOT_ON_CONFIG_2)
+
+
+_RELAY_CACHE = {}
+_SHARED_FIT_LOCK = threading.Lock()
+
+
+def _shared_fit(cache, key, compute):
+    """compute() once per key across the recalibration threads (the others wait for it)."""
+    with _SHARED_FIT_LOCK:
+        ev = cache.get(key)
+        owner = ev is None
+        if owner:
+            ev = cache[key] = [threading.Event(), None]
+    if owner:
+        try:
+            ev[1] = compute()
+        finally:
+            ev[0].set()
+    ev[0].wait()
+    if ev[1] is None:
+        raise RuntimeError("a shared calibration failed")
+    return ev[1]
+
+
+def _recalibrate_relay(rci_names=None):
+    """The three calibrations on configuration 2 as the sensitivity analysis's recalibrations:
+    one chain per sample's Onyx and RTI inputs (calibrate_relay), each reporting its part.
+    ``rci_names``: {RCI_FIT option: the experiment's option for it} for another program than
+    tno-pipeline (whose options then do not reach configuration 2's runs: only the positions
+    and the profile file do)."""
+    from ..sensitivity import Recalibration
+
+    def chain(pf, opts):
+        if rci_names is not None:
+            opts = {o: v for o, v in opts.items() if o in RCI_POSITION}
+        return _shared_fit(_RELAY_CACHE, _without_fitted(pf, opts),
+                           lambda: calibrate_relay(pf, opts))
+
+    def k_part(pf, opts):
+        c = chain(pf, opts)
+        return {"settings": c["k"]["settings"], "value": c["k"]["value"],
+                "achieved": c["sweep"]["latency_us"], "iterations": c["rounds"]}
+
+    def rci_part(option):
+        def part(pf, opts):
+            c = chain(pf, opts)
+            name = option if rci_names is None else rci_names[option]
+            return {"settings": {}, "options": {name: str(int(c["rci"][option]))},
+                    "value": c["rci"][option],
+                    "achieved": c["sweep"][RCI_FIT[option][0]] or 0.0,
+                    "iterations": c["rounds"]}
+        return part
+
+    config, target, _ = K_CALIBRATION["tno-rti"]
+    return [Recalibration(parameter="rti/tno-rti K", metric=f"{config} latency_us",
+                          target=target, tolerance_pct=1.0, procedure=k_part)] + [
+        Recalibration(parameter=option if rci_names is None else rci_names[option],
+                      metric=f"2 {q}", target=t, tolerance_pct=0.0, procedure=rci_part(option))
+        for option, (q, t, _, _) in RCI_FIT.items()]
+
+
 # The receive path's cold lines (HostNic.ColdLines uniform 0 to 2 m lines), set on the body of
 # the study's IRIX latency distribution, mean - min = 281 - 259 = 22 us (doc/tno.rst): the one
 # procedure of bench/tno-coldlines-calibrate.py and of the sensitivity analysis's recalibration.
@@ -517,28 +705,13 @@ def _recalibrate_cold_lines(tolerance_pct=5.0):
     """m per sample. Tolerance 5 %: one whole line moves the body by about 1.1 us (5 % of
     22 us); the nominal fit is 21.6 us. Samples whose Onyx settings and options are equal share
     one fit (a Morris design repeats them)."""
-    import threading
-
     from ..sensitivity import Recalibration
 
-    lock = threading.Lock()
-
     def procedure(pf, opts):
-        key = _cold_lines_inputs(pf, opts)
-        with lock:
-            ev = _COLD_LINES_CACHE.get(key)
-            owner = ev is None
-            if owner:
-                ev = _COLD_LINES_CACHE[key] = [threading.Event(), None]
-        if owner:
-            try:
-                ev[1] = calibrate_cold_lines(pf, opts)
-            finally:
-                ev[0].set()
-        ev[0].wait()
-        if ev[1] is None:
-            raise RuntimeError("the shared cold-lines fit failed")
-        return ev[1]
+        # the relay's fitted costs and their positions are tno-pipeline's, not tno-jitter's
+        opts = {o: v for o, v in opts.items() if o not in RCI_FIT and o not in RCI_POSITION}
+        return _shared_fit(_COLD_LINES_CACHE, _cold_lines_inputs(pf, opts),
+                           lambda: calibrate_cold_lines(pf, opts))
 
     return Recalibration(parameter="host/onyx-irix65-250 HostNic.ColdLines m",
                          metric="irix_net_body_us", target=COLD_LINES_TARGET_US,
@@ -586,27 +759,42 @@ def _lmbench_split():
                "side the remainder (25-65 %); one split for both iHawks")
 
 
+def _rci_position_ranges():
+    from ..ranges import Range
+
+    return [Range(f, 0.0, 1.0,
+                  f"where in the interval of {option} values that give configuration 2's "
+                  f"{q.replace('_hz', '')} of {t:g} Hz (the study's) the cost lies: the "
+                  f"{'knee on 500 Hz steps' if q == 'knee_hz' else 'maximum on 100 Hz steps'} "
+                  "identifies it to that interval only (doc/tno.rst, 'Calibration'); uniform "
+                  f"over it, the built-in cost at {RCI_POSITION[f]}")
+            for option, (q, t, _, f) in RCI_FIT.items()]
+
+
 def _pipeline_sensitivity():
     from ..sensitivity import Sensitivity
 
     return Sensitivity(
         # The predictions run on the iHawks. Their per-clock factor, Linux costs, CPU counts,
         # wake-up and CPU-0 tick are ranged in their profiles; the switch's cycle is an option.
-        # The cold lines (m, carried to the iHawks) are set on the IRIX body through the same
-        # switch, so they are refitted for every sample. tno-rti's K, the RCI's ActionCost and
-        # ReflectCost are set on configuration 2 (one Onyx, no network), which no factor here
-        # reaches: not refitted (calibrate_k remains the hook for an Onyx-side factor).
-        # RTI-SM's queue size (tno-rti-sm) is ranged too; tno-rti's AdminCost comes with it.
+        # Which Onyx (its IRIX costs, IP25 to IP27 class) reaches them through the calibrations
+        # it carries: tno-rti's K, the RCI's ActionCost and ReflectCost (configuration 2, one
+        # Onyx) and the cold lines (m, the IRIX body through the switch), all refitted in every
+        # sample, the RCI's costs at their sampled positions in the intervals that configuration
+        # 2 identifies. RTI-SM's queue size (tno-rti-sm) is ranged too; tno-rti's AdminCost
+        # comes with it.
         profiles=("ihawk-redhawk-700", "ihawk-redhawk-2400", "tno-rti-sm"),
+        profile_ranges=("host/onyx-irix65-250/irix",),
         ranges=([_switch_cycle_range(), _onyx_switch_mode_choice()]
-                + _lmbench_split().factors()),
+                + _lmbench_split().factors() + _rci_position_ranges()),
+        calibration_options=tuple(RCI_POSITION),
         metrics=("3a_*", "3b_*", "4_*"),
         point_filter=lambda p: p["config"] in PREDICTIONS and "band" not in p,
-        recalibrate=[_recalibrate_cold_lines()],
+        recalibrate=[*_recalibrate_relay(), _recalibrate_cold_lines()],
         notes="The iHawk's ShieldedInterferenceDuration (set from the 3 us scheduling jitter) "
-              "is not refitted; tno-rti's K and the RCI's costs are set on configuration 2, "
-              "which no factor reaches (RTI-SM's queue size is ranged from 40 messages, the "
-              "fewest that keep 2 up at 3 900 Hz: doc/tno.rst, 'The shared-memory queue').")
+              "is not refitted; the Onyx-only calibrations (the DMSO RTI's on 1a, IRIX's "
+              "off-path work on 1b, CPU 0's events on the IRIX maximum, the shielded CPUs' "
+              "events) act on no prediction and are not refitted (doc/tno.rst, 'Which Onyx').")
 
 
 register(Experiment(
@@ -809,6 +997,8 @@ def _jitter_sensitivity():
     # ihawk_sched_jitter_us check moves; doc/sensitivity.rst.) The --band points are left out:
     # their per-clock factor and Linux costs are fixed at the ends of the same ranges.
     return Sensitivity(profiles=("ihawk-redhawk-700", "ihawk-redhawk-2400"),
+                       # which Onyx reaches the iHawk's latency through the cold lines only
+                       profile_ranges=("host/onyx-irix65-250/irix",),
                        ranges=([_switch_cycle_range(), _onyx_switch_mode_choice()]
                                + _lmbench_split().factors()),
                        # not the _low/_high metrics: their --band points are left out, so
@@ -965,7 +1155,14 @@ def _schedulers_sensitivity():
     # the band's (--band), not repeated here. The central points only.
     return Sensitivity(
         profiles=("tno-rti-dm",),
-        ranges=[
+        # Which Onyx reaches the Fighter federates through tno-rti's K and the RCI's costs,
+        # set on configuration 2 and refitted per sample (the RCI's costs at their sampled
+        # positions; this program takes them as RciFederate's attributes)
+        profile_ranges=("host/onyx-irix65-250/irix",),
+        calibration_options=tuple(RCI_POSITION),
+        recalibrate=_recalibrate_relay({"rciActionCost": "ns3::RciFederate::ActionCost",
+                                        "rciReflectCost": "ns3::RciFederate::ReflectCost"}),
+        ranges=_rci_position_ranges() + [
             Range("ntpResidual", 100.0, 1000.0,
                   "an assumption (doc/tno.rst, 'Node clocks'): the NTP clock offset's residual "
                   "at the start, +- this; 500 us central (the old model's), 100 us for a quiet "
