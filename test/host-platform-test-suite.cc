@@ -42,6 +42,22 @@ namespace
 {
 
 /**
+ * Offer a frame to a NIC, as its device's receive callback does.
+ * @param nic the NIC
+ * @param size the frame's payload octets
+ */
+void
+Offer(Ptr<HostNic> nic, uint32_t size)
+{
+    nic->Receive(nullptr,
+                 Create<Packet>(size),
+                 0x0800,
+                 Address(),
+                 Address(),
+                 NetDevice::PACKET_HOST);
+}
+
+/**
  * A platform on a fresh node, with a CPU of the given frequency/cores (no profile).
  * @param freq CPU frequency (Hz)
  * @param cores number of cores
@@ -659,21 +675,6 @@ class HostNicTestCase : public TestCase
         return nic;
     }
 
-    /**
-     * Offer a frame to the NIC.
-     * @param nic the NIC
-     * @param size frame size
-     */
-    static void Offer(Ptr<HostNic> nic, uint32_t size)
-    {
-        nic->Receive(nullptr,
-                     Create<Packet>(size),
-                     0x0800,
-                     Address(),
-                     Address(),
-                     NetDevice::PACKET_HOST);
-    }
-
     void DoRun() override
     {
         // Burst of 25 frames at t=0 into a 10-descriptor ring: 15 dropped. Legacy driver:
@@ -736,7 +737,7 @@ class HostNicTestCase : public TestCase
             nic->SetAttribute("InterruptCost", DoubleValue(100));
             for (int i = 0; i < 1000; ++i)
             {
-                Simulator::Schedule(MicroSeconds(10 * i), &HostNicTestCase::Offer, nic, 100u);
+                Simulator::Schedule(MicroSeconds(10 * i), &Offer, nic, 100u);
             }
             Simulator::Run();
             NS_TEST_ASSERT_MSG_EQ(nic->GetInterrupts(), 101u, "moderated interrupt count");
@@ -764,7 +765,7 @@ class HostNicTestCase : public TestCase
             }
             for (int i = 0; i < 1000; ++i)
             {
-                Simulator::Schedule(MicroSeconds(10 * i), &HostNicTestCase::Offer, nic, 100u);
+                Simulator::Schedule(MicroSeconds(10 * i), &Offer, nic, 100u);
             }
             Time processDone = Seconds(-1);
             Ptr<HostProcess> proc = p->CreateProcess();
@@ -864,12 +865,7 @@ class HostNicBusTestCase : public TestCase
         nic->Setup(p->GetCpu(), nullptr, MakeCallback(&Upper::Up, &m_up));
         for (uint32_t n : payloads)
         {
-            nic->Receive(nullptr,
-                         Create<Packet>(n),
-                         0x0800,
-                         Address(),
-                         Address(),
-                         NetDevice::PACKET_HOST);
+            Offer(nic, n);
         }
         Simulator::Run();
         uint64_t interrupts = nic->GetInterrupts();
@@ -903,6 +899,93 @@ class HostNicBusTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(m_delivered[0], NanoSeconds(16100), "first");
         NS_TEST_EXPECT_MSG_EQ(m_delivered[1], NanoSeconds(19100), "second, the daemon awake");
         NS_TEST_EXPECT_MSG_EQ(m_wakeUps, 1u, "one wake-up for both");
+    }
+};
+
+/**
+ * @ingroup testbed-tests
+ * Receive interrupt bundling (BundleTimer, BundleMax, BundleSmallSize: the e100's CPUSaver),
+ * hand-timed on a 1 GHz CPU with InterruptCost 1 000, DriverCost 1 000 and StackCost 3 000
+ * cycles, no DMA stage, a 100 us dead-man timer and bundles of 3. A 486-octet payload alone at
+ * 0 waits for the timer: interrupt at 100 us, handler 2 us, softirq 3 us, delivered at 105 us.
+ * A 100-octet payload (114 octets with its header, under 128) interrupts at once: 5 us. Payloads
+ * at 0 and 50 us: the second restarts the timer, one interrupt at 150 us, handler 3 us, deliveries
+ * at 156 and 159 us. At 0, 30 and 60 us: the third fills the bundle, one interrupt at 60 us,
+ * handler 4 us, deliveries at 67, 70 and 73 us. Without the timer a lone frame is delivered at
+ * 5 us.
+ */
+class HostNicBundleTestCase : public TestCase
+{
+  public:
+    HostNicBundleTestCase()
+        : TestCase("HostNic: receive interrupt bundling (CPUSaver), hand-timed")
+    {
+    }
+
+  private:
+    std::vector<Time> m_delivered; //!< delivery times of the last run
+
+    /**
+     * The NIC's delivery callback.
+     */
+    void Up(Ptr<NetDevice>,
+            Ptr<const Packet>,
+            uint16_t,
+            const Address&,
+            const Address&,
+            NetDevice::PacketType)
+    {
+        m_delivered.push_back(Simulator::Now());
+    }
+
+    /**
+     * Offer frames and run.
+     * @param frames (arrival in us, payload octets) of each frame
+     * @param timer the dead-man timer (0: no bundling)
+     * @return the NIC's interrupts
+     */
+    uint64_t Run(const std::vector<std::pair<int, uint32_t>>& frames, Time timer)
+    {
+        m_delivered.clear();
+        Ptr<HostPlatform> p = MakePlatform(1e9, 1);
+        Ptr<HostNic> nic = CreateObject<HostNic>();
+        nic->SetAttribute("BundleTimer", TimeValue(timer));
+        nic->SetAttribute("BundleMax", UintegerValue(3));
+        nic->SetAttribute("InterruptCost", DoubleValue(1000));
+        nic->SetAttribute("DriverCost", DoubleValue(1000));
+        nic->SetAttribute("StackCost", DoubleValue(3000));
+        nic->Setup(p->GetCpu(), nullptr, MakeCallback(&HostNicBundleTestCase::Up, this));
+        for (const auto& [at, octets] : frames)
+        {
+            const uint32_t n = octets;
+            Simulator::Schedule(MicroSeconds(at), [nic, n]() { Offer(nic, n); });
+        }
+        Simulator::Run();
+        uint64_t interrupts = nic->GetInterrupts();
+        Simulator::Destroy();
+        return interrupts;
+    }
+
+    void DoRun() override
+    {
+        const Time timer = MicroSeconds(100);
+        Run({{0, 486}}, timer);
+        NS_TEST_ASSERT_MSG_EQ(m_delivered.size(), 1u, "one frame");
+        NS_TEST_EXPECT_MSG_EQ(m_delivered[0], MicroSeconds(105), "a lone frame waits");
+        Run({{0, 100}}, timer);
+        NS_TEST_ASSERT_MSG_EQ(m_delivered.size(), 1u, "one frame");
+        NS_TEST_EXPECT_MSG_EQ(m_delivered[0], MicroSeconds(5), "a short frame does not");
+        NS_TEST_EXPECT_MSG_EQ(Run({{0, 486}, {50, 486}}, timer), 1u, "one interrupt");
+        NS_TEST_ASSERT_MSG_EQ(m_delivered.size(), 2u, "two frames");
+        NS_TEST_EXPECT_MSG_EQ(m_delivered[0], MicroSeconds(156), "the timer restarted");
+        NS_TEST_EXPECT_MSG_EQ(m_delivered[1], MicroSeconds(159), "second");
+        NS_TEST_EXPECT_MSG_EQ(Run({{0, 486}, {30, 486}, {60, 486}}, timer), 1u, "one interrupt");
+        NS_TEST_ASSERT_MSG_EQ(m_delivered.size(), 3u, "three frames");
+        NS_TEST_EXPECT_MSG_EQ(m_delivered[0], MicroSeconds(67), "the bundle is full");
+        NS_TEST_EXPECT_MSG_EQ(m_delivered[2], MicroSeconds(73), "third");
+        Run({{0, 486}}, Seconds(0));
+        NS_TEST_ASSERT_MSG_EQ(m_delivered.size(), 1u, "one frame");
+        NS_TEST_EXPECT_MSG_EQ(m_delivered[0], MicroSeconds(5), "no bundling");
     }
 };
 
@@ -1986,6 +2069,7 @@ class HostPlatformTestSuite : public TestSuite
         AddTestCase(new HostProcessTestCase, Duration::QUICK);
         AddTestCase(new HostNicTestCase, Duration::QUICK);
         AddTestCase(new HostNicBusTestCase, Duration::QUICK);
+        AddTestCase(new HostNicBundleTestCase, Duration::QUICK);
         AddTestCase(new HostReceivePathTestCase, Duration::QUICK);
         AddTestCase(new HostRouterPathTestCase, Duration::QUICK);
         AddTestCase(new HostProfileTestCase, Duration::QUICK);

@@ -52,6 +52,27 @@ HostNic::GetTypeId()
                             TimeValue(Seconds(0)),
                             MakeTimeAccessor(&HostNic::m_interruptDelay),
                             MakeTimeChecker(Seconds(0), Seconds(1)))
+              .AddAttribute("BundleTimer",
+                            "Receive interrupt bundling (the e100's CPUSaver microcode): a "
+                            "received frame that does not interrupt at once (BundleMax, "
+                            "BundleSmallSize) starts or restarts this dead-man timer, whose "
+                            "expiry raises the interrupt. 0: off (InterruptDelay applies).",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&HostNic::m_bundleTimer),
+                            MakeTimeChecker(Seconds(0), Seconds(1)))
+              .AddAttribute("BundleMax",
+                            "Receive interrupt bundling: the NIC interrupts at once when this "
+                            "many frames wait (the e100 driver's default, 6).",
+                            UintegerValue(6),
+                            MakeUintegerAccessor(&HostNic::m_bundleMax),
+                            MakeUintegerChecker<uint32_t>(1, 65535))
+              .AddAttribute("BundleSmallSize",
+                            "Receive interrupt bundling: a frame shorter than this (octets, "
+                            "its Ethernet header and payload) interrupts at once (the e100 "
+                            "driver's default mask, frames under 128 octets). 0: none.",
+                            UintegerValue(128),
+                            MakeUintegerAccessor(&HostNic::m_bundleSmall),
+                            MakeUintegerChecker<uint32_t>(0, 65536))
               .AddAttribute("RxDmaRate",
                             "The NIC writes a received frame into the host's memory after its "
                             "FCS, over the host's I/O bus at this rate, one frame after the "
@@ -401,13 +422,24 @@ void
 HostNic::MaybeInterrupt(bool atOnce, Time now)
 {
     NS_ASSERT(now == Simulator::Now());
-    if (m_irqPending || m_irqMasked || m_ring.size() <= m_handlerFrames)
+    if (m_irqMasked || m_ring.size() <= m_handlerFrames)
     {
         return;
     }
+    const bool bundling = m_bundleTimer.IsStrictlyPositive();
+    if (m_irqPending)
+    {
+        if (!bundling)
+        {
+            return;
+        }
+        // A frame arrived while the dead-man timer runs: it restarts it, or ends the bundle.
+        m_irqEvent.Cancel();
+        m_irqPending = false;
+    }
     // The coalescing timer runs from the oldest frame not yet taken by a handler, from when
-    // it is in the host's memory.
-    Time at = m_ring[m_handlerFrames].ready + m_interruptDelay;
+    // it is in the host's memory; a bundling NIC's from the newest.
+    Time at = bundling ? BundleDue() : m_ring[m_handlerFrames].ready + m_interruptDelay;
     if (m_maxInterruptRate > 0 && !m_lastInterrupt.IsStrictlyNegative())
     {
         at = Max(at, m_lastInterrupt + Seconds(1.0 / m_maxInterruptRate));
@@ -426,6 +458,16 @@ HostNic::MaybeInterrupt(bool atOnce, Time now)
         m_irqEvent.Ran();
         Interrupt(fastpath::Now());
     });
+}
+
+Time
+HostNic::BundleDue() const
+{
+    const Frame& newest = m_ring.back();
+    const uint32_t size
+        = (newest.packet ? newest.packet->GetSize() : newest.desc.GetSize()) + ETHERNET_HEADER;
+    const bool atOnce = size < m_bundleSmall || m_ring.size() - m_handlerFrames >= m_bundleMax;
+    return newest.ready + (atOnce ? Time(0) : m_bundleTimer);
 }
 
 void

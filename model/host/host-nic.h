@@ -226,6 +226,12 @@ class HostNic : public Object
      */
     void MaybeInterrupt(bool atOnce, Time now);
     /**
+     * When a bundling NIC (BundleTimer) interrupts for the frames waiting: at once when the
+     * newest is short or the bundle is full, else when the timer the newest restarted expires.
+     * @return the time (from the newest frame's arrival in the host's memory)
+     */
+    Time BundleDue() const;
+    /**
      * The interrupt fires: run the handler on the CPU.
      * @param now the current time (Simulator::Now())
      */
@@ -287,20 +293,25 @@ class HostNic : public Object
     /** Apply TxFetchDelay to the device (an EthernetPort; another device only with 0). */
     void ApplyTxFetchDelay();
 
-    DataRate m_rxDmaRate;                  //!< RxDmaRate (0: none)
-    Time m_rxDmaFree;                      //!< when the receive DMA is free
-    Time m_registerReadTime;               //!< RegisterReadTime
-    Time m_txFetchDelay;                   //!< TxFetchDelay
-    uint32_t m_ringSize;                   //!< RxRingSize
-    double m_maxInterruptRate;             //!< MaxInterruptRate (0 = unlimited)
-    Time m_interruptDelay;                 //!< InterruptDelay
-    double m_interruptCycles;              //!< InterruptCost
-    double m_driverCycles;                 //!< DriverCost
-    double m_stackCycles;                  //!< StackCost
-    double m_stackCyclesPerByte;           //!< StackCostPerByte
-    bool m_napi;                           //!< Napi
-    bool m_softirqThread;                  //!< SoftirqThread
-    uint32_t m_maxPerInterrupt;            //!< MaxPacketsPerInterrupt (0 = all)
+    DataRate m_rxDmaRate;        //!< RxDmaRate (0: none)
+    Time m_rxDmaFree;            //!< when the receive DMA is free
+    Time m_registerReadTime;     //!< RegisterReadTime
+    Time m_txFetchDelay;         //!< TxFetchDelay
+    uint32_t m_ringSize;         //!< RxRingSize
+    double m_maxInterruptRate;   //!< MaxInterruptRate (0 = unlimited)
+    Time m_interruptDelay;       //!< InterruptDelay
+    double m_interruptCycles;    //!< InterruptCost
+    double m_driverCycles;       //!< DriverCost
+    double m_stackCycles;        //!< StackCost
+    double m_stackCyclesPerByte; //!< StackCostPerByte
+    bool m_napi;                 //!< Napi
+    bool m_softirqThread;        //!< SoftirqThread
+    uint32_t m_maxPerInterrupt;  //!< MaxPacketsPerInterrupt (0 = all)
+    Time m_bundleTimer;          //!< BundleTimer (0 = no bundling)
+    uint32_t m_bundleMax;        //!< BundleMax
+    uint32_t m_bundleSmall;      //!< BundleSmallSize (octets)
+    /// Octets of an Ethernet II header, counted by BundleSmallSize (the NIC's frame length)
+    static constexpr uint32_t ETHERNET_HEADER = 14;
     uint32_t m_backlogLimit;               //!< BacklogLimit
     Ptr<RandomVariableStream> m_coldLines; //!< ColdLines (null: none)
 

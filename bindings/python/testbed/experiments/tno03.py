@@ -455,7 +455,7 @@ RCI_FIT = {"rciActionCost": ("knee_hz", 2500.0, 100, "rciActionCostPosition"),
 #: 32 100, 22 000 in 21 500-22 500: doc/tno.rst, "Calibration"), the factors' nominal values
 RCI_POSITION = {"rciActionCostPosition": 0.85, "rciReflectCostPosition": 0.5}
 #: the options that cannot reach configuration 2 (one Onyx, no switch): not inputs of its fits
-NOT_ON_CONFIG_2 = ("switchCycle", "onyxSwitchMode")
+NOT_ON_CONFIG_2 = ("switchCycle", "onyxSwitchMode", "ns3::HostNic::BundleTimer")
 
 
 def relay_sweep(k, rci, profile_file=None, options=None, until=None):
@@ -740,6 +740,19 @@ def _onyx_switch_mode_choice():
                   "between the two", default="StoreAndForward")
 
 
+def _nic_bundling_choice():
+    from ..ranges import Choice
+
+    return Choice("ns3::HostNic::BundleTimer", ["0s", "500us", "1ms", "2ms"],
+                  "whether the iHawks' NICs bundle receive interrupts (doc/tno.rst, 'The "
+                  "NIC's path'): 0 (each frame interrupts: an e1000 at its 2.4 defaults, another "
+                  "make, or an e100 without its microcode; the model's reading) or the e100 "
+                  "driver's CPUSaver microcode, loaded by default, whose dead-man timer of 0x600 "
+                  "units (unit not stated) delays a lone frame of 128 octets or more: 0.5, 1 or "
+                  "2 ms, from the 1-2 ms that the same setting added to a ping's round trip "
+                  "[e100-2005]; bundles of 6 frames", default="0s")
+
+
 def _lmbench_split():
     """The 40/45/15 split of lmbench's UDP protocol work on the iHawks (doc/tno.rst, 'Host
     costs': the sum is lmbench's, the split an assumption), sampled on the simplex: the send
@@ -785,7 +798,7 @@ def _pipeline_sensitivity():
         # comes with it.
         profiles=("ihawk-redhawk-700", "ihawk-redhawk-2400", "tno-rti-sm"),
         profile_ranges=("host/onyx-irix65-250/irix",),
-        ranges=([_switch_cycle_range(), _onyx_switch_mode_choice()]
+        ranges=([_switch_cycle_range(), _onyx_switch_mode_choice(), _nic_bundling_choice()]
                 + _lmbench_split().factors() + _rci_position_ranges()),
         calibration_options=tuple(RCI_POSITION),
         metrics=("3a_*", "3b_*", "4_*"),
@@ -1163,6 +1176,7 @@ def _schedulers_sensitivity():
         recalibrate=_recalibrate_relay({"rciActionCost": "ns3::RciFederate::ActionCost",
                                         "rciReflectCost": "ns3::RciFederate::ReflectCost"}),
         ranges=_rci_position_ranges() + [
+            _nic_bundling_choice(),
             Range("ntpResidual", 100.0, 1000.0,
                   "an assumption (doc/tno.rst, 'Node clocks'): the NTP clock offset's residual "
                   "at the start, +- this; 500 us central (the old model's), 100 us for a quiet "
