@@ -328,3 +328,33 @@ def test_onyx_switch_readings_are_their_own_metrics_and_a_sample_keeps_its_sweep
     m = tno03.pipeline_analyse(_synthetic_pipeline_records(sample, lambda p: 100.0)).metrics
     for c in tno03.PREDICTIONS:
         assert m[f"{tno03.CONFIGS[c][0]}_latency_us"] == 100.0
+
+
+def test_nic_bundling_readings_are_their_own_metrics_and_a_sample_keeps_its_sweeps():
+    """3a's and 3b's points under the e100 readings (each dead-man timer) give their own
+    metrics and leave the sweeps (each frame interrupting) alone. A run whose every point
+    carries a reading (--param, or a design with the choice as a factor), the reading points
+    keeping their own, has its sweeps under that reading, and that reading's metric is the
+    sweep's lowest frequency."""
+    from testbed.experiments import tno03
+
+    opt = tno03.BUNDLE_OPTION
+    lat = {"500us": 1200.0, "1ms": 2200.0, "2ms": 5600.0}
+    pts = tno03.pipeline_points("quick")
+    m = tno03.pipeline_analyse(_synthetic_pipeline_records(
+        pts, lambda p: lat.get(p.get(opt), 300.0))).metrics
+    for c in tno03.BUNDLE_CONFIGS:
+        prefix = tno03.CONFIGS[c][0]
+        assert m[f"{prefix}_latency_us"] == 300.0
+        for timer, suffix in tno03.BUNDLE_READINGS.items():
+            assert m[f"{prefix}_latency_us_{suffix}"] == lat[timer]
+    sample = [dict(p) if opt in p else dict(p, **{opt: "1ms"}) for p in pts
+              if p["config"] in tno03.PREDICTIONS and "band" not in p]
+    m = tno03.pipeline_analyse(_synthetic_pipeline_records(
+        sample, lambda p: lat.get(p.get(opt), 300.0))).metrics
+    for c in tno03.BUNDLE_CONFIGS:
+        prefix = tno03.CONFIGS[c][0]
+        assert m[f"{prefix}_latency_us"] == 2200.0  # the sweep under the sample's 1 ms
+        assert m[f"{prefix}_knee_hz"] is not None
+        assert m[f"{prefix}_latency_us_cpusaver_1ms"] == 2200.0
+        assert m[f"{prefix}_latency_us_cpusaver_500us"] == 1200.0

@@ -130,6 +130,13 @@ def _validation(label, measured, simulated, tolerance, parameter, reason, gap=No
 ONYX_SWITCH_READINGS = {"CutThrough": "cut_through", "FragmentFree": "fragment_free"}
 #: Metric suffixes of every reading (a run whose 1b sweep is under another reading, --param).
 ONYX_SWITCH_SUFFIX = {"StoreAndForward": "store_and_forward", **ONYX_SWITCH_READINGS}
+# The iHawks' NICs under the e100's CPUSaver reading (doc/tno.rst, "The NIC's path"): 3a's and
+# 3b's latency at their lowest frequency with each of these dead-man timers (metric suffixes),
+# beside the model's reading (each frame interrupts). A regime of its own, so it is reported as
+# its own metrics, not only inside a band.
+BUNDLE_OPTION = "ns3::HostNic::BundleTimer"
+BUNDLE_READINGS = {"500us": "cpusaver_500us", "1ms": "cpusaver_1ms", "2ms": "cpusaver_2ms"}
+BUNDLE_CONFIGS = ("3a", "3b")
 
 
 def pipeline_points(scale):
@@ -143,6 +150,9 @@ def pipeline_points(scale):
     pts += [{"config": "1b", "frequency": GRID["1b"][0], "duration": duration,
              "onyxSwitchMode": mode, "RngRun": run}
             for mode in ONYX_SWITCH_READINGS for run in range(1, runs + 1)]
+    pts += [{"config": c, "frequency": GRID[c][0], "duration": duration, BUNDLE_OPTION: t,
+             "RngRun": run}
+            for c in BUNDLE_CONFIGS for t in BUNDLE_READINGS for run in range(1, runs + 1)]
     return pts
 
 
@@ -247,14 +257,30 @@ def pipeline_analyse(records):
     by = {}
     rows = []
     readings = {}
+    bundled = {}
     # 1b's sweep runs under one reading of the Onyx switch's mode (the most common among its
     # records); the other readings are single points at its lowest frequency.
     sweep_mode = Counter(rec.params.get("onyxSwitchMode", "StoreAndForward") for rec in records
                          if rec.params["config"] == "1b").most_common(1)
     sweep_mode = sweep_mode[0][0] if sweep_mode else "StoreAndForward"
+    # 3a's and 3b's sweeps under one reading of the NICs' bundling (the model's, or a
+    # sensitivity sample's), the other readings single points at their lowest frequency
+    sweep_timer = Counter(rec.params.get(BUNDLE_OPTION, "0s") for rec in records
+                          if rec.params["config"] in BUNDLE_CONFIGS).most_common(1)
+    sweep_timer = sweep_timer[0][0] if sweep_timer else "0s"
     for rec in records:
         c, f, r = rec.params["config"], rec.params["frequency"], rec.result
         mode = rec.params.get("onyxSwitchMode", "StoreAndForward")
+        timer = rec.params.get(BUNDLE_OPTION, "0s")
+        if c in BUNDLE_CONFIGS and timer != sweep_timer:
+            # a reading of the iHawks' NICs at the configuration's lowest frequency
+            bundled.setdefault((c, timer), []).append(r["latency_mean_us"])
+            rows.append({"config": c, "band": f"{BUNDLE_OPTION}={timer}", "frequency_hz": f,
+                         "run": rec.params["RngRun"], "latency_mean_us": r["latency_mean_us"],
+                         "latency_max_us": r["latency_max_us"], "loss": r["loss"],
+                         "read_rate_hz": r["read_rate_hz"], "send_rate_hz": r["send_rate_hz"],
+                         "verdict": _verdict(r, f) or "ok"})
+            continue
         if c == "1b" and mode != sweep_mode:
             # a reading of the Onyx switch's mode at 1b's lowest frequency, not a sweep's point
             readings.setdefault(mode, []).append(r["latency_mean_us"])
@@ -320,6 +346,15 @@ def pipeline_analyse(records):
             series.append(band_between(f"{title}: band over the ranges", fs,
                                        [min(spread[f]) for f in fs],
                                        [max(spread[f]) for f in fs], group=title))
+    for (c, timer), lats in bundled.items():
+        if timer in BUNDLE_READINGS:
+            metrics[f"{CONFIGS[c][0]}_latency_us_{BUNDLE_READINGS[timer]}"] = (sum(lats)
+                                                                             / len(lats))
+    for c in BUNDLE_CONFIGS:
+        # the sweep's own reading: its lowest frequency's latency
+        if sweep_timer in BUNDLE_READINGS and f"{CONFIGS[c][0]}_latency_us" in metrics:
+            metrics[f"{CONFIGS[c][0]}_latency_us_{BUNDLE_READINGS[sweep_timer]}"] = metrics[
+                f"{CONFIGS[c][0]}_latency_us"]
     for mode, suffix in ONYX_SWITCH_SUFFIX.items():
         if readings.get(mode):
             # the mean over the runs, as the central sweep's latency
@@ -455,7 +490,7 @@ RCI_FIT = {"rciActionCost": ("knee_hz", 2500.0, 100, "rciActionCostPosition"),
 #: 32 100, 22 000 in 21 500-22 500: doc/tno.rst, "Calibration"), the factors' nominal values
 RCI_POSITION = {"rciActionCostPosition": 0.85, "rciReflectCostPosition": 0.5}
 #: the options that cannot reach configuration 2 (one Onyx, no switch): not inputs of its fits
-NOT_ON_CONFIG_2 = ("switchCycle", "onyxSwitchMode", "ns3::HostNic::BundleTimer")
+NOT_ON_CONFIG_2 = ("switchCycle", "onyxSwitchMode")
 
 
 def relay_sweep(k, rci, profile_file=None, options=None, until=None):
@@ -743,14 +778,16 @@ def _onyx_switch_mode_choice():
 def _nic_bundling_choice():
     from ..ranges import Choice
 
-    return Choice("ns3::HostNic::BundleTimer", ["0s", "500us", "1ms", "2ms"],
+    # Two readings; the timer's length within the e100 reading (0.5-2 ms) is tno-pipeline's
+    # BUNDLE_READINGS (doc/tno.rst).
+    return Choice("ns3::HostNic::BundleTimer", ["0s", "1ms"],
                   "whether the iHawks' NICs bundle receive interrupts (doc/tno.rst, 'The "
                   "NIC's path'): 0 (each frame interrupts: an e1000 at its 2.4 defaults, another "
                   "make, or an e100 without its microcode; the model's reading) or the e100 "
                   "driver's CPUSaver microcode, loaded by default, whose dead-man timer of 0x600 "
-                  "units (unit not stated) delays a lone frame of 128 octets or more: 0.5, 1 or "
-                  "2 ms, from the 1-2 ms that the same setting added to a ping's round trip "
-                  "[e100-2005]; bundles of 6 frames", default="0s")
+                  "units (unit not stated) delays a lone frame of 128 octets or more: 1 ms, the "
+                  "middle of the 0.5-2 ms that the 1-2 ms the same setting added to a ping's "
+                  "round trip gives [e100-2005]; bundles of 6 frames", default="0s")
 
 
 def _lmbench_split():
@@ -798,7 +835,10 @@ def _pipeline_sensitivity():
         # comes with it.
         profiles=("ihawk-redhawk-700", "ihawk-redhawk-2400", "tno-rti-sm"),
         profile_ranges=("host/onyx-irix65-250/irix",),
-        ranges=([_switch_cycle_range(), _onyx_switch_mode_choice(), _nic_bundling_choice()]
+        # The NICs' bundling (the e100's CPUSaver) is no factor here: it flips the regime of
+        # 3a's and 3b's latency, whose readings are metrics of their own (BUNDLE_READINGS), each
+        # with its band over these factors; the sweeps' bands are the model's reading's.
+        ranges=([_switch_cycle_range(), _onyx_switch_mode_choice()]
                 + _lmbench_split().factors() + _rci_position_ranges()),
         calibration_options=tuple(RCI_POSITION),
         metrics=("3a_*", "3b_*", "4_*"),
