@@ -272,19 +272,16 @@ def pipeline_analyse(records):
         c, f, r = rec.params["config"], rec.params["frequency"], rec.result
         mode = rec.params.get("onyxSwitchMode", "StoreAndForward")
         timer = rec.params.get(BUNDLE_OPTION, "0s")
-        if c in BUNDLE_CONFIGS and timer != sweep_timer:
-            # a reading of the iHawks' NICs at the configuration's lowest frequency
-            bundled.setdefault((c, timer), []).append(r["latency_mean_us"])
-            rows.append({"config": c, "band": f"{BUNDLE_OPTION}={timer}", "frequency_hz": f,
-                         "run": rec.params["RngRun"], "latency_mean_us": r["latency_mean_us"],
-                         "latency_max_us": r["latency_max_us"], "loss": r["loss"],
-                         "read_rate_hz": r["read_rate_hz"], "send_rate_hz": r["send_rate_hz"],
-                         "verdict": _verdict(r, f) or "ok"})
-            continue
-        if c == "1b" and mode != sweep_mode:
-            # a reading of the Onyx switch's mode at 1b's lowest frequency, not a sweep's point
-            readings.setdefault(mode, []).append(r["latency_mean_us"])
-            rows.append({"config": c, "band": f"onyxSwitchMode={mode}", "frequency_hz": f,
+        # a reading at a configuration's lowest frequency, not a sweep's point: of the iHawks'
+        # NICs (3a, 3b), of the Onyx switch's mode (1b)
+        reading = (bundled, (c, timer), f"{BUNDLE_OPTION}={timer}") if (
+            c in BUNDLE_CONFIGS and timer != sweep_timer) else (
+            readings, mode, f"onyxSwitchMode={mode}") if (
+            c == "1b" and mode != sweep_mode) else None
+        if reading is not None:
+            store, key, label = reading
+            store.setdefault(key, []).append(r["latency_mean_us"])
+            rows.append({"config": c, "band": label, "frequency_hz": f,
                          "run": rec.params["RngRun"], "latency_mean_us": r["latency_mean_us"],
                          "latency_max_us": r["latency_max_us"], "loss": r["loss"],
                          "read_rate_hz": r["read_rate_hz"], "send_rate_hz": r["send_rate_hz"],
