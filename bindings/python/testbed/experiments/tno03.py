@@ -551,8 +551,11 @@ def rci_interval(option, k, rci, profile_file=None, options=None, start=None):
     if lo is None or q(lo) != target:
         return (lo or n0) * step, (lo or n0) * step, q(lo or n0)
     hi = first(lambda n: q(n) < target,
-               max(lo, n0) if start is None else max(lo, int(start[1] / step) + 1)) - 1
-    return lo * step, hi * step, target
+               max(lo, n0) if start is None else max(lo, int(start[1] / step) + 1))
+    if hi is None:  # no cost within the search's reach ends the sweep earlier: no upper end
+        raise RuntimeError(f"{option}: no cost from {lo * step} on ends configuration 2's "
+                           f"sweep below {target:g} Hz; the interval has no upper end")
+    return lo * step, (hi - 1) * step, target
 
 
 def calibrate_relay(profile_file=None, options=None, rounds=4, log=None):
@@ -566,6 +569,8 @@ def calibrate_relay(profile_file=None, options=None, rounds=4, log=None):
     options = dict(options or {})
     position = {f: float(options.pop(f, RCI_POSITION[f])) for f in RCI_POSITION}
     defaults = {o["name"]: o["default"] for o in describe_options("tno-pipeline") or []}
+    if any(o not in defaults for o in RCI_FIT):
+        raise RuntimeError("tno-pipeline --describe names no RCI costs (is it built?)")
     rci = {o: float(defaults[o]) for o in RCI_FIT}
     k, intervals = None, {}
     for n in range(1, rounds + 1):
