@@ -259,6 +259,26 @@ class TestFederation
         return f;
     }
 
+    /**
+     * Add a federate that is neither regulating nor constrained; it joins at once.
+     * @param name name
+     * @param node node index
+     * @param publish attributes of Data it publishes
+     * @param subscribe attributes of Data it subscribes
+     * @return the federate
+     */
+    ScriptFederate* AddUntimed(const std::string& name,
+                               uint32_t node,
+                               const AttributeHandleSet& publish,
+                               const AttributeHandleSet& subscribe = {})
+    {
+        ScriptFederate::Config c;
+        c.regulating = c.constrained = false;
+        c.publish = publish;
+        c.subscribe = subscribe;
+        return Add(name, node, c);
+    }
+
     NodeContainer nodes;                               //!< nodes
     NetDeviceContainer devices;                        //!< devices
     RtiHelper rti;                                     //!< the federation
@@ -727,14 +747,7 @@ class RtiRoutingTestCase : public TestCase
 static std::pair<ScriptFederate*, ScriptFederate*>
 AddPublisherAndSubscriber(TestFederation& fed)
 {
-    ScriptFederate::Config c;
-    c.regulating = c.constrained = false;
-    c.publish = {1};
-    ScriptFederate* p = fed.Add("P", 0, c);
-    c.publish.clear();
-    c.subscribe = {1};
-    ScriptFederate* s = fed.Add("S", 0, c);
-    return {p, s};
+    return {fed.AddUntimed("P", 0, {1}), fed.AddUntimed("S", 0, {}, {1})};
 }
 
 /**
@@ -1046,14 +1059,9 @@ class RtiWriteOrderTestCase : public TestCase
             Ptr<HostPlatform> host = fed.nodes.Get(i)->GetObject<HostPlatform>();
             host->SetAttribute("SendCost", DoubleValue(2000));
         }
-        ScriptFederate::Config c;
-        c.regulating = c.constrained = false;
-        c.publish = {1};
-        ScriptFederate* p = fed.Add("P", 0, c);
-        c.publish.clear();
-        c.subscribe = {1};
-        ScriptFederate* r = fed.Add("R", 1, c);
-        ScriptFederate* l = fed.Add("L", 0, c);
+        ScriptFederate* p = fed.AddUntimed("P", 0, {1});
+        ScriptFederate* r = fed.AddUntimed("R", 1, {}, {1});
+        ScriptFederate* l = fed.AddUntimed("L", 0, {}, {1});
         Simulator::Schedule(T0, [p]() { p->UpdateRo({1}); });
         Simulator::Stop(T0 + Seconds(1));
         Simulator::Run();
@@ -1094,14 +1102,9 @@ class RtiBestEffortTestCase : public TestCase
     void DoRun() override
     {
         TestFederation fed(RtiSettings::CENTRAL);
-        ScriptFederate::Config c;
-        c.regulating = c.constrained = false;
-        c.publish = {1};
-        ScriptFederate* p = fed.Add("P", 1, c);
-        c.publish.clear();
-        c.subscribe = {1};
-        ScriptFederate* local = fed.Add("local", 0, c);
-        ScriptFederate* remote = fed.Add("remote", 1, c);
+        ScriptFederate* p = fed.AddUntimed("P", 1, {1});
+        ScriptFederate* local = fed.AddUntimed("local", 0, {}, {1});
+        ScriptFederate* remote = fed.AddUntimed("remote", 1, {}, {1});
         Simulator::Schedule(T0, [=]() {
             p->amb->ChangeAttributeTransportationType(p->obj, TransportationType::BEST_EFFORT);
             p->UpdateRo({1});
@@ -1162,13 +1165,8 @@ class RtiNagleTestCase : public TestCase
             // 1 us per call: the writes are apart in time (ns-3's TCP coalesces writes made in
             // the same instant, whatever TCP_NODELAY says).
             fed.rti.GetSettings()->SetAttribute("CallCost", DoubleValue(1000));
-            ScriptFederate::Config c;
-            c.regulating = c.constrained = false;
-            c.publish = {1};
-            ScriptFederate* p = fed.Add("P", 1, c);
-            c.publish.clear();
-            c.subscribe = {1};
-            ScriptFederate* s = fed.Add("S", 0, c);
+            ScriptFederate* p = fed.AddUntimed("P", 1, {1});
+            ScriptFederate* s = fed.AddUntimed("S", 0, {}, {1});
             Simulator::Schedule(T0 - MilliSeconds(1), [&]() {
                 fed.devices.Get(1)->TraceConnectWithoutContext(
                     "MacTx",
@@ -1229,13 +1227,8 @@ class RtiWriteBatchingTestCase : public TestCase
             fed.rti.GetSettings()->SetAttribute("WriteBatching", BooleanValue(batching));
             fed.nodes.Get(1)->GetObject<HostPlatform>()->SetAttribute("SendCost",
                                                                       DoubleValue(2000));
-            ScriptFederate::Config c;
-            c.regulating = c.constrained = false;
-            c.publish = {1};
-            ScriptFederate* p = fed.Add("P", 1, c);
-            c.publish.clear();
-            c.subscribe = {1};
-            ScriptFederate* s = fed.Add("S", 0, c);
+            ScriptFederate* p = fed.AddUntimed("P", 1, {1});
+            ScriptFederate* s = fed.AddUntimed("S", 0, {}, {1});
             double p0 = 0;
             Simulator::Schedule(T0 - MilliSeconds(1), [&]() {
                 fed.devices.Get(1)->TraceConnectWithoutContext(

@@ -2,6 +2,7 @@
 the DMSO RTI 1.3NG, TNO's RTI-DM and RTI-SM, on SGI Onyx (calibration) and iHawk (predictions).
 """
 
+import functools
 import threading
 
 from .. import validation
@@ -512,20 +513,23 @@ def relay_sweep(k, rci, profile_file=None, options=None, until=None):
     return {"latency_us": lat0, "knee_hz": knee, "max_hz": best}
 
 
-def rci_interval(option, k, rci, profile_file=None, options=None, start=None):
+def rci_interval(option, k, rci, profile_file=None, options=None, start=None, memo=None):
     """The costs (multiples of the option's step) whose sweep ends where the study's does, the
     others at `rci`: (lowest, highest), the knee and the maximum being non-increasing in the
     cost; (lo, lo) with lo's own value when no multiple reaches the study's value exactly.
     Exponential search from the current cost (or from ``start``, an earlier interval), then
-    bisection, for each end."""
+    bisection, for each end. ``memo``: the sweeps of earlier searches with the same inputs (a
+    calibrate_relay chain's rounds meet the same costs again)."""
     quantity, target, step, _ = RCI_FIT[option]
-    seen = {}
+    seen = {} if memo is None else memo
 
     def q(n):
-        if n not in seen:
-            seen[n] = relay_sweep(k, dict(rci, **{option: n * step}), profile_file,
-                                  options, until=quantity)[quantity] or 0.0
-        return seen[n]
+        costs = dict(rci, **{option: n * step})
+        key = (k, tuple(sorted(costs.items())), quantity)
+        if key not in seen:
+            seen[key] = relay_sweep(k, costs, profile_file, options,
+                                    until=quantity)[quantity] or 0.0
+        return seen[key]
 
     def first(pred, n0):
         """The smallest n >= 1 with pred(n) (pred false below it, true above), from n0."""
@@ -558,21 +562,31 @@ def rci_interval(option, k, rci, profile_file=None, options=None, start=None):
     return lo * step, (hi - 1) * step, target
 
 
+@functools.lru_cache(maxsize=None)
+def _pipeline_defaults():
+    """tno-pipeline's options and their defaults (its --describe), read once."""
+    from ..build import describe_options
+
+    defaults = {o["name"]: o["default"] for o in describe_options("tno-pipeline") or []}
+    if any(o not in defaults for o in RCI_FIT):
+        raise RuntimeError("tno-pipeline --describe names no RCI costs (is it built?)")
+    return defaults
+
+
 def calibrate_relay(profile_file=None, options=None, rounds=4, log=None):
     """tno-rti's K, ActionCost and ReflectCost refitted together on configuration 2 with the
     hosts and RTIs of `profile_file`, from the built-in values; each RCI cost at its position
     (options RCI_POSITION's, else their nominal values) in the interval that reproduces the
     study's knee or maximum. {"k": calibrate_k's fit, "rci": {option: cycles}, "intervals":
     {option: (lo, hi)}, "sweep": configuration 2 at the fitted values, "rounds": n}."""
-    from ..build import describe_options
-
     options = dict(options or {})
     position = {f: float(options.pop(f, RCI_POSITION[f])) for f in RCI_POSITION}
-    defaults = {o["name"]: o["default"] for o in describe_options("tno-pipeline") or []}
-    if any(o not in defaults for o in RCI_FIT):
-        raise RuntimeError("tno-pipeline --describe names no RCI costs (is it built?)")
+    defaults = _pipeline_defaults()
+    # a sample of another program (tno-schedulers) has options tno-pipeline does not take:
+    # they cannot reach configuration 2
+    options = {o: v for o, v in options.items() if o in defaults}
     rci = {o: float(defaults[o]) for o in RCI_FIT}
-    k, intervals = None, {}
+    k, intervals, memo = None, {}, {}
     for n in range(1, rounds + 1):
         kfit = calibrate_k("tno-rti", profile_file, dict(options, **{
             o: str(int(v)) for o, v in rci.items()}), tolerance_pct=0.25)
@@ -580,7 +594,7 @@ def calibrate_relay(profile_file=None, options=None, rounds=4, log=None):
         k = kfit["value"]
         for option, (_, _, step, f) in RCI_FIT.items():
             lo, hi, _ = rci_interval(option, k, rci, profile_file, options,
-                                     intervals.get(option))
+                                     intervals.get(option), memo)
             cost = lo + step * round(position[f] * (hi - lo) / step)
             intervals[option] = (lo, hi)
             moved = moved or cost != rci[option]
@@ -600,7 +614,9 @@ def _without_fitted(profile_file, options):
     text, opts = _cold_lines_inputs(profile_file, options)
     text = "\n".join(line for line in text.splitlines()
                      if line.split(" = ")[0] not in {f"RtiSettings.{s}" for s in K_SETTINGS})
-    return text, tuple(o for o in opts if o[0] not in RCI_FIT and o[0] not in NOT_ON_CONFIG_2)
+    keep = set(_pipeline_defaults()) | set(RCI_POSITION)
+    return text, tuple(o for o in opts if o[0] in keep and o[0] not in RCI_FIT
+                       and o[0] not in NOT_ON_CONFIG_2)
 
 
 _RELAY_CACHE = {}
@@ -629,13 +645,10 @@ def _recalibrate_relay(rci_names=None):
     """The three calibrations on configuration 2 as the sensitivity analysis's recalibrations:
     one chain per sample's Onyx and RTI inputs (calibrate_relay), each reporting its part.
     ``rci_names``: {RCI_FIT option: the experiment's option for it} for another program than
-    tno-pipeline (whose options then do not reach configuration 2's runs: only the positions
-    and the profile file do)."""
+    tno-pipeline."""
     from ..sensitivity import Recalibration
 
     def chain(pf, opts):
-        if rci_names is not None:
-            opts = {o: v for o, v in opts.items() if o in RCI_POSITION}
         return _shared_fit(_RELAY_CACHE, _without_fitted(pf, opts),
                            lambda: calibrate_relay(pf, opts))
 
