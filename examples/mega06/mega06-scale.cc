@@ -168,6 +168,14 @@ Mega06ScaleOptions::Add(ProgramOptions& opts)
              1,
              64);
     opts.Add("part", "the part this process runs (0 .. parts - 1)", part, 0, 63);
+    // Part 0 also runs the shared applications (the querier, its router port, the 6009): a
+    // driver that knows their cost gives it fewer sets than its even share.
+    opts.Add("part0Sets",
+             "with --parts > 1: the sets part 0 runs, the last ones, every set whose receiver is "
+             "on the 6009 among them (0: its even share, or those sets if more)",
+             part0Sets,
+             0,
+             2048);
     opts.Add("partOut", "with --parts > 1: the part's file, for --merge", partOut);
     // With the querier, the two parts exchange the router port's admissions and the querier's
     // frames through two pipes or one TCP connection that the driver (testbed.mega_split)
@@ -228,6 +236,14 @@ Mega06ScaleOptions::Check()
                                 "set whose receiver is on the 6509 (--parts <= "
                                 "receivers - receiversOn6009 + 1)");
         ProgramOptions::Require(part < parts, "--part must be < --parts");
+        ProgramOptions::Require(part0Sets + (parts - 1) <= groups,
+                                "--part0Sets: every other part needs a set (--part0Sets <= "
+                                "sets - parts + 1)");
+        ProgramOptions::Require(part0Sets == 0 || config.receiversOn6009 == 0
+                                    || groups - part0Sets
+                                           <= config.receivers - config.receiversOn6009,
+                                "--part0Sets: part 0 runs every set whose receiver is on the "
+                                "6009 (--part0Sets >= sets - receivers + receiversOn6009)");
         ProgramOptions::Require(!partOut.empty(), "--parts > 1 needs --partOut");
         ProgramOptions::Require(merge.empty(), "--merge is not run with --parts > 1");
         if (querier)
@@ -250,8 +266,8 @@ Mega06ScaleOptions::Check()
     }
     else
     {
-        ProgramOptions::Require(part == 0 && partOut.empty() && peer.empty(),
-                                "--part, --partOut and --peer need --parts > 1");
+        ProgramOptions::Require(part == 0 && part0Sets == 0 && partOut.empty() && peer.empty(),
+                                "--part, --part0Sets, --partOut and --peer need --parts > 1");
     }
 }
 
@@ -267,10 +283,12 @@ Mega06ScaleOptions::Apply()
     {
         // Contiguous ranges of sets, part 0's the last one: part 0 runs the shared applications,
         // the querier and the 6009, so it takes every set whose receiver is on the 6009 (the last
-        // receivers), and at least its even share; the other parts share the sets before it evenly,
-        // part P - 1 the first ones.
+        // receivers), and --part0Sets sets or else at least its even share; the other parts
+        // share the sets before it evenly, part P - 1 the first ones.
         const uint32_t nSets = Sets();
-        uint32_t first0 = static_cast<uint32_t>(uint64_t(parts - 1) * nSets / parts);
+        uint32_t first0 = part0Sets > 0
+                              ? nSets - part0Sets
+                              : static_cast<uint32_t>(uint64_t(parts - 1) * nSets / parts);
         if (config.receiversOn6009 > 0)
         {
             first0 = std::min(first0, config.receivers - config.receiversOn6009);

@@ -43,6 +43,7 @@ struct Mega06ScaleOptions
     std::string role;              //!< --role (a label)
     uint32_t parts{1};             //!< --parts: processes of a split run
     uint32_t part{0};              //!< --part: this process's part
+    uint32_t part0Sets{0};         //!< --part0Sets: the sets part 0 runs (0: the even rule)
     std::string partOut;           //!< --partOut: the part's file
     std::string merge;             //!< --merge: part files to merge
     std::string peer;              //!< --peer: READ,WRITE descriptors to the other part

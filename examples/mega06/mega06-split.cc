@@ -320,6 +320,8 @@ Mega06SplitPart::ToRouterPort(const SwitchFabric::Frame& f)
     const uint32_t lane = Simulator::GetContext();
     if (!f.packet)
     {
+        // A switch strips a trunk's tag as the frame comes in: none reaches a port's divert.
+        NS_ABORT_MSG_IF(f.desc.tagged, "Mega06SplitPart: a tagged frame at the router port");
         auto it = m_templateIds.find(PeekPointer(f.desc.tmpl));
         if (it == m_templateIds.end())
         {

@@ -88,7 +88,7 @@ EthernetPort::DoDispose()
 bool
 EthernetPort::SendFrame(const FrameDescriptor& frame, Mac48Address source, Mac48Address dest)
 {
-    return SendShared(frame.MakePacket(), source, dest, frame.tmpl->GetProtocol());
+    return SendShared(frame.MakePacket(), source, dest, frame.GetProtocol());
 }
 
 bool

@@ -65,4 +65,39 @@ FrameTemplate::MakePacket(const uint8_t* var) const
     return Create<Packet>(b.data(), b.size());
 }
 
+Ptr<Packet>
+FrameDescriptor::MakePacket() const
+{
+    Ptr<Packet> payload = tmpl->MakePacket(var.data());
+    if (!tagged)
+    {
+        return payload;
+    }
+    const uint16_t inner = tmpl->GetProtocol();
+    const uint8_t tag[TAG] = {static_cast<uint8_t>(tci >> 8),
+                              static_cast<uint8_t>(tci & 0xff),
+                              static_cast<uint8_t>(inner >> 8),
+                              static_cast<uint8_t>(inner & 0xff)};
+    Ptr<Packet> p = Create<Packet>(tag, TAG);
+    p->AddAtEnd(payload);
+    return p;
+}
+
+uint32_t
+FrameDescriptor::CopyData(uint8_t* buf, uint32_t n) const
+{
+    if (!tagged)
+    {
+        return tmpl->CopyData(var.data(), buf, n);
+    }
+    const uint16_t inner = tmpl->GetProtocol();
+    const uint8_t tag[TAG] = {static_cast<uint8_t>(tci >> 8),
+                              static_cast<uint8_t>(tci & 0xff),
+                              static_cast<uint8_t>(inner >> 8),
+                              static_cast<uint8_t>(inner & 0xff)};
+    const uint32_t head = std::min(n, TAG);
+    std::memcpy(buf, tag, head);
+    return head + (n > TAG ? tmpl->CopyData(var.data(), buf + TAG, n - TAG) : 0);
+}
+
 } // namespace ns3

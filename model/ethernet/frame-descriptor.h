@@ -116,35 +116,48 @@ class FrameTemplate : public SimpleRefCount<FrameTemplate>
 /**
  * @ingroup testbed-ethernet
  * @brief One frame of a FrameTemplate's family: the template and the frame's variable octets
- * (40 octets, copied by value through the lean path instead of an ns-3 Packet).
+ * (copied by value through the lean path instead of an ns-3 Packet), and on an 802.1Q trunk
+ * the tag before the payload.
+ *
+ * A switch tags a frame as it leaves by a trunk port and strips the tag as it comes in by one
+ * (SwitchNetDevice), so a tagged descriptor only crosses a trunk's link: its size and EtherType
+ * are the tagged frame's, and its octets the tag (TCI, then the template's EtherType) followed
+ * by the payload, as the Packet a trunk port of the general path sends.
  */
 struct FrameDescriptor
 {
+    /** The 802.1Q tag's size (octets): the TCI and the inner EtherType. */
+    static constexpr uint32_t TAG = 4;
+    /** The EtherType of an 802.1Q-tagged frame. */
+    static constexpr uint16_t VLAN_ETHERTYPE = 0x8100;
+
     Ptr<const FrameTemplate> tmpl;                 //!< the constant part
     std::array<uint8_t, FrameTemplate::VAR> var{}; //!< the octets that differ
+    uint16_t tci{0};                               //!< the 802.1Q tag's TCI, if tagged
+    bool tagged{false};                            //!< an 802.1Q tag precedes the payload
 
-    /** @return the payload's size (octets) */
+    /** @return the payload's size (octets), the tag included */
     uint32_t GetSize() const
     {
-        return tmpl->GetSize();
+        return tmpl->GetSize() + (tagged ? TAG : 0);
     }
 
-    /** @return the frame's payload as an ns-3 Packet */
-    Ptr<Packet> MakePacket() const
+    /** @return the EtherType (802.1Q's if tagged) */
+    uint16_t GetProtocol() const
     {
-        return tmpl->MakePacket(var.data());
+        return tagged ? VLAN_ETHERTYPE : tmpl->GetProtocol();
     }
+
+    /** @return the frame's payload (the tag first, if tagged) as an ns-3 Packet */
+    Ptr<Packet> MakePacket() const;
 
     /**
-     * @brief Copy the start of the payload.
+     * @brief Copy the start of the payload (the tag first, if tagged).
      * @param buf where to
      * @param n at most this many octets
      * @return the octets copied
      */
-    uint32_t CopyData(uint8_t* buf, uint32_t n) const
-    {
-        return tmpl->CopyData(var.data(), buf, n);
-    }
+    uint32_t CopyData(uint8_t* buf, uint32_t n) const;
 };
 
 } // namespace ns3

@@ -357,7 +357,7 @@ FullDuplexEthernetNetDevice::SendFrame(const FrameDescriptor& frame,
                                        Mac48Address dest)
 {
     int64_t arrival;
-    if (!Admit(frame.GetSize(), frame.tmpl->GetProtocol(), arrival))
+    if (!Admit(frame.GetSize(), frame.GetProtocol(), arrival))
     {
         if (!m_macTxDropTrace.IsEmpty())
         {
@@ -373,7 +373,7 @@ FullDuplexEthernetNetDevice::SendFrame(const FrameDescriptor& frame,
         m_frameTxTrace(p, PicoSeconds(m_txStart), PicoSeconds(m_lastBitEnd));
         if (!m_snifferTrace.IsEmpty() || !m_promiscSnifferTrace.IsEmpty())
         {
-            Ptr<Packet> f = BuildFrame(p, source, dest, frame.tmpl->GetProtocol());
+            Ptr<Packet> f = BuildFrame(p, source, dest, frame.GetProtocol());
             m_snifferTrace(f);
             m_promiscSnifferTrace(f);
         }
@@ -408,7 +408,7 @@ FullDuplexEthernetNetDevice::ReceiveFrame(FrameDescriptor frame,
 {
     if (m_frameCallback.IsNull())
     {
-        Receive(frame.MakePacket(), source, dest, frame.tmpl->GetProtocol());
+        Receive(frame.MakePacket(), source, dest, frame.GetProtocol());
         return;
     }
     ++m_stats.rxFrames;
@@ -417,7 +417,7 @@ FullDuplexEthernetNetDevice::ReceiveFrame(FrameDescriptor frame,
         || !m_macPromiscRxTrace.IsEmpty())
     {
         Ptr<Packet> p = frame.MakePacket();
-        Ptr<Packet> f = BuildFrame(p, source, dest, frame.tmpl->GetProtocol());
+        Ptr<Packet> f = BuildFrame(p, source, dest, frame.GetProtocol());
         const bool mine = dest.IsGroup() || dest == m_address;
         if (mine)
         {

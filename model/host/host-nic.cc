@@ -398,7 +398,7 @@ HostNic::ReceiveFrame(Ptr<EthernetPort> device,
     Frame& f = m_ring.emplace_back();
     f.device = device;
     f.desc = frame;
-    f.protocol = frame.tmpl->GetProtocol();
+    f.protocol = frame.GetProtocol();
     f.fromMac = source;
     f.packetType = NetDevice::PACKET_HOST;
     // The clock is read once for the event (the arrival, the interrupt's timing and start).

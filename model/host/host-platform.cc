@@ -558,7 +558,7 @@ bool
 HostPlatform::DeliverUdpMulticastFrame(const FrameDescriptor& frame)
 {
     const FrameTemplate::Udp& u = frame.tmpl->GetUdp();
-    if (!u.valid || ChecksumsOn())
+    if (!u.valid || frame.tagged || ChecksumsOn())
     {
         return false;
     }

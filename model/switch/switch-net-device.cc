@@ -208,24 +208,29 @@ SwitchNetDevice::ReceiveFrameFromPort(Ptr<EthernetPort> device,
 {
     const int32_t in = GetPortIndex(device);
     NS_ASSERT(in >= 0);
-    if (frame.tmpl->GetProtocol() == VLAN_ETHERTYPE && m_ports[in].trunk)
-    {
-        // Tagged: untag it as a Packet (descriptors are never tagged by this module).
-        Ptr<Packet> p = frame.MakePacket();
-        ReceiveFromDevice(device,
-                          p,
-                          VLAN_ETHERTYPE,
-                          source,
-                          destination,
-                          NetDevice::PACKET_OTHERHOST);
-        return;
-    }
     SwitchFabric::Frame f;
+    f.desc = frame;
+    if (frame.GetProtocol() == VLAN_ETHERTYPE && m_ports[in].trunk)
+    {
+        if (!frame.tagged)
+        {
+            // A template whose payload holds a tag: untagged as a Packet.
+            ReceiveFromDevice(device,
+                              frame.MakePacket(),
+                              VLAN_ETHERTYPE,
+                              source,
+                              destination,
+                              NetDevice::PACKET_OTHERHOST);
+            return;
+        }
+        // Strip the 802.1Q tag (ReceiveFromDevice's, without a Packet).
+        f.desc.tagged = false;
+        f.desc.tci = 0;
+    }
     f.inPort = static_cast<uint32_t>(in);
     f.src = source;
     f.dst = destination;
-    f.protocol = frame.tmpl->GetProtocol();
-    f.desc = frame;
+    f.protocol = f.desc.GetProtocol();
     if (m_fabric->GetForwardingMode() != SwitchFabric::STORE_AND_FORWARD)
     {
         MarkEarly(f, frame.GetSize());
@@ -313,16 +318,24 @@ SwitchNetDevice::SendToPort(uint32_t port, const SwitchFabric::Frame& frame)
     {
         return;
     }
-    if (!frame.packet && p.eth && !p.trunk)
+    if (!frame.packet && p.eth && !(p.trunk && frame.desc.tagged))
     {
-        // A descriptor through an Ethernet access port: no Packet at all on the lean MAC.
-        const bool sent
-            = StartsEarly(frame, p.eth)
-                  ? p.eth->SendFrameCutThrough(frame.desc, frame.src, frame.dst, frame.early)
-                  : p.eth->SendFrame(frame.desc, frame.src, frame.dst);
+        // A descriptor through an Ethernet port: no Packet at all on the lean MAC. A trunk
+        // port tags it (as below for a Packet).
+        FrameDescriptor desc = frame.desc;
+        if (p.trunk)
+        {
+            desc.tagged = true;
+            desc.tci = p.vlan;
+        }
+        const bool sent = StartsEarly(frame, p.eth)
+                              ? p.eth->SendFrameCutThrough(desc, frame.src, frame.dst, frame.early)
+                              : p.eth->SendFrame(desc, frame.src, frame.dst);
         if (!sent)
         {
-            m_fabric->NotifyDrop(frame, port, SwitchFabric::OUTPUT_QUEUE_FULL);
+            SwitchFabric::Frame dropped = frame;
+            dropped.desc = desc; // the frame as the port would have sent it
+            m_fabric->NotifyDrop(dropped, port, SwitchFabric::OUTPUT_QUEUE_FULL);
         }
         return;
     }

@@ -41,15 +41,20 @@ from .records import record_checksum
 from .runner import command_line
 
 __all__ = ["run", "SplitError", "parts_for", "max_parts", "run_point", "run_part",
-           "run_coupled", "split_for", "PART_SHARE", "QUERIER_PART_SHARE"]
+           "run_coupled", "split_for", "part0_sets", "PART_SHARE", "QUERIER_SET_SHARE",
+           "QUERIER_SHARED"]
 
 #: Without the querier a part's CPU time is its share of the sets' (the parts share nothing but
 #: the idle network): the largest part of P takes about 1/P of the whole run.
 PART_SHARE = 1.0
-#: With the querier (two parts), measured at 10^6 senders (bench/mega-bench.md): part 0 (the
-#: querier's NIC, the router port's frames, the injections) takes 0.63 of the whole run's CPU
-#: time, part 1 0.55.
-QUERIER_PART_SHARE = (0.63, 0.55)
+#: With the querier (two parts), measured at 10^6 senders split 25/25 (bench/mega-bench.md):
+#: part 1's 25 sets took 0.55 of the whole run's CPU time and part 0's 25 sets with the shared
+#: work (the querier's NIC, the router port's frames, the other part's injected frames) 0.63.
+#: Split, a fraction f of the sets costs QUERIER_SET_SHARE * f of the whole run (the parts
+#: together 1.1: each part also keeps the whole network's skeleton and its own caches cold),
+#: and part 0's shared work QUERIER_SHARED more.
+QUERIER_SET_SHARE = 1.10
+QUERIER_SHARED = 0.08
 
 
 class SplitError(RuntimeError):
@@ -81,12 +86,26 @@ def max_parts(params: dict, workers: int) -> int:
     return max(1, n)
 
 
+def part0_sets(params: dict) -> int:
+    """With the querier, the sets of part 0 (the program's ``--part0Sets``): the count that
+    balances the two parts by the cost model, QUERIER_SET_SHARE * f0 + QUERIER_SHARED =
+    QUERIER_SET_SHARE * (1 - f0) (23 of 50 sets), and at least the sets whose receivers are on
+    the 6009 (part 0 runs the trunk); one set at least on either side."""
+    n = _sets(params)
+    k = round(n * (QUERIER_SET_SHARE - QUERIER_SHARED) / (2 * QUERIER_SET_SHARE))
+    on6009 = int(params.get("receiversOn6009", 0))
+    if on6009 > 0:
+        k = max(k, n - (int(params.get("receivers", 1)) - on6009))
+    return min(max(k, 1), n - 1)
+
+
 def _cpu_shares(params: dict, parts: int) -> list[float]:
     """Each part's CPU time over the whole run's (the cost model of the split)."""
     if parts == 1:
         return [1.0]
     if _querier(params):
-        return list(QUERIER_PART_SHARE)
+        f0 = part0_sets(params) / _sets(params)
+        return [QUERIER_SET_SHARE * f0 + QUERIER_SHARED, QUERIER_SET_SHARE * (1 - f0)]
     return [PART_SHARE / parts] * parts
 
 
@@ -150,7 +169,10 @@ def _wait4(proc: subprocess.Popen, timeout: float | None):
 def _part_command(exe: str, params: dict, part: int, parts: int, work: str) -> tuple:
     f = Path(work) / f"part{part}of{parts}"
     cmd = command_line(exe, params, f.with_suffix(".json"))
-    return cmd + [f"--parts={parts}", f"--part={part}", f"--partOut={f}"], f
+    cmd += [f"--parts={parts}", f"--part={part}", f"--partOut={f}"]
+    if _querier(params) and parts == 2:
+        cmd.append(f"--part0Sets={part0_sets(params)}")
+    return cmd, f
 
 
 def _ended(part: int, parts: int, proc, status, ru, err, f, t0) -> dict:
@@ -264,14 +286,17 @@ def run_point(exe: str, program: str, params: dict, dests: list[tuple[str, str]]
         shutil.rmtree(work, ignore_errors=True)
 
 
-def run(args, parts=2, workdir=".", output="record.json", program=None, timeout=None):
+def run(args, parts=2, workdir=".", output="record.json", program=None, timeout=None,
+        sets0=None):
     """Run mega-scale with ``args`` (a list of ``--name=value``) as ``parts`` local processes
-    at once, merge their files into ``output`` and return the record (a dict)."""
+    at once, merge their files into ``output`` and return the record (a dict). With the
+    querier, part 0 runs ``sets0`` sets (default: the cost model's, part0_sets())."""
     program = str(program or EXAMPLES_DIR / "mega-scale")
     work = Path(workdir)
     work.mkdir(parents=True, exist_ok=True)
     files = [work / f"part{k}of{parts}" for k in range(parts)]
-    querier = not any(a.lower() in ("--querier=false", "--querier=0") for a in args)
+    named = dict(a[2:].split("=", 1) for a in args if a.startswith("--") and "=" in a)
+    querier = _querier(named)
     extra = [[] for _ in range(parts)]
     keep = [() for _ in range(parts)]
     fds = []
@@ -279,7 +304,8 @@ def run(args, parts=2, workdir=".", output="record.json", program=None, timeout=
         a_to_b = os.pipe()
         b_to_a = os.pipe()
         fds = [*a_to_b, *b_to_a]
-        extra = [[f"--peer={b_to_a[0]},{a_to_b[1]}"], [f"--peer={a_to_b[0]},{b_to_a[1]}"]]
+        k0 = f"--part0Sets={sets0 if sets0 is not None else part0_sets(named)}"
+        extra = [[f"--peer={b_to_a[0]},{a_to_b[1]}", k0], [f"--peer={a_to_b[0]},{b_to_a[1]}", k0]]
         keep = [(b_to_a[0], a_to_b[1]), (a_to_b[0], b_to_a[1])]
     procs = []
     errs = []

@@ -218,6 +218,40 @@ def test_two_parts_with_the_querier_give_the_whole_record(querier_runs):
     assert len(rec["router_port_digest"]) == 16
 
 
+@pytest.mark.parametrize("sets0", [3, 7])
+def test_unequal_parts_with_the_querier_give_the_whole_record(querier_runs, sets0):
+    """Part 0 (the querier's) with fewer or more sets than its even share of the 10: the merged
+    record is still the whole run's, ``events`` and the router port's digest included."""
+    tmp, whole = querier_runs
+    merged = mega_split.run(COMMON_Q, parts=2, workdir=tmp / f"q{sets0}",
+                            output=tmp / f"q{sets0}.json", timeout=900, sets0=sets0)
+    _same(whole, merged)
+
+
+def test_the_querier_split_balances_the_parts_by_the_cost_model():
+    """By hand: 1.1 f0 + 0.08 = 1.1 (1 - f0) gives f0 = 0.4636, 23.2 of 50 sets: 23; part 0
+    keeps every set whose receiver is on the 6009 (32 sets, 16 receivers there: 16); one set
+    at least on either side."""
+    p = {"senderPcs": 200, "sendersPerGroup": 4, "receivers": 50, "querier": True}
+    assert mega_split.part0_sets(p) == 23
+    q = {"senderPcs": 128, "sendersPerGroup": 4, "receivers": 32, "querier": True}
+    assert mega_split.part0_sets(q) == 15
+    assert mega_split.part0_sets({**q, "receiversOn6009": 16}) == 16
+    assert mega_split.part0_sets({**q, "receiversOn6009": 31}) == 31
+    assert mega_split.part0_sets({**q, "senderPcs": 8, "receivers": 2}) == 1
+
+
+def test_bad_part0_sets_are_refused():
+    for extra, word in ((["--part0Sets=10"], "every other part"),
+                        (["--receiversOn6009=4", "--part0Sets=3"], "6009"),
+                        (["--part0Sets=3"], "--parts > 1")):
+        parts = [] if "--parts > 1" == word else ["--parts=2", "--part=1", "--partOut=x",
+                                                 "--querier=false"]
+        r = subprocess.run([PROGRAM, *COMMON[:4], *parts, *extra, "--check"],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode != 0 and word in r.stderr, (extra, r.stderr)
+
+
 def _peer_pipes():
     a_to_b, b_to_a = os.pipe(), os.pipe()
     return a_to_b, b_to_a

@@ -73,10 +73,11 @@ def test_not_vacuous(campaigns):
 
 
 def test_the_campaign_splits_the_critical_path_only():
-    """By hand: six mega-scale points of 1, 2, 5, 10, 25 and 50 units (93 in all). On two workers
-    the 50-unit point split with the querier (parts 0.63 and 0.55 of it) would leave
-    max(31.5, (43 + 59) / 2 = 51) > max(50, 46.5) = 50: it runs whole. On four workers,
-    max(31.5, 102 / 4 = 25.5) = 31.5 < max(50, 23.25) = 50: two parts. Without the querier on
+    """By hand: six mega-scale points of 1, 2, 5, 10, 25 and 50 units (93 in all). Split with
+    the querier, the 50-unit point's parts take 1.1 * 23/50 + 0.08 = 0.586 and 1.1 * 27/50 =
+    0.594 of it (part0_sets: 23 of its 50 sets in part 0). On two workers that would leave
+    max(29.7, (43 + 59) / 2 = 51) > max(50, 46.5) = 50: it runs whole. On four workers,
+    max(29.7, 102 / 4 = 25.5) = 29.7 < max(50, 23.25) = 50: two parts. Without the querier on
     four workers: three parts (max(16.7, 23.25) = 23.25; four give the same path, so no more
     parts than that). A point of sets with no receiver
     on the 6509 (all 4 on the 6009) cannot split."""
@@ -85,7 +86,7 @@ def test_the_campaign_splits_the_critical_path_only():
     assert mega_split.parts_for(50, 93, 2, p) == 1
     assert mega_split.parts_for(50, 93, 4, p) == 2
     assert mega_split.parts_for(50, 93, 4, {**p, "querier": False}) == 3
-    assert mega_split.parts_for(50, 50, 2, p) == 2  # alone: 31.5 < 50
+    assert mega_split.parts_for(50, 50, 2, p) == 2  # alone: 29.7 < 50
     assert mega_split.parts_for(50, 50, 1, p) == 1  # one worker
     six = {"senderPcs": 16, "sendersPerGroup": 4, "receivers": 4, "receiversOn6009": 4,
            "querier": True}

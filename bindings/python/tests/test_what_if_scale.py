@@ -54,8 +54,8 @@ def test_the_program_accepts_the_tenfold_point_and_refuses_it_within_the_default
 def test_a_lone_tenfold_point_splits_over_two_workers():
     (p,) = _tenfold()
     cost = mega06.scale_cost(p)
-    # Alone, unsplit it is the whole critical path; split with the querier its larger part
-    # takes QUERIER_PART_SHARE[0] < 1 of it.
+    # Alone, unsplit it is the whole critical path; split with the querier, by the cost model,
+    # its larger part takes about 0.6 of it.
     assert mega_split.parts_for(cost, cost, 2, p) == 2
     assert mega_split.parts_for(cost, cost, 1, p) == 1
 
