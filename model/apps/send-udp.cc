@@ -462,6 +462,7 @@ SendUdp::TakeArrival()
         // (written when it sends) and, through the hint, state kept per node elsewhere.
         const uint32_t next = m_wakeups.front().node;
         memoryhints::PrefetchForWrite(&m_serial[next]);
+        m_cpu->PrefetchOwner(m_firstPid + next);
         if (!m_nextNodeHint.IsNull())
         {
             m_nextNodeHint(m_firstNodeId + next);

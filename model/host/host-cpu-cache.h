@@ -5,6 +5,7 @@
 #ifndef TESTBED_HOST_CPU_CACHE_H
 #define TESTBED_HOST_CPU_CACHE_H
 
+#include "ns3/memory-hints.h"
 #include "ns3/nstime.h"
 
 #include <array>
@@ -54,6 +55,19 @@ class HostCpuCache
      * @return the refill time (time steps; 0 if the model is off)
      */
     int64_t RefillSteps(uint32_t owner) const;
+
+    /**
+     * @brief A process will run soon: its entry starts loading into the processor's cache
+     * (memoryhints::PrefetchForWrite; nothing else changes).
+     * @param owner the process id
+     */
+    void Prefetch(uint32_t owner) const
+    {
+        if (owner < m_lastTouched.size())
+        {
+            memoryhints::PrefetchForWrite(&m_lastTouched[owner]);
+        }
+    }
 
     /**
      * @brief Record a process's run (its lines are now the most recent).

@@ -189,6 +189,16 @@ class HostCpu
     void RemoveArrivalSource(ArrivalSource* source);
 
     /**
+     * @brief A process will run soon (a source's next arrival): its state in the CPU's models
+     * starts loading into the processor's cache. Nothing else changes.
+     * @param owner the process id
+     */
+    void PrefetchOwner(uint32_t owner) const
+    {
+        m_cache.Prefetch(owner);
+    }
+
+    /**
      * @brief A source's earliest arrival changed (one was added before it, or the source stopped):
      * the CPU plans again.
      */
