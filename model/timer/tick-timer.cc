@@ -120,10 +120,19 @@ TickTimer::TickAtOrAfter(Time phase,
                          Time now,
                          int64_t stretched)
 {
+    const int64_t rel = (now - phase).GetTimeStep() + stretched;
+    if (perSteps == std::floor(perSteps) && perSteps < 0x1p62L)
+    {
+        // A whole number of steps (a frequency that divides the second, no clock error): tick
+        // k is exactly k * period, so the first at or after rel is the ceiling of their
+        // quotient, in integers (the same tick as below, without long double arithmetic).
+        const auto period = static_cast<int64_t>(perSteps);
+        const int64_t k = rel > 0 ? (rel - 1) / period + 1 : 0;
+        return phase + TimeStep((k + extraTicks) * period);
+    }
     auto tick = [perSteps](int64_t k) {
         return std::llround(static_cast<long double>(k) * perSteps);
     };
-    const int64_t rel = (now - phase).GetTimeStep() + stretched;
     // The first tick at or after rel, k, is bracketed by the estimate k0 = floor(rel / period):
     // tick k0 + 1 = round((k0 + 1) * period) >= rel since (k0 + 1) * period > rel, and tick
     // k0 - 1 <= round(rel - period) < rel since the period is at least one step. So k is k0
