@@ -8,6 +8,8 @@
  * (FrameTemplate) against the octets and timing of the same frames as ns-3 Packets.
  */
 
+#include "udp-datagram-octets.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ethernet-helper.h"
@@ -529,29 +531,9 @@ class FrameDescriptorTestCase : public TestCase
     }
 
   private:
-    /** @return the 100-octet datagram (IPv4 20, UDP 8, payload 72; variable octets zero) */
-    static std::vector<uint8_t> Datagram()
-    {
-        std::vector<uint8_t> d(100, 0);
-        const uint8_t ip[20]
-            = {0x45, 0, 0, 100, 0, 1, 0x40, 0, 1, 17, 0, 0, 10, 0, 0, 1, 239, 1, 2, 3};
-        std::copy(ip, ip + 20, d.begin());
-        d[20] = 0x13; // source port 5000
-        d[21] = 0x88;
-        d[22] = 0x13; // destination port 5001
-        d[23] = 0x89;
-        d[24] = 0; // UDP length 80
-        d[25] = 80;
-        for (uint32_t k = 44; k < 100; ++k)
-        {
-            d[k] = static_cast<uint8_t>(k); // the constant padding
-        }
-        return d;
-    }
-
     void DoRun() override
     {
-        const std::vector<uint8_t> d = Datagram();
+        const std::vector<uint8_t> d = testdata::UdpDatagram({239, 1, 2, 3}, 1);
         Ptr<FrameTemplate> t = Create<FrameTemplate>(d, 28, 0x0800);
         const FrameTemplate::Udp& u = t->GetUdp();
         NS_TEST_ASSERT_MSG_EQ(u.valid, true, "a UDP multicast datagram");

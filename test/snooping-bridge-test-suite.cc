@@ -5,6 +5,8 @@
  * switch-fabric model.
  */
 
+#include "udp-datagram-octets.h"
+
 #include "ns3/boolean.h"
 #include "ns3/channel.h"
 #include "ns3/double.h"
@@ -157,6 +159,35 @@ ShortTimers(uint8_t version)
     h.SetAttribute("QueryResponseInterval", TimeValue(Seconds(4)));
     return h;
 }
+
+/// SwitchLan's switch A (querier 0, hosts 1-2, sender 3) with an 802.1Q trunk (1 Gbit/s, VLAN
+/// 10) to a switch B, and one IGMPv2 host r behind B (10.0.1.1, 100 Mbit/s) with a socket.
+struct TrunkedLan
+{
+    SnoopingSwitchHelper sh;          //!< both switches' helper
+    SwitchLan lan;                    //!< switch A and its hosts
+    Ptr<SnoopingBridgeNetDevice> brB; //!< switch B
+    NetDeviceContainer trunk;         //!< the trunk's ends (A's, B's)
+    Ptr<Node> r;                      //!< the host behind B
+    NetDeviceContainer rd;            //!< its device
+    Ptr<Socket> rs;                   //!< its UDP socket
+
+    TrunkedLan()
+        : lan(2, sh, ShortTimers(2))
+    {
+        brB = sh.Install(CreateObject<Node>());
+        trunk = sh.ConnectTrunk(lan.br, brB, DataRate("1Gbps"), 10);
+        r = CreateObject<Node>();
+        rd = sh.Connect(brB, r, DataRate("100Mbps"));
+        InternetStackHelper stack;
+        stack.Install(r);
+        Ipv4AddressHelper addr("10.0.1.0", "255.255.255.0");
+        addr.Assign(NetDeviceContainer(rd.Get(0)));
+        IgmpHelper ih = ShortTimers(2);
+        ih.Install(r);
+        rs = Socket::CreateSocket(r, UdpSocketFactory::GetTypeId());
+    }
+};
 
 } // namespace
 
@@ -680,20 +711,12 @@ class TrunkQueueTestCase : public TestCase
 
     void DoRun() override
     {
-        SnoopingSwitchHelper sh;
-        SwitchLan lan(2, sh, ShortTimers(2)); // q=0, h1, h2, sender=3 on switch A
-        Ptr<Node> swB = CreateObject<Node>();
-        Ptr<SnoopingBridgeNetDevice> brB = sh.Install(swB);
-        NetDeviceContainer trunk = sh.ConnectTrunk(lan.br, brB, DataRate("1Gbps"), 10);
-        Ptr<Node> r = CreateObject<Node>();
-        NetDeviceContainer rd = sh.Connect(brB, r, DataRate("100Mbps"));
-        InternetStackHelper stack;
-        stack.Install(r);
-        Ipv4AddressHelper addr("10.0.1.0", "255.255.255.0");
-        addr.Assign(NetDeviceContainer(rd.Get(0)));
-        IgmpHelper ih = ShortTimers(2);
-        ih.Install(r);
-        Ptr<Socket> rs = Socket::CreateSocket(r, UdpSocketFactory::GetTypeId());
+        TrunkedLan t;
+        SwitchLan& lan = t.lan;
+        Ptr<SnoopingBridgeNetDevice> brB = t.brB;
+        NetDeviceContainer& trunk = t.trunk;
+        NetDeviceContainer& rd = t.rd;
+        Ptr<Socket> rs = t.rs;
         uint32_t rGot = 0;
         rd.Get(0)->TraceConnectWithoutContext("MacRx",
                                               MakeBoundCallback(
@@ -784,22 +807,10 @@ class TrunkDescriptorTestCase : public TestCase
     }
 
   private:
-    /** @return a 100-octet IPv4/UDP datagram to G1 (RFC 791/768 layout), variable octets 28+ */
-    static std::vector<uint8_t> Datagram()
-    {
-        std::vector<uint8_t> d(100, 0);
-        const uint8_t ip[20]
-            = {0x45, 0, 0, 100, 0, 1, 0x40, 0, 1, 17, 0, 0, 10, 0, 0, 4, 239, 1, 1, 1};
-        std::copy(ip, ip + 20, d.begin());
-        d[22] = 0x13; // destination port 5001
-        d[23] = 0x89;
-        d[25] = 80; // UDP length 80
-        return d;
-    }
-
     void DoRun() override
     {
-        Ptr<FrameTemplate> t = Create<FrameTemplate>(Datagram(), 28, 0x0800);
+        Ptr<FrameTemplate> t
+            = Create<FrameTemplate>(testdata::UdpDatagram({239, 1, 1, 1}, 4), 28, 0x0800);
         FrameDescriptor f{t, {}};
         for (uint32_t k = 0; k < FrameTemplate::VAR; ++k)
         {
@@ -838,20 +849,11 @@ class TrunkDescriptorTestCase : public TestCase
         std::vector<std::vector<uint8_t>> trunkFrames[2];
         for (int mode = 0; mode < 2; ++mode)
         {
-            SnoopingSwitchHelper sh;
-            SwitchLan lan(2, sh, ShortTimers(2)); // q=0, h1, h2, sender=3 on switch A
-            Ptr<Node> swB = CreateObject<Node>();
-            Ptr<SnoopingBridgeNetDevice> brB = sh.Install(swB);
-            NetDeviceContainer trunk = sh.ConnectTrunk(lan.br, brB, DataRate("1Gbps"), 10);
-            Ptr<Node> r = CreateObject<Node>();
-            NetDeviceContainer rd = sh.Connect(brB, r, DataRate("100Mbps"));
-            InternetStackHelper stack;
-            stack.Install(r);
-            Ipv4AddressHelper addr("10.0.1.0", "255.255.255.0");
-            addr.Assign(NetDeviceContainer(rd.Get(0)));
-            IgmpHelper ih = ShortTimers(2);
-            ih.Install(r);
-            Ptr<Socket> rs = Socket::CreateSocket(r, UdpSocketFactory::GetTypeId());
+            TrunkedLan tl;
+            SwitchLan& lan = tl.lan;
+            NetDeviceContainer& trunk = tl.trunk;
+            NetDeviceContainer& rd = tl.rd;
+            Ptr<Socket> rs = tl.rs;
             auto* times = &at[mode];
             auto* octets = &member[mode];
             rd.Get(0)->TraceConnectWithoutContext(
