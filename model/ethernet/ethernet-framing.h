@@ -6,6 +6,7 @@
 #define TESTBED_ETHERNET_FRAMING_H
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 
 /**
@@ -40,6 +41,8 @@ struct EthernetFraming
     static constexpr uint32_t FCS = 4;
     /** 802.1Q tag (octets, inside the payload). */
     static constexpr uint32_t VLAN_TAG = 4;
+    /** The EtherType of an 802.1Q-tagged frame. */
+    static constexpr uint16_t VLAN_ETHERTYPE = 0x8100;
     /** Minimum frame, header to FCS (octets). */
     static constexpr uint32_t MIN_FRAME = 64;
     /** Maximum untagged frame, header to FCS (octets). */
@@ -62,6 +65,20 @@ struct EthernetFraming
     static constexpr uint32_t ATTEMPT_LIMIT = 16;
     /** Largest backoff exponent (half duplex). */
     static constexpr uint32_t BACKOFF_LIMIT = 10;
+
+    /**
+     * @brief The 802.1Q tag that starts a tagged frame's payload (after the 0x8100 type).
+     * @param tci the tag control information (priority, DEI, VLAN id)
+     * @param inner the EtherType of the payload after the tag
+     * @return the TCI and the inner EtherType, in network order
+     */
+    static constexpr std::array<uint8_t, VLAN_TAG> VlanTag(uint16_t tci, uint16_t inner)
+    {
+        return {static_cast<uint8_t>(tci >> 8),
+                static_cast<uint8_t>(tci & 0xff),
+                static_cast<uint8_t>(inner >> 8),
+                static_cast<uint8_t>(inner & 0xff)};
+    }
 
     /**
      * @brief Octets of the frame that carries a payload, header to FCS.

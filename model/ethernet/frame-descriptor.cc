@@ -73,12 +73,8 @@ FrameDescriptor::MakePacket() const
     {
         return payload;
     }
-    const uint16_t inner = tmpl->GetProtocol();
-    const uint8_t tag[TAG] = {static_cast<uint8_t>(tci >> 8),
-                              static_cast<uint8_t>(tci & 0xff),
-                              static_cast<uint8_t>(inner >> 8),
-                              static_cast<uint8_t>(inner & 0xff)};
-    Ptr<Packet> p = Create<Packet>(tag, TAG);
+    const auto tag = EthernetFraming::VlanTag(tci, tmpl->GetProtocol());
+    Ptr<Packet> p = Create<Packet>(tag.data(), tag.size());
     p->AddAtEnd(payload);
     return p;
 }
@@ -90,14 +86,10 @@ FrameDescriptor::CopyData(uint8_t* buf, uint32_t n) const
     {
         return tmpl->CopyData(var.data(), buf, n);
     }
-    const uint16_t inner = tmpl->GetProtocol();
-    const uint8_t tag[TAG] = {static_cast<uint8_t>(tci >> 8),
-                              static_cast<uint8_t>(tci & 0xff),
-                              static_cast<uint8_t>(inner >> 8),
-                              static_cast<uint8_t>(inner & 0xff)};
-    const uint32_t head = std::min(n, TAG);
-    std::memcpy(buf, tag, head);
-    return head + (n > TAG ? tmpl->CopyData(var.data(), buf + TAG, n - TAG) : 0);
+    const auto tag = EthernetFraming::VlanTag(tci, tmpl->GetProtocol());
+    const uint32_t head = std::min<uint32_t>(n, tag.size());
+    std::memcpy(buf, tag.data(), head);
+    return head + (n > head ? tmpl->CopyData(var.data(), buf + head, n - head) : 0);
 }
 
 } // namespace ns3

@@ -5,6 +5,8 @@
 #ifndef TESTBED_FRAME_DESCRIPTOR_H
 #define TESTBED_FRAME_DESCRIPTOR_H
 
+#include "ethernet-framing.h"
+
 #include "ns3/ipv4-address.h"
 #include "ns3/packet.h"
 #include "ns3/simple-ref-count.h"
@@ -126,11 +128,6 @@ class FrameTemplate : public SimpleRefCount<FrameTemplate>
  */
 struct FrameDescriptor
 {
-    /** The 802.1Q tag's size (octets): the TCI and the inner EtherType. */
-    static constexpr uint32_t TAG = 4;
-    /** The EtherType of an 802.1Q-tagged frame. */
-    static constexpr uint16_t VLAN_ETHERTYPE = 0x8100;
-
     Ptr<const FrameTemplate> tmpl;                 //!< the constant part
     std::array<uint8_t, FrameTemplate::VAR> var{}; //!< the octets that differ
     uint16_t tci{0};                               //!< the 802.1Q tag's TCI, if tagged
@@ -139,13 +136,13 @@ struct FrameDescriptor
     /** @return the payload's size (octets), the tag included */
     uint32_t GetSize() const
     {
-        return tmpl->GetSize() + (tagged ? TAG : 0);
+        return tmpl->GetSize() + (tagged ? EthernetFraming::VLAN_TAG : 0);
     }
 
     /** @return the EtherType (802.1Q's if tagged) */
     uint16_t GetProtocol() const
     {
-        return tagged ? VLAN_ETHERTYPE : tmpl->GetProtocol();
+        return tagged ? EthernetFraming::VLAN_ETHERTYPE : tmpl->GetProtocol();
     }
 
     /** @return the frame's payload (the tag first, if tagged) as an ns-3 Packet */

@@ -21,8 +21,8 @@ NS_OBJECT_ENSURE_REGISTERED(SwitchNetDevice);
 
 namespace
 {
-/** EtherType of an IEEE 802.1Q tag. */
-constexpr uint16_t VLAN_ETHERTYPE = 0x8100;
+constexpr uint16_t VLAN_ETHERTYPE = EthernetFraming::VLAN_ETHERTYPE;
+constexpr uint32_t VLAN_TAG = EthernetFraming::VLAN_TAG;
 } // namespace
 
 TypeId
@@ -179,14 +179,14 @@ SwitchNetDevice::ReceiveFromDevice(Ptr<NetDevice> device,
     if (protocol == VLAN_ETHERTYPE && m_ports[in].trunk)
     {
         // Strip the 802.1Q tag: TCI (2 octets) and the inner EtherType (2 octets).
-        uint8_t tag[4];
-        if (packet->CopyData(tag, 4) < 4)
+        uint8_t tag[VLAN_TAG];
+        if (packet->CopyData(tag, VLAN_TAG) < VLAN_TAG)
         {
             m_fabric->NotifyDrop(packet, f.inPort, SwitchFabric::FILTERED);
             return true;
         }
         f.protocol = static_cast<uint16_t>((tag[2] << 8) | tag[3]);
-        f.packet = packet->CreateFragment(4, packet->GetSize() - 4);
+        f.packet = packet->CreateFragment(VLAN_TAG, packet->GetSize() - VLAN_TAG);
     }
     else
     {
@@ -344,11 +344,8 @@ SwitchNetDevice::SendToPort(uint32_t port, const SwitchFabric::Frame& frame)
     uint16_t protocol = frame.protocol;
     if (p.trunk)
     {
-        const uint8_t tag[4] = {static_cast<uint8_t>(p.vlan >> 8),
-                                static_cast<uint8_t>(p.vlan & 0xff),
-                                static_cast<uint8_t>(frame.protocol >> 8),
-                                static_cast<uint8_t>(frame.protocol & 0xff)};
-        Ptr<Packet> tagged = Create<Packet>(tag, 4);
+        const auto tag = EthernetFraming::VlanTag(p.vlan, frame.protocol);
+        Ptr<Packet> tagged = Create<Packet>(tag.data(), tag.size());
         tagged->AddAtEnd(out);
         out = own = tagged;
         protocol = VLAN_ETHERTYPE;
