@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""CPU seconds of the quick reproduction's costliest experiments, per build, side by side.
+"""CPU seconds of the reproduction's costliest experiments, per build, side by side.
 
-Runs the quick-scale points of each experiment (every --every-th point, all by default) with each
+Runs the points of each experiment at a scale (quick by default) (every --every-th point, all by default) with each
 build in turn, point by point (so that the machine's load falls on the builds alike), one point
 at a time, and sums the program's CPU seconds (user + system, from wait4) and its simulator
 events per experiment and build. The events must agree between builds (the same points do the
@@ -9,7 +9,7 @@ same work); the CPU seconds are the measurement. Prints a Markdown table (and wr
 --out). Not part of ./testbed test.
 
     ./testbed python bench/quick-points-cpu.py --build /work/main/build --build build \\
-        [--experiments ntt-router,jaxa-spread] [--every 3] [--out FILE]
+        [--experiments ntt-router,jaxa-spread] [--every 3] [--scale quick|paper] [--out FILE]
 """
 
 import argparse
@@ -44,6 +44,7 @@ def main():
                     help="a build directory (repeatable: the builds compared)")
     ap.add_argument("--experiments", default=",".join(DEFAULT))
     ap.add_argument("--every", type=int, default=1, help="run every N-th point (default: all)")
+    ap.add_argument("--scale", choices=("quick", "paper"), default="quick")
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
     builds = [Path(b).resolve() for b in a.build]
@@ -55,7 +56,7 @@ def main():
     totals = [0.0] * len(builds)
     for exp_id in a.experiments.split(","):
         exp = get(exp_id)
-        points = exp.points("quick")[:: a.every]
+        points = exp.points(a.scale)[:: a.every]
         cpu = [0.0] * len(builds)
         events = [0] * len(builds)
         for p in points:
@@ -74,7 +75,7 @@ def main():
     lines.append("| total | | | | " + " | ".join(f"{t:.1f}" for t in totals)
                  + (f" | {totals[1] / totals[0]:.2f} |" if len(builds) == 2 else " |"))
     info = [f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-            f"load average at the end {os.getloadavg()[0]:.2f}; every {a.every}. quick point, "
+            f"load average at the end {os.getloadavg()[0]:.2f}; every {a.every}. {a.scale} point, "
             "one at a time, the builds in turn.", ""]
     emit(info + head + lines, a.out)
 

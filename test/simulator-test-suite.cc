@@ -71,6 +71,33 @@ Show(const Record& r)
 }
 
 /**
+ * @brief The first difference between two traces.
+ * @param lean the trace under LeanSimulatorImpl
+ * @param reference the trace under DefaultSimulatorImpl
+ * @return "" if they are identical, else the first differing record of each (or the lengths)
+ */
+std::string
+FirstDifference(const std::vector<Record>& lean, const std::vector<Record>& reference)
+{
+    std::size_t i = 0;
+    while (i < reference.size() && i < lean.size() && lean[i] == reference[i])
+    {
+        ++i;
+    }
+    if (i < reference.size() && i < lean.size())
+    {
+        return "record " + std::to_string(i) + ": " + Show(lean[i]) + " against "
+               + Show(reference[i]);
+    }
+    if (lean.size() != reference.size())
+    {
+        return "trace length " + std::to_string(lean.size()) + " against "
+               + std::to_string(reference.size());
+    }
+    return "";
+}
+
+/**
  * A randomized schedule, driven by its own random generator: as long as both implementations
  * run the events in the same order, they draw the same numbers and make the same calls.
  */
@@ -403,23 +430,165 @@ class LeanSimulatorDifferentialTestCase : public TestCase
         NS_TEST_ASSERT_MSG_GT(ties, events / 4, "events at the time of the one before");
         NS_TEST_ASSERT_MSG_GT(contexts, 0, "events scheduled with a context");
         NS_TEST_ASSERT_MSG_GT(removed, 0, "events removed");
-        // The first difference, if any.
-        std::size_t i = 0;
-        while (i < reference.size() && i < lean.size() && lean[i] == reference[i])
-        {
-            ++i;
-        }
-        if (i < reference.size() && i < lean.size())
-        {
-            NS_TEST_ASSERT_MSG_EQ(Show(lean[i]), Show(reference[i]), "record " << i);
-        }
-        NS_TEST_ASSERT_MSG_EQ(lean.size(), reference.size(), "trace length");
+        NS_TEST_ASSERT_MSG_EQ(FirstDifference(lean, reference), "", "the traces differ");
     }
 
     uint64_t m_seed;      //!< the schedule's seed
     uint32_t m_initial;   //!< events before Run
     uint32_t m_maxEvents; //!< label limit
     bool m_toEnd;         //!< whether the last Run runs to the end
+};
+
+/**
+ * @ingroup testbed-tests
+ * Many removals against DefaultSimulatorImpl: events far ahead removed by the hundred from
+ * inside events (so the removed entries outnumber the others and the queue is rebuilt without
+ * them), removed events at the head of the queue and at the running event's time, Remove after
+ * Cancel, and a removed event as the last one queued (the run must end without it). The trace of
+ * (time, context, label, event count, IsFinished) must be identical; hand-counted: every event
+ * not removed runs once, the event count is the number of events run (cancelled ones included),
+ * and a removed event never runs.
+ */
+class LeanSimulatorRemoveManyTestCase : public TestCase
+{
+  public:
+    LeanSimulatorRemoveManyTestCase()
+        : TestCase("LeanSimulatorImpl = DefaultSimulatorImpl with removals outnumbering events")
+    {
+    }
+
+  private:
+    /**
+     * @brief Run the schedule under one implementation.
+     * @param impl the implementation
+     * @return the trace
+     */
+    std::vector<Record> RunUnder(Ptr<SimulatorImpl> impl)
+    {
+        Simulator::Destroy();
+        Simulator::SetImplementation(impl);
+        m_trace.clear();
+        m_ids.clear();
+        m_rng.seed(7);
+        m_ran = 0;
+        m_removedCount = 0;
+        m_cancelledCount = 0;
+        m_scheduled = 0;
+        for (uint32_t i = 0; i < 3000; ++i)
+        {
+            const uint64_t label = m_scheduled++;
+            const Time at = NanoSeconds(1 + std::uniform_int_distribution<int>(0, 5000)(m_rng));
+            if (label % 7 == 0)
+            {
+                Simulator::ScheduleWithContext(static_cast<uint32_t>(label % 3),
+                                               at,
+                                               &LeanSimulatorRemoveManyTestCase::Fire,
+                                               this,
+                                               label);
+            }
+            else
+            {
+                m_ids.push_back(
+                    Simulator::Schedule(at, &LeanSimulatorRemoveManyTestCase::Fire, this, label));
+            }
+        }
+        // The last event queued is one that will be removed: nothing else is left after 10 us.
+        m_last = Simulator::Schedule(MicroSeconds(10),
+                                     &LeanSimulatorRemoveManyTestCase::Fire,
+                                     this,
+                                     uint64_t{999999});
+        Simulator::Run();
+        m_trace.push_back(Record{'R',
+                                 Simulator::Now().GetTimeStep(),
+                                 0,
+                                 Simulator::IsFinished(),
+                                 Simulator::GetEventCount()});
+        Simulator::Destroy();
+        return m_trace;
+    }
+
+    /**
+     * @brief An event: record it; every 50th removes up to 400 queued events (some just ahead,
+     * at the head of the queue), cancels a few and then removes one of those.
+     * @param label its label
+     */
+    void Fire(uint64_t label)
+    {
+        ++m_ran;
+        m_trace.push_back(Record{'E',
+                                 Simulator::Now().GetTimeStep(),
+                                 Simulator::GetContext(),
+                                 label * 2 + Simulator::IsFinished(),
+                                 Simulator::GetEventCount()});
+        if (label == 999999)
+        {
+            NS_TEST_ASSERT_MSG_EQ(true, false, "the removed last event ran");
+        }
+        if (m_ran % 50 != 1)
+        {
+            return;
+        }
+        // An event at this very time, removed: the running event's instant.
+        EventId now = Simulator::ScheduleNow(&LeanSimulatorRemoveManyTestCase::Fire, this, label);
+        Simulator::Remove(now);
+        ++m_removedCount;
+        for (int k = 0; k < 400 && !m_ids.empty(); ++k)
+        {
+            const std::size_t i
+                = std::uniform_int_distribution<std::size_t>(0, m_ids.size() - 1)(m_rng);
+            EventId id = m_ids[i];
+            m_ids[i] = m_ids.back();
+            m_ids.pop_back();
+            if (id.IsExpired())
+            {
+                continue;
+            }
+            if (k % 40 == 0)
+            {
+                Simulator::Cancel(id); // runs (and counts) as a cancelled event ...
+                ++m_cancelledCount;
+                continue;
+            }
+            Simulator::Remove(id);
+            ++m_removedCount;
+        }
+        if (!m_last.IsExpired() && m_ran > 100)
+        {
+            Simulator::Remove(m_last);
+            ++m_removedCount;
+        }
+        m_trace.push_back(Record{'Q',
+                                 Simulator::Now().GetTimeStep(),
+                                 Simulator::GetContext(),
+                                 Simulator::IsFinished(),
+                                 Simulator::GetEventCount()});
+    }
+
+    void DoRun() override
+    {
+        const std::vector<Record> reference = RunUnder(CreateObject<DefaultSimulatorImpl>());
+        const uint64_t ran = m_ran;
+        const uint64_t removed = m_removedCount;
+        const uint64_t cancelled = m_cancelledCount;
+        const std::vector<Record> lean = RunUnder(CreateObject<LeanSimulatorImpl>());
+        // Hand-counted: 3001 events queued, ScheduleNow events added, removed ones never run.
+        NS_TEST_ASSERT_MSG_GT(removed, 1000u, "most events removed");
+        NS_TEST_ASSERT_MSG_GT(cancelled, 0u, "some cancelled");
+        const uint64_t added = (ran + 49) / 50; // one ScheduleNow per 50th event, all removed
+        NS_TEST_ASSERT_MSG_EQ(ran, 3001 + added - removed - cancelled, "every other event ran");
+        NS_TEST_ASSERT_MSG_EQ(reference.back().extra, ran + cancelled, "events counted");
+        NS_TEST_ASSERT_MSG_EQ(reference.back().label, 1, "finished");
+        NS_TEST_ASSERT_MSG_EQ(FirstDifference(lean, reference), "", "the traces differ");
+    }
+
+    std::mt19937_64 m_rng;        //!< the schedule's random numbers
+    std::vector<Record> m_trace;  //!< what happened
+    std::vector<EventId> m_ids;   //!< events that may be removed
+    EventId m_last;               //!< the last event queued
+    uint64_t m_ran{0};            //!< events run (not cancelled)
+    uint64_t m_removedCount{0};   //!< Remove calls on pending events
+    uint64_t m_cancelledCount{0}; //!< Cancel calls on pending events
+    uint64_t m_scheduled{0};      //!< labels given
 };
 
 /**
@@ -970,6 +1139,7 @@ class SimulatorTestSuite : public TestSuite
         AddTestCase(new LeanSimulatorDifferentialTestCase(2, 200, 5000), Duration::QUICK);
         AddTestCase(new LeanSimulatorDifferentialTestCase(3, 5000, 20000), Duration::QUICK);
         AddTestCase(new LeanSimulatorDifferentialTestCase(4, 200, 5000, false), Duration::QUICK);
+        AddTestCase(new LeanSimulatorRemoveManyTestCase, Duration::QUICK);
         AddTestCase(new LeanSimulatorLaneTieTestCase, Duration::QUICK);
         AddTestCase(new LeanSimulatorLaneInterleavingTestCase, Duration::QUICK);
         AddTestCase(new PooledEventTestCase(true), Duration::QUICK);

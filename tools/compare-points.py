@@ -7,9 +7,10 @@ after and comparing every point record::
     tools/compare-points.py BEFORE_DIR AFTER_DIR [--ignore events] [--ignore wall_s]
         [--rename PROGRAM:OLD=NEW] [--only EXPERIMENT]
 
-Points are matched by (program, parameters). ``--rename`` maps a parameter (or a program, with
-``--rename OLD=NEW`` without a program prefix and ``--program``) that was renamed between the
-two runs; ``--value PROGRAM:PARAM:OLD=NEW`` maps a parameter value written differently (``5`` ->
+Points are matched by (program, parameters); a parameter that is a path inside the result folder
+(a sensitivity sample's recalibrated profiles) is matched by its path relative to the folder.
+``--rename`` maps a parameter (or a program, with ``--rename OLD=NEW`` without a program prefix
+and ``--program``) that was renamed between the two runs; ``--value PROGRAM:PARAM:OLD=NEW`` maps a parameter value written differently (``5`` ->
 ``5ms``). The exit status is 0 when every common point is identical and both sides have the same
 points, 1 otherwise; the differences are printed.
 """
@@ -20,6 +21,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
+
+
+def _in_folder(params: dict, root: Path) -> dict:
+    """The parameters with a path inside the result folder written relative to it ("OUT/...",
+    e.g. a sensitivity sample's recalibrated profiles), so that runs into two folders match."""
+    prefix = str(root.resolve()) + "/"
+    return {k: "OUT/" + v[len(prefix):] if isinstance(v, str) and v.startswith(prefix) else v
+            for k, v in params.items()}
 
 
 def _load(root: Path, only: set[str]) -> dict:
@@ -35,7 +44,8 @@ def _load(root: Path, only: set[str]) -> dict:
         if not isinstance(rec, dict) or "result" not in rec:
             print(f"not a point record: {f}", file=sys.stderr)
             continue
-        key = (rec.get("program", ""), json.dumps(rec.get("params", {}), sort_keys=True))
+        params = _in_folder(rec.get("params", {}), root)
+        key = (rec.get("program", ""), json.dumps(params, sort_keys=True))
         points.setdefault(key, (f, rec))
     return points
 

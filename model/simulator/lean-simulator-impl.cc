@@ -11,17 +11,19 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <functional>
 
 /**
  * @file
  * @ingroup testbed-simulator
  * ns3::LeanSimulatorImpl implementation.
  *
- * The queue is hand-written rather than Boost.Heap's d_ary_heap: Remove() must take an arbitrary
- * event out of the queue, which Boost's d_ary_heap allows only in its mutable form (a list node
- * allocated per element and an indirection per comparison, the costs this class removes); and
- * the vacant root (the running event's place, filled by the first event it schedules) is not a
- * state a library heap has.
+ * The queue is hand-written rather than Boost.Heap's d_ary_heap: the vacant root (the running
+ * event's place, filled by the first event it schedules) is not a state a library heap has, and
+ * taking a removed entry off the root without running it needs the root's entry, which Boost's
+ * heaps give only with a pop. Boost's mutable heaps, which could remove an entry in place,
+ * allocate a list node per element and add an indirection per comparison, the costs this class
+ * removes.
  *
  * Binary, not 4-ary: the module's programs keep a few dozen events queued in a set and a new
  * event most often runs among the next few, so it sinks only a level or two from the root; a
@@ -111,6 +113,8 @@ LeanSimulatorImpl::DoDispose()
         FillRoot();
         impl->Unref();
     }
+    m_removed.clear();
+    m_nextRemoved = NONE_REMOVED;
     SimulatorImpl::DoDispose();
 }
 
@@ -220,16 +224,12 @@ LeanSimulatorImpl::Insert(uint64_t ts, uint32_t context, EventImpl* event)
 bool
 LeanSimulatorImpl::IsFinished() const
 {
-    return Queued() == 0 || m_stop;
+    return Queued() == m_removed.size() || m_stop;
 }
 
 void
-LeanSimulatorImpl::ProcessEventsWithContext()
+LeanSimulatorImpl::QueueEventsWithContext()
 {
-    if (m_eventsWithContextEmpty)
-    {
-        return;
-    }
     std::list<EventWithContext> eventsWithContext;
     {
         std::unique_lock lock{m_eventsWithContextMutex};
@@ -253,15 +253,22 @@ LeanSimulatorImpl::Run()
 
     for (;;)
     {
-        // The root is vacant if the last event scheduled nothing.
+        // The root is vacant if the last event scheduled nothing; a removed entry at the root
+        // goes without running.
         Settle();
         if (m_heap.empty() || m_stop)
         {
             break;
         }
-        // The root's entry runs; its place stays vacant for the first event it schedules.
         const Entry& next = m_heap.front();
         const uint64_t ts = static_cast<uint64_t>(next.key >> 64);
+        // Before the least removed key's time no entry can be removed: one comparison per event.
+        if (ts >= static_cast<uint64_t>(m_nextRemoved >> 64) && next.key == m_nextRemoved)
+        {
+            PurgeRemoved();
+            continue;
+        }
+        // The root's entry runs; its place stays vacant for the first event it schedules.
         NS_ASSERT(ts >= m_currentTs);
         EventImpl* impl = next.impl;
         m_currentTs = ts;
@@ -373,31 +380,94 @@ LeanSimulatorImpl::Remove(const EventId& id)
     {
         return;
     }
-    Settle();
-    // A linear search, as ns-3's schedulers other than Map do (Remove is rare).
     const Key key = MakeKey(id.GetTs(), id.GetContext(), id.GetUid());
-    const auto it = std::find_if(m_heap.begin(), m_heap.end(), [key](const Entry& e) {
-        return e.key == key;
-    });
-    NS_ASSERT_MSG(it != m_heap.end(), "LeanSimulatorImpl::Remove: a pending event not queued");
-    const std::size_t i = it - m_heap.begin();
-    EventImpl* impl = it->impl;
-    const Entry last = m_heap.back();
-    m_heap.pop_back();
-    if (i < m_heap.size())
+    if (m_heap.size() <= EAGER_REMOVE_LIMIT)
     {
-        if (i > 0 && last.key < m_heap[(i - 1) / 2].key)
+        // A small queue: the entry is found by a pass over the vector and taken out at once.
+        Settle();
+        const auto it = std::find_if(m_heap.begin(), m_heap.end(), [key](const Entry& e) {
+            return e.key == key;
+        });
+        NS_ASSERT_MSG(it != m_heap.end(), "LeanSimulatorImpl::Remove: a pending event not queued");
+        const std::size_t i = it - m_heap.begin();
+        EventImpl* impl = it->impl;
+        const Entry last = m_heap.back();
+        m_heap.pop_back();
+        if (i < m_heap.size())
         {
-            SiftUp(i, last);
+            if (i > 0 && last.key < m_heap[(i - 1) / 2].key)
+            {
+                SiftUp(i, last);
+            }
+            else
+            {
+                SiftDown(i, m_heap.size(), last);
+            }
+        }
+        impl->Cancel();
+        impl->Unref();
+        m_unscheduledEvents--;
+        return;
+    }
+    // A large queue: taken out lazily. The entry stays where it is and its key joins the removed
+    // keys; it goes when it reaches the root (PurgeRemoved) or when the queue is rebuilt
+    // (Compact). A removed event neither runs nor counts, and does not move the clock, as in
+    // DefaultSimulatorImpl; IsFinished leaves it out.
+    id.PeekEventImpl()->Cancel();
+    m_removed.push_back(key);
+    std::push_heap(m_removed.begin(), m_removed.end(), std::greater<>());
+    m_nextRemoved = m_removed.front();
+    m_unscheduledEvents--;
+    if (m_removed.size() > Queued() - m_removed.size() + REMOVED_SLACK)
+    {
+        Compact();
+    }
+}
+
+void
+LeanSimulatorImpl::PurgeRemoved()
+{
+    // The root holds the least key in the queue, and every removed key is in the queue, so the
+    // root's entry was removed exactly when its key is the least removed key.
+    while (!m_heap.empty() && m_heap.front().key == m_nextRemoved)
+    {
+        EventImpl* impl = m_heap.front().impl;
+        m_vacant = true;
+        FillRoot();
+        impl->Unref();
+        std::pop_heap(m_removed.begin(), m_removed.end(), std::greater<>());
+        m_removed.pop_back();
+        m_nextRemoved = m_removed.empty() ? NONE_REMOVED : m_removed.front();
+    }
+}
+
+void
+LeanSimulatorImpl::Compact()
+{
+    Settle();
+    std::sort(m_removed.begin(), m_removed.end());
+    std::size_t n = 0;
+    for (const Entry& e : m_heap)
+    {
+        if (std::binary_search(m_removed.begin(), m_removed.end(), e.key))
+        {
+            e.impl->Unref();
         }
         else
         {
-            SiftDown(i, m_heap.size(), last);
+            m_heap[n++] = e;
         }
     }
-    impl->Cancel();
-    impl->Unref();
-    m_unscheduledEvents--;
+    NS_ASSERT(m_heap.size() - n == m_removed.size());
+    m_heap.resize(n);
+    m_removed.clear();
+    m_nextRemoved = NONE_REMOVED;
+    // Floyd's heap construction: the key is a total order, so the heap pops the same sequence.
+    for (std::size_t i = n / 2; i-- > 0;)
+    {
+        const Entry e = m_heap[i];
+        SiftDown(i, n, e);
+    }
 }
 
 void

@@ -54,8 +54,17 @@ namespace ns3
  * stays vacant while it runs, and the first event it schedules sinks from there (one sift-down
  * instead of a sift-down to take the running event out and a sift-up to put the new one in: a
  * new event most often runs among the next few). An event that schedules nothing leaves the
- * root to be filled as an ordinary pop does (Settle(): before the next event, before a Remove,
- * at the end of Run and at disposal).
+ * root to be filled as an ordinary pop does (Settle(): before the next event, before a Remove
+ * that searches the queue or rebuilds it, at the end of Run and at disposal).
+ *
+ * Remove() takes an event out of a queue of at most EAGER_REMOVE_LIMIT entries at once, found by
+ * a pass over the vector; out of a larger one lazily: it cancels the event and adds its key to
+ * the removed keys (a min-heap of their own), and the entry goes without running (not counted,
+ * the clock not moved to it) when it reaches the root, or when the removed entries outnumber the
+ * others and the queue is rebuilt without them. The root holds the least key queued and every
+ * removed key is queued, so the root's entry was removed exactly when its key is the least
+ * removed key: one comparison per event. A pass over a queue of thousands per Remove was most
+ * of the cost of Remove-heavy runs.
  *
  * The event queue is built in: the SchedulerType global value and SetScheduler() do not change
  * it (they could not change the order either).
@@ -265,8 +274,34 @@ class LeanSimulatorImpl final : public SimulatorImpl
         return m_heap.size() - (m_vacant ? 1 : 0);
     }
 
-    /** @brief Queue the events that other threads scheduled with a context. */
-    void ProcessEventsWithContext();
+    /** @brief Take removed entries off the root until it holds an event to run (or none). */
+    void PurgeRemoved();
+
+    /** @brief Rebuild the queue without its removed entries (releasing them). */
+    void Compact();
+
+    /// Remove() takes the entry out at once from a queue of at most this many entries (a pass
+    /// over them costs less than a removed entry left in the heap), lazily from a larger one.
+    static constexpr std::size_t EAGER_REMOVE_LIMIT = 128;
+
+    /// Removed entries may exceed the others by this many before the queue is rebuilt.
+    static constexpr std::size_t REMOVED_SLACK = 64;
+
+    /// m_nextRemoved when no entry is removed: above every key an event can have.
+    static constexpr Key NONE_REMOVED = ~Key{0};
+
+    /** @brief Queue the events that other threads scheduled with a context (after every event:
+     * the test inline, the work out of line). */
+    void ProcessEventsWithContext()
+    {
+        if (!m_eventsWithContextEmpty)
+        {
+            QueueEventsWithContext();
+        }
+    }
+
+    /** @brief ProcessEventsWithContext's work: take the other threads' events and queue them. */
+    void QueueEventsWithContext();
 
     /** An event scheduled with a context from another thread (as in DefaultSimulatorImpl). */
     struct EventWithContext
@@ -276,7 +311,9 @@ class LeanSimulatorImpl final : public SimulatorImpl
         EventImpl* event;   //!< the event
     };
 
-    std::vector<Entry> m_heap;                       //!< the binary min-heap of pending events
+    std::vector<Entry> m_heap;       //!< the binary min-heap of pending events
+    std::vector<Key> m_removed;      //!< keys of removed entries still in m_heap (a min-heap)
+    Key m_nextRemoved{NONE_REMOVED}; //!< the least of m_removed (NONE_REMOVED: none)
     std::list<EventWithContext> m_eventsWithContext; //!< from other threads
     bool m_eventsWithContextEmpty;                   //!< whether m_eventsWithContext is empty
     std::mutex m_eventsWithContextMutex;             //!< guards m_eventsWithContext

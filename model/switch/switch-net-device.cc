@@ -19,12 +19,6 @@ NS_LOG_COMPONENT_DEFINE("SwitchNetDevice");
 
 NS_OBJECT_ENSURE_REGISTERED(SwitchNetDevice);
 
-namespace
-{
-constexpr uint16_t VLAN_ETHERTYPE = EthernetFraming::VLAN_ETHERTYPE;
-constexpr uint32_t VLAN_TAG = EthernetFraming::VLAN_TAG;
-} // namespace
-
 TypeId
 SwitchNetDevice::GetTypeId()
 {
@@ -176,17 +170,18 @@ SwitchNetDevice::ReceiveFromDevice(Ptr<NetDevice> device,
     f.src = Mac48Address::ConvertFrom(source);
     f.dst = Mac48Address::ConvertFrom(destination);
     f.protocol = protocol;
-    if (protocol == VLAN_ETHERTYPE && m_ports[in].trunk)
+    if (protocol == EthernetFraming::VLAN_ETHERTYPE && m_ports[in].trunk)
     {
         // Strip the 802.1Q tag: TCI (2 octets) and the inner EtherType (2 octets).
-        uint8_t tag[VLAN_TAG];
-        if (packet->CopyData(tag, VLAN_TAG) < VLAN_TAG)
+        uint8_t tag[EthernetFraming::VLAN_TAG];
+        if (packet->CopyData(tag, EthernetFraming::VLAN_TAG) < EthernetFraming::VLAN_TAG)
         {
             m_fabric->NotifyDrop(packet, f.inPort, SwitchFabric::FILTERED);
             return true;
         }
         f.protocol = static_cast<uint16_t>((tag[2] << 8) | tag[3]);
-        f.packet = packet->CreateFragment(VLAN_TAG, packet->GetSize() - VLAN_TAG);
+        f.packet = packet->CreateFragment(EthernetFraming::VLAN_TAG,
+                                          packet->GetSize() - EthernetFraming::VLAN_TAG);
     }
     else
     {
@@ -210,14 +205,14 @@ SwitchNetDevice::ReceiveFrameFromPort(Ptr<EthernetPort> device,
     NS_ASSERT(in >= 0);
     SwitchFabric::Frame f;
     f.desc = frame;
-    if (frame.GetProtocol() == VLAN_ETHERTYPE && m_ports[in].trunk)
+    if (frame.GetProtocol() == EthernetFraming::VLAN_ETHERTYPE && m_ports[in].trunk)
     {
         if (!frame.tagged)
         {
             // A template whose payload holds a tag: untagged as a Packet.
             ReceiveFromDevice(device,
                               frame.MakePacket(),
-                              VLAN_ETHERTYPE,
+                              EthernetFraming::VLAN_ETHERTYPE,
                               source,
                               destination,
                               NetDevice::PACKET_OTHERHOST);
@@ -348,7 +343,7 @@ SwitchNetDevice::SendToPort(uint32_t port, const SwitchFabric::Frame& frame)
         Ptr<Packet> tagged = Create<Packet>(tag.data(), tag.size());
         tagged->AddAtEnd(out);
         out = own = tagged;
-        protocol = VLAN_ETHERTYPE;
+        protocol = EthernetFraming::VLAN_ETHERTYPE;
     }
     if (p.eth)
     {
